@@ -1,0 +1,348 @@
+/*
+ * config.c - YAML configuration files checked against a schema; see config.h.
+ *
+ * The file is walked as libyaml events.  A stack of mapping keys gives the
+ * dotted name of each scalar; sequences are allowed only as [LO, HI] values
+ * of range keys.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "config.h"
+#include "err.h"
+
+#define MAX_DEPTH 8
+#define KEY_MAX 256
+
+struct walk {
+	const char *path;
+	const struct cfg_key *keys;
+	size_t nkeys;
+	char *msg;
+	size_t msglen;
+	char prefix[KEY_MAX];	/* dotted name of the enclosing mappings */
+	size_t plen[MAX_DEPTH];	/* prefix length at each depth */
+	int depth;
+};
+
+static int bad(struct walk *w, const yaml_event_t *ev, const char *fmt, const char *a,
+	       const char *b)
+{
+	char what[400];
+
+	snprintf(what, sizeof what, fmt, a, b);
+	snprintf(w->msg, w->msglen, "%s: line %lu: %s", w->path,
+		 (unsigned long)ev->start_mark.line + 1, what);
+	return -1;
+}
+
+static const struct cfg_key *find(struct walk *w, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < w->nkeys; i++)
+		if (strcmp(w->keys[i].key, name) == 0)
+			return &w->keys[i];
+	return NULL;
+}
+
+static int num(const char *s, double *out)
+{
+	char *end;
+
+	if (*s == '\0')
+		return -1;
+	errno = 0;
+	*out = strtod(s, &end);
+	if (*end != '\0' || errno == ERANGE || !isfinite(*out))
+		return -1;
+	return 0;
+}
+
+/* Store one number into a key (or one end of a range). */
+static int store_num(struct walk *w, const yaml_event_t *ev, const struct cfg_key *k,
+		     const char *name, const char *s, int end)
+{
+	double v;
+	char lim[64];
+	int is_int = k->type == CFG_INT || k->type == CFG_IRANGE;
+
+	if (num(s, &v) != 0)
+		return bad(w, ev, "%s: '%s' is not a number", name, s);
+	if (is_int && v != floor(v))
+		return bad(w, ev, "%s: '%s' is not an integer", name, s);
+	if (v < k->min || v > k->max) {
+		snprintf(lim, sizeof lim, "%s (allowed %g..%g)", s, k->min, k->max);
+		return bad(w, ev, "%s: %s is out of range", name, lim);
+	}
+	switch (k->type) {
+	case CFG_INT: *(long long *)k->dst = (long long)v; break;
+	case CFG_DOUBLE: *(double *)k->dst = v; break;
+	case CFG_IRANGE: ((long long *)k->dst)[end] = (long long)v; break;
+	case CFG_DRANGE: ((double *)k->dst)[end] = v; break;
+	}
+	return 0;
+}
+
+static int check_order(struct walk *w, const yaml_event_t *ev, const struct cfg_key *k,
+		       const char *name)
+{
+	int inverted = k->type == CFG_IRANGE
+		? ((long long *)k->dst)[0] > ((long long *)k->dst)[1]
+		: ((double *)k->dst)[0] > ((double *)k->dst)[1];
+
+	if (inverted)
+		return bad(w, ev, "%s: range is empty (low end above high end)%s", name, "");
+	return 0;
+}
+
+static int store_scalar(struct walk *w, const yaml_event_t *ev, const struct cfg_key *k,
+			const char *name)
+{
+	const char *s = (const char *)ev->data.scalar.value;
+
+	switch (k->type) {
+	case CFG_INT:
+	case CFG_DOUBLE:
+		return store_num(w, ev, k, name, s, 0);
+	case CFG_BOOL: {
+		static const char *const yes[] = { "true", "yes", "on", "1" };
+		static const char *const no[] = { "false", "no", "off", "0" };
+		size_t i;
+		for (i = 0; i < 4; i++) {
+			if (strcmp(s, yes[i]) == 0) {
+				*(int *)k->dst = 1;
+				return 0;
+			}
+			if (strcmp(s, no[i]) == 0) {
+				*(int *)k->dst = 0;
+				return 0;
+			}
+		}
+		return bad(w, ev, "%s: '%s' is not true or false", name, s);
+	}
+	case CFG_STRING:
+		*(char **)k->dst = xstrdup(s);
+		return 0;
+	case CFG_IRANGE:
+	case CFG_DRANGE: {
+		char buf[128];
+		char *dots;
+		if (strlen(s) >= sizeof buf)
+			return bad(w, ev, "%s: value '%s' is too long", name, s);
+		strcpy(buf, s);
+		dots = strstr(buf, "..");
+		if (dots == NULL) {
+			if (store_num(w, ev, k, name, buf, 0) || store_num(w, ev, k, name, buf, 1))
+				return -1;
+		} else {
+			*dots = '\0';
+			if (store_num(w, ev, k, name, buf, 0) ||
+			    store_num(w, ev, k, name, dots + 2, 1))
+				return -1;
+		}
+		return check_order(w, ev, k, name);
+	}
+	}
+	return bad(w, ev, "%s: internal error: bad key type%s", name, "");
+}
+
+int cfg_load(const char *path, const struct cfg_key *keys, size_t nkeys,
+	     char *msg, size_t msglen)
+{
+	FILE *f;
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	struct walk w;
+	char key[KEY_MAX] = "";
+	int have_key = 0, rc = -1, done = 0, seq_end = -1;
+	const struct cfg_key *seq_key = NULL;
+	char seq_name[KEY_MAX];
+
+	memset(&w, 0, sizeof w);
+	w.path = path;
+	w.keys = keys;
+	w.nkeys = nkeys;
+	w.msg = msg;
+	w.msglen = msglen;
+	w.depth = -1;
+
+	f = fopen(path, "rb");
+	if (f == NULL) {
+		snprintf(msg, msglen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!yaml_parser_initialize(&parser)) {
+		fclose(f);
+		snprintf(msg, msglen, "%s: cannot initialise the YAML parser", path);
+		return -1;
+	}
+	yaml_parser_set_input_file(&parser, f);
+	while (!done) {
+		if (!yaml_parser_parse(&parser, &ev)) {
+			snprintf(msg, msglen, "%s: line %lu: %s", path,
+				 (unsigned long)parser.problem_mark.line + 1,
+				 parser.problem ? parser.problem : "YAML syntax error");
+			goto out;
+		}
+		switch (ev.type) {
+		case YAML_STREAM_END_EVENT:
+			done = 1;
+			break;
+		case YAML_MAPPING_START_EVENT:
+			if (seq_key) {
+				bad(&w, &ev, "%s: a range is [LO, HI]%s", seq_name, "");
+				goto fail_ev;
+			}
+			if (w.depth + 1 >= MAX_DEPTH) {
+				bad(&w, &ev, "nesting deeper than %s levels%s", "8", "");
+				goto fail_ev;
+			}
+			if (w.depth >= 0) {
+				if (!have_key) {
+					bad(&w, &ev, "a mapping cannot be a key%s%s", "", "");
+					goto fail_ev;
+				}
+				/* descend: the prefix becomes "key." */
+				snprintf(w.prefix, sizeof w.prefix, "%s.", key);
+				have_key = 0;
+			}
+			w.depth++;
+			w.plen[w.depth] = strlen(w.prefix);
+			break;
+		case YAML_MAPPING_END_EVENT:
+			w.depth--;
+			if (w.depth >= 0)	/* back to the parent's prefix */
+				w.prefix[w.plen[w.depth]] = '\0';
+			break;
+		case YAML_SEQUENCE_START_EVENT: {
+			const struct cfg_key *k;
+			if (!have_key || seq_key) {
+				bad(&w, &ev, "unexpected sequence%s%s", "", "");
+				goto fail_ev;
+			}
+			k = find(&w, key);
+			if (k == NULL) {
+				bad(&w, &ev, "unknown key '%s'%s", key, "");
+				goto fail_ev;
+			}
+			if (k->type != CFG_IRANGE && k->type != CFG_DRANGE) {
+				bad(&w, &ev, "%s: a list is only allowed for ranges%s", key, "");
+				goto fail_ev;
+			}
+			seq_key = k;
+			snprintf(seq_name, sizeof seq_name, "%s", key);
+			seq_end = 0;
+			break;
+		}
+		case YAML_SEQUENCE_END_EVENT:
+			if (seq_end != 2) {
+				bad(&w, &ev, "%s: a range is [LO, HI] (two numbers)%s", seq_name, "");
+				goto fail_ev;
+			}
+			if (check_order(&w, &ev, seq_key, seq_name))
+				goto fail_ev;
+			if (seq_key->set)
+				*seq_key->set = 1;
+			seq_key = NULL;
+			have_key = 0;
+			break;
+		case YAML_SCALAR_EVENT:
+			if (w.depth < 0) {
+				bad(&w, &ev, "the file must be a mapping of key: value%s%s", "", "");
+				goto fail_ev;
+			}
+			if (seq_key) {
+				if (seq_end >= 2) {
+					bad(&w, &ev, "%s: a range is [LO, HI] (two numbers)%s",
+					    seq_name, "");
+					goto fail_ev;
+				}
+				if (store_num(&w, &ev, seq_key, seq_name,
+					      (const char *)ev.data.scalar.value, seq_end))
+					goto fail_ev;
+				seq_end++;
+			} else if (!have_key) {
+				int n = snprintf(key, sizeof key, "%s%s", w.prefix,
+						 (const char *)ev.data.scalar.value);
+				if (n < 0 || (size_t)n >= sizeof key) {
+					bad(&w, &ev, "key too long%s%s", "", "");
+					goto fail_ev;
+				}
+				have_key = 1;
+			} else {
+				const struct cfg_key *k = find(&w, key);
+				if (k == NULL) {
+					bad(&w, &ev, "unknown key '%s'%s", key, "");
+					goto fail_ev;
+				}
+				if (store_scalar(&w, &ev, k, key))
+					goto fail_ev;
+				if (k->set)
+					*k->set = 1;
+				have_key = 0;
+			}
+			break;
+		case YAML_ALIAS_EVENT:
+			bad(&w, &ev, "aliases are not supported%s%s", "", "");
+			goto fail_ev;
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	rc = 0;
+	goto out;
+fail_ev:
+	yaml_event_delete(&ev);
+out:
+	yaml_parser_delete(&parser);
+	fclose(f);
+	return rc;
+}
+
+char *cfg_dump(const struct cfg_key *keys, size_t nkeys)
+{
+	size_t cap = 256, len = 0, i;
+	char *s = xmalloc(cap);
+
+	s[0] = '\0';
+	for (i = 0; i < nkeys; i++) {
+		const struct cfg_key *k = &keys[i];
+		char v[512];
+		int n;
+		switch (k->type) {
+		case CFG_INT: snprintf(v, sizeof v, "%lld", *(long long *)k->dst); break;
+		case CFG_DOUBLE: snprintf(v, sizeof v, "%.17g", *(double *)k->dst); break;
+		case CFG_BOOL: snprintf(v, sizeof v, "%s", *(int *)k->dst ? "true" : "false"); break;
+		case CFG_STRING: {
+			const char *str = *(char **)k->dst;
+			snprintf(v, sizeof v, "\"%s\"", str ? str : "");
+			break;
+		}
+		case CFG_IRANGE:
+			snprintf(v, sizeof v, "[%lld, %lld]", ((long long *)k->dst)[0],
+				 ((long long *)k->dst)[1]);
+			break;
+		case CFG_DRANGE:
+			snprintf(v, sizeof v, "[%.17g, %.17g]", ((double *)k->dst)[0],
+				 ((double *)k->dst)[1]);
+			break;
+		default:
+			v[0] = '\0';
+		}
+		/* dotted keys are written flat; cfg_load reads them back as given */
+		n = snprintf(NULL, 0, "%s: %s\n", k->key, v);
+		if (len + (size_t)n + 1 > cap) {
+			cap = 2 * (len + (size_t)n + 1);
+			s = xrealloc(s, cap);
+		}
+		snprintf(s + len, cap - len, "%s: %s\n", k->key, v);
+		len += (size_t)n;
+	}
+	return s;
+}

@@ -1,0 +1,144 @@
+/* err.c - diagnostics and checked allocation; see err.h. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+
+static const char *prog = "gnnpipe";
+static void (*hook_fn)(void *);
+static void *hook_arg;
+
+void err_setprog(const char *argv0)
+{
+	const char *s;
+
+	if (argv0 == NULL || *argv0 == '\0')
+		return;
+	s = strrchr(argv0, '/');
+	prog = s ? s + 1 : argv0;
+}
+
+const char *err_prog(void) { return prog; }
+
+void err_atexit(void (*fn)(void *), void *arg)
+{
+	hook_fn = fn;
+	hook_arg = arg;
+}
+
+static void vwarn(const char *fmt, va_list ap)
+{
+	int saved = errno;
+	size_t len = strlen(fmt);
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", prog);
+	vfprintf(stderr, fmt, ap);
+	if (len > 0 && fmt[len - 1] == ':')
+		fprintf(stderr, " %s", strerror(saved));
+	fputc('\n', stderr);
+}
+
+void warnx_(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+}
+
+static void run_hook(void)
+{
+	void (*fn)(void *) = hook_fn;
+
+	hook_fn = NULL;		/* never twice, even if the hook dies */
+	if (fn)
+		fn(hook_arg);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+	run_hook();
+	exit(EXIT_DATA);
+}
+
+void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+	run_hook();
+	exit(EXIT_USAGE);
+}
+
+void die_code(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+	run_hook();
+	exit(code);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		die("out of memory (%zu x %zu bytes)", n, size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (q == NULL)
+		die("out of memory (%zu bytes)", n);
+	return q;
+}
+
+void *xmallocarray(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		die("out of memory (%zu x %zu bytes overflows)", n, size);
+	return xmalloc(n * size);
+}
+
+void *xreallocarray(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		die("out of memory (%zu x %zu bytes overflows)", n, size);
+	return xrealloc(p, n * size);
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = xmalloc(n);
+
+	memcpy(p, s, n);
+	return p;
+}

@@ -1,0 +1,175 @@
+/* opt.c - bounded number parsing and the shared options; see opt.h. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "err.h"
+#include "opt.h"
+
+long long opt_ll(const char *s, long long min, long long max, const char *name)
+{
+	char *end;
+	long long v;
+
+	if (s == NULL || *s == '\0')
+		die_usage("%s: empty value", name);
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (*end != '\0')
+		die_usage("%s: '%s' is not an integer", name, s);
+	if (errno == ERANGE)
+		v = s[0] == '-' ? LLONG_MIN : LLONG_MAX;
+	if (v < min)
+		die_usage("%s: %s is too small (minimum %lld)", name, s, min);
+	if (v > max)
+		die_usage("%s: %s is too large (maximum %lld)", name, s, max);
+	return v;
+}
+
+uint64_t opt_u64(const char *s, const char *name)
+{
+	char *end;
+	unsigned long long v;
+
+	if (s == NULL || *s == '\0')
+		die_usage("%s: empty value", name);
+	if (s[0] == '-')
+		die_usage("%s: '%s' is negative", name, s);
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end != '\0')
+		die_usage("%s: '%s' is not an unsigned integer", name, s);
+	if (errno == ERANGE)
+		die_usage("%s: %s is too large", name, s);
+	return (uint64_t)v;
+}
+
+double opt_double(const char *s, double min, double max, const char *name)
+{
+	char *end;
+	double v;
+
+	if (s == NULL || *s == '\0')
+		die_usage("%s: empty value", name);
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end != '\0' || end == s)
+		die_usage("%s: '%s' is not a number", name, s);
+	if (!isfinite(v))
+		die_usage("%s: '%s' is not finite", name, s);
+	if (v < min)
+		die_usage("%s: %s is too small (minimum %g)", name, s, min);
+	if (v > max)
+		die_usage("%s: %s is too large (maximum %g)", name, s, max);
+	return v;
+}
+
+/* Split "LO..HI" into two strings in buf; a single value gives lo = hi. */
+static void split_range(const char *s, const char *name, char *buf, size_t len,
+			const char **lo, const char **hi)
+{
+	char *dots;
+
+	if (strlen(s) >= len)
+		die_usage("%s: '%s' is too long", name, s);
+	strcpy(buf, s);
+	dots = strstr(buf, "..");
+	if (dots == NULL) {
+		*lo = *hi = buf;
+		return;
+	}
+	*dots = '\0';
+	*lo = buf;
+	*hi = dots + 2;
+}
+
+void opt_range_ll(const char *s, long long min, long long max, const char *name,
+		  long long *lo, long long *hi)
+{
+	char buf[128];
+	const char *a, *b;
+
+	split_range(s, name, buf, sizeof buf, &a, &b);
+	*lo = opt_ll(a, min, max, name);
+	*hi = opt_ll(b, min, max, name);
+	if (*lo > *hi)
+		die_usage("%s: range '%s' is empty (low end above high end)", name, s);
+}
+
+void opt_range_double(const char *s, double min, double max, const char *name,
+		      double *lo, double *hi)
+{
+	char buf[128];
+	const char *a, *b;
+
+	split_range(s, name, buf, sizeof buf, &a, &b);
+	*lo = opt_double(a, min, max, name);
+	*hi = opt_double(b, min, max, name);
+	if (*lo > *hi)
+		die_usage("%s: range '%s' is empty (low end above high end)", name, s);
+}
+
+void copt_init(struct copt *c)
+{
+	memset(c, 0, sizeof *c);
+	c->level = 1;
+}
+
+int copt_handle(struct copt *c, int ch, const char *arg)
+{
+	switch (ch) {
+	case 'j':
+		c->threads = (int)opt_ll(arg, 1, 1024, "-j");
+		return 1;
+	case 'l':
+		c->level = (int)opt_ll(arg, 0, 9, "-l");
+		c->level_set = 1;
+		return 1;
+	case 'o':
+		c->output = arg;
+		return 1;
+	case 'q':
+		c->quiet = 1;
+		return 1;
+	case 's':
+		c->seed = opt_u64(arg, "-s");
+		c->seed_set = 1;
+		return 1;
+	case 't':
+		c->text = 1;
+		return 1;
+	case COPT_PROGRESS:
+		c->progress = 1;
+		return 1;
+	case COPT_VERSION:
+		printf("%s (gnnpipe) %s\n", err_prog(), GNNPIPE_VERSION);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			die("stdout: write error");
+		exit(0);
+	}
+	return 0;
+}
+
+void copt_apply_threads(const struct copt *c)
+{
+#ifdef _OPENMP
+	if (c->threads > 0)
+		omp_set_num_threads(c->threads);
+#else
+	(void)c;
+#endif
+}
+
+int copt_show_progress(const struct copt *c)
+{
+	if (c->quiet)
+		return 0;
+	return c->progress || isatty(STDERR_FILENO);
+}

@@ -1,0 +1,79 @@
+/*
+ * opt.h - bounded option parsing and the options every program shares.
+ *
+ * Ownership: parsed strings point into argv; nothing here allocates.
+ * Every numeric option goes through these parsers (no atoi/atof anywhere):
+ * on a bad value they print "prog: -k: 0 is too small" and exit 2.
+ */
+#ifndef GNN_OPT_H
+#define GNN_OPT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define GNNPIPE_VERSION "0.1.0"
+
+/* Integer in [min, max]; name is the option as the user typed it ("-k"). */
+long long opt_ll(const char *s, long long min, long long max, const char *name);
+/* Unsigned 64-bit integer (seeds). */
+uint64_t opt_u64(const char *s, const char *name);
+/* Finite double in [min, max]. */
+double opt_double(const char *s, double min, double max, const char *name);
+
+/*
+ * A range "LO..HI" or a single value "X" (= "X..X"), each end bounded by
+ * [min, max], and LO <= HI.  Used for the DCBM parameter ranges.
+ */
+void opt_range_ll(const char *s, long long min, long long max, const char *name,
+		  long long *lo, long long *hi);
+void opt_range_double(const char *s, double min, double max, const char *name,
+		      double *lo, double *hi);
+
+/*
+ * The options every program spells the same way (design brief, "Contract"):
+ *   -o/--output FILE  -s/--seed N  -j/--threads N  -l/--level N  -t/--text
+ *   -q/--quiet  -h/--help  --version
+ * A tool's getopt switch hands these letters to copt_handle().
+ */
+struct copt {
+	const char *output;	/* NULL or "-" = stdout */
+	uint64_t seed;
+	int seed_set;
+	int threads;		/* 0 = all cores (OpenMP default) */
+	int level;		/* gzip level 0..9, 0 = plain */
+	int level_set;		/* -l given (else -t writes plain text) */
+	int text;		/* write the text form */
+	int quiet;
+	int progress;		/* --progress: force progress on stderr */
+};
+
+void copt_init(struct copt *c);
+/*
+ * Handle one shared option.  Returns 1 if c was one of them, 0 otherwise.
+ * --version is handled here too (prints "prog gnnpipe VERSION" and exits 0)
+ * when given its long-option value COPT_VERSION.
+ */
+int copt_handle(struct copt *c, int ch, const char *arg);
+/* Apply -j to OpenMP (and keep OpenBLAS to one thread inside our threads). */
+void copt_apply_threads(const struct copt *c);
+/* Non-zero if progress lines should go to stderr (a tty, or --progress). */
+int copt_show_progress(const struct copt *c);
+
+enum { COPT_VERSION = 1000, COPT_PROGRESS, COPT_FIRST_TOOL = 1100 };
+
+/* Long options shared by every tool; put COPT_LONGOPTS inside the array. */
+#define COPT_LONGOPTS \
+	{ "help",     no_argument,       NULL, 'h' }, \
+	{ "level",    required_argument, NULL, 'l' }, \
+	{ "output",   required_argument, NULL, 'o' }, \
+	{ "progress", no_argument,       NULL, COPT_PROGRESS }, \
+	{ "quiet",    no_argument,       NULL, 'q' }, \
+	{ "seed",     required_argument, NULL, 's' }, \
+	{ "text",     no_argument,       NULL, 't' }, \
+	{ "threads",  required_argument, NULL, 'j' }, \
+	{ "version",  no_argument,       NULL, COPT_VERSION }
+
+/* getopt letters of the shared options (each tool adds its own, sorted). */
+#define COPT_LETTERS "hj:l:o:qs:t"
+
+#endif
