@@ -1,0 +1,21 @@
+#!/bin/sh
+# run.sh - `make bench`: every bench section (bench/*.sh) in turn, each
+# printing a markdown table; all of it is also written to bench/out/results.md.
+# Peers run with the Debian interpreter /usr/bin/python3.
+set -eu
+cd "$(dirname "$0")/.."
+mkdir -p bench/out
+out=bench/out/results.md
+{
+	echo "# gnnpipe benchmarks"
+	echo
+	echo "Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo),"
+	echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); gnnpipe $(git describe --always --dirty 2>/dev/null || echo unknown)."
+	echo
+	for s in bench/*.sh; do
+		[ "$s" = bench/run.sh ] && continue
+		sh "$s"
+		echo
+	done
+} | tee "$out"
+echo "written to $out" >&2
