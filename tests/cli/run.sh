@@ -4,8 +4,10 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 export TOP="$top" BIN="$top/bin" PATH="$top/bin:$PATH"
-export TMPD="$top/tests/tmp"
-rm -rf "$TMPD"; mkdir -p "$TMPD"
+mkdir -p "$top/tests/tmp"
+TMPD=$(mktemp -d "$top/tests/tmp/cli.XXXXXX")
+export TMPD
+trap 'rm -rf "$TMPD"' EXIT
 pass=0; fail=0
 for t in "$top"/tests/cli/*.test.sh; do
 	[ -e "$t" ] || continue
