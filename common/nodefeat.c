@@ -1,0 +1,356 @@
+/* nodefeat.c - degree, core number, CI_1, clustering; see nodefeat.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "err.h"
+#include "nodefeat.h"
+
+void features_ws_init(features_ws *ws)
+{
+	memset(ws, 0, sizeof *ws);
+}
+
+void features_ws_free(features_ws *ws)
+{
+	if (ws == NULL)
+		return;
+	free(ws->i32);
+	free(ws->i64);
+	features_ws_init(ws);
+}
+
+static int32_t *ws_i32(features_ws *ws, size_t n)
+{
+	if (n == 0)
+		n = 1;
+	if (n > ws->cap_i32) {
+		free(ws->i32);
+		ws->i32 = xmallocarray(n, sizeof *ws->i32);
+		ws->cap_i32 = n;
+	}
+	return ws->i32;
+}
+
+static int64_t *ws_i64(features_ws *ws, size_t n)
+{
+	if (n == 0)
+		n = 1;
+	if (n > ws->cap_i64) {
+		free(ws->i64);
+		ws->i64 = xmallocarray(n, sizeof *ws->i64);
+		ws->cap_i64 = n;
+	}
+	return ws->i64;
+}
+
+static int32_t max_degree(const graph *g)
+{
+	int32_t v, md = 0;
+
+	for (v = 0; v < g->n; v++)
+		if (graph_degree(g, v) > md)
+			md = graph_degree(g, v);
+	return md;
+}
+
+/* Batagelj and Zaversnik, "An O(m) Algorithm for Cores Decomposition of
+ * Networks" (2003), algorithm 1.  core doubles as the current degree.
+ * scratch: 2n + md + 1 int32. */
+static void core_impl(const graph *g, int32_t md, int32_t *core, int32_t *scratch)
+{
+	int32_t n = g->n, v, i, d, start = 0, num;
+	int32_t *pos = scratch, *vert = scratch + n, *bin = scratch + 2 * (size_t)n;
+	int64_t p;
+
+	for (v = 0; v < n; v++)
+		core[v] = graph_degree(g, v);
+	memset(bin, 0, ((size_t)md + 1) * sizeof *bin);
+	for (v = 0; v < n; v++)
+		bin[core[v]]++;
+	for (d = 0; d <= md; d++) {	/* bucket starts */
+		num = bin[d];
+		bin[d] = start;
+		start += num;
+	}
+	for (v = 0; v < n; v++) {	/* nodes sorted by degree */
+		pos[v] = bin[core[v]];
+		vert[pos[v]] = v;
+		bin[core[v]]++;
+	}
+	for (i = md; i > 0; i--)
+		bin[i] = bin[i - 1];
+	bin[0] = 0;
+	for (i = 0; i < n; i++) {	/* peel in order of current degree */
+		v = vert[i];
+		for (p = g->off[v]; p < g->off[v + 1]; p++) {
+			int32_t u = g->adj[p];
+			if (core[u] > core[v]) {
+				int32_t du = core[u], pu = pos[u], pw = bin[du];
+				int32_t w = vert[pw];
+				if (u != w) {	/* move u to the front of its bucket */
+					pos[u] = pw;
+					vert[pu] = w;
+					pos[w] = pu;
+					vert[pw] = u;
+				}
+				bin[du]++;
+				core[u]--;
+			}
+		}
+	}
+}
+
+void features_core_number(const graph *g, int32_t *core, features_ws *ws)
+{
+	features_ws own;
+	int32_t md;
+
+	if (g->n == 0)
+		return;
+	if (ws == NULL)
+		features_ws_init(&own);
+	md = max_degree(g);
+	core_impl(g, md, core, ws_i32(ws ? ws : &own, 2 * (size_t)g->n + (size_t)md + 1));
+	if (ws == NULL)
+		features_ws_free(&own);
+}
+
+/* Rank order for the orientation: lower degree first, ties by id. */
+static inline int before(int32_t du, int32_t u, int32_t dv, int32_t v)
+{
+	return du < dv || (du == dv && u < v);
+}
+
+/* Triangles found from node v (the lowest-ranked node of each of them).
+ * mark[x] == v marks the out-neighbours of v.  Counts are integers, so the
+ * order of the (atomic) increments does not change the result. */
+static inline void tri_from(const int64_t *ooff, const int32_t *oadj, int32_t v,
+			    int32_t *mark, int64_t *tri, int atomic)
+{
+	int64_t p, q, here = 0;
+
+	for (p = ooff[v]; p < ooff[v + 1]; p++)
+		mark[oadj[p]] = v;
+	for (p = ooff[v]; p < ooff[v + 1]; p++) {
+		int32_t w = oadj[p];
+		int64_t cw = 0;
+		for (q = ooff[w]; q < ooff[w + 1]; q++) {
+			int32_t x = oadj[q];
+			if (mark[x] == v) {
+				cw++;
+				if (atomic) {
+#pragma omp atomic
+					tri[x]++;
+				} else {
+					tri[x]++;
+				}
+			}
+		}
+		if (cw) {
+			here += cw;
+			if (atomic) {
+#pragma omp atomic
+				tri[w] += cw;
+			} else {
+				tri[w] += cw;
+			}
+		}
+	}
+	if (here) {
+		if (atomic) {
+#pragma omp atomic
+			tri[v] += here;
+		} else {
+			tri[v] += here;
+		}
+	}
+}
+
+/* Threads the triangle count will use on g. */
+static int tri_threads(const graph *g)
+{
+	return 2 * g->m >= FEATURES_PAR_MIN_ARCS ? omp_get_max_threads() : 1;
+}
+
+/* ooff: n + 1 int64; oadj: m + n * nth int32 (the marks follow the arcs). */
+static void tri_impl(const graph *g, int64_t *tri, int64_t *ooff, int32_t *oadj, int nth)
+{
+	int32_t n = g->n, v, *mark = oadj + g->m;
+	int64_t p;
+
+	/* Oriented CSR: row v keeps the neighbours ranked after v. */
+	ooff[0] = 0;
+	for (v = 0; v < n; v++) {
+		int32_t dv = graph_degree(g, v);
+		int64_t k = ooff[v];
+		for (p = g->off[v]; p < g->off[v + 1]; p++) {
+			int32_t u = g->adj[p];
+			if (before(dv, v, graph_degree(g, u), u))
+				oadj[k++] = u;
+		}
+		ooff[v + 1] = k;
+	}
+	memset(tri, 0, (size_t)n * sizeof *tri);
+	if (nth <= 1) {
+		for (v = 0; v < n; v++)
+			mark[v] = -1;
+		for (v = 0; v < n; v++)
+			tri_from(ooff, oadj, v, mark, tri, 0);
+		return;
+	}
+#pragma omp parallel num_threads(nth)
+	{
+		int32_t *mk = mark + (size_t)n * (size_t)omp_get_thread_num();
+		int32_t x;
+
+		for (x = 0; x < n; x++)
+			mk[x] = -1;
+#pragma omp for schedule(dynamic, 64)
+		for (x = 0; x < n; x++)
+			tri_from(ooff, oadj, x, mk, tri, 1);
+	}
+}
+
+void features_triangles(const graph *g, int64_t *tri, features_ws *ws)
+{
+	features_ws own;
+	int nth;
+
+	if (g->n == 0)
+		return;
+	if (ws == NULL) {
+		features_ws_init(&own);
+		ws = &own;
+	}
+	nth = tri_threads(g);
+	tri_impl(g, tri, ws_i64(ws, (size_t)g->n + 1),
+		 ws_i32(ws, (size_t)g->m + (size_t)g->n * (size_t)nth), nth);
+	if (ws == &own)
+		features_ws_free(&own);
+}
+
+/* CI_1(v) = (deg v - 1) * sum_{u in N(v)} (deg u - 1); 0 when deg v < 2.
+ * Both factors are exact integers below 2^53, so this is the correctly
+ * rounded product (exact while it stays below 2^53). */
+static inline double ci1_of(const graph *g, int32_t v)
+{
+	int32_t d = graph_degree(g, v);
+	int64_t s = 0, p;
+
+	if (d < 2)
+		return 0.0;
+	for (p = g->off[v]; p < g->off[v + 1]; p++)
+		s += graph_degree(g, g->adj[p]) - 1;
+	return (double)(d - 1) * (double)s;
+}
+
+/* networkx: t / (d (d - 1)) with t = 2 T, one rounding; 0 for d < 2. */
+static inline double clustering_of(int32_t d, int64_t t)
+{
+	return (d < 2 || t == 0) ? 0.0 : (double)(2 * t) / ((double)d * (double)(d - 1));
+}
+
+void features_ci1(const graph *g, double *ci)
+{
+	int32_t v;
+
+	for (v = 0; v < g->n; v++)
+		ci[v] = ci1_of(g, v);
+}
+
+void features_clustering(const graph *g, double *cc, features_ws *ws)
+{
+	features_ws own;
+	int32_t n = g->n, v;
+	int64_t *i64;
+	int nth;
+
+	if (n == 0)
+		return;
+	if (ws == NULL) {
+		features_ws_init(&own);
+		ws = &own;
+	}
+	nth = tri_threads(g);
+	i64 = ws_i64(ws, 2 * (size_t)n + 1);
+	tri_impl(g, i64, i64 + n, ws_i32(ws, (size_t)g->m + (size_t)n * (size_t)nth), nth);
+	for (v = 0; v < n; v++)
+		cc[v] = clustering_of(graph_degree(g, v), i64[v]);
+	if (ws == &own)
+		features_ws_free(&own);
+}
+
+void features_raw(const graph *g, double *out, features_ws *ws)
+{
+	features_ws own;
+	int32_t n = g->n, v, md, *core, *i32;
+	int64_t *tri, *i64;
+	size_t need, nt;
+	int nth;
+
+	if (n == 0)
+		return;
+	if (ws == NULL) {
+		features_ws_init(&own);
+		ws = &own;
+	}
+	/* One block of each type: i64 = [tri (n) | ooff (n + 1)],
+	 * i32 = [core (n) | scratch shared by the triangle and core steps]. */
+	nth = tri_threads(g);
+	md = max_degree(g);
+	nt = (size_t)g->m + (size_t)n * (size_t)nth;
+	need = 2 * (size_t)n + (size_t)md + 1;
+	i64 = ws_i64(ws, 2 * (size_t)n + 1);
+	i32 = ws_i32(ws, (size_t)n + (nt > need ? nt : need));
+	tri = i64;
+	core = i32;
+	tri_impl(g, tri, i64 + n, i32 + n, nth);
+	core_impl(g, md, core, i32 + n);
+	for (v = 0; v < n; v++) {
+		double *row = out + (size_t)v * FEAT_N;
+		row[FEAT_DEGREE] = graph_degree(g, v);
+		row[FEAT_CORE] = core[v];
+		row[FEAT_CI1] = ci1_of(g, v);
+		row[FEAT_CLUSTERING] = clustering_of(graph_degree(g, v), tri[v]);
+	}
+	if (ws == &own)
+		features_ws_free(&own);
+}
+
+void features_normalise(const double *raw, int32_t n, double *out)
+{
+	double lo[FEAT_N], hi[FEAT_N];
+	int32_t v;
+	int c;
+
+	if (n <= 0)
+		return;
+	for (c = 0; c < FEAT_N; c++)
+		lo[c] = hi[c] = raw[c];
+	for (v = 1; v < n; v++)
+		for (c = 0; c < FEAT_N; c++) {
+			double x = raw[(size_t)v * FEAT_N + c];
+			if (x < lo[c])
+				lo[c] = x;
+			if (x > hi[c])
+				hi[c] = x;
+		}
+	for (v = 0; v < n; v++) {
+		const double *r = raw + (size_t)v * FEAT_N;
+		double *o = out + (size_t)v * FEAT_N;
+		for (c = 0; c < FEAT_N; c++) {
+			if (c == FEAT_CLUSTERING)
+				o[c] = r[c];
+			else
+				o[c] = hi[c] > lo[c] ? (r[c] - lo[c]) / (hi[c] - lo[c]) : 0.0;
+		}
+	}
+}
+
+void features_model_input(const graph *g, double *out, features_ws *ws)
+{
+	features_raw(g, out, ws);
+	features_normalise(out, g->n, out);
+}

@@ -1,0 +1,129 @@
+/*
+ * nodefeat.h - the four node features the model sees (paper section 3.1,
+ * appendix A.1): degree, core number, 1-hop collective influence CI_1 and
+ * the local clustering coefficient, plus their per-graph normalisation.
+ *
+ * Ownership: the caller owns every output array (sized as each function
+ * says) and the optional workspace; a features_ws is initialised with
+ * features_ws_init(), grows inside the calls, and is released with
+ * features_ws_free() (features_ws_free(NULL) is a no-op).  Passing ws = NULL
+ * makes a call allocate and free its own scratch.
+ *
+ * Definitions follow networkx 2.8.8 (the paper's tool) on a simple
+ * undirected graph (graph.h: no self-loops, no repeated edges), so values
+ * are equal to networkx's, not just close: every feature is an integer or
+ * a single correctly rounded division of integers.
+ *
+ * (Named nodefeat.h, not features.h: with -Icommon a features.h here would
+ * shadow glibc's <features.h>, which every libc header includes.)
+ *
+ * Threads: the triangle count (clustering) runs OpenMP threads on graphs
+ * with at least FEATURES_PAR_MIN_ARCS arcs; smaller graphs run on the
+ * calling thread, so a caller that computes many small graphs side by side
+ * (gcn-train, one graph per thread) pays no thread start-up.  Results do
+ * not depend on the thread count (integer counts).
+ */
+#ifndef GNN_NODEFEAT_H
+#define GNN_NODEFEAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "graph.h"
+
+/* Columns of the (n, FEAT_N) feature matrices, row-major. */
+enum { FEAT_DEGREE = 0, FEAT_CORE, FEAT_CI1, FEAT_CLUSTERING, FEAT_N };
+
+/* Column names in that order, for tensor records and TSV headers. */
+#define FEATURES_COLUMNS "degree,core,ci1,clustering"
+
+/* Graphs with fewer arcs (2m) count triangles on the calling thread. */
+#define FEATURES_PAR_MIN_ARCS 200000
+
+/* Reusable scratch for repeated calls (gcn-train calls every step). */
+typedef struct features_ws {
+	int32_t *i32;		/* integer scratch */
+	int64_t *i64;		/* offsets and triangle counts */
+	size_t cap_i32, cap_i64;	/* allocated lengths */
+} features_ws;
+
+void features_ws_init(features_ws *ws);
+void features_ws_free(features_ws *ws);
+
+/*
+ * Core number (k-core index) of every node, networkx core_number().
+ * Definition: core[v] is the largest k such that v belongs to a subgraph
+ * in which every node has degree >= k.
+ * Edge cases: isolated nodes have core 0; n = 0 writes nothing.
+ * core: (n).  Algorithm: Batagelj and Zaversnik (2003), bucket-sorted
+ * peeling of nodes in order of current degree.
+ * Time complexity: O(n + m).  Scratch: 3n + maxdeg + 1 int32.
+ */
+void features_core_number(const graph *g, int32_t *core, features_ws *ws);
+
+/*
+ * Number of triangles through every node, networkx triangles().
+ * tri: (n).  Algorithm: orient every edge from the lower to the higher
+ * (degree, id) rank, then for each node v and each out-neighbour w count
+ * the out-neighbours of w that are also out-neighbours of v (marked).  Each
+ * triangle is found once, at its lowest-ranked node, and credited to its
+ * three nodes.
+ * Time complexity: O(m^1.5) worst case (O(m * degeneracy)).
+ * Scratch: n + 1 int64, m + n * threads int32.
+ */
+void features_triangles(const graph *g, int64_t *tri, features_ws *ws);
+
+/*
+ * 1-hop collective influence of every node, ci: (n); see FEAT_CI1 below.
+ * Time complexity: O(n + m).
+ */
+void features_ci1(const graph *g, double *ci);
+
+/*
+ * Local clustering coefficient of every node, cc: (n); see FEAT_CLUSTERING
+ * below.  Scratch as features_triangles() plus n int64.
+ * Time complexity: O(m^1.5) worst case.
+ */
+void features_clustering(const graph *g, double *cc, features_ws *ws);
+
+/*
+ * The four raw features, out: (n, FEAT_N) row-major, columns
+ *   FEAT_DEGREE      deg(v), the number of neighbours.
+ *   FEAT_CORE        core number (see features_core_number).
+ *   FEAT_CI1         1-hop collective influence (Morone and Makse 2015):
+ *                    CI_1(v) = (deg(v) - 1) * sum_{u in N(v)} (deg(u) - 1).
+ *                    deg(v) = 1 gives 0 (first factor); deg(v) = 0 gives 0
+ *                    (empty sum; written as +0, never -0), as the paper's
+ *                    own Python loop does.  Exact integer arithmetic while
+ *                    the value is below 2^53, then the correctly rounded
+ *                    product of two exact factors.
+ *   FEAT_CLUSTERING  local clustering coefficient, networkx clustering():
+ *                    2 T(v) / (deg(v) (deg(v) - 1)) with T(v) the triangles
+ *                    through v; 0 when deg(v) < 2 (and when T(v) = 0).
+ * Edge cases: isolated nodes are (0, 0, 0, 0); n = 0 writes nothing.
+ * Time complexity: O(n + m^1.5) worst case, O(n + m) for every column but
+ * clustering.
+ */
+void features_raw(const graph *g, double *out, features_ws *ws);
+
+/*
+ * Model input from raw features: columns FEAT_DEGREE, FEAT_CORE and
+ * FEAT_CI1 are min-max normalised over the n nodes of this graph,
+ *   x' = (x - min) / (max - min),
+ * and FEAT_CLUSTERING (already in [0, 1]) is copied unchanged (paper 3.1).
+ * A constant column (max == min: a regular graph's degrees, an edgeless
+ * graph) normalises to 0 on every node rather than dividing by zero.
+ * raw and out are (n, FEAT_N) row-major; they may be the same array.
+ * Edge cases: n = 0 writes nothing; n = 1 gives 0 in the three columns.
+ * Time complexity: O(n).
+ */
+void features_normalise(const double *raw, int32_t n, double *out);
+
+/*
+ * features_raw() followed by features_normalise(), out: (n, FEAT_N), the
+ * input gcn-train feeds the model at every step.  Scratch as features_raw.
+ * Time complexity: as features_raw().
+ */
+void features_model_input(const graph *g, double *out, features_ws *ws);
+
+#endif
