@@ -1022,6 +1022,21 @@ static int read_bin_header(gs_file *fp, int *got)
 	return 0;
 }
 
+/* The config text of a model record (raw bytes in both forms), and room for
+ * its parameters. */
+static int read_config(gs_file *fp, gs_rec *rec)
+{
+	size_t len = rec->config_len;
+	int rc;
+
+	grow((void **)&rec->config, &rec->cap_cfg, len + 1);
+	if ((rc = read_bytes(fp, rec->config, len)))
+		return rc;
+	rec->config[len] = '\0';
+	shape_params(rec, rec->nparams);
+	return 0;
+}
+
 static int read_bin_body(gs_file *fp, gs_rec *rec)
 {
 	int rc, i;
@@ -1044,13 +1059,9 @@ static int read_bin_body(gs_file *fp, gs_rec *rec)
 		return check_finite(fp, rec->data, rec->dtype, rec->rows * rec->cols,
 				    rec->name);
 	case GS_MODEL: {
-		size_t len = rec->config_len;
 		int np = rec->nparams;
-		grow((void **)&rec->config, &rec->cap_cfg, len + 1);
-		if ((rc = read_bytes(fp, rec->config, len)))
+		if ((rc = read_config(fp, rec)))
 			return rc;
-		rec->config[len] = '\0';
-		shape_params(rec, np);
 		for (i = 0; i < np; i++) {
 			gs_param *p = &rec->params[i];
 			gs_rec tmp;
@@ -1279,16 +1290,11 @@ static int read_txt_body(gs_file *fp, gs_rec *rec)
 				    rec->name);
 	}
 	case GS_MODEL: {
-		size_t len = rec->config_len;
 		int np = rec->nparams;
-		grow((void **)&rec->config, &rec->cap_cfg, len + 1);
-		/* the config text is raw bytes (it ends with a newline) */
-		if ((rc = read_bytes(fp, rec->config, len)))
+		if ((rc = read_config(fp, rec)))
 			return rc;
-		rec->config[len] = '\0';
-		for (i = 0; i < (int64_t)len; i++)
+		for (i = 0; i < (int64_t)rec->config_len; i++)
 			fp->lineno += rec->config[i] == '\n';
-		shape_params(rec, np);
 		for (k = 0; k < np; k++) {
 			gs_param *p = &rec->params[k];
 			gs_rec tmp;

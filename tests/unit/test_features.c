@@ -258,6 +258,25 @@ static void check_ref(const char *name, features_ws *ws)
 		check_col(label, raw, c, want, g.n, c == FEAT_CLUSTERING ? 1e-9 : 0);
 		free(want);
 	}
+	/* the single-feature entry points give the same numbers */
+	{
+		double *x = malloc(sizeof *x * (size_t)g.n);
+		int32_t *core = malloc(sizeof *core * (size_t)g.n), i;
+		features_ci1(&g, x);
+		for (i = 0; i < g.n; i++)
+			cr_expect(x[i] == raw[(size_t)i * FEAT_N + FEAT_CI1], "%s: features_ci1 "
+				  "node %d", name, i);
+		features_clustering(&g, x, ws);
+		for (i = 0; i < g.n; i++)
+			cr_expect(x[i] == raw[(size_t)i * FEAT_N + FEAT_CLUSTERING],
+				  "%s: features_clustering node %d", name, i);
+		features_core_number(&g, core, ws);
+		for (i = 0; i < g.n; i++)
+			cr_expect(core[i] == raw[(size_t)i * FEAT_N + FEAT_CORE],
+				  "%s: features_core_number node %d", name, i);
+		free(x);
+		free(core);
+	}
 	free(raw);
 	graph_free(&g);
 }
