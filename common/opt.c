@@ -1,5 +1,6 @@
 /* opt.c - bounded number parsing and the shared options; see opt.h. */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -155,6 +156,23 @@ int copt_handle(struct copt *c, int ch, const char *arg)
 		exit(0);
 	}
 	return 0;
+}
+
+void copt_bad_option(int ch, char **argv, const char *synopsis)
+{
+	char syn[1024], *q = syn;
+	const char *p;
+
+	/* the synopsis on one line: drop newlines, squeeze indentation */
+	for (p = synopsis; *p && q < syn + sizeof syn - 1; p++)
+		if (*p != '\n' && !(*p == ' ' && q > syn && q[-1] == ' '))
+			*q++ = *p;
+	*q = '\0';
+	if (ch == ':')
+		die_usage("%s needs a value; usage: %s", argv[optind - 1], syn);
+	if (optopt != 0)
+		die_usage("unknown option '-%c'; usage: %s", optopt, syn);
+	die_usage("unknown option '%s'; usage: %s", argv[optind - 1], syn);
 }
 
 void copt_apply_threads(const struct copt *c)

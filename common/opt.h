@@ -54,6 +54,14 @@ void copt_init(struct copt *c);
  * when given its long-option value COPT_VERSION.
  */
 int copt_handle(struct copt *c, int ch, const char *arg);
+/*
+ * Misuse reported by getopt (ch is '?' or ':', opterr must be 0): one line
+ * on stderr, "prog: unknown option '-x'; usage: SYNOPSIS" with the synopsis
+ * squeezed onto one line, and exit 2.
+ */
+void copt_bad_option(int ch, char **argv, const char *synopsis)
+	__attribute__((noreturn));
+
 /* Apply -j to OpenMP (and keep OpenBLAS to one thread inside our threads). */
 void copt_apply_threads(const struct copt *c);
 /* Non-zero if progress lines should go to stderr (a tty, or --progress). */

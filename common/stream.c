@@ -1820,20 +1820,46 @@ void gs_write1(gs_file *fp, const gs_rec *r)
 	fp->wrec++;
 }
 
-/* The command line, each argument quoted when needed. */
+/* Options that cannot change a program's output: left out of the recorded
+ * command line, so the same data gives the same bytes on any thread count. */
+static int neutral_option(char **argv, int i, int *skip)
+{
+	const char *a = argv[i];
+
+	*skip = 0;
+	if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0 ||
+	    strcmp(a, "--progress") == 0 || strncmp(a, "--threads=", 10) == 0 ||
+	    (strncmp(a, "-j", 2) == 0 && a[2] != '\0'))
+		return 1;
+	if (strcmp(a, "-j") == 0 || strcmp(a, "--threads") == 0) {
+		*skip = 1;	/* and its value */
+		return 1;
+	}
+	return 0;
+}
+
+/* The command line, each argument quoted when needed, less the neutral
+ * options (until a "--", after which everything is an operand). */
 static char *join_argv(int argc, char **argv)
 {
 	size_t cap = 1, len = 0;
 	char *s;
-	int i;
+	int i, skip, operands = 0;
 
 	for (i = 0; i < argc; i++)
 		cap += strlen(argv[i]) + 3;
 	s = xmalloc(cap);
 	s[0] = '\0';
 	for (i = 0; i < argc; i++) {
-		int q = argv[i][0] == '\0' || strpbrk(argv[i], " \t\n\"'\\") != NULL;
-		len += (size_t)snprintf(s + len, cap - len, "%s%s%s%s", i ? " " : "",
+		int q;
+		if (i > 0 && !operands && strcmp(argv[i], "--") == 0)
+			operands = 1;
+		else if (i > 0 && !operands && neutral_option(argv, i, &skip)) {
+			i += skip;
+			continue;
+		}
+		q = argv[i][0] == '\0' || strpbrk(argv[i], " \t\n\"'\\") != NULL;
+		len += (size_t)snprintf(s + len, cap - len, "%s%s%s%s", len ? " " : "",
 					q ? "'" : "", argv[i], q ? "'" : "");
 	}
 	return s;

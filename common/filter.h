@@ -1,0 +1,57 @@
+/*
+ * filter.h - the main loop of a per-graph filter (nodefeat, centrality):
+ * read every input, build each graph's CSR, let the tool add its own
+ * records (or TSV rows) after the graph record, pass every other record on.
+ *
+ * Ownership: the filter_run() caller owns struct filter and ctx; the
+ * records, graph and files handed to the callback belong to filter_run()
+ * and live only during the call.
+ */
+#ifndef GNN_FILTER_H
+#define GNN_FILTER_H
+
+#include <stdio.h>
+
+#include "graph.h"
+#include "opt.h"
+#include "stream.h"
+
+struct filter_graph {
+	gs_file *in;		/* for gs_where() in messages */
+	const gs_rec *rec;	/* the graph record */
+	const graph *g;		/* its CSR */
+	gs_file *out;		/* stream output, or NULL in TSV mode */
+	FILE *tsv;		/* TSV output, or NULL in stream mode */
+	int64_t index;		/* graphs seen before this one */
+};
+
+struct filter {
+	const struct copt *c;
+	int tsv;		/* print TSV on stdout instead of a stream */
+	/* Names of the tensor records this filter writes (NULL-terminated):
+	 * records of those names that follow a graph in the input are stale
+	 * (they describe an earlier state of the graph) and are dropped. */
+	const char *const *replaces;
+	/* Called once per graph record; dies on error. */
+	void (*graph_fn)(void *ctx, const struct filter_graph *fg);
+	void *ctx;
+};
+
+/*
+ * Run the filter over files[0..nfiles-1] (none: stdin).  Dies with
+ * "prog: FILE: record N: what" on bad input and on write errors.
+ * Returns the number of graphs processed.
+ */
+int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
+		   char **argv);
+
+/*
+ * TSV rows of one graph: the header row "node<TAB>col..." before the
+ * first graph of the output, then a "# graph ID" line, then one row per
+ * node: the node id and cols values (%.17g: they read back exactly).
+ * vals: (n, cols) row-major.  columns: comma-separated names.
+ */
+void tsv_rows(FILE *f, const struct filter_graph *fg, const char *columns,
+	      const double *vals, int32_t n, int cols);
+
+#endif
