@@ -855,9 +855,13 @@ void dcbm_sample(const dcbm *d, gsl_rng *r, dcbm_edges *e)
 	}
 	make_plan(d, &pl);
 #ifdef _OPENMP
-	par = pl.ntask > 1 && !omp_in_parallel() && omp_get_max_threads() > 1;
-	if (par)
+	/* Threads only with at least two tasks each, or the pieces are too
+	 * uneven to balance (the edges are the same either way). */
+	if (!omp_in_parallel() && omp_get_max_threads() > 1 &&
+	    pl.ntask >= 2 * (size_t)omp_get_max_threads()) {
+		par = 1;
 		nthr = omp_get_max_threads();
+	}
 #endif
 	if (!par) {
 		struct keybuf kb = { e->key, 0, e->cap_key };

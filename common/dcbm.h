@@ -2,11 +2,10 @@
  * dcbm.h - degree-corrected stochastic block model (DCBM): parameters,
  * model and an exact O(n + m) edge sampler.
  *
- * Ownership: a dcbm and a dcbm_edges are initialised by the caller with
- * dcbm_init()/dcbm_edges_init() and own every array they point to; the
- * functions here resize those arrays (so one pair serves a loop over many
- * graphs), and dcbm_free()/dcbm_edges_free() release them (freeing an
- * initialised, never used value is a no-op).
+ * Ownership: the caller initialises a dcbm or dcbm_edges with its _init(),
+ * the value owns every array it points to (the functions here resize them,
+ * so one value serves a loop over many graphs), and its _free() releases
+ * them (a no-op on a value never used).
  *
  * The model (paper, appendix "Details about Pre-training Procedure"; the
  * parameterisation is the one of the shared benchmark, bench/gen_graphs.py):
@@ -39,7 +38,8 @@
 /* Bounds every parameter is checked against (also the option bounds). */
 #define DCBM_MAX_NODES    2147483646LL	/* node ids are int32 */
 #define DCBM_MAX_CLUSTERS 1000000
-#define DCBM_MIN_GAMMA    1.5		/* theta = U^(-1/(gamma-1)) stays < 2^64 */
+#define DCBM_MIN_GAMMA    1.5		/* theta = U^(-1/(gamma-1)) <= 2^64 for
+					 * U >= 2^-32, so products stay finite */
 #define DCBM_MAX_GAMMA    1000.0
 #define DCBM_MAX_PDQ      1e6
 #define DCBM_MAX_DEGREE   1e9
@@ -50,7 +50,7 @@ struct dcbm_params {
 	int32_t K;		/* clusters, >= 1 */
 	double p_div_q;		/* in-cluster / between-cluster probability, >= 1 */
 	double k;		/* the paper's k (informational: dbar / deg_per_k) */
-	double gamma;		/* exponent of P(theta) ~ theta^-gamma, > 1 */
+	double gamma;		/* exponent of P(theta) ~ theta^-gamma, >= 1.5 */
 	double mean_degree;	/* dbar: expected mean degree before clipping, >= 0 */
 };
 
@@ -122,6 +122,11 @@ typedef struct dcbm_edges {
 	size_t cap_key, cap_tmp;
 } dcbm_edges;
 
+/*
+ * Initialise an empty model / edge list (no allocation; task_size set to
+ * DCBM_TASK_SIZE), and release one (then it is empty again and may be
+ * reused; NULL is a no-op).  Time complexity: O(1).
+ */
 void dcbm_init(dcbm *d);
 void dcbm_free(dcbm *d);
 void dcbm_edges_init(dcbm_edges *e);

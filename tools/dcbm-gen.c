@@ -6,8 +6,6 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -107,6 +107,8 @@ check "test \"\$(grep -c '^@graph' $T/zero.txt)\" = 0 && grep -q '^@end records=
 check "dcbm-gen -q --count 3 --nodes 50 | gzip -t" "default output is gzip"
 check "dcbm-gen -q -l 0 --count 1 --nodes 50 | head -c 4 | od -c | grep -q 'G   N   S'" "-l 0 writes the plain binary form"
 check "dcbm-gen -q --count 4 --nodes 60 -s 2 | mask-edges -q -t | grep -c '^@pairs' | grep -qx 4" "mask-edges reads the output"
+# many clusters (one node each) and heavy tails must stay linear, not hang
+check "timeout 60 dcbm-gen -q -l 0 --count 1 --nodes 200000 --clusters 200000 --gamma 2 -k 1 -t | awk -v G=1 -f $T/check.awk" "200000 clusters of 200000 nodes"
 
 # ---- determinism ----
 # graph 5 is the same whatever --count (its stream is (seed, 5))

@@ -276,7 +276,7 @@ Test(dcbm_sample, pair_marginals_agree_with_brute_force)
 	 * sampler (cut into many tasks) and the O(n^2) sampler each draw R
 	 * graphs; each must fit the exact p_uv (chi-square within 6 sd of its
 	 * d.o.f., no pair beyond 5.5 sd), and they must agree with each other
-	 * (two-sample chi-square sum (c1-c2)^2/(c1+c2)).  Three cluster counts:
+	 * (two-sample chi-square of c1 - c2 per pair).  Three cluster counts:
 	 * 3 (the usual case), 1 (no between-cluster unit) and 15 (buckets of
 	 * one or two nodes, level units with many clusters).
 	 */
@@ -298,7 +298,7 @@ Test(dcbm_sample, pair_marginals_agree_with_brute_force)
 		dcbm_init(&d);
 		dcbm_edges_init(&e);
 		model(&d, N, Ks[t], 4.0, 2.2, 14.0, 300 + t);
-		d.task_size = 3.0;
+		d.task_size = 12.0;
 		for (u = 0; u < N; u++)
 			for (v = u + 1; v < N; v++)
 				ones += pair_p(&d, u, v) >= 1.0;
@@ -324,11 +324,16 @@ Test(dcbm_sample, pair_marginals_agree_with_brute_force)
 		cr_assert(fabs(f2.chi2 - f2.df) < 6 * sqrt(2.0 * f2.df) && f2.maxz < 5.5,
 			  "K %d dense: chi2 %.1f on %lld d.o.f., max |z| %.2f", Ks[t],
 			  f2.chi2, (long long)f2.df, f2.maxz);
-		for (i = 0; i < N * N; i++)
-			if (c1[i] + c2[i] > 0 && !(c1[i] == R && c2[i] == R)) {
-				two += (double)(c1[i] - c2[i]) * (c1[i] - c2[i]) / (c1[i] + c2[i]);
+		/* c1 - c2 has variance 2 R p (1 - p); p pooled from both. */
+		for (i = 0; i < N * N; i++) {
+			double ph = (c1[i] + c2[i]) / (2.0 * R);
+
+			if (ph > 0.0 && ph < 1.0) {
+				two += (double)(c1[i] - c2[i]) * (c1[i] - c2[i]) /
+				       (2.0 * R * ph * (1.0 - ph));
 				df2++;
 			}
+		}
 		cr_assert(fabs(two - df2) < 6 * sqrt(2.0 * df2),
 			  "K %d bucketed vs dense: chi2 %.1f on %lld d.o.f.", Ks[t], two,
 			  (long long)df2);
@@ -454,41 +459,57 @@ Test(dcbm_sample, within_between_density_ratio)
 	}
 }
 
-/* Coefficient of variation and maximum of the degree sequence. */
-static void degree_stats(const dcbm_edges *e, int32_t n, double *cv, int *maxd)
+/*
+ * Share of all edge endpoints held by the top 1% of nodes by degree, and
+ * the coefficient of variation of the degrees.
+ */
+static void degree_stats(const dcbm_edges *e, int32_t n, double *top, double *cv)
 {
-	int *deg = calloc((size_t)n, sizeof *deg);
-	double s = 0, ss = 0, mean;
-	int64_t i;
+	int64_t *deg = calloc((size_t)n, sizeof *deg), *cnt, i, d, maxd = 0, need, got;
+	double s = 0, ss = 0, mean, sum = 0;
 	int32_t u;
 
 	for (i = 0; i < e->m; i++) {
 		deg[e->u[i]]++;
 		deg[e->v[i]]++;
 	}
-	*maxd = 0;
 	for (u = 0; u < n; u++) {
-		s += deg[u];
-		ss += (double)deg[u] * deg[u];
-		if (deg[u] > *maxd)
-			*maxd = deg[u];
+		s += (double)deg[u];
+		ss += (double)deg[u] * (double)deg[u];
+		if (deg[u] > maxd)
+			maxd = deg[u];
 	}
 	mean = s / n;
 	*cv = sqrt(ss / n - mean * mean) / mean;
+	/* the n/100 largest degrees, from a histogram */
+	cnt = calloc((size_t)maxd + 1, sizeof *cnt);
+	for (u = 0; u < n; u++)
+		cnt[deg[u]]++;
+	need = n / 100;
+	for (d = maxd, got = 0; d >= 0 && got < need; d--) {
+		int64_t take = cnt[d] < need - got ? cnt[d] : need - got;
+
+		got += take;
+		sum += (double)take * (double)d;
+	}
+	*top = sum / s;
+	free(cnt);
 	free(deg);
 }
 
 Test(dcbm_sample, small_gamma_heavier_degree_tail)
 {
 	/*
-	 * Same n, K, p_div_q, dbar: gamma 2.1 (infinite-variance theta) must
-	 * give a far more spread degree distribution than gamma 3, and gamma 3
-	 * more than gamma 8 (theta cv 0.17: degree cv ~ sqrt(1/dbar + 0.03)
-	 * ~ 0.36).  Each pair of neighbouring gammas is compared on 3 seeds.
+	 * Same n, K, p_div_q, dbar; gamma 2.1, 3 and 8, on 3 seeds each.  The
+	 * share of edge endpoints held by the top 1% of nodes measured over
+	 * 200 seeds per gamma (n = 5000): gamma 2.1 in [0.236, 0.477], gamma 3
+	 * in [0.076, 0.156], gamma 8 in [0.022, 0.024] (near the Poisson
+	 * value: theta cv 0.17, degree cv ~0.36, measured [0.347, 0.368]).
+	 * The maximum degree and the cv are too noisy under heavy tails to
+	 * order 2.1 against 3 one graph at a time; this share is not.
 	 */
 	static const double gam[] = { 2.1, 3.0, 8.0 };
-	double cv[3][3];
-	int maxd[3][3];
+	double top[3][3], cv[3][3];
 	int g, s;
 
 	for (g = 0; g < 3; g++)
@@ -502,19 +523,17 @@ Test(dcbm_sample, small_gamma_heavier_degree_tail)
 			model(&d, 5000, 4, 4.0, gam[g], 10.0, 700 + 10 * s + g);
 			dcbm_sample(&d, r, &e);
 			gsl_rng_free(r);
-			degree_stats(&e, 5000, &cv[g][s], &maxd[g][s]);
+			degree_stats(&e, 5000, &top[g][s], &cv[g][s]);
 			dcbm_edges_free(&e);
 			dcbm_free(&d);
 		}
 	for (s = 0; s < 3; s++) {
-		cr_assert(cv[0][s] > 1.5 * cv[1][s] && cv[1][s] > 1.15 * cv[2][s],
-			  "seed %d: degree cv %.3f (gamma 2.1), %.3f (3), %.3f (8)", s,
-			  cv[0][s], cv[1][s], cv[2][s]);
-		cr_assert(maxd[0][s] > 2 * maxd[1][s] && maxd[1][s] > maxd[2][s],
-			  "seed %d: max degree %d, %d, %d", s, maxd[0][s], maxd[1][s],
-			  maxd[2][s]);
-		cr_assert(cv[2][s] > 0.25 && cv[2][s] < 0.5, "gamma 8: degree cv %.3f",
-			  cv[2][s]);
+		cr_assert(top[0][s] > 1.3 * top[1][s] && top[1][s] > 2.0 * top[2][s],
+			  "seed %d: top-1%% degree share %.3f (gamma 2.1), %.3f (3), %.3f (8)",
+			  s, top[0][s], top[1][s], top[2][s]);
+		cr_assert(top[2][s] > 0.015 && top[2][s] < 0.035 && cv[2][s] > 0.3 &&
+			  cv[2][s] < 0.45, "gamma 8: top-1%% share %.4f, degree cv %.3f",
+			  top[2][s], cv[2][s]);
 	}
 }
 
@@ -583,7 +602,7 @@ Test(dcbm_determinism, thread_count_does_not_matter)
 	dcbm_init(&d);
 	dcbm_edges_init(&e1);
 	dcbm_edges_init(&e2);
-	model(&d, 60000, 4, 4.0, 2.5, 10.0, 800);
+	model(&d, 60000, 4, 4.0, 4.0, 12.0, 800);	/* m ~ 360000 */
 	d.task_size = 3000.0;
 #ifdef _OPENMP
 	omp_set_num_threads(1);
