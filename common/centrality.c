@@ -51,6 +51,9 @@ enum {
 /* exp(x) is finite for x below this (log(DBL_MAX) = 709.78...). */
 #define EXP_SAFE 700.0
 #define ARPACK_MAXITER 5000
+/* Components this small always take every node as a source (cheap, and
+ * two sampled sources say little about a path of ten nodes). */
+#define SMALL_COMP 64
 /* Searches of fewer node + arc visits than this run on one thread. */
 #define PAR_MIN_WORK 2e6
 
@@ -166,81 +169,102 @@ static int32_t nblocks(int32_t n, int32_t nsrc)
 	return b < 1 ? 1 : (int32_t)b;
 }
 
-/* Per-thread BFS state, each of length n. */
+/* Per-thread BFS state.  One 16-byte record per node keeps the distance
+ * and the path count of a neighbour in one cache line.  The backward pass
+ * overwrites sigma(w) with (1 + delta(w)) / sigma(w) once w is done: only
+ * that ratio is read later (by w's predecessors). */
+struct nst {
+	double s;		/* sigma, then (1 + delta) / sigma */
+	int32_t d;		/* distance from the source; -1 = not reached */
+	int32_t pad;
+};
+
 struct bfs {
-	int32_t *dist;		/* -1 = not reached */
-	int32_t *order;		/* nodes in BFS order */
-	double *sigma;		/* shortest-path counts */
-	double *coef;		/* (1 + delta(w)) / sigma(w) */
+	struct nst *st;		/* (n) */
+	int32_t *order;		/* (n) nodes in BFS order */
+	int64_t *dstart;	/* (n + 1) successors of order[i]: dag[dstart[i] ..
+				 * dstart[i+1]) */
+	int32_t *dag;		/* (m) successors (next-level neighbours) */
 };
 
 /* BFS from s.  Returns the number of nodes reached; *sumd = sum of their
- * distances.  dist must be -1 on every node on entry. */
+ * distances.  With count_paths, also the path counts sigma and the
+ * shortest-path DAG (the successors of each node, grouped by BFS position),
+ * so that the backward pass reads only DAG arcs.  st[].d must be -1 on
+ * every node on entry. */
 static int32_t bfs_forward(const graph *g, int32_t s, struct bfs *b, int64_t *sumd,
 			   int count_paths)
 {
 	const int64_t *off = g->off;
 	const int32_t *adj = g->adj;
-	int32_t *dist = b->dist, *order = b->order, head = 0, tail = 1;
-	double *sigma = b->sigma;
-	int64_t sd = 0;
+	struct nst *st = b->st;
+	int32_t *order = b->order, *dag = b->dag, head = 0, tail = 1;
+	int64_t *dstart = b->dstart, sd = 0, nd = 0;
 
-	dist[s] = 0;
-	sigma[s] = 1.0;
+	st[s].d = 0;
+	st[s].s = 1.0;
 	order[0] = s;
 	while (head < tail) {
-		int32_t v = order[head++], dn = dist[v] + 1;
-		double sv = sigma[v];
+		int32_t v = order[head], dn = st[v].d + 1;
+		double sv = st[v].s;
 		int64_t p;
 		if (count_paths) {
+			dstart[head] = nd;
 			for (p = off[v]; p < off[v + 1]; p++) {
 				int32_t u = adj[p];
-				if (dist[u] < 0) {
-					dist[u] = dn;
-					sigma[u] = sv;
+				struct nst *x = st + u;
+				if (x->d < 0) {
+					x->d = dn;
+					x->s = sv;
 					order[tail++] = u;
 					sd += dn;
-				} else if (dist[u] == dn) {
-					sigma[u] += sv;
+					dag[nd++] = u;
+				} else if (x->d == dn) {
+					x->s += sv;
+					dag[nd++] = u;
 				}
 			}
 		} else {
 			for (p = off[v]; p < off[v + 1]; p++) {
-				int32_t u = adj[p];
-				if (dist[u] < 0) {
-					dist[u] = dn;
-					order[tail++] = u;
+				struct nst *x = st + adj[p];
+				if (x->d < 0) {
+					x->d = dn;
+					order[tail++] = adj[p];
 					sd += dn;
 				}
 			}
 		}
+		head++;
 	}
+	if (count_paths)
+		dstart[tail] = nd;
 	*sumd = sd;
 	return tail;
 }
 
-/* Dependencies in reverse BFS order, "pull" form:
+/* Dependencies in reverse BFS order, "pull" form over the DAG:
  * delta(w) = sigma(w) * sum over successors u of (1 + delta(u)) / sigma(u).
  * Adds delta(w) to acc[w] for every reached w but the source. */
-static void bfs_backward(const graph *g, struct bfs *b, int32_t reached, double *acc)
+static void bfs_backward(struct bfs *b, int32_t reached, double *acc)
 {
-	const int64_t *off = g->off;
-	const int32_t *adj = g->adj, *dist = b->dist, *order = b->order;
-	const double *sigma = b->sigma;
-	double *coef = b->coef;
+	const int32_t *order = b->order, *dag = b->dag;
+	const int64_t *dstart = b->dstart;
+	struct nst *st = b->st;
 	int32_t i;
 
 	for (i = reached - 1; i > 0; i--) {
-		int32_t w = order[i], dn = dist[w] + 1;
-		double sum = 0.0, delta;
-		int64_t p;
-		for (p = off[w]; p < off[w + 1]; p++) {
-			int32_t u = adj[p];
-			if (dist[u] == dn)
-				sum += coef[u];
+		int32_t w = order[i];
+		int64_t p = dstart[i], e = dstart[i + 1];
+		double s0 = 0.0, s1 = 0.0, delta;
+		/* two partial sums, so that the adds do not wait on each other */
+		for (; p + 2 <= e; p += 2) {
+			s0 += st[dag[p]].s;
+			s1 += st[dag[p + 1]].s;
 		}
-		delta = sigma[w] * sum;
-		coef[w] = (1.0 + delta) / sigma[w];
+		if (p < e)
+			s0 += st[dag[p]].s;
+		delta = st[w].s * (s0 + s1);
+		st[w].s = (1.0 + delta) / st[w].s;
 		acc[w] += delta;
 	}
 }
@@ -276,7 +300,7 @@ static int32_t pick_sources(const graph *g, const struct cent_opts *o,
 			continue;
 		}
 		k = nc;
-		if (sampled) {
+		if (sampled && nc > SMALL_COMP) {
 			double want = (double)o->samples * nc / n;
 			k = want >= nc ? nc : (int32_t)llround(want);
 			if (k < 2)
@@ -316,7 +340,9 @@ static int paths(const graph *g, const struct cent_opts *o, const struct comps *
 	double *acc = NULL;
 	int64_t *dsum = NULL;
 	char *thr;
-	size_t per = (size_t)n * (2 * sizeof(int32_t) + 2 * sizeof(double));
+	/* per thread: st (n), dstart (n + 1), order (n), dag (m); 16-aligned */
+	size_t per = ((size_t)n * (sizeof(struct nst) + sizeof(int64_t) + sizeof(int32_t)) +
+		      sizeof(int64_t) + ((size_t)g->m + 1) * sizeof(int32_t) + 15) & ~(size_t)15;
 
 	ns = pick_sources(g, o, cp, sampled, src, issrc, kc, &approx);
 	out->sources = ns;
@@ -349,12 +375,14 @@ static int paths(const graph *g, const struct cent_opts *o, const struct comps *
 		int64_t *mysum = dsum ? dsum + (size_t)t * (size_t)n : NULL;
 		int32_t blk, x;
 
-		b.dist = (int32_t *)base;
-		b.order = b.dist + n;
-		b.sigma = (double *)(base + 2 * (size_t)n * sizeof(int32_t));
-		b.coef = b.sigma + n;
-		for (x = 0; x < n; x++)
-			b.dist[x] = -1;
+		b.st = (struct nst *)base;
+		b.dstart = (int64_t *)(b.st + n);
+		b.order = (int32_t *)(b.dstart + n + 1);
+		b.dag = b.order + n;
+		for (x = 0; x < n; x++) {
+			b.st[x].d = -1;
+			b.st[x].s = 0.0;
+		}
 #pragma omp for schedule(dynamic, 1)
 		for (blk = 0; blk < nb; blk++) {
 			int32_t i;
@@ -367,11 +395,11 @@ static int paths(const graph *g, const struct cent_opts *o, const struct comps *
 					cl[s] = closeness_value(r, (double)sd, n);
 				if (mysum)
 					for (j = 1; j < r; j++)
-						mysum[b.order[j]] += b.dist[b.order[j]];
+						mysum[b.order[j]] += b.st[b.order[j]].d;
 				if (a)
-					bfs_backward(g, &b, r, a);
+					bfs_backward(&b, r, a);
 				for (j = 0; j < r; j++)
-					b.dist[b.order[j]] = -1;
+					b.st[b.order[j]].d = -1;
 			}
 		}
 	}
@@ -430,6 +458,13 @@ static int dense_eig(const graph *g, const struct comps *cp, int32_t c, char job
 	double *A, wq, *work;
 	lapack_int iq, *iwork, info, lwork, liwork;
 
+	/* dsyevd's workspace, 1 + 6 nc + 2 nc^2 doubles, must fit a 32-bit
+	 * LAPACK integer: components up to 32766 nodes. */
+	if (2.0 * nc * nc + 6.0 * nc + 1 > (double)INT32_MAX) {
+		snprintf(msg, msglen, "a %d-node component is too large for the dense "
+			 "eigensolver (set exact_max below 32767)", (int)nc);
+		return -1;
+	}
 	A = wsget(ws, W_DENSE, (size_t)nc * (size_t)nc, sizeof(double));
 	*w = wsget(ws, W_EVAL, (size_t)nc, sizeof(double));
 	memset(A, 0, (size_t)nc * (size_t)nc * sizeof(double));
@@ -764,7 +799,7 @@ static int spectral(const graph *g, const struct cent_opts *o, const struct comp
 				sc[v] = 1.0;
 			if (sclog)
 				sclog[v] = 0.0;
-		} else if (want_sc && nc <= o->exact_max) {
+		} else if (want_sc && (nc <= o->exact_max || nc <= DENSE_EV_MAX)) {
 			double *Z, *w;
 			if (dense_eig(g, cp, cc, 'V', &Z, &w, ws, msg, msglen))
 				return -1;

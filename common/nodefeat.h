@@ -3,19 +3,22 @@
  * appendix A.1): degree, core number, 1-hop collective influence CI_1 and
  * the local clustering coefficient, plus their per-graph normalisation.
  *
- * Ownership: the caller owns every output array (sized as each function
- * says) and the optional workspace; a features_ws is initialised with
- * features_ws_init(), grows inside the calls, and is released with
- * features_ws_free() (features_ws_free(NULL) is a no-op).  Passing ws = NULL
- * makes a call allocate and free its own scratch.
+ * Ownership: the caller owns every output array and the optional
+ * features_ws, which features_ws_init() sets up, the calls grow, and
+ * features_ws_free() releases (NULL is a no-op).
+ *
+ * Passing ws = NULL makes a call allocate and free its own scratch.  A
+ * workspace serves one call at a time: threads working on graphs side by
+ * side need one each.  Output sizes are given at each function.
  *
  * Definitions follow networkx 2.8.8 (the paper's tool) on a simple
  * undirected graph (graph.h: no self-loops, no repeated edges), so values
- * are equal to networkx's, not just close: every feature is an integer or
- * a single correctly rounded division of integers.
+ * are equal to networkx's, not just close: every feature is an integer, a
+ * correctly rounded product of two integers (CI_1) or a single correctly
+ * rounded division of integers (clustering).
  *
- * (Named nodefeat.h, not features.h: with -Icommon a features.h here would
- * shadow glibc's <features.h>, which every libc header includes.)
+ * (Named nodefeat.h, not features.h: a features.h in an -I directory
+ * shadows glibc's <features.h>, which every libc header includes.)
  *
  * Threads: the triangle count (clustering) runs OpenMP threads on graphs
  * with at least FEATURES_PAR_MIN_ARCS arcs; smaller graphs run on the
@@ -57,7 +60,7 @@ void features_ws_free(features_ws *ws);
  * Edge cases: isolated nodes have core 0; n = 0 writes nothing.
  * core: (n).  Algorithm: Batagelj and Zaversnik (2003), bucket-sorted
  * peeling of nodes in order of current degree.
- * Time complexity: O(n + m).  Scratch: 3n + maxdeg + 1 int32.
+ * Time complexity: O(n + m).  Scratch: 2n + maxdeg + 1 int32.
  */
 void features_core_number(const graph *g, int32_t *core, features_ws *ws);
 

@@ -106,25 +106,6 @@ static void usage(FILE *f, const struct opts *o)
 		fmt_drange(b[5], sizeof b[5], o->R.p_div_q), o->c.seed);
 }
 
-/*
- * Misuse: one line on stderr (the error, then the synopsis), exit 2.
- * opterr is off, so getopt's own message does not make it two lines.
- */
-static void __attribute__((noreturn)) bad_option(int ch, char **argv)
-{
-	char syn[] = SYNOPSIS, *p, *q;
-
-	for (p = q = syn; *p; p++)
-		if (*p != '\n' && !(*p == ' ' && q > syn && q[-1] == ' '))
-			*q++ = *p;
-	*q = '\0';
-	if (ch == ':')
-		die_usage("%s needs a value; usage: %s", argv[optind - 1], syn);
-	if (optopt != 0)
-		die_usage("unknown option '-%c'; usage: %s", optopt, syn);
-	die_usage("unknown option '%s'; usage: %s", argv[optind - 1], syn);
-}
-
 /* Progress on stderr: a rewritten line on a terminal, else a line a second. */
 struct progress {
 	int on, tty;
@@ -481,7 +462,7 @@ int main(int argc, char **argv)
 		default:
 			if (copt_handle(&o.c, ch, optarg))
 				break;
-			bad_option(ch, argv);
+			copt_bad_option(ch, argv, SYNOPSIS);
 		}
 	}
 	if (optind < argc)

@@ -71,26 +71,6 @@ static void usage(FILE *f, const struct opts *o)
 		o->m.fraction, o->c.level, o->m.nneg, pos, o->c.seed);
 }
 
-/*
- * Misuse: one line on stderr (the error, then the synopsis), exit 2.
- * opterr is off, so getopt's own message does not make it two lines.
- */
-static void __attribute__((noreturn)) bad_option(int ch, char **argv)
-{
-	char syn[] = SYNOPSIS, *p, *q;
-
-	/* the synopsis on one line: squeeze the newline and indentation */
-	for (p = q = syn; *p; p++)
-		if (*p != '\n' && !(*p == ' ' && q > syn && q[-1] == ' '))
-			*q++ = *p;
-	*q = '\0';
-	if (ch == ':')
-		die_usage("%s needs a value; usage: %s", argv[optind - 1], syn);
-	if (optopt != 0)
-		die_usage("unknown option '-%c'; usage: %s", optopt, syn);
-	die_usage("unknown option '%s'; usage: %s", argv[optind - 1], syn);
-}
-
 /* The shortest %g form of x that strtod() reads back as x. */
 static void fmt_exact(char *buf, size_t len, double x)
 {
@@ -308,7 +288,7 @@ int main(int argc, char **argv)
 		default:
 			if (copt_handle(&o.c, ch, optarg))
 				break;
-			bad_option(ch, argv);
+			copt_bad_option(ch, argv, SYNOPSIS);
 		}
 	}
 	fmt_exact(o.fraction_text, sizeof o.fraction_text, o.m.fraction);

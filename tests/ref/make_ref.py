@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Reference values of the 4 node features and 4 centralities (networkx 2.8.8).
 
-Run:  /usr/bin/python3 tests/ref/make_ref.py      (from the repository root;
-      about 10 minutes, most of it networkx betweenness on the dense graph)
+Run:  /usr/bin/python3 tests/ref/make_ref.py      (from anywhere; about 80 s,
+      most of it networkx betweenness on the dense 800-node graph)
 
 Writes, next to this script, for every graph NAME:
   NAME.edges.gz   "# n N" line, then one edge "u v" per line (u < v).  A line
