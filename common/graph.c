@@ -138,17 +138,10 @@ out:
 	return rc;
 }
 
-int graph_has_edge(const graph *g, int32_t u, int32_t v)
+int64_t graph_lower_bound(const graph *g, int32_t u, int32_t v)
 {
-	int64_t lo, hi;
+	int64_t lo = g->off[u], hi = g->off[u + 1];
 
-	if (graph_degree(g, u) > graph_degree(g, v)) {
-		int32_t t = u;
-		u = v;
-		v = t;
-	}
-	lo = g->off[u];
-	hi = g->off[u + 1];
 	while (lo < hi) {
 		int64_t mid = lo + (hi - lo) / 2;
 		if (g->adj[mid] < v)
@@ -156,7 +149,22 @@ int graph_has_edge(const graph *g, int32_t u, int32_t v)
 		else
 			hi = mid;
 	}
-	return lo < g->off[u + 1] && g->adj[lo] == v;
+	return lo;
+}
+
+int64_t graph_arc(const graph *g, int32_t u, int32_t v)
+{
+	int64_t p = graph_lower_bound(g, u, v);
+
+	return p < g->off[u + 1] && g->adj[p] == v ? p : -1;
+}
+
+int graph_has_edge(const graph *g, int32_t u, int32_t v)
+{
+	/* search the shorter row */
+	if (graph_degree(g, u) > graph_degree(g, v))
+		return graph_arc(g, v, u) >= 0;
+	return graph_arc(g, u, v) >= 0;
 }
 
 void graph_edges(const graph *g, int32_t *u, int32_t *v)

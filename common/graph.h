@@ -60,6 +60,16 @@ static inline int32_t graph_degree(const graph *g, int32_t v)
 	return (int32_t)(g->off[v + 1] - g->off[v]);
 }
 
+/*
+ * The first position in u's sorted row (an index into adj) whose
+ * neighbour is >= v; off[u+1] if there is none.
+ * Time complexity: O(log deg u).
+ */
+int64_t graph_lower_bound(const graph *g, int32_t u, int32_t v);
+
+/* Position of v in u's row, or -1 if {u,v} is not an edge.  O(log deg u). */
+int64_t graph_arc(const graph *g, int32_t u, int32_t v);
+
 /* 1 if {u,v} is an edge.  Time complexity: O(log min(deg u, deg v)). */
 int graph_has_edge(const graph *g, int32_t u, int32_t v);
 

@@ -118,21 +118,6 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Position of v in the sorted row of u (v must be a neighbour of u). */
-static int64_t arc_pos(const graph *g, int32_t u, int32_t v)
-{
-	int64_t lo = g->off[u], hi = g->off[u + 1];
-
-	while (lo < hi) {
-		int64_t mid = lo + (hi - lo) / 2;
-		if (g->adj[mid] < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* ---- negatives ---- */
 
 /*
@@ -217,7 +202,7 @@ static void neg_complement(const graph *g, gsl_rng *rng, int64_t k, int64_t N,
 	}
 	i = 0;
 	for (u = 0; u < n - 1 && i < k; u++) {
-		int64_t first = arc_pos(g, u, u + 1);	/* first neighbour > u */
+		int64_t first = graph_lower_bound(g, u, u + 1);	/* first neighbour > u */
 		int64_t up = g->off[u + 1] - first;
 		int64_t c = (int64_t)(n - 1 - u) - up, t = 0;
 		const int32_t *nb = g->adj + first;
@@ -310,7 +295,7 @@ int mask_edges(const graph *g, gsl_rng *rng, const struct mask_opts *o, mask_buf
 		e = 0;
 		kept = 0;
 		for (x = 0; x < n; x++)
-			for (p = arc_pos(g, x, x + 1); p < g->off[x + 1]; p++, e++) {
+			for (p = graph_lower_bound(g, x, x + 1); p < g->off[x + 1]; p++, e++) {
 				int32_t y = g->adj[p];
 				if (b->eflag[e] == 0) {
 					if (o->want & MASK_EDGES)
@@ -323,7 +308,7 @@ int mask_edges(const graph *g, gsl_rng *rng, const struct mask_opts *o, mask_buf
 					b->pu[np] = x, b->pv[np++] = y;
 				if (o->want & MASK_CSR) {
 					b->aflag[p] = 1;
-					b->aflag[arc_pos(g, y, x)] = 1;
+					b->aflag[graph_lower_bound(g, y, x)] = 1;
 				}
 			}
 	}

@@ -84,21 +84,6 @@ static void fmt_exact(char *buf, size_t len, double x)
 	snprintf(buf, len, "%.17g", x);
 }
 
-/* The arc position of v in u's sorted row, or -1 if {u,v} is no edge. */
-static int64_t arc_find(const graph *g, int32_t u, int32_t v)
-{
-	int64_t lo = g->off[u], hi = g->off[u + 1];
-
-	while (lo < hi) {
-		int64_t mid = lo + (hi - lo) / 2;
-		if (g->adj[mid] < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < g->off[u + 1] && g->adj[lo] == v ? lo : -1;
-}
-
 /*
  * Copy the labels of the kept edges into out: the record's labels are
  * indexed by the arc (min, max) of each edge, so the canonical list of the
@@ -121,14 +106,14 @@ static void copy_labels(struct state *s, const gs_rec *rec)
 		int64_t p;
 		if (a == c)
 			continue;	/* a self-loop of an edge list, dropped */
-		p = a < c ? arc_find(&s->g, a, c) : arc_find(&s->g, c, a);
+		p = a < c ? graph_arc(&s->g, a, c) : graph_arc(&s->g, c, a);
 		if (p < 0 || s->aset[p])
 			continue;
 		s->aset[p] = 1;
 		memcpy((char *)s->alab + (size_t)p * lsz, (const char *)rec->lab + (size_t)i * lsz, lsz);
 	}
 	for (i = 0; i < s->b.m; i++) {
-		int64_t p = arc_find(&s->g, s->b.eu[i], s->b.ev[i]);
+		int64_t p = graph_arc(&s->g, s->b.eu[i], s->b.ev[i]);
 		memcpy((char *)s->out.lab + (size_t)i * lsz, (char *)s->alab + (size_t)p * lsz, lsz);
 	}
 }
