@@ -39,7 +39,9 @@
  * own parallel region should set OpenBLAS to one thread first
  * (openblas_set_num_threads(1)).  ARPACK keeps internal state, so its calls
  * are serialised (omp critical) and the function is safe to call from
- * several threads at once, each with its own cent_ws.
+ * several threads at once, each with its own cent_ws.  Around ARPACK,
+ * OpenBLAS is set to one thread and then restored (its threads only slow
+ * the Lanczos iteration down).
  */
 #ifndef GNN_CENTRALITY_H
 #define GNN_CENTRALITY_H
@@ -95,7 +97,7 @@ typedef struct cent_out {
 } cent_out;
 
 /* Opaque reusable scratch (buffers grow as needed, never shrink). */
-#define CENT_WS_NBUF 24
+#define CENT_WS_NBUF 32
 typedef struct cent_ws {
 	void *buf[CENT_WS_NBUF];
 	size_t cap[CENT_WS_NBUF];	/* bytes allocated at buf[i] */
