@@ -585,6 +585,31 @@ Test(centrality_det, thread_counts)
 			all_free(&a[t]);
 		graph_free(&g);
 	}
+	/* and the sampled estimators (per-thread integer distance sums) */
+	{
+		struct cent_opts o;
+		struct all a[3];
+		graph g;
+		lattice_graph(&g);
+		cent_opts_init(&o);
+		o.exact_max = 100;
+		o.samples = 600;
+		o.seed = 3;
+		for (t = 0; t < 3; t++) {
+			omp_set_num_threads(t + 1);
+			all_compute(&g, &o, &a[t], NULL);
+			cr_expect(a[t].out.approx == (CENT_BETWEENNESS | CENT_CLOSENESS |
+						      CENT_SUBGRAPH), "approx %d", a[t].out.approx);
+		}
+		omp_set_num_threads(saved);
+		for (t = 1; t < 3; t++)
+			cr_expect(memcmp(a[0].ev, a[t].ev, sizeof(double) * 5 * (size_t)g.n) == 0,
+				  "sampled lattice: results with %d threads differ from 1 thread",
+				  t + 1);
+		for (t = 0; t < 3; t++)
+			all_free(&a[t]);
+		graph_free(&g);
+	}
 }
 
 /* ---- estimators ---- */

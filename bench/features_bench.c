@@ -1,0 +1,319 @@
+/*
+ * features_bench.c - timing harness for common/nodefeat.c and
+ * common/centrality.c (not a test; built and run by bench/features_bench.sh).
+ *
+ *   features_bench [-r reps] [-j threads] features   FILE...
+ *   features_bench [-r reps] [-j threads] centrality FILE...
+ *   features_bench [-j threads] [-ks] labelling FILE
+ *   features_bench [-j threads] [-x exact_max] dump FILE
+ *
+ * FILE: "# n N" then "u v" lines (0-based); a file may hold several graphs,
+ * each starting with its own "# n N" line.  Loading is not timed.
+ * features/centrality: median of reps calls per quantity and graph, one
+ * warm-up call first, one TSV line per (graph, quantity):
+ *   graph n m quantity threads seconds
+ * labelling: the total over every graph of the file of (a) LAPACK dsyevd
+ * with eigenvectors on the dense adjacency matrix alone and (b) the full
+ * labelling: centrality_compute() of all four centralities.  -k skips (a);
+ * -s also times betweenness+closeness and eigenvector+subgraph separately.
+ * dump: TSV of the first graph of FILE, node and the 8 quantities as %.17g
+ * (subgraph past DBL_MAX clamped, plus subgraph_log), for comparisons with
+ * networkx (bench/features_check_full.py).  -x sets cent_opts.exact_max.
+ * -j sets OpenMP threads and OpenBLAS threads alike.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <lapacke.h>
+#include <omp.h>
+
+#include "centrality.h"
+#include "err.h"
+#include "graph.h"
+#include "nodefeat.h"
+#include "opt.h"
+
+void openblas_set_num_threads(int);
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmpd(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct gl {
+	graph *g;
+	char (*name)[64];
+	int n, cap;
+};
+
+static void load(const char *path, struct gl *L)
+{
+	FILE *f = fopen(path, "r");
+	char line[256], msg[256];
+	int32_t *u = NULL, *v = NULL, n = -1;
+	int64_t m = 0, cap = 0;
+	int idx = 0;
+
+	if (f == NULL)
+		die("%s:", path);
+	for (;;) {
+		char *s = fgets(line, sizeof line, f);
+		long a, b;
+		if (s == NULL || sscanf(line, "# n %ld", &a) == 1) {
+			if (n >= 0) {
+				if (L->n == L->cap) {
+					L->cap = L->cap ? 2 * L->cap : 16;
+					L->g = xreallocarray(L->g, (size_t)L->cap, sizeof *L->g);
+					L->name = xreallocarray(L->name, (size_t)L->cap, sizeof *L->name);
+				}
+				graph_init(&L->g[L->n]);
+				if (graph_build(&L->g[L->n], n, m, u, v, GRAPH_SIMPLIFY, NULL,
+						msg, sizeof msg))
+					die("%s: %s", path, msg);
+				snprintf(L->name[L->n], sizeof L->name[0], "%s#%d",
+					 strrchr(path, '/') ? strrchr(path, '/') + 1 : path, idx++);
+				L->n++;
+			}
+			if (s == NULL)
+				break;
+			n = (int32_t)a;
+			m = 0;
+			continue;
+		}
+		if (line[0] == '#' || sscanf(line, "%ld %ld", &a, &b) != 2)
+			continue;
+		if (m == cap) {
+			cap = cap ? 2 * cap : 4096;
+			u = xreallocarray(u, (size_t)cap, sizeof *u);
+			v = xreallocarray(v, (size_t)cap, sizeof *v);
+		}
+		u[m] = (int32_t)a;
+		v[m] = (int32_t)b;
+		m++;
+	}
+	fclose(f);
+	free(u);
+	free(v);
+}
+
+enum { Q_DEGREE, Q_CORE, Q_CI1, Q_CLUST, Q_RAW, Q_BC, Q_CL, Q_BCCL, Q_EV, Q_SC, Q_ALL, Q_EVSC,
+	Q_N };
+static const char *qname[Q_N] = {
+	"degree", "core", "ci1", "clustering", "features_raw(all4)",
+	"betweenness", "closeness", "betweenness+closeness", "eigenvector", "subgraph",
+	"centrality(all4)", "eigenvector+subgraph"
+};
+
+static double run(int q, const graph *g, features_ws *fw, cent_ws *cw, double *buf)
+{
+	int32_t n = g->n, i;
+	double t0 = now(), *a = buf, *b = buf + n, *c = buf + 2 * (size_t)n, *d = buf + 3 * (size_t)n;
+	char msg[256];
+	cent_out o;
+
+	memset(&o, 0, sizeof o);
+	switch (q) {
+	case Q_DEGREE:
+		for (i = 0; i < n; i++)
+			a[i] = graph_degree(g, i);
+		break;
+	case Q_CORE:
+		features_core_number(g, (int32_t *)a, fw);
+		break;
+	case Q_CI1:
+		features_ci1(g, a);
+		break;
+	case Q_CLUST:
+		features_clustering(g, a, fw);
+		break;
+	case Q_RAW:
+		features_raw(g, a, fw);
+		break;
+	default:
+		if (q == Q_BC || q == Q_BCCL || q == Q_ALL)
+			o.betweenness = a;
+		if (q == Q_CL || q == Q_BCCL || q == Q_ALL)
+			o.closeness = b;
+		if (q == Q_EV || q == Q_ALL || q == Q_EVSC)
+			o.eigenvector = c;
+		if (q == Q_SC || q == Q_ALL || q == Q_EVSC)
+			o.subgraph = d;
+		if (centrality_compute(g, NULL, &o, cw, msg, sizeof msg))
+			die("%s", msg);
+	}
+	return now() - t0;
+}
+
+int main(int argc, char **argv)
+{
+	int reps = 5, threads = 0, skip_lapack = 0, split = 0, ch, i, k, q;
+	int32_t exact_max = CENT_EXACT_MAX;
+	const char *mode;
+	struct gl L = { 0 };
+	features_ws fw;
+	cent_ws cw;
+
+	err_setprog(argv[0]);
+	while ((ch = getopt(argc, argv, "j:kr:sx:")) != -1) {
+		switch (ch) {
+		case 'j':
+			threads = (int)opt_ll(optarg, 1, 1024, "-j");
+			break;
+		case 'k':
+			skip_lapack = 1;
+			break;
+		case 'r':
+			reps = (int)opt_ll(optarg, 1, 1000, "-r");
+			break;
+		case 's':
+			split = 1;
+			break;
+		case 'x':
+			exact_max = (int32_t)opt_ll(optarg, 0, INT32_MAX, "-x");
+			break;
+		default:
+			fprintf(stderr, "usage: features_bench [-ks] [-j threads] [-r reps] "
+				"[-x exact_max] features|centrality|labelling|dump FILE...\n");
+			return 2;
+		}
+	}
+	if (optind + 1 >= argc)
+		die_usage("mode and FILE expected");
+	mode = argv[optind++];
+	if (threads > 0) {
+		omp_set_num_threads(threads);
+		openblas_set_num_threads(threads);
+	}
+	threads = omp_get_max_threads();
+	for (i = optind; i < argc; i++)
+		load(argv[i], &L);
+	features_ws_init(&fw);
+	cent_ws_init(&cw);
+
+	if (strcmp(mode, "dump") == 0) {
+		const graph *g = &L.g[0];
+		int32_t n = g->n, v;
+		double *raw = xmallocarray((size_t)n * FEAT_N + 1, sizeof *raw);
+		double *c = xmallocarray((size_t)n * 5 + 1, sizeof *c);
+		struct cent_opts co;
+		cent_out o;
+		char msg[256];
+		double t0 = now(), t1;
+
+		features_raw(g, raw, &fw);
+		cent_opts_init(&co);
+		co.exact_max = exact_max;
+		memset(&o, 0, sizeof o);
+		o.eigenvector = c;
+		o.betweenness = c + n;
+		o.closeness = c + 2 * (size_t)n;
+		o.subgraph = c + 3 * (size_t)n;
+		o.subgraph_log = c + 4 * (size_t)n;
+		t1 = now();
+		if (centrality_compute(g, &co, &o, &cw, msg, sizeof msg))
+			die("%s", msg);
+		fprintf(stderr, "features %.3f s, centralities %.3f s, approx %d, clamped %lld, "
+			"lambda_max %.17g\n", t1 - t0, now() - t1, o.approx,
+			(long long)o.subgraph_clamped, o.lambda_max);
+		printf("node\tdegree\tcore\tci1\tclustering\teigenvector\tbetweenness"
+		       "\tcloseness\tsubgraph\tsubgraph_log\n");
+		for (v = 0; v < n; v++) {
+			const double *r = raw + (size_t)v * FEAT_N;
+			printf("%d\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n",
+			       v, r[0], r[1], r[2], r[3], c[v], c[n + v], c[2 * (size_t)n + v],
+			       c[3 * (size_t)n + v], c[4 * (size_t)n + v]);
+		}
+		free(raw);
+		free(c);
+		goto out;
+	}
+	if (strcmp(mode, "labelling") == 0) {
+		double t_lapack = 0, t_all = 0, t_paths = 0, t_spec = 0;
+		int64_t nodes = 0;
+		for (k = 0; k < L.n; k++) {
+			const graph *g = &L.g[k];
+			double *buf = xmallocarray((size_t)g->n * 4 + 1, sizeof *buf);
+			if (!skip_lapack && g->n > 0) {
+				size_t nn = (size_t)g->n * (size_t)g->n;
+				double *A = xcalloc(nn, sizeof *A), *w = xmallocarray((size_t)g->n, sizeof *w);
+				int32_t v;
+				int64_t p;
+				double t0;
+				for (v = 0; v < g->n; v++)
+					for (p = g->off[v]; p < g->off[v + 1]; p++)
+						A[(size_t)v * g->n + g->adj[p]] = 1;
+				t0 = now();
+				if (LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', g->n, A, g->n, w))
+					die("dsyevd failed");
+				t_lapack += now() - t0;
+				free(A);
+				free(w);
+			}
+			t_all += run(Q_ALL, g, &fw, &cw, buf);
+			if (split) {
+				t_paths += run(Q_BCCL, g, &fw, &cw, buf);
+				t_spec += run(Q_EVSC, g, &fw, &cw, buf);
+			}
+			nodes += g->n;
+			free(buf);
+		}
+		printf("graphs\t%d\nnodes\t%lld\nthreads\t%d\n", L.n, (long long)nodes, threads);
+		if (!skip_lapack)
+			printf("dsyevd_alone_s\t%.3f\n", t_lapack);
+		printf("labelling_all4_s\t%.3f\n", t_all);
+		if (!skip_lapack)
+			printf("ratio\t%.3f\n", t_all / t_lapack);
+		if (split)
+			printf("betweenness+closeness_s\t%.3f\neigenvector+subgraph_s\t%.3f\n",
+			       t_paths, t_spec);
+		goto out;
+	}
+	{
+		int lo, hi;
+		if (strcmp(mode, "features") == 0)
+			lo = Q_DEGREE, hi = Q_RAW;
+		else if (strcmp(mode, "centrality") == 0)
+			lo = Q_BC, hi = Q_ALL;
+		else
+			die_usage("unknown mode %s", mode);
+		printf("graph\tn\tm\tquantity\tthreads\tseconds\n");
+		for (k = 0; k < L.n; k++) {
+			const graph *g = &L.g[k];
+			double *buf = xmallocarray((size_t)g->n * 4 + 1, sizeof *buf);
+			double *t = xmallocarray((size_t)reps, sizeof *t);
+			for (q = lo; q <= hi; q++) {
+				run(q, g, &fw, &cw, buf);	/* warm-up */
+				for (i = 0; i < reps; i++)
+					t[i] = run(q, g, &fw, &cw, buf);
+				qsort(t, (size_t)reps, sizeof *t, cmpd);
+				printf("%s\t%d\t%lld\t%s\t%d\t%.3g\n", L.name[k], g->n,
+				       (long long)g->m, qname[q], threads, t[reps / 2]);
+				fflush(stdout);
+			}
+			free(buf);
+			free(t);
+		}
+	}
+out:
+	for (k = 0; k < L.n; k++)
+		graph_free(&L.g[k]);
+	free(L.g);
+	free(L.name);
+	features_ws_free(&fw);
+	cent_ws_free(&cw);
+	return 0;
+}
