@@ -23,6 +23,7 @@ COMMON_HDR = $(wildcard common/*.h)
 TOOL_SRC   = $(sort $(wildcard tools/*.c))
 TOOLS      = $(patsubst tools/%.c,bin/%,$(TOOL_SRC))
 UNIT_SRC   = $(sort $(wildcard tests/unit/test_*.c))
+UNIT_HDR   = $(wildcard tests/unit/*.h)
 UNITS      = $(patsubst tests/unit/%.c,tests/bin/%,$(UNIT_SRC))
 MAN1       = $(wildcard man/man1/*.1)
 MAN5       = $(wildcard man/man5/*.5)
@@ -44,7 +45,7 @@ bin/%: tools/%.c libcommon.a $(COMMON_HDR)
 	@mkdir -p bin
 	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< libcommon.a $(LDLIBS)
 
-tests/bin/%: tests/unit/%.c libcommon.a $(COMMON_HDR)
+tests/bin/%: tests/unit/%.c libcommon.a $(COMMON_HDR) $(UNIT_HDR)
 	@mkdir -p tests/bin
 	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< libcommon.a -lcriterion $(LDLIBS)
 

@@ -175,6 +175,11 @@ void copt_bad_option(int ch, char **argv, const char *synopsis)
 	die_usage("unknown option '%s'; usage: %s", argv[optind - 1], syn);
 }
 
+/*
+ * -j sets our OpenMP threads only.  OpenBLAS keeps its own pool
+ * (OPENBLAS_NUM_THREADS, default all cores): a LAPACK eigensolver's last
+ * bits depend on its thread count, and output must not depend on -j.
+ */
 void copt_apply_threads(const struct copt *c)
 {
 #ifdef _OPENMP

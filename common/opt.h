@@ -62,7 +62,7 @@ int copt_handle(struct copt *c, int ch, const char *arg);
 void copt_bad_option(int ch, char **argv, const char *synopsis)
 	__attribute__((noreturn));
 
-/* Apply -j to OpenMP (and keep OpenBLAS to one thread inside our threads). */
+/* Apply -j to OpenMP (not to OpenBLAS: see opt.c). */
 void copt_apply_threads(const struct copt *c);
 /* Non-zero if progress lines should go to stderr (a tty, or --progress). */
 int copt_show_progress(const struct copt *c);
