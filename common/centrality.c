@@ -874,11 +874,18 @@ static int spectral(const graph *g, const struct cent_opts *o, const struct comp
 			if (lanczos(g, cp, cc, k, rng_mix(o->seed, (uint64_t)cc), &d, &Z,
 				    ws, msg, msglen))
 				return -1;
-			clam[cc] = d[0];
-			if (ev)
-				store_perron(cp, cc, Z, ev);
 			subgraph_approx(g, cp, cc, k, d, Z, sc, sclog, &out->subgraph_clamped);
 			out->approx |= CENT_SUBGRAPH;
+			clam[cc] = d[0];
+			/* The k pairs are converged to 1e-10 only: the eigenvector
+			 * gets its own run to machine precision. */
+			if (ev) {
+				if (lanczos(g, cp, cc, 1, rng_mix(o->seed, (uint64_t)cc), &d, &Z,
+					    ws, msg, msglen))
+					return -1;
+				clam[cc] = d[0];
+				store_perron(cp, cc, Z, ev);
+			}
 		} else if (nc <= DENSE_EV_MAX) {
 			double *Z, *w;
 			if (dense_eig(g, cp, cc, 'V', &Z, &w, ws, msg, msglen))
