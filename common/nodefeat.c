@@ -21,28 +21,27 @@ void features_ws_free(features_ws *ws)
 	features_ws_init(ws);
 }
 
-static int32_t *ws_i32(features_ws *ws, size_t n)
+/* Grow one workspace array (*p, *cap elements of size sz) to n elements. */
+static void *ws_grow(void **p, size_t *cap, size_t n, size_t sz)
 {
 	if (n == 0)
 		n = 1;
-	if (n > ws->cap_i32) {
-		free(ws->i32);
-		ws->i32 = xmallocarray(n, sizeof *ws->i32);
-		ws->cap_i32 = n;
+	if (n > *cap) {
+		free(*p);
+		*p = xmallocarray(n, sz);
+		*cap = n;
 	}
-	return ws->i32;
+	return *p;
+}
+
+static int32_t *ws_i32(features_ws *ws, size_t n)
+{
+	return ws_grow((void **)&ws->i32, &ws->cap_i32, n, sizeof *ws->i32);
 }
 
 static int64_t *ws_i64(features_ws *ws, size_t n)
 {
-	if (n == 0)
-		n = 1;
-	if (n > ws->cap_i64) {
-		free(ws->i64);
-		ws->i64 = xmallocarray(n, sizeof *ws->i64);
-		ws->cap_i64 = n;
-	}
-	return ws->i64;
+	return ws_grow((void **)&ws->i64, &ws->cap_i64, n, sizeof *ws->i64);
 }
 
 static int32_t max_degree(const graph *g)
