@@ -151,11 +151,16 @@ int copt_handle(struct copt *c, int ch, const char *arg)
 		return 1;
 	case COPT_VERSION:
 		printf("%s (gnnpipe) %s\n", err_prog(), GNNPIPE_VERSION);
-		if (fflush(stdout) != 0 || ferror(stdout))
-			die("stdout: write error");
-		exit(0);
+		copt_exit_ok();
 	}
 	return 0;
+}
+
+void copt_exit_ok(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout))
+		die("stdout: write error");
+	exit(0);
 }
 
 void copt_bad_option(int ch, char **argv, const char *synopsis)

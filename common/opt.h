@@ -62,6 +62,10 @@ int copt_handle(struct copt *c, int ch, const char *arg);
 void copt_bad_option(int ch, char **argv, const char *synopsis)
 	__attribute__((noreturn));
 
+/* Exit 0 after -h or --version output, failing with exit 1 if stdout could
+ * not be written (so `prog -h > /dev/full` does not claim success). */
+void copt_exit_ok(void) __attribute__((noreturn));
+
 /* Apply -j to OpenMP (not to OpenBLAS: see opt.c). */
 void copt_apply_threads(const struct copt *c);
 /* Non-zero if progress lines should go to stderr (a tty, or --progress). */

@@ -141,9 +141,7 @@ int main(int argc, char **argv)
 		switch (ch) {
 		case 'h':
 			usage(stdout, &s);
-			if (fflush(stdout) != 0 || ferror(stdout))
-				die("stdout: write error");
-			return 0;
+			copt_exit_ok();
 		case OPT_EIG_PAIRS:
 			s.co.eig_pairs = (int32_t)opt_ll(optarg, 1, 4096, "--eig-pairs");
 			break;

@@ -411,9 +411,7 @@ int main(int argc, char **argv)
 		switch (ch) {
 		case 'h':
 			usage(stdout, &o);
-			if (fflush(stdout) != 0 || ferror(stdout))
-				die("stdout: write error");
-			return 0;
+			copt_exit_ok();
 		case 'k':
 			opt_range_double(optarg, 0, MAX_K, "-k", &o.R.k[0], &o.R.k[1]);
 			cl.k = 1;

@@ -255,9 +255,7 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout, &o);
-			if (fflush(stdout) != 0 || ferror(stdout))
-				die("stdout: write error");
-			return 0;
+			copt_exit_ok();
 		case 'n':
 			o.m.nneg = opt_ll(optarg, 0, GS_MAX_EDGES, "-n");
 			break;

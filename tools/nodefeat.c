@@ -97,9 +97,7 @@ int main(int argc, char **argv)
 		switch (ch) {
 		case 'h':
 			usage(stdout, &c);
-			if (fflush(stdout) != 0 || ferror(stdout))
-				die("stdout: write error");
-			return 0;
+			copt_exit_ok();
 		case OPT_TSV:
 			f.tsv = 1;
 			break;
