@@ -49,6 +49,12 @@ tests/bin/%: tests/unit/%.c libcommon.a $(COMMON_HDR) $(UNIT_HDR)
 	@mkdir -p tests/bin
 	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< libcommon.a -lcriterion $(LDLIBS)
 
+# The gradient tests build the model code in double precision.
+NN_DOUBLE_SRC = common/nn.c common/model.c
+tests/bin/test_nn: tests/unit/test_nn.c $(NN_DOUBLE_SRC) libcommon.a $(COMMON_HDR) $(UNIT_HDR)
+	@mkdir -p tests/bin
+	$(CC) $(ALLCFLAGS) $(CPPFLAGS) -DNN_DOUBLE $(LDFLAGS) -o $@ $< $(NN_DOUBLE_SRC) libcommon.a -lcriterion $(LDLIBS)
+
 # Unit tests print Criterion's "Synthesis:" line each; CLI tests end with
 # "N passed, N failed".  Any failure fails the target.
 test: all $(UNITS)

@@ -1,0 +1,929 @@
+/*
+ * model.c - the pre-training model: parameters, batches, forward and
+ * backward over a batch (see model.h).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "err.h"
+#include "model.h"
+#include "rng.h"
+
+const char *const task_name[NTASK] = { "rec", "rank", "cluster" };
+
+/* Grow *p to hold n elements of size sz (contents kept). */
+static void
+grow(void *pp, size_t *cap, size_t n, size_t sz)
+{
+	void **p = pp;
+	if (n <= *cap && *p)
+		return;
+	size_t c = *cap ? *cap : 16;
+	while (c < n)
+		c += c / 2 + 16;
+	*p = xreallocarray(*p, c, sz);
+	*cap = c;
+}
+
+/* ------------------------------------------------------------------ */
+/* parameters */
+
+void
+model_cfg_default(struct model_cfg *c)
+{
+	c->d = 512;
+	c->layers = 3;
+	c->ntn_k = 4;
+	c->rank_hidden = 256;
+	c->att_hidden = 512;
+	c->tasks = (1 << NTASK) - 1;
+	c->bn_eps = 1e-5;
+}
+
+/* Add a tensor to the layout (pass 1 counts, pass 2 also names). */
+static int64_t
+lay(model *M, int64_t *off, const char *name, int64_t rows, int64_t cols)
+{
+	int64_t at = *off;
+	if (M->t) {
+		struct mtensor *t = &M->t[M->nt];
+		snprintf(t->name, sizeof t->name, "%s", name);
+		t->rows = rows;
+		t->cols = cols;
+		t->off = at;
+	}
+	M->nt++;
+	*off += rows * cols;
+	return at;
+}
+
+/* Offsets of every tensor, as pointers relative to base. */
+static void
+layout(model *M, real *base, struct mview *v)
+{
+	const struct model_cfg *c = &M->cfg;
+	int64_t d = c->d, k = c->ntn_k, off = 0;
+	char nm[48];
+#define AT(name, r, cc) (base + lay(M, &off, (name), (r), (cc)))
+	M->nt = 0;
+	v->E = AT("embed.W", MODEL_NFEAT, d);
+	v->Eb = AT("embed.b", 1, d);
+	for (int l = 0; l < c->layers; l++) {
+		snprintf(nm, sizeof nm, "block%d.W1", l + 1);
+		v->W1[l] = AT(nm, d, d);
+		snprintf(nm, sizeof nm, "block%d.W2", l + 1);
+		v->W2[l] = AT(nm, d, d);
+		snprintf(nm, sizeof nm, "block%d.gamma", l + 1);
+		v->gam[l] = AT(nm, 1, d);
+		snprintf(nm, sizeof nm, "block%d.beta", l + 1);
+		v->bet[l] = AT(nm, 1, d);
+	}
+	for (int t = 0; t < NTASK; t++) {
+		snprintf(nm, sizeof nm, "mix.%s.alpha", task_name[t]);
+		v->alpha[t] = AT(nm, 1, d);
+		snprintf(nm, sizeof nm, "mix.%s.psi", task_name[t]);
+		v->psi[t] = AT(nm, 1, c->layers);
+	}
+	const char *nn[2] = { "rec", "cluster" };
+	ntn *nv[2] = { &v->rec, &v->clu };
+	for (int i = 0; i < 2; i++) {
+		snprintf(nm, sizeof nm, "%s.ntn.W", nn[i]);
+		nv[i]->W = AT(nm, d, k * d);
+		snprintf(nm, sizeof nm, "%s.ntn.V", nn[i]);
+		nv[i]->V = AT(nm, 2 * d, k);
+		snprintf(nm, sizeof nm, "%s.ntn.b", nn[i]);
+		nv[i]->b = AT(nm, 1, k);
+		snprintf(nm, sizeof nm, "%s.out.w", nn[i]);
+		nv[i]->o = AT(nm, 1, k);
+		snprintf(nm, sizeof nm, "%s.out.b", nn[i]);
+		nv[i]->ob = AT(nm, 1, 1);
+	}
+	v->rW1 = AT("rank.W1", d, MODEL_NCENT * (int64_t)c->rank_hidden);
+	v->rb1 = AT("rank.b1", 1, MODEL_NCENT * (int64_t)c->rank_hidden);
+	v->rw2 = AT("rank.w2", MODEL_NCENT, c->rank_hidden);
+	v->rb2 = AT("rank.b2", 1, MODEL_NCENT);
+	v->aW = AT("cluster.att.W", d, c->att_hidden);
+	v->ab = AT("cluster.att.b", 1, c->att_hidden);
+	v->aw = AT("cluster.att.w", 1, c->att_hidden);
+#undef AT
+	M->n = off;
+}
+
+int
+model_init(model *M, const struct model_cfg *cfg)
+{
+	memset(M, 0, sizeof *M);
+	if (cfg->d < 1 || cfg->d > 8192 || cfg->layers < 1 ||
+	    cfg->layers > MODEL_MAXL || cfg->ntn_k < 1 || cfg->ntn_k > 16 ||
+	    cfg->rank_hidden < 1 || cfg->rank_hidden > 65536 ||
+	    cfg->att_hidden < 1 || cfg->att_hidden > 65536 ||
+	    !(cfg->tasks & ((1 << NTASK) - 1)) || !(cfg->bn_eps > 0))
+		return -1;
+	M->cfg = *cfg;
+	struct mview tmp;
+	layout(M, NULL, &tmp);		/* count */
+	M->t = xcalloc((size_t)M->nt, sizeof *M->t);
+	M->p = xcalloc((size_t)M->n, sizeof *M->p);
+	M->g = xcalloc((size_t)M->n, sizeof *M->g);
+	M->m = xcalloc((size_t)M->n, sizeof *M->m);
+	M->v = xcalloc((size_t)M->n, sizeof *M->v);
+	layout(M, M->p, &M->P);
+	layout(M, M->g, &M->G);
+	return 0;
+}
+
+void
+model_free(model *M)
+{
+	if (!M)
+		return;
+	free(M->t);
+	free(M->p);
+	free(M->g);
+	free(M->m);
+	free(M->v);
+	memset(M, 0, sizeof *M);
+}
+
+int
+model_tensor(const model *M, const char *name)
+{
+	for (int i = 0; i < M->nt; i++)
+		if (strcmp(M->t[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+static void
+uniform(real *x, int64_t n, double bound, gsl_rng *r)
+{
+	for (int64_t i = 0; i < n; i++)
+		x[i] = (real)((2 * gsl_rng_uniform(r) - 1) * bound);
+}
+
+void
+model_init_params(model *M, gsl_rng *r)
+{
+	const struct model_cfg *c = &M->cfg;
+	struct mview *v = &M->P;
+	int64_t d = c->d, k = c->ntn_k, H = MODEL_NCENT * (int64_t)c->rank_hidden;
+	double bd = 1 / sqrt((double)d);
+
+	uniform(v->E, MODEL_NFEAT * d, 1 / sqrt(MODEL_NFEAT), r);
+	uniform(v->Eb, d, 1 / sqrt(MODEL_NFEAT), r);
+	for (int l = 0; l < c->layers; l++) {
+		uniform(v->W1[l], d * d, bd, r);
+		uniform(v->W2[l], d * d, bd, r);
+		for (int64_t i = 0; i < d; i++) {
+			v->gam[l][i] = 1;
+			v->bet[l][i] = 0;
+		}
+	}
+	for (int t = 0; t < NTASK; t++) {
+		for (int64_t i = 0; i < d; i++)
+			v->alpha[t][i] = 1;
+		for (int l = 0; l < c->layers; l++)
+			v->psi[t][l] = 0;
+	}
+	ntn *nv[2] = { &v->rec, &v->clu };
+	for (int i = 0; i < 2; i++) {
+		uniform(nv[i]->W, d * k * d, bd, r);	/* as nn.Bilinear */
+		uniform(nv[i]->V, 2 * d * k, 1 / sqrt(2.0 * d), r);
+		uniform(nv[i]->b, k, 1 / sqrt(2.0 * d), r);
+		uniform(nv[i]->o, k, 1 / sqrt((double)k), r);
+		uniform(nv[i]->ob, 1, 1 / sqrt((double)k), r);
+	}
+	uniform(v->rW1, d * H, bd, r);
+	uniform(v->rb1, H, bd, r);
+	uniform(v->rw2, H, 1 / sqrt((double)c->rank_hidden), r);
+	for (int t = 0; t < MODEL_NCENT; t++)
+		v->rb2[t] = 0;
+	uniform(v->aW, d * c->att_hidden, bd, r);
+	uniform(v->ab, c->att_hidden, bd, r);
+	uniform(v->aw, c->att_hidden, 1 / sqrt((double)c->att_hidden), r);
+}
+
+void
+model_zero_grad(model *M)
+{
+	memset(M->g, 0, (size_t)M->n * sizeof *M->g);
+}
+
+void
+model_adam(model *M, double lr)
+{
+	M->adam_t++;
+	adam_step(M->p, M->g, M->m, M->v, M->n, lr, 0.9, 0.999, 1e-8, M->adam_t);
+}
+
+/* ------------------------------------------------------------------ */
+/* batches */
+
+void
+batch_opts_default(struct batch_opts *o)
+{
+	o->mask_fraction = 0.2;
+	o->npos = 128;
+	o->nneg = 256;
+	o->support_fraction = 1;
+	o->tie_rtol = 1e-9;
+}
+
+/* One graph's share of a batch, in local node ids. */
+struct piece {
+	int32_t n;
+	double *feat;			/* n x 4 */
+	int64_t nnz, *rp;		/* Â: (n+1) */
+	int32_t *ci;
+	double *av;
+	int64_t P;
+	int32_t *pu, *pv;
+	uint8_t *y;
+	int64_t U;
+	int32_t *uidx, *ru, *rv, *pos;	/* pos: (n) node -> row in uidx */
+	real *R;			/* P x 4 */
+	int K;				/* clusters present in the support */
+	int64_t Ns;
+	int32_t *sidx, *cmap;		/* cmap: (K of graph) -> present index */
+	int64_t *cnt;			/* (K + 1) support offsets */
+	int64_t Q;
+	int32_t *qidx, *qtgt;
+	size_t c_feat, c_rp, c_ci, c_av, c_pu, c_pv, c_y, c_u, c_ru, c_rv,
+	       c_pos, c_R, c_s, c_cmap, c_cnt, c_q, c_qt;
+	uint8_t *sel;
+	size_t c_sel;
+};
+
+struct tbuf {			/* one per thread */
+	mask_buf mb;
+	features_ws fw;
+	gsl_rng *rng;
+};
+
+struct bpriv {
+	struct piece *pc;
+	int cap_pc;
+	struct tbuf *tb;
+	int ntb;
+	size_t c_off, c_X, c_rp, c_ci, c_av, c_pu, c_pv, c_y, c_u, c_ru,
+	       c_rv, c_R, c_s, c_soff, c_q, c_qb, c_qn, c_qt;
+};
+
+void
+batch_init(batch *b)
+{
+	memset(b, 0, sizeof *b);
+	b->priv = xcalloc(1, sizeof(struct bpriv));
+}
+
+static void
+piece_free(struct piece *p)
+{
+	free(p->feat); free(p->rp); free(p->ci); free(p->av); free(p->pu);
+	free(p->pv); free(p->y); free(p->uidx); free(p->ru); free(p->rv);
+	free(p->pos); free(p->R); free(p->sidx); free(p->cmap); free(p->cnt);
+	free(p->qidx); free(p->qtgt); free(p->sel);
+}
+
+void
+batch_free(batch *b)
+{
+	if (!b)
+		return;
+	struct bpriv *bp = b->priv;
+	if (bp) {
+		for (int i = 0; i < bp->cap_pc; i++)
+			piece_free(&bp->pc[i]);
+		free(bp->pc);
+		for (int i = 0; i < bp->ntb; i++) {
+			mask_buf_free(&bp->tb[i].mb);
+			features_ws_free(&bp->tb[i].fw);
+			if (bp->tb[i].rng)
+				gsl_rng_free(bp->tb[i].rng);
+		}
+		free(bp->tb);
+		free(bp);
+	}
+	free(b->off); free(b->X); free(b->rp); free(b->ci); free(b->av);
+	free(b->pu); free(b->pv); free(b->y); free(b->uidx); free(b->ru);
+	free(b->rv); free(b->R); free(b->sidx); free(b->soff); free(b->qidx);
+	free(b->qbeg); free(b->qnum); free(b->qtgt);
+	memset(b, 0, sizeof *b);
+}
+
+static real
+rank_target(double a, double b, double rtol)
+{
+	double s = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+	if (fabs(a - b) <= rtol * s)
+		return (real)0.5;
+	return a > b ? 1 : 0;
+}
+
+/* Mask graph lg and fill its piece.  Returns 0 or -1 (msg). */
+static int
+piece_build(struct piece *p, struct lgraph *lg, struct tbuf *tb,
+	    uint64_t seed, uint64_t step, const struct batch_opts *o)
+{
+	const graph *gs;		/* the graph the model sees */
+	int32_t n = lg->g.n;
+
+	rng_reseed(tb->rng, seed, rng_mix(step, (uint64_t)lg->id));
+	p->n = n;
+	if (lg->premasked) {
+		gs = &lg->g;
+		p->P = lg->npairs;
+		grow(&p->pu, &p->c_pu, (size_t)p->P + 1, sizeof *p->pu);
+		grow(&p->pv, &p->c_pv, (size_t)p->P + 1, sizeof *p->pv);
+		grow(&p->y, &p->c_y, (size_t)p->P + 1, sizeof *p->y);
+		memcpy(p->pu, lg->pu, (size_t)p->P * sizeof *p->pu);
+		memcpy(p->pv, lg->pv, (size_t)p->P * sizeof *p->pv);
+		memcpy(p->y, lg->plab, (size_t)p->P);
+	} else {
+		struct mask_opts mo;
+		mask_opts_init(&mo);
+		mo.fraction = o->mask_fraction;
+		mo.npos = o->npos;
+		mo.nneg = o->nneg;
+		mo.want = MASK_CSR;
+		if (mask_edges(&lg->g, tb->rng, &mo, &tb->mb) < 0)
+			return -1;
+		gs = &tb->mb.g;
+		p->P = tb->mb.npos + tb->mb.nneg;
+		grow(&p->pu, &p->c_pu, (size_t)p->P + 1, sizeof *p->pu);
+		grow(&p->pv, &p->c_pv, (size_t)p->P + 1, sizeof *p->pv);
+		grow(&p->y, &p->c_y, (size_t)p->P + 1, sizeof *p->y);
+		memcpy(p->pu, tb->mb.pu, (size_t)p->P * sizeof *p->pu);
+		memcpy(p->pv, tb->mb.pv, (size_t)p->P * sizeof *p->pv);
+		for (int64_t i = 0; i < p->P; i++)
+			p->y[i] = i < tb->mb.npos;
+	}
+
+	/* features and Â = D^-1/2 (A + I) D^-1/2 of the masked graph */
+	grow(&p->feat, &p->c_feat, (size_t)n * MODEL_NFEAT + 1, sizeof *p->feat);
+	features_model_input(gs, p->feat, &tb->fw);
+	p->nnz = 2 * gs->m + n;
+	grow(&p->rp, &p->c_rp, (size_t)n + 1, sizeof *p->rp);
+	grow(&p->ci, &p->c_ci, (size_t)p->nnz + 1, sizeof *p->ci);
+	grow(&p->av, &p->c_av, (size_t)p->nnz + 1, sizeof *p->av);
+	int64_t e = 0;
+	for (int32_t u = 0; u < n; u++) {
+		double du = (double)graph_degree(gs, u) + 1;
+		int self = 0;
+		p->rp[u] = e;
+		for (int64_t a = gs->off[u]; a <= gs->off[u + 1]; a++) {
+			int32_t v = a < gs->off[u + 1] ? gs->adj[a] : INT32_MAX;
+			if (!self && v > u) {
+				p->ci[e] = u;
+				p->av[e++] = 1 / du;
+				self = 1;
+			}
+			if (a == gs->off[u + 1])
+				break;
+			p->ci[e] = v;
+			p->av[e++] = 1 / sqrt(du * ((double)graph_degree(gs, v) + 1));
+		}
+	}
+	p->rp[n] = e;
+
+	/* distinct pair nodes (rank rows and cluster queries), ascending */
+	grow(&p->pos, &p->c_pos, (size_t)n + 1, sizeof *p->pos);
+	for (int32_t v = 0; v < n; v++)
+		p->pos[v] = -1;
+	for (int64_t i = 0; i < p->P; i++)
+		p->pos[p->pu[i]] = p->pos[p->pv[i]] = 0;
+	grow(&p->uidx, &p->c_u, (size_t)2 * p->P + 1, sizeof *p->uidx);
+	p->U = 0;
+	for (int32_t v = 0; v < n; v++)
+		if (p->pos[v] == 0) {
+			p->pos[v] = (int32_t)p->U;
+			p->uidx[p->U++] = v;
+		}
+	grow(&p->ru, &p->c_ru, (size_t)p->P + 1, sizeof *p->ru);
+	grow(&p->rv, &p->c_rv, (size_t)p->P + 1, sizeof *p->rv);
+	grow(&p->R, &p->c_R, (size_t)p->P * MODEL_NCENT + 1, sizeof *p->R);
+	for (int64_t i = 0; i < p->P; i++) {
+		int32_t u = p->pu[i], v = p->pv[i];
+		p->ru[i] = p->pos[u];
+		p->rv[i] = p->pos[v];
+		for (int t = 0; t < MODEL_NCENT; t++)
+			p->R[i * MODEL_NCENT + t] =
+			    rank_target(lg->cent[(int64_t)u * MODEL_NCENT + t],
+					lg->cent[(int64_t)v * MODEL_NCENT + t], o->tie_rtol);
+	}
+
+	/* cluster support: a share of the nodes, grouped by cluster */
+	int K = lg->K;
+	grow(&p->sel, &p->c_sel, (size_t)n + 1, 1);
+	grow(&p->cnt, &p->c_cnt, (size_t)K + 2, sizeof *p->cnt);
+	grow(&p->cmap, &p->c_cmap, (size_t)K + 1, sizeof *p->cmap);
+	memset(p->cnt, 0, ((size_t)K + 2) * sizeof *p->cnt);
+	for (int32_t v = 0; v < n; v++) {
+		p->sel[v] = o->support_fraction >= 1 ||
+		    gsl_rng_uniform(tb->rng) < o->support_fraction;
+		if (p->sel[v])
+			p->cnt[lg->cluster[v] + 1]++;
+	}
+	p->K = 0;
+	for (int c = 0; c < K; c++)
+		p->cmap[c] = p->cnt[c + 1] ? p->K++ : -1;
+	/* compact the counts of present clusters into offsets */
+	int64_t *cn = p->cnt;
+	int64_t acc = 0;
+	for (int c = 0; c < K; c++)
+		if (p->cmap[c] >= 0) {
+			int64_t k = cn[c + 1];
+			cn[p->cmap[c]] = acc;
+			acc += k;
+		}
+	cn[p->K] = acc;
+	p->Ns = acc;
+	grow(&p->sidx, &p->c_s, (size_t)acc + 1, sizeof *p->sidx);
+	{
+		/* fill by cluster using a running cursor per present cluster */
+		int64_t *cur = xmallocarray((size_t)p->K + 1, sizeof *cur);
+		memcpy(cur, cn, ((size_t)p->K + 1) * sizeof *cur);
+		for (int32_t v = 0; v < n; v++)
+			if (p->sel[v])
+				p->sidx[cur[p->cmap[lg->cluster[v]]]++] = v;
+		free(cur);
+	}
+	/* queries: distinct pair nodes whose cluster is in the support */
+	grow(&p->qidx, &p->c_q, (size_t)p->U + 1, sizeof *p->qidx);
+	grow(&p->qtgt, &p->c_qt, (size_t)p->U + 1, sizeof *p->qtgt);
+	p->Q = 0;
+	for (int64_t i = 0; i < p->U; i++) {
+		int32_t v = p->uidx[i], c = p->cmap[lg->cluster[v]];
+		if (c < 0)
+			continue;
+		p->qidx[p->Q] = v;
+		p->qtgt[p->Q++] = c;
+	}
+	return 0;
+}
+
+int
+batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
+	    uint64_t step, const struct batch_opts *o, char *msg, size_t msglen)
+{
+	struct bpriv *bp = b->priv;
+	int nth = 1;
+#ifdef _OPENMP
+	nth = omp_get_max_threads();
+#endif
+	if (bp->ntb < nth) {
+		bp->tb = xreallocarray(bp->tb, (size_t)nth, sizeof *bp->tb);
+		for (int i = bp->ntb; i < nth; i++) {
+			mask_buf_init(&bp->tb[i].mb);
+			features_ws_init(&bp->tb[i].fw);
+			bp->tb[i].rng = rng_new(0, 0);
+		}
+		bp->ntb = nth;
+	}
+	if (bp->cap_pc < G) {
+		bp->pc = xreallocarray(bp->pc, (size_t)G, sizeof *bp->pc);
+		memset(bp->pc + bp->cap_pc, 0, (size_t)(G - bp->cap_pc) * sizeof *bp->pc);
+		bp->cap_pc = G;
+	}
+	int bad = -1;
+	#pragma omp parallel for schedule(dynamic, 1)
+	for (int i = 0; i < G; i++) {
+		int th = 0;
+#ifdef _OPENMP
+		th = omp_get_thread_num();
+#endif
+		if (piece_build(&bp->pc[i], gs[i], &bp->tb[th], seed, step, o) < 0) {
+			#pragma omp critical
+			if (bad < 0 || i < bad)
+				bad = i;
+		}
+	}
+	if (bad >= 0) {
+		snprintf(msg, msglen, "graph %lld: bad masking options",
+			 (long long)gs[bad]->id);
+		return -1;
+	}
+
+	/* offsets of each piece in the concatenation */
+	int64_t N = 0, nnz = 0, P = 0, U = 0, Ns = 0, ncl = 0, Q = 0;
+	int kmax = 1;
+	int64_t (*at)[7] = xmallocarray((size_t)G + 1, sizeof *at);
+	for (int i = 0; i < G; i++) {
+		struct piece *p = &bp->pc[i];
+		int64_t v[7] = { N, nnz, P, U, Ns, ncl, Q };
+		memcpy(at[i], v, sizeof v);
+		N += p->n; nnz += p->nnz; P += p->P; U += p->U; Ns += p->Ns;
+		ncl += p->K; Q += p->Q;
+		if (p->K > kmax)
+			kmax = p->K;
+	}
+	if (N > INT32_MAX || nnz > INT32_MAX || P > INT32_MAX) {
+		free(at);
+		snprintf(msg, msglen, "batch too large (%lld nodes)", (long long)N);
+		return -1;
+	}
+	b->G = G; b->N = N; b->P = P; b->U = U; b->Ns = Ns; b->ncl = ncl;
+	b->Q = Q; b->kmax = kmax;
+	grow(&b->off, &bp->c_off, (size_t)G + 1, sizeof *b->off);
+	grow(&b->X, &bp->c_X, (size_t)N * MODEL_NFEAT + 1, sizeof *b->X);
+	grow(&b->rp, &bp->c_rp, (size_t)N + 1, sizeof *b->rp);
+	grow(&b->ci, &bp->c_ci, (size_t)nnz + 1, sizeof *b->ci);
+	grow(&b->av, &bp->c_av, (size_t)nnz + 1, sizeof *b->av);
+	grow(&b->pu, &bp->c_pu, (size_t)P + 1, sizeof *b->pu);
+	grow(&b->pv, &bp->c_pv, (size_t)P + 1, sizeof *b->pv);
+	grow(&b->y, &bp->c_y, (size_t)P + 1, sizeof *b->y);
+	grow(&b->ru, &bp->c_ru, (size_t)P + 1, sizeof *b->ru);
+	grow(&b->rv, &bp->c_rv, (size_t)P + 1, sizeof *b->rv);
+	grow(&b->R, &bp->c_R, (size_t)P * MODEL_NCENT + 1, sizeof *b->R);
+	grow(&b->uidx, &bp->c_u, (size_t)U + 1, sizeof *b->uidx);
+	grow(&b->sidx, &bp->c_s, (size_t)Ns + 1, sizeof *b->sidx);
+	grow(&b->soff, &bp->c_soff, (size_t)ncl + 1, sizeof *b->soff);
+	grow(&b->qidx, &bp->c_q, (size_t)Q + 1, sizeof *b->qidx);
+	grow(&b->qbeg, &bp->c_qb, (size_t)Q + 1, sizeof *b->qbeg);
+	grow(&b->qnum, &bp->c_qn, (size_t)Q + 1, sizeof *b->qnum);
+	grow(&b->qtgt, &bp->c_qt, (size_t)Q + 1, sizeof *b->qtgt);
+	for (int i = 0; i < G; i++)
+		b->off[i] = at[i][0];
+	b->off[G] = N;
+	b->rp[N] = nnz;
+	b->soff[ncl] = Ns;
+
+	#pragma omp parallel for schedule(dynamic, 1)
+	for (int i = 0; i < G; i++) {
+		struct piece *p = &bp->pc[i];
+		int64_t n0 = at[i][0], e0 = at[i][1], p0 = at[i][2], u0 = at[i][3],
+		    s0 = at[i][4], c0 = at[i][5], q0 = at[i][6];
+		for (int64_t j = 0; j < (int64_t)p->n * MODEL_NFEAT; j++)
+			b->X[n0 * MODEL_NFEAT + j] = (real)p->feat[j];
+		for (int32_t v = 0; v < p->n; v++)
+			b->rp[n0 + v] = e0 + p->rp[v];
+		for (int64_t j = 0; j < p->nnz; j++) {
+			b->ci[e0 + j] = (int32_t)(n0 + p->ci[j]);
+			b->av[e0 + j] = (real)p->av[j];
+		}
+		for (int64_t j = 0; j < p->P; j++) {
+			b->pu[p0 + j] = (int32_t)(n0 + p->pu[j]);
+			b->pv[p0 + j] = (int32_t)(n0 + p->pv[j]);
+			b->y[p0 + j] = p->y[j];
+			b->ru[p0 + j] = (int32_t)(u0 + p->ru[j]);
+			b->rv[p0 + j] = (int32_t)(u0 + p->rv[j]);
+		}
+		memcpy(b->R + p0 * MODEL_NCENT, p->R,
+		       (size_t)p->P * MODEL_NCENT * sizeof *p->R);
+		for (int64_t j = 0; j < p->U; j++)
+			b->uidx[u0 + j] = (int32_t)(n0 + p->uidx[j]);
+		for (int64_t j = 0; j < p->Ns; j++)
+			b->sidx[s0 + j] = (int32_t)(n0 + p->sidx[j]);
+		for (int c = 0; c < p->K; c++)
+			b->soff[c0 + c] = s0 + p->cnt[c];
+		for (int64_t j = 0; j < p->Q; j++) {
+			b->qidx[q0 + j] = (int32_t)(n0 + p->qidx[j]);
+			b->qbeg[q0 + j] = (int32_t)c0;
+			b->qnum[q0 + j] = p->K;
+			b->qtgt[q0 + j] = p->qtgt[j];
+		}
+	}
+	free(at);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* forward and backward */
+
+struct buf {
+	real *p;
+	size_t cap;
+};
+
+struct mws {
+	struct buf H[MODEL_MAXL + 1], A1[MODEL_MAXL], XH[MODEL_MAXL],
+	    istd[MODEL_MAXL], dH, arena;
+	/* gradients of the mixed features, kept from the task passes until
+	 * the encoder's backward pass */
+	struct buf dFu, dFv, dFU, dFs, dFq;
+	/* outputs kept for the caller */
+	struct buf rlog, rS, clog;
+};
+
+mws *
+mws_new(void)
+{
+	return xcalloc(1, sizeof(mws));
+}
+
+static struct buf *
+mws_all(mws *w, int *nb)
+{
+	*nb = (int)(sizeof *w / sizeof(struct buf));
+	return (struct buf *)w;
+}
+
+void
+mws_free(mws *w)
+{
+	if (!w)
+		return;
+	int nb;
+	struct buf *b = mws_all(w, &nb);
+	for (int i = 0; i < nb; i++)
+		free(b[i].p);
+	free(w);
+}
+
+size_t
+mws_bytes(const mws *w)
+{
+	int nb;
+	size_t s = 0;
+	const struct buf *b = mws_all((mws *)w, &nb);
+	for (int i = 0; i < nb; i++)
+		s += b[i].cap * sizeof(real);
+	return s;
+}
+
+static real *
+need(struct buf *b, int64_t n)
+{
+	grow(&b->p, &b->cap, (size_t)n + 1, sizeof(real));
+	return b->p;
+}
+
+/* Carve consecutive arrays out of the arena (sizes known up front). */
+struct carver {
+	real *base;
+	int64_t at;
+};
+
+static real *
+carve(struct carver *c, int64_t n)
+{
+	real *p = c->base + c->at;
+	c->at += (n + 15) & ~(int64_t)15;
+	return p;
+}
+
+static int64_t
+rup(int64_t n)
+{
+	return (n + 15) & ~(int64_t)15;
+}
+
+/* Encoder forward: H[0..L] (and what the backward pass needs). */
+static void
+encoder_fwd(model *M, const batch *b, mws *w, real *T1)
+{
+	const struct model_cfg *c = &M->cfg;
+	int64_t N = b->N, d = c->d;
+	struct mview *P = &M->P;
+	real *X = need(&w->H[0], N * d);
+
+	lin_fwd(X, b->X, P->E, P->Eb, N, MODEL_NFEAT, d);
+	tanh_fwd(X, X, N * d);
+	for (int l = 0; l < c->layers; l++) {
+		real *Hin = w->H[l].p, *A1 = need(&w->A1[l], N * d),
+		    *XH = need(&w->XH[l], N * d), *is = need(&w->istd[l], (int64_t)b->G * d),
+		    *Ho = need(&w->H[l + 1], N * d);
+		lin_fwd(A1, Hin, P->W1[l], NULL, N, d, d);
+		relu_fwd(A1, A1, N * d);
+		lin_fwd(T1, A1, P->W2[l], NULL, N, d, d);
+		gnorm_fwd(T1, XH, is, T1, P->gam[l], P->bet[l], b->off, b->G, d,
+			  (real)c->bn_eps);
+		csr_spmm(Ho, b->rp, b->ci, b->av, T1, N, d);
+		relu_fwd(Ho, Ho, N * d);
+	}
+}
+
+/* dH (gradient of H[l+1]) += the mixing contribution of every task. */
+static void
+mix_input_grads(model *M, const batch *b, mws *w, real *dH, int l)
+{
+	const struct model_cfg *c = &M->cfg;
+	struct mview *P = &M->P;
+	int L = c->layers;
+	int64_t d = c->d;
+	if (c->tasks & 1 << TASK_REC) {
+		mix_bwd_input(dH, l, w->dFu.p, P->alpha[TASK_REC], P->psi[TASK_REC], L, b->pu, b->P, d);
+		mix_bwd_input(dH, l, w->dFv.p, P->alpha[TASK_REC], P->psi[TASK_REC], L, b->pv, b->P, d);
+	}
+	if (c->tasks & 1 << TASK_RANK)
+		mix_bwd_input(dH, l, w->dFU.p, P->alpha[TASK_RANK], P->psi[TASK_RANK], L, b->uidx, b->U, d);
+	if (c->tasks & 1 << TASK_CLUSTER) {
+		mix_bwd_input(dH, l, w->dFs.p, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], L, b->sidx, b->Ns, d);
+		mix_bwd_input(dH, l, w->dFq.p, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], L, b->qidx, b->Q, d);
+	}
+}
+
+static void
+encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2)
+{
+	const struct model_cfg *c = &M->cfg;
+	int64_t N = b->N, d = c->d;
+	int L = c->layers;
+	struct mview *P = &M->P, *G = &M->G;
+	real *dH = need(&w->dH, N * d);
+
+	memset(dH, 0, (size_t)(N * d) * sizeof *dH);
+	mix_input_grads(M, b, w, dH, L - 1);
+	for (int l = L - 1; l >= 0; l--) {
+		real *Hin = w->H[l].p, *Ho = w->H[l + 1].p, *A1 = w->A1[l].p;
+		relu_bwd(dH, dH, Ho, N * d);
+		csr_spmm(T1, b->rp, b->ci, b->av, dH, N, d);	/* Â symmetric */
+		gnorm_bwd(T1, G->gam[l], G->bet[l], T1, w->XH[l].p, w->istd[l].p,
+			  P->gam[l], b->off, b->G, d);
+		lin_bwd(T2, G->W2[l], NULL, T1, A1, P->W2[l], N, d, d, 0);
+		relu_bwd(T2, T2, A1, N * d);
+		lin_bwd(dH, G->W1[l], NULL, T2, Hin, P->W1[l], N, d, d, 0);
+		if (l > 0)
+			mix_input_grads(M, b, w, dH, l - 1);
+	}
+	tanh_bwd(dH, dH, w->H[0].p, N * d);
+	lin_bwd(NULL, G->E, G->Eb, dH, b->X, P->E, N, MODEL_NFEAT, d, 0);
+}
+
+/* Link reconstruction: loss, and dFu, dFv when backward. */
+static double
+task_rec(model *M, const batch *b, mws *w, real *arena, int backward)
+{
+	const struct model_cfg *c = &M->cfg;
+	struct mview *P = &M->P, *G = &M->G;
+	int64_t d = c->d, Pn = b->P, k = c->ntn_k;
+	real *Hs[MODEL_MAXL];
+	for (int l = 0; l < c->layers; l++)
+		Hs[l] = w->H[l + 1].p;
+	struct carver cv = { arena, 0 };
+	real *Fu = carve(&cv, Pn * d), *Fv = carve(&cv, Pn * d),
+	    *XW = carve(&cv, Pn * k * d), *dXW = carve(&cv, Pn * k * d),
+	    *h = carve(&cv, Pn * k), *dl = carve(&cv, Pn), *y = carve(&cv, Pn);
+	real *lg = need(&w->rlog, Pn);
+
+	mix_fwd(Fu, Hs, c->layers, P->alpha[TASK_REC], P->psi[TASK_REC], b->pu, Pn, d);
+	mix_fwd(Fv, Hs, c->layers, P->alpha[TASK_REC], P->psi[TASK_REC], b->pv, Pn, d);
+	ntn_pair_fwd(lg, XW, h, P->rec, Fu, Fv, Pn, d, (int)k);
+	for (int64_t i = 0; i < Pn; i++)
+		y[i] = b->y[i];
+	double loss = bce_logits(dl, lg, y, NULL, Pn);
+	if (!backward)
+		return loss;
+	real *dFu = need(&w->dFu, Pn * d), *dFv = need(&w->dFv, Pn * d);
+	ntn_pair_bwd(dFu, dFv, G->rec, dl, XW, h, dXW, P->rec, Fu, Fv, Pn, d, (int)k);
+	mix_bwd_params(G->alpha[TASK_REC], G->psi[TASK_REC], dFu, Hs, c->layers,
+		       P->alpha[TASK_REC], P->psi[TASK_REC], b->pu, Pn, d);
+	mix_bwd_params(G->alpha[TASK_REC], G->psi[TASK_REC], dFv, Hs, c->layers,
+		       P->alpha[TASK_REC], P->psi[TASK_REC], b->pv, Pn, d);
+	return loss;
+}
+
+static int64_t
+rec_arena(const model *M, const batch *b)
+{
+	int64_t d = M->cfg.d, Pn = b->P, k = M->cfg.ntn_k;
+	return 2 * rup(Pn * d) + 2 * rup(Pn * k * d) + rup(Pn * k) + 2 * rup(Pn);
+}
+
+/* Centrality ranking: RankNet on the pairs, one MLP per centrality. */
+static double
+task_rank(model *M, const batch *b, mws *w, real *arena, int backward)
+{
+	const struct model_cfg *c = &M->cfg;
+	struct mview *P = &M->P, *G = &M->G;
+	int64_t d = c->d, U = b->U, Pn = b->P, hr = c->rank_hidden,
+	    Hh = MODEL_NCENT * hr;
+	real *Hs[MODEL_MAXL];
+	for (int l = 0; l < c->layers; l++)
+		Hs[l] = w->H[l + 1].p;
+	struct carver cv = { arena, 0 };
+	real *F = carve(&cv, U * d), *Z = carve(&cv, U * Hh),
+	    *dZ = carve(&cv, U * Hh), *dS = carve(&cv, U * MODEL_NCENT),
+	    *z = carve(&cv, Pn * MODEL_NCENT), *dz = carve(&cv, Pn * MODEL_NCENT);
+	real *S = need(&w->rS, U * MODEL_NCENT);
+
+	mix_fwd(F, Hs, c->layers, P->alpha[TASK_RANK], P->psi[TASK_RANK], b->uidx, U, d);
+	rank_fwd(S, Z, F, P->rW1, P->rb1, P->rw2, P->rb2, U, d, MODEL_NCENT, hr);
+	for (int64_t i = 0; i < Pn; i++)
+		for (int t = 0; t < MODEL_NCENT; t++)
+			z[i * MODEL_NCENT + t] = S[(int64_t)b->ru[i] * MODEL_NCENT + t]
+			    - S[(int64_t)b->rv[i] * MODEL_NCENT + t];
+	double loss = bce_logits(dz, z, b->R, NULL, Pn * MODEL_NCENT);
+	if (!backward)
+		return loss;
+	memset(dS, 0, (size_t)(U * MODEL_NCENT) * sizeof *dS);
+	for (int64_t i = 0; i < Pn; i++)
+		for (int t = 0; t < MODEL_NCENT; t++) {
+			dS[(int64_t)b->ru[i] * MODEL_NCENT + t] += dz[i * MODEL_NCENT + t];
+			dS[(int64_t)b->rv[i] * MODEL_NCENT + t] -= dz[i * MODEL_NCENT + t];
+		}
+	real *dF = need(&w->dFU, U * d);
+	rank_bwd(dF, G->rW1, G->rb1, G->rw2, G->rb2, dS, Z, dZ, F, P->rW1,
+		 P->rw2, U, d, MODEL_NCENT, hr);
+	mix_bwd_params(G->alpha[TASK_RANK], G->psi[TASK_RANK], dF, Hs, c->layers,
+		       P->alpha[TASK_RANK], P->psi[TASK_RANK], b->uidx, U, d);
+	return loss;
+}
+
+static int64_t
+rank_arena(const model *M, const batch *b)
+{
+	int64_t d = M->cfg.d, U = b->U, Hh = MODEL_NCENT * (int64_t)M->cfg.rank_hidden;
+	return rup(U * d) + 2 * rup(U * Hh) + rup(U * MODEL_NCENT) +
+	    2 * rup(b->P * MODEL_NCENT);
+}
+
+/* Cluster preserving: attention-pooled clusters, NTN, softmax over the
+ * graph's clusters. */
+static double
+task_cluster(model *M, const batch *b, mws *w, real *arena, int backward,
+	     int64_t *correct)
+{
+	const struct model_cfg *c = &M->cfg;
+	struct mview *P = &M->P, *G = &M->G;
+	int64_t d = c->d, Ns = b->Ns, Q = b->Q, S = b->ncl, k = c->ntn_k,
+	    ha = c->att_hidden, km = b->kmax;
+	real *Hs[MODEL_MAXL];
+	for (int l = 0; l < c->layers; l++)
+		Hs[l] = w->H[l + 1].p;
+	struct carver cv = { arena, 0 };
+	real *Fs = carve(&cv, Ns * d), *Fq = carve(&cv, Q * d),
+	    *T = carve(&cv, Ns * ha), *a = carve(&cv, Ns), *de = carve(&cv, Ns),
+	    *C = carve(&cv, S * d), *dC = carve(&cv, S * d),
+	    *CW = carve(&cv, S * k * d), *dCW = carve(&cv, S * k * d),
+	    *XV = carve(&cv, Q * k), *dXV = carve(&cv, Q * k),
+	    *CV = carve(&cv, S * k), *dCV = carve(&cv, S * k),
+	    *h = carve(&cv, Q * km * k), *dl = carve(&cv, Q * km);
+	real *lg = need(&w->clog, Q * km);
+
+	mix_fwd(Fs, Hs, c->layers, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], b->sidx, Ns, d);
+	mix_fwd(Fq, Hs, c->layers, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], b->qidx, Q, d);
+	attn_fwd(C, T, a, Fs, P->aW, P->ab, P->aw, b->soff, S, Ns, d, ha);
+	ntn_cand_fwd(lg, CW, XV, CV, h, P->clu, Fq, C, b->qbeg, b->qnum, Q, S,
+		     (int)km, d, (int)k);
+	double loss = softmax_xent(dl, lg, b->qnum, b->qtgt, Q, (int)km, correct);
+	if (!backward)
+		return loss;
+	real *dFs = need(&w->dFs, Ns * d), *dFq = need(&w->dFq, Q * d);
+	ntn_cand_bwd(dFq, dC, G->clu, dl, CW, h, dCW, dXV, dCV, P->clu, Fq, C,
+		     b->qbeg, b->qnum, Q, S, (int)km, d, (int)k);
+	memset(dFs, 0, (size_t)(Ns * d) * sizeof *dFs);
+	attn_bwd(dFs, G->aW, G->ab, G->aw, dC, T, a, T, de, Fs, P->aW, P->aw,
+		 b->soff, S, Ns, d, ha);
+	mix_bwd_params(G->alpha[TASK_CLUSTER], G->psi[TASK_CLUSTER], dFs, Hs,
+		       c->layers, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER],
+		       b->sidx, Ns, d);
+	mix_bwd_params(G->alpha[TASK_CLUSTER], G->psi[TASK_CLUSTER], dFq, Hs,
+		       c->layers, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER],
+		       b->qidx, Q, d);
+	return loss;
+}
+
+static int64_t
+cluster_arena(const model *M, const batch *b)
+{
+	int64_t d = M->cfg.d, Ns = b->Ns, Q = b->Q, S = b->ncl, k = M->cfg.ntn_k,
+	    ha = M->cfg.att_hidden, km = b->kmax;
+	return rup(Ns * d) + rup(Q * d) + rup(Ns * ha) + 2 * rup(Ns) +
+	    2 * rup(S * d) + 2 * rup(S * k * d) + 2 * rup(Q * k) +
+	    2 * rup(S * k) + rup(Q * km * k) + rup(Q * km);
+}
+
+double
+model_step(model *M, const batch *b, mws *w, int backward, struct mout *out)
+{
+	const struct model_cfg *c = &M->cfg;
+	int64_t N = b->N, d = c->d;
+	int64_t an = 2 * rup(N * d);
+	if (c->tasks & 1 << TASK_REC && rec_arena(M, b) > an)
+		an = rec_arena(M, b);
+	if (c->tasks & 1 << TASK_RANK && rank_arena(M, b) > an)
+		an = rank_arena(M, b);
+	if (c->tasks & 1 << TASK_CLUSTER && cluster_arena(M, b) > an)
+		an = cluster_arena(M, b);
+	real *arena = need(&w->arena, an);
+	real *T1 = arena, *T2 = arena + rup(N * d);
+
+	memset(out, 0, sizeof *out);
+	encoder_fwd(M, b, w, T1);
+	double total = 0;
+	if (c->tasks & 1 << TASK_REC) {
+		out->loss[TASK_REC] = task_rec(M, b, w, arena, backward);
+		out->rec_logit = w->rlog.p;
+	}
+	if (c->tasks & 1 << TASK_RANK) {
+		out->loss[TASK_RANK] = task_rank(M, b, w, arena, backward);
+		out->rank_S = w->rS.p;
+	}
+	if (c->tasks & 1 << TASK_CLUSTER) {
+		out->loss[TASK_CLUSTER] = task_cluster(M, b, w, arena, backward,
+						       &out->clu_correct);
+		out->clu_logit = w->clog.p;
+	}
+	for (int t = 0; t < NTASK; t++)
+		total += out->loss[t];
+	if (backward)
+		encoder_bwd(M, b, w, T1, T2);
+	return total;
+}

@@ -1,0 +1,699 @@
+/*
+ * nn.c - model layers, forward and backward (see nn.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cblas.h>
+
+#include "err.h"
+#include "nn.h"
+
+#ifdef NN_DOUBLE
+#define GEMM cblas_dgemm
+#else
+#define GEMM cblas_sgemm
+#endif
+
+/* Column blocks for scatter loops: each thread owns whole columns. */
+#define COLBLK 32
+
+void
+nn_gemm(int ta, int tb, int64_t M, int64_t N, int64_t K, real alpha,
+	const real *A, int64_t lda, const real *B, int64_t ldb, real beta,
+	real *C, int64_t ldc)
+{
+	if (M == 0 || N == 0)
+		return;
+	if (K == 0) {		/* BLAS would not touch C when K = 0 with beta 1 */
+		for (int64_t r = 0; r < M; r++)
+			for (int64_t c = 0; c < N; c++)
+				C[r * ldc + c] = beta == 0 ? 0 : beta * C[r * ldc + c];
+		return;
+	}
+	GEMM(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
+	     tb ? CblasTrans : CblasNoTrans, (int)M, (int)N, (int)K, alpha,
+	     A, (int)lda, B, (int)ldb, beta, C, (int)ldc);
+}
+
+/* ------------------------------------------------------------------ */
+/* dense */
+
+void
+lin_fwd(real *Y, const real *X, const real *W, const real *b, int64_t N,
+	int64_t i, int64_t o)
+{
+	if (b) {
+		#pragma omp parallel for schedule(static)
+		for (int64_t r = 0; r < N; r++)
+			memcpy(Y + r * o, b, (size_t)o * sizeof(real));
+	}
+	nn_gemm(0, 0, N, o, i, 1, X, i, W, o, b ? 1 : 0, Y, o);
+}
+
+/* db += column sums of dY (N x o), in a fixed order. */
+static void
+colsum_add(real *db, const real *dY, int64_t N, int64_t o)
+{
+	#pragma omp parallel for schedule(static)
+	for (int64_t c0 = 0; c0 < o; c0 += COLBLK) {
+		int64_t c1 = c0 + COLBLK < o ? c0 + COLBLK : o;
+		double acc[COLBLK] = { 0 };
+		for (int64_t r = 0; r < N; r++)
+			for (int64_t c = c0; c < c1; c++)
+				acc[c - c0] += dY[r * o + c];
+		for (int64_t c = c0; c < c1; c++)
+			db[c] += (real)acc[c - c0];
+	}
+}
+
+void
+lin_bwd(real *dX, real *dW, real *db, const real *dY, const real *X,
+	const real *W, int64_t N, int64_t i, int64_t o, int acc)
+{
+	nn_gemm(1, 0, i, o, N, 1, X, i, dY, o, 1, dW, o);
+	if (db)
+		colsum_add(db, dY, N, o);
+	if (dX)
+		nn_gemm(0, 1, N, i, o, 1, dY, o, W, o, acc ? 1 : 0, dX, i);
+}
+
+void
+tanh_fwd(real *y, const real *x, int64_t n)
+{
+	#pragma omp parallel for schedule(static)
+	for (int64_t i = 0; i < n; i++)
+		y[i] = tanh(x[i]);
+}
+
+void
+relu_fwd(real *y, const real *x, int64_t n)
+{
+	#pragma omp parallel for schedule(static)
+	for (int64_t i = 0; i < n; i++)
+		y[i] = x[i] > 0 ? x[i] : 0;
+}
+
+void
+tanh_bwd(real *dx, const real *dy, const real *y, int64_t n)
+{
+	#pragma omp parallel for schedule(static)
+	for (int64_t i = 0; i < n; i++)
+		dx[i] = dy[i] * (1 - y[i] * y[i]);
+}
+
+void
+relu_bwd(real *dx, const real *dy, const real *y, int64_t n)
+{
+	#pragma omp parallel for schedule(static)
+	for (int64_t i = 0; i < n; i++)
+		dx[i] = y[i] > 0 ? dy[i] : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* per-graph normalisation */
+
+void
+gnorm_fwd(real *Y, real *XH, real *istd, const real *X, const real *gamma,
+	  const real *beta, const int64_t *off, int G, int64_t d, real eps)
+{
+	#pragma omp parallel
+	{
+		double *mu = xcalloc((size_t)d, sizeof *mu);
+		double *var = xcalloc((size_t)d, sizeof *var);
+		#pragma omp for schedule(dynamic, 1)
+		for (int g = 0; g < G; g++) {
+			int64_t r0 = off[g], r1 = off[g + 1], n = r1 - r0;
+			if (n == 0)
+				continue;
+			memset(mu, 0, (size_t)d * sizeof *mu);
+			memset(var, 0, (size_t)d * sizeof *var);
+			for (int64_t r = r0; r < r1; r++)
+				for (int64_t c = 0; c < d; c++)
+					mu[c] += X[r * d + c];
+			for (int64_t c = 0; c < d; c++)
+				mu[c] /= (double)n;
+			for (int64_t r = r0; r < r1; r++)
+				for (int64_t c = 0; c < d; c++) {
+					double t = X[r * d + c] - mu[c];
+					var[c] += t * t;
+				}
+			real *is = istd + (int64_t)g * d;
+			for (int64_t c = 0; c < d; c++)
+				is[c] = (real)(1 / sqrt(var[c] / (double)n + eps));
+			for (int64_t r = r0; r < r1; r++)
+				for (int64_t c = 0; c < d; c++) {
+					real xh = (real)((X[r * d + c] - mu[c]) * is[c]);
+					XH[r * d + c] = xh;
+					Y[r * d + c] = gamma[c] * xh + beta[c];
+				}
+		}
+		free(mu);
+		free(var);
+	}
+}
+
+void
+gnorm_bwd(real *dX, real *dgamma, real *dbeta, const real *dY,
+	  const real *XH, const real *istd, const real *gamma,
+	  const int64_t *off, int G, int64_t d)
+{
+	/* Per-graph sums of dY and dY XH: they give dgamma/dbeta (reduced
+	 * serially below) and the two terms of the input gradient. */
+	double *s1 = xcalloc((size_t)G * (size_t)d, sizeof *s1);
+	double *s2 = xcalloc((size_t)G * (size_t)d, sizeof *s2);
+	#pragma omp parallel for schedule(dynamic, 1)
+	for (int g = 0; g < G; g++) {
+		int64_t r0 = off[g], r1 = off[g + 1], n = r1 - r0;
+		double *a = s1 + (int64_t)g * d, *b = s2 + (int64_t)g * d;
+		const real *is = istd + (int64_t)g * d;
+		if (n == 0)
+			continue;
+		for (int64_t r = r0; r < r1; r++)
+			for (int64_t c = 0; c < d; c++) {
+				a[c] += dY[r * d + c];
+				b[c] += dY[r * d + c] * XH[r * d + c];
+			}
+		for (int64_t r = r0; r < r1; r++)
+			for (int64_t c = 0; c < d; c++) {
+				/* dXH = gamma dY; sums of dXH are gamma * sums */
+				double t = (double)n * dY[r * d + c] - a[c]
+				    - XH[r * d + c] * b[c];
+				dX[r * d + c] = (real)(gamma[c] * is[c] * t / (double)n);
+			}
+	}
+	for (int g = 0; g < G; g++)
+		for (int64_t c = 0; c < d; c++) {
+			dbeta[c] += (real)s1[(int64_t)g * d + c];
+			dgamma[c] += (real)s2[(int64_t)g * d + c];
+		}
+	free(s1);
+	free(s2);
+}
+
+void
+csr_spmm(real *Y, const int64_t *rp, const int32_t *ci, const real *av,
+	 const real *X, int64_t N, int64_t d)
+{
+	#pragma omp parallel for schedule(dynamic, 256)
+	for (int64_t r = 0; r < N; r++) {
+		real *y = Y + r * d;
+		memset(y, 0, (size_t)d * sizeof *y);
+		for (int64_t e = rp[r]; e < rp[r + 1]; e++) {
+			const real *x = X + (int64_t)ci[e] * d;
+			real a = av[e];
+			for (int64_t c = 0; c < d; c++)
+				y[c] += a * x[c];
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* layer mixing */
+
+void
+mix_weights(real *w, const real *psi, int L)
+{
+	double mx = psi[0], s = 0;
+	for (int l = 1; l < L; l++)
+		if (psi[l] > mx)
+			mx = psi[l];
+	for (int l = 0; l < L; l++)
+		s += exp(psi[l] - mx);
+	for (int l = 0; l < L; l++)
+		w[l] = (real)(exp(psi[l] - mx) / s);
+}
+
+#define MIX_MAXL 64
+
+void
+mix_fwd(real *F, real *const *H, int L, const real *alpha, const real *psi,
+	const int32_t *idx, int64_t R, int64_t d)
+{
+	real w[MIX_MAXL];
+	mix_weights(w, psi, L);
+	#pragma omp parallel for schedule(static)
+	for (int64_t r = 0; r < R; r++) {
+		real *f = F + r * d;
+		const real *h0 = H[0] + (int64_t)idx[r] * d;
+		for (int64_t c = 0; c < d; c++)
+			f[c] = w[0] * h0[c];
+		for (int l = 1; l < L; l++) {
+			const real *h = H[l] + (int64_t)idx[r] * d;
+			for (int64_t c = 0; c < d; c++)
+				f[c] += w[l] * h[c];
+		}
+		for (int64_t c = 0; c < d; c++)
+			f[c] *= alpha[c];
+	}
+}
+
+void
+mix_bwd_params(real *dalpha, real *dpsi, const real *dF, real *const *H,
+	       int L, const real *alpha, const real *psi, const int32_t *idx,
+	       int64_t R, int64_t d)
+{
+	real w[MIX_MAXL];
+	double dw[MIX_MAXL] = { 0 };
+	mix_weights(w, psi, L);
+	/* Column blocks: dalpha[c] and the per-block share of dw. */
+	int64_t nb = (d + COLBLK - 1) / COLBLK;
+	double *part = xcalloc((size_t)(nb * L), sizeof *part);
+	#pragma omp parallel for schedule(static)
+	for (int64_t b = 0; b < nb; b++) {
+		int64_t c0 = b * COLBLK, c1 = c0 + COLBLK < d ? c0 + COLBLK : d;
+		double da[COLBLK] = { 0 };
+		double *pw = part + b * L;
+		for (int64_t r = 0; r < R; r++) {
+			const real *g = dF + r * d;
+			for (int l = 0; l < L; l++) {
+				const real *h = H[l] + (int64_t)idx[r] * d;
+				double s = 0;
+				for (int64_t c = c0; c < c1; c++) {
+					da[c - c0] += (double)g[c] * w[l] * h[c];
+					s += (double)g[c] * alpha[c] * h[c];
+				}
+				pw[l] += s;
+			}
+		}
+		for (int64_t c = c0; c < c1; c++)
+			dalpha[c] += (real)da[c - c0];
+	}
+	for (int64_t b = 0; b < nb; b++)
+		for (int l = 0; l < L; l++)
+			dw[l] += part[b * L + l];
+	free(part);
+	double dot = 0;
+	for (int l = 0; l < L; l++)
+		dot += w[l] * dw[l];
+	for (int l = 0; l < L; l++)
+		dpsi[l] += (real)(w[l] * (dw[l] - dot));
+}
+
+void
+mix_bwd_input(real *dH, int l, const real *dF, const real *alpha,
+	      const real *psi, int L, const int32_t *idx, int64_t R, int64_t d)
+{
+	real w[MIX_MAXL];
+	mix_weights(w, psi, L);
+	int64_t nb = (d + COLBLK - 1) / COLBLK;
+	#pragma omp parallel for schedule(static)
+	for (int64_t b = 0; b < nb; b++) {
+		int64_t c0 = b * COLBLK, c1 = c0 + COLBLK < d ? c0 + COLBLK : d;
+		real s[COLBLK];
+		for (int64_t c = c0; c < c1; c++)
+			s[c - c0] = w[l] * alpha[c];
+		for (int64_t r = 0; r < R; r++) {
+			real *h = dH + (int64_t)idx[r] * d;
+			const real *g = dF + r * d;
+			for (int64_t c = c0; c < c1; c++)
+				h[c] += s[c - c0] * g[c];
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* NTN */
+
+static inline real
+dotr(const real *a, const real *b, int64_t n)
+{
+	real s = 0;
+	for (int64_t i = 0; i < n; i++)
+		s += a[i] * b[i];
+	return s;
+}
+
+void
+ntn_pair_fwd(real *logit, real *XW, real *h, ntn p, const real *X,
+	     const real *Y, int64_t P, int64_t d, int k)
+{
+	int64_t kd = (int64_t)k * d;
+	nn_gemm(0, 0, P, kd, d, 1, X, d, p.W, kd, 0, XW, kd);
+	#pragma omp parallel for schedule(static)
+	for (int64_t i = 0; i < P; i++) {
+		const real *x = X + i * d, *y = Y + i * d;
+		real z = p.ob[0];
+		for (int t = 0; t < k; t++) {
+			real s = dotr(XW + i * kd + t * d, y, d) + p.b[t];
+			for (int64_t a = 0; a < d; a++)
+				s += x[a] * p.V[a * k + t] + y[a] * p.V[(d + a) * k + t];
+			real ht = tanh(s);
+			h[i * k + t] = ht;
+			z += p.o[t] * ht;
+		}
+		logit[i] = z;
+	}
+}
+
+void
+ntn_pair_bwd(real *dX, real *dY, ntn g, const real *dlogit, const real *XW,
+	     const real *h, real *dXW, ntn p, const real *X, const real *Y,
+	     int64_t P, int64_t d, int k)
+{
+	int64_t kd = (int64_t)k * d;
+	double dob = 0, dO[16] = { 0 }, dB[16] = { 0 };
+	real *dpre = xmalloc((size_t)(P * k) * sizeof *dpre);
+	for (int64_t i = 0; i < P; i++) {
+		dob += dlogit[i];
+		for (int t = 0; t < k; t++) {
+			real ht = h[i * k + t];
+			dO[t] += (double)dlogit[i] * ht;
+			real dp = dlogit[i] * p.o[t] * (1 - ht * ht);
+			dpre[i * k + t] = dp;
+			dB[t] += dp;
+		}
+	}
+	g.ob[0] += (real)dob;
+	for (int t = 0; t < k; t++) {
+		g.o[t] += (real)dO[t];
+		g.b[t] += (real)dB[t];
+	}
+	/* V: dV[0:d] += X^T dpre, dV[d:2d] += Y^T dpre. */
+	nn_gemm(1, 0, d, k, P, 1, X, d, dpre, k, 1, g.V, k);
+	nn_gemm(1, 0, d, k, P, 1, Y, d, dpre, k, 1, g.V + d * k, k);
+	/* Linear part of the input gradients. */
+	nn_gemm(0, 1, P, d, k, 1, dpre, k, p.V, k, 0, dX, d);
+	nn_gemm(0, 1, P, d, k, 1, dpre, k, p.V + d * k, k, 0, dY, d);
+	/* Bilinear part: dY += sum_t dpre_t XW_t, dXW_t = dpre_t y. */
+	#pragma omp parallel for schedule(static)
+	for (int64_t i = 0; i < P; i++) {
+		real *dy = dY + i * d;
+		const real *y = Y + i * d;
+		for (int t = 0; t < k; t++) {
+			real dp = dpre[i * k + t];
+			const real *xw = XW + i * kd + t * d;
+			real *dxw = dXW + i * kd + t * d;
+			for (int64_t a = 0; a < d; a++) {
+				dy[a] += dp * xw[a];
+				dxw[a] = dp * y[a];
+			}
+		}
+	}
+	nn_gemm(1, 0, d, kd, P, 1, X, d, dXW, kd, 1, g.W, kd);
+	nn_gemm(0, 1, P, d, kd, 1, dXW, kd, p.W, kd, 1, dX, d);
+	free(dpre);
+}
+
+void
+ntn_cand_fwd(real *logit, real *CW, real *XV, real *CV, real *h, ntn p,
+	     const real *X, const real *C, const int32_t *cbeg,
+	     const int32_t *cnum, int64_t Q, int64_t S, int kmax, int64_t d,
+	     int k)
+{
+	int64_t kd = (int64_t)k * d;
+	/* CW[s][t] = W_t c_s: C W_t^T, W_t at column t d of W (ld k d). */
+	for (int t = 0; t < k; t++)
+		nn_gemm(0, 1, S, d, d, 1, C, d, p.W + t * d, kd, 0, CW + t * d, kd);
+	nn_gemm(0, 0, Q, k, d, 1, X, d, p.V, k, 0, XV, k);
+	nn_gemm(0, 0, S, k, d, 1, C, d, p.V + d * k, k, 0, CV, k);
+	#pragma omp parallel for schedule(static)
+	for (int64_t q = 0; q < Q; q++) {
+		const real *x = X + q * d;
+		for (int j = 0; j < kmax; j++) {
+			real *hq = h + (q * kmax + j) * k;
+			if (j >= cnum[q]) {
+				logit[q * kmax + j] = 0;
+				for (int t = 0; t < k; t++)
+					hq[t] = 0;
+				continue;
+			}
+			int64_t s = cbeg[q] + j;
+			real z = p.ob[0];
+			for (int t = 0; t < k; t++) {
+				real v = dotr(x, CW + s * kd + t * d, d)
+				    + XV[q * k + t] + CV[s * k + t] + p.b[t];
+				hq[t] = tanh(v);
+				z += p.o[t] * hq[t];
+			}
+			logit[q * kmax + j] = z;
+		}
+	}
+}
+
+void
+ntn_cand_bwd(real *dX, real *dC, ntn g, const real *dlogit, const real *CW,
+	     const real *h, real *dCW, real *dXV, real *dCV, ntn p,
+	     const real *X, const real *C, const int32_t *cbeg,
+	     const int32_t *cnum, int64_t Q, int64_t S, int kmax, int64_t d,
+	     int k)
+{
+	int64_t kd = (int64_t)k * d;
+	double dob = 0, dO[16] = { 0 }, dB[16] = { 0 };
+	real *dpre = xcalloc((size_t)(Q * kmax * k), sizeof *dpre);
+	memset(dCV, 0, (size_t)(S * k) * sizeof *dCV);
+	for (int64_t q = 0; q < Q; q++) {
+		for (int t = 0; t < k; t++)
+			dXV[q * k + t] = 0;
+		for (int j = 0; j < cnum[q]; j++) {
+			real dl = dlogit[q * kmax + j];
+			const real *hq = h + (q * kmax + j) * k;
+			real *dp = dpre + (q * kmax + j) * k;
+			dob += dl;
+			for (int t = 0; t < k; t++) {
+				dO[t] += (double)dl * hq[t];
+				dp[t] = dl * p.o[t] * (1 - hq[t] * hq[t]);
+				dB[t] += dp[t];
+				dXV[q * k + t] += dp[t];
+				dCV[(cbeg[q] + j) * k + t] += dp[t];
+			}
+		}
+	}
+	g.ob[0] += (real)dob;
+	for (int t = 0; t < k; t++) {
+		g.o[t] += (real)dO[t];
+		g.b[t] += (real)dB[t];
+	}
+	/* dX = dXV Vx^T + sum_j,t dpre CW[s][t]. */
+	nn_gemm(0, 1, Q, d, k, 1, dXV, k, p.V, k, 0, dX, d);
+	#pragma omp parallel for schedule(static)
+	for (int64_t q = 0; q < Q; q++) {
+		real *dx = dX + q * d;
+		for (int j = 0; j < cnum[q]; j++) {
+			const real *dp = dpre + (q * kmax + j) * k;
+			const real *cw = CW + (int64_t)(cbeg[q] + j) * kd;
+			for (int t = 0; t < k; t++)
+				for (int64_t a = 0; a < d; a++)
+					dx[a] += dp[t] * cw[t * d + a];
+		}
+	}
+	/* dCW[s][t] = sum over (q, j) with cbeg[q] + j = s of dpre_t x_q:
+	 * blocks of (t, columns) so the scatter needs no locks and stays
+	 * ordered. */
+	int64_t nbd = (d + COLBLK - 1) / COLBLK;
+	#pragma omp parallel for schedule(static)
+	for (int64_t b = 0; b < k * nbd; b++) {
+		int t = (int)(b / nbd);
+		int64_t c0 = (b % nbd) * COLBLK, c1 = c0 + COLBLK < d ? c0 + COLBLK : d;
+		for (int64_t s = 0; s < S; s++)
+			for (int64_t c = c0; c < c1; c++)
+				dCW[s * kd + t * d + c] = 0;
+		for (int64_t q = 0; q < Q; q++) {
+			const real *x = X + q * d;
+			for (int j = 0; j < cnum[q]; j++) {
+				real dp = dpre[(q * kmax + j) * k + t];
+				real *dcw = dCW + (int64_t)(cbeg[q] + j) * kd + t * d;
+				for (int64_t c = c0; c < c1; c++)
+					dcw[c] += dp * x[c];
+			}
+		}
+	}
+	/* V */
+	nn_gemm(1, 0, d, k, Q, 1, X, d, dXV, k, 1, g.V, k);
+	nn_gemm(1, 0, d, k, S, 1, C, d, dCV, k, 1, g.V + d * k, k);
+	/* dC = dCV Vy^T + sum_t dCW_t W_t;  dW_t += dCW_t^T C. */
+	nn_gemm(0, 1, S, d, k, 1, dCV, k, p.V + d * k, k, 0, dC, d);
+	for (int t = 0; t < k; t++) {
+		nn_gemm(0, 0, S, d, d, 1, dCW + t * d, kd, p.W + t * d, kd, 1, dC, d);
+		nn_gemm(1, 0, d, d, S, 1, dCW + t * d, kd, C, d, 1, g.W + t * d, kd);
+	}
+	free(dpre);
+}
+
+/* ------------------------------------------------------------------ */
+/* ranking heads */
+
+void
+rank_fwd(real *S, real *Z, const real *X, const real *W1, const real *b1,
+	 const real *w2, const real *b2, int64_t R, int64_t d, int nh,
+	 int64_t hd)
+{
+	int64_t H = nh * hd;
+	lin_fwd(Z, X, W1, b1, R, d, H);
+	relu_fwd(Z, Z, R * H);
+	#pragma omp parallel for schedule(static)
+	for (int64_t r = 0; r < R; r++)
+		for (int t = 0; t < nh; t++)
+			S[r * nh + t] = dotr(Z + r * H + t * hd, w2 + t * hd, hd) + b2[t];
+}
+
+void
+rank_bwd(real *dX, real *dW1, real *db1, real *dw2, real *db2, const real *dS,
+	 const real *Z, real *dZ, const real *X, const real *W1,
+	 const real *w2, int64_t R, int64_t d, int nh, int64_t hd)
+{
+	int64_t H = nh * hd;
+	#pragma omp parallel for schedule(static)
+	for (int64_t r = 0; r < R; r++)
+		for (int t = 0; t < nh; t++) {
+			real ds = dS[r * nh + t];
+			const real *z = Z + r * H + t * hd;
+			real *dz = dZ + r * H + t * hd;
+			for (int64_t c = 0; c < hd; c++)
+				dz[c] = z[c] > 0 ? ds * w2[t * hd + c] : 0;
+		}
+	/* dw2[t] += sum_r dS[r][t] Z[r][t]: blocks of (t, columns). */
+	int64_t nbh = (hd + COLBLK - 1) / COLBLK;
+	#pragma omp parallel for schedule(static)
+	for (int64_t b = 0; b < nh * nbh; b++) {
+		int t = (int)(b / nbh);
+		int64_t c0 = (b % nbh) * COLBLK, c1 = c0 + COLBLK < hd ? c0 + COLBLK : hd;
+		double acc[COLBLK] = { 0 };
+		for (int64_t r = 0; r < R; r++) {
+			const real *z = Z + r * H + t * hd;
+			double ds = dS[r * nh + t];
+			for (int64_t c = c0; c < c1; c++)
+				acc[c - c0] += ds * z[c];
+		}
+		for (int64_t c = c0; c < c1; c++)
+			dw2[t * hd + c] += (real)acc[c - c0];
+	}
+	colsum_add(db2, dS, R, nh);
+	lin_bwd(dX, dW1, db1, dZ, X, W1, R, d, H, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* attention aggregator */
+
+void
+attn_fwd(real *C, real *T, real *a, const real *X, const real *Wa,
+	 const real *ba, const real *w, const int64_t *soff, int64_t nseg,
+	 int64_t Ns, int64_t d, int64_t hd)
+{
+	lin_fwd(T, X, Wa, ba, Ns, d, hd);
+	tanh_fwd(T, T, Ns * hd);
+	#pragma omp parallel for schedule(static)
+	for (int64_t r = 0; r < Ns; r++)
+		a[r] = dotr(T + r * hd, w, hd);
+	#pragma omp parallel for schedule(dynamic, 1)
+	for (int64_t s = 0; s < nseg; s++) {
+		real *c = C + s * d;
+		memset(c, 0, (size_t)d * sizeof *c);
+		if (soff[s] == soff[s + 1])
+			continue;
+		double mx = a[soff[s]], z = 0;
+		for (int64_t r = soff[s]; r < soff[s + 1]; r++)
+			if (a[r] > mx)
+				mx = a[r];
+		for (int64_t r = soff[s]; r < soff[s + 1]; r++)
+			z += exp(a[r] - mx);
+		for (int64_t r = soff[s]; r < soff[s + 1]; r++) {
+			a[r] = (real)(exp(a[r] - mx) / z);
+			for (int64_t j = 0; j < d; j++)
+				c[j] += a[r] * X[r * d + j];
+		}
+	}
+}
+
+void
+attn_bwd(real *dX, real *dWa, real *dba, real *dw, const real *dC,
+	 const real *T, const real *a, real *dT, real *de, const real *X,
+	 const real *Wa, const real *w, const int64_t *soff, int64_t nseg,
+	 int64_t Ns, int64_t d, int64_t hd)
+{
+	#pragma omp parallel for schedule(dynamic, 1)
+	for (int64_t s = 0; s < nseg; s++) {
+		const real *dc = dC + s * d;
+		double sum = 0;
+		for (int64_t r = soff[s]; r < soff[s + 1]; r++) {
+			real da = dotr(dc, X + r * d, d);
+			de[r] = da;
+			sum += (double)a[r] * da;
+			for (int64_t j = 0; j < d; j++)
+				dX[r * d + j] += a[r] * dc[j];
+		}
+		for (int64_t r = soff[s]; r < soff[s + 1]; r++)
+			de[r] = a[r] * (de[r] - (real)sum);
+	}
+	/* dw += T^T de, dT = de w^T (1 - T^2). */
+	nn_gemm(1, 0, hd, 1, Ns, 1, T, hd, de, 1, 1, dw, 1);
+	#pragma omp parallel for schedule(static)
+	for (int64_t r = 0; r < Ns; r++)
+		for (int64_t j = 0; j < hd; j++) {
+			real t = T[r * hd + j];
+			dT[r * hd + j] = de[r] * w[j] * (1 - t * t);
+		}
+	lin_bwd(dX, dWa, dba, dT, X, Wa, Ns, d, hd, 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* losses */
+
+double
+bce_logits(real *dz, const real *z, const real *y, const real *wt, int64_t n)
+{
+	int64_t cnt = 0;
+	double loss = 0;
+	for (int64_t i = 0; i < n; i++)
+		cnt += !wt || wt[i] != 0;
+	for (int64_t i = 0; i < n; i++) {
+		if (wt && wt[i] == 0) {
+			dz[i] = 0;
+			continue;
+		}
+		double x = z[i];
+		/* log(1 + e^x) - y x, stable for either sign of x */
+		loss += (x > 0 ? x + log1p(exp(-x)) : log1p(exp(x))) - y[i] * x;
+		double sg = x >= 0 ? 1 / (1 + exp(-x)) : exp(x) / (1 + exp(x));
+		dz[i] = (real)((sg - y[i]) / (double)cnt);
+	}
+	return cnt ? loss / (double)cnt : 0;
+}
+
+double
+softmax_xent(real *dz, const real *z, const int32_t *cnum, const int32_t *tgt,
+	     int64_t Q, int kmax, int64_t *correct)
+{
+	double loss = 0;
+	int64_t ok = 0;
+	for (int64_t q = 0; q < Q; q++) {
+		const real *zq = z + q * kmax;
+		real *dq = dz + q * kmax;
+		double mx = zq[0], s = 0;
+		int best = 0;
+		for (int j = 1; j < cnum[q]; j++)
+			if (zq[j] > mx) {
+				mx = zq[j];
+				best = j;
+			}
+		for (int j = 0; j < cnum[q]; j++)
+			s += exp(zq[j] - mx);
+		loss += mx + log(s) - zq[tgt[q]];
+		ok += best == tgt[q];
+		for (int j = 0; j < kmax; j++)
+			dq[j] = j < cnum[q]
+			    ? (real)((exp(zq[j] - mx) / s - (j == tgt[q])) / (double)Q)
+			    : 0;
+	}
+	if (correct)
+		*correct = ok;
+	return Q ? loss / (double)Q : 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+void
+adam_step(real *p, const real *g, real *m, real *v, int64_t n, double lr,
+	  double b1, double b2, double eps, int64_t t)
+{
+	double c1 = 1 - pow(b1, (double)t), c2 = 1 - pow(b2, (double)t);
+	#pragma omp parallel for schedule(static)
+	for (int64_t i = 0; i < n; i++) {
+		double mi = b1 * m[i] + (1 - b1) * g[i];
+		double vi = b2 * v[i] + (1 - b2) * (double)g[i] * g[i];
+		m[i] = (real)mi;
+		v[i] = (real)vi;
+		p[i] -= (real)(lr * (mi / c1) / (sqrt(vi / c2) + eps));
+	}
+}

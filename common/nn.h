@@ -1,0 +1,190 @@
+/*
+ * nn.h - the layers of the pre-training model, forward and backward side by
+ * side (paper section 3, appendix A.2 and A.4).
+ *
+ * Every layer is a pair of plain functions on row-major arrays:
+ * name_fwd() computes the output and keeps what the backward pass needs in
+ * caller-owned buffers; name_bwd() takes the gradient of the loss with
+ * respect to the output and ADDS the gradients of the parameters into their
+ * gradient buffers (so the caller zeroes them once per step), and writes or
+ * adds the gradient of the input as each function says.  No function
+ * allocates more than O(threads * width) scratch; the big buffers belong to
+ * the caller (common/model.c), so a training step's memory is known up front.
+ *
+ * `real` is float in the programs (sgemm); the unit tests compile this file
+ * with -DNN_DOUBLE so that central finite differences can check every
+ * backward pass to 1e-6.
+ *
+ * Determinism: every reduction runs in a fixed order whatever the number of
+ * OpenMP threads: loops are split over rows when each row is written by one
+ * thread, over column blocks when rows are scattered into (gathers with
+ * repeated indices), and per-segment partial sums are reduced serially.
+ * BLAS results may depend on the BLAS thread count, which gcn-train fixes.
+ */
+#ifndef GNN_NN_H
+#define GNN_NN_H
+
+#include <stdint.h>
+
+#ifdef NN_DOUBLE
+typedef double real;
+#else
+typedef float real;
+#endif
+
+/* C = alpha op(A) op(B) + beta C, row-major; ta/tb nonzero = transpose. */
+void nn_gemm(int ta, int tb, int64_t M, int64_t N, int64_t K, real alpha,
+	     const real *A, int64_t lda, const real *B, int64_t ldb,
+	     real beta, real *C, int64_t ldc);
+
+/* ---- dense layers ---- */
+
+/* Y (N x o) = X (N x i) W (i x o) + b (b may be NULL). */
+void lin_fwd(real *Y, const real *X, const real *W, const real *b,
+	     int64_t N, int64_t i, int64_t o);
+/* dW += X^T dY, db += column sums of dY (db may be NULL);
+ * dX = dY W^T, or dX += dY W^T when acc (dX may be NULL). */
+void lin_bwd(real *dX, real *dW, real *db, const real *dY, const real *X,
+	     const real *W, int64_t N, int64_t i, int64_t o, int acc);
+
+/* y = tanh(x), y = max(x, 0) (y may be x). */
+void tanh_fwd(real *y, const real *x, int64_t n);
+void relu_fwd(real *y, const real *x, int64_t n);
+/* From the saved output y: dx = dy (1 - y^2), dx = dy [y > 0] (dx may be dy). */
+void tanh_bwd(real *dx, const real *dy, const real *y, int64_t n);
+void relu_bwd(real *dx, const real *dy, const real *y, int64_t n);
+
+/* ---- graph layers ---- */
+
+/*
+ * Per-graph batch normalisation (appendix A.2): the rows of graph g are
+ * off[g] .. off[g+1]-1; for each column, mean mu_g and biased variance
+ * var_g over those rows; XH = (X - mu_g) / sqrt(var_g + eps) is kept for
+ * the backward pass, istd (G x d) = 1 / sqrt(var_g + eps), and
+ * Y = gamma XH + beta.  Y may be X.  A graph with one node gives XH = 0.
+ */
+void gnorm_fwd(real *Y, real *XH, real *istd, const real *X,
+	       const real *gamma, const real *beta, const int64_t *off, int G,
+	       int64_t d, real eps);
+/* dX = istd/n (n dXH - sum dXH - XH sum(dXH XH)), dXH = gamma dY
+ * (dX may be dY); dgamma += sum dY XH, dbeta += sum dY. */
+void gnorm_bwd(real *dX, real *dgamma, real *dbeta, const real *dY,
+	       const real *XH, const real *istd, const real *gamma,
+	       const int64_t *off, int G, int64_t d);
+
+/*
+ * Y = A X for a sparse N x N matrix in CSR form (rp, ci, av).  Y must not
+ * alias X.  A is symmetric in the model (D^-1/2 (A+I) D^-1/2), so the same
+ * call is its own backward: dX = A dY.
+ */
+void csr_spmm(real *Y, const int64_t *rp, const int32_t *ci, const real *av,
+	      const real *X, int64_t N, int64_t d);
+
+/* ---- layer mixing (paper eq. 2) ---- */
+
+/* w = softmax(psi) (L). */
+void mix_weights(real *w, const real *psi, int L);
+/* F[r] = alpha * sum_l w_l H[l][idx[r]], r < R (rows of H are d wide). */
+void mix_fwd(real *F, real *const *H, int L, const real *alpha,
+	     const real *psi, const int32_t *idx, int64_t R, int64_t d);
+/* dalpha += sum_r dF[r] * sum_l w_l H_l[idx[r]];  dpsi += softmax
+ * backward of dw_l = sum_r <dF[r] * alpha, H_l[idx[r]]>. */
+void mix_bwd_params(real *dalpha, real *dpsi, const real *dF,
+		    real *const *H, int L, const real *alpha, const real *psi,
+		    const int32_t *idx, int64_t R, int64_t d);
+/* dH[idx[r]] += w_l alpha * dF[r] for layer l (idx may repeat). */
+void mix_bwd_input(real *dH, int l, const real *dF, const real *alpha,
+		   const real *psi, int L, const int32_t *idx, int64_t R,
+		   int64_t d);
+
+/* ---- neural tensor network (appendix A.4) ---- */
+
+/*
+ * NTN(x, y) = tanh(x^T W[1:k] y + V [x; y] + b), then o . h + ob, one
+ * logit.  W is stored d x (k d): W_t[a][b] = W[a][t d + b]; V is 2d x k
+ * (rows 0..d-1 act on x, d..2d-1 on y).
+ */
+typedef struct ntn {
+	real *W, *V, *b, *o, *ob;
+} ntn;
+
+/* Paired rows: logit[i] = NTN(X[i], Y[i]), i < P.  Keeps XW (P x kd) and
+ * h (P x k). */
+void ntn_pair_fwd(real *logit, real *XW, real *h, ntn p, const real *X,
+		  const real *Y, int64_t P, int64_t d, int k);
+/* dX = ..., dY = ... (both overwritten); g += parameter gradients.
+ * dXW is P x kd scratch. */
+void ntn_pair_bwd(real *dX, real *dY, ntn g, const real *dlogit,
+		  const real *XW, const real *h, real *dXW, ntn p,
+		  const real *X, const real *Y, int64_t P, int64_t d, int k);
+
+/*
+ * Candidates: query q (row X[q]) against candidates C[cbeg[q] + j],
+ * j < cnum[q] <= kmax: logit[q kmax + j] = NTN(X[q], C[cbeg[q] + j]).
+ * W_t c is computed once per candidate (CW, S x kd), not per pair.  Keeps
+ * CW, XV (Q x k), CV (S x k) and h (Q x kmax x k).
+ */
+void ntn_cand_fwd(real *logit, real *CW, real *XV, real *CV, real *h, ntn p,
+		  const real *X, const real *C, const int32_t *cbeg,
+		  const int32_t *cnum, int64_t Q, int64_t S, int kmax,
+		  int64_t d, int k);
+/* dX (Q x d) and dC (S x d) overwritten; g += parameter gradients.
+ * Scratch: dCW (S x kd), dXV (Q x k), dCV (S x k). */
+void ntn_cand_bwd(real *dX, real *dC, ntn g, const real *dlogit,
+		  const real *CW, const real *h, real *dCW, real *dXV,
+		  real *dCV, ntn p, const real *X, const real *C,
+		  const int32_t *cbeg, const int32_t *cnum, int64_t Q,
+		  int64_t S, int kmax, int64_t d, int k);
+
+/* ---- centrality ranking heads (appendix A.4) ---- */
+
+/*
+ * nh MLPs d-hd-1 evaluated together: Z = relu(X W1 + b1) (R x nh hd),
+ * S[r][t] = w2[t] . Z[r][t hd ..] + b2[t] (S is R x nh).
+ */
+void rank_fwd(real *S, real *Z, const real *X, const real *W1,
+	      const real *b1, const real *w2, const real *b2, int64_t R,
+	      int64_t d, int nh, int64_t hd);
+/* dX overwritten; dW1, db1, dw2, db2 added; dZ (R x nh hd) scratch. */
+void rank_bwd(real *dX, real *dW1, real *db1, real *dw2, real *db2,
+	      const real *dS, const real *Z, real *dZ, const real *X,
+	      const real *W1, const real *w2, int64_t R, int64_t d, int nh,
+	      int64_t hd);
+
+/* ---- attention aggregator (cluster task) ---- */
+
+/*
+ * Segment s is rows soff[s] .. soff[s+1]-1 of X (Ns x d):
+ * e = w . tanh(X Wa + ba), a = softmax of e within each segment,
+ * C[s] = sum a_r X[r].  Keeps T = tanh(X Wa + ba) (Ns x hd) and a (Ns).
+ * An empty segment gives C[s] = 0.
+ */
+void attn_fwd(real *C, real *T, real *a, const real *X, const real *Wa,
+	      const real *ba, const real *w, const int64_t *soff, int64_t nseg,
+	      int64_t Ns, int64_t d, int64_t hd);
+/* dX += gradient; dWa, dba, dw added; dT (Ns x hd) and e (Ns) scratch. */
+void attn_bwd(real *dX, real *dWa, real *dba, real *dw, const real *dC,
+	      const real *T, const real *a, real *dT, real *de, const real *X,
+	      const real *Wa, const real *w, const int64_t *soff, int64_t nseg,
+	      int64_t Ns, int64_t d, int64_t hd);
+
+/* ---- losses (means over the items; gradients scaled accordingly) ---- */
+
+/* Binary cross-entropy with logits z against targets y in [0, 1] over the
+ * n items with weight wt[i] != 0 (wt NULL: all); dz = (sigmoid(z) - y) / cnt.
+ * Returns the mean loss (0 when no item counts). */
+double bce_logits(real *dz, const real *z, const real *y, const real *wt,
+		  int64_t n);
+/* Softmax cross-entropy: query q has cnum[q] logits at z[q kmax ..], the
+ * true one at tgt[q].  dz written for those entries (others 0).  Returns
+ * the mean loss; *correct counts queries whose argmax is the target. */
+double softmax_xent(real *dz, const real *z, const int32_t *cnum,
+		    const int32_t *tgt, int64_t Q, int kmax, int64_t *correct);
+
+/* ---- optimiser ---- */
+
+/* One Adam step (bias-corrected, step t >= 1) over n parameters. */
+void adam_step(real *p, const real *g, real *m, real *v, int64_t n,
+	       double lr, double b1, double b2, double eps, int64_t t);
+
+#endif

@@ -1,0 +1,722 @@
+/*
+ * test_nn.c - every backward pass of common/nn.c and the whole model of
+ * common/model.c against central finite differences.  Built with
+ * -DNN_DOUBLE (see Makefile), so `real` is double and the differences are
+ * accurate to about 1e-9: a wrong term in any gradient fails by orders of
+ * magnitude more than the tolerance.
+ *
+ * Each layer test draws inputs and parameters, a fixed random weight r for
+ * every output, and checks the gradient of the scalar sum(r * output) with
+ * respect to every input and parameter element.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "err.h"
+#include "graph.h"
+#include "model.h"
+#include "nn.h"
+#include "rng.h"
+
+#ifndef NN_DOUBLE
+#error "test_nn.c must be compiled with -DNN_DOUBLE"
+#endif
+
+static gsl_rng *R;
+
+static void
+setup(void)
+{
+	R = rng_new(12345, 0);
+}
+
+static void
+teardown(void)
+{
+	gsl_rng_free(R);
+}
+
+static real *
+rnd(int64_t n, double lo, double hi)
+{
+	real *x = xmalloc((size_t)(n ? n : 1) * sizeof *x);
+	for (int64_t i = 0; i < n; i++)
+		x[i] = lo + (hi - lo) * gsl_rng_uniform(R);
+	return x;
+}
+
+static real *
+zeros(int64_t n)
+{
+	return xcalloc((size_t)(n ? n : 1), sizeof(real));
+}
+
+static double
+dot(const real *a, const real *b, int64_t n)
+{
+	double s = 0;
+	for (int64_t i = 0; i < n; i++)
+		s += a[i] * b[i];
+	return s;
+}
+
+typedef double (*lossfn)(void *ctx);
+
+/* Compare g (analytic) with central differences of f over x[0..n-1]. */
+static void
+fdcheck(const char *what, lossfn f, void *ctx, real *x, const real *g,
+	int64_t n)
+{
+	const double h = 1e-6;
+	double worst = 0;
+	int64_t wi = -1;
+	for (int64_t i = 0; i < n; i++) {
+		real s = x[i];
+		x[i] = s + h;
+		double lp = f(ctx);
+		x[i] = s - h;
+		double lm = f(ctx);
+		x[i] = s;
+		double num = (lp - lm) / (2 * h);
+		double err = fabs(num - g[i]) / (1e-6 + fabs(num) + fabs(g[i]));
+		if (fabs(num - g[i]) > 1e-7 && err > worst) {
+			worst = err;
+			wi = i;
+		}
+	}
+	cr_expect(worst < 1e-5, "%s: element %lld: relative error %.3g",
+		  what, (long long)wi, worst);
+}
+
+/* ---- linear, tanh, relu ---- */
+
+struct lin_ctx {
+	int64_t N, i, o;
+	real *X, *W, *b, *Y, *r;
+	int act;		/* 0 none, 1 tanh, 2 relu */
+};
+
+static double
+lin_loss(void *p)
+{
+	struct lin_ctx *c = p;
+	lin_fwd(c->Y, c->X, c->W, c->b, c->N, c->i, c->o);
+	if (c->act == 1)
+		tanh_fwd(c->Y, c->Y, c->N * c->o);
+	if (c->act == 2)
+		relu_fwd(c->Y, c->Y, c->N * c->o);
+	return dot(c->Y, c->r, c->N * c->o);
+}
+
+static void
+check_lin(int act)
+{
+	struct lin_ctx c = { .N = 7, .i = 5, .o = 4, .act = act };
+	c.X = rnd(c.N * c.i, -1, 1);
+	c.W = rnd(c.i * c.o, -1, 1);
+	c.b = rnd(c.o, -1, 1);
+	c.Y = zeros(c.N * c.o);
+	c.r = rnd(c.N * c.o, -1, 1);
+	real *dX = rnd(c.N * c.i, -1, 1), *dX0 = xmalloc((size_t)(c.N * c.i) * sizeof(real));
+	memcpy(dX0, dX, (size_t)(c.N * c.i) * sizeof(real));
+	real *dW = zeros(c.i * c.o), *db = zeros(c.o), *dY = zeros(c.N * c.o);
+	lin_loss(&c);
+	memcpy(dY, c.r, (size_t)(c.N * c.o) * sizeof(real));
+	if (act == 1)
+		tanh_bwd(dY, dY, c.Y, c.N * c.o);
+	if (act == 2)
+		relu_bwd(dY, dY, c.Y, c.N * c.o);
+	lin_bwd(dX, dW, db, dY, c.X, c.W, c.N, c.i, c.o, 1);	/* accumulate */
+	for (int64_t j = 0; j < c.N * c.i; j++)
+		dX[j] -= dX0[j];
+	fdcheck("lin dX", lin_loss, &c, c.X, dX, c.N * c.i);
+	fdcheck("lin dW", lin_loss, &c, c.W, dW, c.i * c.o);
+	fdcheck("lin db", lin_loss, &c, c.b, db, c.o);
+	free(c.X); free(c.W); free(c.b); free(c.Y); free(c.r); free(dX);
+	free(dX0); free(dW); free(db); free(dY);
+}
+
+Test(nn, linear, .init = setup, .fini = teardown) { check_lin(0); }
+Test(nn, linear_tanh, .init = setup, .fini = teardown) { check_lin(1); }
+Test(nn, linear_relu, .init = setup, .fini = teardown) { check_lin(2); }
+
+/* ---- per-graph normalisation ---- */
+
+struct gn_ctx {
+	int G;
+	int64_t d, off[4];
+	real *X, *gam, *bet, *Y, *XH, *is, *r;
+};
+
+static double
+gn_loss(void *p)
+{
+	struct gn_ctx *c = p;
+	gnorm_fwd(c->Y, c->XH, c->is, c->X, c->gam, c->bet, c->off, c->G, c->d, 1e-5);
+	return dot(c->Y, c->r, c->off[c->G] * c->d);
+}
+
+Test(nn, graph_norm, .init = setup, .fini = teardown)
+{
+	/* graphs of 5, 1 (constant after centring) and 4 rows */
+	struct gn_ctx c = { .G = 3, .d = 3, .off = { 0, 5, 6, 10 } };
+	int64_t n = 10 * c.d;
+	c.X = rnd(n, -2, 2);
+	c.gam = rnd(c.d, 0.5, 1.5);
+	c.bet = rnd(c.d, -1, 1);
+	c.Y = zeros(n); c.XH = zeros(n); c.is = zeros(c.G * c.d);
+	c.r = rnd(n, -1, 1);
+	real *dX = zeros(n), *dg = zeros(c.d), *db = zeros(c.d);
+	gn_loss(&c);
+	/* the per-graph mean of XH is 0 and its variance ~1 */
+	for (int64_t j = 0; j < c.d; j++) {
+		double s = 0, q = 0;
+		for (int64_t r = 0; r < 5; r++) {
+			s += c.XH[r * c.d + j];
+			q += c.XH[r * c.d + j] * c.XH[r * c.d + j];
+		}
+		cr_expect(fabs(s) < 1e-12 && fabs(q / 5 - 1) < 1e-3);
+		cr_expect(c.XH[5 * c.d + j] == 0);
+	}
+	gnorm_bwd(dX, dg, db, c.r, c.XH, c.is, c.gam, c.off, c.G, c.d);
+	fdcheck("gnorm dX", gn_loss, &c, c.X, dX, n);
+	fdcheck("gnorm dgamma", gn_loss, &c, c.gam, dg, c.d);
+	fdcheck("gnorm dbeta", gn_loss, &c, c.bet, db, c.d);
+	free(c.X); free(c.gam); free(c.bet); free(c.Y); free(c.XH); free(c.is);
+	free(c.r); free(dX); free(dg); free(db);
+}
+
+/* ---- sparse Â product ---- */
+
+struct sp_ctx {
+	int64_t N, d, rp[6];
+	int32_t ci[16];
+	real av[16], *X, *Y, *r;
+};
+
+static double
+sp_loss(void *p)
+{
+	struct sp_ctx *c = p;
+	csr_spmm(c->Y, c->rp, c->ci, c->av, c->X, c->N, c->d);
+	return dot(c->Y, c->r, c->N * c->d);
+}
+
+Test(nn, sparse_product_is_its_own_backward, .init = setup, .fini = teardown)
+{
+	/* Â of the path 0-1-2-3 plus isolated node 4, with self-loops */
+	struct sp_ctx c = { .N = 5, .d = 3 };
+	int deg[5] = { 2, 3, 3, 2, 1 };
+	int nb[5][4] = { { 0, 1, -1 }, { 0, 1, 2, -1 }, { 1, 2, 3, -1 }, { 2, 3, -1 }, { 4, -1 } };
+	int64_t e = 0;
+	for (int u = 0; u < 5; u++) {
+		c.rp[u] = e;
+		for (int j = 0; nb[u][j] >= 0 && j < 4; j++) {
+			c.ci[e] = nb[u][j];
+			c.av[e++] = 1 / sqrt((double)deg[u] * deg[nb[u][j]]);
+		}
+	}
+	c.rp[5] = e;
+	c.X = rnd(15, -1, 1); c.Y = zeros(15); c.r = rnd(15, -1, 1);
+	real *dX = zeros(15);
+	csr_spmm(dX, c.rp, c.ci, c.av, c.r, c.N, c.d);
+	fdcheck("spmm dX", sp_loss, &c, c.X, dX, 15);
+	free(c.X); free(c.Y); free(c.r); free(dX);
+}
+
+/* ---- layer mixing ---- */
+
+struct mix_ctx {
+	int L;
+	int64_t N, d, R;
+	int32_t idx[6];
+	real *H[3], *alpha, *psi, *F, *r;
+};
+
+static double
+mix_loss(void *p)
+{
+	struct mix_ctx *c = p;
+	mix_fwd(c->F, c->H, c->L, c->alpha, c->psi, c->idx, c->R, c->d);
+	return dot(c->F, c->r, c->R * c->d);
+}
+
+Test(nn, layer_mixing, .init = setup, .fini = teardown)
+{
+	struct mix_ctx c = { .L = 3, .N = 4, .d = 5, .R = 6,
+			     .idx = { 2, 0, 2, 3, 1, 2 } };	/* repeats */
+	for (int l = 0; l < c.L; l++)
+		c.H[l] = rnd(c.N * c.d, -1, 1);
+	c.alpha = rnd(c.d, 0.5, 1.5);
+	c.psi = rnd(c.L, -1, 1);
+	c.F = zeros(c.R * c.d);
+	c.r = rnd(c.R * c.d, -1, 1);
+	real *da = zeros(c.d), *dp = zeros(c.L), *dH[3];
+	mix_bwd_params(da, dp, c.r, c.H, c.L, c.alpha, c.psi, c.idx, c.R, c.d);
+	fdcheck("mix dalpha", mix_loss, &c, c.alpha, da, c.d);
+	fdcheck("mix dpsi", mix_loss, &c, c.psi, dp, c.L);
+	for (int l = 0; l < c.L; l++) {
+		dH[l] = zeros(c.N * c.d);
+		mix_bwd_input(dH[l], l, c.r, c.alpha, c.psi, c.L, c.idx, c.R, c.d);
+		fdcheck("mix dH", mix_loss, &c, c.H[l], dH[l], c.N * c.d);
+		free(dH[l]);
+		free(c.H[l]);
+	}
+	free(c.alpha); free(c.psi); free(c.F); free(c.r); free(da); free(dp);
+}
+
+/* ---- NTN ---- */
+
+struct ntn_ctx {
+	int64_t P, d, Q, S;
+	int k, kmax;
+	ntn p;
+	real *X, *Y, *C, *lg, *XW, *h, *CW, *XV, *CV, *r;
+	int32_t cbeg[5], cnum[5];
+};
+
+static void
+ntn_alloc(ntn *p, int64_t d, int k, int random)
+{
+	p->W = random ? rnd(d * k * d, -0.5, 0.5) : zeros(d * k * d);
+	p->V = random ? rnd(2 * d * k, -0.5, 0.5) : zeros(2 * d * k);
+	p->b = random ? rnd(k, -0.5, 0.5) : zeros(k);
+	p->o = random ? rnd(k, -1, 1) : zeros(k);
+	p->ob = random ? rnd(1, -1, 1) : zeros(1);
+}
+
+static void
+ntn_release(ntn *p)
+{
+	free(p->W); free(p->V); free(p->b); free(p->o); free(p->ob);
+}
+
+static void
+ntn_checks(const char *what, lossfn f, void *ctx, ntn p, ntn g, int64_t d, int k)
+{
+	char nm[64];
+	snprintf(nm, sizeof nm, "%s dW", what);
+	fdcheck(nm, f, ctx, p.W, g.W, d * k * d);
+	snprintf(nm, sizeof nm, "%s dV", what);
+	fdcheck(nm, f, ctx, p.V, g.V, 2 * d * k);
+	snprintf(nm, sizeof nm, "%s db", what);
+	fdcheck(nm, f, ctx, p.b, g.b, k);
+	snprintf(nm, sizeof nm, "%s do", what);
+	fdcheck(nm, f, ctx, p.o, g.o, k);
+	snprintf(nm, sizeof nm, "%s dob", what);
+	fdcheck(nm, f, ctx, p.ob, g.ob, 1);
+}
+
+static double
+ntn_pair_loss(void *pp)
+{
+	struct ntn_ctx *c = pp;
+	ntn_pair_fwd(c->lg, c->XW, c->h, c->p, c->X, c->Y, c->P, c->d, c->k);
+	return dot(c->lg, c->r, c->P);
+}
+
+Test(nn, ntn_pairs, .init = setup, .fini = teardown)
+{
+	struct ntn_ctx c = { .P = 6, .d = 4, .k = 3 };
+	ntn_alloc(&c.p, c.d, c.k, 1);
+	c.X = rnd(c.P * c.d, -1, 1); c.Y = rnd(c.P * c.d, -1, 1);
+	c.lg = zeros(c.P); c.XW = zeros(c.P * c.k * c.d); c.h = zeros(c.P * c.k);
+	c.r = rnd(c.P, -1, 1);
+	ntn g;
+	ntn_alloc(&g, c.d, c.k, 0);
+	real *dX = zeros(c.P * c.d), *dY = zeros(c.P * c.d),
+	    *dXW = zeros(c.P * c.k * c.d);
+	ntn_pair_loss(&c);
+	ntn_pair_bwd(dX, dY, g, c.r, c.XW, c.h, dXW, c.p, c.X, c.Y, c.P, c.d, c.k);
+	fdcheck("ntn pair dX", ntn_pair_loss, &c, c.X, dX, c.P * c.d);
+	fdcheck("ntn pair dY", ntn_pair_loss, &c, c.Y, dY, c.P * c.d);
+	ntn_checks("ntn pair", ntn_pair_loss, &c, c.p, g, c.d, c.k);
+	/* the bilinear slices really are x^T W_t y */
+	double s = 0;
+	for (int a = 0; a < c.d; a++)
+		for (int b = 0; b < c.d; b++)
+			s += c.X[a] * c.p.W[a * c.k * c.d + 1 * c.d + b] * c.Y[b];
+	double lin = c.p.b[1];
+	for (int a = 0; a < c.d; a++)
+		lin += c.X[a] * c.p.V[a * c.k + 1] + c.Y[a] * c.p.V[(c.d + a) * c.k + 1];
+	cr_expect(fabs(tanh(s + lin) - c.h[1]) < 1e-12);
+	ntn_release(&c.p); ntn_release(&g);
+	free(c.X); free(c.Y); free(c.lg); free(c.XW); free(c.h); free(c.r);
+	free(dX); free(dY); free(dXW);
+}
+
+static double
+ntn_cand_loss(void *pp)
+{
+	struct ntn_ctx *c = pp;
+	ntn_cand_fwd(c->lg, c->CW, c->XV, c->CV, c->h, c->p, c->X, c->C, c->cbeg,
+		     c->cnum, c->Q, c->S, c->kmax, c->d, c->k);
+	return dot(c->lg, c->r, c->Q * c->kmax);
+}
+
+Test(nn, ntn_candidates_equal_pairs, .init = setup, .fini = teardown)
+{
+	/* queries 0,1 see clusters 0..2, queries 2..4 see clusters 3..4 */
+	struct ntn_ctx c = { .Q = 5, .S = 5, .d = 4, .k = 2, .kmax = 3,
+			     .cbeg = { 0, 0, 3, 3, 3 }, .cnum = { 3, 3, 2, 2, 2 } };
+	ntn_alloc(&c.p, c.d, c.k, 1);
+	c.X = rnd(c.Q * c.d, -1, 1); c.C = rnd(c.S * c.d, -1, 1);
+	c.lg = zeros(c.Q * c.kmax); c.CW = zeros(c.S * c.k * c.d);
+	c.XV = zeros(c.Q * c.k); c.CV = zeros(c.S * c.k);
+	c.h = zeros(c.Q * c.kmax * c.k);
+	c.r = rnd(c.Q * c.kmax, -1, 1);
+	for (int q = 0; q < c.Q; q++)	/* padding entries carry no loss */
+		for (int j = c.cnum[q]; j < c.kmax; j++)
+			c.r[q * c.kmax + j] = 0;
+	ntn g;
+	ntn_alloc(&g, c.d, c.k, 0);
+	real *dX = zeros(c.Q * c.d), *dC = zeros(c.S * c.d),
+	    *dCW = zeros(c.S * c.k * c.d), *dXV = zeros(c.Q * c.k),
+	    *dCV = zeros(c.S * c.k);
+	ntn_cand_loss(&c);
+	/* same values as the paired form on explicit pairs */
+	{
+		real lp[1], xw[64], hh[8];
+		for (int q = 0; q < c.Q; q++)
+			for (int j = 0; j < c.cnum[q]; j++) {
+				ntn_pair_fwd(lp, xw, hh, c.p, c.X + q * c.d,
+					     c.C + (c.cbeg[q] + j) * c.d, 1, c.d, c.k);
+				cr_expect(fabs(lp[0] - c.lg[q * c.kmax + j]) < 1e-12);
+			}
+	}
+	ntn_cand_bwd(dX, dC, g, c.r, c.CW, c.h, dCW, dXV, dCV, c.p, c.X, c.C,
+		     c.cbeg, c.cnum, c.Q, c.S, c.kmax, c.d, c.k);
+	fdcheck("ntn cand dX", ntn_cand_loss, &c, c.X, dX, c.Q * c.d);
+	fdcheck("ntn cand dC", ntn_cand_loss, &c, c.C, dC, c.S * c.d);
+	ntn_checks("ntn cand", ntn_cand_loss, &c, c.p, g, c.d, c.k);
+	ntn_release(&c.p); ntn_release(&g);
+	free(c.X); free(c.C); free(c.lg); free(c.CW); free(c.XV); free(c.CV);
+	free(c.h); free(c.r); free(dX); free(dC); free(dCW); free(dXV); free(dCV);
+}
+
+/* ---- ranking heads ---- */
+
+struct rank_ctx {
+	int64_t R, d, hd;
+	int nh;
+	real *X, *W1, *b1, *w2, *b2, *S, *Z, *r;
+};
+
+static double
+rank_loss(void *p)
+{
+	struct rank_ctx *c = p;
+	rank_fwd(c->S, c->Z, c->X, c->W1, c->b1, c->w2, c->b2, c->R, c->d, c->nh, c->hd);
+	return dot(c->S, c->r, c->R * c->nh);
+}
+
+Test(nn, ranking_heads, .init = setup, .fini = teardown)
+{
+	struct rank_ctx c = { .R = 6, .d = 4, .hd = 3, .nh = 4 };
+	int64_t H = c.nh * c.hd;
+	c.X = rnd(c.R * c.d, -1, 1); c.W1 = rnd(c.d * H, -1, 1);
+	c.b1 = rnd(H, -0.5, 0.5); c.w2 = rnd(H, -1, 1); c.b2 = rnd(c.nh, -1, 1);
+	c.S = zeros(c.R * c.nh); c.Z = zeros(c.R * H); c.r = rnd(c.R * c.nh, -1, 1);
+	real *dX = zeros(c.R * c.d), *dW1 = zeros(c.d * H), *db1 = zeros(H),
+	    *dw2 = zeros(H), *db2 = zeros(c.nh), *dZ = zeros(c.R * H);
+	rank_loss(&c);
+	rank_bwd(dX, dW1, db1, dw2, db2, c.r, c.Z, dZ, c.X, c.W1, c.w2, c.R, c.d, c.nh, c.hd);
+	fdcheck("rank dX", rank_loss, &c, c.X, dX, c.R * c.d);
+	fdcheck("rank dW1", rank_loss, &c, c.W1, dW1, c.d * H);
+	fdcheck("rank db1", rank_loss, &c, c.b1, db1, H);
+	fdcheck("rank dw2", rank_loss, &c, c.w2, dw2, H);
+	fdcheck("rank db2", rank_loss, &c, c.b2, db2, c.nh);
+	free(c.X); free(c.W1); free(c.b1); free(c.w2); free(c.b2); free(c.S);
+	free(c.Z); free(c.r); free(dX); free(dW1); free(db1); free(dw2);
+	free(db2); free(dZ);
+}
+
+/* ---- attention aggregator ---- */
+
+struct att_ctx {
+	int64_t Ns, d, hd, nseg, soff[5];
+	real *X, *Wa, *ba, *w, *C, *T, *a, *r;
+};
+
+static double
+att_loss(void *p)
+{
+	struct att_ctx *c = p;
+	attn_fwd(c->C, c->T, c->a, c->X, c->Wa, c->ba, c->w, c->soff, c->nseg,
+		 c->Ns, c->d, c->hd);
+	return dot(c->C, c->r, c->nseg * c->d);
+}
+
+Test(nn, attention_pooling, .init = setup, .fini = teardown)
+{
+	/* segments of 3, 0 (empty), 1 and 3 rows */
+	struct att_ctx c = { .Ns = 7, .d = 4, .hd = 3, .nseg = 4,
+			     .soff = { 0, 3, 3, 4, 7 } };
+	c.X = rnd(c.Ns * c.d, -1, 1); c.Wa = rnd(c.d * c.hd, -1, 1);
+	c.ba = rnd(c.hd, -0.5, 0.5); c.w = rnd(c.hd, -1, 1);
+	c.C = zeros(c.nseg * c.d); c.T = zeros(c.Ns * c.hd); c.a = zeros(c.Ns);
+	c.r = rnd(c.nseg * c.d, -1, 1);
+	real *dX = zeros(c.Ns * c.d), *dWa = zeros(c.d * c.hd), *dba = zeros(c.hd),
+	    *dw = zeros(c.hd), *dT = zeros(c.Ns * c.hd), *de = zeros(c.Ns);
+	att_loss(&c);
+	double s = c.a[0] + c.a[1] + c.a[2];
+	cr_expect(fabs(s - 1) < 1e-12 && c.a[3] == 1, "attention weights sum to 1");
+	for (int j = 0; j < c.d; j++)
+		cr_expect(c.C[1 * c.d + j] == 0, "empty cluster pools to 0");
+	attn_bwd(dX, dWa, dba, dw, c.r, c.T, c.a, dT, de, c.X, c.Wa, c.w, c.soff,
+		 c.nseg, c.Ns, c.d, c.hd);
+	fdcheck("attn dX", att_loss, &c, c.X, dX, c.Ns * c.d);
+	fdcheck("attn dWa", att_loss, &c, c.Wa, dWa, c.d * c.hd);
+	fdcheck("attn dba", att_loss, &c, c.ba, dba, c.hd);
+	fdcheck("attn dw", att_loss, &c, c.w, dw, c.hd);
+	free(c.X); free(c.Wa); free(c.ba); free(c.w); free(c.C); free(c.T);
+	free(c.a); free(c.r); free(dX); free(dWa); free(dba); free(dw); free(dT);
+	free(de);
+}
+
+/* ---- losses ---- */
+
+struct loss_ctx {
+	int64_t n, Q;
+	int kmax;
+	real *z, *y, *wt, *dz;
+	int32_t cnum[3], tgt[3];
+};
+
+static double
+bce_loss(void *p)
+{
+	struct loss_ctx *c = p;
+	return bce_logits(c->dz, c->z, c->y, c->wt, c->n);
+}
+
+static double
+xent_loss(void *p)
+{
+	struct loss_ctx *c = p;
+	return softmax_xent(c->dz, c->z, c->cnum, c->tgt, c->Q, c->kmax, NULL);
+}
+
+Test(nn, losses, .init = setup, .fini = teardown)
+{
+	real y[5] = { 1, 0, 0.5, 1, 0 }, wt[5] = { 1, 1, 1, 0, 1 };
+	struct loss_ctx c = { .n = 5, .y = y, .wt = wt };
+	c.z = rnd(5, -3, 3);
+	c.z[4] = 40;		/* large logits stay finite */
+	c.dz = zeros(5);
+	real *g = zeros(5);
+	double l = bce_logits(g, c.z, y, wt, 5);
+	cr_expect(isfinite(l) && g[3] == 0, "masked item has no gradient");
+	cr_expect(fabs(g[4] - 0.25) < 1e-12, "sigmoid(40) - 0 over 4 items");
+	fdcheck("bce dz", bce_loss, &c, c.z, g, 5);
+
+	struct loss_ctx x = { .Q = 3, .kmax = 3, .cnum = { 3, 2, 1 }, .tgt = { 2, 0, 0 } };
+	x.z = rnd(9, -2, 2);
+	x.dz = zeros(9);
+	real *gx = zeros(9);
+	int64_t ok;
+	softmax_xent(gx, x.z, x.cnum, x.tgt, x.Q, x.kmax, &ok);
+	fdcheck("xent dz", xent_loss, &x, x.z, gx, 9);
+	cr_expect(gx[5] == 0 && gx[7] == 0 && gx[8] == 0, "padding has no gradient");
+	free(c.z); free(c.dz); free(g); free(x.z); free(x.dz); free(gx);
+}
+
+Test(nn, adam_first_step_moves_by_lr, .init = setup, .fini = teardown)
+{
+	/* bias correction makes the first step lr * sign(g) (|g| >> eps) */
+	real p[3] = { 1, 2, 3 }, g[3] = { 0.5, -2, 1e-3 }, m[3] = { 0 }, v[3] = { 0 };
+	adam_step(p, g, m, v, 3, 0.01, 0.9, 0.999, 1e-8, 1);
+	cr_expect(fabs(p[0] - 0.99) < 1e-9 && fabs(p[1] - 2.01) < 1e-9 &&
+		  fabs(p[2] - 2.99) < 1e-7);
+	/* second step with the same gradient: still lr * sign */
+	adam_step(p, g, m, v, 3, 0.01, 0.9, 0.999, 1e-8, 2);
+	cr_expect(fabs(p[0] - 0.98) < 1e-9);
+}
+
+/* ---- the whole model ---- */
+
+/* Two small graphs with clusters and centrality-like targets. */
+static struct lgraph *
+tiny_graph(int64_t id, int32_t n, int K)
+{
+	struct lgraph *lg = xcalloc(1, sizeof *lg);
+	int32_t u[256], v[256];
+	int64_t m = 0;
+	lg->id = id;
+	lg->K = K;
+	lg->cluster = xmalloc((size_t)n * sizeof *lg->cluster);
+	for (int32_t i = 0; i < n; i++)
+		lg->cluster[i] = i % K;
+	for (int32_t i = 0; i < n; i++)
+		for (int32_t j = i + 1; j < n; j++) {
+			double pr = lg->cluster[i] == lg->cluster[j] ? 0.7 : 0.15;
+			if (gsl_rng_uniform(R) < pr && m < 256) {
+				u[m] = i;
+				v[m++] = j;
+			}
+		}
+	graph_init(&lg->g);
+	char msg[100];
+	cr_assert(graph_build(&lg->g, n, m, u, v, GRAPH_STRICT, NULL, msg, sizeof msg) == 0);
+	lg->cent = xmalloc((size_t)n * MODEL_NCENT * sizeof *lg->cent);
+	for (int32_t i = 0; i < n; i++)
+		for (int t = 0; t < MODEL_NCENT; t++)
+			lg->cent[i * MODEL_NCENT + t] = t == 1 && i % 3 == 0
+			    ? 0 : gsl_rng_uniform(R);	/* ties in column 1 */
+	return lg;
+}
+
+static void
+tiny_free(struct lgraph *lg)
+{
+	graph_free(&lg->g);
+	free(lg->cluster);
+	free(lg->cent);
+	free(lg);
+}
+
+struct model_ctx {
+	model *M;
+	batch *b;
+	mws *w;
+};
+
+static double
+model_loss(void *p)
+{
+	struct model_ctx *c = p;
+	struct mout o;
+	return model_step(c->M, c->b, c->w, 0, &o);
+}
+
+static void
+check_model(int tasks, int layers)
+{
+	struct model_cfg cfg;
+	model_cfg_default(&cfg);
+	cfg.d = 5;
+	cfg.layers = layers;
+	cfg.ntn_k = 2;
+	cfg.rank_hidden = 3;
+	cfg.att_hidden = 4;
+	cfg.tasks = tasks;
+	model M;
+	cr_assert(model_init(&M, &cfg) == 0);
+	model_init_params(&M, R);
+	/* move alpha and psi off their symmetric start, and beta off 0: a
+	 * column that relu zeroes for a whole graph normalises to beta, and
+	 * beta = 0 would put the next relu exactly on its kink */
+	for (int l = 0; l < layers; l++)
+		for (int i = 0; i < cfg.d; i++) {
+			M.P.bet[l][i] = gsl_rng_uniform(R) - 0.5;
+			M.P.gam[l][i] = 0.5 + gsl_rng_uniform(R);
+		}
+	for (int t = 0; t < NTASK; t++) {
+		for (int i = 0; i < cfg.d; i++)
+			M.P.alpha[t][i] = 0.5 + gsl_rng_uniform(R);
+		for (int l = 0; l < layers; l++)
+			M.P.psi[t][l] = gsl_rng_uniform(R) - 0.5;
+	}
+	struct lgraph *gs[2] = { tiny_graph(7, 14, 3), tiny_graph(9, 11, 2) };
+	struct batch_opts bo;
+	batch_opts_default(&bo);
+	bo.npos = 4;
+	bo.nneg = 6;
+	batch b;
+	batch_init(&b);
+	char msg[200];
+	cr_assert(batch_build(&b, gs, 2, 1, 0, &bo, msg, sizeof msg) == 0, "%s", msg);
+	cr_assert(b.P > 0 && b.Q > 0 && b.ncl == 5);
+	mws *w = mws_new();
+	struct mout o;
+	model_zero_grad(&M);
+	double l = model_step(&M, &b, w, 1, &o);
+	cr_assert(isfinite(l) && l > 0);
+	real *g = xmalloc((size_t)M.n * sizeof *g);
+	memcpy(g, M.g, (size_t)M.n * sizeof *g);
+	struct model_ctx c = { &M, &b, w };
+	for (int i = 0; i < M.nt; i++) {
+		struct mtensor *t = &M.t[i];
+		fdcheck(t->name, model_loss, &c, M.p + t->off, g + t->off, t->rows * t->cols);
+	}
+	free(g);
+	mws_free(w);
+	batch_free(&b);
+	tiny_free(gs[0]);
+	tiny_free(gs[1]);
+	model_free(&M);
+}
+
+Test(model, whole_model_gradient, .init = setup, .fini = teardown)
+{
+	check_model(7, 2);
+}
+
+Test(model, single_task_gradients, .init = setup, .fini = teardown)
+{
+	check_model(1 << TASK_REC, 3);
+	check_model(1 << TASK_RANK, 1);
+	check_model(1 << TASK_CLUSTER, 2);
+}
+
+Test(model, batch_is_the_concatenation, .init = setup, .fini = teardown)
+{
+	struct lgraph *gs[2] = { tiny_graph(7, 14, 3), tiny_graph(9, 11, 2) };
+	struct batch_opts bo;
+	batch_opts_default(&bo);
+	bo.npos = 4;
+	bo.nneg = 6;
+	batch b;
+	batch_init(&b);
+	char msg[200];
+	cr_assert(batch_build(&b, gs, 2, 1, 3, &bo, msg, sizeof msg) == 0);
+	cr_expect(b.N == 25 && b.off[1] == 14);
+	/* Â rows sum as D^-1/2 (A+I) D^-1/2 does: row u sums to
+	 * sum_v 1/sqrt(d_u d_v); symmetric; every row has its diagonal */
+	for (int64_t u = 0; u < b.N; u++) {
+		int diag = 0;
+		for (int64_t e = b.rp[u]; e < b.rp[u + 1]; e++) {
+			int32_t v = b.ci[e];
+			diag += v == u;
+			cr_expect((u < 14) == (v < 14), "no edge across graphs");
+			int found = 0;
+			for (int64_t f = b.rp[v]; f < b.rp[v + 1]; f++)
+				found |= b.ci[f] == u && b.av[f] == b.av[e];
+			cr_expect(found, "symmetric");
+		}
+		cr_expect(diag == 1);
+	}
+	/* positives are removed edges: not in Â; labels 1 then 0 per graph */
+	for (int64_t i = 0; i < b.P; i++) {
+		int inA = 0;
+		for (int64_t e = b.rp[b.pu[i]]; e < b.rp[b.pu[i] + 1]; e++)
+			inA |= b.ci[e] == b.pv[i];
+		cr_expect(!inA, "a pair is never an edge of the masked graph");
+		cr_expect(b.uidx[b.ru[i]] == b.pu[i] && b.uidx[b.rv[i]] == b.pv[i]);
+	}
+	/* support grouped by cluster; every query's target is its cluster */
+	for (int64_t c = 0; c < b.ncl; c++)
+		for (int64_t s = b.soff[c]; s < b.soff[c + 1]; s++)
+			cr_expect(b.sidx[s] >= 0 && b.sidx[s] < b.N);
+	for (int64_t q = 0; q < b.Q; q++) {
+		int32_t v = b.qidx[q];
+		int gi = v >= 14;
+		int32_t lv = v - (gi ? 14 : 0);
+		cr_expect(b.qtgt[q] == gs[gi]->cluster[lv] && b.qnum[q] == gs[gi]->K);
+	}
+	/* same step, same batch; another step, another masking */
+	batch b2;
+	batch_init(&b2);
+	cr_assert(batch_build(&b2, gs, 2, 1, 3, &bo, msg, sizeof msg) == 0);
+	cr_expect(b2.P == b.P && memcmp(b2.pu, b.pu, (size_t)b.P * 4) == 0);
+	cr_assert(batch_build(&b2, gs, 2, 1, 4, &bo, msg, sizeof msg) == 0);
+	cr_expect(b2.P != b.P || memcmp(b2.pu, b.pu, (size_t)b.P * 4) != 0 ||
+		  memcmp(b2.pv, b.pv, (size_t)b.P * 4) != 0);
+	batch_free(&b);
+	batch_free(&b2);
+	tiny_free(gs[0]);
+	tiny_free(gs[1]);
+}
