@@ -16,6 +16,10 @@
 #define GEMM cblas_sgemm
 #endif
 
+/* Loops over less work than this run on the calling thread: starting a
+ * team costs more than it saves, and much more on a busy machine. */
+#define PAR(work) ((work) >= (1 << 16))
+
 /* Column blocks for scatter loops: each thread owns whole columns. */
 #define COLBLK 32
 
@@ -45,7 +49,7 @@ lin_fwd(real *Y, const real *X, const real *W, const real *b, int64_t N,
 	int64_t i, int64_t o)
 {
 	if (b) {
-		#pragma omp parallel for schedule(static)
+		#pragma omp parallel for schedule(static) if (PAR(N * o))
 		for (int64_t r = 0; r < N; r++)
 			memcpy(Y + r * o, b, (size_t)o * sizeof(real));
 	}
@@ -56,7 +60,7 @@ lin_fwd(real *Y, const real *X, const real *W, const real *b, int64_t N,
 static void
 colsum_add(real *db, const real *dY, int64_t N, int64_t o)
 {
-	#pragma omp parallel for schedule(static)
+	#pragma omp parallel for schedule(static) if (PAR(N * o))
 	for (int64_t c0 = 0; c0 < o; c0 += COLBLK) {
 		int64_t c1 = c0 + COLBLK < o ? c0 + COLBLK : o;
 		double acc[COLBLK] = { 0 };
@@ -82,7 +86,7 @@ lin_bwd(real *dX, real *dW, real *db, const real *dY, const real *X,
 void
 tanh_fwd(real *y, const real *x, int64_t n)
 {
-	#pragma omp parallel for schedule(static)
+	#pragma omp parallel for schedule(static) if (PAR(n))
 	for (int64_t i = 0; i < n; i++)
 		y[i] = tanh(x[i]);
 }
@@ -90,7 +94,7 @@ tanh_fwd(real *y, const real *x, int64_t n)
 void
 relu_fwd(real *y, const real *x, int64_t n)
 {
-	#pragma omp parallel for schedule(static)
+	#pragma omp parallel for schedule(static) if (PAR(n))
 	for (int64_t i = 0; i < n; i++)
 		y[i] = x[i] > 0 ? x[i] : 0;
 }
@@ -98,7 +102,7 @@ relu_fwd(real *y, const real *x, int64_t n)
 void
 tanh_bwd(real *dx, const real *dy, const real *y, int64_t n)
 {
-	#pragma omp parallel for schedule(static)
+	#pragma omp parallel for schedule(static) if (PAR(n))
 	for (int64_t i = 0; i < n; i++)
 		dx[i] = dy[i] * (1 - y[i] * y[i]);
 }
@@ -106,7 +110,7 @@ tanh_bwd(real *dx, const real *dy, const real *y, int64_t n)
 void
 relu_bwd(real *dx, const real *dy, const real *y, int64_t n)
 {
-	#pragma omp parallel for schedule(static)
+	#pragma omp parallel for schedule(static) if (PAR(n))
 	for (int64_t i = 0; i < n; i++)
 		dx[i] = y[i] > 0 ? dy[i] : 0;
 }
@@ -118,7 +122,7 @@ void
 gnorm_fwd(real *Y, real *XH, real *istd, const real *X, const real *gamma,
 	  const real *beta, const int64_t *off, int G, int64_t d, real eps)
 {
-	#pragma omp parallel
+	#pragma omp parallel if (PAR(off[G] * d))
 	{
 		double *mu = xcalloc((size_t)d, sizeof *mu);
 		double *var = xcalloc((size_t)d, sizeof *var);
@@ -163,7 +167,7 @@ gnorm_bwd(real *dX, real *dgamma, real *dbeta, const real *dY,
 	 * serially below) and the two terms of the input gradient. */
 	double *s1 = xcalloc((size_t)G * (size_t)d, sizeof *s1);
 	double *s2 = xcalloc((size_t)G * (size_t)d, sizeof *s2);
-	#pragma omp parallel for schedule(dynamic, 1)
+	#pragma omp parallel for schedule(dynamic, 1) if (PAR(off[G] * d))
 	for (int g = 0; g < G; g++) {
 		int64_t r0 = off[g], r1 = off[g + 1], n = r1 - r0;
 		double *a = s1 + (int64_t)g * d, *b = s2 + (int64_t)g * d;
@@ -196,7 +200,7 @@ void
 csr_spmm(real *Y, const int64_t *rp, const int32_t *ci, const real *av,
 	 const real *X, int64_t N, int64_t d)
 {
-	#pragma omp parallel for schedule(dynamic, 256)
+	#pragma omp parallel for schedule(dynamic, 256) if (PAR(N * d))
 	for (int64_t r = 0; r < N; r++) {
 		real *y = Y + r * d;
 		memset(y, 0, (size_t)d * sizeof *y);
@@ -233,7 +237,7 @@ mix_fwd(real *F, real *const *H, int L, const real *alpha, const real *psi,
 {
 	real w[MIX_MAXL];
 	mix_weights(w, psi, L);
-	#pragma omp parallel for schedule(static)
+	#pragma omp parallel for schedule(static) if (PAR(R * d * L))
 	for (int64_t r = 0; r < R; r++) {
 		real *f = F + r * d;
 		const real *h0 = H[0] + (int64_t)idx[r] * d;
@@ -260,7 +264,7 @@ mix_bwd_params(real *dalpha, real *dpsi, const real *dF, real *const *H,
 	/* Column blocks: dalpha[c] and the per-block share of dw. */
 	int64_t nb = (d + COLBLK - 1) / COLBLK;
 	double *part = xcalloc((size_t)(nb * L), sizeof *part);
-	#pragma omp parallel for schedule(static)
+	#pragma omp parallel for schedule(static) if (PAR(R * d * L))
 	for (int64_t b = 0; b < nb; b++) {
 		int64_t c0 = b * COLBLK, c1 = c0 + COLBLK < d ? c0 + COLBLK : d;
 		double da[COLBLK] = { 0 };
@@ -298,7 +302,7 @@ mix_bwd_input(real *dH, int l, const real *dF, const real *alpha,
 	real w[MIX_MAXL];
 	mix_weights(w, psi, L);
 	int64_t nb = (d + COLBLK - 1) / COLBLK;
-	#pragma omp parallel for schedule(static)
+	#pragma omp parallel for schedule(static) if (PAR(R * d))
 	for (int64_t b = 0; b < nb; b++) {
 		int64_t c0 = b * COLBLK, c1 = c0 + COLBLK < d ? c0 + COLBLK : d;
 		real s[COLBLK];
@@ -331,7 +335,7 @@ ntn_pair_fwd(real *logit, real *XW, real *h, ntn p, const real *X,
 {
 	int64_t kd = (int64_t)k * d;
 	nn_gemm(0, 0, P, kd, d, 1, X, d, p.W, kd, 0, XW, kd);
-	#pragma omp parallel for schedule(static)
+	#pragma omp parallel for schedule(static) if (PAR(P * kd))
 	for (int64_t i = 0; i < P; i++) {
 		const real *x = X + i * d, *y = Y + i * d;
 		real z = p.ob[0];
@@ -377,7 +381,7 @@ ntn_pair_bwd(real *dX, real *dY, ntn g, const real *dlogit, const real *XW,
 	nn_gemm(0, 1, P, d, k, 1, dpre, k, p.V, k, 0, dX, d);
 	nn_gemm(0, 1, P, d, k, 1, dpre, k, p.V + d * k, k, 0, dY, d);
 	/* Bilinear part: dY += sum_t dpre_t XW_t, dXW_t = dpre_t y. */
-	#pragma omp parallel for schedule(static)
+	#pragma omp parallel for schedule(static) if (PAR(P * kd))
 	for (int64_t i = 0; i < P; i++) {
 		real *dy = dY + i * d;
 		const real *y = Y + i * d;
@@ -408,7 +412,7 @@ ntn_cand_fwd(real *logit, real *CW, real *XV, real *CV, real *h, ntn p,
 		nn_gemm(0, 1, S, d, d, 1, C, d, p.W + t * d, kd, 0, CW + t * d, kd);
 	nn_gemm(0, 0, Q, k, d, 1, X, d, p.V, k, 0, XV, k);
 	nn_gemm(0, 0, S, k, d, 1, C, d, p.V + d * k, k, 0, CV, k);
-	#pragma omp parallel for schedule(static)
+	#pragma omp parallel for schedule(static) if (PAR(Q * kmax * kd))
 	for (int64_t q = 0; q < Q; q++) {
 		const real *x = X + q * d;
 		for (int j = 0; j < kmax; j++) {
@@ -467,7 +471,7 @@ ntn_cand_bwd(real *dX, real *dC, ntn g, const real *dlogit, const real *CW,
 	}
 	/* dX = dXV Vx^T + sum_j,t dpre CW[s][t]. */
 	nn_gemm(0, 1, Q, d, k, 1, dXV, k, p.V, k, 0, dX, d);
-	#pragma omp parallel for schedule(static)
+	#pragma omp parallel for schedule(static) if (PAR(Q * kmax * kd))
 	for (int64_t q = 0; q < Q; q++) {
 		real *dx = dX + q * d;
 		for (int j = 0; j < cnum[q]; j++) {
@@ -482,7 +486,7 @@ ntn_cand_bwd(real *dX, real *dC, ntn g, const real *dlogit, const real *CW,
 	 * blocks of (t, columns) so the scatter needs no locks and stays
 	 * ordered. */
 	int64_t nbd = (d + COLBLK - 1) / COLBLK;
-	#pragma omp parallel for schedule(static)
+	#pragma omp parallel for schedule(static) if (PAR(Q * kmax * kd))
 	for (int64_t b = 0; b < k * nbd; b++) {
 		int t = (int)(b / nbd);
 		int64_t c0 = (b % nbd) * COLBLK, c1 = c0 + COLBLK < d ? c0 + COLBLK : d;
@@ -522,7 +526,7 @@ rank_fwd(real *S, real *Z, const real *X, const real *W1, const real *b1,
 	int64_t H = nh * hd;
 	lin_fwd(Z, X, W1, b1, R, d, H);
 	relu_fwd(Z, Z, R * H);
-	#pragma omp parallel for schedule(static)
+	#pragma omp parallel for schedule(static) if (PAR(R * H))
 	for (int64_t r = 0; r < R; r++)
 		for (int t = 0; t < nh; t++)
 			S[r * nh + t] = dotr(Z + r * H + t * hd, w2 + t * hd, hd) + b2[t];
@@ -534,7 +538,7 @@ rank_bwd(real *dX, real *dW1, real *db1, real *dw2, real *db2, const real *dS,
 	 const real *w2, int64_t R, int64_t d, int nh, int64_t hd)
 {
 	int64_t H = nh * hd;
-	#pragma omp parallel for schedule(static)
+	#pragma omp parallel for schedule(static) if (PAR(R * H))
 	for (int64_t r = 0; r < R; r++)
 		for (int t = 0; t < nh; t++) {
 			real ds = dS[r * nh + t];
@@ -545,7 +549,7 @@ rank_bwd(real *dX, real *dW1, real *db1, real *dw2, real *db2, const real *dS,
 		}
 	/* dw2[t] += sum_r dS[r][t] Z[r][t]: blocks of (t, columns). */
 	int64_t nbh = (hd + COLBLK - 1) / COLBLK;
-	#pragma omp parallel for schedule(static)
+	#pragma omp parallel for schedule(static) if (PAR(R * H))
 	for (int64_t b = 0; b < nh * nbh; b++) {
 		int t = (int)(b / nbh);
 		int64_t c0 = (b % nbh) * COLBLK, c1 = c0 + COLBLK < hd ? c0 + COLBLK : hd;
@@ -573,10 +577,10 @@ attn_fwd(real *C, real *T, real *a, const real *X, const real *Wa,
 {
 	lin_fwd(T, X, Wa, ba, Ns, d, hd);
 	tanh_fwd(T, T, Ns * hd);
-	#pragma omp parallel for schedule(static)
+	#pragma omp parallel for schedule(static) if (PAR(Ns * hd))
 	for (int64_t r = 0; r < Ns; r++)
 		a[r] = dotr(T + r * hd, w, hd);
-	#pragma omp parallel for schedule(dynamic, 1)
+	#pragma omp parallel for schedule(dynamic, 1) if (PAR(Ns * d))
 	for (int64_t s = 0; s < nseg; s++) {
 		real *c = C + s * d;
 		memset(c, 0, (size_t)d * sizeof *c);
@@ -602,7 +606,7 @@ attn_bwd(real *dX, real *dWa, real *dba, real *dw, const real *dC,
 	 const real *Wa, const real *w, const int64_t *soff, int64_t nseg,
 	 int64_t Ns, int64_t d, int64_t hd)
 {
-	#pragma omp parallel for schedule(dynamic, 1)
+	#pragma omp parallel for schedule(dynamic, 1) if (PAR(Ns * d))
 	for (int64_t s = 0; s < nseg; s++) {
 		const real *dc = dC + s * d;
 		double sum = 0;
@@ -618,7 +622,7 @@ attn_bwd(real *dX, real *dWa, real *dba, real *dw, const real *dC,
 	}
 	/* dw += T^T de, dT = de w^T (1 - T^2). */
 	nn_gemm(1, 0, hd, 1, Ns, 1, T, hd, de, 1, 1, dw, 1);
-	#pragma omp parallel for schedule(static)
+	#pragma omp parallel for schedule(static) if (PAR(Ns * hd))
 	for (int64_t r = 0; r < Ns; r++)
 		for (int64_t j = 0; j < hd; j++) {
 			real t = T[r * hd + j];
@@ -688,7 +692,7 @@ adam_step(real *p, const real *g, real *m, real *v, int64_t n, double lr,
 	  double b1, double b2, double eps, int64_t t)
 {
 	double c1 = 1 - pow(b1, (double)t), c2 = 1 - pow(b2, (double)t);
-	#pragma omp parallel for schedule(static)
+	#pragma omp parallel for schedule(static) if (PAR(n))
 	for (int64_t i = 0; i < n; i++) {
 		double mi = b1 * m[i] + (1 - b1) * g[i];
 		double vi = b2 * v[i] + (1 - b2) * (double)g[i] * g[i];

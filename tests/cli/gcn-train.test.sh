@@ -1,0 +1,106 @@
+# gcn-train.test.sh - command-line table for gcn-train (sourced by run.sh
+# with lib.sh: expect, expect_err, check, same).  One small training run
+# must learn: training loss falls and every validation score beats chance.
+T="$TMPD/train"
+mkdir -p "$T"
+
+# 40 labelled DCBM graphs of 80..200 nodes; the last 8 validate.
+dcbm-gen -q -s 3 --count 40 --nodes 80..200 | centrality -q >"$T/lab.gs"
+cat >"$T/small.yaml" <<'EOF'
+# a small model: trains in seconds
+model:
+  hidden: 32
+  rank_hidden: 32
+  attention_hidden: 32
+train:
+  lr: 0.005
+  batch_graphs: 8
+  validation_graphs: 8
+EOF
+
+# model attribute KEY of a text-form model stream FILE
+attr() { sed -n 's/^@model .* '"$1"'=\([^ ]*\).*/\1/p' "$2"; }
+# column NAME of the last / first line of a --log file
+logcol() { awk -F '\t' -v c="$1" -v row="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+	row == "first" && NR == 2 { print $k } row == "last" { v = $k } END { if (row == "last") print v }' "$3"; }
+
+# -- the joint run: 15 epochs of 4 steps
+expect 0 "gcn-train -q -j 2 --config $T/small.yaml --epochs 15 --log $T/log.tsv -t -o $T/m.txt $T/lab.gs"
+check "[ \$(wc -l <$T/log.tsv) -eq 16 ]" "one log line per epoch after the header"
+for c in loss_rank loss_cluster; do
+	a=$(logcol $c first "$T/log.tsv"); b=$(logcol $c last "$T/log.tsv")
+	check "awk -v a='$a' -v b='$b' 'BEGIN { exit !(a > 0 && b < 0.95 * a) }'" \
+		"training $c falls by 5% or more ($a -> $b)"
+done
+# chance of the cluster task: mean 1/K over the validation graphs
+chance=$(dcbm-gen -q -t -s 3 --count 40 --nodes 80..200 |
+	sed -n 's/^@graph .* K=\([0-9]*\).*/\1/p' | tail -n 8 | awk '{ s += 1 / $1 } END { print s / NR }')
+a=$(attr val.cluster_acc "$T/m.txt")
+check "awk -v a='$a' -v c='$chance' 'BEGIN { exit !(c > 0 && a > 1.5 * c) }'" \
+	"cluster accuracy $a beats 1.5 x chance ($chance)"
+for c in eigenvector betweenness closeness subgraph_log; do
+	a=$(attr val.rank_acc.$c "$T/m.txt")
+	check "awk -v a='$a' 'BEGIN { exit !(a > 0.68) }'" "ranking accuracy of $c, $a, beats 0.68 (chance 0.5)"
+done
+a=$(attr val.rec_auc "$T/m.txt")
+check "awk -v a='$a' 'BEGIN { exit !(a > 0.5) }'" "joint run: link AUC $a above 0.5"
+check "grep -q '^@model name=gcn-pretrain .*layer_weights.rec=' $T/m.txt" "layer weights recorded"
+check "grep -q '^model.hidden: 32' $T/m.txt && grep -q '^train.lr: 0.005' $T/m.txt" \
+	"the effective config is in the model"
+
+# -- link reconstruction alone (the paper's Table 2 ablation) learns too
+expect 0 "gcn-train -q -j 2 --config $T/small.yaml --tasks rec --epochs 10 -t -o $T/rec.txt $T/lab.gs"
+a=$(attr val.rec_auc "$T/rec.txt")
+check "awk -v a='$a' 'BEGIN { exit !(a > 0.6) }'" "rec-only link AUC $a beats 0.6"
+check "! grep -q 'val.cluster_acc' $T/rec.txt" "no score for a task that is off"
+
+# -- same seed, same threads: same bytes
+# (the records hold the command line, -o FILE included: compare the model
+# record only, without the pg id and the trailer's CRC of those bytes)
+strip() { grep -v '^@pg\|^@end' "$1" | sed 's/ pg=[0-9a-f]*//'; }
+expect 0 "gcn-train -q -j 2 --config $T/small.yaml --epochs 2 -t -o $T/d1.txt $T/lab.gs"
+expect 0 "gcn-train -q -j 2 --config $T/small.yaml --epochs 2 -t -o $T/d2.txt $T/lab.gs"
+expect 0 "gcn-train -q -j 2 -s 9 --config $T/small.yaml --epochs 2 -t -o $T/d3.txt $T/lab.gs"
+for i in 1 2 3; do strip "$T/d$i.txt" >"$T/d$i.s"; done
+same "$T/d1.s" "$T/d2.s" "two runs with the same seed"
+check "! cmp -s $T/d1.s $T/d3.s" "another seed, another model"
+expect 0 "gcn-train -q -j 2 --config $T/small.yaml --epochs 2 -o $T/d1.gs $T/lab.gs"
+
+# -- checkpoint and resume continue exactly
+expect 0 "gcn-train -q -j 2 --config $T/small.yaml --patience 100 --epochs 4 -t -o $T/full.txt $T/lab.gs"
+expect 0 "gcn-train -q -j 2 --config $T/small.yaml --patience 100 --epochs 2 --checkpoint $T/ck.gs -o $T/half.gs $T/lab.gs"
+expect 0 "gcn-train -q -j 2 --config $T/small.yaml --patience 100 --epochs 4 --resume $T/ck.gs -t -o $T/resumed.txt $T/lab.gs"
+strip "$T/full.txt" >"$T/full.s"
+strip "$T/resumed.txt" >"$T/resumed.s"
+same "$T/full.s" "$T/resumed.s" "resumed from an epoch-2 checkpoint = trained straight through"
+
+# -- SIGTERM keeps the best model so far and leaves no temporary file
+gcn-train -q -j 1 --config "$T/small.yaml" --epochs 100000 --patience 100000 \
+	--log "$T/sig.tsv" -o "$T/sig.gs" "$T/lab.gs" 2>"$T/sig.err" &
+pid=$!
+i=0
+while [ "$i" -lt 300 ] && { [ ! -f "$T/sig.tsv" ] || [ "$(wc -l <"$T/sig.tsv")" -lt 2 ]; }; do
+	sleep 0.1; i=$((i + 1))
+done
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+check "[ $rc -eq 0 ]" "SIGTERM: exit 0 after writing the model (got $rc)"
+check "grep -q 'terminated at step' $T/sig.err" "SIGTERM: says it stopped"
+expect 0 "nodefeat -q <$T/sig.gs >/dev/null" "the model stream is complete"
+check "[ -z \"\$(ls -A $T | grep '^\\.sig\\|\\.tmp')\" ]" "no temporary file left"
+
+# -- bad input and misuse
+dcbm-gen -q -s 3 --count 4 --nodes 30 >"$T/nocent.gs"
+expect_err 1 "gcn-train -q --validation 1 $T/nocent.gs" "no 'centrality' tensor"
+expect 0 "gcn-train -q --tasks cluster --config $T/small.yaml --epochs 1 --batch 2 --validation 1 -o $T/c.gs $T/nocent.gs"
+expect_err 2 "gcn-train --tasks rec,links $T/lab.gs" "tasks"
+expect_err 2 "gcn-train --validation 40 $T/lab.gs" "--validation"
+expect_err 2 "gcn-train --hidden 0 $T/lab.gs" "--hidden"
+printf 'model:\n  hiden: 3\n' >"$T/typo.yaml"
+expect_err 2 "gcn-train --config $T/typo.yaml $T/lab.gs" "model.hiden"
+expect_err 1 "gcn-train -q $T/d1.gs" "model record"
+expect_err 1 "printf 'garbage\\n' | gcn-train -q" "gcn-train"
+expect_err 1 "gcn-train -q --resume $T/lab.gs $T/lab.gs" "no gcn-pretrain-checkpoint"
+expect_err 1 "gcn-train -q --config $T/small.yaml --hidden 16 --resume $T/ck.gs $T/lab.gs" "config makes it"
+expect 1 "gcn-train -q --config $T/small.yaml --epochs 1 -o /nonexistent/dir/m.gs $T/lab.gs"

@@ -1,0 +1,1033 @@
+/*
+ * gcn-train - pre-train the paper's GCN encoder on the three structural
+ * tasks (paper section 3, Algorithm 1).  Manual: man/man1/gcn-train.1.
+ * The model is common/model.c, its layers common/nn.c.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cblas.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "config.h"
+#include "err.h"
+#include "model.h"
+#include "opt.h"
+#include "rng.h"
+#include "stream.h"
+
+#define MODEL_NAME "gcn-pretrain"
+#define CKPT_NAME "gcn-pretrain-checkpoint"
+#define VAL_STEP UINT64_MAX		/* masking stream of the validation set */
+#define EPOCH_STREAM 0x65706f6368ULL	/* shuffling stream of each epoch */
+
+enum {
+	OPT_CONFIG = COPT_FIRST_TOOL, OPT_HIDDEN, OPT_LAYERS, OPT_TASKS,
+	OPT_BATCH, OPT_LR, OPT_EPOCHS, OPT_STEPS, OPT_PATIENCE, OPT_VALIDATION,
+	OPT_LOG, OPT_CHECKPOINT, OPT_RESUME, OPT_BENCH
+};
+
+#define SYNOPSIS "gcn-train [-qt] [-j threads] [-l level] [-o file] [-s seed] [--batch n]\n" \
+	"                 [--bench-steps n] [--checkpoint file] [--config file]\n" \
+	"                 [--epochs n] [--hidden d] [--layers L] [--log file] [--lr x]\n" \
+	"                 [--patience n] [--progress] [--resume file] [--steps n]\n" \
+	"                 [--tasks list] [--validation n] [file ...]"
+
+/* Every setting; the config schema and the options write here. */
+struct settings {
+	long long hidden, layers, ntn_k, rank_hidden, att_hidden;
+	double bn_eps;
+	char *tasks;
+	long long batch, epochs, steps, patience, validation, npos, nneg;
+	double lr, mask_fraction, support_fraction, tie_rtol;
+	long long seed;
+};
+
+struct opts {
+	struct copt c;
+	struct settings s;
+	const char *config, *log, *checkpoint, *resume;
+	long long bench_steps;
+};
+
+static const char *const cent_cols[MODEL_NCENT] = {
+	"eigenvector", "betweenness", "closeness", "subgraph_log"
+};
+
+static void
+settings_default(struct settings *s)
+{
+	struct model_cfg mc;
+	struct batch_opts bo;
+	model_cfg_default(&mc);
+	batch_opts_default(&bo);
+	s->hidden = mc.d;
+	s->layers = mc.layers;
+	s->ntn_k = mc.ntn_k;
+	s->rank_hidden = mc.rank_hidden;
+	s->att_hidden = mc.att_hidden;
+	s->bn_eps = mc.bn_eps;
+	s->tasks = xstrdup("rec,rank,cluster");
+	s->batch = 32;
+	s->epochs = 100;
+	s->steps = 0;
+	s->patience = 10;
+	s->validation = -1;	/* 124 of every 1024 graphs */
+	s->npos = bo.npos;
+	s->nneg = bo.nneg;
+	s->lr = 1e-3;
+	s->mask_fraction = bo.mask_fraction;
+	s->support_fraction = bo.support_fraction;
+	s->tie_rtol = bo.tie_rtol;
+	s->seed = 0;
+}
+
+/* The config schema: the file's keys, and what the model record holds. */
+static size_t
+schema(struct settings *s, struct cfg_key *k)
+{
+	struct cfg_key keys[] = {
+		{ "model.hidden", CFG_INT, &s->hidden, 1, 8192, NULL },
+		{ "model.layers", CFG_INT, &s->layers, 1, MODEL_MAXL, NULL },
+		{ "model.ntn_slices", CFG_INT, &s->ntn_k, 1, 16, NULL },
+		{ "model.rank_hidden", CFG_INT, &s->rank_hidden, 1, 65536, NULL },
+		{ "model.attention_hidden", CFG_INT, &s->att_hidden, 1, 65536, NULL },
+		{ "model.bn_eps", CFG_DOUBLE, &s->bn_eps, 1e-12, 1, NULL },
+		{ "tasks", CFG_STRING, &s->tasks, 0, 0, NULL },
+		{ "train.batch_graphs", CFG_INT, &s->batch, 1, 1 << 20, NULL },
+		{ "train.epochs", CFG_INT, &s->epochs, 1, 1e9, NULL },
+		{ "train.steps", CFG_INT, &s->steps, 0, 1e12, NULL },
+		{ "train.patience", CFG_INT, &s->patience, 1, 1e9, NULL },
+		{ "train.validation_graphs", CFG_INT, &s->validation, -1, 1e9, NULL },
+		{ "train.lr", CFG_DOUBLE, &s->lr, 0, 10, NULL },
+		{ "train.mask_fraction", CFG_DOUBLE, &s->mask_fraction, 0, 0.999999, NULL },
+		{ "train.positives", CFG_INT, &s->npos, 0, 1e9, NULL },
+		{ "train.negatives", CFG_INT, &s->nneg, 0, 1e9, NULL },
+		{ "train.support_fraction", CFG_DOUBLE, &s->support_fraction, 1e-9, 1, NULL },
+		{ "train.tie_rtol", CFG_DOUBLE, &s->tie_rtol, 0, 1, NULL },
+		{ "seed", CFG_INT, &s->seed, 0, 9.2e18, NULL },
+	};
+	memcpy(k, keys, sizeof keys);
+	return sizeof keys / sizeof keys[0];
+}
+
+#define MAX_KEYS 32
+
+static void
+usage(FILE *f, const struct opts *o)
+{
+	const struct settings *s = &o->s;
+	fprintf(f,
+		"usage: " SYNOPSIS "\n"
+		"  Reads graphs labelled by dcbm-gen (cluster) and centrality, writes the model.\n"
+		"      --batch N           graphs per training step [%lld]\n"
+		"      --bench-steps N     time N steps on one batch, print the timings, write no model\n"
+		"      --checkpoint FILE   write the full training state to FILE after each epoch\n"
+		"      --config FILE       YAML settings (see gcn-train(1)); options override it\n"
+		"      --epochs N          most epochs [%lld]\n"
+		"  -h, --help              this help\n"
+		"      --hidden D          hidden width d [%lld]\n"
+		"  -j, --threads N         threads, OpenMP and BLAS [all cores]\n"
+		"  -l, --level N           gzip level, 0 = plain [%d]\n"
+		"      --layers L          GCN blocks [%lld]\n"
+		"      --log FILE          one TSV line per epoch: losses, validation scores\n"
+		"      --lr X              Adam learning rate [%g]\n"
+		"  -o, --output FILE       write the model to FILE instead of stdout\n"
+		"      --patience N        stop after N epochs without a better validation score [%lld]\n"
+		"      --progress          progress on stderr even when it is not a terminal\n"
+		"  -q, --quiet             no progress\n"
+		"      --resume FILE       continue from a --checkpoint file\n"
+		"  -s, --seed N            random seed [%lld]\n"
+		"      --steps N           most training steps, 0 = no limit [%lld]\n"
+		"  -t, --text              write the text form\n"
+		"      --tasks LIST        pre-training tasks: rec,rank,cluster [%s]\n"
+		"      --validation N      validation graphs, taken from the end [124 per 1024]\n"
+		"      --version           print the version\n",
+		s->batch, s->epochs, s->hidden, o->c.level, s->layers, s->lr,
+		s->patience, s->seed, s->steps, s->tasks);
+}
+
+static int
+parse_tasks(const char *list, int *mask)
+{
+	char buf[256];
+	*mask = 0;
+	if (strlen(list) >= sizeof buf)
+		return -1;
+	strcpy(buf, list);
+	for (char *save = NULL, *t = strtok_r(buf, ", ", &save); t;
+	     t = strtok_r(NULL, ", ", &save)) {
+		int k;
+		for (k = 0; k < NTASK; k++)
+			if (strcmp(t, task_name[k]) == 0)
+				break;
+		if (k == NTASK)
+			return -1;
+		*mask |= 1 << k;
+	}
+	return *mask ? 0 : -1;
+}
+
+static const struct option longopts[] = {
+	COPT_LONGOPTS,
+	{ "batch", required_argument, NULL, OPT_BATCH },
+	{ "bench-steps", required_argument, NULL, OPT_BENCH },
+	{ "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "epochs", required_argument, NULL, OPT_EPOCHS },
+	{ "hidden", required_argument, NULL, OPT_HIDDEN },
+	{ "layers", required_argument, NULL, OPT_LAYERS },
+	{ "log", required_argument, NULL, OPT_LOG },
+	{ "lr", required_argument, NULL, OPT_LR },
+	{ "patience", required_argument, NULL, OPT_PATIENCE },
+	{ "resume", required_argument, NULL, OPT_RESUME },
+	{ "steps", required_argument, NULL, OPT_STEPS },
+	{ "tasks", required_argument, NULL, OPT_TASKS },
+	{ "validation", required_argument, NULL, OPT_VALIDATION },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Two passes: the first finds --config (and -h), the file is loaded, the
+ * second applies every option over it. */
+static void
+parse(struct opts *o, int argc, char **argv)
+{
+	int ch, help = 0;
+	memset(o, 0, sizeof *o);
+	copt_init(&o->c);
+	settings_default(&o->s);
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, COPT_LETTERS, longopts, NULL)) != -1)
+		if (ch == OPT_CONFIG)
+			o->config = optarg;
+		else if (ch == 'h')
+			help = 1;
+	if (help) {
+		usage(stdout, o);
+		copt_exit_ok();
+	}
+	if (o->config) {
+		struct cfg_key keys[MAX_KEYS];
+		size_t nk = schema(&o->s, keys);
+		char msg[512];
+		if (cfg_load(o->config, keys, nk, msg, sizeof msg) != 0)
+			die_usage("%s", msg);
+	}
+	optind = 0;
+	while ((ch = getopt_long(argc, argv, COPT_LETTERS, longopts, NULL)) != -1) {
+		if (copt_handle(&o->c, ch, optarg))
+			continue;
+		switch (ch) {
+		case OPT_CONFIG: break;
+		case OPT_BATCH: o->s.batch = opt_ll(optarg, 1, 1 << 20, "--batch"); break;
+		case OPT_BENCH: o->bench_steps = opt_ll(optarg, 1, 1000000, "--bench-steps"); break;
+		case OPT_CHECKPOINT: o->checkpoint = optarg; break;
+		case OPT_EPOCHS: o->s.epochs = opt_ll(optarg, 1, 1000000000, "--epochs"); break;
+		case OPT_HIDDEN: o->s.hidden = opt_ll(optarg, 1, 8192, "--hidden"); break;
+		case OPT_LAYERS: o->s.layers = opt_ll(optarg, 1, MODEL_MAXL, "--layers"); break;
+		case OPT_LOG: o->log = optarg; break;
+		case OPT_LR: o->s.lr = opt_double(optarg, 0, 10, "--lr"); break;
+		case OPT_PATIENCE: o->s.patience = opt_ll(optarg, 1, 1000000000, "--patience"); break;
+		case OPT_RESUME: o->resume = optarg; break;
+		case OPT_STEPS: o->s.steps = opt_ll(optarg, 0, 1000000000000LL, "--steps"); break;
+		case OPT_TASKS:
+			free(o->s.tasks);
+			o->s.tasks = xstrdup(optarg);
+			break;
+		case OPT_VALIDATION:
+			o->s.validation = opt_ll(optarg, 0, 1000000000, "--validation");
+			break;
+		default:
+			copt_bad_option(ch, argv, SYNOPSIS);
+		}
+	}
+	if (o->c.seed_set)
+		o->s.seed = (long long)(o->c.seed & INT64_MAX);
+	int mask;
+	if (parse_tasks(o->s.tasks, &mask) != 0)
+		die_usage("tasks: '%s': expected a list of rec, rank, cluster", o->s.tasks);
+}
+
+/* ---- input ---- */
+
+struct dataset {
+	struct lgraph **g;
+	int64_t n, cap;
+	gs_rec *pg;		/* provenance records of the input, passed on */
+	int npg, cap_pg;
+};
+
+static double
+now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void
+lgraph_free(struct lgraph *lg)
+{
+	if (!lg)
+		return;
+	graph_free(&lg->g);
+	free(lg->cluster);
+	free(lg->cent);
+	free(lg->pu);
+	free(lg->pv);
+	free(lg->plab);
+	free(lg);
+}
+
+/* Attach a tensor or pairs record to the graph it follows. */
+static void
+attach(gs_file *in, struct lgraph *lg, const gs_rec *r)
+{
+	int32_t n = lg->g.n;
+	if (r->kind == GS_TENSOR && strcmp(r->name, "cluster") == 0) {
+		if (r->rows != n || r->cols < 1 || r->dtype != GS_I32)
+			die("%s: 'cluster' tensor is not %" PRId32 " x 1 int32", gs_where(in), n);
+		free(lg->cluster);
+		lg->cluster = xmallocarray((size_t)n + 1, sizeof *lg->cluster);
+		lg->K = 0;
+		for (int32_t v = 0; v < n; v++) {
+			int32_t c = ((const int32_t *)r->data)[(int64_t)v * r->cols];
+			if (c < 0 || c >= n)
+				die("%s: node %" PRId32 ": cluster %" PRId32 " out of range 0..%" PRId32,
+				    gs_where(in), v, c, n - 1);
+			lg->cluster[v] = c;
+			if (c + 1 > lg->K)
+				lg->K = c + 1;
+		}
+	} else if (r->kind == GS_TENSOR && strcmp(r->name, "centrality") == 0) {
+		int col[MODEL_NCENT];
+		if (r->rows != n || r->dtype != GS_F64)
+			die("%s: 'centrality' tensor is not %" PRId32 " rows of float64", gs_where(in), n);
+		for (int t = 0; t < MODEL_NCENT; t++) {
+			col[t] = gs_tensor_col(r, cent_cols[t]);
+			if (col[t] < 0 && t == MODEL_NCENT - 1)
+				col[t] = gs_tensor_col(r, "subgraph");
+			if (col[t] < 0)
+				die("%s: 'centrality' tensor has no column '%s'", gs_where(in), cent_cols[t]);
+		}
+		free(lg->cent);
+		lg->cent = xmallocarray((size_t)n * MODEL_NCENT + 1, sizeof *lg->cent);
+		for (int32_t v = 0; v < n; v++)
+			for (int t = 0; t < MODEL_NCENT; t++) {
+				double x = ((const double *)r->data)[(int64_t)v * r->cols + col[t]];
+				if (isnan(x))
+					die("%s: node %" PRId32 ": %s is NaN", gs_where(in), v, cent_cols[t]);
+				lg->cent[(int64_t)v * MODEL_NCENT + t] = x;
+			}
+	} else if (r->kind == GS_PAIRS && strcmp(r->name, "mask") == 0) {
+		if (r->ltype != GS_I32)
+			die("%s: 'mask' pairs have no 0/1 labels", gs_where(in));
+		lg->premasked = 1;
+		lg->npairs = r->m;
+		lg->pu = xreallocarray(lg->pu, (size_t)r->m + 1, sizeof *lg->pu);
+		lg->pv = xreallocarray(lg->pv, (size_t)r->m + 1, sizeof *lg->pv);
+		lg->plab = xreallocarray(lg->plab, (size_t)r->m + 1, 1);
+		for (int64_t i = 0; i < r->m; i++) {
+			int32_t l = ((const int32_t *)r->lab)[i];
+			if (r->u[i] < 0 || r->u[i] >= n || r->v[i] < 0 || r->v[i] >= n ||
+			    r->u[i] == r->v[i] || (l != 0 && l != 1))
+				die("%s: pair %" PRId64 ": bad node or label", gs_where(in), i);
+			lg->pu[i] = r->u[i];
+			lg->pv[i] = r->v[i];
+			lg->plab[i] = (uint8_t)l;
+		}
+	}
+	/* other tensors (features, ...) are not needed: the model computes
+	 * its input from the (masked) graph itself */
+}
+
+static void
+read_inputs(struct dataset *ds, int nfiles, char **files, int quiet)
+{
+	gs_rec r;
+	char msg[512];
+	gs_rec_init(&r);
+	for (int f = 0; f < (nfiles ? nfiles : 1); f++) {
+		const char *path = nfiles ? files[f] : "-";
+		gs_file *in = gs_open_in(path, msg, sizeof msg);
+		struct lgraph *cur = NULL;
+		int k;
+		if (!in)
+			die("%s", msg);
+		while ((k = gs_read1(in, &r)) > 0) {
+			if (k == GS_PG) {
+				if (ds->npg == ds->cap_pg) {
+					ds->cap_pg = ds->cap_pg ? 2 * ds->cap_pg : 8;
+					ds->pg = xreallocarray(ds->pg, (size_t)ds->cap_pg, sizeof *ds->pg);
+				}
+				gs_rec_init(&ds->pg[ds->npg]);
+				/* keep it: swap buffers with r */
+				ds->pg[ds->npg++] = r;
+				gs_rec_init(&r);
+				continue;
+			}
+			if (k == GS_GRAPH) {
+				struct lgraph *lg = xcalloc(1, sizeof *lg);
+				lg->id = r.id;
+				graph_init(&lg->g);
+				if (gs_graph_build(in, &r, &lg->g, quiet) != 0)
+					die("%s", gs_strerror(in));
+				if (ds->n == ds->cap) {
+					ds->cap = ds->cap ? 2 * ds->cap : 64;
+					ds->g = xreallocarray(ds->g, (size_t)ds->cap, sizeof *ds->g);
+				}
+				ds->g[ds->n++] = cur = lg;
+				continue;
+			}
+			if (k == GS_MODEL)
+				die("%s: a model record is not training data", gs_where(in));
+			if (!cur || r.id != cur->id)
+				die("%s: %s record for graph %" PRId64 " does not follow its graph",
+				    gs_where(in), gs_kind_name(k), r.id);
+			attach(in, cur, &r);
+		}
+		if (k < -1)
+			die("%s", gs_strerror(in));
+		gs_close(in);
+	}
+	gs_rec_free(&r);
+}
+
+static void
+check_dataset(const struct dataset *ds, int tasks)
+{
+	if (ds->n == 0)
+		die("no graphs in the input");
+	for (int64_t i = 0; i < ds->n; i++) {
+		struct lgraph *lg = ds->g[i];
+		if ((tasks & 1 << TASK_CLUSTER) && !lg->cluster)
+			die("graph %" PRId64 ": no 'cluster' tensor (graphs from dcbm-gen have one); "
+			    "or leave out the cluster task with --tasks", lg->id);
+		if ((tasks & 1 << TASK_RANK) && !lg->cent)
+			die("graph %" PRId64 ": no 'centrality' tensor (run centrality first); "
+			    "or leave out the rank task with --tasks", lg->id);
+		/* tasks that are off still get harmless placeholders */
+		if (!lg->cluster) {
+			lg->cluster = xcalloc((size_t)lg->g.n + 1, sizeof *lg->cluster);
+			lg->K = 1;
+		}
+		if (!lg->cent)
+			lg->cent = xcalloc((size_t)lg->g.n * MODEL_NCENT + 1, sizeof *lg->cent);
+		if (lg->g.n == 0)
+			die("graph %" PRId64 ": no nodes", lg->id);
+	}
+}
+
+/* ---- validation ---- */
+
+struct scores {
+	double auc, rank[MODEL_NCENT], rank_mean, cluster, score;
+	double loss[NTASK];
+};
+
+struct pairscore {
+	real z;
+	int y;
+};
+
+static int
+cmp_ps(const void *a, const void *b)
+{
+	real x = ((const struct pairscore *)a)->z, y = ((const struct pairscore *)b)->z;
+	return (x > y) - (x < y);
+}
+
+/* Area under the ROC curve, ties counted half (Mann-Whitney). */
+static double
+auc(struct pairscore *ps, int64_t n)
+{
+	double rs = 0;
+	int64_t np = 0;
+	qsort(ps, (size_t)n, sizeof *ps, cmp_ps);
+	for (int64_t i = 0; i < n;) {
+		int64_t j = i;
+		while (j < n && ps[j].z == ps[i].z)
+			j++;
+		double r = (double)(i + j + 1) / 2;	/* mean 1-based rank */
+		for (int64_t k = i; k < j; k++)
+			if (ps[k].y) {
+				rs += r;
+				np++;
+			}
+		i = j;
+	}
+	int64_t nn = n - np;
+	if (np == 0 || nn == 0)
+		return 0.5;
+	return (rs - (double)np * (double)(np + 1) / 2) / ((double)np * (double)nn);
+}
+
+static void
+validate(model *M, struct lgraph **vg, int64_t nv, int B, uint64_t seed,
+	 const struct batch_opts *bo, batch *b, mws *w, struct scores *sc)
+{
+	int tasks = M->cfg.tasks;
+	struct pairscore *ps = NULL;
+	int64_t nps = 0, cps = 0, rq[MODEL_NCENT] = { 0 }, cq = 0, ccorr = 0;
+	double rok[MODEL_NCENT] = { 0 }, lsum[NTASK] = { 0 };
+	int nb = 0;
+	char msg[256];
+
+	memset(sc, 0, sizeof *sc);
+	for (int64_t i0 = 0; i0 < nv; i0 += B, nb++) {
+		int G = (int)(nv - i0 < B ? nv - i0 : B);
+		struct mout o;
+		if (batch_build(b, vg + i0, G, seed, VAL_STEP, bo, msg, sizeof msg) != 0)
+			die("validation: %s", msg);
+		model_step(M, b, w, 0, &o);
+		for (int t = 0; t < NTASK; t++)
+			lsum[t] += o.loss[t];
+		if (tasks & 1 << TASK_REC) {
+			if (nps + b->P > cps) {
+				cps = 2 * (nps + b->P);
+				ps = xreallocarray(ps, (size_t)cps, sizeof *ps);
+			}
+			for (int64_t i = 0; i < b->P; i++) {
+				ps[nps].z = o.rec_logit[i];
+				ps[nps++].y = b->y[i] > 0;
+			}
+		}
+		if (tasks & 1 << TASK_RANK)
+			for (int64_t i = 0; i < b->P; i++)
+				for (int t = 0; t < MODEL_NCENT; t++) {
+					real tg = b->R[i * MODEL_NCENT + t];
+					if (tg == (real)0.5)
+						continue;
+					real dz = o.rank_S[(int64_t)b->ru[i] * MODEL_NCENT + t] -
+					    o.rank_S[(int64_t)b->rv[i] * MODEL_NCENT + t];
+					rok[t] += dz == 0 ? 0.5 : (dz > 0) == (tg > 0.5);
+					rq[t]++;
+				}
+		if (tasks & 1 << TASK_CLUSTER) {
+			ccorr += o.clu_correct;
+			cq += b->Q;
+		}
+	}
+	int nt = 0;
+	for (int t = 0; t < NTASK; t++)
+		sc->loss[t] = nb ? lsum[t] / nb : 0;
+	if (tasks & 1 << TASK_REC) {
+		sc->auc = auc(ps, nps);
+		sc->score += sc->auc;
+		nt++;
+	}
+	if (tasks & 1 << TASK_RANK) {
+		for (int t = 0; t < MODEL_NCENT; t++) {
+			sc->rank[t] = rq[t] ? rok[t] / (double)rq[t] : 0.5;
+			sc->rank_mean += sc->rank[t] / MODEL_NCENT;
+		}
+		sc->score += sc->rank_mean;
+		nt++;
+	}
+	if (tasks & 1 << TASK_CLUSTER) {
+		sc->cluster = cq ? (double)ccorr / (double)cq : 0;
+		sc->score += sc->cluster;
+		nt++;
+	}
+	sc->score /= nt;
+	free(ps);
+}
+
+/* ---- output ---- */
+
+/* Model record: the parameters, config, layer weights and scores.
+ * With state, also what a resumed run needs. */
+static void
+model_record(gs_rec *r, const struct opts *o, const model *M, const real *params,
+	     const struct scores *sc, long long epoch, long long step,
+	     int state, const real *best, double best_score, long long best_epoch,
+	     long long stale)
+{
+	struct settings s = o->s;
+	struct cfg_key keys[MAX_KEYS];
+	size_t nk = schema(&s, keys);
+	char *cfg = cfg_dump(keys, nk);
+	int np = M->nt + (state ? 3 : 0);
+
+	gs_rec_clear(r);
+	gs_rec_model(r, state ? CKPT_NAME : MODEL_NAME, cfg, np);
+	free(cfg);
+	for (int i = 0; i < M->nt; i++) {
+		const struct mtensor *t = &M->t[i];
+		gs_param *p = gs_rec_param(r, i, t->name, t->rows, t->cols, GS_F32);
+		float *d = p->data;
+		for (int64_t j = 0; j < t->rows * t->cols; j++)
+			d[j] = (float)params[t->off + j];
+	}
+	if (state) {
+		const real *src[3] = { best, M->m, M->v };
+		const char *nm[3] = { "state.best", "state.adam_m", "state.adam_v" };
+		for (int i = 0; i < 3; i++) {
+			gs_param *p = gs_rec_param(r, M->nt + i, nm[i], M->n, 1, GS_F32);
+			float *d = p->data;
+			for (int64_t j = 0; j < M->n; j++)
+				d[j] = (float)src[i][j];
+		}
+		gs_attr_setf(r, "state.adam_t", "%" PRId64, M->adam_t);
+		gs_attr_setf(r, "state.best_score", "%.17g", best_score);
+		gs_attr_setf(r, "state.best_epoch", "%lld", best_epoch);
+		gs_attr_setf(r, "state.stale_epochs", "%lld", stale);
+	}
+	gs_attr_setf(r, "epoch", "%lld", epoch);
+	gs_attr_setf(r, "step", "%lld", step);
+	for (int t = 0; t < NTASK; t++) {
+		char key[64], val[256];
+		size_t len = 0;
+		real w[MODEL_MAXL];
+		if (!(M->cfg.tasks & 1 << t))
+			continue;
+		/* the paper's Figure 2: softmax(psi) of each task */
+		mix_weights(w, params + (M->P.psi[t] - M->p), M->cfg.layers);
+		for (int l = 0; l < M->cfg.layers; l++)
+			len += (size_t)snprintf(val + len, sizeof val - len, "%s%.6f",
+						l ? "," : "", (double)w[l]);
+		snprintf(key, sizeof key, "layer_weights.%s", task_name[t]);
+		gs_attr_set(r, key, val);
+	}
+	if (sc) {
+		gs_attr_setf(r, "val.score", "%.6f", sc->score);
+		if (M->cfg.tasks & 1 << TASK_REC)
+			gs_attr_setf(r, "val.rec_auc", "%.6f", sc->auc);
+		if (M->cfg.tasks & 1 << TASK_RANK) {
+			gs_attr_setf(r, "val.rank_acc", "%.6f", sc->rank_mean);
+			for (int t = 0; t < MODEL_NCENT; t++) {
+				char key[64];
+				snprintf(key, sizeof key, "val.rank_acc.%s", cent_cols[t]);
+				gs_attr_setf(r, key, "%.6f", sc->rank[t]);
+			}
+		}
+		if (M->cfg.tasks & 1 << TASK_CLUSTER)
+			gs_attr_setf(r, "val.cluster_acc", "%.6f", sc->cluster);
+	}
+}
+
+/* Write a checkpoint atomically (a temporary file renamed over it). */
+static void
+write_checkpoint(const struct opts *o, const model *M, const real *best,
+		 const struct scores *bsc, long long epoch, long long step,
+		 double best_score, long long best_epoch, long long stale,
+		 int argc, char **argv)
+{
+	struct copt c = o->c;
+	gs_rec r;
+	c.output = o->checkpoint;
+	c.quiet = 1;
+	gs_file *out = gs_open_out(&c, argc, argv);
+	gs_rec_init(&r);
+	model_record(&r, o, M, M->p, bsc, epoch, step, 1, best, best_score, best_epoch, stale);
+	gs_write1(out, &r);
+	gs_close(out);
+	gs_rec_free(&r);
+}
+
+struct resume {
+	long long epoch, step, best_epoch, stale;
+	double best_score;
+	int have_scores;
+};
+
+static void
+load_checkpoint(const struct opts *o, model *M, real *best, struct resume *rs)
+{
+	char msg[512];
+	gs_rec r;
+	int k, found = 0;
+	gs_file *in = gs_open_in(o->resume, msg, sizeof msg);
+	if (!in)
+		die("%s", msg);
+	gs_rec_init(&r);
+	while ((k = gs_read1(in, &r)) > 0) {
+		if (k != GS_MODEL || strcmp(r.name, CKPT_NAME) != 0)
+			continue;
+		found = 1;
+		for (int i = 0; i < r.nparams; i++) {
+			gs_param *p = &r.params[i];
+			real *dst = NULL;
+			int64_t n = p->rows * p->cols;
+			int ti = model_tensor(M, p->name);
+			if (p->dtype != GS_F32)
+				die("%s: parameter '%s' is not float32", o->resume, p->name);
+			if (ti >= 0) {
+				if (p->rows != M->t[ti].rows || p->cols != M->t[ti].cols)
+					die("%s: parameter '%s' is %" PRId64 " x %" PRId64
+					    ", the config makes it %" PRId64 " x %" PRId64
+					    " (resume with the checkpoint's config)", o->resume,
+					    p->name, p->rows, p->cols, M->t[ti].rows, M->t[ti].cols);
+				dst = M->p + M->t[ti].off;
+			} else if (n == M->n && strcmp(p->name, "state.best") == 0)
+				dst = best;
+			else if (n == M->n && strcmp(p->name, "state.adam_m") == 0)
+				dst = M->m;
+			else if (n == M->n && strcmp(p->name, "state.adam_v") == 0)
+				dst = M->v;
+			else
+				die("%s: unexpected parameter '%s'", o->resume, p->name);
+			for (int64_t j = 0; j < n; j++)
+				dst[j] = ((const float *)p->data)[j];
+		}
+		const char *a;
+#define GETI(key, dst) do { \
+			if (!(a = gs_attr_get(&r, key))) \
+				die("%s: checkpoint lacks '%s'", o->resume, key); \
+			dst = strtoll(a, NULL, 10); \
+		} while (0)
+		long long t;
+		GETI("state.adam_t", t);
+		M->adam_t = t;
+		GETI("epoch", rs->epoch);
+		GETI("step", rs->step);
+		GETI("state.best_epoch", rs->best_epoch);
+		GETI("state.stale_epochs", rs->stale);
+#undef GETI
+		if (!(a = gs_attr_get(&r, "state.best_score")))
+			die("%s: checkpoint lacks 'state.best_score'", o->resume);
+		rs->best_score = strtod(a, NULL);
+	}
+	if (k < -1)
+		die("%s", gs_strerror(in));
+	if (!found)
+		die("%s: no %s record", o->resume, CKPT_NAME);
+	gs_close(in);
+	gs_rec_free(&r);
+}
+
+/* ---- signals ---- */
+
+static volatile sig_atomic_t stop_signal;
+
+static void
+on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void
+catch_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* ---- training ---- */
+
+static double
+peak_rss_mib(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_maxrss / 1024.0;
+}
+
+/* --bench-steps: time steps on the first batch, fresh masks each step. */
+static void
+bench(const struct opts *o, model *M, struct dataset *ds, const struct batch_opts *bo)
+{
+	batch b;
+	mws *w = mws_new();
+	int G = (int)(ds->n < o->s.batch ? ds->n : o->s.batch);
+	char msg[256];
+	double tprep = 0, tstep[1024];
+	long long n = o->bench_steps < 1024 ? o->bench_steps : 1024;
+	int64_t nodes = 0, edges = 0;
+
+	batch_init(&b);
+	for (int i = 0; i < G; i++) {
+		nodes += ds->g[i]->g.n;
+		edges += ds->g[i]->g.m;
+	}
+	for (long long s = 0; s < n; s++) {
+		struct mout out;
+		double t0 = now();
+		if (batch_build(&b, ds->g, G, (uint64_t)o->s.seed, (uint64_t)s, bo, msg, sizeof msg))
+			die("%s", msg);
+		double t1 = now();
+		model_zero_grad(M);
+		double loss = model_step(M, &b, w, 1, &out);
+		model_adam(M, o->s.lr);
+		double t2 = now();
+		tprep += t1 - t0;
+		tstep[s] = t2 - t1;
+		if (!o->c.quiet)
+			fprintf(stderr, "%s: bench step %lld: %.3f s, loss %.4f\n", err_prog(),
+				s + 1, tstep[s], loss);
+	}
+	/* median step time */
+	for (long long i = 1; i < n; i++)
+		for (long long j = i; j > 0 && tstep[j - 1] > tstep[j]; j--) {
+			double t = tstep[j];
+			tstep[j] = tstep[j - 1];
+			tstep[j - 1] = t;
+		}
+	printf("graphs\t%d\nnodes\t%" PRId64 "\nedges\t%" PRId64 "\npairs\t%" PRId64
+	       "\ncluster_queries\t%" PRId64 "\nclusters\t%" PRId64 "\nparams\t%" PRId64
+	       "\nsteps\t%lld\nstep_s_median\t%.4f\nstep_s_min\t%.4f\nstep_s_max\t%.4f\n"
+	       "prep_s_mean\t%.4f\nworkspace_mib\t%.0f\npeak_rss_mib\t%.0f\n",
+	       G, nodes, edges, b.P, b.Q, b.ncl, M->n, n, tstep[n / 2], tstep[0],
+	       tstep[n - 1], tprep / (double)n, (double)mws_bytes(w) / 1048576.0,
+	       peak_rss_mib());
+	batch_free(&b);
+	mws_free(w);
+}
+
+static void
+copy_params(real *dst, const real *src, int64_t n)
+{
+	memcpy(dst, src, (size_t)n * sizeof *dst);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o;
+	struct dataset ds;
+	struct model_cfg mc;
+	struct batch_opts bo;
+	model M;
+	int tasks;
+
+	err_setprog(argv[0]);
+	parse(&o, argc, argv);
+	copt_apply_threads(&o.c);
+	{
+		int nth = 1;
+#ifdef _OPENMP
+		nth = omp_get_max_threads();
+#endif
+		openblas_set_num_threads(nth);
+	}
+	parse_tasks(o.s.tasks, &tasks);
+
+	model_cfg_default(&mc);
+	mc.d = (int)o.s.hidden;
+	mc.layers = (int)o.s.layers;
+	mc.ntn_k = (int)o.s.ntn_k;
+	mc.rank_hidden = (int)o.s.rank_hidden;
+	mc.att_hidden = (int)o.s.att_hidden;
+	mc.bn_eps = o.s.bn_eps;
+	mc.tasks = tasks;
+	if (model_init(&M, &mc) != 0)
+		die_usage("model settings out of range");
+	batch_opts_default(&bo);
+	bo.mask_fraction = o.s.mask_fraction;
+	bo.npos = o.s.npos;
+	bo.nneg = o.s.nneg;
+	bo.support_fraction = o.s.support_fraction;
+	bo.tie_rtol = o.s.tie_rtol;
+
+	memset(&ds, 0, sizeof ds);
+	read_inputs(&ds, argc - optind, argv + optind, o.c.quiet);
+	check_dataset(&ds, tasks);
+
+	{
+		gsl_rng *r = rng_new((uint64_t)o.s.seed, 0x696e6974ULL);	/* "init" */
+		model_init_params(&M, r);
+		gsl_rng_free(r);
+	}
+	if (o.bench_steps) {
+		bench(&o, &M, &ds, &bo);
+		model_free(&M);
+		return 0;
+	}
+
+	int64_t nv = o.s.validation >= 0 ? o.s.validation
+	    : (int64_t)llround((double)ds.n * 124.0 / 1024.0);
+	if (nv < 1 || nv >= ds.n)
+		die_usage("%" PRId64 " graphs: cannot keep %" PRId64
+			  " for validation and train on the rest (--validation)", ds.n, nv);
+	int64_t nt = ds.n - nv;
+	struct lgraph **train = ds.g, **val = ds.g + nt;
+	int B = (int)(o.s.batch < nt ? o.s.batch : nt);
+
+	real *best = xmallocarray((size_t)M.n, sizeof *best);
+	copy_params(best, M.p, M.n);
+	struct scores bsc, sc;
+	memset(&bsc, 0, sizeof bsc);
+	long long epoch0 = 0, step = 0, best_epoch = 0, stale = 0;
+	double best_score = -1;
+	if (o.resume) {
+		struct resume rs = { 0 };
+		load_checkpoint(&o, &M, best, &rs);
+		epoch0 = rs.epoch;
+		step = rs.step;
+		best_epoch = rs.best_epoch;
+		best_score = rs.best_score;
+		stale = rs.stale;
+	}
+
+	/* Open the output first: a bad -o fails now, not after hours. */
+	gs_file *out = gs_open_out(&o.c, argc, argv);
+	FILE *logf = NULL;
+	if (o.log) {
+		logf = fopen(o.log, o.resume ? "a" : "w");
+		if (!logf)
+			die("%s: %s", o.log, strerror(errno));
+		if (!o.resume)
+			fprintf(logf, "epoch\tstep\tseconds\tloss_rec\tloss_rank\tloss_cluster"
+				"\tval_loss_rec\tval_loss_rank\tval_loss_cluster\tval_rec_auc"
+				"\tval_rank_acc\tval_rank_eigenvector\tval_rank_betweenness"
+				"\tval_rank_closeness\tval_rank_subgraph\tval_cluster_acc"
+				"\tval_score\tbest\n");
+	}
+	catch_signals();
+
+	int show = copt_show_progress(&o.c), tty = isatty(STDERR_FILENO);
+	batch b;
+	batch_init(&b);
+	mws *w = mws_new();
+	int32_t *perm = xmallocarray((size_t)nt, sizeof *perm);
+	gsl_rng *er = rng_new(0, 0);
+	char msg[256];
+	double t_start = now(), t_last = 0;
+	long long epoch = epoch0, done_epochs = epoch0;
+	int budget_hit = 0;
+
+	if (!o.c.quiet)
+		fprintf(stderr, "%s: %" PRId64 " training and %" PRId64 " validation graphs, "
+			"%" PRId64 " parameters, tasks %s\n", err_prog(), nt, nv, M.n, o.s.tasks);
+	for (epoch = epoch0; epoch < o.s.epochs && !budget_hit && !stop_signal; epoch++) {
+		double lsum[NTASK] = { 0 }, t_ep = now();
+		int nb = 0;
+		/* this epoch's order of the training graphs */
+		rng_reseed(er, (uint64_t)o.s.seed, rng_mix(EPOCH_STREAM, (uint64_t)epoch));
+		for (int64_t i = 0; i < nt; i++)
+			perm[i] = (int32_t)i;
+		for (int64_t i = nt - 1; i > 0; i--) {
+			int64_t j = (int64_t)rng_uniform_u64(er, (uint64_t)i + 1);
+			int32_t t = perm[i];
+			perm[i] = perm[j];
+			perm[j] = t;
+		}
+		struct lgraph **bg = xmallocarray((size_t)B, sizeof *bg);
+		for (int64_t i0 = 0; i0 + B <= nt && !stop_signal; i0 += B) {
+			struct mout out1;
+			double t0 = now();
+			for (int i = 0; i < B; i++)
+				bg[i] = train[perm[i0 + i]];
+			if (batch_build(&b, bg, B, (uint64_t)o.s.seed, (uint64_t)step, &bo, msg, sizeof msg))
+				die("%s", msg);
+			model_zero_grad(&M);
+			double loss = model_step(&M, &b, w, 1, &out1);
+			if (!isfinite(loss))
+				die("step %lld: the loss is %g; try a smaller --lr", step + 1, loss);
+			model_adam(&M, o.s.lr);
+			step++;
+			nb++;
+			for (int t = 0; t < NTASK; t++)
+				lsum[t] += out1.loss[t];
+			double t1 = now();
+			if (show && (t1 - t_last >= (tty ? 0.2 : 10) || step == 1)) {
+				t_last = t1;
+				fprintf(stderr, "%s%s: epoch %lld step %lld: loss %.4f (rec %.4f "
+					"rank %.4f cluster %.4f), %.2f s/step%s", tty ? "\r" : "",
+					err_prog(), epoch + 1, step, loss, out1.loss[0], out1.loss[1],
+					out1.loss[2], t1 - t0, tty ? "\033[K" : "\n");
+			}
+			if (o.s.steps && step >= o.s.steps) {
+				budget_hit = 1;
+				break;
+			}
+		}
+		free(bg);
+		if (stop_signal && nb == 0)
+			break;
+		/* score on the validation graphs, keep the best model */
+		validate(&M, val, nv, B, (uint64_t)o.s.seed, &bo, &b, w, &sc);
+		int better = sc.score > best_score;
+		if (better) {
+			best_score = sc.score;
+			best_epoch = epoch + 1;
+			bsc = sc;
+			copy_params(best, M.p, M.n);
+			stale = 0;
+		} else
+			stale++;
+		done_epochs = epoch + 1;
+		if (show || !o.c.quiet) {
+			fprintf(stderr, "%s%s: epoch %lld (step %lld, %.1f s): val", tty && show ? "\r" : "",
+				err_prog(), epoch + 1, step, now() - t_ep);
+			if (tasks & 1 << TASK_REC)
+				fprintf(stderr, " rec AUC %.3f", sc.auc);
+			if (tasks & 1 << TASK_RANK)
+				fprintf(stderr, " rank acc %.3f (%.3f %.3f %.3f %.3f)", sc.rank_mean,
+					sc.rank[0], sc.rank[1], sc.rank[2], sc.rank[3]);
+			if (tasks & 1 << TASK_CLUSTER)
+				fprintf(stderr, " cluster acc %.3f", sc.cluster);
+			fprintf(stderr, "%s%s\n", better ? " *" : "", tty && show ? "\033[K" : "");
+		}
+		if (logf) {
+			fprintf(logf, "%lld\t%lld\t%.3f", epoch + 1, step, now() - t_start);
+			for (int t = 0; t < NTASK; t++)
+				fprintf(logf, "\t%.6f", nb ? lsum[t] / nb : 0.0);
+			for (int t = 0; t < NTASK; t++)
+				fprintf(logf, "\t%.6f", sc.loss[t]);
+			fprintf(logf, "\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%d\n",
+				sc.auc, sc.rank_mean, sc.rank[0], sc.rank[1], sc.rank[2],
+				sc.rank[3], sc.cluster, sc.score, better);
+			if (fflush(logf) != 0)
+				die("%s: %s", o.log, strerror(errno));
+		}
+		if (o.checkpoint && !stop_signal)
+			write_checkpoint(&o, &M, best, &bsc, epoch + 1, step, best_score,
+					 best_epoch, stale, argc, argv);
+		if (stale >= o.s.patience) {
+			if (!o.c.quiet)
+				fprintf(stderr, "%s: no better validation score for %lld epochs; stopping\n",
+					err_prog(), stale);
+			epoch++;
+			break;
+		}
+	}
+	if (stop_signal)
+		fprintf(stderr, "%s: %s at step %lld; writing the best model so far (epoch %lld)\n",
+			err_prog(), stop_signal == SIGINT ? "interrupted" : "terminated", step,
+			best_epoch);
+	(void)done_epochs;
+
+	/* the output: the input's provenance, then the best model */
+	gs_rec r;
+	gs_rec_init(&r);
+	for (int i = 0; i < ds.npg; i++)
+		gs_write1(out, &ds.pg[i]);
+	model_record(&r, &o, &M, best, best_score >= 0 ? &bsc : NULL, best_epoch, step,
+		     0, NULL, 0, 0, 0);
+	gs_write1(out, &r);
+	gs_close(out);
+	if (logf && fclose(logf) != 0)
+		die("%s: %s", o.log, strerror(errno));
+
+	gs_rec_free(&r);
+	for (int i = 0; i < ds.npg; i++)
+		gs_rec_free(&ds.pg[i]);
+	free(ds.pg);
+	for (int64_t i = 0; i < ds.n; i++)
+		lgraph_free(ds.g[i]);
+	free(ds.g);
+	free(perm);
+	free(best);
+	gsl_rng_free(er);
+	batch_free(&b);
+	mws_free(w);
+	model_free(&M);
+	free(o.s.tasks);
+	return 0;
+}
