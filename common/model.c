@@ -603,7 +603,7 @@ struct buf {
 
 struct mws {
 	struct buf H[MODEL_MAXL + 1], A1[MODEL_MAXL], XH[MODEL_MAXL],
-	    istd[MODEL_MAXL], dH, arena;
+	    istd[MODEL_MAXL], arena;	/* H[0] unused: H0 is recomputed */
 	/* gradients of the mixed features, kept from the task passes until
 	 * the encoder's backward pass */
 	struct buf dFu, dFv, dFU, dFs, dFq;
@@ -647,10 +647,18 @@ mws_bytes(const mws *w)
 	return s;
 }
 
+/* Workspace buffers grow to what the batch needs plus 1/16: batches
+ * differ a little step to step, and a 1.5x growth would waste far more. */
 static real *
 need(struct buf *b, int64_t n)
 {
-	grow(&b->p, &b->cap, (size_t)n + 1, sizeof(real));
+	size_t want = (size_t)n + 1;
+	if (want > b->cap || !b->p) {
+		size_t c = want + want / 16;
+		free(b->p);	/* contents need not survive */
+		b->p = xmallocarray(c, sizeof(real));
+		b->cap = c;
+	}
 	return b->p;
 }
 
@@ -675,18 +683,25 @@ rup(int64_t n)
 }
 
 /* Encoder forward: H[0..L] (and what the backward pass needs). */
+/* H0 = tanh(X E + e): not kept, recomputed by the backward pass (it is
+ * an N x 4 by 4 x d product) to save an N x d buffer. */
 static void
-encoder_fwd(model *M, const batch *b, mws *w, real *T1)
+embed_fwd(model *M, const batch *b, real *H0)
+{
+	int64_t N = b->N, d = M->cfg.d;
+	lin_fwd(H0, b->X, M->P.E, M->P.Eb, N, MODEL_NFEAT, d);
+	tanh_fwd(H0, H0, N * d);
+}
+
+static void
+encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2)
 {
 	const struct model_cfg *c = &M->cfg;
 	int64_t N = b->N, d = c->d;
 	struct mview *P = &M->P;
-	real *X = need(&w->H[0], N * d);
-
-	lin_fwd(X, b->X, P->E, P->Eb, N, MODEL_NFEAT, d);
-	tanh_fwd(X, X, N * d);
+	embed_fwd(M, b, T2);
 	for (int l = 0; l < c->layers; l++) {
-		real *Hin = w->H[l].p, *A1 = need(&w->A1[l], N * d),
+		real *Hin = l ? w->H[l].p : T2, *A1 = need(&w->A1[l], N * d),
 		    *XH = need(&w->XH[l], N * d), *is = need(&w->istd[l], (int64_t)b->G * d),
 		    *Ho = need(&w->H[l + 1], N * d);
 		lin_fwd(A1, Hin, P->W1[l], NULL, N, d, d);
@@ -708,25 +723,24 @@ mix_input_grads(model *M, const batch *b, mws *w, real *dH, int l)
 	int L = c->layers;
 	int64_t d = c->d;
 	if (c->tasks & 1 << TASK_REC) {
-		mix_bwd_input(dH, l, w->dFu.p, P->alpha[TASK_REC], P->psi[TASK_REC], L, b->pu, b->P, d);
-		mix_bwd_input(dH, l, w->dFv.p, P->alpha[TASK_REC], P->psi[TASK_REC], L, b->pv, b->P, d);
+		mix_bwd_input(dH, l, w->dFu.p, P->alpha[TASK_REC], P->psi[TASK_REC], L, b->pu, b->P, d, 0);
+		mix_bwd_input(dH, l, w->dFv.p, P->alpha[TASK_REC], P->psi[TASK_REC], L, b->pv, b->P, d, 0);
 	}
 	if (c->tasks & 1 << TASK_RANK)
-		mix_bwd_input(dH, l, w->dFU.p, P->alpha[TASK_RANK], P->psi[TASK_RANK], L, b->uidx, b->U, d);
+		mix_bwd_input(dH, l, w->dFU.p, P->alpha[TASK_RANK], P->psi[TASK_RANK], L, b->uidx, b->U, d, 1);
 	if (c->tasks & 1 << TASK_CLUSTER) {
-		mix_bwd_input(dH, l, w->dFs.p, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], L, b->sidx, b->Ns, d);
-		mix_bwd_input(dH, l, w->dFq.p, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], L, b->qidx, b->Q, d);
+		mix_bwd_input(dH, l, w->dFs.p, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], L, b->sidx, b->Ns, d, 1);
+		mix_bwd_input(dH, l, w->dFq.p, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], L, b->qidx, b->Q, d, 1);
 	}
 }
 
 static void
-encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2)
+encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH)
 {
 	const struct model_cfg *c = &M->cfg;
 	int64_t N = b->N, d = c->d;
 	int L = c->layers;
 	struct mview *P = &M->P, *G = &M->G;
-	real *dH = need(&w->dH, N * d);
 
 	memset(dH, 0, (size_t)(N * d) * sizeof *dH);
 	mix_input_grads(M, b, w, dH, L - 1);
@@ -738,11 +752,15 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2)
 			  P->gam[l], b->off, b->G, d);
 		lin_bwd(T2, G->W2[l], NULL, T1, A1, P->W2[l], N, d, d, 0);
 		relu_bwd(T2, T2, A1, N * d);
+		if (l == 0) {		/* T1 is free again: H0 goes there */
+			embed_fwd(M, b, T1);
+			Hin = T1;
+		}
 		lin_bwd(dH, G->W1[l], NULL, T2, Hin, P->W1[l], N, d, d, 0);
 		if (l > 0)
 			mix_input_grads(M, b, w, dH, l - 1);
 	}
-	tanh_bwd(dH, dH, w->H[0].p, N * d);
+	tanh_bwd(dH, dH, T1, N * d);	/* T1 = H0 */
 	lin_bwd(NULL, G->E, G->Eb, dH, b->X, P->E, N, MODEL_NFEAT, d, 0);
 }
 
@@ -758,7 +776,8 @@ task_rec(model *M, const batch *b, mws *w, real *arena, int backward)
 		Hs[l] = w->H[l + 1].p;
 	struct carver cv = { arena, 0 };
 	real *Fu = carve(&cv, Pn * d), *Fv = carve(&cv, Pn * d),
-	    *XW = carve(&cv, Pn * k * d), *dXW = carve(&cv, Pn * k * d),
+	    *XW = carve(&cv, Pn * k * d),
+	    *dXW = carve(&cv, (Pn < NTN_CHUNK ? Pn : NTN_CHUNK) * k * d),
 	    *h = carve(&cv, Pn * k), *dl = carve(&cv, Pn), *y = carve(&cv, Pn);
 	real *lg = need(&w->rlog, Pn);
 
@@ -783,7 +802,8 @@ static int64_t
 rec_arena(const model *M, const batch *b)
 {
 	int64_t d = M->cfg.d, Pn = b->P, k = M->cfg.ntn_k;
-	return 2 * rup(Pn * d) + 2 * rup(Pn * k * d) + rup(Pn * k) + 2 * rup(Pn);
+	return 2 * rup(Pn * d) + rup(Pn * k * d) +
+	    rup((Pn < NTN_CHUNK ? Pn : NTN_CHUNK) * k * d) + rup(Pn * k) + 2 * rup(Pn);
 }
 
 /* Centrality ranking: RankNet on the pairs, one MLP per centrality. */
@@ -798,8 +818,7 @@ task_rank(model *M, const batch *b, mws *w, real *arena, int backward)
 	for (int l = 0; l < c->layers; l++)
 		Hs[l] = w->H[l + 1].p;
 	struct carver cv = { arena, 0 };
-	real *F = carve(&cv, U * d), *Z = carve(&cv, U * Hh),
-	    *dZ = carve(&cv, U * Hh), *dS = carve(&cv, U * MODEL_NCENT),
+	real *F = carve(&cv, U * d), *Z = carve(&cv, U * Hh), *dS = carve(&cv, U * MODEL_NCENT),
 	    *z = carve(&cv, Pn * MODEL_NCENT), *dz = carve(&cv, Pn * MODEL_NCENT);
 	real *S = need(&w->rS, U * MODEL_NCENT);
 
@@ -819,7 +838,7 @@ task_rank(model *M, const batch *b, mws *w, real *arena, int backward)
 			dS[(int64_t)b->rv[i] * MODEL_NCENT + t] -= dz[i * MODEL_NCENT + t];
 		}
 	real *dF = need(&w->dFU, U * d);
-	rank_bwd(dF, G->rW1, G->rb1, G->rw2, G->rb2, dS, Z, dZ, F, P->rW1,
+	rank_bwd(dF, G->rW1, G->rb1, G->rw2, G->rb2, dS, Z, Z, F, P->rW1,
 		 P->rw2, U, d, MODEL_NCENT, hr);
 	mix_bwd_params(G->alpha[TASK_RANK], G->psi[TASK_RANK], dF, Hs, c->layers,
 		       P->alpha[TASK_RANK], P->psi[TASK_RANK], b->uidx, U, d);
@@ -830,7 +849,7 @@ static int64_t
 rank_arena(const model *M, const batch *b)
 {
 	int64_t d = M->cfg.d, U = b->U, Hh = MODEL_NCENT * (int64_t)M->cfg.rank_hidden;
-	return rup(U * d) + 2 * rup(U * Hh) + rup(U * MODEL_NCENT) +
+	return rup(U * d) + rup(U * Hh) + rup(U * MODEL_NCENT) +
 	    2 * rup(b->P * MODEL_NCENT);
 }
 
@@ -895,7 +914,7 @@ model_step(model *M, const batch *b, mws *w, int backward, struct mout *out)
 {
 	const struct model_cfg *c = &M->cfg;
 	int64_t N = b->N, d = c->d;
-	int64_t an = 2 * rup(N * d);
+	int64_t an = 3 * rup(N * d);	/* the encoder's T1, T2, dH */
 	if (c->tasks & 1 << TASK_REC && rec_arena(M, b) > an)
 		an = rec_arena(M, b);
 	if (c->tasks & 1 << TASK_RANK && rank_arena(M, b) > an)
@@ -903,10 +922,10 @@ model_step(model *M, const batch *b, mws *w, int backward, struct mout *out)
 	if (c->tasks & 1 << TASK_CLUSTER && cluster_arena(M, b) > an)
 		an = cluster_arena(M, b);
 	real *arena = need(&w->arena, an);
-	real *T1 = arena, *T2 = arena + rup(N * d);
+	real *T1 = arena, *T2 = arena + rup(N * d), *T3 = T2 + rup(N * d);
 
 	memset(out, 0, sizeof *out);
-	encoder_fwd(M, b, w, T1);
+	encoder_fwd(M, b, w, T1, T2);
 	double total = 0;
 	if (c->tasks & 1 << TASK_REC) {
 		out->loss[TASK_REC] = task_rec(M, b, w, arena, backward);
@@ -924,6 +943,6 @@ model_step(model *M, const batch *b, mws *w, int backward, struct mout *out)
 	for (int t = 0; t < NTASK; t++)
 		total += out->loss[t];
 	if (backward)
-		encoder_bwd(M, b, w, T1, T2);
+		encoder_bwd(M, b, w, T1, T2, T3);
 	return total;
 }

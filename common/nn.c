@@ -12,9 +12,16 @@
 
 #ifdef NN_DOUBLE
 #define GEMM cblas_dgemm
+#define TANH tanh
 #else
 #define GEMM cblas_sgemm
+#define TANH tanhf
 #endif
+
+/* Row-sum reductions split the rows into this many fixed chunks and add
+ * the chunks' partial sums in order: the result does not depend on the
+ * thread count. */
+#define RCHUNKS 32
 
 /* Loops over less work than this run on the calling thread: starting a
  * team costs more than it saves, and much more on a busy machine. */
@@ -56,20 +63,54 @@ lin_fwd(real *Y, const real *X, const real *W, const real *b, int64_t N,
 	nn_gemm(0, 0, N, o, i, 1, X, i, W, o, b ? 1 : 0, Y, o);
 }
 
+/*
+ * acc[l][c] = sum_r A[r][c] * B_l[ix(r)][c] for l < nb products (B_l NULL:
+ * plain column sums of A), r < N, rows of width o; B_l rows are gathered
+ * through idx (NULL: r).  Rows are processed contiguously in RCHUNKS
+ * fixed chunks, each with its own double partial sums, added in order.
+ */
+static void
+colsums(double *acc, const real *A, real *const *B, int nb, const int32_t *idx,
+	int64_t N, int64_t o)
+{
+	int nl = nb ? nb : 1;
+	double *part = xcalloc((size_t)(RCHUNKS * nl * o), sizeof *part);
+	#pragma omp parallel for schedule(dynamic, 1) if (PAR(N * o * nl))
+	for (int ch = 0; ch < RCHUNKS; ch++) {
+		int64_t r0 = N * ch / RCHUNKS, r1 = N * (ch + 1) / RCHUNKS;
+		double *p = part + (int64_t)ch * nl * o;
+		for (int64_t r = r0; r < r1; r++) {
+			const real *a = A + r * o;
+			if (!nb) {
+				for (int64_t c = 0; c < o; c++)
+					p[c] += a[c];
+				continue;
+			}
+			int64_t br = idx ? idx[r] : r;
+			for (int l = 0; l < nb; l++) {
+				const real *bl = B[l] + br * o;
+				double *pl = p + l * o;
+				for (int64_t c = 0; c < o; c++)
+					pl[c] += (double)(a[c] * bl[c]);
+			}
+		}
+	}
+	memset(acc, 0, (size_t)(nl * o) * sizeof *acc);
+	for (int ch = 0; ch < RCHUNKS; ch++)
+		for (int64_t j = 0; j < nl * o; j++)
+			acc[j] += part[(int64_t)ch * nl * o + j];
+	free(part);
+}
+
 /* db += column sums of dY (N x o), in a fixed order. */
 static void
 colsum_add(real *db, const real *dY, int64_t N, int64_t o)
 {
-	#pragma omp parallel for schedule(static) if (PAR(N * o))
-	for (int64_t c0 = 0; c0 < o; c0 += COLBLK) {
-		int64_t c1 = c0 + COLBLK < o ? c0 + COLBLK : o;
-		double acc[COLBLK] = { 0 };
-		for (int64_t r = 0; r < N; r++)
-			for (int64_t c = c0; c < c1; c++)
-				acc[c - c0] += dY[r * o + c];
-		for (int64_t c = c0; c < c1; c++)
-			db[c] += (real)acc[c - c0];
-	}
+	double *acc = xmallocarray((size_t)o, sizeof *acc);
+	colsums(acc, dY, NULL, 0, NULL, N, o);
+	for (int64_t c = 0; c < o; c++)
+		db[c] += (real)acc[c];
+	free(acc);
 }
 
 void
@@ -88,7 +129,7 @@ tanh_fwd(real *y, const real *x, int64_t n)
 {
 	#pragma omp parallel for schedule(static) if (PAR(n))
 	for (int64_t i = 0; i < n; i++)
-		y[i] = tanh(x[i]);
+		y[i] = TANH(x[i]);
 }
 
 void
@@ -261,33 +302,19 @@ mix_bwd_params(real *dalpha, real *dpsi, const real *dF, real *const *H,
 	real w[MIX_MAXL];
 	double dw[MIX_MAXL] = { 0 };
 	mix_weights(w, psi, L);
-	/* Column blocks: dalpha[c] and the per-block share of dw. */
-	int64_t nb = (d + COLBLK - 1) / COLBLK;
-	double *part = xcalloc((size_t)(nb * L), sizeof *part);
-	#pragma omp parallel for schedule(static) if (PAR(R * d * L))
-	for (int64_t b = 0; b < nb; b++) {
-		int64_t c0 = b * COLBLK, c1 = c0 + COLBLK < d ? c0 + COLBLK : d;
-		double da[COLBLK] = { 0 };
-		double *pw = part + b * L;
-		for (int64_t r = 0; r < R; r++) {
-			const real *g = dF + r * d;
-			for (int l = 0; l < L; l++) {
-				const real *h = H[l] + (int64_t)idx[r] * d;
-				double s = 0;
-				for (int64_t c = c0; c < c1; c++) {
-					da[c - c0] += (double)g[c] * w[l] * h[c];
-					s += (double)g[c] * alpha[c] * h[c];
-				}
-				pw[l] += s;
-			}
+	/* G_l[c] = sum_r dF[r][c] H_l[idx[r]][c]; then dalpha = sum_l w_l G_l
+	 * and dw_l = alpha . G_l. */
+	double *G = xmallocarray((size_t)(d * L), sizeof *G);
+	colsums(G, dF, H, L, idx, R, d);
+	for (int64_t c = 0; c < d; c++) {
+		double da = 0;
+		for (int l = 0; l < L; l++) {
+			da += w[l] * G[l * d + c];
+			dw[l] += alpha[c] * G[l * d + c];
 		}
-		for (int64_t c = c0; c < c1; c++)
-			dalpha[c] += (real)da[c - c0];
+		dalpha[c] += (real)da;
 	}
-	for (int64_t b = 0; b < nb; b++)
-		for (int l = 0; l < L; l++)
-			dw[l] += part[b * L + l];
-	free(part);
+	free(G);
 	double dot = 0;
 	for (int l = 0; l < L; l++)
 		dot += w[l] * dw[l];
@@ -297,24 +324,37 @@ mix_bwd_params(real *dalpha, real *dpsi, const real *dF, real *const *H,
 
 void
 mix_bwd_input(real *dH, int l, const real *dF, const real *alpha,
-	      const real *psi, int L, const int32_t *idx, int64_t R, int64_t d)
+	      const real *psi, int L, const int32_t *idx, int64_t R, int64_t d,
+	      int unique)
 {
-	real w[MIX_MAXL];
+	real w[MIX_MAXL], *s = xmallocarray((size_t)d, sizeof *s);
 	mix_weights(w, psi, L);
-	int64_t nb = (d + COLBLK - 1) / COLBLK;
-	#pragma omp parallel for schedule(static) if (PAR(R * d))
-	for (int64_t b = 0; b < nb; b++) {
-		int64_t c0 = b * COLBLK, c1 = c0 + COLBLK < d ? c0 + COLBLK : d;
-		real s[COLBLK];
-		for (int64_t c = c0; c < c1; c++)
-			s[c - c0] = w[l] * alpha[c];
+	for (int64_t c = 0; c < d; c++)
+		s[c] = w[l] * alpha[c];
+	if (unique) {
+		/* every row of dH is written by one r: split the rows */
+		#pragma omp parallel for schedule(static) if (PAR(R * d))
 		for (int64_t r = 0; r < R; r++) {
 			real *h = dH + (int64_t)idx[r] * d;
 			const real *g = dF + r * d;
-			for (int64_t c = c0; c < c1; c++)
-				h[c] += s[c - c0] * g[c];
+			for (int64_t c = 0; c < d; c++)
+				h[c] += s[c] * g[c];
+		}
+	} else {
+		/* repeated rows: split the columns, each thread keeps the order */
+		int64_t cb = 128, nb = (d + cb - 1) / cb;
+		#pragma omp parallel for schedule(static) if (PAR(R * d))
+		for (int64_t b = 0; b < nb; b++) {
+			int64_t c0 = b * cb, c1 = c0 + cb < d ? c0 + cb : d;
+			for (int64_t r = 0; r < R; r++) {
+				real *h = dH + (int64_t)idx[r] * d;
+				const real *g = dF + r * d;
+				for (int64_t c = c0; c < c1; c++)
+					h[c] += s[c] * g[c];
+			}
 		}
 	}
+	free(s);
 }
 
 /* ------------------------------------------------------------------ */
@@ -343,7 +383,7 @@ ntn_pair_fwd(real *logit, real *XW, real *h, ntn p, const real *X,
 			real s = dotr(XW + i * kd + t * d, y, d) + p.b[t];
 			for (int64_t a = 0; a < d; a++)
 				s += x[a] * p.V[a * k + t] + y[a] * p.V[(d + a) * k + t];
-			real ht = tanh(s);
+			real ht = TANH(s);
 			h[i * k + t] = ht;
 			z += p.o[t] * ht;
 		}
@@ -380,23 +420,28 @@ ntn_pair_bwd(real *dX, real *dY, ntn g, const real *dlogit, const real *XW,
 	/* Linear part of the input gradients. */
 	nn_gemm(0, 1, P, d, k, 1, dpre, k, p.V, k, 0, dX, d);
 	nn_gemm(0, 1, P, d, k, 1, dpre, k, p.V + d * k, k, 0, dY, d);
-	/* Bilinear part: dY += sum_t dpre_t XW_t, dXW_t = dpre_t y. */
-	#pragma omp parallel for schedule(static) if (PAR(P * kd))
-	for (int64_t i = 0; i < P; i++) {
-		real *dy = dY + i * d;
-		const real *y = Y + i * d;
-		for (int t = 0; t < k; t++) {
-			real dp = dpre[i * k + t];
-			const real *xw = XW + i * kd + t * d;
-			real *dxw = dXW + i * kd + t * d;
-			for (int64_t a = 0; a < d; a++) {
-				dy[a] += dp * xw[a];
-				dxw[a] = dp * y[a];
+	/* Bilinear part: dY += sum_t dpre_t XW_t, dXW_t = dpre_t y, then
+	 * dW += X^T dXW and dX += dXW W^T, NTN_CHUNK rows at a time so that
+	 * dXW stays small. */
+	for (int64_t i0 = 0; i0 < P; i0 += NTN_CHUNK) {
+		int64_t n = P - i0 < NTN_CHUNK ? P - i0 : NTN_CHUNK;
+		#pragma omp parallel for schedule(static) if (PAR(n * kd))
+		for (int64_t i = i0; i < i0 + n; i++) {
+			real *dy = dY + i * d;
+			const real *y = Y + i * d;
+			for (int t = 0; t < k; t++) {
+				real dp = dpre[i * k + t];
+				const real *xw = XW + i * kd + t * d;
+				real *dxw = dXW + (i - i0) * kd + t * d;
+				for (int64_t a = 0; a < d; a++) {
+					dy[a] += dp * xw[a];
+					dxw[a] = dp * y[a];
+				}
 			}
 		}
+		nn_gemm(1, 0, d, kd, n, 1, X + i0 * d, d, dXW, kd, 1, g.W, kd);
+		nn_gemm(0, 1, n, d, kd, 1, dXW, kd, p.W, kd, 1, dX + i0 * d, d);
 	}
-	nn_gemm(1, 0, d, kd, P, 1, X, d, dXW, kd, 1, g.W, kd);
-	nn_gemm(0, 1, P, d, kd, 1, dXW, kd, p.W, kd, 1, dX, d);
 	free(dpre);
 }
 
@@ -428,7 +473,7 @@ ntn_cand_fwd(real *logit, real *CW, real *XV, real *CV, real *h, ntn p,
 			for (int t = 0; t < k; t++) {
 				real v = dotr(x, CW + s * kd + t * d, d)
 				    + XV[q * k + t] + CV[s * k + t] + p.b[t];
-				hq[t] = tanh(v);
+				hq[t] = TANH(v);
 				z += p.o[t] * hq[t];
 			}
 			logit[q * kmax + j] = z;
@@ -538,15 +583,6 @@ rank_bwd(real *dX, real *dW1, real *db1, real *dw2, real *db2, const real *dS,
 	 const real *w2, int64_t R, int64_t d, int nh, int64_t hd)
 {
 	int64_t H = nh * hd;
-	#pragma omp parallel for schedule(static) if (PAR(R * H))
-	for (int64_t r = 0; r < R; r++)
-		for (int t = 0; t < nh; t++) {
-			real ds = dS[r * nh + t];
-			const real *z = Z + r * H + t * hd;
-			real *dz = dZ + r * H + t * hd;
-			for (int64_t c = 0; c < hd; c++)
-				dz[c] = z[c] > 0 ? ds * w2[t * hd + c] : 0;
-		}
 	/* dw2[t] += sum_r dS[r][t] Z[r][t]: blocks of (t, columns). */
 	int64_t nbh = (hd + COLBLK - 1) / COLBLK;
 	#pragma omp parallel for schedule(static) if (PAR(R * H))
@@ -563,6 +599,15 @@ rank_bwd(real *dX, real *dW1, real *db1, real *dw2, real *db2, const real *dS,
 		for (int64_t c = c0; c < c1; c++)
 			dw2[t * hd + c] += (real)acc[c - c0];
 	}
+	#pragma omp parallel for schedule(static) if (PAR(R * H))
+	for (int64_t r = 0; r < R; r++)
+		for (int t = 0; t < nh; t++) {
+			real ds = dS[r * nh + t];
+			const real *z = Z + r * H + t * hd;	/* may be dz */
+			real *dz = dZ + r * H + t * hd;
+			for (int64_t c = 0; c < hd; c++)
+				dz[c] = z[c] > 0 ? ds * w2[t * hd + c] : 0;
+		}
 	colsum_add(db2, dS, R, nh);
 	lin_bwd(dX, dW1, db1, dZ, X, W1, R, d, H, 0);
 }

@@ -92,10 +92,11 @@ void mix_fwd(real *F, real *const *H, int L, const real *alpha,
 void mix_bwd_params(real *dalpha, real *dpsi, const real *dF,
 		    real *const *H, int L, const real *alpha, const real *psi,
 		    const int32_t *idx, int64_t R, int64_t d);
-/* dH[idx[r]] += w_l alpha * dF[r] for layer l (idx may repeat). */
+/* dH[idx[r]] += w_l alpha * dF[r] for layer l.  idx may repeat rows
+ * unless unique is nonzero (then rows are split between threads). */
 void mix_bwd_input(real *dH, int l, const real *dF, const real *alpha,
 		   const real *psi, int L, const int32_t *idx, int64_t R,
-		   int64_t d);
+		   int64_t d, int unique);
 
 /* ---- neural tensor network (appendix A.4) ---- */
 
@@ -112,8 +113,9 @@ typedef struct ntn {
  * h (P x k). */
 void ntn_pair_fwd(real *logit, real *XW, real *h, ntn p, const real *X,
 		  const real *Y, int64_t P, int64_t d, int k);
-/* dX = ..., dY = ... (both overwritten); g += parameter gradients.
- * dXW is P x kd scratch. */
+/* dX, dY (both overwritten) and g += parameter gradients.
+ * dXW is min(P, NTN_CHUNK) x kd scratch. */
+#define NTN_CHUNK 1024
 void ntn_pair_bwd(real *dX, real *dY, ntn g, const real *dlogit,
 		  const real *XW, const real *h, real *dXW, ntn p,
 		  const real *X, const real *Y, int64_t P, int64_t d, int k);
@@ -145,7 +147,8 @@ void ntn_cand_bwd(real *dX, real *dC, ntn g, const real *dlogit,
 void rank_fwd(real *S, real *Z, const real *X, const real *W1,
 	      const real *b1, const real *w2, const real *b2, int64_t R,
 	      int64_t d, int nh, int64_t hd);
-/* dX overwritten; dW1, db1, dw2, db2 added; dZ (R x nh hd) scratch. */
+/* dX overwritten; dW1, db1, dw2, db2 added; dZ (R x nh hd) scratch,
+ * which may be Z itself (Z is then overwritten). */
 void rank_bwd(real *dX, real *dW1, real *db1, real *dw2, real *db2,
 	      const real *dS, const real *Z, real *dZ, const real *X,
 	      const real *W1, const real *w2, int64_t R, int64_t d, int nh,

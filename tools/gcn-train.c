@@ -231,7 +231,7 @@ parse(struct opts *o, int argc, char **argv)
 		switch (ch) {
 		case OPT_CONFIG: break;
 		case OPT_BATCH: o->s.batch = opt_ll(optarg, 1, 1 << 20, "--batch"); break;
-		case OPT_BENCH: o->bench_steps = opt_ll(optarg, 1, 1000000, "--bench-steps"); break;
+		case OPT_BENCH: o->bench_steps = opt_ll(optarg, 1, 1024, "--bench-steps"); break;
 		case OPT_CHECKPOINT: o->checkpoint = optarg; break;
 		case OPT_EPOCHS: o->s.epochs = opt_ll(optarg, 1, 1000000000, "--epochs"); break;
 		case OPT_HIDDEN: o->s.hidden = opt_ll(optarg, 1, 8192, "--hidden"); break;
@@ -552,7 +552,7 @@ static void
 model_record(gs_rec *r, const struct opts *o, const model *M, const real *params,
 	     const struct scores *sc, long long epoch, long long step,
 	     int state, const real *best, double best_score, long long best_epoch,
-	     long long stale)
+	     long long best_step, long long stale)
 {
 	struct settings s = o->s;
 	struct cfg_key keys[MAX_KEYS];
@@ -582,6 +582,7 @@ model_record(gs_rec *r, const struct opts *o, const model *M, const real *params
 		gs_attr_setf(r, "state.adam_t", "%" PRId64, M->adam_t);
 		gs_attr_setf(r, "state.best_score", "%.17g", best_score);
 		gs_attr_setf(r, "state.best_epoch", "%lld", best_epoch);
+		gs_attr_setf(r, "state.best_step", "%lld", best_step);
 		gs_attr_setf(r, "state.stale_epochs", "%lld", stale);
 	}
 	gs_attr_setf(r, "epoch", "%lld", epoch);
@@ -621,8 +622,8 @@ model_record(gs_rec *r, const struct opts *o, const model *M, const real *params
 static void
 write_checkpoint(const struct opts *o, const model *M, const real *best,
 		 const struct scores *bsc, long long epoch, long long step,
-		 double best_score, long long best_epoch, long long stale,
-		 int argc, char **argv)
+		 double best_score, long long best_epoch, long long best_step,
+		 long long stale, int argc, char **argv)
 {
 	struct copt c = o->c;
 	gs_rec r;
@@ -630,17 +631,26 @@ write_checkpoint(const struct opts *o, const model *M, const real *best,
 	c.quiet = 1;
 	gs_file *out = gs_open_out(&c, argc, argv);
 	gs_rec_init(&r);
-	model_record(&r, o, M, M->p, bsc, epoch, step, 1, best, best_score, best_epoch, stale);
+	model_record(&r, o, M, M->p, bsc, epoch, step, 1, best, best_score, best_epoch,
+		     best_step, stale);
 	gs_write1(out, &r);
 	gs_close(out);
 	gs_rec_free(&r);
 }
 
 struct resume {
-	long long epoch, step, best_epoch, stale;
+	long long epoch, step, best_epoch, best_step, stale;
 	double best_score;
-	int have_scores;
+	struct scores bsc;	/* validation scores of the best model */
 };
+
+/* A number attribute of r, or dflt. */
+static double
+attr_num(const gs_rec *r, const char *key, double dflt)
+{
+	const char *a = gs_attr_get(r, key);
+	return a ? strtod(a, NULL) : dflt;
+}
 
 static void
 load_checkpoint(const struct opts *o, model *M, real *best, struct resume *rs)
@@ -694,10 +704,22 @@ load_checkpoint(const struct opts *o, model *M, real *best, struct resume *rs)
 		GETI("step", rs->step);
 		GETI("state.best_epoch", rs->best_epoch);
 		GETI("state.stale_epochs", rs->stale);
+		GETI("state.best_step", rs->best_step);
 #undef GETI
 		if (!(a = gs_attr_get(&r, "state.best_score")))
 			die("%s: checkpoint lacks 'state.best_score'", o->resume);
 		rs->best_score = strtod(a, NULL);
+		/* the best model's scores, written as its val.* attributes */
+		struct scores *b = &rs->bsc;
+		b->score = attr_num(&r, "val.score", 0);
+		b->auc = attr_num(&r, "val.rec_auc", 0);
+		b->rank_mean = attr_num(&r, "val.rank_acc", 0);
+		for (int t = 0; t < MODEL_NCENT; t++) {
+			char key[64];
+			snprintf(key, sizeof key, "val.rank_acc.%s", cent_cols[t]);
+			b->rank[t] = attr_num(&r, key, 0);
+		}
+		b->cluster = attr_num(&r, "val.cluster_acc", 0);
 	}
 	if (k < -1)
 		die("%s", gs_strerror(in));
@@ -855,6 +877,7 @@ main(int argc, char **argv)
 		die_usage("%" PRId64 " graphs: cannot keep %" PRId64
 			  " for validation and train on the rest (--validation)", ds.n, nv);
 	int64_t nt = ds.n - nv;
+	o.s.validation = nv;		/* the model's config says what was used */
 	struct lgraph **train = ds.g, **val = ds.g + nt;
 	int B = (int)(o.s.batch < nt ? o.s.batch : nt);
 
@@ -862,7 +885,7 @@ main(int argc, char **argv)
 	copy_params(best, M.p, M.n);
 	struct scores bsc, sc;
 	memset(&bsc, 0, sizeof bsc);
-	long long epoch0 = 0, step = 0, best_epoch = 0, stale = 0;
+	long long epoch0 = 0, step = 0, best_epoch = 0, best_step = 0, stale = 0;
 	double best_score = -1;
 	if (o.resume) {
 		struct resume rs = { 0 };
@@ -871,6 +894,8 @@ main(int argc, char **argv)
 		step = rs.step;
 		best_epoch = rs.best_epoch;
 		best_score = rs.best_score;
+		best_step = rs.best_step;
+		bsc = rs.bsc;
 		stale = rs.stale;
 	}
 
@@ -920,6 +945,10 @@ main(int argc, char **argv)
 		struct lgraph **bg = xmallocarray((size_t)B, sizeof *bg);
 		for (int64_t i0 = 0; i0 + B <= nt && !stop_signal; i0 += B) {
 			struct mout out1;
+			if (o.s.steps && step >= o.s.steps) {
+				budget_hit = 1;
+				break;
+			}
 			double t0 = now();
 			for (int i = 0; i < B; i++)
 				bg[i] = train[perm[i0 + i]];
@@ -948,7 +977,7 @@ main(int argc, char **argv)
 			}
 		}
 		free(bg);
-		if (stop_signal && nb == 0)
+		if (nb == 0)		/* a signal or the step budget came first */
 			break;
 		/* score on the validation graphs, keep the best model */
 		validate(&M, val, nv, B, (uint64_t)o.s.seed, &bo, &b, w, &sc);
@@ -956,6 +985,7 @@ main(int argc, char **argv)
 		if (better) {
 			best_score = sc.score;
 			best_epoch = epoch + 1;
+			best_step = step;
 			bsc = sc;
 			copy_params(best, M.p, M.n);
 			stale = 0;
@@ -988,7 +1018,7 @@ main(int argc, char **argv)
 		}
 		if (o.checkpoint && !stop_signal)
 			write_checkpoint(&o, &M, best, &bsc, epoch + 1, step, best_score,
-					 best_epoch, stale, argc, argv);
+					 best_epoch, best_step, stale, argc, argv);
 		if (stale >= o.s.patience) {
 			if (!o.c.quiet)
 				fprintf(stderr, "%s: no better validation score for %lld epochs; stopping\n",
@@ -1008,8 +1038,9 @@ main(int argc, char **argv)
 	gs_rec_init(&r);
 	for (int i = 0; i < ds.npg; i++)
 		gs_write1(out, &ds.pg[i]);
-	model_record(&r, &o, &M, best, best_score >= 0 ? &bsc : NULL, best_epoch, step,
-		     0, NULL, 0, 0, 0);
+	model_record(&r, &o, &M, best, best_score >= 0 ? &bsc : NULL, best_epoch,
+		     best_step, 0, NULL, 0, 0, 0, 0);
+	gs_attr_setf(&r, "trained_steps", "%lld", step);
 	gs_write1(out, &r);
 	gs_close(out);
 	if (logf && fclose(logf) != 0)

@@ -260,11 +260,19 @@ Test(nn, layer_mixing, .init = setup, .fini = teardown)
 	fdcheck("mix dpsi", mix_loss, &c, c.psi, dp, c.L);
 	for (int l = 0; l < c.L; l++) {
 		dH[l] = zeros(c.N * c.d);
-		mix_bwd_input(dH[l], l, c.r, c.alpha, c.psi, c.L, c.idx, c.R, c.d);
+		mix_bwd_input(dH[l], l, c.r, c.alpha, c.psi, c.L, c.idx, c.R, c.d, 0);
 		fdcheck("mix dH", mix_loss, &c, c.H[l], dH[l], c.N * c.d);
 		free(dH[l]);
-		free(c.H[l]);
 	}
+	/* rows without repeats: the row-parallel path adds the same */
+	int32_t uq[4] = { 3, 0, 2, 1 };
+	real *h0 = zeros(c.N * c.d), *h1 = zeros(c.N * c.d);
+	mix_bwd_input(h0, 1, c.r, c.alpha, c.psi, c.L, uq, 4, c.d, 0);
+	mix_bwd_input(h1, 1, c.r, c.alpha, c.psi, c.L, uq, 4, c.d, 1);
+	cr_expect(memcmp(h0, h1, (size_t)(c.N * c.d) * sizeof(real)) == 0);
+	free(h0); free(h1);
+	for (int l = 0; l < c.L; l++)
+		free(c.H[l]);
 	free(c.alpha); free(c.psi); free(c.F); free(c.r); free(da); free(dp);
 }
 
@@ -348,6 +356,28 @@ Test(nn, ntn_pairs, .init = setup, .fini = teardown)
 	free(dX); free(dY); free(dXW);
 }
 
+Test(nn, ntn_pairs_in_chunks, .init = setup, .fini = teardown)
+{
+	/* more pairs than NTN_CHUNK: the chunked backward pass */
+	struct ntn_ctx c = { .P = NTN_CHUNK + NTN_CHUNK / 2 + 3, .d = 2, .k = 2 };
+	ntn_alloc(&c.p, c.d, c.k, 1);
+	c.X = rnd(c.P * c.d, -1, 1); c.Y = rnd(c.P * c.d, -1, 1);
+	c.lg = zeros(c.P); c.XW = zeros(c.P * c.k * c.d); c.h = zeros(c.P * c.k);
+	c.r = rnd(c.P, -1, 1);
+	ntn g;
+	ntn_alloc(&g, c.d, c.k, 0);
+	real *dX = zeros(c.P * c.d), *dY = zeros(c.P * c.d),
+	    *dXW = zeros(NTN_CHUNK * c.k * c.d);
+	ntn_pair_loss(&c);
+	ntn_pair_bwd(dX, dY, g, c.r, c.XW, c.h, dXW, c.p, c.X, c.Y, c.P, c.d, c.k);
+	fdcheck("ntn chunks dX", ntn_pair_loss, &c, c.X, dX, c.P * c.d);
+	fdcheck("ntn chunks dY", ntn_pair_loss, &c, c.Y, dY, c.P * c.d);
+	fdcheck("ntn chunks dW", ntn_pair_loss, &c, c.p.W, g.W, c.d * c.k * c.d);
+	ntn_release(&c.p); ntn_release(&g);
+	free(c.X); free(c.Y); free(c.lg); free(c.XW); free(c.h); free(c.r);
+	free(dX); free(dY); free(dXW);
+}
+
 static double
 ntn_cand_loss(void *pp)
 {
@@ -424,6 +454,17 @@ Test(nn, ranking_heads, .init = setup, .fini = teardown)
 	    *dw2 = zeros(H), *db2 = zeros(c.nh), *dZ = zeros(c.R * H);
 	rank_loss(&c);
 	rank_bwd(dX, dW1, db1, dw2, db2, c.r, c.Z, dZ, c.X, c.W1, c.w2, c.R, c.d, c.nh, c.hd);
+	{	/* dZ = Z in place gives the same gradients */
+		real *e[5] = { zeros(c.R * c.d), zeros(c.d * H), zeros(H), zeros(H), zeros(c.nh) };
+		real *Zc = zeros(c.R * H);
+		memcpy(Zc, c.Z, (size_t)(c.R * H) * sizeof(real));
+		rank_bwd(e[0], e[1], e[2], e[3], e[4], c.r, Zc, Zc, c.X, c.W1, c.w2, c.R, c.d, c.nh, c.hd);
+		cr_expect(memcmp(e[0], dX, (size_t)(c.R * c.d) * sizeof(real)) == 0 &&
+			  memcmp(e[3], dw2, (size_t)H * sizeof(real)) == 0);
+		for (int i = 0; i < 5; i++)
+			free(e[i]);
+		free(Zc);
+	}
 	fdcheck("rank dX", rank_loss, &c, c.X, dX, c.R * c.d);
 	fdcheck("rank dW1", rank_loss, &c, c.W1, dW1, c.d * H);
 	fdcheck("rank db1", rank_loss, &c, c.b1, db1, H);

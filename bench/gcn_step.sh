@@ -1,0 +1,67 @@
+#!/bin/sh
+# gcn_step.sh - `make bench` section "Pre-training step: gcn-train vs PyTorch":
+# one training step of the default configuration (d = 512, L = 3, a batch of
+# 32 DCBM graphs of 100..2000 nodes, the paper's parameter ranges) of
+# bin/gcn-train against the PyTorch reference torch_gcn_ref.py of the peer
+# harness, on the same batch, with the same thread count; next to the rate of
+# a plain sgemm on this machine (bench/gcn_sgemm.c).  Markdown on stdout,
+# progress on stderr.  The measuring and the table are in bench/gcn_step.py.
+#
+#   sh bench/gcn_step.sh [OUTDIR]         (default: a temporary directory,
+#                                          removed at the end)
+#
+# Environment (defaults; an estimated 3-4 min on 2 idle cores, most of it the
+# 2 x 7 training steps and the centralities of the batch; 9 min were measured
+# with a load average of 6 from other jobs):
+#   STEPS=5        timed steps per trainer (median), after
+#   WARMUP=2       warm-up steps (as torch_gcn_ref.py's run())
+#   THREADS=2      threads of both trainers and of the sgemm
+#   SEED=1         dcbm-gen seed of the batch
+#   IDLE_WAIT=10   before each trainer, wait at most this many seconds for
+#                  other processes to go idle (the machine may be shared)
+#   SGEMM_M=37000  rows of the sgemm (about the batch's node count)
+#   PEER_BENCH     the peer harness directory (torch_gcn_ref.py, benchlib.py),
+#                  default ../shared/bench beside the repository
+# Needs /usr/bin/python3 with numpy, torch and python-igraph, and OpenBLAS
+# (-lopenblas) for the sgemm.
+set -eu
+T0=$(date +%s)
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+cd "$(dirname "$0")/.."
+STEPS=${STEPS:-5}
+WARMUP=${WARMUP:-2}
+THREADS=${THREADS:-2}
+SEED=${SEED:-1}
+IDLE_WAIT=${IDLE_WAIT:-10}
+SGEMM_M=${SGEMM_M:-37000}
+PEER_BENCH=${PEER_BENCH:-$(cd .. && pwd)/shared/bench}
+export PEER_BENCH
+PY=/usr/bin/python3
+
+[ -f "$PEER_BENCH/torch_gcn_ref.py" ] ||
+	{ echo "gcn_step.sh: $PEER_BENCH/torch_gcn_ref.py missing (PEER_BENCH)" >&2; exit 1; }
+
+if [ $# -gt 0 ]; then
+	OUT=$1
+	mkdir -p "$OUT"
+else
+	OUT=$(mktemp -d "${TMPDIR:-/tmp}/gnnpipe-gcnstep.XXXXXX")
+	trap 'rm -rf "$OUT"' EXIT
+	trap 'exit 130' INT TERM
+fi
+
+echo "gcn_step.sh: make" >&2
+make -s >&2
+cc -std=c11 -O2 -Wall -Wextra -o "$OUT/gcn_sgemm" bench/gcn_sgemm.c -lopenblas
+
+# The batch, in the text form so that gcn_step.py can read it; gcn-train
+# reads either form.
+BATCH_CMD="dcbm-gen -s $SEED --count 32 | centrality"
+echo "gcn_step.sh: $BATCH_CMD" >&2
+bin/dcbm-gen -t -l 0 -s "$SEED" --count 32 |
+	bin/centrality -t -l 0 -j "$THREADS" -o "$OUT/batch.txt"
+
+$PY bench/gcn_step.py run --stream "$OUT/batch.txt" --gcn-train bin/gcn-train \
+	--sgemm "$OUT/gcn_sgemm" --sgemm-m "$SGEMM_M" --steps "$STEPS" --warmup "$WARMUP" \
+	--threads "$THREADS" --idle-wait "$IDLE_WAIT" --workdir "$OUT" \
+	--load-before "$LOAD_BEFORE" --batch-cmd "$BATCH_CMD" --t0 "$T0"
