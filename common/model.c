@@ -709,8 +709,7 @@ encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2)
 		lin_fwd(T1, A1, P->W2[l], NULL, N, d, d);
 		gnorm_fwd(T1, XH, is, T1, P->gam[l], P->bet[l], b->off, b->G, d,
 			  (real)c->bn_eps);
-		csr_spmm(Ho, b->rp, b->ci, b->av, T1, N, d);
-		relu_fwd(Ho, Ho, N * d);
+		csr_spmm(Ho, b->rp, b->ci, b->av, T1, N, d, 1);	/* relu(Â T1) */
 	}
 }
 
@@ -747,7 +746,7 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH)
 	for (int l = L - 1; l >= 0; l--) {
 		real *Hin = w->H[l].p, *Ho = w->H[l + 1].p, *A1 = w->A1[l].p;
 		relu_bwd(dH, dH, Ho, N * d);
-		csr_spmm(T1, b->rp, b->ci, b->av, dH, N, d);	/* Â symmetric */
+		csr_spmm(T1, b->rp, b->ci, b->av, dH, N, d, 0);	/* Â symmetric */
 		gnorm_bwd(T1, G->gam[l], G->bet[l], T1, w->XH[l].p, w->istd[l].p,
 			  P->gam[l], b->off, b->G, d);
 		lin_bwd(T2, G->W2[l], NULL, T1, A1, P->W2[l], N, d, d, 0);

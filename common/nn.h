@@ -73,12 +73,13 @@ void gnorm_bwd(real *dX, real *dgamma, real *dbeta, const real *dY,
 	       const int64_t *off, int G, int64_t d);
 
 /*
- * Y = A X for a sparse N x N matrix in CSR form (rp, ci, av).  Y must not
- * alias X.  A is symmetric in the model (D^-1/2 (A+I) D^-1/2), so the same
- * call is its own backward: dX = A dY.
+ * Y = A X for a sparse N x N matrix in CSR form (rp, ci, av), followed by
+ * relu when relu is nonzero.  Y must not alias X.  A is symmetric in the
+ * model (D^-1/2 (A+I) D^-1/2), so the same call (relu 0) is its own
+ * backward: dX = A dY.
  */
 void csr_spmm(real *Y, const int64_t *rp, const int32_t *ci, const real *av,
-	      const real *X, int64_t N, int64_t d);
+	      const real *X, int64_t N, int64_t d, int relu);
 
 /* ---- layer mixing (paper eq. 2) ---- */
 

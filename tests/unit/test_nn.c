@@ -201,7 +201,7 @@ static double
 sp_loss(void *p)
 {
 	struct sp_ctx *c = p;
-	csr_spmm(c->Y, c->rp, c->ci, c->av, c->X, c->N, c->d);
+	csr_spmm(c->Y, c->rp, c->ci, c->av, c->X, c->N, c->d, 0);
 	return dot(c->Y, c->r, c->N * c->d);
 }
 
@@ -222,7 +222,7 @@ Test(nn, sparse_product_is_its_own_backward, .init = setup, .fini = teardown)
 	c.rp[5] = e;
 	c.X = rnd(15, -1, 1); c.Y = zeros(15); c.r = rnd(15, -1, 1);
 	real *dX = zeros(15);
-	csr_spmm(dX, c.rp, c.ci, c.av, c.r, c.N, c.d);
+	csr_spmm(dX, c.rp, c.ci, c.av, c.r, c.N, c.d, 0);
 	fdcheck("spmm dX", sp_loss, &c, c.X, dX, 15);
 	free(c.X); free(c.Y); free(c.r); free(dX);
 }
