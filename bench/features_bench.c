@@ -2,20 +2,32 @@
  * features_bench.c - timing harness for common/nodefeat.c and
  * common/centrality.c (not a test; built and run by bench/features_bench.sh).
  *
- *   features_bench [-r reps] [-j threads] features   FILE...
- *   features_bench [-r reps] [-j threads] centrality FILE...
+ *   features_bench [-r reps] [-j threads] [-L long] [-q list] features   FILE...
+ *   features_bench [-r reps] [-j threads] [-L long] [-q list] [-x exact_max]
+ *                  centrality FILE...
  *   features_bench [-j threads] [-ks] labelling FILE
  *   features_bench [-j threads] [-x exact_max] dump FILE
  *
  * FILE: "# n N" then "u v" lines (0-based); a file may hold several graphs,
  * each starting with its own "# n N" line.  Loading is not timed.
- * features/centrality: median of reps calls per quantity and graph, one
- * warm-up call first, one TSV line per (graph, quantity):
- *   graph n m quantity threads seconds
+ * features/centrality: per quantity and graph a first call, then the median
+ * of reps more calls; when the first call takes at least -L seconds
+ * (default 2) it is the only one and its time is reported (the rule of
+ * bench/features_peers.py too).  One TSV line per (graph, quantity):
+ *   graph n m quantity threads seconds calls approx
+ * (calls: timed calls behind the median; approx: 1 when centrality_compute
+ * used its estimators, i.e. n > exact_max).  -q picks quantities by name
+ * (comma-separated: degree, core, ci1, clustering, features_raw(all4),
+ * betweenness, closeness, betweenness+closeness, eigenvector, subgraph,
+ * centrality(all4), eigenvector+subgraph); default: the first five for
+ * features, the next six for centrality.  -x sets cent_opts.exact_max
+ * (default CENT_EXACT_MAX, 2000; 1000000000 makes every quantity exact).
  * labelling: the total over every graph of the file of (a) LAPACK dsyevd
  * with eigenvectors on the dense adjacency matrix alone and (b) the full
- * labelling: centrality_compute() of all four centralities.  -k skips (a);
- * -s also times betweenness+closeness and eigenvector+subgraph separately.
+ * labelling: features_raw() (the four features) and centrality_compute() of
+ * all four centralities, with the default options.  -k skips (a); -s also
+ * times the features, betweenness+closeness and eigenvector+subgraph
+ * separately.
  * dump: TSV of the first graph of FILE, node and the 8 quantities as %.17g
  * (subgraph past DBL_MAX clamped, plus subgraph_log), for comparisons with
  * networkx (bench/features_check_full.py).  -x sets cent_opts.exact_max.
@@ -118,7 +130,8 @@ static const char *qname[Q_N] = {
 	"centrality(all4)", "eigenvector+subgraph"
 };
 
-static double run(int q, const graph *g, features_ws *fw, cent_ws *cw, double *buf)
+static double run(int q, const graph *g, const struct cent_opts *co, features_ws *fw,
+		  cent_ws *cw, double *buf, int *approx)
 {
 	int32_t n = g->n, i;
 	double t0 = now(), *a = buf, *b = buf + n, *c = buf + 2 * (size_t)n, *d = buf + 3 * (size_t)n;
@@ -152,29 +165,40 @@ static double run(int q, const graph *g, features_ws *fw, cent_ws *cw, double *b
 			o.eigenvector = c;
 		if (q == Q_SC || q == Q_ALL || q == Q_EVSC)
 			o.subgraph = d;
-		if (centrality_compute(g, NULL, &o, cw, msg, sizeof msg))
+		if (centrality_compute(g, co, &o, cw, msg, sizeof msg))
 			die("%s", msg);
+		if (approx)
+			*approx = o.approx != 0;
 	}
 	return now() - t0;
 }
 
 int main(int argc, char **argv)
 {
-	int reps = 5, threads = 0, skip_lapack = 0, split = 0, ch, i, k, q;
+	int reps = 5, threads = 0, skip_lapack = 0, split = 0, ch, i, k, q, nq = 0;
 	int32_t exact_max = CENT_EXACT_MAX;
-	const char *mode;
+	double long_call = 2.0;
+	const char *mode, *qlist = NULL;
+	int qs[Q_N];
+	struct cent_opts co;
 	struct gl L = { 0 };
 	features_ws fw;
 	cent_ws cw;
 
 	err_setprog(argv[0]);
-	while ((ch = getopt(argc, argv, "j:kr:sx:")) != -1) {
+	while ((ch = getopt(argc, argv, "j:kL:q:r:sx:")) != -1) {
 		switch (ch) {
 		case 'j':
 			threads = (int)opt_ll(optarg, 1, 1024, "-j");
 			break;
 		case 'k':
 			skip_lapack = 1;
+			break;
+		case 'L':
+			long_call = opt_double(optarg, 0, 1e9, "-L");
+			break;
+		case 'q':
+			qlist = optarg;
 			break;
 		case 'r':
 			reps = (int)opt_ll(optarg, 1, 1000, "-r");
@@ -187,7 +211,8 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr, "usage: features_bench [-ks] [-j threads] [-r reps] "
-				"[-x exact_max] features|centrality|labelling|dump FILE...\n");
+				"[-L long] [-q list] [-x exact_max] "
+				"features|centrality|labelling|dump FILE...\n");
 			return 2;
 		}
 	}
@@ -203,20 +228,19 @@ int main(int argc, char **argv)
 		load(argv[i], &L);
 	features_ws_init(&fw);
 	cent_ws_init(&cw);
+	cent_opts_init(&co);
+	co.exact_max = exact_max;
 
 	if (strcmp(mode, "dump") == 0) {
 		const graph *g = &L.g[0];
 		int32_t n = g->n, v;
 		double *raw = xmallocarray((size_t)n * FEAT_N + 1, sizeof *raw);
 		double *c = xmallocarray((size_t)n * 5 + 1, sizeof *c);
-		struct cent_opts co;
 		cent_out o;
 		char msg[256];
 		double t0 = now(), t1;
 
 		features_raw(g, raw, &fw);
-		cent_opts_init(&co);
-		co.exact_max = exact_max;
 		memset(&o, 0, sizeof o);
 		o.eigenvector = c;
 		o.betweenness = c + n;
@@ -242,7 +266,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (strcmp(mode, "labelling") == 0) {
-		double t_lapack = 0, t_all = 0, t_paths = 0, t_spec = 0;
+		double t_lapack = 0, t_all = 0, t_feat = 0, t_paths = 0, t_spec = 0;
 		int64_t nodes = 0;
 		for (k = 0; k < L.n; k++) {
 			const graph *g = &L.g[k];
@@ -263,10 +287,14 @@ int main(int argc, char **argv)
 				free(A);
 				free(w);
 			}
-			t_all += run(Q_ALL, g, &fw, &cw, buf);
+			/* the full labelling of one graph: the four features and
+			 * the four centralities, default options */
+			t_all += run(Q_RAW, g, NULL, &fw, &cw, buf, NULL);
+			t_all += run(Q_ALL, g, NULL, &fw, &cw, buf, NULL);
 			if (split) {
-				t_paths += run(Q_BCCL, g, &fw, &cw, buf);
-				t_spec += run(Q_EVSC, g, &fw, &cw, buf);
+				t_feat += run(Q_RAW, g, NULL, &fw, &cw, buf, NULL);
+				t_paths += run(Q_BCCL, g, NULL, &fw, &cw, buf, NULL);
+				t_spec += run(Q_EVSC, g, NULL, &fw, &cw, buf, NULL);
 			}
 			nodes += g->n;
 			free(buf);
@@ -274,34 +302,58 @@ int main(int argc, char **argv)
 		printf("graphs\t%d\nnodes\t%lld\nthreads\t%d\n", L.n, (long long)nodes, threads);
 		if (!skip_lapack)
 			printf("dsyevd_alone_s\t%.3f\n", t_lapack);
-		printf("labelling_all4_s\t%.3f\n", t_all);
+		printf("labelling_s\t%.3f\n", t_all);
 		if (!skip_lapack)
 			printf("ratio\t%.3f\n", t_all / t_lapack);
 		if (split)
-			printf("betweenness+closeness_s\t%.3f\neigenvector+subgraph_s\t%.3f\n",
-			       t_paths, t_spec);
+			printf("features_s\t%.3f\nbetweenness+closeness_s\t%.3f\n"
+			       "eigenvector+subgraph_s\t%.3f\n", t_feat, t_paths, t_spec);
 		goto out;
 	}
 	{
-		int lo, hi;
+		int lo, hi, j;
 		if (strcmp(mode, "features") == 0)
 			lo = Q_DEGREE, hi = Q_RAW;
 		else if (strcmp(mode, "centrality") == 0)
 			lo = Q_BC, hi = Q_ALL;
 		else
 			die_usage("unknown mode %s", mode);
-		printf("graph\tn\tm\tquantity\tthreads\tseconds\n");
+		if (qlist == NULL) {
+			for (q = lo; q <= hi; q++)
+				qs[nq++] = q;
+		} else {
+			const char *p = qlist;
+			while (*p) {
+				size_t len = strcspn(p, ",");
+				for (q = 0; q < Q_N; q++)
+					if (strlen(qname[q]) == len && strncmp(qname[q], p, len) == 0)
+						break;
+				if (q == Q_N || nq == Q_N)
+					die_usage("-q: unknown or repeated quantity in %s", qlist);
+				qs[nq++] = q;
+				p += len + (p[len] == ',');
+			}
+		}
+		printf("graph\tn\tm\tquantity\tthreads\tseconds\tcalls\tapprox\n");
 		for (k = 0; k < L.n; k++) {
 			const graph *g = &L.g[k];
 			double *buf = xmallocarray((size_t)g->n * 4 + 1, sizeof *buf);
 			double *t = xmallocarray((size_t)reps, sizeof *t);
-			for (q = lo; q <= hi; q++) {
-				run(q, g, &fw, &cw, buf);	/* warm-up */
-				for (i = 0; i < reps; i++)
-					t[i] = run(q, g, &fw, &cw, buf);
-				qsort(t, (size_t)reps, sizeof *t, cmpd);
-				printf("%s\t%d\t%lld\t%s\t%d\t%.3g\n", L.name[k], g->n,
-				       (long long)g->m, qname[q], threads, t[reps / 2]);
+			for (j = 0; j < nq; j++) {
+				int approx = 0, calls = reps;
+				double t1;
+				q = qs[j];
+				t1 = run(q, g, &co, &fw, &cw, buf, &approx);	/* warm-up */
+				if (t1 >= long_call) {
+					t[0] = t1;
+					calls = 1;
+				} else {
+					for (i = 0; i < reps; i++)
+						t[i] = run(q, g, &co, &fw, &cw, buf, &approx);
+				}
+				qsort(t, (size_t)calls, sizeof *t, cmpd);
+				printf("%s\t%d\t%lld\t%s\t%d\t%.3g\t%d\t%d\n", L.name[k], g->n,
+				       (long long)g->m, qname[q], threads, t[calls / 2], calls, approx);
 				fflush(stdout);
 			}
 			free(buf);
