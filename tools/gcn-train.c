@@ -796,6 +796,7 @@ bench(const struct opts *o, model *M, struct dataset *ds, const struct batch_opt
 	/* median step time, the first (warm-up: page faults, BLAS buffers)
 	 * left out when there are more */
 	double first = tstep[0];
+	long long total = n;
 	if (n > 1) {
 		memmove(tstep, tstep + 1, (size_t)(n - 1) * sizeof *tstep);
 		n--;
@@ -808,9 +809,9 @@ bench(const struct opts *o, model *M, struct dataset *ds, const struct batch_opt
 		}
 	printf("graphs\t%d\nnodes\t%" PRId64 "\nedges\t%" PRId64 "\npairs\t%" PRId64
 	       "\ncluster_queries\t%" PRId64 "\nclusters\t%" PRId64 "\nparams\t%" PRId64
-	       "\nsteps\t%lld\nfirst_step_s\t%.4f\nstep_s_median\t%.4f\nstep_s_min\t%.4f\nstep_s_max\t%.4f\n"
+	       "\nsteps\t%lld\ntimed_steps\t%lld\nfirst_step_s\t%.4f\nstep_s_median\t%.4f\nstep_s_min\t%.4f\nstep_s_max\t%.4f\n"
 	       "prep_s_mean\t%.4f\nworkspace_mib\t%.0f\npeak_rss_mib\t%.0f\n",
-	       G, nodes, edges, b.P, b.Q, b.ncl, M->n, n, first,
+	       G, nodes, edges, b.P, b.Q, b.ncl, M->n, total, n, first,
 	       n % 2 ? tstep[n / 2] : (tstep[n / 2 - 1] + tstep[n / 2]) / 2, tstep[0],
 	       tstep[n - 1], tprep / (double)n, (double)mws_bytes(w) / 1048576.0,
 	       peak_rss_mib());
