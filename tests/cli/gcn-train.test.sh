@@ -13,7 +13,7 @@ model:
   rank_hidden: 32
   attention_hidden: 32
 train:
-  lr: 0.005
+  lr: 0.002
   batch_graphs: 8
   validation_graphs: 8
 EOF
@@ -24,10 +24,10 @@ attr() { sed -n 's/^@model .* '"$1"'=\([^ ]*\).*/\1/p' "$2"; }
 logcol() { awk -F '\t' -v c="$1" -v row="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
 	row == "first" && NR == 2 { print $k } row == "last" { v = $k } END { if (row == "last") print v }' "$3"; }
 
-# -- the joint run: 15 epochs of 4 steps
-expect 0 "gcn-train -q -j 2 --config $T/small.yaml --epochs 15 --log $T/log.tsv -t -o $T/m.txt $T/lab.gs"
-check "[ \$(wc -l <$T/log.tsv) -eq 16 ]" "one log line per epoch after the header"
-for c in loss_rank loss_cluster; do
+# -- the joint run: 25 epochs of 4 steps
+expect 0 "gcn-train -q -j 2 --config $T/small.yaml --epochs 25 --patience 100 --log $T/log.tsv -t -o $T/m.txt $T/lab.gs"
+check "[ \$(wc -l <$T/log.tsv) -eq 26 ]" "one log line per epoch after the header"
+for c in loss_rec loss_rank loss_cluster; do
 	a=$(logcol $c first "$T/log.tsv"); b=$(logcol $c last "$T/log.tsv")
 	check "awk -v a='$a' -v b='$b' 'BEGIN { exit !(a > 0 && b < 0.95 * a) }'" \
 		"training $c falls by 5% or more ($a -> $b)"
@@ -43,9 +43,9 @@ for c in eigenvector betweenness closeness subgraph_log; do
 	check "awk -v a='$a' 'BEGIN { exit !(a > 0.68) }'" "ranking accuracy of $c, $a, beats 0.68 (chance 0.5)"
 done
 a=$(attr val.rec_auc "$T/m.txt")
-check "awk -v a='$a' 'BEGIN { exit !(a > 0.5) }'" "joint run: link AUC $a above 0.5"
+check "awk -v a='$a' 'BEGIN { exit !(a > 0.58) }'" "joint run: link AUC $a beats 0.58 (chance 0.5; about 3000 pairs, so 8 standard errors)"
 check "grep -q '^@model name=gcn-pretrain .*layer_weights.rec=' $T/m.txt" "layer weights recorded"
-check "grep -q '^model.hidden: 32' $T/m.txt && grep -q '^train.lr: 0.005' $T/m.txt" \
+check "grep -q '^model.hidden: 32' $T/m.txt && grep -q '^train.lr: 0.002' $T/m.txt" \
 	"the effective config is in the model"
 
 # -- link reconstruction alone (the paper's Table 2 ablation) learns too
