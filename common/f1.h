@@ -1,0 +1,49 @@
+/*
+ * f1.h - F1 scores of single-label classification (paper section 4: micro-F1
+ * over 10 runs, mean and spread).
+ *
+ * Ownership: the caller owns struct f1 (f1_init()/f1_free(); f1_free(NULL)
+ * is a no-op) and the label arrays.
+ *
+ * Definitions, for n items with true class y_i and predicted class p_i in
+ * 0..C-1 and the C x C confusion matrix M[t][p] (counts):
+ *   per class c: tp = M[c][c], fp = sum_t M[t][c] - tp, fn = sum_p M[c][p] - tp,
+ *                F1_c = 2 tp / (2 tp + fp + fn); a class with no true and no
+ *                predicted item has no F1 (it is not "present").
+ *   micro-F1   = 2 TP / (2 TP + FP + FN) summed over classes; with one label
+ *                per item FP = FN = n - TP, so micro-F1 = accuracy = TP / n.
+ *   macro-F1   = mean of F1_c over the present classes (scikit-learn's
+ *                f1_score(average="macro") with labels = classes present in
+ *                y or p).
+ */
+#ifndef GNN_F1_H
+#define GNN_F1_H
+
+#include <stdint.h>
+
+struct f1 {
+	int C;			/* classes */
+	int64_t n;		/* items */
+	int64_t *conf;		/* (C x C) confusion: row true, column predicted */
+	double *per_class;	/* (C) F1 of each class, NaN when not present */
+	int present;		/* classes with a true or predicted item */
+	double micro, macro;
+};
+
+void f1_init(struct f1 *f);
+void f1_free(struct f1 *f);
+
+/*
+ * Scores of n items with labels y (true) and p (predicted), C classes.
+ * Returns 0, or -1 if a label is outside 0..C-1 or n = 0 (*bad gets the
+ * index of the first bad item, or -1 for n = 0).
+ * Time complexity O(n + C^2).
+ */
+int f1_compute(struct f1 *f, const int32_t *y, const int32_t *p, int64_t n,
+	       int C, int64_t *bad);
+
+/* Mean and sample standard deviation (n - 1 in the denominator; 0 for one
+ * value) of x[0..n-1]. */
+void f1_mean_std(const double *x, int n, double *mean, double *std);
+
+#endif

@@ -1,0 +1,87 @@
+/*
+ * test_f1.c - F1 scores against values computed by hand.
+ */
+#include <math.h>
+
+#include <criterion/criterion.h>
+
+#include "f1.h"
+
+#define NEAR(a, b) (fabs((a) - (b)) < 1e-12)
+
+Test(f1, binary_by_hand)
+{
+	/* y: 1 1 1 0 0, p: 1 0 1 1 0 -> class 1: tp 2 fp 1 fn 1, F1 = 4/6;
+	 * class 0: tp 1 fp 1 fn 1, F1 = 2/4; micro = 3/5 */
+	int32_t y[] = { 1, 1, 1, 0, 0 }, p[] = { 1, 0, 1, 1, 0 };
+	struct f1 f;
+	int64_t bad;
+	f1_init(&f);
+	cr_assert(f1_compute(&f, y, p, 5, 2, &bad) == 0);
+	cr_expect(NEAR(f.per_class[1], 4.0 / 6));
+	cr_expect(NEAR(f.per_class[0], 0.5));
+	cr_expect(NEAR(f.micro, 0.6));
+	cr_expect(NEAR(f.macro, (4.0 / 6 + 0.5) / 2));
+	cr_expect(f.conf[0 * 2 + 1] == 1 && f.conf[1 * 2 + 0] == 1 && f.conf[1 * 2 + 1] == 2);
+	f1_free(&f);
+}
+
+Test(f1, multiclass_micro_and_macro_differ)
+{
+	/* 3 classes, 8 items.
+	 * y: 0 0 0 0 1 1 2 2
+	 * p: 0 0 0 1 1 2 2 0
+	 * class 0: tp 3, fp 1 (item 7), fn 1 (item 3): F1 = 6/8 = 0.75
+	 * class 1: tp 1, fp 1 (item 3), fn 1 (item 5): F1 = 2/4 = 0.5
+	 * class 2: tp 1, fp 1 (item 5), fn 1 (item 7): F1 = 0.5
+	 * micro = 5/8 = 0.625, macro = (0.75 + 0.5 + 0.5)/3 = 0.58333 */
+	int32_t y[] = { 0, 0, 0, 0, 1, 1, 2, 2 }, p[] = { 0, 0, 0, 1, 1, 2, 2, 0 };
+	struct f1 f;
+	int64_t bad;
+	f1_init(&f);
+	cr_assert(f1_compute(&f, y, p, 8, 3, &bad) == 0);
+	cr_expect(NEAR(f.micro, 0.625));
+	cr_expect(NEAR(f.macro, 1.75 / 3));
+	cr_expect(NEAR(f.per_class[0], 0.75) && NEAR(f.per_class[2], 0.5));
+	cr_expect(f.present == 3);
+	f1_free(&f);
+}
+
+Test(f1, absent_classes_leave_the_macro_average)
+{
+	/* 4 classes, class 3 never true nor predicted, class 2 predicted only:
+	 * y: 0 1 1, p: 0 1 2 -> class 0: F1 1; class 1: tp 1 fn 1: 2/3;
+	 * class 2: fp 1: 0; class 3 absent.  macro = (1 + 2/3 + 0)/3 */
+	int32_t y[] = { 0, 1, 1 }, p[] = { 0, 1, 2 };
+	struct f1 f;
+	int64_t bad;
+	f1_init(&f);
+	cr_assert(f1_compute(&f, y, p, 3, 4, &bad) == 0);
+	cr_expect(f.present == 3 && isnan(f.per_class[3]));
+	cr_expect(NEAR(f.macro, (1 + 2.0 / 3) / 3));
+	cr_expect(NEAR(f.micro, 2.0 / 3));
+	f1_free(&f);
+}
+
+Test(f1, bad_labels_and_empty_input)
+{
+	int32_t y[] = { 0, 1, 5 }, p[] = { 0, 1, 1 };
+	struct f1 f;
+	int64_t bad;
+	f1_init(&f);
+	cr_expect(f1_compute(&f, y, p, 3, 3, &bad) == -1 && bad == 2);
+	cr_expect(f1_compute(&f, y, p, 0, 3, &bad) == -1 && bad == -1);
+	int32_t yn[] = { -1 };
+	cr_expect(f1_compute(&f, yn, p, 1, 3, &bad) == -1 && bad == 0);
+	f1_free(&f);
+	f1_free(NULL);
+}
+
+Test(f1, mean_and_sample_std)
+{
+	double x[] = { 0.6, 0.7, 0.8 }, m, s;
+	f1_mean_std(x, 3, &m, &s);
+	cr_expect(NEAR(m, 0.7) && NEAR(s, 0.1));
+	f1_mean_std(x, 1, &m, &s);
+	cr_expect(NEAR(m, 0.6) && s == 0);
+}

@@ -1,0 +1,364 @@
+/*
+ * evalf1 - micro-F1 (and macro-F1, per-class F1, confusion matrices) of the
+ * predictions of one or many runs, and their mean and standard deviation
+ * (paper section 4).  Manual: man/man1/evalf1.1.  Scores: common/f1.c.
+ *
+ * Input: streams holding tensor records named "predictions" (gcn-adapt
+ * writes them), one per run: the record's id is the run, its columns
+ * include "true" and "pred" (class indices), and its attribute classes=C
+ * gives the number of classes.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "f1.h"
+#include "opt.h"
+#include "stream.h"
+
+enum { OPT_NAME = COPT_FIRST_TOOL, OPT_FORMAT, OPT_PER_CLASS, OPT_CONFUSION };
+enum { FMT_TABLE, FMT_TSV, FMT_YAML };
+
+#define SYNOPSIS "evalf1 [-q] [-o file] [--confusion] [--format table|tsv|yaml]\n" \
+	"              [--name name] [--per-class] [file ...]"
+
+struct opts {
+	struct copt c;
+	const char *name;
+	int format, per_class, confusion;
+};
+
+struct run {
+	int64_t id;
+	int C;
+	char *task, *dataset, *where;
+	struct f1 f;
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " SYNOPSIS "\n"
+		"  Reads prediction records (gcn-adapt) of one or many runs; prints F1 per run\n"
+		"  and the mean and standard deviation over runs.\n"
+		"      --confusion         print each run's confusion matrix (rows true, columns predicted)\n"
+		"      --format F          table (for people), tsv or yaml [table]\n"
+		"  -h, --help              this help\n"
+		"      --name NAME         name of the prediction tensors [predictions]\n"
+		"  -o, --output FILE       write to FILE instead of stdout\n"
+		"      --per-class         print the F1 of every class\n"
+		"  -q, --quiet             no warnings\n"
+		"      --version           print the version\n");
+}
+
+static void
+parse(struct opts *o, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		COPT_LONGOPTS,
+		{ "confusion", no_argument, NULL, OPT_CONFUSION },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "name", required_argument, NULL, OPT_NAME },
+		{ "per-class", no_argument, NULL, OPT_PER_CLASS },
+		{ NULL, 0, NULL, 0 }
+	};
+	int ch;
+	memset(o, 0, sizeof *o);
+	copt_init(&o->c);
+	o->name = "predictions";
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, COPT_LETTERS, lo, NULL)) != -1) {
+		if (ch == 'h') {
+			usage(stdout);
+			copt_exit_ok();
+		}
+		if (copt_handle(&o->c, ch, optarg))
+			continue;
+		switch (ch) {
+		case OPT_CONFUSION: o->confusion = 1; break;
+		case OPT_PER_CLASS: o->per_class = 1; break;
+		case OPT_NAME:
+			if (!*optarg || strlen(optarg) >= GS_NAME_MAX)
+				die_usage("--name: expected a name of 1..%d characters", GS_NAME_MAX - 1);
+			o->name = optarg;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "table") == 0)
+				o->format = FMT_TABLE;
+			else if (strcmp(optarg, "tsv") == 0)
+				o->format = FMT_TSV;
+			else if (strcmp(optarg, "yaml") == 0)
+				o->format = FMT_YAML;
+			else
+				die_usage("--format: '%s': expected table, tsv or yaml", optarg);
+			break;
+		default:
+			copt_bad_option(ch, argv, SYNOPSIS);
+		}
+	}
+}
+
+static char *
+dup_attr(const gs_rec *r, const char *key)
+{
+	const char *a = gs_attr_get(r, key);
+	return xstrdup(a ? a : "");
+}
+
+/* Labels of column col of a tensor as int32, checked to be whole numbers. */
+static int32_t *
+labels(gs_file *in, const gs_rec *r, int col, const char *what)
+{
+	int32_t *out = xmallocarray((size_t)r->rows + 1, sizeof *out);
+	for (int64_t i = 0; i < r->rows; i++) {
+		double x;
+		int64_t k = i * r->cols + col;
+		switch (r->dtype) {
+		case GS_F32: x = ((const float *)r->data)[k]; break;
+		case GS_F64: x = ((const double *)r->data)[k]; break;
+		case GS_I32: x = ((const int32_t *)r->data)[k]; break;
+		default: x = (double)((const int64_t *)r->data)[k]; break;
+		}
+		if (!(x >= 0 && x <= INT32_MAX && x == floor(x)))
+			die("%s: item %" PRId64 ": %s label %g is not a class index",
+			    gs_where(in), i, what, x);
+		out[i] = (int32_t)x;
+	}
+	return out;
+}
+
+static struct run *
+read_runs(const struct opts *o, int nfiles, char **files, int *nrun)
+{
+	struct run *runs = NULL;
+	int n = 0, cap = 0;
+	gs_rec r;
+	char msg[512];
+	gs_rec_init(&r);
+	for (int fi = 0; fi < (nfiles ? nfiles : 1); fi++) {
+		const char *path = nfiles ? files[fi] : "-";
+		gs_file *in = gs_open_in(path, msg, sizeof msg);
+		int k;
+		if (!in)
+			die("%s", msg);
+		while ((k = gs_read1(in, &r)) > 0) {
+			if (k != GS_TENSOR || strcmp(r.name, o->name) != 0)
+				continue;
+			int ct = gs_tensor_col(&r, "true"), cp = gs_tensor_col(&r, "pred");
+			if (ct < 0 || cp < 0)
+				die("%s: '%s' tensor lacks a 'true' or 'pred' column", gs_where(in), o->name);
+			if (r.rows == 0)
+				die("%s: run %" PRId64 " has no predictions", gs_where(in), r.id);
+			for (int i = 0; i < n; i++)
+				if (runs[i].id == r.id)
+					die("%s: run %" PRId64 " appears twice (first at %s)",
+					    gs_where(in), r.id, runs[i].where);
+			int32_t *y = labels(in, &r, ct, "true"), *p = labels(in, &r, cp, "predicted");
+			const char *cs = gs_attr_get(&r, "classes");
+			long long C = 0;
+			if (cs) {
+				char *end;
+				errno = 0;
+				C = strtoll(cs, &end, 10);
+				if (errno || *end || C < 1 || C > 1000000)
+					die("%s: classes=%s is not a class count", gs_where(in), cs);
+			} else {
+				for (int64_t i = 0; i < r.rows; i++)
+					C = y[i] + 1 > C ? y[i] + 1 : (p[i] + 1 > C ? p[i] + 1 : C);
+			}
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				runs = xreallocarray(runs, (size_t)cap, sizeof *runs);
+			}
+			struct run *u = &runs[n++];
+			int64_t bad;
+			u->id = r.id;
+			u->C = (int)C;
+			u->task = dup_attr(&r, "task");
+			u->dataset = dup_attr(&r, "dataset");
+			u->where = xstrdup(gs_where(in));
+			f1_init(&u->f);
+			if (f1_compute(&u->f, y, p, r.rows, (int)C, &bad) != 0)
+				die("%s: item %" PRId64 ": class %" PRId32 " or %" PRId32
+				    " outside 0..%lld", gs_where(in), bad, y[bad], p[bad], C - 1);
+			free(y);
+			free(p);
+			/* every run must score the same thing */
+			if (u->C != runs[0].C || strcmp(u->task, runs[0].task) != 0 ||
+			    strcmp(u->dataset, runs[0].dataset) != 0)
+				die("%s: run %" PRId64 " (task '%s', dataset '%s', %d classes) does not match "
+				    "run %" PRId64 " (task '%s', dataset '%s', %d classes)", gs_where(in),
+				    u->id, u->task, u->dataset, u->C, runs[0].id, runs[0].task,
+				    runs[0].dataset, runs[0].C);
+		}
+		if (k < -1)
+			die("%s", gs_strerror(in));
+		gs_close(in);
+	}
+	gs_rec_free(&r);
+	if (n == 0)
+		die("no '%s' records in the input (gcn-adapt writes them)", o->name);
+	/* runs in id order */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && runs[j - 1].id > runs[j].id; j--) {
+			struct run t = runs[j];
+			runs[j] = runs[j - 1];
+			runs[j - 1] = t;
+		}
+	*nrun = n;
+	return runs;
+}
+
+static void
+report(FILE *f, const struct opts *o, const struct run *R, int n)
+{
+	double *mi = xmallocarray((size_t)n, sizeof *mi), *ma = xmallocarray((size_t)n, sizeof *ma);
+	double mim, mis, mam, mas;
+	int C = R[0].C;
+	for (int i = 0; i < n; i++) {
+		mi[i] = R[i].f.micro;
+		ma[i] = R[i].f.macro;
+	}
+	f1_mean_std(mi, n, &mim, &mis);
+	f1_mean_std(ma, n, &mam, &mas);
+
+	if (o->format == FMT_YAML) {
+		fprintf(f, "task: \"%s\"\ndataset: \"%s\"\nclasses: %d\nruns: %d\n", R[0].task,
+			R[0].dataset, C, n);
+		fprintf(f, "micro_f1: {mean: %.6f, std: %.6f}\nmacro_f1: {mean: %.6f, std: %.6f}\n",
+			mim, mis, mam, mas);
+		fprintf(f, "per_run:\n");
+		for (int i = 0; i < n; i++) {
+			fprintf(f, "  - {run: %" PRId64 ", items: %" PRId64 ", micro_f1: %.6f, macro_f1: %.6f",
+				R[i].id, R[i].f.n, R[i].f.micro, R[i].f.macro);
+			if (o->per_class) {
+				fprintf(f, ", per_class: [");
+				for (int c = 0; c < C; c++)
+					isnan(R[i].f.per_class[c]) ? fprintf(f, "%s.nan", c ? ", " : "")
+					    : fprintf(f, "%s%.6f", c ? ", " : "", R[i].f.per_class[c]);
+				fprintf(f, "]");
+			}
+			if (o->confusion) {
+				fprintf(f, ", confusion: [");
+				for (int t = 0; t < C; t++) {
+					fprintf(f, "%s[", t ? ", " : "");
+					for (int p = 0; p < C; p++)
+						fprintf(f, "%s%" PRId64, p ? ", " : "", R[i].f.conf[(int64_t)t * C + p]);
+					fprintf(f, "]");
+				}
+				fprintf(f, "]");
+			}
+			fprintf(f, "}\n");
+		}
+	} else if (o->format == FMT_TSV) {
+		fprintf(f, "run\titems\tmicro_f1\tmacro_f1");
+		if (o->per_class)
+			for (int c = 0; c < C; c++)
+				fprintf(f, "\tf1_class%d", c);
+		fprintf(f, "\n");
+		for (int i = 0; i < n; i++) {
+			fprintf(f, "%" PRId64 "\t%" PRId64 "\t%.6f\t%.6f", R[i].id, R[i].f.n,
+				R[i].f.micro, R[i].f.macro);
+			if (o->per_class)
+				for (int c = 0; c < C; c++)
+					isnan(R[i].f.per_class[c]) ? fprintf(f, "\tnan")
+					    : fprintf(f, "\t%.6f", R[i].f.per_class[c]);
+			fprintf(f, "\n");
+		}
+		fprintf(f, "mean\t\t%.6f\t%.6f\nstd\t\t%.6f\t%.6f\n", mim, mam, mis, mas);
+	} else {
+		if (*R[0].task || *R[0].dataset)
+			fprintf(f, "%s%s%s, ", R[0].dataset, *R[0].task ? " " : "", R[0].task);
+		fprintf(f, "%d classes, %d run%s\n\n", C, n, n == 1 ? "" : "s");
+		fprintf(f, "%5s %8s %9s %9s\n", "run", "items", "micro-F1", "macro-F1");
+		for (int i = 0; i < n; i++) {
+			fprintf(f, "%5" PRId64 " %8" PRId64 " %9.2f %9.2f", R[i].id, R[i].f.n,
+				100 * R[i].f.micro, 100 * R[i].f.macro);
+			if (o->per_class) {
+				fprintf(f, "   per class:");
+				for (int c = 0; c < C; c++)
+					isnan(R[i].f.per_class[c]) ? fprintf(f, "     -")
+					    : fprintf(f, " %5.1f", 100 * R[i].f.per_class[c]);
+			}
+			fprintf(f, "\n");
+			if (o->confusion) {
+				for (int t = 0; t < C; t++) {
+					fprintf(f, "%15s", t == 0 ? "true\\pred" : "");
+					fprintf(f, " %3d:", t);
+					for (int p = 0; p < C; p++)
+						fprintf(f, " %6" PRId64, R[i].f.conf[(int64_t)t * C + p]);
+					fprintf(f, "\n");
+				}
+			}
+		}
+		fprintf(f, "\nmicro-F1 %.2f ± %.2f   macro-F1 %.2f ± %.2f   (mean ± std over %d run%s, in %%)\n",
+			100 * mim, 100 * mis, 100 * mam, 100 * mas, n, n == 1 ? "" : "s");
+	}
+	free(mi);
+	free(ma);
+}
+
+/* The temporary file of -o, removed if the program dies first. */
+static char *tmp_path;
+
+static void
+remove_tmp(void *arg)
+{
+	(void)arg;
+	if (tmp_path)
+		unlink(tmp_path);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o;
+	int n;
+
+	err_setprog(argv[0]);
+	parse(&o, argc, argv);
+	struct run *R = read_runs(&o, argc - optind, argv + optind, &n);
+
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	if (!mem)
+		die("out of memory");
+	report(mem, &o, R, n);
+	if (fclose(mem) != 0)
+		die("out of memory");
+
+	if (o.c.output && strcmp(o.c.output, "-") != 0) {
+		size_t pl = strlen(o.c.output) + 16;
+		tmp_path = xmalloc(pl);
+		snprintf(tmp_path, pl, "%s.tmpXXXXXX", o.c.output);
+		int fd = mkstemp(tmp_path);
+		if (fd < 0)
+			die("%s: %s", o.c.output, strerror(errno));
+		err_atexit(remove_tmp, NULL);
+		FILE *f = fdopen(fd, "w");
+		if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0)
+			die("%s: %s", o.c.output, strerror(errno));
+		if (rename(tmp_path, o.c.output) != 0)
+			die("%s: %s", o.c.output, strerror(errno));
+		free(tmp_path);
+		tmp_path = NULL;
+	} else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0 || ferror(stdout))
+		die("standard output: %s", strerror(errno ? errno : EIO));
+	free(buf);
+	for (int i = 0; i < n; i++) {
+		f1_free(&R[i].f);
+		free(R[i].task);
+		free(R[i].dataset);
+		free(R[i].where);
+	}
+	free(R);
+	return 0;
+}
