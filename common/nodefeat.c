@@ -1,4 +1,5 @@
 /* nodefeat.c - degree, core number, CI_1, clustering; see nodefeat.h. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -346,6 +347,41 @@ void features_normalise(const double *raw, int32_t n, double *out)
 				o[c] = hi[c] > lo[c] ? (r[c] - lo[c]) / (hi[c] - lo[c]) : 0.0;
 		}
 	}
+}
+
+int features_scale(const double *raw, int32_t n, double *out, int mode)
+{
+	int32_t v;
+
+	if (mode == FEAT_SCALE_MINMAX) {
+		features_normalise(raw, n, out);
+		return 0;
+	}
+	if (mode != FEAT_SCALE_LOG)
+		return -1;
+	for (v = 0; v < n; v++) {
+		const double *r = raw + (size_t)v * FEAT_N;
+		double *o = out + (size_t)v * FEAT_N;
+		o[FEAT_DEGREE] = log1p(r[FEAT_DEGREE]);
+		o[FEAT_CORE] = log1p(r[FEAT_CORE]);
+		o[FEAT_CI1] = log1p(r[FEAT_CI1] > 0 ? r[FEAT_CI1] : 0);
+		o[FEAT_CLUSTERING] = r[FEAT_CLUSTERING];
+	}
+	return 0;
+}
+
+int features_scale_mode(const char *name)
+{
+	if (strcmp(name, "minmax") == 0)
+		return FEAT_SCALE_MINMAX;
+	if (strcmp(name, "log") == 0)
+		return FEAT_SCALE_LOG;
+	return -1;
+}
+
+const char *features_scale_name(int mode)
+{
+	return mode == FEAT_SCALE_LOG ? "log" : "minmax";
 }
 
 void features_model_input(const graph *g, double *out, features_ws *ws)

@@ -122,6 +122,29 @@ void features_raw(const graph *g, double *out, features_ws *ws);
  */
 void features_normalise(const double *raw, int32_t n, double *out);
 
+/* How the model input is scaled (features_scale). */
+enum {
+	FEAT_SCALE_MINMAX = 0,	/* the paper's: features_normalise() */
+	FEAT_SCALE_LOG		/* log1p of degree, core, max(CI_1, 0); clustering as is */
+};
+
+/*
+ * Scale raw features into model input by mode: FEAT_SCALE_MINMAX is
+ * features_normalise(); FEAT_SCALE_LOG takes log(1 + x) of degree, core
+ * number and CI_1 (CI_1 >= 0 always) and copies clustering, with no
+ * per-graph rescaling, so the absolute size and density of a graph survive
+ * (per-graph min-max maps a star of 5 and a star of 500 to the same
+ * values, which erases what separates the IMDB classes, say).
+ * raw and out may be the same array.  Returns 0, or -1 for an unknown mode.
+ * Time complexity: O(n).
+ */
+int features_scale(const double *raw, int32_t n, double *out, int mode);
+
+/* The mode named "minmax" or "log", or -1. */
+int features_scale_mode(const char *name);
+/* Its name. */
+const char *features_scale_name(int mode);
+
 /*
  * features_raw() followed by features_normalise(), out: (n, FEAT_N), the
  * input gcn-train feeds the model at every step.  Scratch as features_raw.

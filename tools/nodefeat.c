@@ -16,9 +16,10 @@
 #include "opt.h"
 #include "stream.h"
 
-#define SYNOPSIS "nodefeat [-qt] [-j threads] [-l level] [-o file] [--tsv] [file ...]"
+#define SYNOPSIS "nodefeat [-qt] [-j threads] [-l level] [-o file] [--scale minmax|log] [--tsv]\n" \
+	"                [file ...]"
 
-enum { OPT_TSV = COPT_FIRST_TOOL };
+enum { OPT_TSV = COPT_FIRST_TOOL, OPT_SCALE };
 
 static const char *const written[] = { "features", "features_raw", NULL };
 
@@ -27,6 +28,7 @@ struct state {
 	double *raw, *norm, *both;	/* (n, 4), (n, 4), (n, 7) */
 	size_t cap;			/* nodes allocated */
 	gs_rec out;
+	int scale;			/* FEAT_SCALE_x of "features" */
 };
 
 static void usage(FILE *f, const struct copt *c)
@@ -38,6 +40,8 @@ static void usage(FILE *f, const struct copt *c)
 		"  -l, --level N       gzip level, 0 = plain [%d]\n"
 		"  -o, --output FILE   write to FILE instead of stdout\n"
 		"  -q, --quiet         no warnings\n"
+		"      --scale MODE    model input: minmax (per graph, the paper's) or log\n"
+		"                      (log1p, keeps graph size) [minmax]\n"
 		"  -t, --text          write the text form (plain unless -l is given)\n"
 		"      --tsv           print a table (node, raw features, normalised) instead\n"
 		"      --version       print the version\n",
@@ -56,7 +60,7 @@ static void one_graph(void *ctx, const struct filter_graph *fg)
 		s->both = xreallocarray(s->both, s->cap, 7 * sizeof *s->both);
 	}
 	features_raw(fg->g, s->raw, &s->ws);
-	features_normalise(s->raw, n, s->norm);
+	features_scale(s->raw, n, s->norm, s->scale);
 	if (fg->tsv) {
 		for (v = 0; v < n; v++) {
 			memcpy(s->both + 7 * (size_t)v, s->raw + FEAT_N * (size_t)v,
@@ -64,12 +68,14 @@ static void one_graph(void *ctx, const struct filter_graph *fg)
 			memcpy(s->both + 7 * (size_t)v + FEAT_N, s->norm + FEAT_N * (size_t)v,
 			       3 * sizeof(double));
 		}
-		tsv_rows(fg->tsv, fg, FEATURES_COLUMNS ",degree_norm,core_norm,ci1_norm",
-			 s->both, n, 7);
+		tsv_rows(fg->tsv, fg, s->scale == FEAT_SCALE_LOG
+			 ? FEATURES_COLUMNS ",degree_log,core_log,ci1_log"
+			 : FEATURES_COLUMNS ",degree_norm,core_norm,ci1_norm", s->both, n, 7);
 		return;
 	}
 	gs_rec_tensor(&s->out, fg->rec->id, "features", n, FEAT_N, GS_F64, FEATURES_COLUMNS);
 	memcpy(s->out.data, s->norm, (size_t)n * FEAT_N * sizeof(double));
+	gs_attr_set(&s->out, "scale", features_scale_name(s->scale));
 	gs_write1(fg->out, &s->out);
 	gs_rec_tensor(&s->out, fg->rec->id, "features_raw", n, FEAT_N, GS_F64,
 		      FEATURES_COLUMNS);
@@ -81,13 +87,14 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		COPT_LONGOPTS,
+		{ "scale", required_argument, NULL, OPT_SCALE },
 		{ "tsv", no_argument, NULL, OPT_TSV },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct copt c;
 	struct filter f;
 	struct state s;
-	int ch;
+	int ch, scale = FEAT_SCALE_MINMAX;
 
 	err_setprog(argv[0]);
 	copt_init(&c);
@@ -101,6 +108,10 @@ int main(int argc, char **argv)
 		case OPT_TSV:
 			f.tsv = 1;
 			break;
+		case OPT_SCALE:
+			if ((scale = features_scale_mode(optarg)) < 0)
+				die_usage("--scale: '%s': expected minmax or log", optarg);
+			break;
 		default:
 			if (copt_handle(&c, ch, optarg))
 				break;
@@ -111,6 +122,7 @@ int main(int argc, char **argv)
 	memset(&s, 0, sizeof s);
 	features_ws_init(&s.ws);
 	gs_rec_init(&s.out);
+	s.scale = scale;
 	f.c = &c;
 	f.replaces = written;
 	f.graph_fn = one_graph;

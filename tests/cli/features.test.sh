@@ -61,3 +61,12 @@ check "[ \$(grep -c 'name=features ' $T/pipe.txt) -eq 4 ] && [ \$(grep -c 'name=
 # a graph past --exact-max is estimated, and says so on stderr
 expect 0 "centrality --exact-max 50 --samples 10 -t $T/g.gs > $T/approx.txt"
 check "grep -q 'estimated betweenness closeness subgraph' $LIB_ERR && grep -q 'approx=bcs' $T/approx.txt" "centrality: approximation not reported"
+
+# --scale log: log1p of degree, core and CI_1, clustering as is
+printf '0 1\n1 2\n2 0\n2 3\n' | nodefeat --scale log --tsv >"$TMPD/flog.tsv" 2>&1
+check "awk 'function near(a, b) { return a - b < 1e-12 && b - a < 1e-12 }
+	NR == 5 && \$1 == 2 && near(\$6, log(4)) && near(\$7, log(3)) && near(\$8, log(5)) { ok = 1 }
+	END { exit !ok }' $TMPD/flog.tsv" \
+	"--scale log values of node 2"
+expect 0 "printf '0 1\n' | nodefeat --scale log -t | grep -q '^@tensor.* name=features .*scale=log'"
+expect_err 2 "nodefeat --scale zscore </dev/null" "--scale"

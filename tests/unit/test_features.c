@@ -328,3 +328,19 @@ Test(features_ref, thread_counts)
 	free(b);
 	graph_free(&g);
 }
+
+Test(features, log_scale_keeps_graph_size)
+{
+	/* raw rows: degree, core, CI_1, clustering */
+	double raw[2 * FEAT_N] = { 4, 2, 9, 0.5, 0, 0, 0, 0 }, out[2 * FEAT_N];
+	cr_assert(features_scale(raw, 2, out, FEAT_SCALE_LOG) == 0);
+	cr_expect(fabs(out[0] - log(5)) < 1e-15 && fabs(out[1] - log(3)) < 1e-15 &&
+		  fabs(out[2] - log(10)) < 1e-15 && out[3] == 0.5);
+	cr_expect(out[4] == 0 && out[5] == 0 && out[6] == 0 && out[7] == 0);
+	cr_assert(features_scale(raw, 2, out, FEAT_SCALE_MINMAX) == 0);
+	cr_expect(out[0] == 1 && out[4] == 0 && out[3] == 0.5, "minmax is features_normalise");
+	cr_expect(features_scale(raw, 2, out, 7) == -1);
+	cr_expect(features_scale_mode("log") == FEAT_SCALE_LOG &&
+		  features_scale_mode("minmax") == FEAT_SCALE_MINMAX &&
+		  features_scale_mode("zscore") == -1);
+}
