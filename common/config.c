@@ -151,10 +151,10 @@ static int store_scalar(struct walk *w, const yaml_event_t *ev, const struct cfg
 	return bad(w, ev, "%s: internal error: bad key type%s", name, "");
 }
 
-int cfg_load(const char *path, const struct cfg_key *keys, size_t nkeys,
-	     char *msg, size_t msglen)
+/* Load from a file (f) or a string (text, len); path names it in messages. */
+static int load(const char *path, FILE *f, const char *text, size_t len,
+		const struct cfg_key *keys, size_t nkeys, char *msg, size_t msglen)
 {
-	FILE *f;
 	yaml_parser_t parser;
 	yaml_event_t ev;
 	struct walk w;
@@ -171,17 +171,14 @@ int cfg_load(const char *path, const struct cfg_key *keys, size_t nkeys,
 	w.msglen = msglen;
 	w.depth = -1;
 
-	f = fopen(path, "rb");
-	if (f == NULL) {
-		snprintf(msg, msglen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
 	if (!yaml_parser_initialize(&parser)) {
-		fclose(f);
 		snprintf(msg, msglen, "%s: cannot initialise the YAML parser", path);
 		return -1;
 	}
-	yaml_parser_set_input_file(&parser, f);
+	if (f)
+		yaml_parser_set_input_file(&parser, f);
+	else
+		yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	while (!done) {
 		if (!yaml_parser_parse(&parser, &ev)) {
 			snprintf(msg, msglen, "%s: line %lu: %s", path,
@@ -301,8 +298,28 @@ fail_ev:
 	yaml_event_delete(&ev);
 out:
 	yaml_parser_delete(&parser);
+	return rc;
+}
+
+int cfg_load(const char *path, const struct cfg_key *keys, size_t nkeys,
+	     char *msg, size_t msglen)
+{
+	FILE *f = fopen(path, "rb");
+	int rc;
+
+	if (f == NULL) {
+		snprintf(msg, msglen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	rc = load(path, f, NULL, 0, keys, nkeys, msg, msglen);
 	fclose(f);
 	return rc;
+}
+
+int cfg_load_text(const char *text, size_t len, const char *name,
+		  const struct cfg_key *keys, size_t nkeys, char *msg, size_t msglen)
+{
+	return load(name, NULL, text, len, keys, nkeys, msg, msglen);
 }
 
 char *cfg_dump(const struct cfg_key *keys, size_t nkeys)

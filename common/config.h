@@ -40,6 +40,13 @@ int cfg_load(const char *path, const struct cfg_key *keys, size_t nkeys,
 	     char *msg, size_t msglen);
 
 /*
+ * As cfg_load(), from the len bytes at text (the config of a model record,
+ * say); name stands for the file in messages.
+ */
+int cfg_load_text(const char *text, size_t len, const char *name,
+		  const struct cfg_key *keys, size_t nkeys, char *msg, size_t msglen);
+
+/*
  * Write the effective configuration (every key and its current value) as
  * YAML text into a new string (caller frees): used to record the config a
  * record or model was made with.

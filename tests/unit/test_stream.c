@@ -483,6 +483,18 @@ Test(stream, config_schema)
 	cr_assert_eq(cfg_load(path_of("d.yaml"), keys, 6, msg, sizeof msg), 0, "%s", msg);
 	cr_expect_eq(count, 12);
 	cr_expect_eq(lr, 0.001);
+	/* and from memory, as a model record's config is read */
+	count = 0;
+	lr = 0;
+	free(name);
+	name = NULL;
+	cr_assert_eq(cfg_load_text(dump, strlen(dump), "model record", keys, 6, msg, sizeof msg),
+		     0, "%s", msg);
+	cr_expect_eq(count, 12);
+	cr_expect_eq(lr, 0.001);
+	cr_expect_eq(cfg_load_text("count: 1\nhue: 3\n", 16, "model record", keys, 6, msg,
+				   sizeof msg), -1);
+	cr_expect(strstr(msg, "model record: line 2: unknown key 'hue'") != NULL, "%s", msg);
 	free(dump);
 	free(name);
 
