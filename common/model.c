@@ -11,6 +11,9 @@
 #include <omp.h>
 #endif
 
+#include <inttypes.h>
+
+#include "config.h"
 #include "err.h"
 #include "model.h"
 #include "rng.h"
@@ -944,4 +947,169 @@ model_step(model *M, const batch *b, mws *w, int backward, struct mout *out)
 	if (backward)
 		encoder_bwd(M, b, w, T1, T2, T3);
 	return total;
+}
+
+/* ------------------------------------------------------------------ */
+/* training settings (gcn-train's config; the model record keeps it) */
+
+
+
+
+void
+train_settings_default(struct train_settings *s)
+{
+	struct model_cfg mc;
+	struct batch_opts bo;
+	model_cfg_default(&mc);
+	batch_opts_default(&bo);
+	s->hidden = mc.d;
+	s->layers = mc.layers;
+	s->ntn_k = mc.ntn_k;
+	s->rank_hidden = mc.rank_hidden;
+	s->att_hidden = mc.att_hidden;
+	s->bn_eps = mc.bn_eps;
+	s->tasks = xstrdup("rec,rank,cluster");
+	s->batch = 32;
+	s->epochs = 100;
+	s->steps = 0;
+	s->patience = 10;
+	s->validation = -1;	/* 124 of every 1024 graphs */
+	s->npos = bo.npos;
+	s->nneg = bo.nneg;
+	s->lr = 1e-3;
+	s->mask_fraction = bo.mask_fraction;
+	s->support_fraction = bo.support_fraction;
+	s->tie_rtol = bo.tie_rtol;
+	s->seed = 0;
+}
+
+size_t
+train_schema(struct train_settings *s, struct cfg_key *k)
+{
+	struct cfg_key keys[] = {
+		{ "model.hidden", CFG_INT, &s->hidden, 1, 8192, NULL },
+		{ "model.layers", CFG_INT, &s->layers, 1, MODEL_MAXL, NULL },
+		{ "model.ntn_slices", CFG_INT, &s->ntn_k, 1, 16, NULL },
+		{ "model.rank_hidden", CFG_INT, &s->rank_hidden, 1, 65536, NULL },
+		{ "model.attention_hidden", CFG_INT, &s->att_hidden, 1, 65536, NULL },
+		{ "model.bn_eps", CFG_DOUBLE, &s->bn_eps, 1e-12, 1, NULL },
+		{ "tasks", CFG_STRING, &s->tasks, 0, 0, NULL },
+		{ "train.batch_graphs", CFG_INT, &s->batch, 1, 1 << 20, NULL },
+		{ "train.epochs", CFG_INT, &s->epochs, 1, 1e9, NULL },
+		{ "train.steps", CFG_INT, &s->steps, 0, 1e12, NULL },
+		{ "train.patience", CFG_INT, &s->patience, 1, 1e9, NULL },
+		{ "train.validation_graphs", CFG_INT, &s->validation, -1, 1e9, NULL },
+		{ "train.lr", CFG_DOUBLE, &s->lr, 0, 10, NULL },
+		{ "train.mask_fraction", CFG_DOUBLE, &s->mask_fraction, 0, 0.999999, NULL },
+		{ "train.positives", CFG_INT, &s->npos, 0, 1e9, NULL },
+		{ "train.negatives", CFG_INT, &s->nneg, 0, 1e9, NULL },
+		{ "train.support_fraction", CFG_DOUBLE, &s->support_fraction, 1e-9, 1, NULL },
+		{ "train.tie_rtol", CFG_DOUBLE, &s->tie_rtol, 0, 1, NULL },
+		{ "seed", CFG_INT, &s->seed, 0, 9.2e18, NULL },
+	};
+	memcpy(k, keys, sizeof keys);
+	return sizeof keys / sizeof keys[0];
+}
+
+
+int
+tasks_parse(const char *list, int *mask)
+{
+	char buf[256];
+	*mask = 0;
+	if (strlen(list) >= sizeof buf)
+		return -1;
+	strcpy(buf, list);
+	for (char *save = NULL, *t = strtok_r(buf, ", ", &save); t;
+	     t = strtok_r(NULL, ", ", &save)) {
+		int k;
+		for (k = 0; k < NTASK; k++)
+			if (strcmp(t, task_name[k]) == 0)
+				break;
+		if (k == NTASK)
+			return -1;
+		*mask |= 1 << k;
+	}
+	return *mask ? 0 : -1;
+}
+
+
+int
+train_settings_model_cfg(const struct train_settings *s, struct model_cfg *mc)
+{
+	model_cfg_default(mc);
+	mc->d = (int)s->hidden;
+	mc->layers = (int)s->layers;
+	mc->ntn_k = (int)s->ntn_k;
+	mc->rank_hidden = (int)s->rank_hidden;
+	mc->att_hidden = (int)s->att_hidden;
+	mc->bn_eps = s->bn_eps;
+	return tasks_parse(s->tasks, &mc->tasks);
+}
+
+/* ------------------------------------------------------------------ */
+/* model records */
+
+void
+model_to_record(gs_rec *r, const model *M, const real *params, const char *name,
+		const char *config, int extra)
+{
+	gs_rec_clear(r);
+	gs_rec_model(r, name, config, M->nt + extra);
+	for (int i = 0; i < M->nt; i++) {
+		const struct mtensor *t = &M->t[i];
+		gs_param *p = gs_rec_param(r, i, t->name, t->rows, t->cols, GS_F32);
+		float *d = p->data;
+		for (int64_t j = 0; j < t->rows * t->cols; j++)
+			d[j] = (float)params[t->off + j];
+	}
+}
+
+int
+model_from_record(model *M, struct train_settings *s, const gs_rec *r,
+		  const char *where, char *msg, size_t msglen)
+{
+	struct cfg_key keys[TRAIN_SCHEMA_MAX];
+	struct model_cfg mc;
+	char m2[400];
+
+	if (r->kind != GS_MODEL || !r->config) {
+		snprintf(msg, msglen, "%s: not a model record", where);
+		return -1;
+	}
+	train_settings_default(s);
+	size_t nk = train_schema(s, keys);
+	if (cfg_load_text(r->config, r->config_len, where, keys, nk, m2, sizeof m2) != 0) {
+		snprintf(msg, msglen, "config: %s", m2);
+		return -1;
+	}
+	if (train_settings_model_cfg(s, &mc) != 0 || model_init(M, &mc) != 0) {
+		snprintf(msg, msglen, "%s: config: model settings out of range", where);
+		return -1;
+	}
+	for (int i = 0; i < M->nt; i++) {
+		const struct mtensor *t = &M->t[i];
+		const gs_param *p = NULL;
+		for (int j = 0; j < r->nparams && !p; j++)
+			if (strcmp(r->params[j].name, t->name) == 0)
+				p = &r->params[j];
+		if (!p || p->dtype != GS_F32 || p->rows != t->rows || p->cols != t->cols) {
+			snprintf(msg, msglen, "%s: parameter '%s' %s (want %" PRId64 " x %" PRId64
+				 " float32)", where, t->name, p ? "has the wrong shape or type" :
+				 "is missing", t->rows, t->cols);
+			model_free(M);
+			return -1;
+		}
+		const float *src = p->data;
+		for (int64_t k = 0; k < t->rows * t->cols; k++) {
+			if (!isfinite(src[k])) {
+				snprintf(msg, msglen, "%s: parameter '%s' element %" PRId64
+					 " is not finite", where, t->name, k);
+				model_free(M);
+				return -1;
+			}
+			M->p[t->off + k] = src[k];
+		}
+	}
+	return 0;
 }

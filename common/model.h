@@ -31,6 +31,9 @@
 #include "mask.h"
 #include "nn.h"
 #include "nodefeat.h"
+#include "stream.h"
+
+struct cfg_key;	/* config.h */
 
 #define MODEL_NFEAT 4		/* input features (nodefeat) */
 #define MODEL_NCENT 4		/* ranking targets */
@@ -178,5 +181,46 @@ double model_step(model *M, const batch *b, mws *w, int backward, struct mout *o
 void model_zero_grad(model *M);
 /* Adam over every parameter (lr, beta1 0.9, beta2 0.999, eps 1e-8). */
 void model_adam(model *M, double lr);
+
+/* ---- settings: gcn-train's config, kept in every model record ---- */
+
+struct train_settings {
+	long long hidden, layers, ntn_k, rank_hidden, att_hidden;
+	double bn_eps;
+	char *tasks;		/* "rec,rank,cluster" (allocated) */
+	long long batch, epochs, steps, patience, validation, npos, nneg;
+	double lr, mask_fraction, support_fraction, tie_rtol;
+	long long seed;
+};
+
+#define TRAIN_SCHEMA_MAX 32
+
+/* The defaults (the paper's); s->tasks is allocated, the caller frees it. */
+void train_settings_default(struct train_settings *s);
+/* The config schema over s into k[TRAIN_SCHEMA_MAX]; returns the key count. */
+size_t train_schema(struct train_settings *s, struct cfg_key *k);
+/* Task bits of a list "rec,rank,cluster"; 0, or -1 if a name is unknown. */
+int tasks_parse(const char *list, int *mask);
+/* The model part of s; 0, or -1 if the task list is bad. */
+int train_settings_model_cfg(const struct train_settings *s, struct model_cfg *mc);
+
+/* ---- model records ---- */
+
+/*
+ * Fill r as a model record named name holding config and the parameters
+ * params (M's layout; M->p or a copy) as float32 tensors by name, with
+ * room for extra more tensors after them (gs_rec_param(r, M->nt + i, ...)).
+ */
+void model_to_record(gs_rec *r, const model *M, const real *params,
+		     const char *name, const char *config, int extra);
+
+/*
+ * Rebuild a model from a record made by model_to_record(): the sizes come
+ * from the record's config (into s; free s->tasks), the parameters from
+ * its tensors.  Returns 0, or -1 with msg ("WHERE: parameter 'x' is
+ * missing", a bad config...) and M left empty.
+ */
+int model_from_record(model *M, struct train_settings *s, const gs_rec *r,
+		      const char *where, char *msg, size_t msglen);
 
 #endif

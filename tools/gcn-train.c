@@ -44,19 +44,9 @@ enum {
 	"                 [--patience n] [--progress] [--resume file] [--steps n]\n" \
 	"                 [--tasks list] [--validation n] [file ...]"
 
-/* Every setting; the config schema and the options write here. */
-struct settings {
-	long long hidden, layers, ntn_k, rank_hidden, att_hidden;
-	double bn_eps;
-	char *tasks;
-	long long batch, epochs, steps, patience, validation, npos, nneg;
-	double lr, mask_fraction, support_fraction, tie_rtol;
-	long long seed;
-};
-
 struct opts {
 	struct copt c;
-	struct settings s;
+	struct train_settings s;
 	const char *config, *log, *checkpoint, *resume;
 	long long bench_steps;
 };
@@ -65,69 +55,11 @@ static const char *const cent_cols[MODEL_NCENT] = {
 	"eigenvector", "betweenness", "closeness", "subgraph_log"
 };
 
-static void
-settings_default(struct settings *s)
-{
-	struct model_cfg mc;
-	struct batch_opts bo;
-	model_cfg_default(&mc);
-	batch_opts_default(&bo);
-	s->hidden = mc.d;
-	s->layers = mc.layers;
-	s->ntn_k = mc.ntn_k;
-	s->rank_hidden = mc.rank_hidden;
-	s->att_hidden = mc.att_hidden;
-	s->bn_eps = mc.bn_eps;
-	s->tasks = xstrdup("rec,rank,cluster");
-	s->batch = 32;
-	s->epochs = 100;
-	s->steps = 0;
-	s->patience = 10;
-	s->validation = -1;	/* 124 of every 1024 graphs */
-	s->npos = bo.npos;
-	s->nneg = bo.nneg;
-	s->lr = 1e-3;
-	s->mask_fraction = bo.mask_fraction;
-	s->support_fraction = bo.support_fraction;
-	s->tie_rtol = bo.tie_rtol;
-	s->seed = 0;
-}
-
-/* The config schema: the file's keys, and what the model record holds. */
-static size_t
-schema(struct settings *s, struct cfg_key *k)
-{
-	struct cfg_key keys[] = {
-		{ "model.hidden", CFG_INT, &s->hidden, 1, 8192, NULL },
-		{ "model.layers", CFG_INT, &s->layers, 1, MODEL_MAXL, NULL },
-		{ "model.ntn_slices", CFG_INT, &s->ntn_k, 1, 16, NULL },
-		{ "model.rank_hidden", CFG_INT, &s->rank_hidden, 1, 65536, NULL },
-		{ "model.attention_hidden", CFG_INT, &s->att_hidden, 1, 65536, NULL },
-		{ "model.bn_eps", CFG_DOUBLE, &s->bn_eps, 1e-12, 1, NULL },
-		{ "tasks", CFG_STRING, &s->tasks, 0, 0, NULL },
-		{ "train.batch_graphs", CFG_INT, &s->batch, 1, 1 << 20, NULL },
-		{ "train.epochs", CFG_INT, &s->epochs, 1, 1e9, NULL },
-		{ "train.steps", CFG_INT, &s->steps, 0, 1e12, NULL },
-		{ "train.patience", CFG_INT, &s->patience, 1, 1e9, NULL },
-		{ "train.validation_graphs", CFG_INT, &s->validation, -1, 1e9, NULL },
-		{ "train.lr", CFG_DOUBLE, &s->lr, 0, 10, NULL },
-		{ "train.mask_fraction", CFG_DOUBLE, &s->mask_fraction, 0, 0.999999, NULL },
-		{ "train.positives", CFG_INT, &s->npos, 0, 1e9, NULL },
-		{ "train.negatives", CFG_INT, &s->nneg, 0, 1e9, NULL },
-		{ "train.support_fraction", CFG_DOUBLE, &s->support_fraction, 1e-9, 1, NULL },
-		{ "train.tie_rtol", CFG_DOUBLE, &s->tie_rtol, 0, 1, NULL },
-		{ "seed", CFG_INT, &s->seed, 0, 9.2e18, NULL },
-	};
-	memcpy(k, keys, sizeof keys);
-	return sizeof keys / sizeof keys[0];
-}
-
-#define MAX_KEYS 32
 
 static void
 usage(FILE *f, const struct opts *o)
 {
-	const struct settings *s = &o->s;
+	const struct train_settings *s = &o->s;
 	fprintf(f,
 		"usage: " SYNOPSIS "\n"
 		"  Reads graphs labelled by dcbm-gen (cluster) and centrality, writes the model.\n"
@@ -158,27 +90,6 @@ usage(FILE *f, const struct opts *o)
 		s->patience, s->seed, s->steps, s->tasks);
 }
 
-static int
-parse_tasks(const char *list, int *mask)
-{
-	char buf[256];
-	*mask = 0;
-	if (strlen(list) >= sizeof buf)
-		return -1;
-	strcpy(buf, list);
-	for (char *save = NULL, *t = strtok_r(buf, ", ", &save); t;
-	     t = strtok_r(NULL, ", ", &save)) {
-		int k;
-		for (k = 0; k < NTASK; k++)
-			if (strcmp(t, task_name[k]) == 0)
-				break;
-		if (k == NTASK)
-			return -1;
-		*mask |= 1 << k;
-	}
-	return *mask ? 0 : -1;
-}
-
 static const struct option longopts[] = {
 	COPT_LONGOPTS,
 	{ "batch", required_argument, NULL, OPT_BATCH },
@@ -206,7 +117,7 @@ parse(struct opts *o, int argc, char **argv)
 	int ch, help = 0;
 	memset(o, 0, sizeof *o);
 	copt_init(&o->c);
-	settings_default(&o->s);
+	train_settings_default(&o->s);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, COPT_LETTERS, longopts, NULL)) != -1)
 		if (ch == OPT_CONFIG)
@@ -218,8 +129,8 @@ parse(struct opts *o, int argc, char **argv)
 		copt_exit_ok();
 	}
 	if (o->config) {
-		struct cfg_key keys[MAX_KEYS];
-		size_t nk = schema(&o->s, keys);
+		struct cfg_key keys[TRAIN_SCHEMA_MAX];
+		size_t nk = train_schema(&o->s, keys);
 		char msg[512];
 		if (cfg_load(o->config, keys, nk, msg, sizeof msg) != 0)
 			die_usage("%s", msg);
@@ -255,7 +166,7 @@ parse(struct opts *o, int argc, char **argv)
 	if (o->c.seed_set)
 		o->s.seed = (long long)(o->c.seed & INT64_MAX);
 	int mask;
-	if (parse_tasks(o->s.tasks, &mask) != 0)
+	if (tasks_parse(o->s.tasks, &mask) != 0)
 		die_usage("tasks: '%s': expected a list of rec, rank, cluster", o->s.tasks);
 }
 
@@ -554,22 +465,13 @@ model_record(gs_rec *r, const struct opts *o, const model *M, const real *params
 	     int state, const real *best, double best_score, long long best_epoch,
 	     long long best_step, long long stale)
 {
-	struct settings s = o->s;
-	struct cfg_key keys[MAX_KEYS];
-	size_t nk = schema(&s, keys);
+	struct train_settings s = o->s;
+	struct cfg_key keys[TRAIN_SCHEMA_MAX];
+	size_t nk = train_schema(&s, keys);
 	char *cfg = cfg_dump(keys, nk);
-	int np = M->nt + (state ? 3 : 0);
 
-	gs_rec_clear(r);
-	gs_rec_model(r, state ? CKPT_NAME : MODEL_NAME, cfg, np);
+	model_to_record(r, M, params, state ? CKPT_NAME : MODEL_NAME, cfg, state ? 3 : 0);
 	free(cfg);
-	for (int i = 0; i < M->nt; i++) {
-		const struct mtensor *t = &M->t[i];
-		gs_param *p = gs_rec_param(r, i, t->name, t->rows, t->cols, GS_F32);
-		float *d = p->data;
-		for (int64_t j = 0; j < t->rows * t->cols; j++)
-			d[j] = (float)params[t->off + j];
-	}
 	if (state) {
 		const real *src[3] = { best, M->m, M->v };
 		const char *nm[3] = { "state.best", "state.adam_m", "state.adam_v" };
@@ -845,7 +747,7 @@ main(int argc, char **argv)
 #endif
 		openblas_set_num_threads(nth);
 	}
-	parse_tasks(o.s.tasks, &tasks);
+	tasks_parse(o.s.tasks, &tasks);
 
 	model_cfg_default(&mc);
 	mc.d = (int)o.s.hidden;

@@ -20,6 +20,7 @@
 #include "model.h"
 #include "nn.h"
 #include "rng.h"
+#include "config.h"
 
 #ifndef NN_DOUBLE
 #error "test_nn.c must be compiled with -DNN_DOUBLE"
@@ -760,4 +761,43 @@ Test(model, batch_is_the_concatenation, .init = setup, .fini = teardown)
 	batch_free(&b2);
 	tiny_free(gs[0]);
 	tiny_free(gs[1]);
+}
+
+Test(model, record_round_trip, .init = setup, .fini = teardown)
+{
+	struct train_settings s, s2;
+	struct cfg_key keys[TRAIN_SCHEMA_MAX];
+	struct model_cfg mc;
+	model M, M2;
+	gs_rec r;
+	char msg[300];
+
+	train_settings_default(&s);
+	s.hidden = 6;
+	s.layers = 2;
+	s.rank_hidden = 3;
+	s.att_hidden = 5;
+	free(s.tasks);
+	s.tasks = xstrdup("rec,cluster");
+	cr_assert(train_settings_model_cfg(&s, &mc) == 0 && model_init(&M, &mc) == 0);
+	model_init_params(&M, R);
+	char *cfg = cfg_dump(keys, train_schema(&s, keys));
+	gs_rec_init(&r);
+	model_to_record(&r, &M, M.p, "gcn-pretrain", cfg, 0);
+	cr_assert(model_from_record(&M2, &s2, &r, "rec", msg, sizeof msg) == 0, "%s", msg);
+	cr_expect(M2.n == M.n && M2.cfg.d == 6 && M2.cfg.layers == 2 &&
+		  M2.cfg.tasks == ((1 << TASK_REC) | (1 << TASK_CLUSTER)));
+	for (int64_t i = 0; i < M.n; i++)
+		cr_expect((float)M.p[i] == (float)M2.p[i]);
+	model_free(&M2);
+	free(s2.tasks);
+	/* a missing tensor is named */
+	r.params[3].name[0] = 'X';
+	cr_expect(model_from_record(&M2, &s2, &r, "rec", msg, sizeof msg) == -1);
+	cr_expect(strstr(msg, "is missing") != NULL, "%s", msg);
+	free(s2.tasks);
+	gs_rec_free(&r);
+	free(cfg);
+	free(s.tasks);
+	model_free(&M);
 }
