@@ -716,54 +716,85 @@ encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2)
 	}
 }
 
-/* dH (gradient of H[l+1]) += the mixing contribution of every task. */
+/* dH (gradient of H[l+1]) += the mixing contribution of every source. */
 static void
-mix_input_grads(model *M, const batch *b, mws *w, real *dH, int l)
+mix_input_grads(const model *M, const struct mix_src *src, int nsrc, real *dH, int l)
 {
-	const struct model_cfg *c = &M->cfg;
-	struct mview *P = &M->P;
-	int L = c->layers;
-	int64_t d = c->d;
-	if (c->tasks & 1 << TASK_REC) {
-		mix_bwd_input(dH, l, w->dFu.p, P->alpha[TASK_REC], P->psi[TASK_REC], L, b->pu, b->P, d, 0);
-		mix_bwd_input(dH, l, w->dFv.p, P->alpha[TASK_REC], P->psi[TASK_REC], L, b->pv, b->P, d, 0);
-	}
-	if (c->tasks & 1 << TASK_RANK)
-		mix_bwd_input(dH, l, w->dFU.p, P->alpha[TASK_RANK], P->psi[TASK_RANK], L, b->uidx, b->U, d, 1);
-	if (c->tasks & 1 << TASK_CLUSTER) {
-		mix_bwd_input(dH, l, w->dFs.p, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], L, b->sidx, b->Ns, d, 1);
-		mix_bwd_input(dH, l, w->dFq.p, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], L, b->qidx, b->Q, d, 1);
-	}
+	for (int i = 0; i < nsrc; i++)
+		mix_bwd_input(dH, l, src[i].dF, src[i].alpha, src[i].psi, M->cfg.layers,
+			      src[i].idx, src[i].R, M->cfg.d, src[i].unique);
 }
 
+/* The pre-training tasks' mixing gradients as sources. */
+static int
+task_sources(const model *M, const batch *b, const mws *w, struct mix_src *src)
+{
+	const struct model_cfg *c = &M->cfg;
+	const struct mview *P = &M->P;
+	int n = 0;
+#define SRC(t, F, ix, r, u) src[n++] = (struct mix_src){ P->alpha[t], P->psi[t], (F), (ix), (r), (u) }
+	if (c->tasks & 1 << TASK_REC) {
+		SRC(TASK_REC, w->dFu.p, b->pu, b->P, 0);
+		SRC(TASK_REC, w->dFv.p, b->pv, b->P, 0);
+	}
+	if (c->tasks & 1 << TASK_RANK)
+		SRC(TASK_RANK, w->dFU.p, b->uidx, b->U, 1);
+	if (c->tasks & 1 << TASK_CLUSTER) {
+		SRC(TASK_CLUSTER, w->dFs.p, b->sidx, b->Ns, 1);
+		SRC(TASK_CLUSTER, w->dFq.p, b->qidx, b->Q, 1);
+	}
+#undef SRC
+	return n;
+}
+
+/*
+ * Backward pass of the encoder from the mixing gradients: parameter
+ * gradients of blocks from..L-1, and of the embedding when embed; the pass
+ * stops at block `from` when the embedding is not trained.
+ */
 static void
-encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH)
+encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
+	    const struct mix_src *src, int nsrc, int from, int embed)
 {
 	const struct model_cfg *c = &M->cfg;
 	int64_t N = b->N, d = c->d;
-	int L = c->layers;
+	int L = c->layers, low = embed ? 0 : from;
 	struct mview *P = &M->P, *G = &M->G;
 
+	if (low >= L)
+		return;
+	real *sg = xcalloc(2 * (size_t)d, sizeof *sg);	/* frozen gamma, beta */
 	memset(dH, 0, (size_t)(N * d) * sizeof *dH);
-	mix_input_grads(M, b, w, dH, L - 1);
-	for (int l = L - 1; l >= 0; l--) {
+	mix_input_grads(M, src, nsrc, dH, L - 1);
+	for (int l = L - 1; l >= low; l--) {
 		real *Hin = w->H[l].p, *Ho = w->H[l + 1].p, *A1 = w->A1[l].p;
+		int train = l >= from, more = l > low || embed;
 		relu_bwd(dH, dH, Ho, N * d);
 		csr_spmm(T1, b->rp, b->ci, b->av, dH, N, d, 0);	/* Â symmetric */
-		gnorm_bwd(T1, G->gam[l], G->bet[l], T1, w->XH[l].p, w->istd[l].p,
-			  P->gam[l], b->off, b->G, d);
-		lin_bwd(T2, G->W2[l], NULL, T1, A1, P->W2[l], N, d, d, 0);
+		/* a frozen block passes the gradient down and keeps none */
+		gnorm_bwd(T1, train ? G->gam[l] : sg, train ? G->bet[l] : sg + d, T1,
+			  w->XH[l].p, w->istd[l].p, P->gam[l], b->off, b->G, d);
+		if (train)
+			lin_bwd(T2, G->W2[l], NULL, T1, A1, P->W2[l], N, d, d, 0);
+		else
+			nn_gemm(0, 1, N, d, d, 1, T1, d, P->W2[l], d, 0, T2, d);
 		relu_bwd(T2, T2, A1, N * d);
 		if (l == 0) {		/* T1 is free again: H0 goes there */
 			embed_fwd(M, b, T1);
 			Hin = T1;
 		}
-		lin_bwd(dH, G->W1[l], NULL, T2, Hin, P->W1[l], N, d, d, 0);
+		if (train)
+			lin_bwd(more ? dH : NULL, G->W1[l], NULL, T2, Hin, P->W1[l], N, d, d, 0);
+		else
+			nn_gemm(0, 1, N, d, d, 1, T2, d, P->W1[l], d, 0, dH, d);
 		if (l > 0)
-			mix_input_grads(M, b, w, dH, l - 1);
+			mix_input_grads(M, src, nsrc, dH, l - 1);
 	}
-	tanh_bwd(dH, dH, T1, N * d);	/* T1 = H0 */
-	lin_bwd(NULL, G->E, G->Eb, dH, b->X, P->E, N, MODEL_NFEAT, d, 0);
+	if (embed) {
+		tanh_bwd(dH, dH, T1, N * d);	/* T1 = H0 */
+		lin_bwd(NULL, G->E, G->Eb, dH, b->X, P->E, N, MODEL_NFEAT, d, 0);
+	}
+	free(sg);
 }
 
 /* Link reconstruction: loss, and dFu, dFv when backward. */
@@ -944,8 +975,11 @@ model_step(model *M, const batch *b, mws *w, int backward, struct mout *out)
 	}
 	for (int t = 0; t < NTASK; t++)
 		total += out->loss[t];
-	if (backward)
-		encoder_bwd(M, b, w, T1, T2, T3);
+	if (backward) {
+		struct mix_src src[8];
+		int ns = task_sources(M, b, w, src);
+		encoder_bwd(M, b, w, T1, T2, T3, src, ns, 0, 1);
+	}
 	return total;
 }
 
@@ -1111,5 +1145,103 @@ model_from_record(model *M, struct train_settings *s, const gs_rec *r,
 			M->p[t->off + k] = src[k];
 		}
 	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* the encoder alone (adaptation) */
+
+static int64_t
+encoder_arena(const model *M, const batch *b)
+{
+	return 3 * rup(b->N * M->cfg.d);
+}
+
+void
+model_encode(model *M, const batch *b, mws *w, real **Hs)
+{
+	int64_t an = encoder_arena(M, b);
+	real *arena = w->arena.cap >= (size_t)an ? w->arena.p : need(&w->arena, an);
+	encoder_fwd(M, b, w, arena, arena + rup(b->N * M->cfg.d));
+	for (int l = 0; l < M->cfg.layers; l++)
+		Hs[l] = w->H[l + 1].p;
+}
+
+void
+model_encode_bwd(model *M, const batch *b, mws *w, const struct mix_src *src,
+		 int nsrc, int from, int embed)
+{
+	int64_t an = encoder_arena(M, b), nd = rup(b->N * M->cfg.d);
+	/* the arena already holds at least this much: model_encode() ran */
+	real *arena = w->arena.p;
+	(void)an;
+	encoder_bwd(M, b, w, arena, arena + nd, arena + 2 * nd, src, nsrc, from, embed);
+}
+
+int
+batch_plain(batch *b, const graph *const *gs, int G, int scale, char *msg,
+	    size_t msglen)
+{
+	struct bpriv *bp = b->priv;
+	int64_t N = 0, nnz = 0;
+	features_ws fw;
+	double *feat = NULL;
+	size_t cap = 0;
+
+	for (int i = 0; i < G; i++) {
+		N += gs[i]->n;
+		nnz += 2 * gs[i]->m + gs[i]->n;
+	}
+	if (N > INT32_MAX || nnz > INT32_MAX) {
+		snprintf(msg, msglen, "graphs too large (%lld nodes)", (long long)N);
+		return -1;
+	}
+	b->P = b->U = b->Ns = b->ncl = b->Q = 0;	/* no pairs, no clusters */
+	b->G = G;
+	b->N = N;
+	b->kmax = 1;
+	grow(&b->off, &bp->c_off, (size_t)G + 1, sizeof *b->off);
+	grow(&b->X, &bp->c_X, (size_t)N * MODEL_NFEAT + 1, sizeof *b->X);
+	grow(&b->rp, &bp->c_rp, (size_t)N + 1, sizeof *b->rp);
+	grow(&b->ci, &bp->c_ci, (size_t)nnz + 1, sizeof *b->ci);
+	grow(&b->av, &bp->c_av, (size_t)nnz + 1, sizeof *b->av);
+	features_ws_init(&fw);
+	int64_t n0 = 0, e = 0;
+	for (int i = 0; i < G; i++) {
+		const graph *g = gs[i];
+		grow(&feat, &cap, (size_t)g->n * MODEL_NFEAT + 1, sizeof *feat);
+		features_raw(g, feat, &fw);
+		if (features_scale(feat, g->n, feat, scale) != 0) {
+			snprintf(msg, msglen, "unknown feature scaling %d", scale);
+			free(feat);
+			features_ws_free(&fw);
+			return -1;
+		}
+		b->off[i] = n0;
+		for (int64_t j = 0; j < (int64_t)g->n * MODEL_NFEAT; j++)
+			b->X[n0 * MODEL_NFEAT + j] = (real)feat[j];
+		for (int32_t u = 0; u < g->n; u++) {
+			double du = (double)graph_degree(g, u) + 1;
+			int self = 0;
+			b->rp[n0 + u] = e;
+			for (int64_t a = g->off[u]; a <= g->off[u + 1]; a++) {
+				int32_t v = a < g->off[u + 1] ? g->adj[a] : INT32_MAX;
+				if (!self && v > u) {
+					b->ci[e] = (int32_t)(n0 + u);
+					b->av[e++] = (real)(1 / du);
+					self = 1;
+				}
+				if (a == g->off[u + 1])
+					break;
+				b->ci[e] = (int32_t)(n0 + v);
+				b->av[e++] = (real)(1 / sqrt(du * ((double)graph_degree(g, v) + 1)));
+			}
+		}
+		n0 += g->n;
+	}
+	b->off[G] = N;
+	b->rp[N] = e;
+	free(feat);
+	features_ws_free(&fw);
 	return 0;
 }

@@ -182,6 +182,37 @@ void model_zero_grad(model *M);
 /* Adam over every parameter (lr, beta1 0.9, beta2 0.999, eps 1e-8). */
 void model_adam(model *M, double lr);
 
+/* ---- the encoder alone (adaptation to downstream tasks) ---- */
+
+/*
+ * The graphs gs[0..G-1] as model input, without masking or pairs: features
+ * of each graph scaled by `scale` (FEAT_SCALE_x), Â of each graph.
+ * Returns 0, or -1 with msg.
+ */
+int batch_plain(batch *b, const graph *const *gs, int G, int scale, char *msg,
+		size_t msglen);
+
+/* Gradient of the rows of a layer mix F = alpha * sum_l softmax(psi)_l
+ * H_l[idx[r]], r < R, handed to the encoder's backward pass. */
+struct mix_src {
+	const real *alpha, *psi;
+	const real *dF;		/* (R x d) */
+	const int32_t *idx;	/* (R) */
+	int64_t R;
+	int unique;		/* idx has no repeats */
+};
+
+/* Forward through E and the L blocks; Hs[l] = H_(l+1) (N x d, in w, valid
+ * until the next call on w). */
+void model_encode(model *M, const batch *b, mws *w, real **Hs);
+/*
+ * Backward after model_encode(): ADDS the gradients of blocks from..L-1
+ * (0-based) and, when embed, of the embedding E into M->g; lower blocks
+ * are frozen (the paper's fix-tune boundary).
+ */
+void model_encode_bwd(model *M, const batch *b, mws *w, const struct mix_src *src,
+		      int nsrc, int from, int embed);
+
 /* ---- settings: gcn-train's config, kept in every model record ---- */
 
 struct train_settings {

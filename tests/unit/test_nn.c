@@ -801,3 +801,80 @@ Test(model, record_round_trip, .init = setup, .fini = teardown)
 	free(s.tasks);
 	model_free(&M);
 }
+
+/* ---- the encoder alone, as gcn-adapt uses it ---- */
+
+struct enc_ctx {
+	model *M;
+	batch *b;
+	mws *w;
+	real *r, *F, *alpha, *psi;
+	int32_t *idx;
+};
+
+static double
+enc_loss(void *p)
+{
+	struct enc_ctx *c = p;
+	real *Hs[MODEL_MAXL];
+	model_encode(c->M, c->b, c->w, Hs);
+	mix_fwd(c->F, Hs, c->M->cfg.layers, c->alpha, c->psi, c->idx, c->b->N, c->M->cfg.d);
+	return dot(c->F, c->r, c->b->N * c->M->cfg.d);
+}
+
+static void
+check_encoder(int from, int embed)
+{
+	struct model_cfg cfg;
+	model_cfg_default(&cfg);
+	cfg.d = 4;
+	cfg.layers = 3;
+	model M;
+	cr_assert(model_init(&M, &cfg) == 0);
+	model_init_params(&M, R);
+	for (int l = 0; l < 3; l++)
+		for (int i = 0; i < 4; i++)
+			M.P.bet[l][i] = gsl_rng_uniform(R) - 0.5;
+	struct lgraph *gs[2] = { tiny_graph(1, 9, 2), tiny_graph(2, 7, 3) };
+	const graph *gg[2] = { &gs[0]->g, &gs[1]->g };
+	batch b;
+	batch_init(&b);
+	char msg[200];
+	cr_assert(batch_plain(&b, gg, 2, FEAT_SCALE_LOG, msg, sizeof msg) == 0, "%s", msg);
+	cr_assert(b.N == 16 && b.P == 0);
+	mws *w = mws_new();
+	struct enc_ctx c = { &M, &b, w, rnd(16 * 4, -1, 1), zeros(16 * 4), rnd(4, 0.5, 1.5),
+			     rnd(3, -1, 1), xmalloc(16 * sizeof(int32_t)) };
+	for (int i = 0; i < 16; i++)
+		c.idx[i] = i;
+	model_zero_grad(&M);
+	enc_loss(&c);
+	struct mix_src src = { c.alpha, c.psi, c.r, c.idx, 16, 1 };
+	model_encode_bwd(&M, &b, w, &src, 1, from, embed);
+	real *g = xmalloc((size_t)M.n * sizeof *g);
+	memcpy(g, M.g, (size_t)M.n * sizeof *g);
+	for (int i = 0; i < M.nt; i++) {
+		struct mtensor *t = &M.t[i];
+		int blk = 0;
+		int enc = sscanf(t->name, "block%d.", &blk) == 1 || strncmp(t->name, "embed.", 6) == 0;
+		if (!enc)
+			continue;
+		int trained = strncmp(t->name, "embed.", 6) == 0 ? embed : blk - 1 >= from;
+		if (trained) {
+			fdcheck(t->name, enc_loss, &c, M.p + t->off, g + t->off, t->rows * t->cols);
+		} else {
+			for (int64_t k = 0; k < t->rows * t->cols; k++)
+				cr_expect(g[t->off + k] == 0, "%s: frozen but has a gradient", t->name);
+		}
+	}
+	free(g); free(c.r); free(c.F); free(c.alpha); free(c.psi); free(c.idx);
+	mws_free(w);
+	batch_free(&b);
+	tiny_free(gs[0]);
+	tiny_free(gs[1]);
+	model_free(&M);
+}
+
+Test(model, encoder_alone_all_trained, .init = setup, .fini = teardown) { check_encoder(0, 1); }
+Test(model, encoder_alone_embedding_fixed, .init = setup, .fini = teardown) { check_encoder(0, 0); }
+Test(model, encoder_alone_two_blocks_fixed, .init = setup, .fini = teardown) { check_encoder(2, 0); }
