@@ -1865,6 +1865,15 @@ static char *join_argv(int argc, char **argv)
 	return s;
 }
 
+/* Nonzero if path does not exist or is a regular file (then -o goes
+ * through a temporary file renamed into place). */
+static int regular_or_absent(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) != 0 || S_ISREG(st.st_mode);
+}
+
 gs_file *gs_open_out(const struct copt *c, int argc, char **argv)
 {
 	gs_file *fp = xcalloc(1, sizeof *fp);
@@ -1888,6 +1897,13 @@ gs_file *gs_open_out(const struct copt *c, int argc, char **argv)
 		fd = dup(STDOUT_FILENO);
 		if (fd < 0)
 			die("<stdout>:");
+	} else if (!regular_or_absent(path)) {
+		/* a device or a FIFO (/dev/null, a named pipe): write to it
+		 * directly; a temporary file renamed over it would replace it */
+		fp->name = xstrdup(path);
+		fd = open(path, O_WRONLY);
+		if (fd < 0)
+			die("%s:", path);
 	} else {
 		size_t n = strlen(path) + 16;
 		mode_t um = umask(0);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -335,7 +336,14 @@ main(int argc, char **argv)
 	if (fclose(mem) != 0)
 		die("out of memory");
 
-	if (o.c.output && strcmp(o.c.output, "-") != 0) {
+	struct stat st;
+	if (o.c.output && strcmp(o.c.output, "-") != 0 &&
+	    stat(o.c.output, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* a device or FIFO: write to it, never rename over it */
+		FILE *f = fopen(o.c.output, "w");
+		if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0)
+			die("%s: %s", o.c.output, strerror(errno));
+	} else if (o.c.output && strcmp(o.c.output, "-") != 0) {
 		size_t pl = strlen(o.c.output) + 16;
 		tmp_path = xmalloc(pl);
 		snprintf(tmp_path, pl, "%s.tmpXXXXXX", o.c.output);

@@ -190,3 +190,13 @@ expect 0 "dcbm-gen --count 5 --nodes 30 -o $T/p.gs"
 check "dcbm-gen --count 5 --nodes 30 -o $T/p.gs 2>&1 | wc -c | grep -qx 0" "no progress when stderr is not a terminal"
 check "dcbm-gen --progress --count 5 --nodes 30 -o $T/p.gs 2>&1 | grep -q '^dcbm-gen: 5/5 graphs'" "--progress forces it"
 check "dcbm-gen -q --progress --count 5 --nodes 30 -o $T/p.gs 2>&1 | wc -c | grep -qx 0" "-q silences it"
+
+# -o to a device or a FIFO writes to it and never renames a file over it
+# (as root, a rename would replace /dev/null with a regular file)
+expect 0 "dcbm-gen -q --count 1 --nodes 10 -o /dev/null"
+check "[ -c /dev/null ]" "-o /dev/null leaves the device in place"
+mkfifo "$TMPD/fifo"
+(cat "$TMPD/fifo" >"$TMPD/fifo.out" &)
+expect 0 "dcbm-gen -q --count 1 --nodes 10 -t -o $TMPD/fifo"
+sleep 0.2
+check "[ -p $TMPD/fifo ] && grep -q '^@graph' $TMPD/fifo.out" "-o FIFO writes through the pipe"

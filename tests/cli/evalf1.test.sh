@@ -55,3 +55,5 @@ echo keep >"$T/keep.tsv"
 expect 1 "evalf1 -o $T/keep.tsv $T/bad.txt"
 check "[ \"\$(cat $T/keep.tsv)\" = keep ] && [ -z \"\$(ls $T | grep 'keep.tsv.tmp')\" ]" \
 	"a failed run leaves the old output and no temporary file"
+expect 0 "evalf1 -o /dev/null $TWO"
+check "[ -c /dev/null ]" "evalf1 -o /dev/null leaves the device in place"
