@@ -11,6 +11,8 @@
 #include <omp.h>
 #endif
 
+#include <cblas.h>
+
 #include "err.h"
 #include "opt.h"
 
@@ -193,6 +195,17 @@ void copt_apply_threads(const struct copt *c)
 #else
 	(void)c;
 #endif
+}
+
+void copt_apply_threads_blas(const struct copt *c)
+{
+	int n = 1;
+
+	copt_apply_threads(c);
+#ifdef _OPENMP
+	n = omp_get_max_threads();
+#endif
+	openblas_set_num_threads(n);
 }
 
 int copt_show_progress(const struct copt *c)

@@ -68,6 +68,9 @@ void copt_exit_ok(void) __attribute__((noreturn));
 
 /* Apply -j to OpenMP (not to OpenBLAS: see opt.c). */
 void copt_apply_threads(const struct copt *c);
+/* Apply -j to OpenMP and to OpenBLAS (the training programs: their GEMMs
+ * dominate; same -j, same bytes). */
+void copt_apply_threads_blas(const struct copt *c);
 /* Non-zero if progress lines should go to stderr (a tty, or --progress). */
 int copt_show_progress(const struct copt *c);
 

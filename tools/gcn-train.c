@@ -739,14 +739,7 @@ main(int argc, char **argv)
 
 	err_setprog(argv[0]);
 	parse(&o, argc, argv);
-	copt_apply_threads(&o.c);
-	{
-		int nth = 1;
-#ifdef _OPENMP
-		nth = omp_get_max_threads();
-#endif
-		openblas_set_num_threads(nth);
-	}
+	copt_apply_threads_blas(&o.c);
 	tasks_parse(o.s.tasks, &tasks);
 
 	model_cfg_default(&mc);

@@ -1,0 +1,41 @@
+# gcn-adapt.test.sh - command-line table for gcn-adapt (sourced by run.sh
+# with lib.sh): a tiny adapt + evaluate end to end, determinism, misuse.
+T="$TMPD/adapt"
+mkdir -p "$T"
+dcbm-gen -q -s 2 --count 12 --nodes 60..120 | centrality -q |
+	gcn-train -q -j 2 --hidden 16 --epochs 2 --batch 4 --validation 2 -o "$T/model.gs"
+# one graph whose DCBM clusters are the classes to predict
+dcbm-gen -q -s 5 --count 1 --nodes 600 --clusters 3 --p-div-q 6 >"$T/g.gs"
+A="--label cluster --runs 3 --val 100 --test 200 --train-per-class 10 -s 1"
+
+expect 0 "gcn-adapt -j 2 --model $T/model.gs $A -t -o $T/pre.txt $T/g.gs"
+check "[ \$(grep -c '^@tensor .*name=predictions rows=200 cols=6 .*task=node .*classes=3' $T/pre.txt) -eq 3 ]" \
+	"three runs of 200 test predictions with 3 class scores"
+expect 0 "evalf1 --format tsv $T/pre.txt >$T/pre.tsv"
+a=$(awk '$1 == "mean" { print $3 }' "$T/pre.tsv")
+check "awk -v a='$a' 'BEGIN { exit !(a > 0.5) }'" "pre-trained: micro-F1 $a beats 0.5 (chance 1/3)"
+expect 0 "gcn-adapt -j 2 --model $T/model.gs --no-pretrain $A -o $T/base.gs $T/g.gs"
+expect 0 "evalf1 --format tsv $T/base.gs >$T/base.tsv"
+a=$(awk '$1 == "mean" { print $3 }' "$T/base.tsv")
+check "awk -v a='$a' 'BEGIN { exit !(a > 0.5) }'" "baseline: micro-F1 $a beats 0.5"
+expect 0 "gcn-adapt --no-pretrain --hidden 8 $A --epochs 3 -o $T/nomodel.gs $T/g.gs"
+
+# same seed and threads: same bytes (the pg record holds -o: compare the rest)
+strip() { grep -v '^@pg\|^@end' "$1" | sed 's/ pg=[0-9a-f]*//'; }
+expect 0 "gcn-adapt -j 2 --model $T/model.gs $A -t -o $T/pre2.txt $T/g.gs"
+strip "$T/pre.txt" >"$T/p1"
+strip "$T/pre2.txt" >"$T/p2"
+same "$T/p1" "$T/p2" "same seed, same predictions"
+expect 0 "gcn-adapt -j 2 --model $T/model.gs --freeze 2 $A -t -o $T/f2.txt $T/g.gs"
+strip "$T/f2.txt" >"$T/p3"
+check "! cmp -s $T/p1 $T/p3" "--freeze 2 trains something else"
+
+# misuse and bad input
+expect_err 2 "gcn-adapt $A $T/g.gs" "no --model"
+expect_err 2 "gcn-adapt --model $T/model.gs --task link $T/g.gs" "--task"
+expect_err 2 "gcn-adapt --model $T/model.gs --freeze 4 $A $T/g.gs" "blocks"
+expect_err 1 "gcn-adapt --model $T/g.gs $A $T/g.gs" "no model record"
+expect_err 1 "gcn-adapt --model $T/model.gs $T/g.gs" "no 'label' tensor"
+expect_err 1 "gcn-adapt --model $T/model.gs --label cluster --train-per-class 500 $T/g.gs" "fewer than --train-per-class"
+expect_err 1 "gcn-adapt --model $T/model.gs $A --test 5000 $T/g.gs" "too few"
+expect 1 "gcn-adapt --model $T/model.gs $A -o /nonexistent/x.gs $T/g.gs"

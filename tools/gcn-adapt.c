@@ -1,0 +1,657 @@
+/*
+ * gcn-adapt - adapt a pre-trained encoder to a downstream task and predict
+ * (paper section 3.5 and section 4).  Manual: man/man1/gcn-adapt.1.
+ *
+ * The encoder (E and the L blocks) comes from a gcn-train model, or is
+ * drawn at random (--no-pretrain, the baseline).  On top: a fresh layer mix
+ * alpha * sum softmax(psi)_l H_l, then a standard 2-layer GCN
+ * (Â relu(Â F W1 + b1) W2 + b2) with dropout, trained with Adam on the
+ * labelled nodes; E and the blocks below the fix-tune boundary stay fixed.
+ *
+ * Tasks: node classification (Planetoid-style splits).  Link and graph
+ * classification are not written yet.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cblas.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "config.h"
+#include "err.h"
+#include "model.h"
+#include "nn.h"
+#include "opt.h"
+#include "rng.h"
+#include "stream.h"
+
+enum {
+	OPT_MODEL = COPT_FIRST_TOOL, OPT_TASK, OPT_NO_PRETRAIN, OPT_FREEZE,
+	OPT_RUNS, OPT_LABEL, OPT_EPOCHS, OPT_PATIENCE, OPT_LR, OPT_HIDDEN,
+	OPT_TRAIN_PER_CLASS, OPT_VAL, OPT_TEST, OPT_SCALE, OPT_DROPOUT
+};
+
+#define SYNOPSIS "gcn-adapt [-qt] [-j threads] [-l level] [-o file] [-s seed] [--dropout p]\n" \
+	"                 [--epochs n] [--freeze k] [--hidden n] [--label name] [--lr x]\n" \
+	"                 [--model file] [--no-pretrain] [--patience n] [--runs n]\n" \
+	"                 [--scale minmax|log] [--task node] [--test n]\n" \
+	"                 [--train-per-class n] [--val n] [file ...]"
+
+struct opts {
+	struct copt c;
+	const char *model, *label;
+	int task, no_pretrain, freeze, runs, epochs, patience, hidden, scale;
+	int train_per_class, nval, ntest;
+	double lr, wd, dropout;
+};
+
+static void
+usage(FILE *f, const struct opts *o)
+{
+	fprintf(f,
+		"usage: " SYNOPSIS "\n"
+		"  Adapts a gcn-train model to a labelled graph; writes the test predictions of\n"
+		"  every run (evalf1 scores them).\n"
+		"      --dropout P         dropout of the GCN head's inputs [%g]\n"
+		"      --epochs N          most epochs per run [%d]\n"
+		"      --freeze K          fix E and the bottom K blocks (-1: fix nothing) [0]\n"
+		"  -h, --help              this help\n"
+		"      --hidden N          width of the GCN head's hidden layer [%d]\n"
+		"  -j, --threads N         threads [all cores]\n"
+		"      --label NAME        the per-node class tensor [%s]\n"
+		"  -l, --level N           gzip level, 0 = plain [%d]\n"
+		"      --lr X              Adam learning rate [%g]\n"
+		"      --model FILE        the pre-trained model (gcn-train's output)\n"
+		"      --no-pretrain       the same architecture from random initial values\n"
+		"  -o, --output FILE       write to FILE instead of stdout\n"
+		"      --patience N        stop after N epochs without a better validation accuracy [%d]\n"
+		"  -q, --quiet             no progress\n"
+		"      --runs N            independent runs (splits and initial values) [%d]\n"
+		"  -s, --seed N            random seed; run r draws from stream (seed, r) [0]\n"
+		"      --scale MODE        input features: minmax (the paper's) or log [minmax]\n"
+		"  -t, --text              write the text form\n"
+		"      --task TASK         node [node]\n"
+		"      --test N            test nodes per run [%d]\n"
+		"      --train-per-class N labelled training nodes per class [%d]\n"
+		"      --val N             validation nodes per run [%d]\n"
+		"      --version           print the version\n",
+		o->dropout, o->epochs, o->hidden, o->label, o->c.level, o->lr, o->patience,
+		o->runs, o->ntest, o->train_per_class, o->nval);
+}
+
+static void
+parse(struct opts *o, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		COPT_LONGOPTS,
+		{ "dropout", required_argument, NULL, OPT_DROPOUT },
+		{ "epochs", required_argument, NULL, OPT_EPOCHS },
+		{ "freeze", required_argument, NULL, OPT_FREEZE },
+		{ "hidden", required_argument, NULL, OPT_HIDDEN },
+		{ "label", required_argument, NULL, OPT_LABEL },
+		{ "lr", required_argument, NULL, OPT_LR },
+		{ "model", required_argument, NULL, OPT_MODEL },
+		{ "no-pretrain", no_argument, NULL, OPT_NO_PRETRAIN },
+		{ "patience", required_argument, NULL, OPT_PATIENCE },
+		{ "runs", required_argument, NULL, OPT_RUNS },
+		{ "scale", required_argument, NULL, OPT_SCALE },
+		{ "task", required_argument, NULL, OPT_TASK },
+		{ "test", required_argument, NULL, OPT_TEST },
+		{ "train-per-class", required_argument, NULL, OPT_TRAIN_PER_CLASS },
+		{ "val", required_argument, NULL, OPT_VAL },
+		{ NULL, 0, NULL, 0 }
+	};
+	int ch;
+	memset(o, 0, sizeof *o);
+	copt_init(&o->c);
+	o->label = "label";
+	o->runs = 10;
+	o->epochs = 200;
+	o->patience = 20;
+	o->hidden = 64;
+	o->lr = 0.005;
+	o->wd = 5e-4;
+	o->dropout = 0.5;
+	o->train_per_class = 20;
+	o->nval = 500;
+	o->ntest = 1000;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, COPT_LETTERS, lo, NULL)) != -1) {
+		if (ch == 'h') {
+			usage(stdout, o);
+			copt_exit_ok();
+		}
+		if (copt_handle(&o->c, ch, optarg))
+			continue;
+		switch (ch) {
+		case OPT_DROPOUT: o->dropout = opt_double(optarg, 0, 0.95, "--dropout"); break;
+		case OPT_EPOCHS: o->epochs = (int)opt_ll(optarg, 1, 1000000, "--epochs"); break;
+		case OPT_FREEZE: o->freeze = (int)opt_ll(optarg, -1, MODEL_MAXL, "--freeze"); break;
+		case OPT_HIDDEN: o->hidden = (int)opt_ll(optarg, 1, 65536, "--hidden"); break;
+		case OPT_LABEL:
+			if (!*optarg || strlen(optarg) >= GS_NAME_MAX)
+				die_usage("--label: expected a name of 1..%d characters", GS_NAME_MAX - 1);
+			o->label = optarg;
+			break;
+		case OPT_LR: o->lr = opt_double(optarg, 0, 10, "--lr"); break;
+		case OPT_MODEL: o->model = optarg; break;
+		case OPT_NO_PRETRAIN: o->no_pretrain = 1; break;
+		case OPT_PATIENCE: o->patience = (int)opt_ll(optarg, 1, 1000000, "--patience"); break;
+		case OPT_RUNS: o->runs = (int)opt_ll(optarg, 1, 100000, "--runs"); break;
+		case OPT_SCALE:
+			if ((o->scale = features_scale_mode(optarg)) < 0)
+				die_usage("--scale: '%s': expected minmax or log", optarg);
+			break;
+		case OPT_TASK:
+			if (strcmp(optarg, "node") != 0)
+				die_usage("--task: '%s': only node is written so far", optarg);
+			break;
+		case OPT_TEST: o->ntest = (int)opt_ll(optarg, 1, 1 << 30, "--test"); break;
+		case OPT_TRAIN_PER_CLASS:
+			o->train_per_class = (int)opt_ll(optarg, 1, 1 << 30, "--train-per-class");
+			break;
+		case OPT_VAL: o->nval = (int)opt_ll(optarg, 1, 1 << 30, "--val"); break;
+		default:
+			copt_bad_option(ch, argv, SYNOPSIS);
+		}
+	}
+	if (!o->model && !o->no_pretrain)
+		die_usage("no --model; give one, or --no-pretrain for the baseline");
+}
+
+/* ---- input ---- */
+
+struct dataset {
+	graph g;
+	int64_t id;
+	int32_t *y;		/* (n) class of each node */
+	int C;
+	char name[128];
+	gs_rec *pg;
+	int npg;
+};
+
+static void
+read_dataset(struct dataset *ds, const struct opts *o, int nfiles, char **files)
+{
+	gs_rec r;
+	char msg[512];
+	int have_graph = 0;
+	gs_rec_init(&r);
+	graph_init(&ds->g);
+	for (int fi = 0; fi < (nfiles ? nfiles : 1); fi++) {
+		const char *path = nfiles ? files[fi] : "-";
+		gs_file *in = gs_open_in(path, msg, sizeof msg);
+		int k;
+		if (!in)
+			die("%s", msg);
+		while ((k = gs_read1(in, &r)) > 0) {
+			if (k == GS_PG) {
+				ds->pg = xreallocarray(ds->pg, (size_t)ds->npg + 1, sizeof *ds->pg);
+				ds->pg[ds->npg++] = r;
+				gs_rec_init(&r);
+				continue;
+			}
+			if (k == GS_GRAPH) {
+				if (have_graph)
+					die("%s: a second graph: node classification takes one graph",
+					    gs_where(in));
+				if (gs_graph_build(in, &r, &ds->g, o->c.quiet) != 0)
+					die("%s", gs_strerror(in));
+				ds->id = r.id;
+				const char *nm = gs_attr_get(&r, "dataset");
+				snprintf(ds->name, sizeof ds->name, "%s", nm ? nm : path);
+				have_graph = 1;
+				continue;
+			}
+			if (k == GS_TENSOR && strcmp(r.name, o->label) == 0) {
+				if (!have_graph || r.id != ds->id)
+					die("%s: '%s' tensor does not follow its graph", gs_where(in), o->label);
+				if (r.rows != ds->g.n || (r.dtype != GS_I32 && r.dtype != GS_I64))
+					die("%s: '%s' is not %" PRId32 " integer rows", gs_where(in),
+					    o->label, ds->g.n);
+				free(ds->y);
+				ds->y = xmallocarray((size_t)ds->g.n + 1, sizeof *ds->y);
+				ds->C = 0;
+				for (int32_t v = 0; v < ds->g.n; v++) {
+					int64_t c = r.dtype == GS_I32
+					    ? ((const int32_t *)r.data)[(int64_t)v * r.cols]
+					    : ((const int64_t *)r.data)[(int64_t)v * r.cols];
+					if (c < 0 || c > 1000000)
+						die("%s: node %" PRId32 ": class %" PRId64 " out of range",
+						    gs_where(in), v, c);
+					ds->y[v] = (int32_t)c;
+					if (c + 1 > ds->C)
+						ds->C = (int)c + 1;
+				}
+			}
+		}
+		if (k < -1)
+			die("%s", gs_strerror(in));
+		gs_close(in);
+	}
+	gs_rec_free(&r);
+	if (!have_graph)
+		die("no graph in the input");
+	if (!ds->y)
+		die("graph %" PRId64 ": no '%s' tensor of node classes (--label)", ds->id, o->label);
+	if (ds->C < 2)
+		die("graph %" PRId64 ": one class only", ds->id);
+}
+
+/* ---- splits ---- */
+
+/* Planetoid-style: train_per_class nodes of each class, then nval and
+ * ntest of the rest, all uniform from the run's stream.  Returns 0 or -1. */
+static int
+split(const struct dataset *ds, const struct opts *o, gsl_rng *r, int32_t *tr,
+      int *ntr, int32_t *va, int32_t *te, char *msg, size_t len)
+{
+	int32_t n = ds->g.n, *perm = xmallocarray((size_t)n, sizeof *perm);
+	uint8_t *used = xcalloc((size_t)n, 1);
+	int k = 0, nv = 0, nt = 0;
+	for (int32_t v = 0; v < n; v++)
+		perm[v] = v;
+	for (int32_t i = n - 1; i > 0; i--) {
+		int32_t j = (int32_t)rng_uniform_u64(r, (uint64_t)i + 1), t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	for (int c = 0; c < ds->C; c++) {
+		int got = 0;
+		for (int32_t i = 0; i < n && got < o->train_per_class; i++)
+			if (ds->y[perm[i]] == c) {
+				tr[k++] = perm[i];
+				used[perm[i]] = 1;
+				got++;
+			}
+		if (got < o->train_per_class) {
+			snprintf(msg, len, "class %d has %d nodes, fewer than --train-per-class %d",
+				 c, got, o->train_per_class);
+			free(perm);
+			free(used);
+			return -1;
+		}
+	}
+	for (int32_t i = 0; i < n && (nv < o->nval || nt < o->ntest); i++) {
+		if (used[perm[i]])
+			continue;
+		if (nv < o->nval)
+			va[nv++] = perm[i];
+		else
+			te[nt++] = perm[i];
+	}
+	free(perm);
+	free(used);
+	if (nv < o->nval || nt < o->ntest) {
+		snprintf(msg, len, "%" PRId32 " nodes: too few for %d training, %d validation "
+			 "and %d test nodes", n, k, o->nval, o->ntest);
+		return -1;
+	}
+	*ntr = k;
+	return 0;
+}
+
+/* ---- the head: layer mix + 2-layer GCN ---- */
+
+struct head {
+	int64_t n;
+	real *p, *g, *m, *v;
+	real *alpha, *psi, *W1, *b1, *W2, *b2;
+	real *galpha, *gpsi, *gW1, *gb1, *gW2, *gb2;
+	int64_t adam_t;
+};
+
+static void
+head_init(struct head *h, int64_t d, int L, int64_t hid, int64_t C, gsl_rng *r)
+{
+	int64_t sz[6] = { d, L, d * hid, hid, hid * C, C }, off = 0;
+	real **pp[6] = { &h->alpha, &h->psi, &h->W1, &h->b1, &h->W2, &h->b2 };
+	real **gg[6] = { &h->galpha, &h->gpsi, &h->gW1, &h->gb1, &h->gW2, &h->gb2 };
+	h->n = 0;
+	for (int i = 0; i < 6; i++)
+		h->n += sz[i];
+	h->p = xcalloc((size_t)h->n, sizeof *h->p);
+	h->g = xcalloc((size_t)h->n, sizeof *h->g);
+	h->m = xcalloc((size_t)h->n, sizeof *h->m);
+	h->v = xcalloc((size_t)h->n, sizeof *h->v);
+	h->adam_t = 0;
+	for (int i = 0; i < 6; i++) {
+		*pp[i] = h->p + off;
+		*gg[i] = h->g + off;
+		off += sz[i];
+	}
+	for (int64_t i = 0; i < d; i++)
+		h->alpha[i] = 1;
+	/* Glorot uniform as in Kipf's GCN; biases 0 */
+	double b1 = sqrt(6.0 / (double)(d + hid)), b2 = sqrt(6.0 / (double)(hid + C));
+	for (int64_t i = 0; i < d * hid; i++)
+		h->W1[i] = (real)((2 * gsl_rng_uniform(r) - 1) * b1);
+	for (int64_t i = 0; i < hid * C; i++)
+		h->W2[i] = (real)((2 * gsl_rng_uniform(r) - 1) * b2);
+}
+
+static void
+head_free(struct head *h)
+{
+	free(h->p);
+	free(h->g);
+	free(h->m);
+	free(h->v);
+}
+
+/* Buffers of one forward/backward pass of the head. */
+struct hbuf {
+	real *F, *Fd, *Y1, *Z1, *Z1d, *Y2, *lg, *dlg, *t1, *t2, *dF;
+	uint8_t *m1, *m2;	/* dropout masks */
+	real *Hs[MODEL_MAXL];	/* the encoder's H_1..H_L of the last forward pass */
+};
+
+static void
+dropout(real *y, uint8_t *mask, const real *x, int64_t n, double p, gsl_rng *r)
+{
+	real s = (real)(1 / (1 - p));
+	for (int64_t i = 0; i < n; i++) {
+		mask[i] = !r || gsl_rng_uniform(r) >= p;
+		y[i] = mask[i] ? (r ? x[i] * s : x[i]) : 0;
+	}
+}
+
+/*
+ * Forward through encoder and head: logits (N x C) in hb->lg.  With a
+ * generator, dropout is on (training); NULL gives the evaluation pass.
+ */
+static void
+forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
+	int64_t hid, int64_t C, double p, gsl_rng *r, const int32_t *ident)
+{
+	int64_t N = b->N, d = M->cfg.d;
+	int L = M->cfg.layers;
+	model_encode(M, b, w, hb->Hs);
+	mix_fwd(hb->F, hb->Hs, L, h->alpha, h->psi, ident, N, d);
+	dropout(hb->Fd, hb->m1, hb->F, N * d, p, r);
+	lin_fwd(hb->t1, hb->Fd, h->W1, NULL, N, d, hid);
+	csr_spmm(hb->Y1, b->rp, b->ci, b->av, hb->t1, N, hid, 0);
+	for (int64_t i = 0; i < N; i++)
+		for (int64_t j = 0; j < hid; j++) {
+			real x = hb->Y1[i * hid + j] + h->b1[j];
+			hb->Z1[i * hid + j] = x > 0 ? x : 0;
+		}
+	dropout(hb->Z1d, hb->m2, hb->Z1, N * hid, p, r);
+	lin_fwd(hb->t2, hb->Z1d, h->W2, NULL, N, hid, C);
+	csr_spmm(hb->lg, b->rp, b->ci, b->av, hb->t2, N, C, 0);
+	for (int64_t i = 0; i < N; i++)
+		for (int64_t j = 0; j < C; j++)
+			hb->lg[i * C + j] += h->b2[j];
+}
+
+/* Cross-entropy of the rows idx[0..k-1]; its gradient in hb->dlg when
+ * backward. *acc gets the accuracy. */
+static double
+xent(struct hbuf *hb, const int32_t *y, const int32_t *idx, int k, int64_t C,
+     int64_t N, double *acc, int backward)
+{
+	double loss = 0;
+	int ok = 0;
+	if (backward)
+		memset(hb->dlg, 0, (size_t)(N * C) * sizeof *hb->dlg);
+	for (int i = 0; i < k; i++) {
+		const real *z = hb->lg + (int64_t)idx[i] * C;
+		double mx = z[0], s = 0;
+		int best = 0;
+		for (int64_t j = 1; j < C; j++)
+			if (z[j] > mx) {
+				mx = z[j];
+				best = (int)j;
+			}
+		for (int64_t j = 0; j < C; j++)
+			s += exp(z[j] - mx);
+		loss += mx + log(s) - z[y[idx[i]]];
+		ok += best == y[idx[i]];
+		if (backward)
+			for (int64_t j = 0; j < C; j++)
+				hb->dlg[(int64_t)idx[i] * C + j] =
+				    (real)((exp(z[j] - mx) / s - (j == y[idx[i]])) / k);
+	}
+	*acc = (double)ok / k;
+	return loss / k;
+}
+
+static void
+backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
+	 int64_t hid, int64_t C, double p, int from, int embed, const int32_t *ident)
+{
+	int64_t N = b->N, d = M->cfg.d;
+	int L = M->cfg.layers;
+	real s = (real)(1 / (1 - p));
+	/* logits = Â t2 + b2, t2 = Z1d W2 */
+	for (int64_t i = 0; i < N; i++)
+		for (int64_t j = 0; j < C; j++)
+			h->gb2[j] += hb->dlg[i * C + j];
+	csr_spmm(hb->t2, b->rp, b->ci, b->av, hb->dlg, N, C, 0);
+	lin_bwd(hb->Z1d, h->gW2, NULL, hb->t2, hb->Z1d, h->W2, N, hid, C, 0);
+	/* hb->Z1d now holds d(Z1d); through dropout and relu into dY1 */
+	for (int64_t i = 0; i < N * hid; i++) {
+		real g = hb->m2[i] ? hb->Z1d[i] * s : 0;
+		hb->Y1[i] = hb->Z1[i] > 0 ? g : 0;
+	}
+	for (int64_t i = 0; i < N; i++)
+		for (int64_t j = 0; j < hid; j++)
+			h->gb1[j] += hb->Y1[i * hid + j];
+	csr_spmm(hb->t1, b->rp, b->ci, b->av, hb->Y1, N, hid, 0);
+	lin_bwd(hb->dF, h->gW1, NULL, hb->t1, hb->Fd, h->W1, N, d, hid, 0);
+	for (int64_t i = 0; i < N * d; i++)
+		hb->dF[i] = hb->m1[i] ? hb->dF[i] * s : 0;
+	/* the mix and the encoder (its H_l are still in w) */
+	mix_bwd_params(h->galpha, h->gpsi, hb->dF, hb->Hs, L, h->alpha, h->psi, ident, N, d);
+	struct mix_src src = { h->alpha, h->psi, hb->dF, ident, N, 1 };
+	model_encode_bwd(M, b, w, &src, 1, from, embed);
+}
+
+static void
+decay_and_step(real *p, real *g, real *m, real *v, int64_t n, double lr, double wd,
+	       int64_t t)
+{
+	for (int64_t i = 0; i < n; i++)
+		g[i] += (real)(wd * p[i]);
+	adam_step(p, g, m, v, n, lr, 0.9, 0.999, 1e-8, t);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o;
+	struct dataset ds;
+	struct train_settings ts;
+	model M;
+	char msg[512];
+
+	err_setprog(argv[0]);
+	parse(&o, argc, argv);
+	copt_apply_threads_blas(&o.c);
+
+	/* the model: its config always; its parameters unless --no-pretrain */
+	memset(&M, 0, sizeof M);
+	train_settings_default(&ts);
+	if (o.model) {
+		gs_rec r;
+		gs_file *in = gs_open_in(o.model, msg, sizeof msg);
+		int k, found = 0;
+		if (!in)
+			die("%s", msg);
+		gs_rec_init(&r);
+		while ((k = gs_read1(in, &r)) > 0)
+			if (k == GS_MODEL && !found) {
+				free(ts.tasks);
+				if (model_from_record(&M, &ts, &r, gs_where(in), msg, sizeof msg) != 0)
+					die("%s", msg);
+				found = 1;
+			}
+		if (k < -1)
+			die("%s", gs_strerror(in));
+		if (!found)
+			die("%s: no model record", o.model);
+		gs_close(in);
+		gs_rec_free(&r);
+	} else {
+		struct model_cfg mc;
+		if (train_settings_model_cfg(&ts, &mc) != 0 || model_init(&M, &mc) != 0)
+			die("model settings out of range");
+	}
+	int L = M.cfg.layers;
+	int from = o.no_pretrain ? 0 : (o.freeze < 0 ? 0 : o.freeze);
+	int embed = o.no_pretrain || o.freeze < 0;
+	if (from > L)
+		die_usage("--freeze %d: the model has %d blocks", o.freeze, L);
+	real *pre = xmallocarray((size_t)M.n, sizeof *pre);	/* the pre-trained values */
+	memcpy(pre, M.p, (size_t)M.n * sizeof *pre);
+
+	memset(&ds, 0, sizeof ds);
+	read_dataset(&ds, &o, argc - optind, argv + optind);
+	const graph *gp = &ds.g;
+	batch b;
+	batch_init(&b);
+	if (batch_plain(&b, &gp, 1, o.scale, msg, sizeof msg) != 0)
+		die("%s", msg);
+
+	int64_t N = b.N, d = M.cfg.d, C = ds.C, hid = o.hidden;
+	struct hbuf hb;
+	hb.F = xmallocarray((size_t)(N * d), sizeof(real));
+	hb.Fd = xmallocarray((size_t)(N * d), sizeof(real));
+	hb.dF = xmallocarray((size_t)(N * d), sizeof(real));
+	hb.m1 = xmallocarray((size_t)(N * d), 1);
+	hb.Y1 = xmallocarray((size_t)(N * hid), sizeof(real));
+	hb.Z1 = xmallocarray((size_t)(N * hid), sizeof(real));
+	hb.Z1d = xmallocarray((size_t)(N * hid), sizeof(real));
+	hb.t1 = xmallocarray((size_t)(N * hid), sizeof(real));
+	hb.m2 = xmallocarray((size_t)(N * hid), 1);
+	hb.t2 = xmallocarray((size_t)(N * C), sizeof(real));
+	hb.Y2 = NULL;
+	hb.lg = xmallocarray((size_t)(N * C), sizeof(real));
+	hb.dlg = xmallocarray((size_t)(N * C), sizeof(real));
+	int32_t *ident = xmallocarray((size_t)N, sizeof *ident);
+	for (int64_t i = 0; i < N; i++)
+		ident[i] = (int32_t)i;
+	int32_t *tr = xmallocarray((size_t)N, sizeof *tr), *va = xmallocarray((size_t)o.nval, sizeof *va),
+	    *te = xmallocarray((size_t)o.ntest, sizeof *te);
+	real *bestlg = xmallocarray((size_t)(N * C), sizeof *bestlg);
+	mws *w = mws_new();
+	gsl_rng *rr = rng_new(0, 0);
+	gs_file *out = gs_open_out(&o.c, argc, argv);
+	gs_rec rec;
+	gs_rec_init(&rec);
+	for (int i = 0; i < ds.npg; i++)
+		gs_write1(out, &ds.pg[i]);
+
+	for (int run = 0; run < o.runs; run++) {
+		int ntr;
+		rng_reseed(rr, o.c.seed, (uint64_t)run);
+		if (split(&ds, &o, rr, tr, &ntr, va, te, msg, sizeof msg) != 0)
+			die("%s", msg);
+		/* the encoder: pre-trained values, or fresh ones for the baseline */
+		memcpy(M.p, pre, (size_t)M.n * sizeof *pre);
+		if (o.no_pretrain)
+			model_init_params(&M, rr);
+		memset(M.m, 0, (size_t)M.n * sizeof *M.m);
+		memset(M.v, 0, (size_t)M.n * sizeof *M.v);
+		M.adam_t = 0;
+		struct head h;
+		head_init(&h, d, L, hid, C, rr);
+		double best_acc = -1, best_loss = INFINITY, vacc = 0, tacc;
+		int best_ep = 0, ep;
+		for (ep = 1; ep <= o.epochs; ep++) {
+			forward(&M, &h, &b, w, &hb, hid, C, o.dropout, rr, ident);
+			xent(&hb, ds.y, tr, ntr, C, N, &tacc, 1);
+			model_zero_grad(&M);
+			memset(h.g, 0, (size_t)h.n * sizeof *h.g);
+			backward(&M, &h, &b, w, &hb, hid, C, o.dropout, from, embed, ident);
+			/* Adam with weight decay on what is trained */
+			for (int i = 0; i < M.nt; i++) {
+				const struct mtensor *t = &M.t[i];
+				int blk = 0;
+				int isblk = sscanf(t->name, "block%d.", &blk) == 1;
+				int on = strncmp(t->name, "embed.", 6) == 0 ? embed : isblk && blk - 1 >= from;
+				if (on)
+					decay_and_step(M.p + t->off, M.g + t->off, M.m + t->off,
+						       M.v + t->off, t->rows * t->cols, o.lr, o.wd,
+						       ep);
+			}
+			decay_and_step(h.p, h.g, h.m, h.v, h.n, o.lr, o.wd, ep);
+			/* evaluation pass: no dropout */
+			forward(&M, &h, &b, w, &hb, hid, C, 0, NULL, ident);
+			double vl = xent(&hb, ds.y, va, o.nval, C, N, &vacc, 0);
+			if (vacc > best_acc || (vacc == best_acc && vl < best_loss)) {
+				best_acc = vacc;
+				best_loss = vl;
+				best_ep = ep;
+				memcpy(bestlg, hb.lg, (size_t)(N * C) * sizeof *bestlg);
+			} else if (ep - best_ep >= o.patience)
+				break;
+		}
+		/* the test predictions of the best validation epoch */
+		char cols[64 + 16 * 64];
+		size_t cl = (size_t)snprintf(cols, sizeof cols, "item,true,pred");
+		for (int64_t c = 0; c < C && cl < sizeof cols - 24; c++)
+			cl += (size_t)snprintf(cols + cl, sizeof cols - cl, ",score_%" PRId64, c);
+		int64_t ncol = C <= 64 ? 3 + C : 3;
+		if (C > 64)
+			snprintf(cols, sizeof cols, "item,true,pred");
+		gs_rec_tensor(&rec, run, "predictions", o.ntest, ncol, GS_F64, cols);
+		double *pd = rec.data, tok = 0;
+		for (int i = 0; i < o.ntest; i++) {
+			const real *z = bestlg + (int64_t)te[i] * C;
+			double mx = z[0], s = 0;
+			int best = 0;
+			for (int64_t c = 1; c < C; c++)
+				if (z[c] > mx) {
+					mx = z[c];
+					best = (int)c;
+				}
+			for (int64_t c = 0; c < C; c++)
+				s += exp(z[c] - mx);
+			pd[i * ncol] = te[i];
+			pd[i * ncol + 1] = ds.y[te[i]];
+			pd[i * ncol + 2] = best;
+			tok += best == ds.y[te[i]];
+			for (int64_t c = 0; c < C && ncol > 3; c++)
+				pd[i * ncol + 3 + c] = exp(z[c] - mx) / s;
+		}
+		gs_attr_set(&rec, "task", "node");
+		gs_attr_set(&rec, "dataset", ds.name);
+		gs_attr_setf(&rec, "classes", "%" PRId64, C);
+		gs_attr_set(&rec, "init", o.no_pretrain ? "random" : "pretrained");
+		gs_attr_setf(&rec, "epochs", "%d", ep > o.epochs ? o.epochs : ep);
+		gs_attr_setf(&rec, "best_epoch", "%d", best_ep);
+		gs_attr_setf(&rec, "val_acc", "%.6f", best_acc);
+		gs_write1(out, &rec);
+		if (!o.c.quiet && (copt_show_progress(&o.c) || o.runs > 1))
+			fprintf(stderr, "%s: run %d/%d: %d epochs (best %d), val %.3f, test %.3f\n",
+				err_prog(), run + 1, o.runs, ep > o.epochs ? o.epochs : ep, best_ep,
+				best_acc, tok / o.ntest);
+		head_free(&h);
+	}
+	gs_close(out);
+
+	gs_rec_free(&rec);
+	for (int i = 0; i < ds.npg; i++)
+		gs_rec_free(&ds.pg[i]);
+	free(ds.pg);
+	free(ds.y);
+	graph_free(&ds.g);
+	free(hb.F); free(hb.Fd); free(hb.dF); free(hb.m1); free(hb.Y1); free(hb.Z1);
+	free(hb.Z1d); free(hb.t1); free(hb.m2); free(hb.t2); free(hb.lg); free(hb.dlg);
+	free(ident); free(tr); free(va); free(te); free(bestlg); free(pre);
+	gsl_rng_free(rr);
+	mws_free(w);
+	batch_free(&b);
+	model_free(&M);
+	free(ts.tasks);
+	return 0;
+}
