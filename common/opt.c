@@ -197,6 +197,18 @@ void copt_apply_threads(const struct copt *c)
 #endif
 }
 
+void copt_passive_wait(char **argv)
+{
+	/* libgomp reads OMP_WAIT_POLICY once, when it is loaded, so the only
+	 * way to change it is to start again with it set; if that fails,
+	 * carry on as we are. */
+	if (getenv("OMP_WAIT_POLICY") != NULL)
+		return;
+	if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0)
+		return;
+	execv("/proc/self/exe", argv);
+}
+
 void copt_apply_threads_blas(const struct copt *c)
 {
 	int n = 1;

@@ -473,6 +473,7 @@ main(int argc, char **argv)
 	model M;
 	char msg[512];
 
+	copt_passive_wait(argv);
 	err_setprog(argv[0]);
 	parse(&o, argc, argv);
 	copt_apply_threads_blas(&o.c);
