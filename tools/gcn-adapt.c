@@ -632,7 +632,7 @@ main(int argc, char **argv)
 		gs_attr_setf(&rec, "best_epoch", "%d", best_ep);
 		gs_attr_setf(&rec, "val_acc", "%.6f", best_acc);
 		gs_write1(out, &rec);
-		if (!o.c.quiet && (copt_show_progress(&o.c) || o.runs > 1))
+		if (copt_show_progress(&o.c))
 			fprintf(stderr, "%s: run %d/%d: %d epochs (best %d), val %.3f, test %.3f\n",
 				err_prog(), run + 1, o.runs, ep > o.epochs ? o.epochs : ep, best_ep,
 				best_acc, tok / o.ntest);
