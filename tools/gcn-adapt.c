@@ -35,10 +35,12 @@
 enum {
 	OPT_MODEL = COPT_FIRST_TOOL, OPT_TASK, OPT_NO_PRETRAIN, OPT_FREEZE,
 	OPT_RUNS, OPT_LABEL, OPT_EPOCHS, OPT_PATIENCE, OPT_LR, OPT_HIDDEN,
-	OPT_TRAIN_PER_CLASS, OPT_VAL, OPT_TEST, OPT_SCALE, OPT_DROPOUT
+	OPT_TRAIN_PER_CLASS, OPT_VAL, OPT_TEST, OPT_SCALE, OPT_DROPOUT,
+	OPT_ATTRIBUTES, OPT_ATTR_ONLY
 };
 
-#define SYNOPSIS "gcn-adapt [-qt] [-j threads] [-l level] [-o file] [-s seed] [--dropout p]\n" \
+#define SYNOPSIS "gcn-adapt [-qt] [-j threads] [-l level] [-o file] [-s seed] [--attr-only]\n" \
+	"                 [--attributes] [--dropout p]\n" \
 	"                 [--epochs n] [--freeze k] [--hidden n] [--label name] [--lr x]\n" \
 	"                 [--model file] [--no-pretrain] [--patience n] [--runs n]\n" \
 	"                 [--scale minmax|log] [--task node] [--test n]\n" \
@@ -48,7 +50,7 @@ struct opts {
 	struct copt c;
 	const char *model, *label;
 	int task, no_pretrain, freeze, runs, epochs, patience, hidden, scale;
-	int train_per_class, nval, ntest;
+	int train_per_class, nval, ntest, attributes, attr_only;
 	double lr, wd, dropout;
 };
 
@@ -59,6 +61,8 @@ usage(FILE *f, const struct opts *o)
 		"usage: " SYNOPSIS "\n"
 		"  Adapts a gcn-train model to a labelled graph; writes the test predictions of\n"
 		"  every run (evalf1 scores them).\n"
+		"      --attr-only         the baseline on node attributes alone (no encoder)\n"
+		"      --attributes        concatenate the node attributes with the encoder output\n"
 		"      --dropout P         dropout of the GCN head's inputs [%g]\n"
 		"      --epochs N          most epochs per run [%d]\n"
 		"      --freeze K          fix E and the bottom K blocks (-1: fix nothing) [0]\n"
@@ -91,6 +95,8 @@ parse(struct opts *o, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		COPT_LONGOPTS,
+		{ "attr-only", no_argument, NULL, OPT_ATTR_ONLY },
+		{ "attributes", no_argument, NULL, OPT_ATTRIBUTES },
 		{ "dropout", required_argument, NULL, OPT_DROPOUT },
 		{ "epochs", required_argument, NULL, OPT_EPOCHS },
 		{ "freeze", required_argument, NULL, OPT_FREEZE },
@@ -131,6 +137,8 @@ parse(struct opts *o, int argc, char **argv)
 		if (copt_handle(&o->c, ch, optarg))
 			continue;
 		switch (ch) {
+		case OPT_ATTRIBUTES: o->attributes = 1; break;
+		case OPT_ATTR_ONLY: o->attr_only = 1; break;
 		case OPT_DROPOUT: o->dropout = opt_double(optarg, 0, 0.95, "--dropout"); break;
 		case OPT_EPOCHS: o->epochs = (int)opt_ll(optarg, 1, 1000000, "--epochs"); break;
 		case OPT_FREEZE: o->freeze = (int)opt_ll(optarg, -1, MODEL_MAXL, "--freeze"); break;
@@ -162,7 +170,9 @@ parse(struct opts *o, int argc, char **argv)
 			copt_bad_option(ch, argv, SYNOPSIS);
 		}
 	}
-	if (!o->model && !o->no_pretrain)
+	if (o->attr_only && (o->attributes || o->no_pretrain || o->model))
+		die_usage("--attr-only uses no encoder: it takes no --model, --no-pretrain or --attributes");
+	if (!o->model && !o->no_pretrain && !o->attr_only)
 		die_usage("no --model; give one, or --no-pretrain for the baseline");
 }
 
@@ -172,6 +182,8 @@ struct dataset {
 	graph g;
 	int64_t id;
 	int32_t *y;		/* (n) class of each node */
+	real *A;		/* (n x na) node attributes, or NULL */
+	int64_t na, missing;	/* attribute columns; nodes without any */
 	int C;
 	char name[128];
 	gs_rec *pg;
@@ -211,6 +223,33 @@ read_dataset(struct dataset *ds, const struct opts *o, int nfiles, char **files)
 				have_graph = 1;
 				continue;
 			}
+			if (k == GS_TENSOR && (strcmp(r.name, "attributes") == 0 ||
+					       strcmp(r.name, "has_attributes") == 0)) {
+				if (!have_graph || r.id != ds->id || r.rows != ds->g.n)
+					die("%s: '%s' tensor does not match its graph", gs_where(in), r.name);
+				if (strcmp(r.name, "has_attributes") == 0) {
+					ds->missing = 0;
+					for (int64_t i = 0; i < r.rows; i++)
+						ds->missing += r.dtype == GS_I32
+						    ? ((const int32_t *)r.data)[i * r.cols] == 0
+						    : r.dtype == GS_I64 && ((const int64_t *)r.data)[i * r.cols] == 0;
+					continue;
+				}
+				if (r.dtype != GS_F32 && r.dtype != GS_F64)
+					die("%s: 'attributes' is not float", gs_where(in));
+				free(ds->A);
+				ds->na = r.cols;
+				ds->A = xmallocarray((size_t)(r.rows * r.cols) + 1, sizeof *ds->A);
+				for (int64_t i = 0; i < r.rows * r.cols; i++) {
+					double x = r.dtype == GS_F32 ? ((const float *)r.data)[i]
+					    : ((const double *)r.data)[i];
+					if (!isfinite(x))
+						die("%s: 'attributes' element %" PRId64 " is not finite",
+						    gs_where(in), i);
+					ds->A[i] = (real)x;
+				}
+				continue;
+			}
 			if (k == GS_TENSOR && strcmp(r.name, o->label) == 0) {
 				if (!have_graph || r.id != ds->id)
 					die("%s: '%s' tensor does not follow its graph", gs_where(in), o->label);
@@ -244,6 +283,11 @@ read_dataset(struct dataset *ds, const struct opts *o, int nfiles, char **files)
 		die("graph %" PRId64 ": no '%s' tensor of node classes (--label)", ds->id, o->label);
 	if (ds->C < 2)
 		die("graph %" PRId64 ": one class only", ds->id);
+	if ((o->attributes || o->attr_only) && !ds->A)
+		die("graph %" PRId64 ": no 'attributes' tensor for --attributes/--attr-only", ds->id);
+	if ((o->attributes || o->attr_only) && ds->missing && !o->c.quiet)
+		warnx_("graph %" PRId64 ": %" PRId64 " of %" PRId32 " nodes have no attributes "
+		       "(zeros; the source file is partial)", ds->id, ds->missing, ds->g.n);
 }
 
 /* ---- splits ---- */
@@ -310,9 +354,10 @@ struct head {
 };
 
 static void
-head_init(struct head *h, int64_t d, int L, int64_t hid, int64_t C, gsl_rng *r)
+head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t C,
+	  gsl_rng *r)
 {
-	int64_t sz[6] = { d, L, d * hid, hid, hid * C, C }, off = 0;
+	int64_t sz[6] = { d, L, din * hid, hid, hid * C, C }, off = 0;
 	real **pp[6] = { &h->alpha, &h->psi, &h->W1, &h->b1, &h->W2, &h->b2 };
 	real **gg[6] = { &h->galpha, &h->gpsi, &h->gW1, &h->gb1, &h->gW2, &h->gb2 };
 	h->n = 0;
@@ -331,8 +376,8 @@ head_init(struct head *h, int64_t d, int L, int64_t hid, int64_t C, gsl_rng *r)
 	for (int64_t i = 0; i < d; i++)
 		h->alpha[i] = 1;
 	/* Glorot uniform as in Kipf's GCN; biases 0 */
-	double b1 = sqrt(6.0 / (double)(d + hid)), b2 = sqrt(6.0 / (double)(hid + C));
-	for (int64_t i = 0; i < d * hid; i++)
+	double b1 = sqrt(6.0 / (double)(din + hid)), b2 = sqrt(6.0 / (double)(hid + C));
+	for (int64_t i = 0; i < din * hid; i++)
 		h->W1[i] = (real)((2 * gsl_rng_uniform(r) - 1) * b1);
 	for (int64_t i = 0; i < hid * C; i++)
 		h->W2[i] = (real)((2 * gsl_rng_uniform(r) - 1) * b2);
@@ -352,6 +397,10 @@ struct hbuf {
 	real *F, *Fd, *Y1, *Z1, *Z1d, *Y2, *lg, *dlg, *t1, *t2, *dF;
 	uint8_t *m1, *m2;	/* dropout masks */
 	real *Hs[MODEL_MAXL];	/* the encoder's H_1..H_L of the last forward pass */
+	real *Fm;		/* (N x d) the layer mix; in the backward pass, its gradient */
+	int use_enc;		/* the encoder feeds the head */
+	const real *A;		/* (N x na) attributes appended, or NULL */
+	int64_t na, din;	/* head input width: d (if use_enc) + na */
 };
 
 static void
@@ -374,10 +423,19 @@ forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
 {
 	int64_t N = b->N, d = M->cfg.d;
 	int L = M->cfg.layers;
-	model_encode(M, b, w, hb->Hs);
-	mix_fwd(hb->F, hb->Hs, L, h->alpha, h->psi, ident, N, d);
-	dropout(hb->Fd, hb->m1, hb->F, N * d, p, r);
-	lin_fwd(hb->t1, hb->Fd, h->W1, NULL, N, d, hid);
+	int64_t din = hb->din, dd = hb->use_enc ? d : 0;
+	if (hb->use_enc) {
+		model_encode(M, b, w, hb->Hs);
+		mix_fwd(hb->Fm, hb->Hs, L, h->alpha, h->psi, ident, N, d);
+	}
+	for (int64_t i = 0; i < N; i++) {
+		if (dd)
+			memcpy(hb->F + i * din, hb->Fm + i * d, (size_t)d * sizeof(real));
+		if (hb->A)
+			memcpy(hb->F + i * din + dd, hb->A + i * hb->na, (size_t)hb->na * sizeof(real));
+	}
+	dropout(hb->Fd, hb->m1, hb->F, N * din, p, r);
+	lin_fwd(hb->t1, hb->Fd, h->W1, NULL, N, din, hid);
 	csr_spmm(hb->Y1, b->rp, b->ci, b->av, hb->t1, N, hid, 0);
 	for (int64_t i = 0; i < N; i++)
 		for (int64_t j = 0; j < hid; j++) {
@@ -446,12 +504,21 @@ backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
 		for (int64_t j = 0; j < hid; j++)
 			h->gb1[j] += hb->Y1[i * hid + j];
 	csr_spmm(hb->t1, b->rp, b->ci, b->av, hb->Y1, N, hid, 0);
-	lin_bwd(hb->dF, h->gW1, NULL, hb->t1, hb->Fd, h->W1, N, d, hid, 0);
-	for (int64_t i = 0; i < N * d; i++)
-		hb->dF[i] = hb->m1[i] ? hb->dF[i] * s : 0;
+	int64_t din = hb->din;
+	if (!hb->use_enc) {		/* attributes only: nothing below W1 */
+		lin_bwd(NULL, h->gW1, NULL, hb->t1, hb->Fd, h->W1, N, din, hid, 0);
+		return;
+	}
+	lin_bwd(hb->dF, h->gW1, NULL, hb->t1, hb->Fd, h->W1, N, din, hid, 0);
+	/* the encoder's columns, through dropout, into Fm */
+	for (int64_t i = 0; i < N; i++)
+		for (int64_t c = 0; c < d; c++) {
+			int64_t k = i * din + c;
+			hb->Fm[i * d + c] = hb->m1[k] ? hb->dF[k] * s : 0;
+		}
 	/* the mix and the encoder (its H_l are still in w) */
-	mix_bwd_params(h->galpha, h->gpsi, hb->dF, hb->Hs, L, h->alpha, h->psi, ident, N, d);
-	struct mix_src src = { h->alpha, h->psi, hb->dF, ident, N, 1 };
+	mix_bwd_params(h->galpha, h->gpsi, hb->Fm, hb->Hs, L, h->alpha, h->psi, ident, N, d);
+	struct mix_src src = { h->alpha, h->psi, hb->Fm, ident, N, 1 };
 	model_encode_bwd(M, b, w, &src, 1, from, embed);
 }
 
@@ -524,10 +591,17 @@ main(int argc, char **argv)
 
 	int64_t N = b.N, d = M.cfg.d, C = ds.C, hid = o.hidden;
 	struct hbuf hb;
-	hb.F = xmallocarray((size_t)(N * d), sizeof(real));
-	hb.Fd = xmallocarray((size_t)(N * d), sizeof(real));
-	hb.dF = xmallocarray((size_t)(N * d), sizeof(real));
-	hb.m1 = xmallocarray((size_t)(N * d), 1);
+	memset(&hb, 0, sizeof hb);
+	hb.use_enc = !o.attr_only;
+	hb.A = o.attributes || o.attr_only ? ds.A : NULL;
+	hb.na = hb.A ? ds.na : 0;
+	hb.din = (hb.use_enc ? d : 0) + hb.na;
+	int64_t din = hb.din;
+	hb.Fm = xmallocarray((size_t)(N * d), sizeof(real));
+	hb.F = xmallocarray((size_t)(N * din), sizeof(real));
+	hb.Fd = xmallocarray((size_t)(N * din), sizeof(real));
+	hb.dF = xmallocarray((size_t)(N * din), sizeof(real));
+	hb.m1 = xmallocarray((size_t)(N * din), 1);
 	hb.Y1 = xmallocarray((size_t)(N * hid), sizeof(real));
 	hb.Z1 = xmallocarray((size_t)(N * hid), sizeof(real));
 	hb.Z1d = xmallocarray((size_t)(N * hid), sizeof(real));
@@ -564,7 +638,7 @@ main(int argc, char **argv)
 		memset(M.v, 0, (size_t)M.n * sizeof *M.v);
 		M.adam_t = 0;
 		struct head h;
-		head_init(&h, d, L, hid, C, rr);
+		head_init(&h, d, din, L, hid, C, rr);
 		double best_acc = -1, best_loss = INFINITY, vacc = 0, tacc;
 		int best_ep = 0, ep;
 		for (ep = 1; ep <= o.epochs; ep++) {
@@ -574,7 +648,7 @@ main(int argc, char **argv)
 			memset(h.g, 0, (size_t)h.n * sizeof *h.g);
 			backward(&M, &h, &b, w, &hb, hid, C, o.dropout, from, embed, ident);
 			/* Adam with weight decay on what is trained */
-			for (int i = 0; i < M.nt; i++) {
+			for (int i = 0; hb.use_enc && i < M.nt; i++) {
 				const struct mtensor *t = &M.t[i];
 				int blk = 0;
 				int isblk = sscanf(t->name, "block%d.", &blk) == 1;
@@ -627,7 +701,9 @@ main(int argc, char **argv)
 		gs_attr_set(&rec, "task", "node");
 		gs_attr_set(&rec, "dataset", ds.name);
 		gs_attr_setf(&rec, "classes", "%" PRId64, C);
-		gs_attr_set(&rec, "init", o.no_pretrain ? "random" : "pretrained");
+		gs_attr_set(&rec, "init", o.attr_only ? "none" : o.no_pretrain ? "random" : "pretrained");
+		gs_attr_set(&rec, "input", o.attr_only ? "attributes"
+			    : o.attributes ? "structure+attributes" : "structure");
 		gs_attr_setf(&rec, "epochs", "%d", ep > o.epochs ? o.epochs : ep);
 		gs_attr_setf(&rec, "best_epoch", "%d", best_ep);
 		gs_attr_setf(&rec, "val_acc", "%.6f", best_acc);
@@ -646,7 +722,7 @@ main(int argc, char **argv)
 	free(ds.pg);
 	free(ds.y);
 	graph_free(&ds.g);
-	free(hb.F); free(hb.Fd); free(hb.dF); free(hb.m1); free(hb.Y1); free(hb.Z1);
+	free(hb.Fm); free(hb.F); free(hb.Fd); free(ds.A); free(hb.dF); free(hb.m1); free(hb.Y1); free(hb.Z1);
 	free(hb.Z1d); free(hb.t1); free(hb.m2); free(hb.t2); free(hb.lg); free(hb.dlg);
 	free(ident); free(tr); free(va); free(te); free(bestlg); free(pre);
 	gsl_rng_free(rr);
