@@ -36,7 +36,7 @@ enum {
 	OPT_MODEL = COPT_FIRST_TOOL, OPT_TASK, OPT_NO_PRETRAIN, OPT_FREEZE,
 	OPT_RUNS, OPT_LABEL, OPT_EPOCHS, OPT_PATIENCE, OPT_LR, OPT_HIDDEN,
 	OPT_TRAIN_PER_CLASS, OPT_VAL, OPT_TEST, OPT_SCALE, OPT_DROPOUT,
-	OPT_ATTRIBUTES, OPT_ATTR_ONLY
+	OPT_ATTRIBUTES, OPT_ATTR_ONLY, OPT_TRAIN_FRACTION
 };
 
 #define SYNOPSIS "gcn-adapt [-qt] [-j threads] [-l level] [-o file] [-s seed] [--attr-only]\n" \
@@ -44,14 +44,14 @@ enum {
 	"                 [--epochs n] [--freeze k] [--hidden n] [--label name] [--lr x]\n" \
 	"                 [--model file] [--no-pretrain] [--patience n] [--runs n]\n" \
 	"                 [--scale minmax|log] [--task node] [--test n]\n" \
-	"                 [--train-per-class n] [--val n] [file ...]"
+	"                 [--train-fraction x] [--train-per-class n] [--val n] [file ...]"
 
 struct opts {
 	struct copt c;
 	const char *model, *label;
 	int task, no_pretrain, freeze, runs, epochs, patience, hidden, scale;
 	int train_per_class, nval, ntest, attributes, attr_only;
-	double lr, wd, dropout;
+	double lr, wd, dropout, train_fraction;
 };
 
 static void
@@ -83,6 +83,7 @@ usage(FILE *f, const struct opts *o)
 		"  -t, --text              write the text form\n"
 		"      --task TASK         node [node]\n"
 		"      --test N            test nodes per run [%d]\n"
+		"      --train-fraction X  use this share of the training labels (paper Fig. 4) [1]\n"
 		"      --train-per-class N labelled training nodes per class [%d]\n"
 		"      --val N             validation nodes per run [%d]\n"
 		"      --version           print the version\n",
@@ -110,6 +111,7 @@ parse(struct opts *o, int argc, char **argv)
 		{ "scale", required_argument, NULL, OPT_SCALE },
 		{ "task", required_argument, NULL, OPT_TASK },
 		{ "test", required_argument, NULL, OPT_TEST },
+		{ "train-fraction", required_argument, NULL, OPT_TRAIN_FRACTION },
 		{ "train-per-class", required_argument, NULL, OPT_TRAIN_PER_CLASS },
 		{ "val", required_argument, NULL, OPT_VAL },
 		{ NULL, 0, NULL, 0 }
@@ -128,6 +130,7 @@ parse(struct opts *o, int argc, char **argv)
 	o->train_per_class = 20;
 	o->nval = 500;
 	o->ntest = 1000;
+	o->train_fraction = 1;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, COPT_LETTERS, lo, NULL)) != -1) {
 		if (ch == 'h') {
@@ -164,6 +167,9 @@ parse(struct opts *o, int argc, char **argv)
 		case OPT_TEST: o->ntest = (int)opt_ll(optarg, 1, 1 << 30, "--test"); break;
 		case OPT_TRAIN_PER_CLASS:
 			o->train_per_class = (int)opt_ll(optarg, 1, 1 << 30, "--train-per-class");
+			break;
+		case OPT_TRAIN_FRACTION:
+			o->train_fraction = opt_double(optarg, 1e-9, 1, "--train-fraction");
 			break;
 		case OPT_VAL: o->nval = (int)opt_ll(optarg, 1, 1 << 30, "--val"); break;
 		default:
@@ -308,11 +314,18 @@ split(const struct dataset *ds, const struct opts *o, gsl_rng *r, int32_t *tr,
 		perm[i] = perm[j];
 		perm[j] = t;
 	}
+	/* the labels used for training: a share of each class's draw (the
+	 * rest are neither trained on nor tested, so the split itself does
+	 * not change with --train-fraction) */
+	int keep = (int)lround(o->train_fraction * o->train_per_class);
+	if (keep < 1)
+		keep = 1;
 	for (int c = 0; c < ds->C; c++) {
 		int got = 0;
 		for (int32_t i = 0; i < n && got < o->train_per_class; i++)
 			if (ds->y[perm[i]] == c) {
-				tr[k++] = perm[i];
+				if (got < keep)
+					tr[k++] = perm[i];
 				used[perm[i]] = 1;
 				got++;
 			}
@@ -706,6 +719,7 @@ main(int argc, char **argv)
 			    : o.attributes ? "structure+attributes" : "structure");
 		gs_attr_setf(&rec, "epochs", "%d", ep > o.epochs ? o.epochs : ep);
 		gs_attr_setf(&rec, "best_epoch", "%d", best_ep);
+		gs_attr_setf(&rec, "train_labels", "%d", ntr);
 		gs_attr_setf(&rec, "val_acc", "%.6f", best_acc);
 		gs_write1(out, &rec);
 		if (copt_show_progress(&o.c))

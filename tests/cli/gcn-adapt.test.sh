@@ -52,3 +52,8 @@ expect 0 "gcn-adapt -q -j 2 --attributes --model $T/model.gs --runs 1 --epochs 2
 check "grep -q 'input=structure+attributes' $T/sa.txt" "structure + attributes runs say so"
 expect_err 2 "gcn-adapt --attr-only --model $T/model.gs $C" "--attr-only"
 expect_err 1 "gcn-adapt --attributes --model $T/model.gs $A $T/g.gs" "no 'attributes' tensor"
+
+# --train-fraction keeps a share of each class's labels, the split otherwise
+expect 0 "gcn-adapt -q --model $T/model.gs $A --runs 1 --train-fraction 0.3 -t -o $T/tf.txt $T/g.gs"
+check "grep -q 'train_labels=9' $T/tf.txt" "0.3 of 10 labels per class of 3 classes: 9"
+expect_err 2 "gcn-adapt --model $T/model.gs --train-fraction 0 $T/g.gs" "--train-fraction"
