@@ -43,8 +43,12 @@ enum {
 	"                 [--attributes] [--dropout p]\n" \
 	"                 [--epochs n] [--freeze k] [--hidden n] [--label name] [--lr x]\n" \
 	"                 [--model file] [--no-pretrain] [--patience n] [--runs n]\n" \
-	"                 [--scale minmax|log] [--task node] [--test n]\n" \
+	"                 [--scale minmax|log] [--task node|graph] [--test n]\n" \
 	"                 [--train-fraction x] [--train-per-class n] [--val n] [file ...]"
+
+enum { TASK_NODE = 0, TASK_GRAPH };
+#define FOLDS 10
+#define FOLD_STREAM 0x666f6c6473ULL	/* "folds" */
 
 struct opts {
 	struct copt c;
@@ -81,7 +85,7 @@ usage(FILE *f, const struct opts *o)
 		"  -s, --seed N            random seed; run r draws from stream (seed, r) [0]\n"
 		"      --scale MODE        input features: minmax (the paper's) or log [minmax]\n"
 		"  -t, --text              write the text form\n"
-		"      --task TASK         node [node]\n"
+		"      --task TASK         node or graph classification [node]\n"
 		"      --test N            test nodes per run [%d]\n"
 		"      --train-fraction X  use this share of the training labels (paper Fig. 4) [1]\n"
 		"      --train-per-class N labelled training nodes per class [%d]\n"
@@ -161,8 +165,13 @@ parse(struct opts *o, int argc, char **argv)
 				die_usage("--scale: '%s': expected minmax or log", optarg);
 			break;
 		case OPT_TASK:
-			if (strcmp(optarg, "node") != 0)
-				die_usage("--task: '%s': only node is written so far", optarg);
+			if (strcmp(optarg, "node") == 0)
+				o->task = TASK_NODE;
+			else if (strcmp(optarg, "graph") == 0)
+				o->task = TASK_GRAPH;
+			else
+				die_usage("--task: '%s': expected node or graph (link is not written yet)",
+					  optarg);
 			break;
 		case OPT_TEST: o->ntest = (int)opt_ll(optarg, 1, 1 << 30, "--test"); break;
 		case OPT_TRAIN_PER_CLASS:
@@ -185,9 +194,12 @@ parse(struct opts *o, int argc, char **argv)
 /* ---- input ---- */
 
 struct dataset {
-	graph g;
+	graph g;		/* node task: the graph */
+	graph *gs;		/* graph task: every graph (ng) */
+	int ng, cap_g;
 	int64_t id;
-	int32_t *y;		/* (n) class of each node */
+	int32_t *y;		/* class of each item: node (node task), graph (graph task) */
+	int64_t nitems;
 	real *A;		/* (n x na) node attributes, or NULL */
 	int64_t na, missing;	/* attribute columns; nodes without any */
 	int C;
@@ -217,6 +229,40 @@ read_dataset(struct dataset *ds, const struct opts *o, int nfiles, char **files)
 				gs_rec_init(&r);
 				continue;
 			}
+			if (k == GS_GRAPH && o->task == TASK_GRAPH) {
+				if (ds->ng == ds->cap_g) {
+					ds->cap_g = ds->cap_g ? 2 * ds->cap_g : 256;
+					ds->gs = xreallocarray(ds->gs, (size_t)ds->cap_g, sizeof *ds->gs);
+					ds->y = xreallocarray(ds->y, (size_t)ds->cap_g, sizeof *ds->y);
+				}
+				graph_init(&ds->gs[ds->ng]);
+				if (gs_graph_build(in, &r, &ds->gs[ds->ng], o->c.quiet) != 0)
+					die("%s", gs_strerror(in));
+				if (ds->gs[ds->ng].n == 0)
+					die("%s: graph %" PRId64 " has no nodes", gs_where(in), r.id);
+				ds->y[ds->ng] = -1;
+				ds->id = r.id;
+				if (!have_graph) {
+					const char *nm = gs_attr_get(&r, "dataset");
+					snprintf(ds->name, sizeof ds->name, "%s", nm ? nm : path);
+				}
+				ds->ng++;
+				have_graph = 1;
+				continue;
+			}
+			if (k == GS_LABEL && o->task == TASK_GRAPH && strcmp(r.name, o->label) == 0) {
+				if (!have_graph || r.id != ds->id)
+					die("%s: label record does not follow its graph", gs_where(in));
+				if (r.value < 0 || r.value > 1000000)
+					die("%s: graph %" PRId64 ": class %" PRId64 " out of range",
+					    gs_where(in), r.id, r.value);
+				ds->y[ds->ng - 1] = (int32_t)r.value;
+				if (r.value + 1 > ds->C)
+					ds->C = (int)r.value + 1;
+				continue;
+			}
+			if (o->task == TASK_GRAPH)
+				continue;	/* node tensors of a graph task are not used */
 			if (k == GS_GRAPH) {
 				if (have_graph)
 					die("%s: a second graph: node classification takes one graph",
@@ -285,6 +331,18 @@ read_dataset(struct dataset *ds, const struct opts *o, int nfiles, char **files)
 	gs_rec_free(&r);
 	if (!have_graph)
 		die("no graph in the input");
+	if (o->task == TASK_GRAPH) {
+		for (int i = 0; i < ds->ng; i++)
+			if (ds->y[i] < 0)
+				die("graph %d of the input has no '%s' label record (--label)", i, o->label);
+		if (ds->C < 2)
+			die("one class only among the graphs");
+		if (o->attributes || o->attr_only)
+			die_usage("--attributes and --attr-only are for node classification");
+		ds->nitems = ds->ng;
+		return;
+	}
+	ds->nitems = ds->g.n;
 	if (!ds->y)
 		die("graph %" PRId64 ": no '%s' tensor of node classes (--label)", ds->id, o->label);
 	if (ds->C < 2)
@@ -354,6 +412,47 @@ split(const struct dataset *ds, const struct opts *o, gsl_rng *r, int32_t *tr,
 	}
 	*ntr = k;
 	return 0;
+}
+
+/*
+ * Graph task: stratified FOLDS-fold cross-validation.  The folds are drawn
+ * once from stream (seed, FOLD_STREAM): each class's graphs in random order
+ * go to folds 0, 1, ... in turn.  Run r tests on fold r mod FOLDS,
+ * validates on the next fold and trains on the others.
+ */
+static void
+graph_split(const struct dataset *ds, uint64_t seed, int run, int32_t *tr, int *ntr,
+	    int32_t *va, int *nva, int32_t *te, int *nte)
+{
+	int G = ds->ng, *fold = xmallocarray((size_t)G, sizeof *fold);
+	int32_t *perm = xmallocarray((size_t)G, sizeof *perm);
+	gsl_rng *r = rng_new(seed, FOLD_STREAM);
+	for (int i = 0; i < G; i++)
+		perm[i] = i;
+	for (int i = G - 1; i > 0; i--) {
+		int j = (int)rng_uniform_u64(r, (uint64_t)i + 1);
+		int32_t t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	int k = 0;
+	for (int c = 0; c < ds->C; c++)
+		for (int i = 0; i < G; i++)
+			if (ds->y[perm[i]] == c)
+				fold[perm[i]] = k++ % FOLDS;
+	int ft = run % FOLDS, fv = (run + 1) % FOLDS;
+	*ntr = *nva = *nte = 0;
+	for (int i = 0; i < G; i++) {
+		if (fold[i] == ft)
+			te[(*nte)++] = i;
+		else if (fold[i] == fv)
+			va[(*nva)++] = i;
+		else
+			tr[(*ntr)++] = i;
+	}
+	gsl_rng_free(r);
+	free(perm);
+	free(fold);
 }
 
 /* ---- the head: layer mix + 2-layer GCN ---- */
@@ -463,18 +562,37 @@ forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
 			hb->lg[i * C + j] += h->b2[j];
 }
 
-/* Cross-entropy of the rows idx[0..k-1]; its gradient in hb->dlg when
- * backward. *acc gets the accuracy. */
+/* Graph task: graph logits = mean of its nodes' logits (a mean readout
+ * of the head's last layer: mean pooling commutes with it). */
+static void
+graph_logits(real *glg, const real *lg, const batch *b, int64_t C)
+{
+	for (int g = 0; g < b->G; g++) {
+		real *z = glg + (int64_t)g * C;
+		int64_t n = b->off[g + 1] - b->off[g];
+		for (int64_t j = 0; j < C; j++)
+			z[j] = 0;
+		for (int64_t v = b->off[g]; v < b->off[g + 1]; v++)
+			for (int64_t j = 0; j < C; j++)
+				z[j] += lg[v * C + j];
+		for (int64_t j = 0; j < C; j++)
+			z[j] /= (real)n;
+	}
+}
+
+/* Cross-entropy of the items idx[0..k-1] with logits ilg (items x C);
+ * the gradient into dil (nitems x C) when backward.  *acc gets the
+ * accuracy. */
 static double
-xent(struct hbuf *hb, const int32_t *y, const int32_t *idx, int k, int64_t C,
-     int64_t N, double *acc, int backward)
+xent(const real *ilg, real *dil, const int32_t *y, const int32_t *idx, int k,
+     int64_t C, int64_t nitems, double *acc, int backward)
 {
 	double loss = 0;
 	int ok = 0;
 	if (backward)
-		memset(hb->dlg, 0, (size_t)(N * C) * sizeof *hb->dlg);
+		memset(dil, 0, (size_t)(nitems * C) * sizeof *dil);
 	for (int i = 0; i < k; i++) {
-		const real *z = hb->lg + (int64_t)idx[i] * C;
+		const real *z = ilg + (int64_t)idx[i] * C;
 		double mx = z[0], s = 0;
 		int best = 0;
 		for (int64_t j = 1; j < C; j++)
@@ -488,7 +606,7 @@ xent(struct hbuf *hb, const int32_t *y, const int32_t *idx, int k, int64_t C,
 		ok += best == y[idx[i]];
 		if (backward)
 			for (int64_t j = 0; j < C; j++)
-				hb->dlg[(int64_t)idx[i] * C + j] =
+				dil[(int64_t)idx[i] * C + j] =
 				    (real)((exp(z[j] - mx) / s - (j == y[idx[i]])) / k);
 	}
 	*acc = (double)ok / k;
@@ -596,11 +714,15 @@ main(int argc, char **argv)
 
 	memset(&ds, 0, sizeof ds);
 	read_dataset(&ds, &o, argc - optind, argv + optind);
-	const graph *gp = &ds.g;
+	int ngr = o.task == TASK_GRAPH ? ds.ng : 1;
+	const graph **gp = xmallocarray((size_t)ngr, sizeof *gp);
+	for (int i = 0; i < ngr; i++)
+		gp[i] = o.task == TASK_GRAPH ? &ds.gs[i] : &ds.g;
 	batch b;
 	batch_init(&b);
-	if (batch_plain(&b, &gp, 1, o.scale, msg, sizeof msg) != 0)
+	if (batch_plain(&b, gp, ngr, o.scale, msg, sizeof msg) != 0)
 		die("%s", msg);
+	free(gp);
 
 	int64_t N = b.N, d = M.cfg.d, C = ds.C, hid = o.hidden;
 	struct hbuf hb;
@@ -627,9 +749,14 @@ main(int argc, char **argv)
 	int32_t *ident = xmallocarray((size_t)N, sizeof *ident);
 	for (int64_t i = 0; i < N; i++)
 		ident[i] = (int32_t)i;
-	int32_t *tr = xmallocarray((size_t)N, sizeof *tr), *va = xmallocarray((size_t)o.nval, sizeof *va),
-	    *te = xmallocarray((size_t)o.ntest, sizeof *te);
-	real *bestlg = xmallocarray((size_t)(N * C), sizeof *bestlg);
+	int64_t NI = ds.nitems;
+	int32_t *tr = xmallocarray((size_t)NI + 1, sizeof *tr),
+	    *va = xmallocarray((size_t)NI + (size_t)o.nval + 1, sizeof *va),
+	    *te = xmallocarray((size_t)NI + (size_t)o.ntest + 1, sizeof *te);
+	real *bestlg = xmallocarray((size_t)(NI * C), sizeof *bestlg);
+	/* item logits and their gradient: the node rows themselves, or graphs */
+	real *glg = o.task == TASK_GRAPH ? xmallocarray((size_t)(NI * C), sizeof *glg) : NULL;
+	real *dil = o.task == TASK_GRAPH ? xmallocarray((size_t)(NI * C), sizeof *dil) : hb.dlg;
 	mws *w = mws_new();
 	gsl_rng *rr = rng_new(0, 0);
 	gs_file *out = gs_open_out(&o.c, argc, argv);
@@ -639,9 +766,11 @@ main(int argc, char **argv)
 		gs_write1(out, &ds.pg[i]);
 
 	for (int run = 0; run < o.runs; run++) {
-		int ntr;
+		int ntr, nva = o.nval, nte = o.ntest;
 		rng_reseed(rr, o.c.seed, (uint64_t)run);
-		if (split(&ds, &o, rr, tr, &ntr, va, te, msg, sizeof msg) != 0)
+		if (o.task == TASK_GRAPH)
+			graph_split(&ds, o.c.seed, run, tr, &ntr, va, &nva, te, &nte);
+		else if (split(&ds, &o, rr, tr, &ntr, va, te, msg, sizeof msg) != 0)
 			die("%s", msg);
 		/* the encoder: pre-trained values, or fresh ones for the baseline */
 		memcpy(M.p, pre, (size_t)M.n * sizeof *pre);
@@ -656,7 +785,17 @@ main(int argc, char **argv)
 		int best_ep = 0, ep;
 		for (ep = 1; ep <= o.epochs; ep++) {
 			forward(&M, &h, &b, w, &hb, hid, C, o.dropout, rr, ident);
-			xent(&hb, ds.y, tr, ntr, C, N, &tacc, 1);
+			if (o.task == TASK_GRAPH) {
+				graph_logits(glg, hb.lg, &b, C);
+				xent(glg, dil, ds.y, tr, ntr, C, NI, &tacc, 1);
+				for (int g = 0; g < b.G; g++) {	/* into the node rows */
+					int64_t n = b.off[g + 1] - b.off[g];
+					for (int64_t v = b.off[g]; v < b.off[g + 1]; v++)
+						for (int64_t j = 0; j < C; j++)
+							hb.dlg[v * C + j] = dil[(int64_t)g * C + j] / (real)n;
+				}
+			} else
+				xent(hb.lg, hb.dlg, ds.y, tr, ntr, C, NI, &tacc, 1);
 			model_zero_grad(&M);
 			memset(h.g, 0, (size_t)h.n * sizeof *h.g);
 			backward(&M, &h, &b, w, &hb, hid, C, o.dropout, from, embed, ident);
@@ -674,12 +813,17 @@ main(int argc, char **argv)
 			decay_and_step(h.p, h.g, h.m, h.v, h.n, o.lr, o.wd, ep);
 			/* evaluation pass: no dropout */
 			forward(&M, &h, &b, w, &hb, hid, C, 0, NULL, ident);
-			double vl = xent(&hb, ds.y, va, o.nval, C, N, &vacc, 0);
+			const real *ilg = hb.lg;
+			if (o.task == TASK_GRAPH) {
+				graph_logits(glg, hb.lg, &b, C);
+				ilg = glg;
+			}
+			double vl = xent(ilg, NULL, ds.y, va, nva, C, NI, &vacc, 0);
 			if (vacc > best_acc || (vacc == best_acc && vl < best_loss)) {
 				best_acc = vacc;
 				best_loss = vl;
 				best_ep = ep;
-				memcpy(bestlg, hb.lg, (size_t)(N * C) * sizeof *bestlg);
+				memcpy(bestlg, ilg, (size_t)(NI * C) * sizeof *bestlg);
 			} else if (ep - best_ep >= o.patience)
 				break;
 		}
@@ -691,9 +835,9 @@ main(int argc, char **argv)
 		int64_t ncol = C <= 64 ? 3 + C : 3;
 		if (C > 64)
 			snprintf(cols, sizeof cols, "item,true,pred");
-		gs_rec_tensor(&rec, run, "predictions", o.ntest, ncol, GS_F64, cols);
+		gs_rec_tensor(&rec, run, "predictions", nte, ncol, GS_F64, cols);
 		double *pd = rec.data, tok = 0;
-		for (int i = 0; i < o.ntest; i++) {
+		for (int i = 0; i < nte; i++) {
 			const real *z = bestlg + (int64_t)te[i] * C;
 			double mx = z[0], s = 0;
 			int best = 0;
@@ -711,7 +855,7 @@ main(int argc, char **argv)
 			for (int64_t c = 0; c < C && ncol > 3; c++)
 				pd[i * ncol + 3 + c] = exp(z[c] - mx) / s;
 		}
-		gs_attr_set(&rec, "task", "node");
+		gs_attr_set(&rec, "task", o.task == TASK_GRAPH ? "graph" : "node");
 		gs_attr_set(&rec, "dataset", ds.name);
 		gs_attr_setf(&rec, "classes", "%" PRId64, C);
 		gs_attr_set(&rec, "init", o.attr_only ? "none" : o.no_pretrain ? "random" : "pretrained");
@@ -725,7 +869,7 @@ main(int argc, char **argv)
 		if (copt_show_progress(&o.c))
 			fprintf(stderr, "%s: run %d/%d: %d epochs (best %d), val %.3f, test %.3f\n",
 				err_prog(), run + 1, o.runs, ep > o.epochs ? o.epochs : ep, best_ep,
-				best_acc, tok / o.ntest);
+				best_acc, tok / nte);
 		head_free(&h);
 	}
 	gs_close(out);
@@ -736,6 +880,12 @@ main(int argc, char **argv)
 	free(ds.pg);
 	free(ds.y);
 	graph_free(&ds.g);
+	for (int i = 0; i < ds.ng; i++)
+		graph_free(&ds.gs[i]);
+	free(ds.gs);
+	free(glg);
+	if (o.task == TASK_GRAPH)
+		free(dil);
 	free(hb.Fm); free(hb.F); free(hb.Fd); free(ds.A); free(hb.dF); free(hb.m1); free(hb.Y1); free(hb.Z1);
 	free(hb.Z1d); free(hb.t1); free(hb.m2); free(hb.t2); free(hb.lg); free(hb.dlg);
 	free(ident); free(tr); free(va); free(te); free(bestlg); free(pre);

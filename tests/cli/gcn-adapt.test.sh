@@ -32,7 +32,7 @@ check "! cmp -s $T/p1 $T/p3" "--freeze 2 trains something else"
 
 # misuse and bad input
 expect_err 2 "gcn-adapt $A $T/g.gs" "no --model"
-expect_err 2 "gcn-adapt --model $T/model.gs --task link $T/g.gs" "--task"
+expect_err 2 "gcn-adapt --model $T/model.gs --task edge $T/g.gs" "--task"
 expect_err 2 "gcn-adapt --model $T/model.gs --freeze 4 $A $T/g.gs" "blocks"
 expect_err 1 "gcn-adapt --model $T/g.gs $A $T/g.gs" "no model record"
 expect_err 1 "gcn-adapt --model $T/model.gs $T/g.gs" "no 'label' tensor"
@@ -57,3 +57,15 @@ expect_err 1 "gcn-adapt --attributes --model $T/model.gs $A $T/g.gs" "no 'attrib
 expect 0 "gcn-adapt -q --model $T/model.gs $A --runs 1 --train-fraction 0.3 -t -o $T/tf.txt $T/g.gs"
 check "grep -q 'train_labels=9' $T/tf.txt" "0.3 of 10 labels per class of 3 classes: 9"
 expect_err 2 "gcn-adapt --model $T/model.gs --train-fraction 0 $T/g.gs" "--train-fraction"
+
+# graph classification: IMDB-BINARY, stratified 10-fold CV, fold r in run r
+I="$TOP/data/imdb-binary.gs"
+expect 0 "gcn-adapt -q -j 2 --task graph --model $T/model.gs --runs 2 --epochs 15 --hidden 16 -t -o $T/gr.txt $I"
+check "[ \$(grep -c '^@tensor .*name=predictions rows=100 .*task=graph .*classes=2' $T/gr.txt) -eq 2 ]" \
+	"two folds of 100 test graphs each"
+check "awk '/^@tensor/ { on = 1; next } /^@/ { on = 0 } on { print \$1 }' $T/gr.txt | sort -n | uniq -d | grep -q . && exit 1 || exit 0" \
+	"no graph is tested in two folds"
+expect 0 "evalf1 $T/gr.txt"
+expect_err 2 "gcn-adapt --task graph --attributes --model $T/model.gs $I" "node classification"
+expect_err 1 "gcn-adapt --task graph --model $T/model.gs $T/g.gs" "no 'label' label record"
+expect_err 2 "gcn-adapt --task link --model $T/model.gs $I" "--task"
