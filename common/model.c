@@ -244,7 +244,7 @@ struct piece {
 	double *feat;			/* n x 4 */
 	int64_t nnz, *rp;		/* Â: (n+1) */
 	int32_t *ci;
-	double *av;
+	real *av;
 	int64_t P;
 	int32_t *pu, *pv;
 	uint8_t *y;
@@ -329,6 +329,34 @@ rank_target(double a, double b, double rtol)
 	return a > b ? 1 : 0;
 }
 
+/*
+ * Rows of Â = D^-1/2 (A + I) D^-1/2 of g, the diagonal in its sorted place:
+ * row u of g is rp[u] .. in ci/av, starting at entry e; columns are offset
+ * by base (the graph's first row in a batch).  Returns the end entry.
+ */
+static int64_t
+adj_rows(const graph *g, int32_t base, int64_t e, int64_t *rp, int32_t *ci, real *av)
+{
+	for (int32_t u = 0; u < g->n; u++) {
+		double du = (double)graph_degree(g, u) + 1;
+		int self = 0;
+		rp[u] = e;
+		for (int64_t a = g->off[u]; a <= g->off[u + 1]; a++) {
+			int32_t v = a < g->off[u + 1] ? g->adj[a] : INT32_MAX;
+			if (!self && v > u) {
+				ci[e] = base + u;
+				av[e++] = (real)(1 / du);
+				self = 1;
+			}
+			if (a == g->off[u + 1])
+				break;
+			ci[e] = base + v;
+			av[e++] = (real)(1 / sqrt(du * ((double)graph_degree(g, v) + 1)));
+		}
+	}
+	return e;
+}
+
 /* Mask graph lg and fill its piece.  Returns 0 or -1 (msg). */
 static int
 piece_build(struct piece *p, struct lgraph *lg, struct tbuf *tb,
@@ -375,25 +403,7 @@ piece_build(struct piece *p, struct lgraph *lg, struct tbuf *tb,
 	grow(&p->rp, &p->c_rp, (size_t)n + 1, sizeof *p->rp);
 	grow(&p->ci, &p->c_ci, (size_t)p->nnz + 1, sizeof *p->ci);
 	grow(&p->av, &p->c_av, (size_t)p->nnz + 1, sizeof *p->av);
-	int64_t e = 0;
-	for (int32_t u = 0; u < n; u++) {
-		double du = (double)graph_degree(gs, u) + 1;
-		int self = 0;
-		p->rp[u] = e;
-		for (int64_t a = gs->off[u]; a <= gs->off[u + 1]; a++) {
-			int32_t v = a < gs->off[u + 1] ? gs->adj[a] : INT32_MAX;
-			if (!self && v > u) {
-				p->ci[e] = u;
-				p->av[e++] = 1 / du;
-				self = 1;
-			}
-			if (a == gs->off[u + 1])
-				break;
-			p->ci[e] = v;
-			p->av[e++] = 1 / sqrt(du * ((double)graph_degree(gs, v) + 1));
-		}
-	}
-	p->rp[n] = e;
+	p->rp[n] = adj_rows(gs, 0, 0, p->rp, p->ci, p->av);
 
 	/* distinct pair nodes (rank rows and cluster queries), ascending */
 	grow(&p->pos, &p->c_pos, (size_t)n + 1, sizeof *p->pos);
@@ -568,7 +578,7 @@ batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
 			b->rp[n0 + v] = e0 + p->rp[v];
 		for (int64_t j = 0; j < p->nnz; j++) {
 			b->ci[e0 + j] = (int32_t)(n0 + p->ci[j]);
-			b->av[e0 + j] = (real)p->av[j];
+			b->av[e0 + j] = p->av[j];
 		}
 		for (int64_t j = 0; j < p->P; j++) {
 			b->pu[p0 + j] = (int32_t)(n0 + p->pu[j]);
@@ -1160,8 +1170,7 @@ encoder_arena(const model *M, const batch *b)
 void
 model_encode(model *M, const batch *b, mws *w, real **Hs)
 {
-	int64_t an = encoder_arena(M, b);
-	real *arena = w->arena.cap >= (size_t)an ? w->arena.p : need(&w->arena, an);
+	real *arena = need(&w->arena, encoder_arena(M, b));
 	encoder_fwd(M, b, w, arena, arena + rup(b->N * M->cfg.d));
 	for (int l = 0; l < M->cfg.layers; l++)
 		Hs[l] = w->H[l + 1].p;
@@ -1171,10 +1180,8 @@ void
 model_encode_bwd(model *M, const batch *b, mws *w, const struct mix_src *src,
 		 int nsrc, int from, int embed)
 {
-	int64_t an = encoder_arena(M, b), nd = rup(b->N * M->cfg.d);
-	/* the arena already holds at least this much: model_encode() ran */
-	real *arena = w->arena.p;
-	(void)an;
+	int64_t nd = rup(b->N * M->cfg.d);
+	real *arena = w->arena.p;	/* model_encode() sized it */
 	encoder_bwd(M, b, w, arena, arena + nd, arena + 2 * nd, src, nsrc, from, embed);
 }
 
@@ -1220,23 +1227,7 @@ batch_plain(batch *b, const graph *const *gs, int G, int scale, char *msg,
 		b->off[i] = n0;
 		for (int64_t j = 0; j < (int64_t)g->n * MODEL_NFEAT; j++)
 			b->X[n0 * MODEL_NFEAT + j] = (real)feat[j];
-		for (int32_t u = 0; u < g->n; u++) {
-			double du = (double)graph_degree(g, u) + 1;
-			int self = 0;
-			b->rp[n0 + u] = e;
-			for (int64_t a = g->off[u]; a <= g->off[u + 1]; a++) {
-				int32_t v = a < g->off[u + 1] ? g->adj[a] : INT32_MAX;
-				if (!self && v > u) {
-					b->ci[e] = (int32_t)(n0 + u);
-					b->av[e++] = (real)(1 / du);
-					self = 1;
-				}
-				if (a == g->off[u + 1])
-					break;
-				b->ci[e] = (int32_t)(n0 + v);
-				b->av[e++] = (real)(1 / sqrt(du * ((double)graph_degree(g, v) + 1)));
-			}
-		}
+		e = adj_rows(g, (int32_t)n0, e, b->rp + n0, b->ci, b->av);
 		n0 += g->n;
 	}
 	b->off[G] = N;

@@ -20,6 +20,7 @@
 #include <zlib.h>
 
 #include "err.h"
+#include "outfile.h"
 #include "stream.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -1559,16 +1560,6 @@ int gs_graph_build(gs_file *fp, const gs_rec *rec, graph *g, int quiet)
 
 #define WBUF (1u << 20)
 
-static gs_file *cleanup_fp;	/* the output whose temp file die() removes */
-
-static void remove_tmp(void *arg)
-{
-	gs_file *fp = arg;
-
-	if (fp && fp->tmp)
-		unlink(fp->tmp);
-}
-
 static void sink(gs_file *fp, const void *p, size_t n)
 {
 	if (n == 0)
@@ -1865,15 +1856,6 @@ static char *join_argv(int argc, char **argv)
 	return s;
 }
 
-/* Nonzero if path does not exist or is a regular file (then -o goes
- * through a temporary file renamed into place). */
-static int regular_or_absent(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) != 0 || S_ISREG(st.st_mode);
-}
-
 gs_file *gs_open_out(const struct copt *c, int argc, char **argv)
 {
 	gs_file *fp = xcalloc(1, sizeof *fp);
@@ -1897,30 +1879,11 @@ gs_file *gs_open_out(const struct copt *c, int argc, char **argv)
 		fd = dup(STDOUT_FILENO);
 		if (fd < 0)
 			die("<stdout>:");
-	} else if (!regular_or_absent(path)) {
-		/* a device or a FIFO (/dev/null, a named pipe): write to it
-		 * directly; a temporary file renamed over it would replace it */
-		fp->name = xstrdup(path);
-		fd = open(path, O_WRONLY);
-		if (fd < 0)
-			die("%s:", path);
 	} else {
-		size_t n = strlen(path) + 16;
-		mode_t um = umask(0);
-		umask(um);
 		fp->name = xstrdup(path);
-		fp->path = xstrdup(path);
-		fp->tmp = xmalloc(n);
-		snprintf(fp->tmp, n, "%s.tmpXXXXXX", path);
-		fd = mkstemp(fp->tmp);
-		if (fd < 0) {
-			free(fp->tmp);
-			fp->tmp = NULL;
-			die("%s:", path);
-		}
-		fchmod(fd, 0666 & ~um);
-		cleanup_fp = fp;
-		err_atexit(remove_tmp, fp);
+		fd = outfile_open(path, &fp->tmp);
+		if (fp->tmp)
+			fp->path = xstrdup(path);
 	}
 	if (level > 0) {
 		snprintf(mode, sizeof mode, "wb%d", level);
@@ -2010,16 +1973,8 @@ int gs_close(gs_file *fp)
 		if (fclose(fp->fp) != 0)
 			die("%s: write error:", fp->name);
 	}
-	if (fp->tmp) {
-		if (rename(fp->tmp, fp->path) != 0)
-			die("%s: cannot rename %s into place:", fp->path, fp->tmp);
-		free(fp->tmp);
-		fp->tmp = NULL;
-		if (cleanup_fp == fp) {
-			err_atexit(NULL, NULL);
-			cleanup_fp = NULL;
-		}
-	}
+	outfile_commit(fp->path, fp->tmp);
+	fp->tmp = NULL;
 	free(fp->wbuf);
 	free(fp->path);
 	free(fp->name);

@@ -15,12 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "err.h"
 #include "f1.h"
 #include "opt.h"
+#include "outfile.h"
 #include "stream.h"
 
 enum { OPT_NAME = COPT_FIRST_TOOL, OPT_FORMAT, OPT_PER_CLASS, OPT_CONFUSION };
@@ -306,17 +306,6 @@ report(FILE *f, const struct opts *o, const struct run *R, int n)
 	free(ma);
 }
 
-/* The temporary file of -o, removed if the program dies first. */
-static char *tmp_path;
-
-static void
-remove_tmp(void *arg)
-{
-	(void)arg;
-	if (tmp_path)
-		unlink(tmp_path);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -336,28 +325,13 @@ main(int argc, char **argv)
 	if (fclose(mem) != 0)
 		die("out of memory");
 
-	struct stat st;
-	if (o.c.output && strcmp(o.c.output, "-") != 0 &&
-	    stat(o.c.output, &st) == 0 && !S_ISREG(st.st_mode)) {
-		/* a device or FIFO: write to it, never rename over it */
-		FILE *f = fopen(o.c.output, "w");
-		if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0)
-			die("%s: %s", o.c.output, strerror(errno));
-	} else if (o.c.output && strcmp(o.c.output, "-") != 0) {
-		size_t pl = strlen(o.c.output) + 16;
-		tmp_path = xmalloc(pl);
-		snprintf(tmp_path, pl, "%s.tmpXXXXXX", o.c.output);
-		int fd = mkstemp(tmp_path);
-		if (fd < 0)
-			die("%s: %s", o.c.output, strerror(errno));
-		err_atexit(remove_tmp, NULL);
+	if (o.c.output && strcmp(o.c.output, "-") != 0) {
+		char *tmp;
+		int fd = outfile_open(o.c.output, &tmp);
 		FILE *f = fdopen(fd, "w");
 		if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0)
 			die("%s: %s", o.c.output, strerror(errno));
-		if (rename(tmp_path, o.c.output) != 0)
-			die("%s: %s", o.c.output, strerror(errno));
-		free(tmp_path);
-		tmp_path = NULL;
+		outfile_commit(o.c.output, tmp);
 	} else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0 || ferror(stdout))
 		die("standard output: %s", strerror(errno ? errno : EIO));
 	free(buf);

@@ -765,6 +765,15 @@ main(int argc, char **argv)
 	for (int i = 0; i < ds.npg; i++)
 		gs_write1(out, &ds.pg[i]);
 
+	/* the encoder tensors this run trains: E when embed, blocks from.. */
+	uint8_t *trained = xcalloc((size_t)M.nt, 1);
+	for (int i = 0; hb.use_enc && i < M.nt; i++) {
+		int blk = 0;
+		if (strncmp(M.t[i].name, "embed.", 6) == 0)
+			trained[i] = (uint8_t)embed;
+		else if (sscanf(M.t[i].name, "block%d.", &blk) == 1)
+			trained[i] = blk - 1 >= from;
+	}
 	for (int run = 0; run < o.runs; run++) {
 		int ntr, nva = o.nval, nte = o.ntest;
 		rng_reseed(rr, o.c.seed, (uint64_t)run);
@@ -800,12 +809,9 @@ main(int argc, char **argv)
 			memset(h.g, 0, (size_t)h.n * sizeof *h.g);
 			backward(&M, &h, &b, w, &hb, hid, C, o.dropout, from, embed, ident);
 			/* Adam with weight decay on what is trained */
-			for (int i = 0; hb.use_enc && i < M.nt; i++) {
+			for (int i = 0; i < M.nt; i++) {
 				const struct mtensor *t = &M.t[i];
-				int blk = 0;
-				int isblk = sscanf(t->name, "block%d.", &blk) == 1;
-				int on = strncmp(t->name, "embed.", 6) == 0 ? embed : isblk && blk - 1 >= from;
-				if (on)
+				if (trained[i])
 					decay_and_step(M.p + t->off, M.g + t->off, M.m + t->off,
 						       M.v + t->off, t->rows * t->cols, o.lr, o.wd,
 						       ep);
@@ -888,7 +894,7 @@ main(int argc, char **argv)
 		free(dil);
 	free(hb.Fm); free(hb.F); free(hb.Fd); free(ds.A); free(hb.dF); free(hb.m1); free(hb.Y1); free(hb.Z1);
 	free(hb.Z1d); free(hb.t1); free(hb.m2); free(hb.t2); free(hb.lg); free(hb.dlg);
-	free(ident); free(tr); free(va); free(te); free(bestlg); free(pre);
+	free(trained); free(ident); free(tr); free(va); free(te); free(bestlg); free(pre);
 	gsl_rng_free(rr);
 	mws_free(w);
 	batch_free(&b);
