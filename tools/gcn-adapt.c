@@ -8,8 +8,13 @@
  * (Â relu(Â F W1 + b1) W2 + b2) with dropout, trained with Adam on the
  * labelled nodes; E and the blocks below the fix-tune boundary stay fixed.
  *
- * Tasks: node classification (Planetoid-style splits).  Link and graph
- * classification are not written yet.
+ * Tasks: node classification (Planetoid-style splits), graph classification
+ * (a mean readout, stratified 10-fold cross-validation) and link
+ * classification (the class of an edge, a rating say, from its endpoints:
+ * the head's node outputs h go through relu, then [h_u ; h_v] -> Linear ->
+ * relu -> dropout -> Linear; each run splits the edges 72/8/20 into
+ * training, validation and test, and the encoder and the head see the
+ * training edges only).
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -43,10 +48,14 @@ enum {
 	"                 [--attributes] [--dropout p]\n" \
 	"                 [--epochs n] [--freeze k] [--hidden n] [--label name] [--lr x]\n" \
 	"                 [--model file] [--no-pretrain] [--patience n] [--runs n]\n" \
-	"                 [--scale minmax|log] [--task node|graph] [--test n]\n" \
+	"                 [--scale minmax|log] [--task node|link|graph] [--test n]\n" \
 	"                 [--train-fraction x] [--train-per-class n] [--val n] [file ...]"
 
-enum { TASK_NODE = 0, TASK_GRAPH };
+enum { TASK_NODE = 0, TASK_GRAPH, TASK_LINK };
+static const char *const adapt_task[] = { "node", "graph", "link" };
+/* link task: shares of the edges that are test, and validation of the rest */
+#define LINK_TEST 0.2
+#define LINK_VAL 0.1
 #define FOLDS 10
 #define FOLD_STREAM 0x666f6c6473ULL	/* "folds" */
 
@@ -85,11 +94,11 @@ usage(FILE *f, const struct opts *o)
 		"  -s, --seed N            random seed; run r draws from stream (seed, r) [0]\n"
 		"      --scale MODE        input features: minmax (the paper's) or log [minmax]\n"
 		"  -t, --text              write the text form\n"
-		"      --task TASK         node or graph classification [node]\n"
-		"      --test N            test nodes per run [%d]\n"
+		"      --task TASK         node, link or graph classification [node]\n"
+		"      --test N            test nodes per run (node task) [%d]\n"
 		"      --train-fraction X  use this share of the training labels (paper Fig. 4) [1]\n"
 		"      --train-per-class N labelled training nodes per class [%d]\n"
-		"      --val N             validation nodes per run [%d]\n"
+		"      --val N             validation nodes per run (node task) [%d]\n"
 		"      --version           print the version\n",
 		o->dropout, o->epochs, o->hidden, o->label, o->c.level, o->lr, o->patience,
 		o->runs, o->ntest, o->train_per_class, o->nval);
@@ -169,9 +178,10 @@ parse(struct opts *o, int argc, char **argv)
 				o->task = TASK_NODE;
 			else if (strcmp(optarg, "graph") == 0)
 				o->task = TASK_GRAPH;
+			else if (strcmp(optarg, "link") == 0)
+				o->task = TASK_LINK;
 			else
-				die_usage("--task: '%s': expected node or graph (link is not written yet)",
-					  optarg);
+				die_usage("--task: '%s': expected node, link or graph", optarg);
 			break;
 		case OPT_TEST: o->ntest = (int)opt_ll(optarg, 1, 1 << 30, "--test"); break;
 		case OPT_TRAIN_PER_CLASS:
@@ -198,7 +208,9 @@ struct dataset {
 	graph *gs;		/* graph task: every graph (ng) */
 	int ng, cap_g;
 	int64_t id;
-	int32_t *y;		/* class of each item: node (node task), graph (graph task) */
+	int32_t *y;		/* class of each item: node, graph or edge */
+	int32_t *eu, *ev;	/* link task: the labelled edges, input order */
+	char cvals[256];	/* link task: the edge label of each class */
 	int64_t nitems;
 	real *A;		/* (n x na) node attributes, or NULL */
 	int64_t na, missing;	/* attribute columns; nodes without any */
@@ -207,6 +219,60 @@ struct dataset {
 	gs_rec *pg;
 	int npg;
 };
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Link task: the graph record's edges and their labels; the classes are
+ * the distinct label values in ascending order. */
+static void
+link_labels(struct dataset *ds, const gs_rec *r, const char *where)
+{
+	int64_t m = r->m, *val, *uniq;
+	if (r->ltype == GS_NONE)
+		die("%s: graph %" PRId64 " has no edge labels for --task link", where, r->id);
+	if (m == 0)
+		die("%s: graph %" PRId64 " has no edges", where, r->id);
+	val = xmallocarray((size_t)m, sizeof *val);
+	uniq = xmallocarray((size_t)m, sizeof *uniq);
+	for (int64_t e = 0; e < m; e++) {
+		double x = r->ltype == GS_I32 ? ((const int32_t *)r->lab)[e]
+		    : ((const double *)r->lab)[e];
+		if (!isfinite(x) || x != floor(x) || fabs(x) > 1e9)
+			die("%s: edge %" PRId64 ": label %g is not an integer class", where, e, x);
+		val[e] = uniq[e] = (int64_t)x;
+	}
+	qsort(uniq, (size_t)m, sizeof *uniq, cmp_i64);
+	int64_t nu = 0;
+	for (int64_t e = 0; e < m; e++)
+		if (nu == 0 || uniq[e] != uniq[nu - 1])
+			uniq[nu++] = uniq[e];
+	if (nu > 1000)
+		die("%s: graph %" PRId64 ": %" PRId64 " distinct edge labels; at most 1000 classes",
+		    where, r->id, nu);
+	ds->C = (int)nu;
+	ds->eu = xmallocarray((size_t)m, sizeof *ds->eu);
+	ds->ev = xmallocarray((size_t)m, sizeof *ds->ev);
+	ds->y = xmallocarray((size_t)m, sizeof *ds->y);
+	size_t cl = 0;
+	ds->cvals[0] = 0;
+	for (int64_t c = 0; c < nu && cl < sizeof ds->cvals - 24; c++)
+		cl += (size_t)snprintf(ds->cvals + cl, sizeof ds->cvals - cl, "%s%" PRId64,
+				       c ? "," : "", uniq[c]);
+	for (int64_t e = 0; e < m; e++) {
+		int64_t *f = bsearch(&val[e], uniq, (size_t)nu, sizeof *uniq, cmp_i64);
+		ds->eu[e] = r->u[e];
+		ds->ev[e] = r->v[e];
+		ds->y[e] = (int32_t)(f - uniq);
+	}
+	ds->nitems = m;
+	free(val);
+	free(uniq);
+}
 
 static void
 read_dataset(struct dataset *ds, const struct opts *o, int nfiles, char **files)
@@ -267,8 +333,15 @@ read_dataset(struct dataset *ds, const struct opts *o, int nfiles, char **files)
 				if (have_graph)
 					die("%s: a second graph: node classification takes one graph",
 					    gs_where(in));
-				if (gs_graph_build(in, &r, &ds->g, o->c.quiet) != 0)
+				if (gs_graph_build(in, &r, &ds->g,
+						   o->c.quiet || o->task == TASK_LINK) != 0)
 					die("%s", gs_strerror(in));
+				if (o->task == TASK_LINK) {
+					if (r.from_edgelist && ds->g.m != r.m)
+						die("%s: self-loops or repeated edges: a labelled edge "
+						    "list for --task link must be simple", gs_where(in));
+					link_labels(ds, &r, gs_where(in));
+				}
 				ds->id = r.id;
 				const char *nm = gs_attr_get(&r, "dataset");
 				snprintf(ds->name, sizeof ds->name, "%s", nm ? nm : path);
@@ -302,7 +375,7 @@ read_dataset(struct dataset *ds, const struct opts *o, int nfiles, char **files)
 				}
 				continue;
 			}
-			if (k == GS_TENSOR && strcmp(r.name, o->label) == 0) {
+			if (k == GS_TENSOR && o->task == TASK_NODE && strcmp(r.name, o->label) == 0) {
 				if (!have_graph || r.id != ds->id)
 					die("%s: '%s' tensor does not follow its graph", gs_where(in), o->label);
 				if (r.rows != ds->g.n || (r.dtype != GS_I32 && r.dtype != GS_I64))
@@ -342,11 +415,15 @@ read_dataset(struct dataset *ds, const struct opts *o, int nfiles, char **files)
 		ds->nitems = ds->ng;
 		return;
 	}
-	ds->nitems = ds->g.n;
-	if (!ds->y)
-		die("graph %" PRId64 ": no '%s' tensor of node classes (--label)", ds->id, o->label);
+	if (o->task == TASK_NODE) {
+		ds->nitems = ds->g.n;
+		if (!ds->y)
+			die("graph %" PRId64 ": no '%s' tensor of node classes (--label)", ds->id,
+			    o->label);
+	}
 	if (ds->C < 2)
-		die("graph %" PRId64 ": one class only", ds->id);
+		die("graph %" PRId64 ": one class only among the %s", ds->id,
+		    o->task == TASK_LINK ? "edge labels" : "nodes");
 	if ((o->attributes || o->attr_only) && !ds->A)
 		die("graph %" PRId64 ": no 'attributes' tensor for --attributes/--attr-only", ds->id);
 	if ((o->attributes || o->attr_only) && ds->missing && !o->c.quiet)
@@ -455,32 +532,79 @@ graph_split(const struct dataset *ds, uint64_t seed, int run, int32_t *tr, int *
 	free(fold);
 }
 
+/*
+ * Link task: a random permutation of the edges from the run's stream; the
+ * last LINK_TEST share is the test set, the first LINK_VAL share of the
+ * rest validation, the others training (72/8/20 with the defaults).
+ * Returns 0, or -1 when a part would be empty.
+ */
+static int
+link_split(int64_t m, gsl_rng *r, int32_t *tr, int *ntr, int32_t *va, int *nva,
+	   int32_t *te, int *nte)
+{
+	int32_t *perm = xmallocarray((size_t)m, sizeof *perm);
+	for (int64_t e = 0; e < m; e++)
+		perm[e] = (int32_t)e;
+	for (int64_t i = m - 1; i > 0; i--) {
+		int64_t j = (int64_t)rng_uniform_u64(r, (uint64_t)i + 1);
+		int32_t t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	int64_t ntrv = (int64_t)floor((1 - LINK_TEST) * (double)m),
+	    nv = (int64_t)floor(LINK_VAL * (double)ntrv);
+	*nva = (int)nv;
+	*ntr = (int)(ntrv - nv);
+	*nte = (int)(m - ntrv);
+	memcpy(va, perm, (size_t)nv * sizeof *va);
+	memcpy(tr, perm + nv, (size_t)(ntrv - nv) * sizeof *tr);
+	memcpy(te, perm + ntrv, (size_t)(m - ntrv) * sizeof *te);
+	free(perm);
+	return *nva > 0 && *ntr > 0 && *nte > 0 ? 0 : -1;
+}
+
 /* ---- the head: layer mix + 2-layer GCN ---- */
 
 struct head {
 	int64_t n;
 	real *p, *g, *m, *v;
-	real *alpha, *psi, *W1, *b1, *W2, *b2;
-	real *galpha, *gpsi, *gW1, *gb1, *gW2, *gb2;
+	real *alpha, *psi, *W1, *b1, *W2, *b2, *W3, *b3, *W4, *b4;
+	real *galpha, *gpsi, *gW1, *gb1, *gW2, *gb2, *gW3, *gb3, *gW4, *gb4;
 	int64_t adam_t;
 };
 
+#define HEAD_NT 10
+
+/* Cout: the GCN's output width, C (node and graph tasks) or hid (link
+ * task, whose decoder W3 (2 hid x hid), W4 (hid x C) follows). */
 static void
-head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t C,
-	  gsl_rng *r)
+glorot(real *W, int64_t in, int64_t out, gsl_rng *r)
 {
-	int64_t sz[6] = { d, L, din * hid, hid, hid * C, C }, off = 0;
-	real **pp[6] = { &h->alpha, &h->psi, &h->W1, &h->b1, &h->W2, &h->b2 };
-	real **gg[6] = { &h->galpha, &h->gpsi, &h->gW1, &h->gb1, &h->gW2, &h->gb2 };
+	double b = sqrt(6.0 / (double)(in + out));
+	for (int64_t i = 0; i < in * out; i++)
+		W[i] = (real)((2 * gsl_rng_uniform(r) - 1) * b);
+}
+
+static void
+head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Cout,
+	  int64_t C, int link, gsl_rng *r)
+{
+	int64_t sz[HEAD_NT] = { d, L, din * hid, hid, hid * Cout, Cout,
+		link ? 2 * hid * hid : 0, link ? hid : 0, link ? hid * C : 0, link ? C : 0 };
+	int64_t off = 0;
+	real **pp[HEAD_NT] = { &h->alpha, &h->psi, &h->W1, &h->b1, &h->W2, &h->b2,
+		&h->W3, &h->b3, &h->W4, &h->b4 };
+	real **gg[HEAD_NT] = { &h->galpha, &h->gpsi, &h->gW1, &h->gb1, &h->gW2, &h->gb2,
+		&h->gW3, &h->gb3, &h->gW4, &h->gb4 };
 	h->n = 0;
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < HEAD_NT; i++)
 		h->n += sz[i];
 	h->p = xcalloc((size_t)h->n, sizeof *h->p);
 	h->g = xcalloc((size_t)h->n, sizeof *h->g);
 	h->m = xcalloc((size_t)h->n, sizeof *h->m);
 	h->v = xcalloc((size_t)h->n, sizeof *h->v);
 	h->adam_t = 0;
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i < HEAD_NT; i++) {
 		*pp[i] = h->p + off;
 		*gg[i] = h->g + off;
 		off += sz[i];
@@ -488,11 +612,12 @@ head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t C,
 	for (int64_t i = 0; i < d; i++)
 		h->alpha[i] = 1;
 	/* Glorot uniform as in Kipf's GCN; biases 0 */
-	double b1 = sqrt(6.0 / (double)(din + hid)), b2 = sqrt(6.0 / (double)(hid + C));
-	for (int64_t i = 0; i < din * hid; i++)
-		h->W1[i] = (real)((2 * gsl_rng_uniform(r) - 1) * b1);
-	for (int64_t i = 0; i < hid * C; i++)
-		h->W2[i] = (real)((2 * gsl_rng_uniform(r) - 1) * b2);
+	glorot(h->W1, din, hid, r);
+	glorot(h->W2, hid, Cout, r);
+	if (link) {
+		glorot(h->W3, 2 * hid, hid, r);
+		glorot(h->W4, hid, C, r);
+	}
 }
 
 static void
@@ -653,6 +778,90 @@ backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
 	model_encode_bwd(M, b, w, &src, 1, from, embed);
 }
 
+/* ---- the link decoder ---- */
+
+#define LCHUNK 16384	/* edges per decoder pass: bounds its memory */
+
+struct lbuf {
+	real *Zc, *Y3, *Z3, *Z3d, *lo, *dlo, *dZc;	/* LCHUNK x (2 hid, hid, hid, hid, C, C, 2 hid) */
+	uint8_t *m3;
+	int32_t *y;				/* (LCHUNK) the chunk's classes */
+};
+
+static void
+lbuf_init(struct lbuf *lb, int64_t hid, int64_t C)
+{
+	lb->Zc = xmallocarray((size_t)(LCHUNK * 2 * hid), sizeof(real));
+	lb->dZc = xmallocarray((size_t)(LCHUNK * 2 * hid), sizeof(real));
+	lb->Y3 = xmallocarray((size_t)(LCHUNK * hid), sizeof(real));
+	lb->Z3 = xmallocarray((size_t)(LCHUNK * hid), sizeof(real));
+	lb->Z3d = xmallocarray((size_t)(LCHUNK * hid), sizeof(real));
+	lb->lo = xmallocarray((size_t)(LCHUNK * C), sizeof(real));
+	lb->dlo = xmallocarray((size_t)(LCHUNK * C), sizeof(real));
+	lb->m3 = xmallocarray((size_t)(LCHUNK * hid), 1);
+	lb->y = xmallocarray(LCHUNK, sizeof *lb->y);
+}
+
+static void
+lbuf_free(struct lbuf *lb)
+{
+	free(lb->Zc); free(lb->dZc); free(lb->Y3); free(lb->Z3); free(lb->Z3d);
+	free(lb->lo); free(lb->dlo); free(lb->m3); free(lb->y);
+}
+
+/*
+ * The decoder on edges idx[0..k) of ds, from the node outputs H (N x hid,
+ * after relu), LCHUNK edges at a time.  Training (r != NULL): dropout on,
+ * the mean cross-entropy over the k edges is returned and its gradient
+ * goes into the head's decoder gradients and into dH (N x hid, zeroed
+ * here).  Evaluation (r == NULL): logits into out (k x C).
+ */
+static double
+link_pass(struct head *h, struct lbuf *lb, const struct dataset *ds, const real *H,
+	  real *dH, int64_t N, const int32_t *idx, int64_t k, int64_t hid, int64_t C,
+	  double p, gsl_rng *r, real *out, const int32_t *ident)
+{
+	double loss = 0, acc;
+	real s = (real)(1 / (1 - p));
+	if (r)
+		memset(dH, 0, (size_t)(N * hid) * sizeof *dH);
+	for (int64_t c0 = 0; c0 < k; c0 += LCHUNK) {
+		int64_t kc = k - c0 < LCHUNK ? k - c0 : LCHUNK;
+		for (int64_t i = 0; i < kc; i++) {
+			int32_t e = idx[c0 + i];
+			memcpy(lb->Zc + i * 2 * hid, H + (int64_t)ds->eu[e] * hid,
+			       (size_t)hid * sizeof(real));
+			memcpy(lb->Zc + i * 2 * hid + hid, H + (int64_t)ds->ev[e] * hid,
+			       (size_t)hid * sizeof(real));
+			lb->y[i] = ds->y[e];
+		}
+		lin_fwd(lb->Y3, lb->Zc, h->W3, h->b3, kc, 2 * hid, hid);
+		relu_fwd(lb->Z3, lb->Y3, kc * hid);
+		dropout(lb->Z3d, lb->m3, lb->Z3, kc * hid, p, r);
+		lin_fwd(r ? lb->lo : out + c0 * C, lb->Z3d, h->W4, h->b4, kc, hid, C);
+		if (!r)
+			continue;
+		/* the chunk's share of the mean loss and its gradient */
+		loss += xent(lb->lo, lb->dlo, lb->y, ident, (int)kc, C, kc, &acc, 1) * (double)kc;
+		for (int64_t i = 0; i < kc * C; i++)
+			lb->dlo[i] *= (real)((double)kc / (double)k);
+		lin_bwd(lb->Y3, h->gW4, h->gb4, lb->dlo, lb->Z3d, h->W4, kc, hid, C, 0);
+		for (int64_t i = 0; i < kc * hid; i++)	/* through dropout and relu */
+			lb->Y3[i] = lb->m3[i] && lb->Z3[i] > 0 ? lb->Y3[i] * s : 0;
+		lin_bwd(lb->dZc, h->gW3, h->gb3, lb->Y3, lb->Zc, h->W3, kc, 2 * hid, hid, 0);
+		for (int64_t i = 0; i < kc; i++) {
+			int32_t e = idx[c0 + i];
+			real *du = dH + (int64_t)ds->eu[e] * hid, *dv = dH + (int64_t)ds->ev[e] * hid;
+			const real *g = lb->dZc + i * 2 * hid;
+			for (int64_t j = 0; j < hid; j++) {
+				du[j] += g[j];
+				dv[j] += g[hid + j];
+			}
+		}
+	}
+	return loss / (double)k;
+}
+
 static void
 decay_and_step(real *p, real *g, real *m, real *v, int64_t n, double lr, double wd,
 	       int64_t t)
@@ -724,7 +933,8 @@ main(int argc, char **argv)
 		die("%s", msg);
 	free(gp);
 
-	int64_t N = b.N, d = M.cfg.d, C = ds.C, hid = o.hidden;
+	int link = o.task == TASK_LINK;
+	int64_t N = b.N, d = M.cfg.d, C = ds.C, hid = o.hidden, Cout = link ? hid : C;
 	struct hbuf hb;
 	memset(&hb, 0, sizeof hb);
 	hb.use_enc = !o.attr_only;
@@ -742,14 +952,29 @@ main(int argc, char **argv)
 	hb.Z1d = xmallocarray((size_t)(N * hid), sizeof(real));
 	hb.t1 = xmallocarray((size_t)(N * hid), sizeof(real));
 	hb.m2 = xmallocarray((size_t)(N * hid), 1);
-	hb.t2 = xmallocarray((size_t)(N * C), sizeof(real));
+	hb.t2 = xmallocarray((size_t)(N * Cout), sizeof(real));
 	hb.Y2 = NULL;
-	hb.lg = xmallocarray((size_t)(N * C), sizeof(real));
-	hb.dlg = xmallocarray((size_t)(N * C), sizeof(real));
-	int32_t *ident = xmallocarray((size_t)N, sizeof *ident);
-	for (int64_t i = 0; i < N; i++)
+	hb.lg = xmallocarray((size_t)(N * Cout), sizeof(real));
+	hb.dlg = xmallocarray((size_t)(N * Cout), sizeof(real));
+	int64_t NI = ds.nitems, nid = N > NI ? N : NI;
+	if (nid < LCHUNK)
+		nid = LCHUNK;
+	int32_t *ident = xmallocarray((size_t)nid, sizeof *ident);
+	for (int64_t i = 0; i < nid; i++)
 		ident[i] = (int32_t)i;
-	int64_t NI = ds.nitems;
+	/* link task: the decoder's buffers, the logits of every edge, the
+	 * training graph's edges */
+	struct lbuf lb;
+	real *elg = NULL;
+	int32_t *tu = NULL, *tv = NULL;
+	graph gtr;
+	graph_init(&gtr);
+	if (link) {
+		lbuf_init(&lb, hid, C);
+		elg = xmallocarray((size_t)(NI * C), sizeof *elg);
+		tu = xmallocarray((size_t)NI, sizeof *tu);
+		tv = xmallocarray((size_t)NI, sizeof *tv);
+	}
 	int32_t *tr = xmallocarray((size_t)NI + 1, sizeof *tr),
 	    *va = xmallocarray((size_t)NI + (size_t)o.nval + 1, sizeof *va),
 	    *te = xmallocarray((size_t)NI + (size_t)o.ntest + 1, sizeof *te);
@@ -779,7 +1004,24 @@ main(int argc, char **argv)
 		rng_reseed(rr, o.c.seed, (uint64_t)run);
 		if (o.task == TASK_GRAPH)
 			graph_split(&ds, o.c.seed, run, tr, &ntr, va, &nva, te, &nte);
-		else if (split(&ds, &o, rr, tr, &ntr, va, te, msg, sizeof msg) != 0)
+		else if (link) {
+			if (link_split(NI, rr, tr, &ntr, va, &nva, te, &nte) != 0)
+				die("%" PRId64 " labelled edges: too few to split into training, "
+				    "validation and test edges", NI);
+			/* the encoder and the head see the training edges only */
+			for (int i = 0; i < ntr; i++) {
+				tu[i] = ds.eu[tr[i]];
+				tv[i] = ds.ev[tr[i]];
+			}
+			const graph *gp1 = &gtr;
+			if (graph_build(&gtr, ds.g.n, ntr, tu, tv, GRAPH_STRICT, NULL, msg,
+					sizeof msg) != 0 ||
+			    batch_plain(&b, &gp1, 1, o.scale, msg, sizeof msg) != 0)
+				die("%s", msg);
+			/* --train-fraction: the loss sees a share of them */
+			int keep = (int)lround(o.train_fraction * ntr);
+			ntr = keep < 1 ? 1 : keep;
+		} else if (split(&ds, &o, rr, tr, &ntr, va, te, msg, sizeof msg) != 0)
 			die("%s", msg);
 		/* the encoder: pre-trained values, or fresh ones for the baseline */
 		memcpy(M.p, pre, (size_t)M.n * sizeof *pre);
@@ -789,12 +1031,19 @@ main(int argc, char **argv)
 		memset(M.v, 0, (size_t)M.n * sizeof *M.v);
 		M.adam_t = 0;
 		struct head h;
-		head_init(&h, d, din, L, hid, C, rr);
+		head_init(&h, d, din, L, hid, Cout, C, link, rr);
 		double best_acc = -1, best_loss = INFINITY, vacc = 0, tacc;
 		int best_ep = 0, ep;
 		for (ep = 1; ep <= o.epochs; ep++) {
-			forward(&M, &h, &b, w, &hb, hid, C, o.dropout, rr, ident);
-			if (o.task == TASK_GRAPH) {
+			model_zero_grad(&M);
+			memset(h.g, 0, (size_t)h.n * sizeof *h.g);
+			forward(&M, &h, &b, w, &hb, hid, Cout, o.dropout, rr, ident);
+			if (link) {
+				relu_fwd(hb.lg, hb.lg, N * hid);
+				link_pass(&h, &lb, &ds, hb.lg, hb.dlg, N, tr, ntr, hid, C,
+					  o.dropout, rr, NULL, ident);
+				relu_bwd(hb.dlg, hb.dlg, hb.lg, N * hid);
+			} else if (o.task == TASK_GRAPH) {
 				graph_logits(glg, hb.lg, &b, C);
 				xent(glg, dil, ds.y, tr, ntr, C, NI, &tacc, 1);
 				for (int g = 0; g < b.G; g++) {	/* into the node rows */
@@ -805,9 +1054,7 @@ main(int argc, char **argv)
 				}
 			} else
 				xent(hb.lg, hb.dlg, ds.y, tr, ntr, C, NI, &tacc, 1);
-			model_zero_grad(&M);
-			memset(h.g, 0, (size_t)h.n * sizeof *h.g);
-			backward(&M, &h, &b, w, &hb, hid, C, o.dropout, from, embed, ident);
+			backward(&M, &h, &b, w, &hb, hid, Cout, o.dropout, from, embed, ident);
 			/* Adam with weight decay on what is trained */
 			for (int i = 0; i < M.nt; i++) {
 				const struct mtensor *t = &M.t[i];
@@ -818,9 +1065,14 @@ main(int argc, char **argv)
 			}
 			decay_and_step(h.p, h.g, h.m, h.v, h.n, o.lr, o.wd, ep);
 			/* evaluation pass: no dropout */
-			forward(&M, &h, &b, w, &hb, hid, C, 0, NULL, ident);
+			forward(&M, &h, &b, w, &hb, hid, Cout, 0, NULL, ident);
 			const real *ilg = hb.lg;
-			if (o.task == TASK_GRAPH) {
+			if (link) {
+				relu_fwd(hb.lg, hb.lg, N * hid);
+				link_pass(&h, &lb, &ds, hb.lg, NULL, N, ident, NI, hid, C, 0, NULL,
+					  elg, ident);
+				ilg = elg;
+			} else if (o.task == TASK_GRAPH) {
 				graph_logits(glg, hb.lg, &b, C);
 				ilg = glg;
 			}
@@ -861,9 +1113,11 @@ main(int argc, char **argv)
 			for (int64_t c = 0; c < C && ncol > 3; c++)
 				pd[i * ncol + 3 + c] = exp(z[c] - mx) / s;
 		}
-		gs_attr_set(&rec, "task", o.task == TASK_GRAPH ? "graph" : "node");
+		gs_attr_set(&rec, "task", adapt_task[o.task]);
 		gs_attr_set(&rec, "dataset", ds.name);
 		gs_attr_setf(&rec, "classes", "%" PRId64, C);
+		if (link)
+			gs_attr_set(&rec, "class_values", ds.cvals);
 		gs_attr_set(&rec, "init", o.attr_only ? "none" : o.no_pretrain ? "random" : "pretrained");
 		gs_attr_set(&rec, "input", o.attr_only ? "attributes"
 			    : o.attributes ? "structure+attributes" : "structure");
@@ -892,6 +1146,10 @@ main(int argc, char **argv)
 	free(glg);
 	if (o.task == TASK_GRAPH)
 		free(dil);
+	if (link)
+		lbuf_free(&lb);
+	free(elg); free(tu); free(tv); free(ds.eu); free(ds.ev);
+	graph_free(&gtr);
 	free(hb.Fm); free(hb.F); free(hb.Fd); free(ds.A); free(hb.dF); free(hb.m1); free(hb.Y1); free(hb.Z1);
 	free(hb.Z1d); free(hb.t1); free(hb.m2); free(hb.t2); free(hb.lg); free(hb.dlg);
 	free(trained); free(ident); free(tr); free(va); free(te); free(bestlg); free(pre);

@@ -68,4 +68,36 @@ check "awk '/^@tensor/ { on = 1; next } /^@/ { on = 0 } on { print \$1 }' $T/gr.
 expect 0 "evalf1 $T/gr.txt"
 expect_err 2 "gcn-adapt --task graph --attributes --model $T/model.gs $I" "node classification"
 expect_err 1 "gcn-adapt --task graph --model $T/model.gs $T/g.gs" "no 'label' label record"
-expect_err 2 "gcn-adapt --task link --model $T/model.gs $I" "--task"
+expect_err 2 "gcn-adapt --task edge --model $T/model.gs $I" "--task"
+
+# link classification: an edge's class from its endpoints.  The class of
+# edge {u,v} here is deg u + deg v > 20 (in the whole graph): learnable
+# from the structure, though the model sees 72% of the edges only.
+dcbm-gen -q -s 5 --count 1 --nodes 800 --gamma 2.5 -t |
+	awk '/^@/ { on = /^@graph/; next }
+	     on && NF == 2 { u[++n] = $1; v[n] = $2; d[$1]++; d[$2]++ }
+	     END { for (i = 1; i <= n; i++) print u[i], v[i], (d[u[i]] + d[v[i]] > 20) }' >"$T/l.txt"
+m=$(wc -l <"$T/l.txt")
+maj=$(awk '{ c[$3]++ } END { print (c[1] > c[0] ? c[1] : c[0]) / NR }' "$T/l.txt")
+nte=$(( m - m * 8 / 10 ))
+expect 0 "gcn-adapt -j 2 --task link --model $T/model.gs --runs 2 -s 1 -t -o $T/lk.txt $T/l.txt"
+check "[ \$(grep -c '^@tensor .*name=predictions rows=$nte cols=5 .*task=link .*classes=2 .*class_values=0,1' $T/lk.txt) -eq 2 ]" \
+	"two runs of $nte test edges (20% of $m) with 2 class scores"
+check "awk '/^@tensor/ { r++; next } /^@/ { next } { if (seen[r, \$1]++) exit 1 }' $T/lk.txt" \
+	"no edge is tested twice in a run"
+expect 0 "evalf1 --format tsv $T/lk.txt >$T/lk.tsv"
+a=$(awk '$1 == "mean" { print $3 }' "$T/lk.tsv")
+check "awk -v a='$a' -v m='$maj' 'BEGIN { exit !(a > m + 0.05) }'" \
+	"link: micro-F1 $a beats the majority class $maj by 0.05"
+expect 0 "gcn-adapt -q -j 2 --task link --model $T/model.gs --runs 1 -s 1 --train-fraction 0.5 -t -o $T/lk2.txt $T/l.txt"
+check "grep -q 'train_labels=$(( (m * 8 / 10 - m * 8 / 10 / 10 + 1) / 2 ))' $T/lk2.txt" \
+	"--train-fraction 0.5 halves the training edges"
+expect_err 1 "gcn-adapt --task link --model $T/model.gs $T/g.gs" "no edge labels"
+printf '0 1 2\n1 2 2.5\n' >"$T/frac.txt"
+expect_err 1 "gcn-adapt --task link --model $T/model.gs $T/frac.txt" "integer label"
+printf '0 1 1\n1 2 2\n2 3 1\n' >"$T/few.txt"
+expect_err 1 "gcn-adapt --task link --model $T/model.gs $T/few.txt" "too few"
+printf '0 1 1\n1 2 1\n' >"$T/one.txt"
+expect_err 1 "gcn-adapt --task link --model $T/model.gs $T/one.txt" "one class only"
+printf '0 1 1\n1 0 2\n1 2 1\n' >"$T/dup.txt"
+expect_err 1 "gcn-adapt --task link --model $T/model.gs $T/dup.txt" "must be simple"
