@@ -653,15 +653,18 @@ dropout(real *y, uint8_t *mask, const real *x, int64_t n, double p, gsl_rng *r)
 /*
  * Forward through encoder and head: logits (N x C) in hb->lg.  With a
  * generator, dropout is on (training); NULL gives the evaluation pass.
+ * The encoder and the mix run when encode is set; otherwise hb->Fm holds
+ * their output from an earlier pass with the same parameters (the encoder
+ * has no dropout, so one encoder pass serves both head passes).
  */
 static void
 forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
-	int64_t hid, int64_t C, double p, gsl_rng *r, const int32_t *ident)
+	int64_t hid, int64_t C, double p, gsl_rng *r, const int32_t *ident, int encode)
 {
 	int64_t N = b->N, d = M->cfg.d;
 	int L = M->cfg.layers;
 	int64_t din = hb->din, dd = hb->use_enc ? d : 0;
-	if (hb->use_enc) {
+	if (hb->use_enc && encode) {
 		model_encode(M, b, w, hb->Hs);
 		mix_fwd(hb->Fm, hb->Hs, L, h->alpha, h->psi, ident, N, d);
 	}
@@ -1034,10 +1037,38 @@ main(int argc, char **argv)
 		head_init(&h, d, din, L, hid, Cout, C, link, rr);
 		double best_acc = -1, best_loss = INFINITY, vacc = 0, tacc;
 		int best_ep = 0, ep;
-		for (ep = 1; ep <= o.epochs; ep++) {
+		/*
+		 * Iteration it evaluates the parameters after it - 1 epochs of
+		 * training, then trains epoch it from the same encoder pass.
+		 */
+		for (int it = 1;; it++) {
+			ep = it - 1;
+			forward(&M, &h, &b, w, &hb, hid, Cout, 0, NULL, ident, 1);
+			if (ep > 0) {	/* evaluation: no dropout */
+				const real *ilg = hb.lg;
+				if (link) {
+					relu_fwd(hb.lg, hb.lg, N * hid);
+					link_pass(&h, &lb, &ds, hb.lg, NULL, N, ident, NI, hid, C, 0,
+						  NULL, elg, ident);
+					ilg = elg;
+				} else if (o.task == TASK_GRAPH) {
+					graph_logits(glg, hb.lg, &b, C);
+					ilg = glg;
+				}
+				double vl = xent(ilg, NULL, ds.y, va, nva, C, NI, &vacc, 0);
+				if (vacc > best_acc || (vacc == best_acc && vl < best_loss)) {
+					best_acc = vacc;
+					best_loss = vl;
+					best_ep = ep;
+					memcpy(bestlg, ilg, (size_t)(NI * C) * sizeof *bestlg);
+				} else if (ep - best_ep >= o.patience)
+					break;
+				if (ep == o.epochs)
+					break;
+			}
 			model_zero_grad(&M);
 			memset(h.g, 0, (size_t)h.n * sizeof *h.g);
-			forward(&M, &h, &b, w, &hb, hid, Cout, o.dropout, rr, ident);
+			forward(&M, &h, &b, w, &hb, hid, Cout, o.dropout, rr, ident, 0);
 			if (link) {
 				relu_fwd(hb.lg, hb.lg, N * hid);
 				link_pass(&h, &lb, &ds, hb.lg, hb.dlg, N, tr, ntr, hid, C,
@@ -1061,29 +1092,9 @@ main(int argc, char **argv)
 				if (trained[i])
 					decay_and_step(M.p + t->off, M.g + t->off, M.m + t->off,
 						       M.v + t->off, t->rows * t->cols, o.lr, o.wd,
-						       ep);
+						       it);
 			}
-			decay_and_step(h.p, h.g, h.m, h.v, h.n, o.lr, o.wd, ep);
-			/* evaluation pass: no dropout */
-			forward(&M, &h, &b, w, &hb, hid, Cout, 0, NULL, ident);
-			const real *ilg = hb.lg;
-			if (link) {
-				relu_fwd(hb.lg, hb.lg, N * hid);
-				link_pass(&h, &lb, &ds, hb.lg, NULL, N, ident, NI, hid, C, 0, NULL,
-					  elg, ident);
-				ilg = elg;
-			} else if (o.task == TASK_GRAPH) {
-				graph_logits(glg, hb.lg, &b, C);
-				ilg = glg;
-			}
-			double vl = xent(ilg, NULL, ds.y, va, nva, C, NI, &vacc, 0);
-			if (vacc > best_acc || (vacc == best_acc && vl < best_loss)) {
-				best_acc = vacc;
-				best_loss = vl;
-				best_ep = ep;
-				memcpy(bestlg, ilg, (size_t)(NI * C) * sizeof *bestlg);
-			} else if (ep - best_ep >= o.patience)
-				break;
+			decay_and_step(h.p, h.g, h.m, h.v, h.n, o.lr, o.wd, it);
 		}
 		/* the test predictions of the best validation epoch */
 		char cols[64 + 16 * 64];
@@ -1121,14 +1132,14 @@ main(int argc, char **argv)
 		gs_attr_set(&rec, "init", o.attr_only ? "none" : o.no_pretrain ? "random" : "pretrained");
 		gs_attr_set(&rec, "input", o.attr_only ? "attributes"
 			    : o.attributes ? "structure+attributes" : "structure");
-		gs_attr_setf(&rec, "epochs", "%d", ep > o.epochs ? o.epochs : ep);
+		gs_attr_setf(&rec, "epochs", "%d", ep);
 		gs_attr_setf(&rec, "best_epoch", "%d", best_ep);
 		gs_attr_setf(&rec, "train_labels", "%d", ntr);
 		gs_attr_setf(&rec, "val_acc", "%.6f", best_acc);
 		gs_write1(out, &rec);
 		if (copt_show_progress(&o.c))
 			fprintf(stderr, "%s: run %d/%d: %d epochs (best %d), val %.3f, test %.3f\n",
-				err_prog(), run + 1, o.runs, ep > o.epochs ? o.epochs : ep, best_ep,
+				err_prog(), run + 1, o.runs, ep, best_ep,
 				best_acc, tok / nte);
 		head_free(&h);
 	}
