@@ -31,6 +31,7 @@
 
 #include "config.h"
 #include "err.h"
+#include "head.h"
 #include "model.h"
 #include "nn.h"
 #include "opt.h"
@@ -563,308 +564,6 @@ link_split(int64_t m, gsl_rng *r, int32_t *tr, int *ntr, int32_t *va, int *nva,
 	return *nva > 0 && *ntr > 0 && *nte > 0 ? 0 : -1;
 }
 
-/* ---- the head: layer mix + 2-layer GCN ---- */
-
-struct head {
-	int64_t n;
-	real *p, *g, *m, *v;
-	real *alpha, *psi, *W1, *b1, *W2, *b2, *W3, *b3, *W4, *b4;
-	real *galpha, *gpsi, *gW1, *gb1, *gW2, *gb2, *gW3, *gb3, *gW4, *gb4;
-	int64_t adam_t;
-};
-
-#define HEAD_NT 10
-
-/* Cout: the GCN's output width, C (node and graph tasks) or hid (link
- * task, whose decoder W3 (2 hid x hid), W4 (hid x C) follows). */
-static void
-glorot(real *W, int64_t in, int64_t out, gsl_rng *r)
-{
-	double b = sqrt(6.0 / (double)(in + out));
-	for (int64_t i = 0; i < in * out; i++)
-		W[i] = (real)((2 * gsl_rng_uniform(r) - 1) * b);
-}
-
-static void
-head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Cout,
-	  int64_t C, int link, gsl_rng *r)
-{
-	int64_t sz[HEAD_NT] = { d, L, din * hid, hid, hid * Cout, Cout,
-		link ? 2 * hid * hid : 0, link ? hid : 0, link ? hid * C : 0, link ? C : 0 };
-	int64_t off = 0;
-	real **pp[HEAD_NT] = { &h->alpha, &h->psi, &h->W1, &h->b1, &h->W2, &h->b2,
-		&h->W3, &h->b3, &h->W4, &h->b4 };
-	real **gg[HEAD_NT] = { &h->galpha, &h->gpsi, &h->gW1, &h->gb1, &h->gW2, &h->gb2,
-		&h->gW3, &h->gb3, &h->gW4, &h->gb4 };
-	h->n = 0;
-	for (int i = 0; i < HEAD_NT; i++)
-		h->n += sz[i];
-	h->p = xcalloc((size_t)h->n, sizeof *h->p);
-	h->g = xcalloc((size_t)h->n, sizeof *h->g);
-	h->m = xcalloc((size_t)h->n, sizeof *h->m);
-	h->v = xcalloc((size_t)h->n, sizeof *h->v);
-	h->adam_t = 0;
-	for (int i = 0; i < HEAD_NT; i++) {
-		*pp[i] = h->p + off;
-		*gg[i] = h->g + off;
-		off += sz[i];
-	}
-	for (int64_t i = 0; i < d; i++)
-		h->alpha[i] = 1;
-	/* Glorot uniform as in Kipf's GCN; biases 0 */
-	glorot(h->W1, din, hid, r);
-	glorot(h->W2, hid, Cout, r);
-	if (link) {
-		glorot(h->W3, 2 * hid, hid, r);
-		glorot(h->W4, hid, C, r);
-	}
-}
-
-static void
-head_free(struct head *h)
-{
-	free(h->p);
-	free(h->g);
-	free(h->m);
-	free(h->v);
-}
-
-/* Buffers of one forward/backward pass of the head. */
-struct hbuf {
-	real *F, *Fd, *Y1, *Z1, *Z1d, *Y2, *lg, *dlg, *t1, *t2, *dF;
-	uint8_t *m1, *m2;	/* dropout masks */
-	real *Hs[MODEL_MAXL];	/* the encoder's H_1..H_L of the last forward pass */
-	real *Fm;		/* (N x d) the layer mix; in the backward pass, its gradient */
-	int use_enc;		/* the encoder feeds the head */
-	const real *A;		/* (N x na) attributes appended, or NULL */
-	int64_t na, din;	/* head input width: d (if use_enc) + na */
-};
-
-static void
-dropout(real *y, uint8_t *mask, const real *x, int64_t n, double p, gsl_rng *r)
-{
-	real s = (real)(1 / (1 - p));
-	for (int64_t i = 0; i < n; i++) {
-		mask[i] = !r || gsl_rng_uniform(r) >= p;
-		y[i] = mask[i] ? (r ? x[i] * s : x[i]) : 0;
-	}
-}
-
-/*
- * Forward through encoder and head: logits (N x C) in hb->lg.  With a
- * generator, dropout is on (training); NULL gives the evaluation pass.
- * The encoder and the mix run when encode is set; otherwise hb->Fm holds
- * their output from an earlier pass with the same parameters (the encoder
- * has no dropout, so one encoder pass serves both head passes).
- */
-static void
-forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
-	int64_t hid, int64_t C, double p, gsl_rng *r, const int32_t *ident, int encode)
-{
-	int64_t N = b->N, d = M->cfg.d;
-	int L = M->cfg.layers;
-	int64_t din = hb->din, dd = hb->use_enc ? d : 0;
-	if (hb->use_enc && encode) {
-		model_encode(M, b, w, hb->Hs);
-		mix_fwd(hb->Fm, hb->Hs, L, h->alpha, h->psi, ident, N, d);
-	}
-	for (int64_t i = 0; i < N; i++) {
-		if (dd)
-			memcpy(hb->F + i * din, hb->Fm + i * d, (size_t)d * sizeof(real));
-		if (hb->A)
-			memcpy(hb->F + i * din + dd, hb->A + i * hb->na, (size_t)hb->na * sizeof(real));
-	}
-	dropout(hb->Fd, hb->m1, hb->F, N * din, p, r);
-	lin_fwd(hb->t1, hb->Fd, h->W1, NULL, N, din, hid);
-	csr_spmm(hb->Y1, b->rp, b->ci, b->av, hb->t1, N, hid, 0);
-	for (int64_t i = 0; i < N; i++)
-		for (int64_t j = 0; j < hid; j++) {
-			real x = hb->Y1[i * hid + j] + h->b1[j];
-			hb->Z1[i * hid + j] = x > 0 ? x : 0;
-		}
-	dropout(hb->Z1d, hb->m2, hb->Z1, N * hid, p, r);
-	lin_fwd(hb->t2, hb->Z1d, h->W2, NULL, N, hid, C);
-	csr_spmm(hb->lg, b->rp, b->ci, b->av, hb->t2, N, C, 0);
-	for (int64_t i = 0; i < N; i++)
-		for (int64_t j = 0; j < C; j++)
-			hb->lg[i * C + j] += h->b2[j];
-}
-
-/* Graph task: graph logits = mean of its nodes' logits (a mean readout
- * of the head's last layer: mean pooling commutes with it). */
-static void
-graph_logits(real *glg, const real *lg, const batch *b, int64_t C)
-{
-	for (int g = 0; g < b->G; g++) {
-		real *z = glg + (int64_t)g * C;
-		int64_t n = b->off[g + 1] - b->off[g];
-		for (int64_t j = 0; j < C; j++)
-			z[j] = 0;
-		for (int64_t v = b->off[g]; v < b->off[g + 1]; v++)
-			for (int64_t j = 0; j < C; j++)
-				z[j] += lg[v * C + j];
-		for (int64_t j = 0; j < C; j++)
-			z[j] /= (real)n;
-	}
-}
-
-/* Cross-entropy of the items idx[0..k-1] with logits ilg (items x C);
- * the gradient into dil (nitems x C) when backward.  *acc gets the
- * accuracy. */
-static double
-xent(const real *ilg, real *dil, const int32_t *y, const int32_t *idx, int k,
-     int64_t C, int64_t nitems, double *acc, int backward)
-{
-	double loss = 0;
-	int ok = 0;
-	if (backward)
-		memset(dil, 0, (size_t)(nitems * C) * sizeof *dil);
-	for (int i = 0; i < k; i++) {
-		const real *z = ilg + (int64_t)idx[i] * C;
-		double mx = z[0], s = 0;
-		int best = 0;
-		for (int64_t j = 1; j < C; j++)
-			if (z[j] > mx) {
-				mx = z[j];
-				best = (int)j;
-			}
-		for (int64_t j = 0; j < C; j++)
-			s += exp(z[j] - mx);
-		loss += mx + log(s) - z[y[idx[i]]];
-		ok += best == y[idx[i]];
-		if (backward)
-			for (int64_t j = 0; j < C; j++)
-				dil[(int64_t)idx[i] * C + j] =
-				    (real)((exp(z[j] - mx) / s - (j == y[idx[i]])) / k);
-	}
-	*acc = (double)ok / k;
-	return loss / k;
-}
-
-static void
-backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
-	 int64_t hid, int64_t C, double p, int from, int embed, const int32_t *ident)
-{
-	int64_t N = b->N, d = M->cfg.d;
-	int L = M->cfg.layers;
-	real s = (real)(1 / (1 - p));
-	/* logits = Â t2 + b2, t2 = Z1d W2 */
-	for (int64_t i = 0; i < N; i++)
-		for (int64_t j = 0; j < C; j++)
-			h->gb2[j] += hb->dlg[i * C + j];
-	csr_spmm(hb->t2, b->rp, b->ci, b->av, hb->dlg, N, C, 0);
-	lin_bwd(hb->Z1d, h->gW2, NULL, hb->t2, hb->Z1d, h->W2, N, hid, C, 0);
-	/* hb->Z1d now holds d(Z1d); through dropout and relu into dY1 */
-	for (int64_t i = 0; i < N * hid; i++) {
-		real g = hb->m2[i] ? hb->Z1d[i] * s : 0;
-		hb->Y1[i] = hb->Z1[i] > 0 ? g : 0;
-	}
-	for (int64_t i = 0; i < N; i++)
-		for (int64_t j = 0; j < hid; j++)
-			h->gb1[j] += hb->Y1[i * hid + j];
-	csr_spmm(hb->t1, b->rp, b->ci, b->av, hb->Y1, N, hid, 0);
-	int64_t din = hb->din;
-	if (!hb->use_enc) {		/* attributes only: nothing below W1 */
-		lin_bwd(NULL, h->gW1, NULL, hb->t1, hb->Fd, h->W1, N, din, hid, 0);
-		return;
-	}
-	lin_bwd(hb->dF, h->gW1, NULL, hb->t1, hb->Fd, h->W1, N, din, hid, 0);
-	/* the encoder's columns, through dropout, into Fm */
-	for (int64_t i = 0; i < N; i++)
-		for (int64_t c = 0; c < d; c++) {
-			int64_t k = i * din + c;
-			hb->Fm[i * d + c] = hb->m1[k] ? hb->dF[k] * s : 0;
-		}
-	/* the mix and the encoder (its H_l are still in w) */
-	mix_bwd_params(h->galpha, h->gpsi, hb->Fm, hb->Hs, L, h->alpha, h->psi, ident, N, d);
-	struct mix_src src = { h->alpha, h->psi, hb->Fm, ident, N, 1 };
-	model_encode_bwd(M, b, w, &src, 1, from, embed);
-}
-
-/* ---- the link decoder ---- */
-
-#define LCHUNK 16384	/* edges per decoder pass: bounds its memory */
-
-struct lbuf {
-	real *Zc, *Y3, *Z3, *Z3d, *lo, *dlo, *dZc;	/* LCHUNK x (2 hid, hid, hid, hid, C, C, 2 hid) */
-	uint8_t *m3;
-	int32_t *y;				/* (LCHUNK) the chunk's classes */
-};
-
-static void
-lbuf_init(struct lbuf *lb, int64_t hid, int64_t C)
-{
-	lb->Zc = xmallocarray((size_t)(LCHUNK * 2 * hid), sizeof(real));
-	lb->dZc = xmallocarray((size_t)(LCHUNK * 2 * hid), sizeof(real));
-	lb->Y3 = xmallocarray((size_t)(LCHUNK * hid), sizeof(real));
-	lb->Z3 = xmallocarray((size_t)(LCHUNK * hid), sizeof(real));
-	lb->Z3d = xmallocarray((size_t)(LCHUNK * hid), sizeof(real));
-	lb->lo = xmallocarray((size_t)(LCHUNK * C), sizeof(real));
-	lb->dlo = xmallocarray((size_t)(LCHUNK * C), sizeof(real));
-	lb->m3 = xmallocarray((size_t)(LCHUNK * hid), 1);
-	lb->y = xmallocarray(LCHUNK, sizeof *lb->y);
-}
-
-static void
-lbuf_free(struct lbuf *lb)
-{
-	free(lb->Zc); free(lb->dZc); free(lb->Y3); free(lb->Z3); free(lb->Z3d);
-	free(lb->lo); free(lb->dlo); free(lb->m3); free(lb->y);
-}
-
-/*
- * The decoder on edges idx[0..k) of ds, from the node outputs H (N x hid,
- * after relu), LCHUNK edges at a time.  Training (r != NULL): dropout on,
- * the mean cross-entropy over the k edges is returned and its gradient
- * goes into the head's decoder gradients and into dH (N x hid, zeroed
- * here).  Evaluation (r == NULL): logits into out (k x C).
- */
-static double
-link_pass(struct head *h, struct lbuf *lb, const struct dataset *ds, const real *H,
-	  real *dH, int64_t N, const int32_t *idx, int64_t k, int64_t hid, int64_t C,
-	  double p, gsl_rng *r, real *out, const int32_t *ident)
-{
-	double loss = 0, acc;
-	real s = (real)(1 / (1 - p));
-	if (r)
-		memset(dH, 0, (size_t)(N * hid) * sizeof *dH);
-	for (int64_t c0 = 0; c0 < k; c0 += LCHUNK) {
-		int64_t kc = k - c0 < LCHUNK ? k - c0 : LCHUNK;
-		for (int64_t i = 0; i < kc; i++) {
-			int32_t e = idx[c0 + i];
-			memcpy(lb->Zc + i * 2 * hid, H + (int64_t)ds->eu[e] * hid,
-			       (size_t)hid * sizeof(real));
-			memcpy(lb->Zc + i * 2 * hid + hid, H + (int64_t)ds->ev[e] * hid,
-			       (size_t)hid * sizeof(real));
-			lb->y[i] = ds->y[e];
-		}
-		lin_fwd(lb->Y3, lb->Zc, h->W3, h->b3, kc, 2 * hid, hid);
-		relu_fwd(lb->Z3, lb->Y3, kc * hid);
-		dropout(lb->Z3d, lb->m3, lb->Z3, kc * hid, p, r);
-		lin_fwd(r ? lb->lo : out + c0 * C, lb->Z3d, h->W4, h->b4, kc, hid, C);
-		if (!r)
-			continue;
-		/* the chunk's share of the mean loss and its gradient */
-		loss += xent(lb->lo, lb->dlo, lb->y, ident, (int)kc, C, kc, &acc, 1) * (double)kc;
-		for (int64_t i = 0; i < kc * C; i++)
-			lb->dlo[i] *= (real)((double)kc / (double)k);
-		lin_bwd(lb->Y3, h->gW4, h->gb4, lb->dlo, lb->Z3d, h->W4, kc, hid, C, 0);
-		for (int64_t i = 0; i < kc * hid; i++)	/* through dropout and relu */
-			lb->Y3[i] = lb->m3[i] && lb->Z3[i] > 0 ? lb->Y3[i] * s : 0;
-		lin_bwd(lb->dZc, h->gW3, h->gb3, lb->Y3, lb->Zc, h->W3, kc, 2 * hid, hid, 0);
-		for (int64_t i = 0; i < kc; i++) {
-			int32_t e = idx[c0 + i];
-			real *du = dH + (int64_t)ds->eu[e] * hid, *dv = dH + (int64_t)ds->ev[e] * hid;
-			const real *g = lb->dZc + i * 2 * hid;
-			for (int64_t j = 0; j < hid; j++) {
-				du[j] += g[j];
-				dv[j] += g[hid + j];
-			}
-		}
-	}
-	return loss / (double)k;
-}
-
 static void
 decay_and_step(real *p, real *g, real *m, real *v, int64_t n, double lr, double wd,
 	       int64_t t)
@@ -939,26 +638,9 @@ main(int argc, char **argv)
 	int link = o.task == TASK_LINK;
 	int64_t N = b.N, d = M.cfg.d, C = ds.C, hid = o.hidden, Cout = link ? hid : C;
 	struct hbuf hb;
-	memset(&hb, 0, sizeof hb);
-	hb.use_enc = !o.attr_only;
-	hb.A = o.attributes || o.attr_only ? ds.A : NULL;
-	hb.na = hb.A ? ds.na : 0;
-	hb.din = (hb.use_enc ? d : 0) + hb.na;
+	hbuf_init(&hb, N, d, hid, Cout, !o.attr_only, o.attributes || o.attr_only ? ds.A : NULL,
+		  ds.na);
 	int64_t din = hb.din;
-	hb.Fm = xmallocarray((size_t)(N * d), sizeof(real));
-	hb.F = xmallocarray((size_t)(N * din), sizeof(real));
-	hb.Fd = xmallocarray((size_t)(N * din), sizeof(real));
-	hb.dF = xmallocarray((size_t)(N * din), sizeof(real));
-	hb.m1 = xmallocarray((size_t)(N * din), 1);
-	hb.Y1 = xmallocarray((size_t)(N * hid), sizeof(real));
-	hb.Z1 = xmallocarray((size_t)(N * hid), sizeof(real));
-	hb.Z1d = xmallocarray((size_t)(N * hid), sizeof(real));
-	hb.t1 = xmallocarray((size_t)(N * hid), sizeof(real));
-	hb.m2 = xmallocarray((size_t)(N * hid), 1);
-	hb.t2 = xmallocarray((size_t)(N * Cout), sizeof(real));
-	hb.Y2 = NULL;
-	hb.lg = xmallocarray((size_t)(N * Cout), sizeof(real));
-	hb.dlg = xmallocarray((size_t)(N * Cout), sizeof(real));
 	int64_t NI = ds.nitems, nid = N > NI ? N : NI;
 	if (nid < LCHUNK)
 		nid = LCHUNK;
@@ -1043,19 +725,19 @@ main(int argc, char **argv)
 		 */
 		for (int it = 1;; it++) {
 			ep = it - 1;
-			forward(&M, &h, &b, w, &hb, hid, Cout, 0, NULL, ident, 1);
+			head_forward(&M, &h, &b, w, &hb, hid, Cout, 0, NULL, ident, 1);
 			if (ep > 0) {	/* evaluation: no dropout */
 				const real *ilg = hb.lg;
 				if (link) {
 					relu_fwd(hb.lg, hb.lg, N * hid);
-					link_pass(&h, &lb, &ds, hb.lg, NULL, N, ident, NI, hid, C, 0,
+					head_link_pass(&h, &lb, ds.eu, ds.ev, ds.y, hb.lg, NULL, N, ident, NI, hid, C, 0,
 						  NULL, elg, ident);
 					ilg = elg;
 				} else if (o.task == TASK_GRAPH) {
-					graph_logits(glg, hb.lg, &b, C);
+					head_graph_logits(glg, hb.lg, &b, C);
 					ilg = glg;
 				}
-				double vl = xent(ilg, NULL, ds.y, va, nva, C, NI, &vacc, 0);
+				double vl = head_xent(ilg, NULL, ds.y, va, nva, C, NI, &vacc, 0);
 				if (vacc > best_acc || (vacc == best_acc && vl < best_loss)) {
 					best_acc = vacc;
 					best_loss = vl;
@@ -1068,24 +750,19 @@ main(int argc, char **argv)
 			}
 			model_zero_grad(&M);
 			memset(h.g, 0, (size_t)h.n * sizeof *h.g);
-			forward(&M, &h, &b, w, &hb, hid, Cout, o.dropout, rr, ident, 0);
+			head_forward(&M, &h, &b, w, &hb, hid, Cout, o.dropout, rr, ident, 0);
 			if (link) {
 				relu_fwd(hb.lg, hb.lg, N * hid);
-				link_pass(&h, &lb, &ds, hb.lg, hb.dlg, N, tr, ntr, hid, C,
+				head_link_pass(&h, &lb, ds.eu, ds.ev, ds.y, hb.lg, hb.dlg, N, tr, ntr, hid, C,
 					  o.dropout, rr, NULL, ident);
 				relu_bwd(hb.dlg, hb.dlg, hb.lg, N * hid);
 			} else if (o.task == TASK_GRAPH) {
-				graph_logits(glg, hb.lg, &b, C);
-				xent(glg, dil, ds.y, tr, ntr, C, NI, &tacc, 1);
-				for (int g = 0; g < b.G; g++) {	/* into the node rows */
-					int64_t n = b.off[g + 1] - b.off[g];
-					for (int64_t v = b.off[g]; v < b.off[g + 1]; v++)
-						for (int64_t j = 0; j < C; j++)
-							hb.dlg[v * C + j] = dil[(int64_t)g * C + j] / (real)n;
-				}
+				head_graph_logits(glg, hb.lg, &b, C);
+				head_xent(glg, dil, ds.y, tr, ntr, C, NI, &tacc, 1);
+				head_graph_bwd(hb.dlg, dil, &b, C);
 			} else
-				xent(hb.lg, hb.dlg, ds.y, tr, ntr, C, NI, &tacc, 1);
-			backward(&M, &h, &b, w, &hb, hid, Cout, o.dropout, from, embed, ident);
+				head_xent(hb.lg, hb.dlg, ds.y, tr, ntr, C, NI, &tacc, 1);
+			head_backward(&M, &h, &b, w, &hb, hid, Cout, o.dropout, from, embed, ident);
 			/* Adam with weight decay on what is trained */
 			for (int i = 0; i < M.nt; i++) {
 				const struct mtensor *t = &M.t[i];
@@ -1161,8 +838,8 @@ main(int argc, char **argv)
 		lbuf_free(&lb);
 	free(elg); free(tu); free(tv); free(ds.eu); free(ds.ev);
 	graph_free(&gtr);
-	free(hb.Fm); free(hb.F); free(hb.Fd); free(ds.A); free(hb.dF); free(hb.m1); free(hb.Y1); free(hb.Z1);
-	free(hb.Z1d); free(hb.t1); free(hb.m2); free(hb.t2); free(hb.lg); free(hb.dlg);
+	hbuf_free(&hb);
+	free(ds.A);
 	free(trained); free(ident); free(tr); free(va); free(te); free(bestlg); free(pre);
 	gsl_rng_free(rr);
 	mws_free(w);

@@ -1,6 +1,7 @@
 /*
  * test_nn.c - every backward pass of common/nn.c and the whole model of
- * common/model.c against central finite differences.  Built with
+ * common/model.c and the downstream head of common/head.c against central
+ * finite differences.  Built with
  * -DNN_DOUBLE (see Makefile), so `real` is double and the differences are
  * accurate to about 1e-9: a wrong term in any gradient fails by orders of
  * magnitude more than the tolerance.
@@ -17,6 +18,7 @@
 
 #include "err.h"
 #include "graph.h"
+#include "head.h"
 #include "model.h"
 #include "nn.h"
 #include "rng.h"
@@ -878,3 +880,156 @@ check_encoder(int from, int embed)
 Test(model, encoder_alone_all_trained, .init = setup, .fini = teardown) { check_encoder(0, 1); }
 Test(model, encoder_alone_embedding_fixed, .init = setup, .fini = teardown) { check_encoder(0, 0); }
 Test(model, encoder_alone_two_blocks_fixed, .init = setup, .fini = teardown) { check_encoder(2, 0); }
+
+/* ---- the downstream head of gcn-adapt, on the encoder ---- */
+
+enum { HT_NODE, HT_GRAPH, HT_LINK };
+
+struct head_ctx {
+	model *M;
+	struct head *h;
+	batch *b;
+	mws *w;
+	struct hbuf hb;
+	struct lbuf lb;
+	int task;
+	int64_t hid, C, Cout;
+	int32_t *y, *idx, *ident, *eu, *ev;
+	int k;
+	real *glg, *dglg, *dH;
+};
+
+/* The training loss with dropout 0 (the generator is drawn from but
+ * every mask is 1); with backward, every gradient. */
+static double
+head_loss_bwd(struct head_ctx *c, int backward, int from, int embed)
+{
+	double acc, loss;
+	int64_t N = c->b->N;
+	head_forward(c->M, c->h, c->b, c->w, &c->hb, c->hid, c->Cout, 0, R, c->ident, 1);
+	if (c->task == HT_LINK) {
+		relu_fwd(c->hb.lg, c->hb.lg, N * c->hid);
+		loss = head_link_pass(c->h, &c->lb, c->eu, c->ev, c->y, c->hb.lg, c->hb.dlg, N,
+				      c->idx, c->k, c->hid, c->C, 0, R, NULL, c->ident);
+		if (backward)
+			relu_bwd(c->hb.dlg, c->hb.dlg, c->hb.lg, N * c->hid);
+	} else if (c->task == HT_GRAPH) {
+		head_graph_logits(c->glg, c->hb.lg, c->b, c->C);
+		loss = head_xent(c->glg, c->dglg, c->y, c->idx, c->k, c->C, c->b->G, &acc, 1);
+		if (backward)
+			head_graph_bwd(c->hb.dlg, c->dglg, c->b, c->C);
+	} else
+		loss = head_xent(c->hb.lg, c->hb.dlg, c->y, c->idx, c->k, c->C, N, &acc, 1);
+	if (backward)
+		head_backward(c->M, c->h, c->b, c->w, &c->hb, c->hid, c->Cout, 0, from, embed,
+			      c->ident);
+	return loss;
+}
+
+static double
+head_loss(void *p)
+{
+	return head_loss_bwd(p, 0, 0, 0);
+}
+
+static void
+check_head(int task, int from, int embed, int attributes)
+{
+	struct model_cfg cfg;
+	model_cfg_default(&cfg);
+	cfg.d = 4;
+	cfg.layers = 3;
+	model M;
+	cr_assert(model_init(&M, &cfg) == 0);
+	model_init_params(&M, R);
+	for (int l = 0; l < 3; l++)
+		for (int i = 0; i < 4; i++)
+			M.P.bet[l][i] = gsl_rng_uniform(R) - 0.5;
+	struct lgraph *gs[2] = { tiny_graph(1, 9, 2), tiny_graph(2, 7, 3) };
+	const graph *gg[2] = { &gs[0]->g, &gs[1]->g };
+	batch b;
+	batch_init(&b);
+	char msg[200];
+	cr_assert(batch_plain(&b, gg, 2, FEAT_SCALE_MINMAX, msg, sizeof msg) == 0, "%s", msg);
+	int64_t N = b.N, na = 2;
+	struct head h;
+	struct head_ctx c = { .M = &M, .h = &h, .b = &b, .w = mws_new(), .task = task,
+			      .hid = 3, .C = 3 };
+	c.Cout = task == HT_LINK ? c.hid : c.C;
+	real *A = attributes ? rnd(N * na, 0, 1) : NULL;
+	hbuf_init(&c.hb, N, 4, c.hid, c.Cout, 1, A, na);
+	head_init(&h, 4, c.hb.din, 3, c.hid, c.Cout, c.C, task == HT_LINK, R);
+	for (int64_t i = 0; i < h.n; i++)	/* nonzero biases, psi, alpha */
+		h.p[i] += (real)(0.2 * (gsl_rng_uniform(R) - 0.5));
+	c.ident = xmallocarray(LCHUNK, sizeof *c.ident);
+	for (int i = 0; i < LCHUNK; i++)
+		c.ident[i] = i;
+	c.y = xmallocarray((size_t)N + 64, sizeof *c.y);
+	c.idx = xmallocarray((size_t)N + 64, sizeof *c.idx);
+	if (task == HT_NODE) {
+		for (int i = 0; i < 10; i++) {
+			c.idx[i] = (int32_t)(i * 3 % N);
+			c.y[c.idx[i]] = i % 3;
+		}
+		c.k = 10;
+	} else if (task == HT_GRAPH) {
+		c.y[0] = 2;
+		c.y[1] = 0;
+		c.idx[0] = 0;
+		c.idx[1] = 1;
+		c.k = 2;
+		c.glg = zeros(2 * c.C);
+		c.dglg = zeros(2 * c.C);
+	} else {
+		/* labelled node pairs (edges or not: the decoder does not care),
+		 * a node in several of them */
+		lbuf_init(&c.lb, c.hid, c.C);
+		c.eu = xmallocarray(12, sizeof *c.eu);
+		c.ev = xmallocarray(12, sizeof *c.ev);
+		for (int i = 0; i < 12; i++) {
+			c.eu[i] = (int32_t)(i % 5);
+			c.ev[i] = (int32_t)(5 + (i * 7) % 11);
+			c.y[i] = i % 3;
+			c.idx[i] = 11 - i;
+		}
+		c.k = 12;
+	}
+	model_zero_grad(&M);
+	memset(h.g, 0, (size_t)h.n * sizeof *h.g);
+	head_loss_bwd(&c, 1, from, embed);
+	real *g = xmalloc((size_t)M.n * sizeof *g), *hg = xmalloc((size_t)h.n * sizeof *hg);
+	memcpy(g, M.g, (size_t)M.n * sizeof *g);
+	memcpy(hg, h.g, (size_t)h.n * sizeof *hg);
+	fdcheck("head", head_loss, &c, h.p, hg, h.n);
+	for (int i = 0; i < M.nt; i++) {
+		struct mtensor *t = &M.t[i];
+		int blk = 0;
+		int enc = sscanf(t->name, "block%d.", &blk) == 1 || strncmp(t->name, "embed.", 6) == 0;
+		if (!enc)
+			continue;
+		int trained = strncmp(t->name, "embed.", 6) == 0 ? embed : blk - 1 >= from;
+		if (trained) {
+			fdcheck(t->name, head_loss, &c, M.p + t->off, g + t->off, t->rows * t->cols);
+		} else {
+			for (int64_t k = 0; k < t->rows * t->cols; k++)
+				cr_expect(g[t->off + k] == 0, "%s: frozen but has a gradient", t->name);
+		}
+	}
+	if (task == HT_LINK)
+		lbuf_free(&c.lb);
+	free(g); free(hg); free(A); free(c.ident); free(c.y); free(c.idx); free(c.eu); free(c.ev);
+	free(c.glg); free(c.dglg);
+	hbuf_free(&c.hb);
+	head_free(&h);
+	mws_free(c.w);
+	batch_free(&b);
+	tiny_free(gs[0]);
+	tiny_free(gs[1]);
+	model_free(&M);
+}
+
+Test(head, node_task_gradient, .init = setup, .fini = teardown) { check_head(HT_NODE, 0, 1, 0); }
+Test(head, node_task_with_attributes_e_fixed, .init = setup, .fini = teardown) { check_head(HT_NODE, 0, 0, 1); }
+Test(head, graph_task_gradient, .init = setup, .fini = teardown) { check_head(HT_GRAPH, 1, 0, 0); }
+Test(head, link_task_gradient, .init = setup, .fini = teardown) { check_head(HT_LINK, 0, 1, 0); }
+Test(head, link_task_with_attributes_two_blocks_fixed, .init = setup, .fini = teardown) { check_head(HT_LINK, 2, 0, 1); }

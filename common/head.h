@@ -1,0 +1,120 @@
+/*
+ * head.h - the downstream model of gcn-adapt (paper section 3.5): a fresh
+ * layer mix over the encoder's blocks, a 2-layer GCN, and per task a
+ * readout or decoder, with the forward and backward passes.
+ *
+ *   F      = alpha * sum_l softmax(psi)_l H_l   (the encoder's H_1..H_L),
+ *            with the node attributes appended when given
+ *   out    = Â relu(Â drop(F) W1 + b1) W2 + b2 (dropout on both inputs)
+ *   node   out (N x C) are the logits
+ *   graph  the logits of a graph are the mean of its nodes' rows
+ *   link   h = relu(out) (N x hid); an edge's logits are
+ *          W4 drop(relu([h_u ; h_v] W3 + b3)) + b4
+ *
+ * Ownership: head_init()/head_free() own the parameters, gradients and
+ * Adam moments (one flat buffer each); hbuf_init()/hbuf_free() and
+ * lbuf_init()/lbuf_free() own the pass buffers.
+ */
+#ifndef GNN_HEAD_H
+#define GNN_HEAD_H
+
+#include <stdint.h>
+#include <gsl/gsl_rng.h>
+
+#include "model.h"
+#include "nn.h"
+
+#define HEAD_NT 10
+#define LCHUNK 16384	/* edges per decoder pass: bounds its memory */
+
+struct head {
+	int64_t n;
+	real *p, *g, *m, *v;
+	real *alpha, *psi, *W1, *b1, *W2, *b2, *W3, *b3, *W4, *b4;
+	real *galpha, *gpsi, *gW1, *gb1, *gW2, *gb2, *gW3, *gb3, *gW4, *gb4;
+};
+
+/* Buffers of one forward/backward pass of the head over N nodes. */
+struct hbuf {
+	real *F, *Fd, *Y1, *Z1, *Z1d, *lg, *dlg, *t1, *t2, *dF;
+	uint8_t *m1, *m2;	/* dropout masks */
+	real *Hs[MODEL_MAXL];	/* the encoder's H_1..H_L of the last forward pass */
+	real *Fm;		/* (N x d) the layer mix; in the backward pass, its gradient */
+	int use_enc;		/* the encoder feeds the head */
+	const real *A;		/* (N x na) attributes appended, or NULL */
+	int64_t na, din;	/* head input width: d (if use_enc) + na */
+};
+
+/* Buffers of the link decoder. */
+struct lbuf {
+	real *Zc, *Y3, *Z3, *Z3d, *lo, *dlo, *dZc;	/* LCHUNK x (2 hid, hid, hid, hid, C, C, 2 hid) */
+	uint8_t *m3;
+	int32_t *y;				/* (LCHUNK) the chunk's classes */
+};
+
+/*
+ * Parameters for encoder width d, head input width din, L blocks, hidden
+ * width hid, GCN output width Cout (C for node and graph tasks, hid for
+ * the link task, whose decoder of C classes is added when link is set).
+ * Glorot-uniform weights from r, zero biases, alpha 1, psi 0.
+ */
+void head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid,
+	       int64_t Cout, int64_t C, int link, gsl_rng *r);
+void head_free(struct head *h);
+
+/* Buffers for N nodes; A (N x na) the attributes or NULL; use_enc 0 feeds
+ * the attributes alone. */
+void hbuf_init(struct hbuf *hb, int64_t N, int64_t d, int64_t hid, int64_t Cout,
+	       int use_enc, const real *A, int64_t na);
+void hbuf_free(struct hbuf *hb);
+
+/*
+ * Forward through encoder and head: the GCN's output (N x Cout) in
+ * hb->lg.  With a generator, dropout p is on (training); r NULL gives the
+ * evaluation pass.  The encoder and the mix run when encode is set;
+ * otherwise hb->Fm holds their output from an earlier pass with the same
+ * parameters (the encoder has no dropout, so one pass serves both).
+ * ident: 0..N-1.
+ */
+void head_forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
+		  int64_t hid, int64_t Cout, double p, gsl_rng *r, const int32_t *ident,
+		  int encode);
+
+/* From the gradient of the GCN's output in hb->dlg: the head's gradients
+ * (added to h->g) and, below the fix-tune boundary (from, embed as for
+ * model_encode_bwd), the encoder's (added to M->g).  Call right after the
+ * training head_forward(). */
+void head_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
+		   int64_t hid, int64_t Cout, double p, int from, int embed,
+		   const int32_t *ident);
+
+/* Graph task: glg (G x C) = the mean of each graph's rows of lg; and the
+ * way back, from dglg into the node rows dlg. */
+void head_graph_logits(real *glg, const real *lg, const batch *b, int64_t C);
+void head_graph_bwd(real *dlg, const real *dglg, const batch *b, int64_t C);
+
+/*
+ * Mean cross-entropy of the items idx[0..k-1] with logits ilg (items x C)
+ * and classes y (indexed by item); *acc gets the accuracy.  When backward,
+ * the gradient goes into dil (nitems x C, zeroed first).
+ */
+double head_xent(const real *ilg, real *dil, const int32_t *y, const int32_t *idx,
+		 int k, int64_t C, int64_t nitems, double *acc, int backward);
+
+void lbuf_init(struct lbuf *lb, int64_t hid, int64_t C);
+void lbuf_free(struct lbuf *lb);
+
+/*
+ * The link decoder on edges idx[0..k) (endpoints eu, ev, classes y), from
+ * the node outputs H (N x hid, after relu), LCHUNK edges at a time.
+ * Training (r != NULL): dropout p on, the mean cross-entropy over the k
+ * edges is returned and its gradient goes into the decoder's gradients and
+ * into dH (N x hid, zeroed here).  Evaluation (r == NULL): logits into out
+ * (k x C).  ident: 0..LCHUNK-1 at least.
+ */
+double head_link_pass(struct head *h, struct lbuf *lb, const int32_t *eu,
+		      const int32_t *ev, const int32_t *y, const real *H, real *dH,
+		      int64_t N, const int32_t *idx, int64_t k, int64_t hid, int64_t C,
+		      double p, gsl_rng *r, real *out, const int32_t *ident);
+
+#endif
