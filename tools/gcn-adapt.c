@@ -42,13 +42,13 @@ enum {
 	OPT_MODEL = COPT_FIRST_TOOL, OPT_TASK, OPT_NO_PRETRAIN, OPT_FREEZE,
 	OPT_RUNS, OPT_LABEL, OPT_EPOCHS, OPT_PATIENCE, OPT_LR, OPT_HIDDEN,
 	OPT_TRAIN_PER_CLASS, OPT_VAL, OPT_TEST, OPT_SCALE, OPT_DROPOUT,
-	OPT_ATTRIBUTES, OPT_ATTR_ONLY, OPT_TRAIN_FRACTION
+	OPT_ATTRIBUTES, OPT_ATTR_ONLY, OPT_TRAIN_FRACTION, OPT_RANDOM_ABOVE
 };
 
 #define SYNOPSIS "gcn-adapt [-qt] [-j threads] [-l level] [-o file] [-s seed] [--attr-only]\n" \
-	"                 [--attributes] [--dropout p]\n" \
-	"                 [--epochs n] [--freeze k] [--hidden n] [--label name] [--lr x]\n" \
-	"                 [--model file] [--no-pretrain] [--patience n] [--runs n]\n" \
+	"                 [--attributes] [--dropout p] [--epochs n] [--freeze k]\n" \
+	"                 [--hidden n] [--label name] [--lr x] [--model file]\n" \
+	"                 [--no-pretrain] [--patience n] [--random-above] [--runs n]\n" \
 	"                 [--scale minmax|log] [--task node|link|graph] [--test n]\n" \
 	"                 [--train-fraction x] [--train-per-class n] [--val n] [file ...]"
 
@@ -63,7 +63,7 @@ static const char *const adapt_task[] = { "node", "graph", "link" };
 struct opts {
 	struct copt c;
 	const char *model, *label;
-	int task, no_pretrain, freeze, runs, epochs, patience, hidden, scale;
+	int task, no_pretrain, freeze, runs, epochs, patience, hidden, scale, random_above;
 	int train_per_class, nval, ntest, attributes, attr_only;
 	double lr, wd, dropout, train_fraction;
 };
@@ -90,6 +90,7 @@ usage(FILE *f, const struct opts *o)
 		"      --no-pretrain       the same architecture from random initial values\n"
 		"  -o, --output FILE       write to FILE instead of stdout\n"
 		"      --patience N        stop after N epochs without a better validation accuracy [%d]\n"
+		"      --random-above      random initial values above the fix-tune boundary (Fig. 3)\n"
 		"  -q, --quiet             no progress\n"
 		"      --runs N            independent runs (splits and initial values) [%d]\n"
 		"  -s, --seed N            random seed; run r draws from stream (seed, r) [0]\n"
@@ -121,6 +122,7 @@ parse(struct opts *o, int argc, char **argv)
 		{ "model", required_argument, NULL, OPT_MODEL },
 		{ "no-pretrain", no_argument, NULL, OPT_NO_PRETRAIN },
 		{ "patience", required_argument, NULL, OPT_PATIENCE },
+		{ "random-above", no_argument, NULL, OPT_RANDOM_ABOVE },
 		{ "runs", required_argument, NULL, OPT_RUNS },
 		{ "scale", required_argument, NULL, OPT_SCALE },
 		{ "task", required_argument, NULL, OPT_TASK },
@@ -168,6 +170,7 @@ parse(struct opts *o, int argc, char **argv)
 		case OPT_LR: o->lr = opt_double(optarg, 0, 10, "--lr"); break;
 		case OPT_MODEL: o->model = optarg; break;
 		case OPT_NO_PRETRAIN: o->no_pretrain = 1; break;
+		case OPT_RANDOM_ABOVE: o->random_above = 1; break;
 		case OPT_PATIENCE: o->patience = (int)opt_ll(optarg, 1, 1000000, "--patience"); break;
 		case OPT_RUNS: o->runs = (int)opt_ll(optarg, 1, 100000, "--runs"); break;
 		case OPT_SCALE:
@@ -198,6 +201,8 @@ parse(struct opts *o, int argc, char **argv)
 	}
 	if (o->attr_only && (o->attributes || o->no_pretrain || o->model))
 		die_usage("--attr-only uses no encoder: it takes no --model, --no-pretrain or --attributes");
+	if (o->random_above && (!o->model || o->no_pretrain))
+		die_usage("--random-above takes a --model and no --no-pretrain");
 	if (!o->model && !o->no_pretrain && !o->attr_only)
 		die_usage("no --model; give one, or --no-pretrain for the baseline");
 }
@@ -712,6 +717,13 @@ main(int argc, char **argv)
 		memcpy(M.p, pre, (size_t)M.n * sizeof *pre);
 		if (o.no_pretrain)
 			model_init_params(&M, rr);
+		else if (o.random_above) {	/* fresh values above the boundary */
+			model_init_params(&M, rr);
+			for (int i = 0; i < M.nt; i++)
+				if (!trained[i])
+					memcpy(M.p + M.t[i].off, pre + M.t[i].off,
+					       (size_t)(M.t[i].rows * M.t[i].cols) * sizeof *pre);
+		}
 		memset(M.m, 0, (size_t)M.n * sizeof *M.m);
 		memset(M.v, 0, (size_t)M.n * sizeof *M.v);
 		M.adam_t = 0;
@@ -806,7 +818,10 @@ main(int argc, char **argv)
 		gs_attr_setf(&rec, "classes", "%" PRId64, C);
 		if (link)
 			gs_attr_set(&rec, "class_values", ds.cvals);
-		gs_attr_set(&rec, "init", o.attr_only ? "none" : o.no_pretrain ? "random" : "pretrained");
+		gs_attr_set(&rec, "init", o.attr_only ? "none" : o.no_pretrain ? "random"
+			    : o.random_above ? "pretrained-below" : "pretrained");
+		if (!o.attr_only)
+			gs_attr_setf(&rec, "freeze", "%d", o.no_pretrain ? -1 : o.freeze);
 		gs_attr_set(&rec, "input", o.attr_only ? "attributes"
 			    : o.attributes ? "structure+attributes" : "structure");
 		gs_attr_setf(&rec, "epochs", "%d", ep);

@@ -29,6 +29,11 @@ same "$T/p1" "$T/p2" "same seed, same predictions"
 expect 0 "gcn-adapt -j 2 --model $T/model.gs --freeze 2 $A -t -o $T/f2.txt $T/g.gs"
 strip "$T/f2.txt" >"$T/p3"
 check "! cmp -s $T/p1 $T/p3" "--freeze 2 trains something else"
+expect 0 "gcn-adapt -j 2 --model $T/model.gs --freeze 2 --random-above $A -t -o $T/ra.txt $T/g.gs"
+strip "$T/ra.txt" >"$T/p4"
+check "! cmp -s $T/p3 $T/p4 && grep -q 'init=pretrained-below freeze=2' $T/ra.txt" \
+	"--random-above: other initial values above the boundary, and the output says so"
+expect_err 2 "gcn-adapt --no-pretrain --random-above $A $T/g.gs" "--random-above"
 
 # misuse and bad input
 expect_err 2 "gcn-adapt $A $T/g.gs" "no --model"
