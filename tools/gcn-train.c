@@ -810,12 +810,18 @@ main(int argc, char **argv)
 		logf = fopen(o.log, o.resume ? "a" : "w");
 		if (!logf)
 			die("%s: %s", o.log, strerror(errno));
-		if (!o.resume)
+		if (!o.resume) {
 			fprintf(logf, "epoch\tstep\tseconds\tloss_rec\tloss_rank\tloss_cluster"
 				"\tval_loss_rec\tval_loss_rank\tval_loss_cluster\tval_rec_auc"
 				"\tval_rank_acc\tval_rank_eigenvector\tval_rank_betweenness"
 				"\tval_rank_closeness\tval_rank_subgraph\tval_cluster_acc"
-				"\tval_score\tbest\n");
+				"\tval_score\tbest");
+			/* softmax(psi) of each task and layer: the paper's Figure 2 */
+			for (int t = 0; t < NTASK; t++)
+				for (int l = 0; l < M.cfg.layers; l++)
+					fprintf(logf, "\tw_%s_%d", task_name[t], l + 1);
+			fputc('\n', logf);
+		}
 	}
 	catch_signals();
 
@@ -914,9 +920,16 @@ main(int argc, char **argv)
 				fprintf(logf, "\t%.6f", nb ? lsum[t] / nb : 0.0);
 			for (int t = 0; t < NTASK; t++)
 				fprintf(logf, "\t%.6f", sc.loss[t]);
-			fprintf(logf, "\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%d\n",
+			fprintf(logf, "\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%d",
 				sc.auc, sc.rank_mean, sc.rank[0], sc.rank[1], sc.rank[2],
 				sc.rank[3], sc.cluster, sc.score, better);
+			for (int t = 0; t < NTASK; t++) {
+				real lw[MODEL_MAXL];
+				mix_weights(lw, M.P.psi[t], M.cfg.layers);
+				for (int l = 0; l < M.cfg.layers; l++)
+					fprintf(logf, "\t%.6f", (double)lw[l]);
+			}
+			fputc('\n', logf);
 			if (fflush(logf) != 0)
 				die("%s: %s", o.log, strerror(errno));
 		}

@@ -45,6 +45,10 @@ done
 a=$(attr val.rec_auc "$T/m.txt")
 check "awk -v a='$a' 'BEGIN { exit !(a > 0.58) }'" "joint run: link AUC $a beats 0.58 (chance 0.5; about 3000 pairs, so 8 standard errors)"
 check "grep -q '^@model name=gcn-pretrain .*layer_weights.rec=' $T/m.txt" "layer weights recorded"
+lw=$(sed -n 's/^@model .* layer_weights.cluster=\([^ ]*\).*/\1/p' "$T/m.txt")
+best=$(awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^w_cluster_/) c[++n] = i; next }
+	$18 == 1 { v = sprintf("%s,%s,%s", $c[1], $c[2], $c[3]) } END { print v }' "$T/log.tsv")
+check "[ -n '$lw' ] && [ '$lw' = '$best' ]" "the log's layer weights at the best epoch are the model's ($lw)"
 check "grep -q '^model.hidden: 32' $T/m.txt && grep -q '^train.lr: 0.002' $T/m.txt" \
 	"the effective config is in the model"
 
