@@ -407,7 +407,7 @@ ntn_pair_fwd(real *logit, real *XW, real *h, ntn p, const real *X,
 	     const real *Y, int64_t P, int64_t d, int k)
 {
 	int64_t kd = (int64_t)k * d;
-	nn_gemm(0, 0, P, kd, d, 1, X, d, p.W, kd, 0, XW, kd);
+	nn_gemm(0, 0, P, kd, d, p.s, X, d, p.W, kd, 0, XW, kd);
 	#pragma omp parallel for schedule(static) if (PAR(P * kd))
 	for (int64_t i = 0; i < P; i++) {
 		const real *x = X + i * d, *y = Y + i * d;
@@ -472,8 +472,8 @@ ntn_pair_bwd(real *dX, real *dY, ntn g, const real *dlogit, const real *XW,
 				}
 			}
 		}
-		nn_gemm(1, 0, d, kd, n, 1, X + i0 * d, d, dXW, kd, 1, g.W, kd);
-		nn_gemm(0, 1, n, d, kd, 1, dXW, kd, p.W, kd, 1, dX + i0 * d, d);
+		nn_gemm(1, 0, d, kd, n, p.s, X + i0 * d, d, dXW, kd, 1, g.W, kd);
+		nn_gemm(0, 1, n, d, kd, p.s, dXW, kd, p.W, kd, 1, dX + i0 * d, d);
 	}
 	free(dpre);
 }
@@ -487,7 +487,7 @@ ntn_cand_fwd(real *logit, real *CW, real *XV, real *CV, real *h, ntn p,
 	int64_t kd = (int64_t)k * d;
 	/* CW[s][t] = W_t c_s: C W_t^T, W_t at column t d of W (ld k d). */
 	for (int t = 0; t < k; t++)
-		nn_gemm(0, 1, S, d, d, 1, C, d, p.W + t * d, kd, 0, CW + t * d, kd);
+		nn_gemm(0, 1, S, d, d, p.s, C, d, p.W + t * d, kd, 0, CW + t * d, kd);
 	nn_gemm(0, 0, Q, k, d, 1, X, d, p.V, k, 0, XV, k);
 	nn_gemm(0, 0, S, k, d, 1, C, d, p.V + d * k, k, 0, CV, k);
 	#pragma omp parallel for schedule(static) if (PAR(Q * kmax * kd))
@@ -595,8 +595,8 @@ ntn_cand_bwd(real *dX, real *dC, ntn g, const real *dlogit, const real *CW,
 	/* dC = dCV Vy^T + sum_t dCW_t W_t;  dW_t += dCW_t^T C. */
 	nn_gemm(0, 1, S, d, k, 1, dCV, k, p.V + d * k, k, 0, dC, d);
 	for (int t = 0; t < k; t++) {
-		nn_gemm(0, 0, S, d, d, 1, dCW + t * d, kd, p.W + t * d, kd, 1, dC, d);
-		nn_gemm(1, 0, d, d, S, 1, dCW + t * d, kd, C, d, 1, g.W + t * d, kd);
+		nn_gemm(0, 0, S, d, d, p.s, dCW + t * d, kd, p.W + t * d, kd, 1, dC, d);
+		nn_gemm(1, 0, d, d, S, p.s, dCW + t * d, kd, C, d, 1, g.W + t * d, kd);
 	}
 	free(dpre);
 }

@@ -102,12 +102,15 @@ void mix_bwd_input(real *dH, int l, const real *dF, const real *alpha,
 /* ---- neural tensor network (appendix A.4) ---- */
 
 /*
- * NTN(x, y) = tanh(x^T W[1:k] y + V [x; y] + b), then o . h + ob, one
+ * NTN(x, y) = tanh(s x^T W[1:k] y + V [x; y] + b), then o . h + ob, one
  * logit.  W is stored d x (k d): W_t[a][b] = W[a][t d + b]; V is 2d x k
- * (rows 0..d-1 act on x, d..2d-1 on y).
+ * (rows 0..d-1 act on x, d..2d-1 on y).  s scales the bilinear term (the
+ * model uses 1/d; see model_init_params); it is read from the parameter
+ * view p only.
  */
 typedef struct ntn {
 	real *W, *V, *b, *o, *ob;
+	real s;
 } ntn;
 
 /* Paired rows: logit[i] = NTN(X[i], Y[i]), i < P.  Keeps XW (P x kd) and

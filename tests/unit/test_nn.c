@@ -297,6 +297,7 @@ ntn_alloc(ntn *p, int64_t d, int k, int random)
 	p->b = random ? rnd(k, -0.5, 0.5) : zeros(k);
 	p->o = random ? rnd(k, -1, 1) : zeros(k);
 	p->ob = random ? rnd(1, -1, 1) : zeros(1);
+	p->s = 0.7;
 }
 
 static void
@@ -352,7 +353,7 @@ check_ntn_pairs(const char *what, int64_t P, int64_t d, int k, int full)
 	fdcheck(nm, ntn_pair_loss, &c, c.Y, dY, c.P * c.d);
 	if (full) {
 		ntn_checks(what, ntn_pair_loss, &c, c.p, g, c.d, c.k);
-		/* the bilinear slices really are x^T W_t y */
+		/* the bilinear slices really are s x^T W_t y */
 		double s = 0;
 		for (int a = 0; a < c.d; a++)
 			for (int b = 0; b < c.d; b++)
@@ -360,7 +361,7 @@ check_ntn_pairs(const char *what, int64_t P, int64_t d, int k, int full)
 		double lin = c.p.b[1];
 		for (int a = 0; a < c.d; a++)
 			lin += c.X[a] * c.p.V[a * c.k + 1] + c.Y[a] * c.p.V[(c.d + a) * c.k + 1];
-		cr_expect(fabs(tanh(s + lin) - c.h[1]) < 1e-12);
+		cr_expect(fabs(tanh(c.p.s * s + lin) - c.h[1]) < 1e-12);
 	} else {
 		snprintf(nm, sizeof nm, "%s dW", what);
 		fdcheck(nm, ntn_pair_loss, &c, c.p.W, g.W, c.d * c.k * c.d);
