@@ -592,7 +592,10 @@ main(int argc, char **argv)
 	parse(&o, argc, argv);
 	copt_apply_threads_blas(&o.c);
 
-	/* the model: its config always; its parameters unless --no-pretrain */
+	/* the model: its config always; its parameters unless --no-pretrain;
+	 * its provenance records go to the output with the dataset's */
+	gs_rec *mpg = NULL;
+	int nmpg = 0;
 	memset(&M, 0, sizeof M);
 	train_settings_default(&ts);
 	if (o.model) {
@@ -608,6 +611,10 @@ main(int argc, char **argv)
 				if (model_from_record(&M, &ts, &r, gs_where(in), msg, sizeof msg) != 0)
 					die("%s", msg);
 				found = 1;
+			} else if (k == GS_PG) {
+				mpg = xreallocarray(mpg, (size_t)nmpg + 1, sizeof *mpg);
+				mpg[nmpg++] = r;
+				gs_rec_init(&r);
 			}
 		if (k < -1)
 			die("%s", gs_strerror(in));
@@ -679,6 +686,8 @@ main(int argc, char **argv)
 	gs_rec_init(&rec);
 	for (int i = 0; i < ds.npg; i++)
 		gs_write1(out, &ds.pg[i]);
+	for (int i = 0; i < nmpg; i++)
+		gs_write1(out, &mpg[i]);
 
 	/* the encoder tensors this run trains: E when embed, blocks from.. */
 	uint8_t *trained = xcalloc((size_t)M.nt, 1);
@@ -841,6 +850,9 @@ main(int argc, char **argv)
 	for (int i = 0; i < ds.npg; i++)
 		gs_rec_free(&ds.pg[i]);
 	free(ds.pg);
+	for (int i = 0; i < nmpg; i++)
+		gs_rec_free(&mpg[i]);
+	free(mpg);
 	free(ds.y);
 	graph_free(&ds.g);
 	for (int i = 0; i < ds.ng; i++)

@@ -11,6 +11,8 @@ A="--label cluster --runs 3 --val 100 --test 200 --train-per-class 10 -s 1"
 expect 0 "gcn-adapt -j 2 --model $T/model.gs $A -t -o $T/pre.txt $T/g.gs"
 check "[ \$(grep -c '^@tensor .*name=predictions rows=200 cols=6 .*task=node .*classes=3' $T/pre.txt) -eq 3 ]" \
 	"three runs of 200 test predictions with 3 class scores"
+check "grep -q '^@pg .*prog=gcn-train' $T/pre.txt && grep -q '^@pg .*prog=dcbm-gen .*seed=5' $T/pre.txt" \
+	"the predictions carry the provenance of the model and of the data"
 expect 0 "evalf1 --format tsv $T/pre.txt >$T/pre.tsv"
 a=$(awk '$1 == "mean" { print $3 }' "$T/pre.tsv")
 check "awk -v a='$a' 'BEGIN { exit !(a > 0.5) }'" "pre-trained: micro-F1 $a beats 0.5 (chance 1/3)"
