@@ -1,0 +1,85 @@
+#!/bin/sh
+# table.sh - a results table in markdown: our micro-F1 (mean ± std over
+# the runs, in %) beside the paper's, then the provenance of every cell.
+#   sh table.sh table1|table2 DIR TITLE CONFIG...
+# DIR holds pred/DS--ARM.txt (gcn-adapt) and score/DS--ARM.tsv (evalf1
+# --format tsv); cells without a score file are marked "not run".
+set -eu
+[ $# -ge 3 ] || { echo "usage: sh table.sh table1|table2 DIR TITLE [CONFIG...]" >&2; exit 2; }
+here=$(dirname "$0")
+which=$1 dir=$2 title=$3
+shift 3
+case $which in
+table1) rows="base pre attr base-attr pre-attr" ;;
+table2) rows="pre-rec pre-rank pre-cluster pre" ;;
+*) echo "table.sh: unknown table '$which'" >&2; exit 2 ;;
+esac
+sets="cora pubmed ml-100k ml-1m imdb-multi imdb-binary"
+label() {
+	case $1 in
+	base) echo "Baseline (no pre-train)" ;;
+	pre) echo "Pre-train (all tasks)" ;;
+	attr) echo "Baseline (attr. only)" ;;
+	base-attr) echo "Baseline (no pre-train + attr.)" ;;
+	pre-attr) echo "Pre-train (all tasks + attr.)" ;;
+	pre-rec) echo "Pre-train (reconstruct)" ;;
+	pre-rank) echo "Pre-train (rank)" ;;
+	pre-cluster) echo "Pre-train (cluster)" ;;
+	esac
+}
+# the paper's value of ROW on column I (1..6), or "-"
+paper() { awk -F '\t' -v r="$1" -v i="$2" '$1 == r { split($(i + 1), a, " ");
+	print (a[1] == "-" ? "-" : a[1] " ± " a[2]) }' "$here/paper.tsv"; }
+
+echo "# $title"
+echo
+echo "Micro-F1 (%), mean ± standard deviation over the runs: ours, then the paper's in"
+echo "parentheses. Structure only in the upper rows (the four node features), node"
+echo "attributes added in the lower ones; \"/\" where the paper has no such row."
+echo
+echo "| Method | Cora | Pubmed | ML-100K | ML-1M | IMDB-M | IMDB-B |"
+echo "|---|---|---|---|---|---|---|"
+for r in $rows; do
+	line="| $(label "$r") |"
+	i=0
+	for s in $sets; do
+		i=$((i + 1))
+		p=$(paper "$r" $i)
+		f="$dir/score/$s--$r.tsv"
+		if [ "$p" = - ]; then
+			cell="/"
+		elif [ -s "$f" ]; then
+			cell=$(awk -F '\t' '$1 == "mean" { m = $3 } $1 == "std" { s = $3 }
+				$1 ~ /^[0-9]+$/ { n++ }
+				END { printf "%.1f ± %.1f", 100 * m, 100 * s; if (n != 10) printf " [%d runs]", n }' "$f")
+			cell="$cell ($p)"
+		else
+			cell="not run ($p)"
+		fi
+		line="$line $cell |"
+	done
+	echo "$line"
+done
+echo
+echo "Each cell is \`evalf1\` over the test predictions of \`gcn-adapt\`;"
+echo "the files are in \`$dir/pred\` and \`$dir/score\`."
+echo
+echo "## Provenance"
+echo
+echo "Programs, versions, seeds and command lines of every stage that made these"
+echo "cells (the \`pg\` records the predictions carry), with the configurations:"
+echo
+echo '```'
+for c in "$@"; do
+	[ -f "$c" ] && sha256sum "$c"
+done
+if command -v git >/dev/null 2>&1 && git -C "$here" rev-parse --git-dir >/dev/null 2>&1; then
+	echo "source: $(git -C "$here" describe --always --dirty 2>/dev/null)"
+fi
+for r in $rows; do
+	for s in $sets; do
+		f="$dir/pred/$s--$r.txt"
+		[ -s "$f" ] && grep '^@pg ' "$f" | sed 's/^@pg //'
+	done
+done | awk '!seen[$1]++'
+echo '```'

@@ -1,0 +1,39 @@
+# pipelines.test.sh - the quick variant of the paper's pipelines (QUICK=1):
+# a table, the figures, caching, provenance.  Sourced by run.sh with lib.sh.
+T="$TMPD/pipe"
+mkdir -p "$T"
+P="make -s -C $TOP/pipelines QUICK=1 THREADS=2 BUILD=$T/build RESULTS=$T/results"
+
+expect 0 "$P table1 fig2 fig3 fig5 >$T/make.out 2>$T/make.err"
+R="$T/results"
+check "grep -q '^| Baseline (no pre-train) | [0-9.]* ± [0-9.]* \[2 runs\] (61.9 ± 1.7) |' $R/table1.md" \
+	"table1: our Cora baseline beside the paper's"
+check "[ \$(grep -c '^| Pre-train (all tasks) | [0-9.]* ± [0-9.]* \[2 runs\] (67.5 ± 1.1) | not run (66.0 ± 1.4) |.* [0-9.]* ± [0-9.]* \[2 runs\] (73.2 ± 0.8) |\$' $R/table1.md) -eq 1 ]" \
+	"table1: pre-trained Cora and IMDB-B measured, Pubmed marked not run"
+check "grep -q 'Baseline (attr. only) | [0-9.]* ±' $R/table1.md" "table1: the attributes rows"
+check "grep -q 'prog=dcbm-gen .*seed=1 .*dcbm-quick.yaml' $R/table1.md && grep -q 'prog=gcn-train' $R/table1.md &&
+	grep -q '^[0-9a-f]\{64\}  pretrain-quick.yaml' $R/table1.md" \
+	"table1: provenance of every stage and the configs' checksums"
+for f in fig2 fig3 fig5 fig5-degrees; do
+	check "[ \"\$(head -c 4 $R/$f.png | od -An -c | tr -d ' ')\" = '211PNG' ] && grep -q '<svg' $R/$f.svg" \
+		"$f: a PNG and an SVG"
+done
+for f in fig2 fig3 fig5; do
+	check "grep -q '^\*\*Figure' $R/$f.md || grep -q '^\*\*Figure\|^!\[' $R/$f.md" "$f: a caption"
+done
+check "awk -F '\t' '!/^#/ { a += \$2; b += \$3; c += \$4; n++ }
+	END { exit !(n == 3 && a > 0.99 && a < 1.01 && b > 0.99 && b < 1.01 && c > 0.99 && c < 1.01) }' $R/fig2.dat" \
+	"fig2: each task's layer weights over the L = 3 blocks sum to 1"
+check "[ \$(grep -vc '^#' $R/fig3.dat) -eq 5 ]" "fig3: five boundaries"
+
+# cached: nothing to redo; a changed stage input redoes what depends on it
+expect 0 "$P -q table1 fig2 fig3"
+touch "$T/build/pred/cora--base.txt"
+check "! $P -q table1" "a newer predictions file: table1 is out of date"
+expect 0 "$P -q fig3"
+
+# a stage that fails leaves no file behind
+printf 'train:\n  bogus: 1\n' >"$T/bad.yaml"
+check "! $P TRAIN_CONFIG=$T/bad.yaml BUILD=$T/b2 $T/b2/model-all.gs 2>$T/bad.err" "a failing stage fails make"
+check "grep -q 'gcn-train: .*bogus' $T/bad.err" "and gcn-train says why"
+check "[ ! -e $T/b2/model-all.gs ]" "no model file after a failed stage"
