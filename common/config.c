@@ -27,6 +27,7 @@ struct walk {
 	char prefix[KEY_MAX];	/* dotted name of the enclosing mappings */
 	size_t plen[MAX_DEPTH];	/* prefix length at each depth */
 	int depth;
+	unsigned long *seen;	/* per key: line of its first value + 1, or 0 */
 };
 
 static int bad(struct walk *w, const yaml_event_t *ev, const char *fmt, const char *a,
@@ -48,6 +49,33 @@ static const struct cfg_key *find(struct walk *w, const char *name)
 		if (strcmp(w->keys[i].key, name) == 0)
 			return &w->keys[i];
 	return NULL;
+}
+
+/* Whether name is the section of dotted keys (name.x). */
+static int is_section(struct walk *w, const char *name)
+{
+	size_t i, n = strlen(name);
+
+	for (i = 0; i < w->nkeys; i++)
+		if (strncmp(w->keys[i].key, name, n) == 0 && w->keys[i].key[n] == '.')
+			return 1;
+	return 0;
+}
+
+/* A key may be given once ("a: {b: 1}" and "a.b: 1" are the same key):
+ * a second value would silently override the first. */
+static int once(struct walk *w, const yaml_event_t *ev, const struct cfg_key *k,
+		const char *name)
+{
+	unsigned long *first = &w->seen[k - w->keys];
+	char at[32];
+
+	if (*first) {
+		snprintf(at, sizeof at, "%lu", *first);
+		return bad(w, ev, "%s: given twice (first at line %s)", name, at);
+	}
+	*first = (unsigned long)ev->start_mark.line + 1;
+	return 0;
 }
 
 static int num(const char *s, double *out)
@@ -170,9 +198,11 @@ static int load(const char *path, FILE *f, const char *text, size_t len,
 	w.msg = msg;
 	w.msglen = msglen;
 	w.depth = -1;
+	w.seen = xcalloc(nkeys + 1, sizeof *w.seen);
 
 	if (!yaml_parser_initialize(&parser)) {
 		snprintf(msg, msglen, "%s: cannot initialise the YAML parser", path);
+		free(w.seen);
 		return -1;
 	}
 	if (f)
@@ -218,6 +248,10 @@ static int load(const char *path, FILE *f, const char *text, size_t len,
 			break;
 		case YAML_SEQUENCE_START_EVENT: {
 			const struct cfg_key *k;
+			if (w.depth < 0) {
+				bad(&w, &ev, "the file must be a mapping of key: value%s%s", "", "");
+				goto fail_ev;
+			}
 			if (!have_key || seq_key) {
 				bad(&w, &ev, "unexpected sequence%s%s", "", "");
 				goto fail_ev;
@@ -231,6 +265,8 @@ static int load(const char *path, FILE *f, const char *text, size_t len,
 				bad(&w, &ev, "%s: a list is only allowed for ranges%s", key, "");
 				goto fail_ev;
 			}
+			if (once(&w, &ev, k, key))
+				goto fail_ev;
 			seq_key = k;
 			snprintf(seq_name, sizeof seq_name, "%s", key);
 			seq_end = 0;
@@ -273,11 +309,16 @@ static int load(const char *path, FILE *f, const char *text, size_t len,
 				have_key = 1;
 			} else {
 				const struct cfg_key *k = find(&w, key);
+				if (k == NULL && is_section(&w, key)) {
+					bad(&w, &ev, "%s: a section of settings (%s.KEY: value), "
+					    "not a value", key, key);
+					goto fail_ev;
+				}
 				if (k == NULL) {
 					bad(&w, &ev, "unknown key '%s'%s", key, "");
 					goto fail_ev;
 				}
-				if (store_scalar(&w, &ev, k, key))
+				if (once(&w, &ev, k, key) || store_scalar(&w, &ev, k, key))
 					goto fail_ev;
 				if (k->set)
 					*k->set = 1;
@@ -298,6 +339,7 @@ fail_ev:
 	yaml_event_delete(&ev);
 out:
 	yaml_parser_delete(&parser);
+	free(w.seen);
 	return rc;
 }
 

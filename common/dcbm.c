@@ -97,6 +97,8 @@ void dcbm_draw_params(const struct dcbm_ranges *R, gsl_rng *r, struct dcbm_param
 
 	p->n = (int32_t)draw_int(r, R->nodes);
 	p->K = (int32_t)draw_int(r, R->clusters);
+	if (p->K > p->n && p->n > 0)
+		p->K = p->n;	/* no more clusters than nodes */
 	p->p_div_q = draw_real(r, R->p_div_q);
 	/* One draw serves k or dbar, so --mean-degree leaves gamma's draw alone. */
 	x = draw_real(r, R->use_mean_degree ? R->mean_degree : R->k);

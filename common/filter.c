@@ -18,6 +18,15 @@ static int replaced(const struct filter *f, const gs_rec *r, int64_t graph_id)
 	return 0;
 }
 
+void follows_graph(gs_file *in, const gs_rec *r, int64_t graph_id)
+{
+	if (graph_id >= 0 && r->id != graph_id &&
+	    (r->kind == GS_TENSOR || r->kind == GS_PAIRS || r->kind == GS_LABEL))
+		die("%s: %s record for graph %" PRId64 " does not follow its graph "
+		    "(it follows graph %" PRId64 ")", gs_where(in), gs_kind_name(r->kind),
+		    r->id, graph_id);
+}
+
 int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 		   char **argv)
 {
@@ -50,8 +59,10 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 		if (in == NULL)
 			die("%s", msg);
 		fg.in = in;
+		graph_id = -1;
 		while ((k = gs_read1(in, &rec)) >= 0) {
 			if (k != GS_GRAPH) {
+				follows_graph(in, &rec, graph_id);
 				if (out && !replaced(f, &rec, graph_id))
 					gs_write1(out, &rec);
 				continue;

@@ -46,6 +46,14 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 		   char **argv);
 
 /*
+ * Die unless a tensor, pairs or label record r read from in carries the id
+ * of the graph record it follows, graph_id (-1: no graph read yet from
+ * this input, so any id is fine).  Records about a graph follow it
+ * (gnnstream(5)).
+ */
+void follows_graph(gs_file *in, const gs_rec *r, int64_t graph_id);
+
+/*
  * TSV rows of one graph: the header row "node<TAB>col..." before the
  * first graph of the output, then a "# graph ID" line, then one row per
  * node: the node id and cols values (%.17g: they read back exactly).

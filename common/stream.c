@@ -344,6 +344,7 @@ struct gs_file {
 	uint32_t crc_line_start;	/* crc before the current text line */
 	int64_t recno;		/* records read, 1-based in messages */
 	int64_t lineno;		/* text form: lines read */
+	int64_t rec_line;	/* text form: line of the current record's header */
 	int err;
 	char errmsg[600];
 	char where[400];
@@ -859,8 +860,11 @@ static int parse_header(gs_file *fp, char *hdr, gs_rec *rec, int64_t *end_record
 			rec->ltype = d;
 		} else if ((strcmp(key, "rows") == 0 || strcmp(key, "cols") == 0) &&
 			   kind == GS_TENSOR) {
-			if (parse_i64(val, 0, GS_MAX_ELEMS, &x))
+			if (parse_i64(val, 0, INT64_MAX, &x))
 				return fail(fp, -2, "bad %s=%.40s", key, val);
+			if (x > GS_MAX_ELEMS)
+				return fail(fp, -2, "%s=%" PRId64 " exceeds the limit %lld",
+					    key, x, GS_MAX_ELEMS);
 			if (key[0] == 'r')
 				rec->rows = x, have_rows = 1;
 			else
@@ -912,6 +916,15 @@ static int parse_header(gs_file *fp, char *hdr, gs_rec *rec, int64_t *end_record
 			return fail(fp, -2, "tensor of %" PRId64 " x %" PRId64
 				    " exceeds the limit of %lld elements",
 				    rec->rows, rec->cols, GS_MAX_ELEMS);
+		if (rec->columns && rec->columns[0]) {
+			int64_t names = 1;
+			for (const char *c = rec->columns; *c; c++)
+				names += *c == ',';
+			if (names != rec->cols)
+				return fail(fp, -2, "columns= names %" PRId64 " column%s, but "
+					    "cols=%" PRId64, names, names == 1 ? "" : "s",
+					    rec->cols);
+		}
 		break;
 	case GS_LABEL:
 		if (!have_value)
@@ -927,46 +940,54 @@ static int parse_header(gs_file *fp, char *hdr, gs_rec *rec, int64_t *end_record
 	return kind;
 }
 
-/* Check the edges or pairs just read: ids in range, no self-loop in a graph. */
-static int check_pairs(gs_file *fp, const gs_rec *rec)
+/* Check edge or pair i: ids in range, no self-loop in a graph, a finite
+ * label. */
+static int check_pair1(gs_file *fp, const gs_rec *rec, int64_t i)
 {
-	int64_t i;
 	int32_t lim = rec->kind == GS_GRAPH ? rec->n : (int32_t)GS_MAX_NODES;
+	int32_t a = rec->u[i], b = rec->v[i];
 
-	for (i = 0; i < rec->m; i++) {
-		int32_t a = rec->u[i], b = rec->v[i];
-		if (a < 0 || a >= lim || b < 0 || b >= lim) {
-			int32_t bad = (a < 0 || a >= lim) ? a : b;
-			if (rec->kind == GS_GRAPH)
-				return fail(fp, -2, "edge %" PRId64 ": node %d out of range "
-					    "(nodes %d)", i, bad, rec->n);
-			return fail(fp, -2, "pair %" PRId64 ": bad node id %d", i, bad);
-		}
-		if (a == b && rec->kind == GS_GRAPH)
-			return fail(fp, -2, "edge %" PRId64 ": self-loop on node %d", i, a);
+	if (a < 0 || a >= lim || b < 0 || b >= lim) {
+		int32_t bad = (a < 0 || a >= lim) ? a : b;
+		if (rec->kind == GS_GRAPH)
+			return fail(fp, -2, "edge %" PRId64 ": node %d out of range "
+				    "(nodes %d)", i, bad, rec->n);
+		return fail(fp, -2, "pair %" PRId64 ": bad node id %d", i, bad);
 	}
-	if (rec->ltype == GS_F64) {
-		const double *l = rec->lab;
-		for (i = 0; i < rec->m; i++)
-			if (!isfinite(l[i]))
-				return fail(fp, -2, "label %" PRId64 " is not finite", i);
-	}
+	if (a == b && rec->kind == GS_GRAPH)
+		return fail(fp, -2, "edge %" PRId64 ": self-loop on node %d", i, a);
+	if (rec->ltype == GS_F64 && !isfinite(((const double *)rec->lab)[i]))
+		return fail(fp, -2, "label %" PRId64 " is not finite", i);
 	return 0;
 }
 
-static int check_finite(gs_file *fp, const void *data, int dtype, int64_t n,
-			const char *what)
+/* Check the edges or pairs just read (binary form). */
+static int check_pairs(gs_file *fp, const gs_rec *rec)
+{
+	int64_t i;
+	int rc;
+
+	for (i = 0; i < rec->m; i++)
+		if ((rc = check_pair1(fp, rec, i)))
+			return rc;
+	return 0;
+}
+
+/* Values from .. from + n - 1 of a tensor must be finite; messages count
+ * from the tensor's first value. */
+static int check_finite(gs_file *fp, const void *data, int dtype, int64_t from,
+			int64_t n, const char *what)
 {
 	int64_t i;
 
 	if (dtype == GS_F32) {
 		const float *x = data;
-		for (i = 0; i < n; i++)
+		for (i = from; i < from + n; i++)
 			if (!isfinite(x[i]))
 				return fail(fp, -2, "%s: value %" PRId64 " is not finite", what, i);
 	} else if (dtype == GS_F64) {
 		const double *x = data;
-		for (i = 0; i < n; i++)
+		for (i = from; i < from + n; i++)
 			if (!isfinite(x[i]))
 				return fail(fp, -2, "%s: value %" PRId64 " is not finite", what, i);
 	}
@@ -1057,7 +1078,7 @@ static int read_bin_body(gs_file *fp, gs_rec *rec)
 		nb = (size_t)(rec->rows * rec->cols) * gs_dtype_size(rec->dtype);
 		if ((rc = read_array(fp, &rec->data, &rec->cap_data, nb)))
 			return rc;
-		return check_finite(fp, rec->data, rec->dtype, rec->rows * rec->cols,
+		return check_finite(fp, rec->data, rec->dtype, 0, rec->rows * rec->cols,
 				    rec->name);
 	case GS_MODEL: {
 		int np = rec->nparams;
@@ -1087,7 +1108,8 @@ static int read_bin_body(gs_file *fp, gs_rec *rec)
 			nb = (size_t)(p->rows * p->cols) * gs_dtype_size(p->dtype);
 			if ((rc = read_array(fp, &p->data, &p->cap, nb)))
 				return rc;
-			if ((rc = check_finite(fp, p->data, p->dtype, p->rows * p->cols, p->name)))
+			if ((rc = check_finite(fp, p->data, p->dtype, 0, p->rows * p->cols,
+					       p->name)))
 				return rc;
 		}
 		return 0;
@@ -1195,28 +1217,54 @@ static int field_value(char **sp, int dtype, void *dst, int64_t i)
 	return -1;
 }
 
-/* rows x cols values, one row per line. */
-static int read_txt_matrix(gs_file *fp, void *data, int dtype, int64_t rows,
-			   int64_t cols, const char *what)
+/*
+ * rows x cols values of dtype, one row per line, into *data (*cap bytes).
+ * The buffer grows with the rows that arrive (at first by at most 1 MiB or
+ * one row), and a row wider than 1 MiB is sized only once its line is long
+ * enough to hold it, so a header that lies about the shape costs memory in
+ * proportion to the text read.  Each row is checked as it is read, so a
+ * message names the line of the bad value.
+ */
+static int read_txt_matrix(gs_file *fp, void **data, size_t *cap, int dtype,
+			   int64_t rows, int64_t cols, const char *what)
 {
+	size_t rowb = (size_t)cols * gs_dtype_size(dtype);
+	int64_t first = rowb ? (int64_t)((1u << 20) / rowb) : 1;
 	int64_t r, c;
 	int rc;
 
+	if (first < 1)
+		first = 1;
+	if (first > 4096)
+		first = 4096;
+	grow(data, cap, 0);
 	for (r = 0; r < rows; r++) {
 		char *s;
 		if ((rc = need_line(fp, "a row of values")))
 			return rc;
+		if (rowb > (1u << 20) && (int64_t)fp->line_len < 2 * cols - 1)
+			return fail(fp, -2, "%s: row %" PRId64 ": bad or missing value %" PRId64
+				    " (want %" PRId64 " of type %s)", what, r,
+				    (int64_t)(fp->line_len + 1) / 2, cols, dtype_name(dtype));
+		if ((size_t)(r + 1) * rowb > *cap) {
+			int64_t want = r ? 2 * r : first;
+			if (want > rows)
+				want = rows;
+			grow(data, cap, (size_t)want * rowb);
+		}
 		s = fp->line;
 		for (c = 0; c < cols; c++)
-			if (field_value(&s, dtype, data, r * cols + c))
+			if (field_value(&s, dtype, *data, r * cols + c))
 				return fail(fp, -2, "%s: row %" PRId64 ": bad or missing value %"
 					    PRId64 " (want %" PRId64 " of type %s)", what, r, c,
 					    cols, dtype_name(dtype));
 		if (!at_eol(s))
 			return fail(fp, -2, "%s: row %" PRId64 ": more than %" PRId64 " values",
 				    what, r, cols);
+		if ((rc = check_finite(fp, *data, dtype, r * cols, cols, what)))
+			return rc;
 	}
-	return check_finite(fp, data, dtype, rows * cols, what);
+	return 0;
 }
 
 /* Body arrays are sized from the header here, but only after the first
@@ -1257,39 +1305,16 @@ static int read_txt_body(gs_file *fp, gs_rec *rec)
 			if (!at_eol(s))
 				return fail(fp, -2, "%s %" PRId64 ": extra fields",
 					    rec->kind == GS_GRAPH ? "edge" : "pair", i);
+			if ((rc = check_pair1(fp, rec, i)))
+				return rc;
 		}
 		if (m == 0)
 			shape_edges(rec, 0, ltype);
-		return check_pairs(fp, rec);
+		return 0;
 	}
-	case GS_TENSOR: {
-		/* grow by rows as lines arrive, as above */
-		int64_t cap = 0, r;
-		size_t es = gs_dtype_size(rec->dtype);
-		for (r = 0; r < rec->rows; r++) {
-			char *s;
-			int64_t c;
-			if ((rc = need_line(fp, "a row of values")))
-				return rc;
-			if (r >= cap) {
-				cap = cap ? 2 * cap : 4096;
-				if (cap > rec->rows)
-					cap = rec->rows;
-				grow(&rec->data, &rec->cap_data, (size_t)(cap * rec->cols) * es);
-			}
-			s = fp->line;
-			for (c = 0; c < rec->cols; c++)
-				if (field_value(&s, rec->dtype, rec->data, r * rec->cols + c))
-					return fail(fp, -2, "%s: row %" PRId64 ": bad or missing "
-						    "value %" PRId64 " (want %" PRId64 " of type %s)",
-						    rec->name, r, c, rec->cols, dtype_name(rec->dtype));
-			if (!at_eol(s))
-				return fail(fp, -2, "%s: row %" PRId64 ": more than %" PRId64
-					    " values", rec->name, r, rec->cols);
-		}
-		return check_finite(fp, rec->data, rec->dtype, rec->rows * rec->cols,
-				    rec->name);
-	}
+	case GS_TENSOR:
+		return read_txt_matrix(fp, &rec->data, &rec->cap_data, rec->dtype,
+				       rec->rows, rec->cols, rec->name);
 	case GS_MODEL: {
 		int np = rec->nparams;
 		if ((rc = read_config(fp, rec)))
@@ -1316,8 +1341,8 @@ static int read_txt_body(gs_file *fp, gs_rec *rec)
 			p->cols = tmp.cols;
 			p->dtype = tmp.dtype;
 			gs_rec_free(&tmp);
-			grow(&p->data, &p->cap, (size_t)(p->rows * p->cols) * gs_dtype_size(p->dtype));
-			if ((rc = read_txt_matrix(fp, p->data, p->dtype, p->rows, p->cols, p->name)))
+			if ((rc = read_txt_matrix(fp, &p->data, &p->cap, p->dtype, p->rows,
+						  p->cols, p->name)))
 				return rc;
 		}
 		return 0;
@@ -1496,6 +1521,7 @@ int gs_read1(gs_file *fp, gs_rec *rec)
 			if (fp->line[0] != '@')
 				return fail(fp, -2, "expected a record header ('@kind ...'), got "
 					    "'%.40s'", fp->line);
+			fp->rec_line = fp->lineno;
 			kind = parse_header(fp, fp->line + 1, rec, &er, &ec, 0);
 		} else {
 			int got;
@@ -1545,8 +1571,15 @@ int gs_graph_build(gs_file *fp, const gs_rec *rec, graph *g, int quiet)
 
 	if (graph_build(g, rec->n, rec->m, rec->u, rec->v, policy, &fix, msg,
 			sizeof msg) != 0) {
+		/* the whole record is at fault: name the line of its header (0,
+		 * no line, for an edge list), not the last line read */
+		int64_t last = fp->lineno;
+		int rc;
 		fp->err = 0;
-		return fail(fp, -2, "%s", msg);
+		fp->lineno = fp->state == ST_SEGMENT ? fp->rec_line : 0;
+		rc = fail(fp, -2, "%s", msg);
+		fp->lineno = last;
+		return rc;
 	}
 	if (!quiet && (fix.self_loops || fix.duplicates))
 		warnx_("%s: edge list: dropped %" PRId64 " self-loop(s), merged %" PRId64

@@ -25,6 +25,8 @@
 
 enum { OPT_NAME = COPT_FIRST_TOOL, OPT_FORMAT, OPT_PER_CLASS, OPT_CONFUSION };
 enum { FMT_TABLE, FMT_TSV, FMT_YAML };
+/* Most classes scored: a run's confusion matrix holds C x C counts. */
+#define MAX_CLASSES 10000
 
 #define SYNOPSIS "evalf1 [-q] [-o file] [--confusion] [--format table|tsv|yaml]\n" \
 	"              [--name name] [--per-class] [file ...]"
@@ -168,11 +170,18 @@ read_runs(const struct opts *o, int nfiles, char **files, int *nrun)
 				char *end;
 				errno = 0;
 				C = strtoll(cs, &end, 10);
-				if (errno || *end || C < 1 || C > 1000000)
-					die("%s: classes=%s is not a class count", gs_where(in), cs);
+				if (errno || *end || C < 1 || C > MAX_CLASSES)
+					die("%s: classes=%s is not a class count (1..%d)", gs_where(in),
+					    cs, MAX_CLASSES);
 			} else {
-				for (int64_t i = 0; i < r.rows; i++)
-					C = y[i] + 1 > C ? y[i] + 1 : (p[i] + 1 > C ? p[i] + 1 : C);
+				for (int64_t i = 0; i < r.rows; i++) {
+					long long c = (y[i] > p[i] ? y[i] : p[i]) + 1LL;
+					if (c > MAX_CLASSES)
+						die("%s: item %" PRId64 ": class %lld: more than %d "
+						    "classes", gs_where(in), i, c - 1, MAX_CLASSES);
+					if (c > C)
+						C = c;
+				}
 			}
 			if (n == cap) {
 				cap = cap ? 2 * cap : 16;

@@ -342,6 +342,8 @@ read_dataset(struct dataset *ds, const struct opts *o, int nfiles, char **files)
 				if (gs_graph_build(in, &r, &ds->g,
 						   o->c.quiet || o->task == TASK_LINK) != 0)
 					die("%s", gs_strerror(in));
+				if (ds->g.n == 0)
+					die("%s: graph %" PRId64 " has no nodes", gs_where(in), r.id);
 				if (o->task == TASK_LINK) {
 					if (r.from_edgelist && ds->g.m != r.m)
 						die("%s: self-loops or repeated edges: a labelled edge "
@@ -384,8 +386,10 @@ read_dataset(struct dataset *ds, const struct opts *o, int nfiles, char **files)
 			if (k == GS_TENSOR && o->task == TASK_NODE && strcmp(r.name, o->label) == 0) {
 				if (!have_graph || r.id != ds->id)
 					die("%s: '%s' tensor does not follow its graph", gs_where(in), o->label);
-				if (r.rows != ds->g.n || (r.dtype != GS_I32 && r.dtype != GS_I64))
-					die("%s: '%s' is not %" PRId32 " integer rows", gs_where(in),
+				if (r.rows != ds->g.n || r.cols < 1 ||
+				    (r.dtype != GS_I32 && r.dtype != GS_I64))
+					die("%s: '%s' must be %" PRId32 " rows of at least one integer column",
+					    gs_where(in),
 					    o->label, ds->g.n);
 				free(ds->y);
 				ds->y = xmallocarray((size_t)ds->g.n + 1, sizeof *ds->y);

@@ -159,6 +159,10 @@ static int lr_next(lreader *r)
 		if (gzgets(r->gz, r->buf + r->len, (int)(r->cap - r->len > INT_MAX ? INT_MAX : r->cap - r->len)) == NULL) {
 			int e;
 			const char *m = gzerror(r->gz, &e);
+			size_t pl = strlen(r->path);
+			/* zlib's message starts with the path: name it once */
+			if (strncmp(m, r->path, pl) == 0 && m[pl] == ':' && m[pl + 1] == ' ')
+				m += pl + 2;
 			if (e != Z_OK && e != Z_STREAM_END)
 				die("%s: line %" PRId64 ": %s", r->path, r->line + 1,
 				    e == Z_ERRNO ? strerror(errno) : m);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "filter.h"
 #include "graph.h"
 #include "mask.h"
 #include "opt.h"
@@ -197,15 +198,19 @@ static int run(const struct opts *o, int nfiles, char **files, gs_file *out)
 	for (f = 0; f < (nfiles ? nfiles : 1); f++) {
 		char msg[512];
 		gs_file *in = gs_open_in(nfiles ? files[f] : "-", msg, sizeof msg);
+		int64_t graph_id = -1;
 		int r;
 
 		if (in == NULL)
 			die("%s", msg);
 		while ((r = gs_read1(in, &rec)) >= 0) {
-			if (r == GS_GRAPH)
+			if (r == GS_GRAPH) {
 				mask_one(o, &s, in, out, &rec);
-			else
+				graph_id = rec.id;
+			} else {
+				follows_graph(in, &rec, graph_id);
 				gs_write1(out, &rec);
+			}
 		}
 		if (r < -1)
 			die("%s", gs_strerror(in));

@@ -200,3 +200,8 @@ mkfifo "$TMPD/fifo"
 expect 0 "dcbm-gen -q --count 1 --nodes 10 -t -o $TMPD/fifo"
 sleep 0.2
 check "[ -p $TMPD/fifo ] && grep -q '^@graph' $TMPD/fifo.out" "-o FIFO writes through the pipe"
+
+# more clusters than nodes: K is cut to n, and cluster ids stay below n
+expect 0 "dcbm-gen -q -s 1 --count 3 --nodes 5 --clusters 40 -t -o $T/kn.txt"
+check "[ \$(grep -c '^@graph .* K=5 ' $T/kn.txt) -eq 3 ]" "K = 5 for 5-node graphs asked for 40 clusters"
+expect 0 "dcbm-gen -q -s 1 --count 3 --nodes 5 --clusters 40 | centrality -q | gcn-train -q --hidden 8 --epochs 1 --batch 2 --validation 1 -o $T/kn.gs"

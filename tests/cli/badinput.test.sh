@@ -1,0 +1,96 @@
+# badinput.test.sh - the table-driven bad-input suite (sourced by run.sh
+# with lib.sh).  tests/badinput/make-inputs.sh builds the bad inputs from
+# good streams made by the programs; each row of tests/badinput/cases.tsv
+# runs one program on one of them.  A row passes when
+#   - the exit status is the one in the table (1 data, 2 usage; 0 for the
+#     documented simplifications of plain edge lists, which warn),
+#   - stderr is exactly one line, starting with "prog: ",
+#   - that line matches the row's extended regular expression,
+#   - with -o (@OUT@), a failed run leaves no output file and nothing else
+#     (no temporary file) in the output's directory; a run that succeeds
+#     leaves exactly the output file,
+#   - it ends within 10 s (a hang fails instead of blocking the suite).
+#
+# cases.tsv: tab-separated; '#' lines and blank lines are comments.
+#   name  command  input  exit  regex
+# In command, @IN@ is the input file, @OUT@ the -o file, @B@ the directory
+# of the inputs (models, configs).  A command without @IN@ reads the input
+# on stdin ('-' as input: no input, stdin is /dev/null).
+#
+# tests/badinput/known-failures names rows that fail because of bugs in
+# files this suite may not change (reported, not fixed): such a row prints
+# KNOWN and does not count as a failure; once it passes, it fails until it
+# is taken off the list.
+BI="$TOP/tests/badinput"
+B="$TMPD/badinput"
+O="$TMPD/badinput-out"
+mkdir -p "$B" "$O"
+if ! sh "$BI/make-inputs.sh" "$B" >"$TMPD/badinput.log" 2>&1; then
+	lib_bad "make-inputs.sh failed: $(tail -n 3 "$TMPD/badinput.log")"
+fi
+KNOWN=$(grep -v '^#' "$BI/known-failures" 2>/dev/null | awk '{ print $1 }')
+
+# bi_sub TEXT: the placeholders of a row replaced
+bi_sub() {
+	printf '%s\n' "$1" | sed -e "s|@IN@|$B/$bi_input|g" -e "s|@OUT@|$O/$bi_name/out|g" \
+		-e "s|@B@|$B|g"
+}
+
+bi_rows=0
+while IFS='	' read -r bi_name bi_cmd bi_input bi_code bi_re <&3; do
+	case $bi_name in '' | '#'*) continue ;; esac
+	bi_rows=$((bi_rows + 1))
+	bi_why=
+	if [ -z "$bi_re" ]; then
+		lib_bad "badinput: row '$bi_name' has fewer than 5 fields"
+		continue
+	fi
+	bi_run=$(bi_sub "$bi_cmd")
+	bi_in=/dev/null
+	case $bi_cmd in
+	*@IN@*) ;;
+	*) [ "$bi_input" = - ] || bi_in="$B/$bi_input" ;;
+	esac
+	mkdir -p "$O/$bi_name"
+	timeout 10 sh -c "$bi_run" <"$bi_in" >"$O/$bi_name.stdout" 2>"$O/$bi_name.stderr"
+	bi_rc=$?
+	bi_prog=${bi_cmd%% *}
+	bi_err="$O/$bi_name.stderr"
+	bi_lines=$(awk 'END { print NR }' "$bi_err")
+	if [ "$bi_rc" -eq 124 ] || [ "$bi_rc" -eq 137 ]; then
+		bi_why="hangs (killed after 10 s)"
+	elif [ "$bi_rc" -ge 128 ]; then
+		bi_why="crashes (exit $bi_rc: signal $((bi_rc - 128)))"
+	elif [ "$bi_rc" -ne "$bi_code" ]; then
+		bi_why="exit $bi_rc, want $bi_code"
+	fi
+	if [ "$bi_lines" -ne 1 ]; then
+		bi_why="${bi_why:+$bi_why; }$bi_lines lines on stderr, want 1"
+	elif ! grep -q "^$bi_prog: " "$bi_err"; then
+		bi_why="${bi_why:+$bi_why; }stderr does not start with '$bi_prog: '"
+	fi
+	if ! grep -Eq -- "$bi_re" "$bi_err"; then
+		bi_why="${bi_why:+$bi_why; }stderr does not match /$bi_re/"
+	fi
+	case $bi_cmd in *@OUT@*)
+		bi_left=$(ls -A "$O/$bi_name")
+		if [ "$bi_code" -ne 0 ] && [ -n "$bi_left" ]; then
+			bi_why="${bi_why:+$bi_why; }left behind: $(echo $bi_left)"
+		elif [ "$bi_code" -eq 0 ] && [ "$bi_left" != out ]; then
+			bi_why="${bi_why:+$bi_why; }output directory holds '$(echo $bi_left)', want 'out'"
+		fi
+	esac
+	bi_known=
+	for k in $KNOWN; do [ "$k" = "$bi_name" ] && bi_known=1; done
+	if [ -n "$bi_why" ] && [ -n "$bi_known" ]; then
+		echo "KNOWN: badinput $bi_name: $bi_why; stderr: $(head -c 300 "$bi_err")"
+		lib_ok
+	elif [ -n "$bi_why" ]; then
+		lib_bad "badinput $bi_name [$bi_run]: $bi_why; stderr: $(head -c 300 "$bi_err")"
+	elif [ -n "$bi_known" ]; then
+		lib_bad "badinput $bi_name passes now: take it off tests/badinput/known-failures"
+	else
+		lib_ok
+	fi
+done 3<"$BI/cases.tsv"
+check "[ $bi_rows -ge 80 ]" "badinput: $bi_rows rows in cases.tsv, want 80 or more"
