@@ -154,6 +154,8 @@ static int store_scalar(struct walk *w, const yaml_event_t *ev, const struct cfg
 		return bad(w, ev, "%s: '%s' is not true or false", name, s);
 	}
 	case CFG_STRING:
+		/* replaces the caller's value (a default from xstrdup, say) */
+		free(*(char **)k->dst);
 		*(char **)k->dst = xstrdup(s);
 		return 0;
 	case CFG_IRANGE:
@@ -340,6 +342,10 @@ fail_ev:
 out:
 	yaml_parser_delete(&parser);
 	free(w.seen);
+	if (rc != 0 && msglen > 0)	/* quoted keys and values may hold newlines */
+		for (char *c = msg; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?';
 	return rc;
 }
 

@@ -1,9 +1,11 @@
 /*
  * config.h - YAML configuration files (libyaml), checked against a schema.
  *
- * Ownership: the caller owns the schema and every destination it points to;
- * string values are copied with xstrdup() into *(char **)dst and the caller
- * frees them (free the old value first if it was allocated).
+ * Ownership: the caller owns the schema and every destination it points to.
+ * A CFG_STRING destination *(char **)dst is NULL or a string from malloc
+ * (a default made with xstrdup, say), never a literal: a value from the file
+ * frees it and puts a new xstrdup() copy in its place, which the caller
+ * frees.
  *
  * A config file is a YAML mapping.  Nested mappings are flattened to dotted
  * keys ("model: {hidden: 64}" is the key "model.hidden").  Every key must be

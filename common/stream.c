@@ -31,6 +31,11 @@
 #define TXT_MAGIC "##gnnstream"
 #define MAX_HEADER (1u << 20)	/* one record header line */
 #define IOBUF (1u << 18)
+/* Raw bytes are read RAW_FILL at a time into a buffer of RAW_CAP: the spare
+ * IOBUF takes back a whole decoded buffer (unread_plain) on top of a full
+ * raw buffer. */
+#define RAW_FILL (2 * IOBUF)
+#define RAW_CAP (3 * IOBUF)
 
 /* ------------------------------------------------------------------ */
 /* records                                                            */
@@ -397,6 +402,15 @@ const char *gs_where(gs_file *fp)
 static int fail(gs_file *fp, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Messages quote input bytes (a record kind, a value, a line); a newline
+ * or other control byte among them would break the one-line message. */
+static void one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 static int fail(gs_file *fp, int code, const char *fmt, ...)
 {
 	char what[400];
@@ -418,6 +432,7 @@ static int fail(gs_file *fp, int code, const char *fmt, ...)
 			 fp->name, fp->lineno, what);
 	else
 		snprintf(fp->errmsg, sizeof fp->errmsg, "%s: %s", fp->name, what);
+	one_line(fp->errmsg);
 	fp->err = code;
 	return code;
 }
@@ -428,7 +443,6 @@ static int fail(gs_file *fp, int code, const char *fmt, ...)
 
 gs_file *gs_open_in(const char *path, char *msg, size_t msglen)
 {
-	gs_file *fp;
 	int fd;
 
 	if (path == NULL || strcmp(path, "-") == 0) {
@@ -441,10 +455,17 @@ gs_file *gs_open_in(const char *path, char *msg, size_t msglen)
 		snprintf(msg, msglen, "%s: %s", path ? path : "<stdin>", strerror(errno));
 		return NULL;
 	}
+	return gs_open_fd(fd, path);
+}
+
+gs_file *gs_open_fd(int fd, const char *name)
+{
+	gs_file *fp;
+
 	fp = xcalloc(1, sizeof *fp);
-	fp->name = xstrdup(path ? path : "<stdin>");
+	fp->name = xstrdup(name ? name : "<stdin>");
 	fp->fd = fd;
-	fp->raw = xmalloc(2 * IOBUF);
+	fp->raw = xmalloc(RAW_CAP);
 	fp->boundary = 1;
 	fp->buf = xmalloc(IOBUF);
 	fp->state = ST_START;
@@ -461,10 +482,10 @@ static int raw_fill(gs_file *fp)
 		fp->rlen -= fp->rpos;
 		fp->rpos = 0;
 	}
-	if (fp->rlen == 2 * IOBUF)
+	if (fp->rlen >= RAW_FILL)
 		return 0;
 	do
-		n = read(fp->fd, fp->raw + fp->rlen, 2 * IOBUF - fp->rlen);
+		n = read(fp->fd, fp->raw + fp->rlen, RAW_FILL - fp->rlen);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return fail(fp, -3, "read error: %s", strerror(errno));
@@ -560,8 +581,8 @@ static void unread_plain(gs_file *fp)
 
 	if (fp->zmode || n == 0)
 		return;
-	if (n + keep > 2 * IOBUF || fp->raw == NULL)
-		return;		/* cannot happen: the buffer is smaller */
+	if (n + keep > RAW_CAP || fp->raw == NULL)
+		return;		/* cannot happen: buf and raw never hold more */
 	memmove(fp->raw + n, fp->raw + fp->rpos, keep);
 	memcpy(fp->raw, fp->buf + fp->pos, n);
 	fp->rpos = 0;

@@ -143,6 +143,14 @@ const char *gs_kind_name(int kind);
 gs_file *gs_open_in(const char *path, char *msg, size_t msglen);
 
 /*
+ * Read from an open file descriptor (a pipe, a memfd, a socket): the
+ * gs_file takes fd over and gs_close() closes it.  name is the display
+ * name in messages (NULL = "<stdin>").  Never fails.  Used by the fuzz
+ * harnesses (tests/fuzz), which read bytes from memory without a path.
+ */
+gs_file *gs_open_fd(int fd, const char *name);
+
+/*
  * Read the next record into rec.
  * Returns the record kind (> 0) on success, -1 at a clean end of input
  * (every segment complete), or < -1 on error: -2 data error (bad magic,

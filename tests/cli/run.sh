@@ -1,16 +1,28 @@
 #!/bin/sh
 # run.sh - run every tests/cli/*.test.sh; each sources lib.sh and calls its
 # helpers.  Prints one line per failure and a closing "N passed, N failed".
+#   run.sh [NAME...]   only tests/cli/NAME.test.sh (default: every file)
+# GNN_BIN names the directory of the programs under test (default: bin/ of
+# this tree); `make test-asan` points it at build/asan/bin.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-export TOP="$top" BIN="$top/bin" PATH="$top/bin:$PATH"
+bin=${GNN_BIN:-$top/bin}
+export TOP="$top" BIN="$bin" PATH="$bin:$PATH"
 mkdir -p "$top/tests/tmp"
 TMPD=$(mktemp -d "$top/tests/tmp/cli.XXXXXX")
 export TMPD
 trap 'rm -rf "$TMPD"' EXIT
-pass=0; fail=0
-for t in "$top"/tests/cli/*.test.sh; do
-	[ -e "$t" ] || continue
+pass=0; fail=0; named=$#
+if [ $# -gt 0 ]; then
+	set -- $(for n in "$@"; do printf '%s ' "$top/tests/cli/${n%.test.sh}.test.sh"; done)
+else
+	set -- "$top"/tests/cli/*.test.sh
+fi
+for t in "$@"; do
+	if [ ! -e "$t" ]; then
+		[ "$named" -eq 0 ] || { echo "FAIL $(basename "$t"): no such test"; fail=$((fail + 1)); }
+		continue
+	fi
 	out=$(sh -c '. "$TOP/tests/cli/lib.sh"; . "$1"; lib_summary' sh "$t" 2>&1)
 	p=$(printf '%s\n' "$out" | sed -n 's/^LIB_SUMMARY \([0-9]*\) \([0-9]*\)$/\1/p')
 	f=$(printf '%s\n' "$out" | sed -n 's/^LIB_SUMMARY \([0-9]*\) \([0-9]*\)$/\2/p')
