@@ -491,8 +491,14 @@ static int dense_eig(const graph *g, const struct comps *cp, int32_t c, char job
 	liwork = iq;
 	work = wsget(ws, W_WORK, (size_t)lwork, sizeof(double));
 	iwork = wsget(ws, W_IWORK, (size_t)liwork, sizeof(lapack_int));
+	/* One BLAS thread: OpenBLAS splits dsyevd's work by its thread count,
+	 * which changes the last bits of the result, and the output must not
+	 * depend on -j (README: determinism). */
+	int blas_threads = openblas_get_num_threads();
+	openblas_set_num_threads(1);
 	info = LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, jobz, 'L', nc, A, nc, *w,
 				   work, lwork, iwork, liwork);
+	openblas_set_num_threads(blas_threads);
 	if (info != 0)
 		goto fail;
 	*Z = A;
