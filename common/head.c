@@ -133,9 +133,22 @@ head_graph_logits(real *glg, const real *lg, const batch *b, int64_t C)
 	}
 }
 
-/* Cross-entropy of the items idx[0..k-1] with logits ilg (items x C);
- * the gradient into dil (nitems x C) when backward.  *acc gets the
- * accuracy. */
+double
+head_softmax_stats(const real *z, int64_t C, double *s, int *best)
+{
+	double mx = z[0];
+	*best = 0;
+	for (int64_t j = 1; j < C; j++)
+		if (z[j] > mx) {
+			mx = z[j];
+			*best = (int)j;
+		}
+	*s = 0;
+	for (int64_t j = 0; j < C; j++)
+		*s += exp(z[j] - mx);
+	return mx;
+}
+
 double
 head_xent(const real *ilg, real *dil, const int32_t *y, const int32_t *idx, int k,
      int64_t C, int64_t nitems, double *acc, int backward)
@@ -146,15 +159,9 @@ head_xent(const real *ilg, real *dil, const int32_t *y, const int32_t *idx, int 
 		memset(dil, 0, (size_t)(nitems * C) * sizeof *dil);
 	for (int i = 0; i < k; i++) {
 		const real *z = ilg + (int64_t)idx[i] * C;
-		double mx = z[0], s = 0;
-		int best = 0;
-		for (int64_t j = 1; j < C; j++)
-			if (z[j] > mx) {
-				mx = z[j];
-				best = (int)j;
-			}
-		for (int64_t j = 0; j < C; j++)
-			s += exp(z[j] - mx);
+		double s;
+		int best;
+		double mx = head_softmax_stats(z, C, &s, &best);
 		loss += mx + log(s) - z[y[idx[i]]];
 		ok += best == y[idx[i]];
 		if (backward)

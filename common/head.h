@@ -93,6 +93,10 @@ void head_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf
 void head_graph_logits(real *glg, const real *lg, const batch *b, int64_t C);
 void head_graph_bwd(real *dlg, const real *dglg, const batch *b, int64_t C);
 
+/* The largest of the C logits z (returned; its index in *best) and
+ * *s = sum_j exp(z_j - max): softmax_j = exp(z_j - max) / *s. */
+double head_softmax_stats(const real *z, int64_t C, double *s, int *best);
+
 /*
  * Mean cross-entropy of the items idx[0..k-1] with logits ilg (items x C)
  * and classes y (indexed by item); *acc gets the accuracy.  When backward,

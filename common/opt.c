@@ -54,6 +54,22 @@ uint64_t opt_u64(const char *s, const char *name)
 	return (uint64_t)v;
 }
 
+int opt_keyword(const char *s, const char *const *words, const char *name)
+{
+	char list[256];
+	size_t len = 0;
+	int n;
+
+	for (n = 0; words[n]; n++)
+		if (strcmp(s, words[n]) == 0)
+			return n;
+	list[0] = 0;
+	for (int i = 0; i < n && len < sizeof list; i++)
+		len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+					i == 0 ? "" : i == n - 1 ? " or " : ", ", words[i]);
+	die_usage("%s: '%s': expected %s", name, s, list);
+}
+
 double opt_double(const char *s, double min, double max, const char *name)
 {
 	char *end;

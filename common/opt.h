@@ -19,6 +19,9 @@ long long opt_ll(const char *s, long long min, long long max, const char *name);
 uint64_t opt_u64(const char *s, const char *name);
 /* Finite double in [min, max]. */
 double opt_double(const char *s, double min, double max, const char *name);
+/* The index of s in the NULL-terminated words; anything else is a usage
+ * error naming them ("--task: 'x': expected node, link or graph"). */
+int opt_keyword(const char *s, const char *const *words, const char *name);
 
 /*
  * A range "LO..HI" or a single value "X" (= "X..X"), each end bounded by

@@ -25,6 +25,7 @@
 
 enum { OPT_NAME = COPT_FIRST_TOOL, OPT_FORMAT, OPT_PER_CLASS, OPT_CONFUSION };
 enum { FMT_TABLE, FMT_TSV, FMT_YAML };
+static const char *const formats[] = { "table", "tsv", "yaml", NULL };
 /* Most classes scored: a run's confusion matrix holds C x C counts. */
 #define MAX_CLASSES 10000
 
@@ -92,16 +93,7 @@ parse(struct opts *o, int argc, char **argv)
 				die_usage("--name: expected a name of 1..%d characters", GS_NAME_MAX - 1);
 			o->name = optarg;
 			break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "table") == 0)
-				o->format = FMT_TABLE;
-			else if (strcmp(optarg, "tsv") == 0)
-				o->format = FMT_TSV;
-			else if (strcmp(optarg, "yaml") == 0)
-				o->format = FMT_YAML;
-			else
-				die_usage("--format: '%s': expected table, tsv or yaml", optarg);
-			break;
+		case OPT_FORMAT: o->format = opt_keyword(optarg, formats, "--format"); break;
 		default:
 			copt_bad_option(ch, argv, SYNOPSIS);
 		}

@@ -52,8 +52,8 @@ enum {
 	"                 [--scale minmax|log] [--task node|link|graph] [--test n]\n" \
 	"                 [--train-fraction x] [--train-per-class n] [--val n] [file ...]"
 
-enum { TASK_NODE = 0, TASK_GRAPH, TASK_LINK };
-static const char *const adapt_task[] = { "node", "graph", "link" };
+enum { TASK_NODE = 0, TASK_LINK, TASK_GRAPH };
+static const char *const adapt_task[] = { "node", "link", "graph", NULL };
 /* link task: shares of the edges that are test, and validation of the rest */
 #define LINK_TEST 0.2
 #define LINK_VAL 0.1
@@ -177,16 +177,7 @@ parse(struct opts *o, int argc, char **argv)
 			if ((o->scale = features_scale_mode(optarg)) < 0)
 				die_usage("--scale: '%s': expected minmax or log", optarg);
 			break;
-		case OPT_TASK:
-			if (strcmp(optarg, "node") == 0)
-				o->task = TASK_NODE;
-			else if (strcmp(optarg, "graph") == 0)
-				o->task = TASK_GRAPH;
-			else if (strcmp(optarg, "link") == 0)
-				o->task = TASK_LINK;
-			else
-				die_usage("--task: '%s': expected node, link or graph", optarg);
-			break;
+		case OPT_TASK: o->task = opt_keyword(optarg, adapt_task, "--task"); break;
 		case OPT_TEST: o->ntest = (int)opt_ll(optarg, 1, 1 << 30, "--test"); break;
 		case OPT_TRAIN_PER_CLASS:
 			o->train_per_class = (int)opt_ll(optarg, 1, 1 << 30, "--train-per-class");
@@ -645,14 +636,15 @@ main(int argc, char **argv)
 	const graph **gp = xmallocarray((size_t)ngr, sizeof *gp);
 	for (int i = 0; i < ngr; i++)
 		gp[i] = o.task == TASK_GRAPH ? &ds.gs[i] : &ds.g;
+	int link = o.task == TASK_LINK;
 	batch b;
 	batch_init(&b);
-	if (batch_plain(&b, gp, ngr, o.scale, msg, sizeof msg) != 0)
+	/* the link task builds its batch in each run, from the training edges */
+	if (!link && batch_plain(&b, gp, ngr, o.scale, msg, sizeof msg) != 0)
 		die("%s", msg);
 	free(gp);
 
-	int link = o.task == TASK_LINK;
-	int64_t N = b.N, d = M.cfg.d, C = ds.C, hid = o.hidden, Cout = link ? hid : C;
+	int64_t N = link ? ds.g.n : b.N, d = M.cfg.d, C = ds.C, hid = o.hidden, Cout = link ? hid : C;
 	struct hbuf hb;
 	hbuf_init(&hb, N, d, hid, Cout, !o.attr_only, o.attributes || o.attr_only ? ds.A : NULL,
 		  ds.na);
@@ -810,15 +802,9 @@ main(int argc, char **argv)
 		double *pd = rec.data, tok = 0;
 		for (int i = 0; i < nte; i++) {
 			const real *z = bestlg + (int64_t)te[i] * C;
-			double mx = z[0], s = 0;
-			int best = 0;
-			for (int64_t c = 1; c < C; c++)
-				if (z[c] > mx) {
-					mx = z[c];
-					best = (int)c;
-				}
-			for (int64_t c = 0; c < C; c++)
-				s += exp(z[c] - mx);
+			double s;
+			int best;
+			double mx = head_softmax_stats(z, C, &s, &best);
 			pd[i * ncol] = te[i];
 			pd[i * ncol + 1] = ds.y[te[i]];
 			pd[i * ncol + 2] = best;

@@ -807,6 +807,28 @@ Test(model, record_round_trip, .init = setup, .fini = teardown)
 
 /* ---- the encoder alone, as gcn-adapt uses it ---- */
 
+/* A d = 4, L = 3 model with random values (batch norm's beta too) and a
+ * plain batch of two tiny graphs, 16 nodes, features scaled by scale. */
+static void
+tiny_setup(model *M, batch *b, struct lgraph **gs, int scale)
+{
+	struct model_cfg cfg;
+	model_cfg_default(&cfg);
+	cfg.d = 4;
+	cfg.layers = 3;
+	cr_assert(model_init(M, &cfg) == 0);
+	model_init_params(M, R);
+	for (int l = 0; l < 3; l++)
+		for (int i = 0; i < 4; i++)
+			M->P.bet[l][i] = gsl_rng_uniform(R) - 0.5;
+	gs[0] = tiny_graph(1, 9, 2);
+	gs[1] = tiny_graph(2, 7, 3);
+	const graph *gg[2] = { &gs[0]->g, &gs[1]->g };
+	batch_init(b);
+	char msg[200];
+	cr_assert(batch_plain(b, gg, 2, scale, msg, sizeof msg) == 0, "%s", msg);
+}
+
 struct enc_ctx {
 	model *M;
 	batch *b;
@@ -828,22 +850,10 @@ enc_loss(void *p)
 static void
 check_encoder(int from, int embed)
 {
-	struct model_cfg cfg;
-	model_cfg_default(&cfg);
-	cfg.d = 4;
-	cfg.layers = 3;
 	model M;
-	cr_assert(model_init(&M, &cfg) == 0);
-	model_init_params(&M, R);
-	for (int l = 0; l < 3; l++)
-		for (int i = 0; i < 4; i++)
-			M.P.bet[l][i] = gsl_rng_uniform(R) - 0.5;
-	struct lgraph *gs[2] = { tiny_graph(1, 9, 2), tiny_graph(2, 7, 3) };
-	const graph *gg[2] = { &gs[0]->g, &gs[1]->g };
 	batch b;
-	batch_init(&b);
-	char msg[200];
-	cr_assert(batch_plain(&b, gg, 2, FEAT_SCALE_LOG, msg, sizeof msg) == 0, "%s", msg);
+	struct lgraph *gs[2];
+	tiny_setup(&M, &b, gs, FEAT_SCALE_LOG);
 	cr_assert(b.N == 16 && b.P == 0);
 	mws *w = mws_new();
 	struct enc_ctx c = { &M, &b, w, rnd(16 * 4, -1, 1), zeros(16 * 4), rnd(4, 0.5, 1.5),
@@ -936,22 +946,10 @@ head_loss(void *p)
 static void
 check_head(int task, int from, int embed, int attributes)
 {
-	struct model_cfg cfg;
-	model_cfg_default(&cfg);
-	cfg.d = 4;
-	cfg.layers = 3;
 	model M;
-	cr_assert(model_init(&M, &cfg) == 0);
-	model_init_params(&M, R);
-	for (int l = 0; l < 3; l++)
-		for (int i = 0; i < 4; i++)
-			M.P.bet[l][i] = gsl_rng_uniform(R) - 0.5;
-	struct lgraph *gs[2] = { tiny_graph(1, 9, 2), tiny_graph(2, 7, 3) };
-	const graph *gg[2] = { &gs[0]->g, &gs[1]->g };
 	batch b;
-	batch_init(&b);
-	char msg[200];
-	cr_assert(batch_plain(&b, gg, 2, FEAT_SCALE_MINMAX, msg, sizeof msg) == 0, "%s", msg);
+	struct lgraph *gs[2];
+	tiny_setup(&M, &b, gs, FEAT_SCALE_MINMAX);
 	int64_t N = b.N, na = 2;
 	struct head h;
 	struct head_ctx c = { .M = &M, .h = &h, .b = &b, .w = mws_new(), .task = task,
