@@ -135,6 +135,7 @@ parse(struct opts *o, int argc, char **argv)
 	int ch;
 	memset(o, 0, sizeof *o);
 	copt_init(&o->c);
+	o->c.seed_set = 1;	/* the default seed is a seed: the pg record shows it */
 	o->label = "label";
 	o->runs = 10;
 	o->epochs = 200;

@@ -165,6 +165,10 @@ parse(struct opts *o, int argc, char **argv)
 	}
 	if (o->c.seed_set)
 		o->s.seed = (long long)(o->c.seed & INT64_MAX);
+	/* the seed in use, from -s, the config or the default, is what the
+	 * pg record shows */
+	o->c.seed = (uint64_t)o->s.seed;
+	o->c.seed_set = 1;
 	int mask;
 	if (tasks_parse(o->s.tasks, &mask) != 0)
 		die_usage("tasks: '%s': expected a list of rec, rank, cluster", o->s.tasks);
@@ -977,5 +981,12 @@ main(int argc, char **argv)
 	mws_free(w);
 	model_free(&M);
 	free(o.s.tasks);
+	if (stop_signal) {
+		/* the model is written; now die of the signal, so that a shell,
+		 * make or a job runner knows the run was cut short and does not
+		 * take the model for a finished stage */
+		signal(stop_signal, SIG_DFL);
+		raise(stop_signal);
+	}
 	return 0;
 }

@@ -89,7 +89,7 @@ done
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
-check "[ $rc -eq 0 ]" "SIGTERM: exit 0 after writing the model (got $rc)"
+check "[ $rc -eq 143 ]" "SIGTERM: writes the model, then dies of the signal: status 143 (got $rc)"
 check "grep -q 'terminated at step' $T/sig.err" "SIGTERM: says it stopped"
 expect 0 "nodefeat -q <$T/sig.gs >/dev/null" "the model stream is complete"
 check "[ -z \"\$(ls -A $T | grep '^\\.sig\\|\\.tmp')\" ]" "no temporary file left"
