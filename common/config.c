@@ -370,6 +370,29 @@ int cfg_load_text(const char *text, size_t len, const char *name,
 	return load(name, NULL, text, len, keys, nkeys, msg, msglen);
 }
 
+/* str as a YAML double-quoted scalar: quote and backslash escaped, control bytes
+ * as \xNN, so any string reads back as itself.  Returns a new string. */
+static char *
+yaml_quote(const char *str)
+{
+	size_t n = strlen(str), j = 0;
+	char *q = xmalloc(4 * n + 3);
+	q[j++] = '"';
+	for (const unsigned char *c = (const unsigned char *)str; *c; c++) {
+		if (*c == '"' || *c == '\\') {
+			q[j++] = '\\';
+			q[j++] = (char)*c;
+		} else if (*c < 0x20 || *c == 0x7f) {
+			snprintf(q + j, 5, "\\x%02x", *c);
+			j += 4;
+		} else
+			q[j++] = (char)*c;
+	}
+	q[j++] = '"';
+	q[j] = '\0';
+	return q;
+}
+
 char *cfg_dump(const struct cfg_key *keys, size_t nkeys)
 {
 	size_t cap = 256, len = 0, i;
@@ -378,15 +401,15 @@ char *cfg_dump(const struct cfg_key *keys, size_t nkeys)
 	s[0] = '\0';
 	for (i = 0; i < nkeys; i++) {
 		const struct cfg_key *k = &keys[i];
-		char v[512];
+		char v[512], *str = NULL;	/* str: a quoted string value */
 		int n;
 		switch (k->type) {
 		case CFG_INT: snprintf(v, sizeof v, "%lld", *(long long *)k->dst); break;
 		case CFG_DOUBLE: snprintf(v, sizeof v, "%.17g", *(double *)k->dst); break;
 		case CFG_BOOL: snprintf(v, sizeof v, "%s", *(int *)k->dst ? "true" : "false"); break;
 		case CFG_STRING: {
-			const char *str = *(char **)k->dst;
-			snprintf(v, sizeof v, "\"%s\"", str ? str : "");
+			const char *val = *(char **)k->dst;
+			str = yaml_quote(val ? val : "");
 			break;
 		}
 		case CFG_IRANGE:
@@ -401,13 +424,15 @@ char *cfg_dump(const struct cfg_key *keys, size_t nkeys)
 			v[0] = '\0';
 		}
 		/* dotted keys are written flat; cfg_load reads them back as given */
-		n = snprintf(NULL, 0, "%s: %s\n", k->key, v);
+		const char *val = str ? str : v;
+		n = snprintf(NULL, 0, "%s: %s\n", k->key, val);
 		if (len + (size_t)n + 1 > cap) {
 			cap = 2 * (len + (size_t)n + 1);
 			s = xrealloc(s, cap);
 		}
-		snprintf(s + len, cap - len, "%s: %s\n", k->key, v);
+		snprintf(s + len, cap - len, "%s: %s\n", k->key, val);
 		len += (size_t)n;
+		free(str);
 	}
 	return s;
 }

@@ -36,7 +36,7 @@
 #include <gsl/gsl_rng.h>
 
 /* Bounds every parameter is checked against (also the option bounds). */
-#define DCBM_MAX_NODES    2147483646LL	/* node ids are int32 */
+#define DCBM_MAX_NODES    (1LL << 26)	/* = GS_MAX_NODES of stream.h */
 #define DCBM_MAX_CLUSTERS 1000000
 #define DCBM_MIN_GAMMA    1.5		/* theta = U^(-1/(gamma-1)) <= 2^64 for
 					 * U >= 2^-32, so products stay finite */

@@ -2,6 +2,7 @@
  * outfile.c - output files never left half-written (see outfile.h).
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,8 @@
 
 #define MAX_PENDING 16
 
-static char *pending[MAX_PENDING];	/* temporary files to remove on death */
+/* temporary files to remove on death; read by the signal handler */
+static char *volatile pending[MAX_PENDING];
 
 static void
 remove_pending(void *arg)
@@ -22,6 +24,35 @@ remove_pending(void *arg)
 	for (int i = 0; i < MAX_PENDING; i++)
 		if (pending[i])
 			unlink(pending[i]);
+}
+
+/* Killed (SIGINT, SIGTERM, SIGHUP): remove the temporary files, then die
+ * of the signal as the default action would.  unlink, signal and raise are
+ * async-signal-safe. */
+static void
+on_fatal_signal(int sig)
+{
+	remove_pending(NULL);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Install on_fatal_signal where the program left the default action (a
+ * program with its own handler, like gcn-train's graceful stop, keeps it;
+ * an ignored signal stays ignored). */
+static void
+catch_fatal_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		struct sigaction old, sa;
+		if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL)
+			continue;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_fatal_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(sigs[i], &sa, NULL);
+	}
 }
 
 int
@@ -55,6 +86,7 @@ outfile_open(const char *path, char **tmp)
 	fchmod(fd, 0666 & ~um);
 	pending[slot] = *tmp;
 	err_atexit(remove_pending, NULL);
+	catch_fatal_signals();
 	return fd;
 }
 

@@ -2,8 +2,9 @@
  * outfile.h - output files that are never left half-written (the -o
  * contract): a regular file, or a path that does not exist yet, is written
  * as a temporary file PATH.tmpXXXXXX beside it and renamed over PATH only
- * when complete; if the program dies first (die(), or an error exit through
- * err.c), every temporary file still open is removed.  A device or a FIFO
+ * when complete; if the program dies first (die(), an error exit through
+ * err.c, or SIGINT, SIGTERM or SIGHUP where the program left their default
+ * action), every temporary file still open is removed.  A device or a FIFO
  * (/dev/null, a named pipe) is written directly: renaming a file over it
  * would replace it (as root, /dev/null itself).
  *

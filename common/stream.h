@@ -34,7 +34,13 @@
 #define GS_NAME_MAX 64		/* names of tensors, pair sets, labels */
 
 /* Hard limits, checked before any allocation. */
-#define GS_MAX_NODES  2147483646LL		/* node ids are int32 */
+/* Nodes in one graph.  Ids are int32, but a bare header's nodes= is the one
+ * size that no body bytes back (isolated nodes are legal), and every program
+ * allocates per node before it reads an edge: at 2^26 nodes the largest
+ * per-node need (centrality, about 200 bytes a node) still fits a 24 GiB
+ * machine, where 2^31 nodes claimed by a 60-byte file ran nodefeat out of
+ * memory. */
+#define GS_MAX_NODES  (1LL << 26)
 #define GS_MAX_EDGES  (1LL << 34)		/* edges or pairs in one record */
 #define GS_MAX_ELEMS  (1LL << 36)		/* elements of one tensor */
 #define GS_MAX_TEXT   (64LL << 20)		/* config text of a model record */

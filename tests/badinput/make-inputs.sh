@@ -95,6 +95,10 @@ sed '$d' g.txt >g-noend.txt
 
 # ---- absurd and negative sizes ----
 printf '##gnnstream 1\n@graph id=0 nodes=1000000000000 edges=1\n0 1\n@end\n' >nodes1e12.txt
+# within int32 but beyond the per-graph node limit: 60 bytes that used to
+# make nodefeat allocate 12 GB and more
+printf '##gnnstream 1\n@graph id=0 nodes=2000000000 edges=1\n0 1\n@end\n' >nodes2e9.txt
+printf '0 1\n1 2000000000\n' >bigid-el.txt
 printf '##gnnstream 1\n@graph id=0 nodes=30 edges=1000000000000\n0 1\n@end\n' >edges1e12.txt
 printf '##gnnstream 1\n@pairs id=0 name=mask count=1000000000000 labels=i32\n0 1 1\n@end\n' >pairs1e12.txt
 printf '##gnnstream 1\n@tensor id=0 name=predictions rows=1000000000000 cols=3 type=i32 columns=item,true,pred classes=3\n0 0 0\n@end\n' >rows1e12.txt

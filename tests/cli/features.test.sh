@@ -22,6 +22,23 @@ for p in nodefeat centrality; do
 	expect_err 1 "head -c 300 $T/g.gs | $p" "truncated"
 	expect_err 1 "$p -o $T/out.gs $T/g.gs $D/mask-garbage.bad.txt" "not an edge list"
 	check "[ ! -e $T/out.gs ] && [ -z \"\$(ls $T | grep tmp)\" ]" "$p: -o left a file after a failure"
+	# killed while writing -o (input stalls after 3 graphs): the old
+	# output stays as it was, and no temporary file is left
+	echo old >"$T/sig.gs"
+	rm -f "$T/fifo"; mkfifo "$T/fifo"
+	{ cat "$T/g.gs"; sleep 30; } >"$T/fifo" &
+	wpid=$!
+	$p -q -o "$T/sig.gs" <"$T/fifo" &
+	ppid=$!
+	i=0
+	while [ $i -lt 100 ] && [ -z "$(ls "$T" | grep '^sig\.gs\.tmp')" ]; do sleep 0.1; i=$((i + 1)); done
+	kill -TERM $ppid
+	wait $ppid
+	rc=$?
+	kill $wpid 2>/dev/null; wait $wpid 2>/dev/null
+	check "[ $rc -eq 143 ]" "$p: SIGTERM: dies of the signal (status $rc)"
+	check "[ \"\$(cat $T/sig.gs)\" = old ] && [ -z \"\$(ls $T | grep '^sig\.gs\.tmp')\" ]" \
+		"$p: SIGTERM while writing -o: the old file is kept, no temporary file is left"
 	expect_err 1 "$p $T/g.gs > /dev/full" "write error"
 	expect_err 1 "$p --tsv $T/g.gs > /dev/full" "write error"
 	# every input record is passed on, one tensor (two for nodefeat) added per graph

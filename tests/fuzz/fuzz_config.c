@@ -36,7 +36,7 @@ static size_t local_schema(struct local *l, struct cfg_key *k, int *seed_set)
 		{ "first-id", CFG_INT, &l->first_id, 0, 9e15, NULL },
 		{ "first_id", CFG_INT, &l->first_id, 0, 9e15, NULL },
 		{ "seed", CFG_INT, &l->seed, -9.2e18, 9.2e18, seed_set },
-		{ "nodes", CFG_IRANGE, l->irange, 1, 2147483646, NULL },
+		{ "nodes", CFG_IRANGE, l->irange, 1, 67108864, NULL },
 		{ "p-div-q", CFG_DRANGE, l->drange, 1, 1e6, NULL },
 		{ "model.lr", CFG_DOUBLE, &l->lr, -1e300, 1e300, NULL },
 		{ "model.flag", CFG_BOOL, &l->flag, 0, 0, NULL },

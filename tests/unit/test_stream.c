@@ -498,6 +498,20 @@ Test(stream, config_schema)
 	free(dump);
 	free(name);
 
+	/* a string with quotes, backslashes and control bytes reads back as
+	 * itself */
+	const char *tricky = "a \"b\" c\\d: #e\nf\tg\x01";
+	name = strdup(tricky);
+	dump = cfg_dump(keys, 6);
+	free(name);
+	name = NULL;
+	cr_assert_eq(cfg_load_text(dump, strlen(dump), "dump", keys, 6, msg, sizeof msg), 0,
+		     "%s\n%s", msg, dump);
+	cr_expect_str_eq(name, tricky, "%s", dump);
+	free(dump);
+	free(name);
+	name = NULL;
+
 	static const struct {
 		const char *in, *want;
 	} bad[] = {
