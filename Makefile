@@ -92,6 +92,7 @@ clean:
 #   make test-asan   every program and unit test under ASan + UBSan in build/asan/,
 #                    then the unit tests and the CLI suite (ASAN_CLI=names for a
 #                    subset, e.g. ASAN_CLI='badinput mask-edges')
+#   make test-valgrind  memcheck over a short pipeline of every program
 # Both trees are separate: the normal objects, libcommon.a and bin/ are untouched.
 FUZZ_CC      ?= clang
 FUZZ_DIR     ?= build/fuzz
@@ -177,8 +178,12 @@ test-asan: asan-build
 	@set -e; for t in $(ASAN_UNITS); do echo "== $$t"; $(ASAN_RUN_ENV) $$t --jobs 2; done
 	@$(ASAN_RUN_ENV) GNN_BIN=$(CURDIR)/$(ASAN_DIR)/bin sh tests/cli/run.sh $(ASAN_CLI)
 
+# memcheck over a short pipeline through every program (tests/valgrind.sh)
+test-valgrind: all
+	@sh tests/valgrind.sh
+
 clean-sanitize:
 	rm -rf $(FUZZ_DIR) $(ASAN_DIR)
 
-.PHONY: fuzz fuzz-build test-asan asan-build clean-sanitize
+.PHONY: fuzz fuzz-build test-asan test-valgrind asan-build clean-sanitize
 .PRECIOUS: $(ASAN_DIR)/tests/bin/% $(ASAN_DIR)/bin/% $(FUZZ_DIR)/fuzz_%

@@ -268,6 +268,17 @@ attach(gs_file *in, struct lgraph *lg, const gs_rec *r)
 }
 
 static void
+dataset_free(struct dataset *ds)
+{
+	for (int i = 0; i < ds->npg; i++)
+		gs_rec_free(&ds->pg[i]);
+	free(ds->pg);
+	for (int64_t i = 0; i < ds->n; i++)
+		lgraph_free(ds->g[i]);
+	free(ds->g);
+}
+
+static void
 read_inputs(struct dataset *ds, int nfiles, char **files, int quiet)
 {
 	gs_rec r;
@@ -776,6 +787,8 @@ main(int argc, char **argv)
 	if (o.bench_steps) {
 		bench(&o, &M, &ds, &bo);
 		model_free(&M);
+		dataset_free(&ds);
+		free(o.s.tasks);
 		return 0;
 	}
 
@@ -968,12 +981,7 @@ main(int argc, char **argv)
 		die("%s: %s", o.log, strerror(errno));
 
 	gs_rec_free(&r);
-	for (int i = 0; i < ds.npg; i++)
-		gs_rec_free(&ds.pg[i]);
-	free(ds.pg);
-	for (int64_t i = 0; i < ds.n; i++)
-		lgraph_free(ds.g[i]);
-	free(ds.g);
+	dataset_free(&ds);
 	free(perm);
 	free(best);
 	gsl_rng_free(er);
