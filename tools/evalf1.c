@@ -334,7 +334,7 @@ main(int argc, char **argv)
 			die("%s: %s", o.c.output, strerror(errno));
 		outfile_commit(o.c.output, tmp);
 	} else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0 || ferror(stdout))
-		die("standard output: %s", strerror(errno ? errno : EIO));
+		die("<stdout>: %s", strerror(errno ? errno : EIO));
 	free(buf);
 	for (int i = 0; i < n; i++) {
 		f1_free(&R[i].f);

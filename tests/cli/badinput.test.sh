@@ -94,3 +94,25 @@ while IFS='	' read -r bi_name bi_cmd bi_input bi_code bi_re <&3; do
 	fi
 done 3<"$BI/cases.tsv"
 check "[ $bi_rows -ge 80 ]" "badinput: $bi_rows rows in cases.tsv, want 80 or more"
+
+# ---- fault cases: a reader that goes away, a closed or full stdout ----
+# `prog | head -c 10`: a filter whose reader has gone dies of SIGPIPE
+# (status 141) without a word, like cat or sort; the output here is large
+# enough that it cannot all fit in the pipe before head exits.
+dcbm-gen -q -s 1 --count 40 --nodes 200..400 -o "$B/big.gs"
+for bi_cmd in "dcbm-gen -q -s 1 --count 40 --nodes 200..400" "mask-edges -q $B/big.gs" \
+	"nodefeat -q $B/big.gs" "nodefeat -q --tsv $B/big.gs" "centrality -q -t $B/big.gs"; do
+	{ $bi_cmd 2>"$TMPD/pipe.err"; echo $? >"$TMPD/pipe.rc"; } | head -c 10 >/dev/null
+	check "[ \"\$(cat $TMPD/pipe.rc)\" -eq 141 ] && [ ! -s $TMPD/pipe.err ]" \
+		"[$bi_cmd | head -c 10]: status $(cat "$TMPD/pipe.rc") (want 141, SIGPIPE), stderr '$(head -c 100 "$TMPD/pipe.err")'"
+done
+# a closed stdout (>&-) and a full one (/dev/full): exit 1, one line
+# naming the program and <stdout>, for every program that writes there
+for bi_cmd in "dcbm-gen -q -s 1 --count 2 --nodes 30" "mask-edges -q $B/g.gs" \
+	"nodefeat -q $B/g.gs" "centrality -q $B/g.gs" "graph-import -f edgelist $B/el.txt" \
+	"gcn-train -q -j 1 -s 1 --hidden 8 --epochs 1 --batch 2 --validation 1 $B/lab.gs" \
+	"gcn-adapt -q -j 1 -s 1 --hidden 8 --runs 1 --epochs 1 --label cluster --no-pretrain --train-per-class 2 --val 5 --test 5 $B/node.gs" \
+	"evalf1 $B/pred.gs"; do
+	expect_err 1 "$bi_cmd >&-" "<stdout>: Bad file descriptor"
+	expect_err 1 "$bi_cmd >/dev/full" "<stdout>"
+done
