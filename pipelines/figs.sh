@@ -34,10 +34,13 @@ score() { [ -s "$1" ] && awk -F '\t' '$1 == "mean" { m = $3 } $1 == "std" { s = 
 case $fig in
 fig2)
 	[ -s "$in" ] || { echo "figs.sh: $in: no training log" >&2; exit 1; }
-	# the row of the last best epoch: the kept model's weights
+	# the row of the last best epoch: the kept model's weights.  A resumed
+	# run (pipelines/Makefile) redoes the epoch a signal cut short, whose
+	# line stays in the log: an epoch's last line supersedes the earlier.
 	awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) { h[i] = $i; if ($i == "best") b = i }; next }
-		$b == 1 { row = $0 }
+		{ if (!($1 in line)) order[++ne] = $1; line[$1] = $0; flag[$1] = $b }
 		END {
+			for (e = 1; e <= ne; e++) if (flag[order[e]] == 1) row = line[order[e]]
 			if (row == "") exit 1
 			n = split(row, v, "\t")
 			for (i = 1; i <= n; i++)
