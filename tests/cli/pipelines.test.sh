@@ -4,8 +4,14 @@ T="$TMPD/pipe"
 mkdir -p "$T"
 P="make -s -C $TOP/pipelines QUICK=1 THREADS=2 BUILD=$T/build RESULTS=$T/results"
 
-expect 0 "$P table1 fig2 fig3 fig5 >$T/make.out 2>$T/make.err"
+expect 0 "$P TIMES=1 table1 fig2 fig3 fig5 >$T/make.out 2>$T/make.err"
 R="$T/results"
+# TIMES=1: one line per recipe, with its status and seconds; `times` sums them
+check "awk -F '\t' 'NF == 6 && \$2 == 0 && \$3 >= 0 && \$4 >= 0 { n++ } /gcn-train/ { g++ }
+	END { exit !(n == NR && n > 10 && g >= 1) }' $T/build/times.tsv" "TIMES=1: a line per recipe"
+expect 0 "$P times >$T/times.md"
+check "grep -q '^| gcn-train model-all | 1 | ' $T/times.md && grep -q '^| gcn-adapt cora | ' $T/times.md &&
+	grep -q '^Elapsed while some stage ran: [0-9]* s' $T/times.md" "times: a table per kind of stage and the elapsed time"
 check "grep -q '^| Baseline (no pre-train) | [0-9.]* ± [0-9.]* \[2 runs\] (61.9 ± 1.7) |' $R/table1.md" \
 	"table1: our Cora baseline beside the paper's"
 check "[ \$(grep -c '^| Pre-train (all tasks) | [0-9.]* ± [0-9.]* \[2 runs\] (67.5 ± 1.1) | not run (66.0 ± 1.4) |.* [0-9.]* ± [0-9.]* \[2 runs\] (73.2 ± 0.8) |\$' $R/table1.md) -eq 1 ]" \

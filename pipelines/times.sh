@@ -1,0 +1,48 @@
+#!/bin/sh
+# times.sh LOG - summarise a TIMES=1 stage log (timed.sh) as markdown: wall
+# and CPU seconds per kind of stage, and the elapsed time of the whole run
+# from the first recipe's start to the last one's end (several runs of make
+# into one log: the sum of each run's elapsed time).
+set -eu
+[ $# -eq 1 ] || { echo "usage: sh times.sh LOG" >&2; exit 2; }
+[ -s "$1" ] || { echo "times.sh: $1: no stage log (run make with TIMES=1)" >&2; exit 1; }
+awk -F '\t' '
+function epoch(t,   c) {	# ISO time -> seconds (date(1) once per line)
+	c = "date -d " t " +%s"; c | getline s; close(c); return s
+}
+{
+	st = epoch($1); en = st + $3
+	cmd = $6; kind = "other"
+	if (cmd ~ /dcbm-gen .*--config/) kind = "dcbm-gen (pre-training graphs)"
+	else if (cmd ~ /\/centrality /) kind = "centrality (labels)"
+	else if (cmd ~ /gcn-train / && match(cmd, /model-[a-z]+\.(stopped\.)?gs/))
+		{ m = substr(cmd, RSTART, RLENGTH); sub(/\.(stopped\.)?gs$/, "", m); kind = "gcn-train " m }
+	else if (cmd ~ /gcn-train /) kind = "gcn-train"
+	else if (cmd ~ /^sh adapt.sh /) { split(cmd, a, " "); kind = "gcn-adapt " a[3] }
+	else if (cmd ~ /evalf1 /) kind = "evalf1"
+	else if (cmd ~ /table.sh|figs.sh|fig5.sh/) kind = "tables and figures"
+	else if (cmd ~ /graph-import/ && cmd !~ /^make /) kind = "data import"
+	if (cmd ~ /^make / || cmd ~ /^(mkdir|echo) /) next	# nested make, bookkeeping
+	n[kind]++; wall[kind] += $3; cpu[kind] += $4 + $5
+	if (!(kind in seen)) { seen[kind] = 1; order[++nk] = kind }
+	if ($2 != 0) bad[kind]++
+	# elapsed: merge the recipe intervals
+	iv[++ni] = st; ie[ni] = en
+	totcpu += $4 + $5
+}
+END {
+	# sort the intervals by start (insertion sort: a few hundred lines)
+	for (i = 2; i <= ni; i++) { s = iv[i]; e = ie[i]; j = i - 1
+		while (j > 0 && iv[j] > s) { iv[j+1] = iv[j]; ie[j+1] = ie[j]; j-- }
+		iv[j+1] = s; ie[j+1] = e }
+	el = 0; cs = iv[1]; ce = ie[1]
+	for (i = 2; i <= ni; i++) {
+		if (iv[i] > ce) { el += ce - cs; cs = iv[i]; ce = ie[i] }
+		else if (ie[i] > ce) ce = ie[i]
+	}
+	if (ni) el += ce - cs
+	printf "| stage | recipes | wall (s) | CPU (s) |\n|---|---|---|---|\n"
+	for (k = 1; k <= nk; k++) { x = order[k]
+		printf "| %s | %d%s | %.0f | %.0f |\n", x, n[x], bad[x] ? " (" bad[x] " failed)" : "", wall[x], cpu[x] }
+	printf "\nElapsed while some stage ran: %.0f s (%.1f h); CPU in all: %.0f s (%.1f h).\n", el, el / 3600, totcpu, totcpu / 3600
+}' "$1"
