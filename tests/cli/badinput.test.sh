@@ -95,6 +95,32 @@ while IFS='	' read -r bi_name bi_cmd bi_input bi_code bi_re <&3; do
 done 3<"$BI/cases.tsv"
 check "[ $bi_rows -ge 80 ]" "badinput: $bi_rows rows in cases.tsv, want 80 or more"
 
+# ---- a failure keeps what the user had: the first failing -o row of each
+# program again, with an existing output file that must come out unchanged
+bi_done=
+while IFS='	' read -r bi_name bi_cmd bi_input bi_code bi_re <&3; do
+	case $bi_name in '' | '#'*) continue ;; esac
+	case $bi_cmd in *@OUT@*) ;; *) continue ;; esac
+	bi_prog=${bi_cmd%% *}
+	[ "$bi_code" -ne 0 ] || continue
+	case " $bi_done " in *" $bi_prog "*) continue ;; esac
+	bi_done="$bi_done $bi_prog"
+	bi_in=/dev/null
+	case $bi_cmd in
+	*@IN@*) ;;
+	*) [ "$bi_input" = - ] || bi_in="$B/$bi_input" ;;
+	esac
+	d="$O/keep-$bi_name"
+	mkdir -p "$d"
+	echo old >"$d/out"
+	bi_run=$(printf '%s\n' "$bi_cmd" | sed -e "s|@IN@|$B/$bi_input|g" -e "s|@OUT@|$d/out|g" -e "s|@B@|$B|g")
+	timeout 10 sh -c "$bi_run" <"$bi_in" >/dev/null 2>&1
+	bi_rc=$?
+	check "[ $bi_rc -ne 0 ] && [ \"\$(cat $d/out)\" = old ] && [ \"\$(ls -A $d)\" = out ]" \
+		"badinput $bi_name: a failed run kept the existing output file unchanged"
+done 3<"$BI/cases.tsv"
+check "[ \$(echo $bi_done | wc -w) -eq 8 ]" "keep-output checks for all 8 programs (got:$bi_done)"
+
 # ---- fault cases: a reader that goes away, a closed or full stdout ----
 # `prog | head -c 10`: a filter whose reader has gone dies of SIGPIPE
 # (status 141) without a word, like cat or sort; the output here is large
