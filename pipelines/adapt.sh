@@ -17,6 +17,10 @@
 #   tfF-base      the same without pre-training
 # Environment (set by the Makefile): BIN, DATA, MODELS (the directory of
 # model-*.gs), RUNS, SEED, THREADS, ADAPT_OPTS (extra gcn-adapt options).
+# The arms without pre-training (base, base-attr, tfF-base) take the
+# encoder's shape from model-arch.gs, a model of the same config trained
+# for one step: gcn-adapt --no-pretrain draws fresh values and reads only
+# the config, so those cells need not wait hours for model-all.gs.
 set -eu
 [ $# -eq 3 ] || { echo "usage: sh adapt.sh DS ARM OUT" >&2; exit 2; }
 ds=$1 arm=$2 out=$3
@@ -27,12 +31,13 @@ imdb-binary | imdb-multi) task=graph ;;
 *) echo "adapt.sh: unknown dataset '$ds'" >&2; exit 2 ;;
 esac
 m="--model $MODELS/model-all.gs"
+a="--model $MODELS/model-arch.gs"
 case $arm in
-base) opt="$m --no-pretrain" ;;
+base) opt="$a --no-pretrain" ;;
 pre) opt="$m" ;;
 pre-rec | pre-rank | pre-cluster) opt="--model $MODELS/model-${arm#pre-}.gs" ;;
 attr) opt="--attr-only" ;;
-base-attr) opt="$m --no-pretrain --attributes" ;;
+base-attr) opt="$a --no-pretrain --attributes" ;;
 pre-attr) opt="$m --attributes" ;;
 fz*-pre | fz*-rand)
 	k=${arm#fz}
@@ -43,9 +48,9 @@ fz*-pre | fz*-rand)
 tf*-pre | tf*-base)
 	f=${arm#tf}
 	f=${f%-*}
+	case $arm in *-base) m="$a --no-pretrain" ;; esac
 	opt="$m --train-fraction 0.$f"
-	[ "$f" = 10 ] && opt="$m --train-fraction 1"
-	case $arm in *-base) opt="$opt --no-pretrain" ;; esac ;;
+	[ "$f" = 10 ] && opt="$m --train-fraction 1" ;;
 *) echo "adapt.sh: unknown arm '$arm'" >&2; exit 2 ;;
 esac
 # shellcheck disable=SC2086

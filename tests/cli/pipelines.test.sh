@@ -31,6 +31,8 @@ check "awk -F '\t' '!/^#/ { a += \$2; b += \$3; c += \$4; n++ }
 	END { exit !(n == 3 && a > 0.99 && a < 1.01 && b > 0.99 && b < 1.01 && c > 0.99 && c < 1.01) }' $R/fig2.dat" \
 	"fig2: each task's layer weights over the L = 3 blocks sum to 1"
 check "[ \$(grep -vc '^#' $R/fig3.dat) -eq 5 ]" "fig3: five boundaries"
+check "grep -q 'model-arch.gs --no-pretrain' $T/build/pred/cora--base.txt && ! grep -q 'model-all' $T/build/pred/cora--base.txt" \
+	"the baseline takes its shape from model-arch.gs, not the pre-trained model"
 
 # cached: nothing to redo; a changed stage input redoes what depends on it
 expect 0 "$P -q table1 fig2 fig3"

@@ -1,0 +1,36 @@
+#!/bin/sh
+# status.sh BUILD CELL... - how far a pipeline run has got (`make status`):
+# each pre-training (done, or its last logged epoch), the adaptation cells
+# scored out of all, the ones being written now, and what is left per
+# dataset.  Reads the stage files only; safe while make runs.
+set -eu
+[ $# -ge 1 ] || { echo "usage: sh status.sh BUILD [CELL...]" >&2; exit 2; }
+B=$1
+shift
+echo "pipeline status of $B ($(date '+%F %T'))"
+for s in dcbm labelled; do
+	if [ -s "$B/$s.gs" ]; then echo "  $s.gs: done"; else echo "  $s.gs: not yet"; fi
+done
+for m in all rec rank cluster; do
+	log="$B/train-$m.tsv"
+	if [ -s "$B/model-$m.gs" ]; then
+		st="done"
+	elif [ -s "$log" ]; then
+		st=$(awk -F '\t' 'NR > 1 { e = $1; s = $2; sc = $17 } END {
+			printf "training: epoch %s logged (step %s), validation score %s", e, s, sc }' "$log")
+		[ -s "$B/ckpt-$m.gs" ] && st="$st; checkpoint kept"
+	else
+		st="not started"
+	fi
+	echo "  model-$m: $st"
+done
+[ $# -gt 0 ] || exit 0
+done=0 all=0 left=
+for c in "$@"; do
+	all=$((all + 1))
+	if [ -s "$B/score/$c.tsv" ]; then done=$((done + 1)); else left="$left ${c%%--*}"; fi
+done
+echo "  adaptation cells scored: $done of $all"
+running=$(ls "$B/pred" 2>/dev/null | sed -n 's/\.txt\.tmp.*//p' | tr '\n' ' ')
+[ -z "$running" ] || echo "  being written now: $running"
+[ -z "$left" ] || echo "  left, per dataset:$(printf '%s\n' $left | sort | uniq -c | awk '{ printf " %s %d", $2, $1 }')"
