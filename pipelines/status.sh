@@ -11,7 +11,7 @@ echo "pipeline status of $B ($(date '+%F %T'))"
 for s in dcbm labelled; do
 	if [ -s "$B/$s.gs" ]; then echo "  $s.gs: done"; else echo "  $s.gs: not yet"; fi
 done
-for m in all rec rank cluster; do
+for m in arch all rec rank cluster; do
 	log="$B/train-$m.tsv"
 	if [ -s "$B/model-$m.gs" ]; then
 		st="done"
