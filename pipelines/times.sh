@@ -21,8 +21,8 @@ function epoch(t,   c) {	# ISO time -> seconds (date(1) once per line)
 	else if (cmd ~ /^sh adapt.sh /) { split(cmd, a, " "); kind = "gcn-adapt " a[3] }
 	else if (cmd ~ /evalf1 /) kind = "evalf1"
 	else if (cmd ~ /table.sh|figs.sh|fig5.sh/) kind = "tables and figures"
-	else if (cmd ~ /graph-import/ && cmd !~ /^make /) kind = "data import"
-	if (cmd ~ /^make / || cmd ~ /^(mkdir|echo) /) next	# nested make, bookkeeping
+	else if (cmd ~ /^make .*-C .*data /) kind = "data import"	# data/Makefile, untimed inside
+	if (cmd ~ /^(mkdir|echo) /) next	# bookkeeping
 	n[kind]++; wall[kind] += $3; cpu[kind] += $4 + $5
 	if (!(kind in seen)) { seen[kind] = 1; order[++nk] = kind }
 	if ($2 != 0) bad[kind]++
