@@ -2,7 +2,7 @@
 # a table, the figures, caching, provenance.  Sourced by run.sh with lib.sh.
 T="$TMPD/pipe"
 mkdir -p "$T"
-P="make -s -C $TOP/pipelines QUICK=1 THREADS=2 BUILD=$T/build RESULTS=$T/results"
+P="make -s -C $TOP/pipelines QUICK=1 THREADS=2 BIN=$BIN BUILD=$T/build RESULTS=$T/results"
 
 expect 0 "$P TIMES=1 table1 fig2 fig3 fig5 >$T/make.out 2>$T/make.err"
 R="$T/results"
