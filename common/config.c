@@ -342,10 +342,8 @@ fail_ev:
 out:
 	yaml_parser_delete(&parser);
 	free(w.seen);
-	if (rc != 0 && msglen > 0)	/* quoted keys and values may hold newlines */
-		for (char *c = msg; *c; c++)
-			if ((unsigned char)*c < 0x20 || *c == 0x7f)
-				*c = '?';
+	if (rc != 0 && msglen > 0)
+		err_one_line(msg);	/* quoted keys and values may hold newlines */
 	return rc;
 }
 

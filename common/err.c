@@ -52,6 +52,13 @@ void warnx_(const char *fmt, ...)
 	va_end(ap);
 }
 
+void err_one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 static void run_hook(void)
 {
 	void (*fn)(void *) = hook_fn;

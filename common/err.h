@@ -36,6 +36,10 @@ void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noretu
 /* warn and exit with status code. */
 void die_code(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 
+/* Replace each control byte of s (newline, tab, DEL...) with '?': a message
+ * that quotes input bytes stays on one line. */
+void err_one_line(char *s);
+
 /*
  * Hook run by die*() before exit, e.g. to remove a half-written -o file.
  * One hook; NULL clears it.

@@ -105,7 +105,7 @@ void mix_bwd_input(real *dH, int l, const real *dF, const real *alpha,
  * NTN(x, y) = tanh(s x^T W[1:k] y + V [x; y] + b), then o . h + ob, one
  * logit.  W is stored d x (k d): W_t[a][b] = W[a][t d + b]; V is 2d x k
  * (rows 0..d-1 act on x, d..2d-1 on y).  s scales the bilinear term (the
- * model uses 1/d; see model_init_params); it is read from the parameter
+ * model uses 1/sqrt(d); see model_init_params); it is read from the parameter
  * view p only.
  */
 typedef struct ntn {

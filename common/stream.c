@@ -402,15 +402,6 @@ const char *gs_where(gs_file *fp)
 static int fail(gs_file *fp, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Messages quote input bytes (a record kind, a value, a line); a newline
- * or other control byte among them would break the one-line message. */
-static void one_line(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
-}
-
 static int fail(gs_file *fp, int code, const char *fmt, ...)
 {
 	char what[400];
@@ -432,7 +423,7 @@ static int fail(gs_file *fp, int code, const char *fmt, ...)
 			 fp->name, fp->lineno, what);
 	else
 		snprintf(fp->errmsg, sizeof fp->errmsg, "%s: %s", fp->name, what);
-	one_line(fp->errmsg);
+	err_one_line(fp->errmsg);	/* it may quote a record kind, a value, a line */
 	fp->err = code;
 	return code;
 }

@@ -16,12 +16,11 @@ t1=$(date +%s.%N)
 # in this shell (in a command substitution it would see no children)
 tf=$(mktemp)
 times >"$tf"
-cpu=$(sed -n 2p "$tf")
-rm -f "$tf"
-printf '%s\t%s\t%s\t%s\t%s\n' "$start" "$rc" \
-	"$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')" \
-	"$(echo "$cpu" | awk '{ print $1 "\t" $2 }' | sed 's/m/ /g; s/s//g' |
-		awk -F '\t' '{ split($1, u, " "); split($2, s, " ");
-			printf "%.2f\t%.2f", u[1] * 60 + u[2], s[1] * 60 + s[2] }')" \
+# start, status, then "wall user sys" from t0, t1 and "XmY.YYs XmY.YYs"
+printf '%s\t%s\t%s\t%s\n' "$start" "$rc" \
+	"$(sed -n 2p "$tf" | awk -v a="$t0" -v b="$t1" '{
+		for (i = 1; i <= 2; i++) { split($i, t, "m"); sub(/s$/, "", t[2]); c[i] = 60 * t[1] + t[2] }
+		printf "%.2f\t%.2f\t%.2f", b - a, c[1], c[2] }')" \
 	"$(printf '%s' "$2" | tr '\n\t' '  ' | cut -c1-1000)" >>"$log"
+rm -f "$tf"
 exit $rc

@@ -30,10 +30,19 @@ if ! sh "$BI/make-inputs.sh" "$B" >"$TMPD/badinput.log" 2>&1; then
 fi
 KNOWN=$(grep -v '^#' "$BI/known-failures" 2>/dev/null | awk '{ print $1 }')
 
-# bi_sub TEXT: the placeholders of a row replaced
+# bi_sub TEXT OUTDIR: the placeholders of a row replaced (@OUT@ is OUTDIR/out)
 bi_sub() {
-	printf '%s\n' "$1" | sed -e "s|@IN@|$B/$bi_input|g" -e "s|@OUT@|$O/$bi_name/out|g" \
+	printf '%s\n' "$1" | sed -e "s|@IN@|$B/$bi_input|g" -e "s|@OUT@|$2/out|g" \
 		-e "s|@B@|$B|g"
+}
+
+# bi_stdin: a row's standard input, its input file unless the command
+# names it (@IN@) or it is '-'
+bi_stdin() {
+	case $bi_cmd in
+	*@IN@*) echo /dev/null ;;
+	*) if [ "$bi_input" = - ]; then echo /dev/null; else echo "$B/$bi_input"; fi ;;
+	esac
 }
 
 bi_rows=0
@@ -45,12 +54,8 @@ while IFS='	' read -r bi_name bi_cmd bi_input bi_code bi_re <&3; do
 		lib_bad "badinput: row '$bi_name' has fewer than 5 fields"
 		continue
 	fi
-	bi_run=$(bi_sub "$bi_cmd")
-	bi_in=/dev/null
-	case $bi_cmd in
-	*@IN@*) ;;
-	*) [ "$bi_input" = - ] || bi_in="$B/$bi_input" ;;
-	esac
+	bi_run=$(bi_sub "$bi_cmd" "$O/$bi_name")
+	bi_in=$(bi_stdin)
 	mkdir -p "$O/$bi_name"
 	timeout 10 sh -c "$bi_run" <"$bi_in" >"$O/$bi_name.stdout" 2>"$O/$bi_name.stderr"
 	bi_rc=$?
@@ -105,16 +110,10 @@ while IFS='	' read -r bi_name bi_cmd bi_input bi_code bi_re <&3; do
 	[ "$bi_code" -ne 0 ] || continue
 	case " $bi_done " in *" $bi_prog "*) continue ;; esac
 	bi_done="$bi_done $bi_prog"
-	bi_in=/dev/null
-	case $bi_cmd in
-	*@IN@*) ;;
-	*) [ "$bi_input" = - ] || bi_in="$B/$bi_input" ;;
-	esac
 	d="$O/keep-$bi_name"
 	mkdir -p "$d"
 	echo old >"$d/out"
-	bi_run=$(printf '%s\n' "$bi_cmd" | sed -e "s|@IN@|$B/$bi_input|g" -e "s|@OUT@|$d/out|g" -e "s|@B@|$B|g")
-	timeout 10 sh -c "$bi_run" <"$bi_in" >/dev/null 2>&1
+	timeout 10 sh -c "$(bi_sub "$bi_cmd" "$d")" <"$(bi_stdin)" >/dev/null 2>&1
 	bi_rc=$?
 	check "[ $bi_rc -ne 0 ] && [ \"\$(cat $d/out)\" = old ] && [ \"\$(ls -A $d)\" = out ]" \
 		"badinput $bi_name: a failed run kept the existing output file unchanged"
