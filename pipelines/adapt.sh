@@ -53,6 +53,43 @@ tf*-pre | tf*-base)
 	[ "$f" = 10 ] && opt="$m --train-fraction 1" ;;
 *) echo "adapt.sh: unknown arm '$arm'" >&2; exit 2 ;;
 esac
-# shellcheck disable=SC2086
-exec "$BIN/gcn-adapt" -q -j "$THREADS" -s "$SEED" --runs "$RUNS" --task $task $opt \
-	${ADAPT_OPTS:-} -t -o "$out" "$DATA/$ds.gs"
+
+# One run at a time (gcn-adapt --first-run r --runs 1: run r draws from
+# stream (SEED, r) either way, so the records are those of one 10-run
+# call), each into OUT.parts/, then the parts concatenated into OUT.  A
+# stopped cell keeps its finished runs: the next call reuses a part when the
+# arguments are the same and no input (data, model, gcn-adapt, this
+# script) is newer than the parts directory.
+args="-s $SEED --task $task $opt ${ADAPT_OPTS:-} $DATA/$ds.gs"
+parts=$out.parts
+if [ -f "$parts/args" ] && [ "$(cat "$parts/args")" = "$args" ]; then
+	# shellcheck disable=SC2086
+	for f in "$DATA/$ds.gs" "$BIN/gcn-adapt" "$0" $(printf '%s\n' $opt | sed -n '/\.gs$/p'); do
+		if [ "$f" -nt "$parts/args" ]; then rm -rf "$parts"; fi
+	done
+else
+	rm -rf "$parts"
+fi
+if [ -d "$parts" ]; then
+	kept=$(find "$parts" -name 'r*.txt' | wc -l)
+	if [ "$kept" -gt 0 ]; then
+		echo "adapt.sh: $ds, $arm: $kept finished runs kept from a stopped cell" >&2
+	fi
+else
+	mkdir -p "$parts"
+	printf '%s\n' "$args" >"$parts/args"
+fi
+r=0
+while [ "$r" -lt "$RUNS" ]; do
+	# shellcheck disable=SC2086
+	[ -f "$parts/r$r.txt" ] ||
+		"$BIN/gcn-adapt" -q -j "$THREADS" --first-run "$r" --runs 1 $args -t -o "$parts/r$r.txt"
+	r=$((r + 1))
+done
+r=0
+while [ "$r" -lt "$RUNS" ]; do
+	cat "$parts/r$r.txt"
+	r=$((r + 1))
+done >"$out.tmp"
+mv "$out.tmp" "$out"
+rm -rf "$parts"

@@ -31,6 +31,12 @@ for c in "$@"; do
 	if [ -s "$B/score/$c.tsv" ]; then done=$((done + 1)); else left="$left ${c%%--*}"; fi
 done
 echo "  adaptation cells scored: $done of $all"
-running=$(ls "$B/pred" 2>/dev/null | sed -n 's/\.txt\.tmp.*//p' | tr '\n' ' ')
-[ -z "$running" ] || echo "  being written now: $running"
+# a cell in progress has OUT.parts/ with one rR.txt per finished run
+running=
+for d in "$B"/pred/*.txt.parts; do
+	[ -d "$d" ] || continue
+	c=${d##*/}
+	running="$running ${c%.txt.parts} ($(find "$d" -name 'r*.txt' | wc -l) runs done)"
+done
+[ -z "$running" ] || echo "  being written now:$running"
 [ -z "$left" ] || echo "  left, per dataset:$(printf '%s\n' $left | sort | uniq -c | awk '{ printf " %s %d", $2, $1 }')"

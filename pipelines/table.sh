@@ -67,7 +67,9 @@ echo
 echo "## Provenance"
 echo
 echo "Programs, versions, seeds and command lines of every stage that made these"
-echo "cells (the \`pg\` records the predictions carry), with the configurations:"
+echo "cells (the \`pg\` records the predictions carry), with the configurations;"
+echo "\`adapt.sh\` runs \`gcn-adapt\` once per run (\`--first-run R --runs 1\`, R = 0, 1, ...);"
+echo "listed once here:"
 echo
 echo '```'
 for c in "$@"; do
@@ -81,5 +83,6 @@ for r in $rows; do
 		f="$dir/pred/$s--$r.txt"
 		[ -s "$f" ] && grep '^@pg ' "$f" | sed 's/^@pg //'
 	done
-done | awk '!seen[$1]++'
+done | sed -E 's/ --first-run [0-9]+ --runs 1 / --first-run R --runs 1 /' |
+	awk '{ k = $0; sub(/^id=[^ ]* /, "", k) } !seen[k]++'
 echo '```'

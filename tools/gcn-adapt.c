@@ -42,12 +42,12 @@ enum {
 	OPT_MODEL = COPT_FIRST_TOOL, OPT_TASK, OPT_NO_PRETRAIN, OPT_FREEZE,
 	OPT_RUNS, OPT_LABEL, OPT_EPOCHS, OPT_PATIENCE, OPT_LR, OPT_HIDDEN,
 	OPT_TRAIN_PER_CLASS, OPT_VAL, OPT_TEST, OPT_SCALE, OPT_DROPOUT,
-	OPT_ATTRIBUTES, OPT_ATTR_ONLY, OPT_TRAIN_FRACTION, OPT_RANDOM_ABOVE
+	OPT_ATTRIBUTES, OPT_ATTR_ONLY, OPT_TRAIN_FRACTION, OPT_RANDOM_ABOVE, OPT_FIRST_RUN
 };
 
 #define SYNOPSIS "gcn-adapt [-qt] [-j threads] [-l level] [-o file] [-s seed] [--attr-only]\n" \
-	"                 [--attributes] [--dropout p] [--epochs n] [--freeze k]\n" \
-	"                 [--hidden n] [--label name] [--lr x] [--model file]\n" \
+	"                 [--attributes] [--dropout p] [--epochs n] [--first-run r]\n" \
+	"                 [--freeze k] [--hidden n] [--label name] [--lr x] [--model file]\n" \
 	"                 [--no-pretrain] [--patience n] [--random-above] [--runs n]\n" \
 	"                 [--scale minmax|log] [--task node|link|graph] [--test n]\n" \
 	"                 [--train-fraction x] [--train-per-class n] [--val n] [file ...]"
@@ -63,7 +63,7 @@ static const char *const adapt_task[] = { "node", "link", "graph", NULL };
 struct opts {
 	struct copt c;
 	const char *model, *label;
-	int task, no_pretrain, freeze, runs, epochs, patience, hidden, scale, random_above;
+	int task, no_pretrain, freeze, runs, first_run, epochs, patience, hidden, scale, random_above;
 	int train_per_class, nval, ntest, attributes, attr_only;
 	double lr, wd, dropout, train_fraction;
 };
@@ -79,6 +79,7 @@ usage(FILE *f, const struct opts *o)
 		"      --attributes        concatenate the node attributes with the encoder output\n"
 		"      --dropout P         dropout of the GCN head's inputs [%g]\n"
 		"      --epochs N          most epochs per run [%d]\n"
+		"      --first-run R       number the runs from R: runs R..R+N-1 of a longer set [0]\n"
 		"      --freeze K          fix E and the bottom K blocks (-1: fix nothing) [0]\n"
 		"  -h, --help              this help\n"
 		"      --hidden N          width of the GCN head's hidden layer [%d]\n"
@@ -115,6 +116,7 @@ parse(struct opts *o, int argc, char **argv)
 		{ "attributes", no_argument, NULL, OPT_ATTRIBUTES },
 		{ "dropout", required_argument, NULL, OPT_DROPOUT },
 		{ "epochs", required_argument, NULL, OPT_EPOCHS },
+		{ "first-run", required_argument, NULL, OPT_FIRST_RUN },
 		{ "freeze", required_argument, NULL, OPT_FREEZE },
 		{ "hidden", required_argument, NULL, OPT_HIDDEN },
 		{ "label", required_argument, NULL, OPT_LABEL },
@@ -161,6 +163,9 @@ parse(struct opts *o, int argc, char **argv)
 		case OPT_ATTR_ONLY: o->attr_only = 1; break;
 		case OPT_DROPOUT: o->dropout = opt_double(optarg, 0, 0.95, "--dropout"); break;
 		case OPT_EPOCHS: o->epochs = (int)opt_ll(optarg, 1, 1000000, "--epochs"); break;
+		case OPT_FIRST_RUN:
+			o->first_run = (int)opt_ll(optarg, 0, 1000000, "--first-run");
+			break;
 		case OPT_FREEZE: o->freeze = (int)opt_ll(optarg, -1, MODEL_MAXL, "--freeze"); break;
 		case OPT_HIDDEN: o->hidden = (int)opt_ll(optarg, 1, 65536, "--hidden"); break;
 		case OPT_LABEL:
@@ -695,7 +700,7 @@ main(int argc, char **argv)
 		else if (sscanf(M.t[i].name, "block%d.", &blk) == 1)
 			trained[i] = blk - 1 >= from;
 	}
-	for (int run = 0; run < o.runs; run++) {
+	for (int run = o.first_run; run < o.first_run + o.runs; run++) {
 		int ntr, nva = o.nval, nte = o.ntest;
 		rng_reseed(rr, o.c.seed, (uint64_t)run);
 		if (o.task == TASK_GRAPH)
@@ -831,7 +836,7 @@ main(int argc, char **argv)
 		gs_write1(out, &rec);
 		if (copt_show_progress(&o.c))
 			fprintf(stderr, "%s: run %d/%d: %d epochs (best %d), val %.3f, test %.3f\n",
-				err_prog(), run + 1, o.runs, ep, best_ep,
+				err_prog(), run + 1, o.first_run + o.runs, ep, best_ep,
 				best_acc, tok / nte);
 		head_free(&h);
 	}

@@ -23,11 +23,19 @@ check "awk -v a='$a' 'BEGIN { exit !(a > 0.5) }'" "baseline: micro-F1 $a beats 0
 expect 0 "gcn-adapt --no-pretrain --hidden 8 $A --epochs 3 -o $T/nomodel.gs $T/g.gs"
 
 # same seed and threads: same bytes (the pg record holds -o: compare the rest)
-strip() { grep -v '^@pg\|^@end' "$1" | sed 's/ pg=[0-9a-f]*//'; }
+strip() { grep -v '^@pg\|^@end\|^##' "$1" | sed 's/ pg=[0-9a-f]*//'; }
 expect 0 "gcn-adapt -j 2 --model $T/model.gs $A -t -o $T/pre2.txt $T/g.gs"
 strip "$T/pre.txt" >"$T/p1"
 strip "$T/pre2.txt" >"$T/p2"
 same "$T/p1" "$T/p2" "same seed, same predictions"
+# --first-run: runs 1 and 2 alone, after run 0, are the records of --runs 3
+B1=$(printf '%s\n' "$A" | sed 's/--runs 3/--runs 1/')
+expect 0 "gcn-adapt -j 2 --model $T/model.gs $B1 -t -o $T/r0.txt $T/g.gs"
+expect 0 "gcn-adapt -j 2 --model $T/model.gs $B1 --first-run 1 -t -o $T/r1.txt $T/g.gs"
+expect 0 "gcn-adapt -j 2 --model $T/model.gs --first-run 2 $B1 -t -o $T/r2.txt $T/g.gs"
+cat "$T/r0.txt" "$T/r1.txt" "$T/r2.txt" >"$T/r012.txt"
+strip "$T/r012.txt" >"$T/p5"
+same "$T/p1" "$T/p5" "--first-run 0, 1, 2 with --runs 1: the records of one --runs 3 call"
 expect 0 "gcn-adapt -j 2 --model $T/model.gs --freeze 2 $A -t -o $T/f2.txt $T/g.gs"
 strip "$T/f2.txt" >"$T/p3"
 check "! cmp -s $T/p1 $T/p3" "--freeze 2 trains something else"

@@ -45,3 +45,19 @@ printf 'train:\n  bogus: 1\n' >"$T/bad.yaml"
 check "! $P TRAIN_CONFIG=$T/bad.yaml BUILD=$T/b2 $T/b2/model-all.gs 2>$T/bad.err" "a failing stage fails make"
 check "grep -q 'gcn-train: .*bogus' $T/bad.err" "and gcn-train says why"
 check "[ ! -e $T/b2/model-all.gs ]" "no model file after a failed stage"
+
+# a stopped cell keeps its finished runs: a gcn-adapt that fails on run 1
+# leaves run 0 in OUT.parts/, and the next make redoes run 1 only
+mkdir -p "$T/wbin"
+printf '#!/bin/sh\ncase " $* " in *" --first-run 1 "*) echo "gcn-adapt: stopped" >&2; exit 1 ;; esac\nexec %s/gcn-adapt "$@"\n' \
+	"$BIN" >"$T/wbin/gcn-adapt"
+chmod +x "$T/wbin/gcn-adapt"
+grep -v '^[@#]' "$T/build/pred/cora--attr.txt" >"$T/attr-runs.txt"
+rm "$T/build/pred/cora--attr.txt"
+check "! $P BIN=$T/wbin $T/build/pred/cora--attr.txt 2>$T/stop.err" "a cell whose run 1 fails fails make"
+check "[ ! -e $T/build/pred/cora--attr.txt ] && [ -s $T/build/pred/cora--attr.txt.parts/r0.txt ] &&
+	[ ! -e $T/build/pred/cora--attr.txt.parts/r1.txt ]" "no predictions file; run 0 kept in the parts"
+expect 0 "$P $T/build/pred/cora--attr.txt 2>$T/resume.err"
+check "grep -q 'cora, attr: 1 finished runs kept' $T/resume.err && [ ! -e $T/build/pred/cora--attr.txt.parts ] &&
+	grep -v '^[@#]' $T/build/pred/cora--attr.txt | cmp -s - $T/attr-runs.txt" \
+	"the rerun keeps run 0, redoes run 1: the same records as one uninterrupted call"
