@@ -215,13 +215,13 @@ head_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
 
 /* ---- the link decoder ---- */
 
-
-
 void
-lbuf_init(struct lbuf *lb, int64_t hid, int64_t C)
+lbuf_init(struct lbuf *lb, int64_t N, int64_t hid, int64_t C)
 {
-	lb->Zc = xmallocarray((size_t)(LCHUNK * 2 * hid), sizeof(real));
-	lb->dZc = xmallocarray((size_t)(LCHUNK * 2 * hid), sizeof(real));
+	lb->P = xmallocarray((size_t)(N * hid), sizeof(real));
+	lb->Q = xmallocarray((size_t)(N * hid), sizeof(real));
+	lb->SU = xmallocarray((size_t)(N * hid), sizeof(real));
+	lb->SV = xmallocarray((size_t)(N * hid), sizeof(real));
 	lb->Y3 = xmallocarray((size_t)(LCHUNK * hid), sizeof(real));
 	lb->Z3 = xmallocarray((size_t)(LCHUNK * hid), sizeof(real));
 	lb->Z3d = xmallocarray((size_t)(LCHUNK * hid), sizeof(real));
@@ -234,7 +234,8 @@ lbuf_init(struct lbuf *lb, int64_t hid, int64_t C)
 void
 lbuf_free(struct lbuf *lb)
 {
-	free(lb->Zc); free(lb->dZc); free(lb->Y3); free(lb->Z3); free(lb->Z3d);
+	free(lb->P); free(lb->Q); free(lb->SU); free(lb->SV);
+	free(lb->Y3); free(lb->Z3); free(lb->Z3d);
 	free(lb->lo); free(lb->dlo); free(lb->m3); free(lb->y);
 }
 
@@ -242,8 +243,17 @@ lbuf_free(struct lbuf *lb)
  * The decoder on edges idx[0..k) of ds, from the node outputs H (N x hid,
  * after relu), LCHUNK edges at a time.  Training (r != NULL): dropout on,
  * the mean cross-entropy over the k edges is returned and its gradient
- * goes into the head's decoder gradients and into dH (N x hid, zeroed
- * here).  Evaluation (r == NULL): logits into out (k x C).
+ * goes into the head's decoder gradients and into dH (N x hid, written
+ * here).  Evaluation (r == NULL): the logits of edge idx[i] into row idx[i]
+ * of out (edges x C).
+ *
+ * The first layer splits: [h_u ; h_v] W3 = h_u W3u + h_v W3v, W3u and W3v
+ * the top and bottom halves of W3.  So P = H W3u and Q = H W3v are taken
+ * once per node, and an edge adds two rows; backward, the edges' gradients
+ * are summed per endpoint into SU and SV, and gW3u += H^T SU, dH = SU W3u^T
+ * + SV W3v^T (and the same for v).  Exactly the concatenated layer's
+ * function and gradient, at N instead of k rows of GEMM (ML-1M: 9,746
+ * nodes against 720,000 training edges).
  */
 double
 head_link_pass(struct head *h, struct lbuf *lb, const int32_t *eu, const int32_t *ev,
@@ -253,24 +263,32 @@ head_link_pass(struct head *h, struct lbuf *lb, const int32_t *eu, const int32_t
 {
 	double loss = 0, acc;
 	real s = (real)(1 / (1 - p));
-	if (r)
-		memset(dH, 0, (size_t)(N * hid) * sizeof *dH);
+	const real *W3u = h->W3, *W3v = h->W3 + hid * hid;
+	lin_fwd(lb->P, H, W3u, NULL, N, hid, hid);
+	lin_fwd(lb->Q, H, W3v, NULL, N, hid, hid);
+	if (r) {
+		memset(lb->SU, 0, (size_t)(N * hid) * sizeof *lb->SU);
+		memset(lb->SV, 0, (size_t)(N * hid) * sizeof *lb->SV);
+	}
 	for (int64_t c0 = 0; c0 < k; c0 += LCHUNK) {
 		int64_t kc = k - c0 < LCHUNK ? k - c0 : LCHUNK;
 		for (int64_t i = 0; i < kc; i++) {
 			int32_t e = idx[c0 + i];
-			memcpy(lb->Zc + i * 2 * hid, H + (int64_t)eu[e] * hid,
-			       (size_t)hid * sizeof(real));
-			memcpy(lb->Zc + i * 2 * hid + hid, H + (int64_t)ev[e] * hid,
-			       (size_t)hid * sizeof(real));
+			const real *pu = lb->P + (int64_t)eu[e] * hid, *qv = lb->Q + (int64_t)ev[e] * hid;
+			real *y3 = lb->Y3 + i * hid;
+			for (int64_t j = 0; j < hid; j++)
+				y3[j] = pu[j] + qv[j] + h->b3[j];
 			lb->y[i] = y[e];
 		}
-		lin_fwd(lb->Y3, lb->Zc, h->W3, h->b3, kc, 2 * hid, hid);
 		relu_fwd(lb->Z3, lb->Y3, kc * hid);
 		dropout(lb->Z3d, lb->m3, lb->Z3, kc * hid, p, r);
-		lin_fwd(r ? lb->lo : out + c0 * C, lb->Z3d, h->W4, h->b4, kc, hid, C);
-		if (!r)
+		lin_fwd(lb->lo, lb->Z3d, h->W4, h->b4, kc, hid, C);
+		if (!r) {
+			for (int64_t i = 0; i < kc; i++)
+				memcpy(out + (int64_t)idx[c0 + i] * C, lb->lo + i * C,
+				       (size_t)C * sizeof *out);
 			continue;
+		}
 		/* the chunk's share of the mean loss and its gradient */
 		loss += head_xent(lb->lo, lb->dlo, lb->y, ident, (int)kc, C, kc, &acc, 1) * (double)kc;
 		for (int64_t i = 0; i < kc * C; i++)
@@ -278,16 +296,20 @@ head_link_pass(struct head *h, struct lbuf *lb, const int32_t *eu, const int32_t
 		lin_bwd(lb->Y3, h->gW4, h->gb4, lb->dlo, lb->Z3d, h->W4, kc, hid, C, 0);
 		for (int64_t i = 0; i < kc * hid; i++)	/* through dropout and relu */
 			lb->Y3[i] = lb->m3[i] && lb->Z3[i] > 0 ? lb->Y3[i] * s : 0;
-		lin_bwd(lb->dZc, h->gW3, h->gb3, lb->Y3, lb->Zc, h->W3, kc, 2 * hid, hid, 0);
 		for (int64_t i = 0; i < kc; i++) {
 			int32_t e = idx[c0 + i];
-			real *du = dH + (int64_t)eu[e] * hid, *dv = dH + (int64_t)ev[e] * hid;
-			const real *g = lb->dZc + i * 2 * hid;
+			real *su = lb->SU + (int64_t)eu[e] * hid, *sv = lb->SV + (int64_t)ev[e] * hid;
+			const real *g = lb->Y3 + i * hid;
 			for (int64_t j = 0; j < hid; j++) {
-				du[j] += g[j];
-				dv[j] += g[hid + j];
+				su[j] += g[j];
+				sv[j] += g[j];
+				h->gb3[j] += g[j];
 			}
 		}
+	}
+	if (r) {
+		lin_bwd(dH, h->gW3, NULL, lb->SU, H, W3u, N, hid, hid, 0);
+		lin_bwd(dH, h->gW3 + hid * hid, NULL, lb->SV, H, W3v, N, hid, hid, 1);
 	}
 	return loss / (double)k;
 }

@@ -47,7 +47,8 @@ struct hbuf {
 
 /* Buffers of the link decoder. */
 struct lbuf {
-	real *Zc, *Y3, *Z3, *Z3d, *lo, *dlo, *dZc;	/* LCHUNK x (2 hid, hid, hid, hid, C, C, 2 hid) */
+	real *P, *Q, *SU, *SV;			/* N x hid: H W3's halves, gradients per endpoint */
+	real *Y3, *Z3, *Z3d, *lo, *dlo;		/* LCHUNK x (hid, hid, hid, C, C) */
 	uint8_t *m3;
 	int32_t *y;				/* (LCHUNK) the chunk's classes */
 };
@@ -105,7 +106,7 @@ double head_softmax_stats(const real *z, int64_t C, double *s, int *best);
 double head_xent(const real *ilg, real *dil, const int32_t *y, const int32_t *idx,
 		 int k, int64_t C, int64_t nitems, double *acc, int backward);
 
-void lbuf_init(struct lbuf *lb, int64_t hid, int64_t C);
+void lbuf_init(struct lbuf *lb, int64_t N, int64_t hid, int64_t C);
 void lbuf_free(struct lbuf *lb);
 
 /*
@@ -113,8 +114,9 @@ void lbuf_free(struct lbuf *lb);
  * the node outputs H (N x hid, after relu), LCHUNK edges at a time.
  * Training (r != NULL): dropout p on, the mean cross-entropy over the k
  * edges is returned and its gradient goes into the decoder's gradients and
- * into dH (N x hid, zeroed here).  Evaluation (r == NULL): logits into out
- * (k x C).  ident: 0..LCHUNK-1 at least.
+ * into dH (N x hid, written here).  Evaluation (r == NULL): the logits of
+ * edge idx[i] into row idx[i] of out (edges x C).  ident: 0..LCHUNK-1 at
+ * least.
  */
 double head_link_pass(struct head *h, struct lbuf *lb, const int32_t *eu,
 		      const int32_t *ev, const int32_t *y, const real *H, real *dH,

@@ -665,12 +665,16 @@ main(int argc, char **argv)
 	 * training graph's edges */
 	struct lbuf lb;
 	real *elg = NULL;
+	int32_t *vt = NULL;
 	int32_t *tu = NULL, *tv = NULL;
 	graph gtr;
 	graph_init(&gtr);
 	if (link) {
-		lbuf_init(&lb, hid, C);
-		elg = xmallocarray((size_t)(NI * C), sizeof *elg);
+		lbuf_init(&lb, N, hid, C);
+		/* evaluation scores the validation and test edges (vt) only; the
+		 * training edges' rows of elg stay 0 */
+		elg = xcalloc((size_t)(NI * C), sizeof *elg);
+		vt = xmallocarray((size_t)NI, sizeof *vt);
 		tu = xmallocarray((size_t)NI, sizeof *tu);
 		tv = xmallocarray((size_t)NI, sizeof *tv);
 	}
@@ -709,6 +713,8 @@ main(int argc, char **argv)
 			if (link_split(NI, rr, tr, &ntr, va, &nva, te, &nte) != 0)
 				die("%" PRId64 " labelled edges: too few to split into training, "
 				    "validation and test edges", NI);
+			memcpy(vt, va, (size_t)nva * sizeof *vt);
+			memcpy(vt + nva, te, (size_t)nte * sizeof *vt);
 			/* the encoder and the head see the training edges only */
 			for (int i = 0; i < ntr; i++) {
 				tu[i] = ds.eu[tr[i]];
@@ -753,8 +759,8 @@ main(int argc, char **argv)
 				const real *ilg = hb.lg;
 				if (link) {
 					relu_fwd(hb.lg, hb.lg, N * hid);
-					head_link_pass(&h, &lb, ds.eu, ds.ev, ds.y, hb.lg, NULL, N, ident, NI, hid, C, 0,
-						  NULL, elg, ident);
+					head_link_pass(&h, &lb, ds.eu, ds.ev, ds.y, hb.lg, NULL, N, vt,
+						       nva + nte, hid, C, 0, NULL, elg, ident);
 					ilg = elg;
 				} else if (o.task == TASK_GRAPH) {
 					head_graph_logits(glg, hb.lg, &b, C);
@@ -859,7 +865,7 @@ main(int argc, char **argv)
 		free(dil);
 	if (link)
 		lbuf_free(&lb);
-	free(elg); free(tu); free(tv); free(ds.eu); free(ds.ev);
+	free(elg); free(vt); free(tu); free(tv); free(ds.eu); free(ds.ev);
 	graph_free(&gtr);
 	hbuf_free(&hb);
 	free(ds.A);

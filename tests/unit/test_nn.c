@@ -982,7 +982,7 @@ check_head(int task, int from, int embed, int attributes)
 	} else {
 		/* labelled node pairs (edges or not: the decoder does not care),
 		 * a node in several of them */
-		lbuf_init(&c.lb, c.hid, c.C);
+		lbuf_init(&c.lb, N, c.hid, c.C);
 		c.eu = xmallocarray(12, sizeof *c.eu);
 		c.ev = xmallocarray(12, sizeof *c.ev);
 		for (int i = 0; i < 12; i++) {
