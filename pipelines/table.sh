@@ -83,6 +83,6 @@ for r in $rows; do
 		f="$dir/pred/$s--$r.txt"
 		[ -s "$f" ] && grep '^@pg ' "$f" | sed 's/^@pg //'
 	done
-done | sed -E 's/ --first-run [0-9]+ --runs 1 / --first-run R --runs 1 /' |
+done | sed -E 's/ --first-run [0-9]+ / --first-run R /; s/\.parts\/r[0-9]+\.txt /.parts\/rR.txt /' |
 	awk '{ k = $0; sub(/^id=[^ ]* /, "", k) } !seen[k]++'
 echo '```'

@@ -20,6 +20,8 @@ check "grep -q 'Baseline (attr. only) | [0-9.]* ±' $R/table1.md" "table1: the a
 check "grep -q 'prog=dcbm-gen .*seed=1 .*dcbm-quick.yaml' $R/table1.md && grep -q 'prog=gcn-train' $R/table1.md &&
 	grep -q '^[0-9a-f]\{64\}  pretrain-quick.yaml' $R/table1.md" \
 	"table1: provenance of every stage and the configs' checksums"
+check "[ \$(grep -c 'prog=gcn-adapt .*--first-run R --runs 1 .*/cora--base.txt.parts/rR.txt ' $R/table1.md) -eq 1 ]" \
+	"table1: a cell's per-run gcn-adapt calls are listed once"
 for f in fig2 fig3 fig5 fig5-degrees; do
 	check "[ \"\$(head -c 4 $R/$f.png | od -An -c | tr -d ' ')\" = '211PNG' ] && grep -q '<svg' $R/$f.svg" \
 		"$f: a PNG and an SVG"
