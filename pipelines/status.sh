@@ -19,6 +19,8 @@ for m in arch all rec rank cluster; do
 		st=$(awk -F '\t' 'NR > 1 { e = $1; s = $2; sc = $17 } END {
 			printf "training: epoch %s logged (step %s), validation score %s", e, s, sc }' "$log")
 		[ -s "$B/ckpt-$m.gs" ] && st="$st; checkpoint kept"
+	elif [ -e "$log" ]; then
+		st="training: no epoch logged yet"
 	else
 		st="not started"
 	fi
