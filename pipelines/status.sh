@@ -1,7 +1,7 @@
 #!/bin/sh
 # status.sh BUILD CELL... - how far a pipeline run has got (`make status`):
 # each pre-training (done, or its last logged epoch), the adaptation cells
-# scored out of all, the ones being written now, and what is left per
+# done (and scored) out of all, the ones being written now, and what is left per
 # dataset.  Reads the stage files only; safe while make runs.
 set -eu
 [ $# -ge 1 ] || { echo "usage: sh status.sh BUILD [CELL...]" >&2; exit 2; }
@@ -27,12 +27,14 @@ for m in arch all rec rank cluster; do
 	echo "  model-$m: $st"
 done
 [ $# -gt 0 ] || exit 0
-done=0 all=0 left=
+# a cell is done when its predictions are; make -j may score them later
+done=0 scored=0 all=0 left=
 for c in "$@"; do
 	all=$((all + 1))
-	if [ -s "$B/score/$c.tsv" ]; then done=$((done + 1)); else left="$left ${c%%--*}"; fi
+	[ -s "$B/score/$c.tsv" ] && scored=$((scored + 1))
+	if [ -s "$B/pred/$c.txt" ]; then done=$((done + 1)); else left="$left ${c%%--*}"; fi
 done
-echo "  adaptation cells scored: $done of $all"
+echo "  adaptation cells done: $done of $all ($scored scored)"
 # a cell in progress has OUT.parts/ with one rR.txt per finished run
 running=
 for d in "$B"/pred/*.txt.parts; do

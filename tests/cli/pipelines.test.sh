@@ -61,7 +61,7 @@ check "[ ! -e $T/build/pred/cora--attr.txt ] && [ -s $T/build/pred/cora--attr.tx
 	[ ! -e $T/build/pred/cora--attr.txt.parts/r1.txt ]" "no predictions file; run 0 kept in the parts"
 expect 0 "$P status >$T/status.out"
 check "grep -q '^  model-all: done' $T/status.out && grep -q '^  being written now: cora--attr (1 runs done)' $T/status.out &&
-	grep -q '^  adaptation cells scored: [0-9]* of [0-9]*' $T/status.out" \
+	grep -q '^  adaptation cells done: [0-9]* of [0-9]* ([0-9]* scored)' $T/status.out" \
 	"status: the models, the cells scored, a cell in progress with its finished runs"
 expect 0 "$P $T/build/pred/cora--attr.txt 2>$T/resume.err"
 check "grep -q 'cora, attr: 1 finished runs kept' $T/resume.err && [ ! -e $T/build/pred/cora--attr.txt.parts ] &&
