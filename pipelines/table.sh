@@ -27,6 +27,12 @@ label() {
 	pre-cluster) echo "Pre-train (cluster)" ;;
 	esac
 }
+name() {
+	case $1 in
+	cora) echo Cora ;; pubmed) echo Pubmed ;; ml-100k) echo ML-100K ;;
+	ml-1m) echo ML-1M ;; imdb-multi) echo IMDB-M ;; imdb-binary) echo IMDB-B ;;
+	esac
+}
 # the paper's value of ROW on column I (1..6), or "-"
 paper() { awk -F '\t' -v r="$1" -v i="$2" '$1 == r { split($(i + 1), a, " ");
 	print (a[1] == "-" ? "-" : a[1] " ± " a[2]) }' "$here/paper.tsv"; }
@@ -63,6 +69,34 @@ done
 echo
 echo "Each cell is \`evalf1\` over the test predictions of \`gcn-adapt\`;"
 echo "the files are in \`$dir/pred\` and \`$dir/score\`."
+# A dataset whose node attributes are partial (graph-import writes
+# attributed_nodes=K into the graph record when only K nodes have them) gets
+# a note, when a cell with attributes was run on it.
+data=$(cd "${DATA:-$here/../data}" 2>/dev/null && pwd) || data=${DATA:-$here/../data}
+nodefeat=$here/../bin/nodefeat
+notes=
+for s in $sets; do
+	[ "$which" = table1 ] || break
+	ls "$dir/score/$s--"*attr.tsv >/dev/null 2>&1 && [ -f "$data/$s.gs" ] || continue
+	# nodefeat -t writes the graph record's header first; awk stops there
+	k=$("$nodefeat" -q -t "$data/$s.gs" 2>/dev/null | awk '/^@graph / {
+		for (i = 2; i <= NF; i++) { j = index($i, "="); a[substr($i, 1, j - 1)] = substr($i, j + 1) }
+		if ("attributed_nodes" in a && a["attributed_nodes"] + 0 < a["nodes"] + 0)
+			print a["attributed_nodes"], a["nodes"]
+		exit }') || true
+	[ -n "$k" ] || continue
+	notes="$notes- $(name "$s"): the data (\`$data/$s.gs\`) has node attributes for only
+  ${k% *} of ${k#* } nodes (\`attributed_nodes\` in its graph record), the others are
+  zero; its attribute cells measure that, not the paper's setting
+  (see \`data/README.md\`).
+"
+done
+if [ -n "$notes" ]; then
+	echo
+	echo "## Notes on the data"
+	echo
+	printf '%s' "$notes"
+fi
 echo
 echo "## Provenance"
 echo

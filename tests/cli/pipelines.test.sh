@@ -22,6 +22,16 @@ check "grep -q 'prog=dcbm-gen .*seed=1 .*dcbm-quick.yaml' $R/table1.md && grep -
 	"table1: provenance of every stage and the configs' checksums"
 check "[ \$(grep -c 'prog=gcn-adapt .*--first-run R --runs 1 .*/cora--base.txt.parts/rR.txt ' $R/table1.md) -eq 1 ]" \
 	"table1: a cell's per-run gcn-adapt calls are listed once"
+check "! grep -q 'Notes on the data' $R/table1.md" "table1: no data note when every node has its attributes (Cora)"
+# a dataset with attributes for only some nodes gets a note under the table
+mkdir -p "$T/nd/score" "$T/nd/data"
+cp "$T/build/score/cora--attr.tsv" "$T/nd/score/pubmed--attr.tsv"
+expect 0 "graph-import -q -f linqs --attributes $TOP/tests/cli/data/import-attr.txt -o $T/nd/data/pubmed.gs \
+	$TOP/tests/cli/data/import-labels.txt $TOP/tests/cli/data/import-tiny.cites"
+expect 0 "DATA=$T/nd/data sh $TOP/pipelines/table.sh table1 $T/nd title >$T/nd/table1.md"
+check "grep -q '^## Notes on the data' $T/nd/table1.md &&
+	grep -q '^- Pubmed: the data (\`$T/nd/data/pubmed.gs\`) has node attributes for only' $T/nd/table1.md &&
+	grep -q '^  2 of 5 nodes ' $T/nd/table1.md" "table1: partial attributes (attributed_nodes) get a note"
 for f in fig2 fig3 fig5 fig5-degrees; do
 	check "[ \"\$(head -c 4 $R/$f.png | od -An -c | tr -d ' ')\" = '211PNG' ] && grep -q '<svg' $R/$f.svg" \
 		"$f: a PNG and an SVG"
