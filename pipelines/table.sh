@@ -69,6 +69,34 @@ done
 echo
 echo "Each cell is \`evalf1\` over the test predictions of \`gcn-adapt\`;"
 echo "the files are in \`$dir/pred\` and \`$dir/score\`."
+# a reference value "MEAN STD [NOTE...]" or "-" as a table cell
+refcell() {
+	[ "$1" != - ] || { echo "–"; return; }
+	m=$1 sd=$2
+	shift 2
+	echo "$m ± $sd${*:+ $*}"
+}
+# table1: the PyTorch references of ../shared/bench, the floor to beat
+if [ "$which" = table1 ] && [ -f "$here/reference.tsv" ]; then
+	echo
+	echo "## The floor: PyTorch references"
+	echo
+	echo "The downstream protocol in PyTorch (\`../shared/bench\`; measured there, not"
+	echo "here), structure only, from \`pipelines/reference.tsv\`; each row is to be"
+	echo "compared with our row it names."
+	echo
+	echo "| Reference | ours | Cora | Pubmed | ML-100K | ML-1M | IMDB-M | IMDB-B |"
+	echo "|---|---|---|---|---|---|---|---|"
+	while IFS='	' read -r r lab src c1 c2 c3 c4 c5 c6; do
+		case $r in '#'*|'') continue ;; esac
+		line="| $lab (\`$src\`) | $(label "$r") |"
+		for c in "$c1" "$c2" "$c3" "$c4" "$c5" "$c6"; do
+			line="$line $(refcell $c) |"
+		done
+		echo "$line"
+	done <"$here/reference.tsv"
+fi
+
 # A dataset whose node attributes are partial (graph-import writes
 # attributed_nodes=K into the graph record when only K nodes have them) gets
 # a note, when a cell with attributes was run on it.

@@ -22,6 +22,8 @@ check "grep -q 'prog=dcbm-gen .*seed=1 .*dcbm-quick.yaml' $R/table1.md && grep -
 	"table1: provenance of every stage and the configs' checksums"
 check "[ \$(grep -c 'prog=gcn-adapt .*--first-run R --runs 1 .*/cora--base.txt.parts/rR.txt ' $R/table1.md) -eq 1 ]" \
 	"table1: a cell's per-run gcn-adapt calls are listed once"
+check "grep -q '^| 2-layer GCN on the four features, no pre-training (\`downstream/results.md\`) | Baseline (no pre-train) | 26.6 ± 6.0 | 40.5 ± 2.5 | 35.2 ± 0.4 | – |' $R/table1.md" \
+	"table1: the PyTorch references (reference.tsv) under the table"
 check "! grep -q 'Notes on the data' $R/table1.md" "table1: no data note when every node has its attributes (Cora)"
 # a dataset with attributes for only some nodes gets a note under the table
 mkdir -p "$T/nd/score" "$T/nd/data"
