@@ -141,7 +141,7 @@ parse(struct opts *o, int argc, char **argv)
 	o->label = "label";
 	o->runs = 10;
 	o->epochs = 200;
-	o->patience = 20;
+	o->patience = 50;
 	o->hidden = 64;
 	o->lr = 0.005;
 	o->wd = 5e-4;
