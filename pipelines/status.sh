@@ -1,8 +1,9 @@
 #!/bin/sh
 # status.sh BUILD CELL... - how far a pipeline run has got (`make status`):
 # each pre-training (done, or its last logged epoch), the adaptation cells
-# done (and scored) out of all, the ones being written now, and what is left per
-# dataset.  Reads the stage files only; safe while make runs.
+# done (and scored) out of all, those out of date, the ones in progress, and
+# what is left per dataset.  ADAPT=path of gcn-adapt: predictions older than
+# it count as out of date.  Reads the stage files only; safe while make runs.
 set -eu
 [ $# -ge 1 ] || { echo "usage: sh status.sh BUILD [CELL...]" >&2; exit 2; }
 B=$1
@@ -27,20 +28,34 @@ for m in arch all rec rank cluster; do
 	echo "  model-$m: $st"
 done
 [ $# -gt 0 ] || exit 0
-# a cell is done when its predictions are; make -j may score them later
-done=0 scored=0 all=0 left=
+# a cell is done when its predictions are (make -j may score them later),
+# unless they are older than gcn-adapt ($ADAPT): then make redoes them
+ADAPT=${ADAPT:-}
+older() { [ -n "$ADAPT" ] && [ "$ADAPT" -nt "$1" ]; }
+done=0 scored=0 all=0 stale=0 left=
 for c in "$@"; do
 	all=$((all + 1))
-	[ -s "$B/score/$c.tsv" ] && scored=$((scored + 1))
-	if [ -s "$B/pred/$c.txt" ]; then done=$((done + 1)); else left="$left ${c%%--*}"; fi
+	if [ -s "$B/pred/$c.txt" ] && ! older "$B/pred/$c.txt"; then
+		done=$((done + 1))
+		[ -s "$B/score/$c.tsv" ] && scored=$((scored + 1))
+	else
+		[ -s "$B/pred/$c.txt" ] && stale=$((stale + 1))
+		left="$left ${c%%--*}"
+	fi
 done
 echo "  adaptation cells done: $done of $all ($scored scored)"
-# a cell in progress has OUT.parts/ with one rR.txt per finished run
+[ "$stale" -eq 0 ] || echo "  out of date (older than $ADAPT), to redo: $stale"
+# a cell in progress, or stopped, has OUT.parts/ with one rR.txt per
+# finished run; parts older than gcn-adapt will be redone
 running=
 for d in "$B"/pred/*.txt.parts; do
 	[ -d "$d" ] || continue
 	c=${d##*/}
-	running="$running ${c%.txt.parts} ($(find "$d" -name 'r*.txt' | wc -l) runs done)"
+	if [ -f "$d/args" ] && older "$d/args"; then
+		running="$running ${c%.txt.parts} (out of date, to redo)"
+	else
+		running="$running ${c%.txt.parts} ($(find "$d" -name 'r*.txt' | wc -l) runs done)"
+	fi
 done
-[ -z "$running" ] || echo "  being written now:$running"
+[ -z "$running" ] || echo "  in progress or stopped:$running"
 [ -z "$left" ] || echo "  left, per dataset:$(printf '%s\n' $left | sort | uniq -c | awk '{ printf " %s %d", $2, $1 }')"

@@ -72,10 +72,22 @@ check "! $P BIN=$T/wbin $T/build/pred/cora--attr.txt 2>$T/stop.err" "a cell whos
 check "[ ! -e $T/build/pred/cora--attr.txt ] && [ -s $T/build/pred/cora--attr.txt.parts/r0.txt ] &&
 	[ ! -e $T/build/pred/cora--attr.txt.parts/r1.txt ]" "no predictions file; run 0 kept in the parts"
 expect 0 "$P status >$T/status.out"
-check "grep -q '^  model-all: done' $T/status.out && grep -q '^  being written now: cora--attr (1 runs done)' $T/status.out &&
+check "grep -q '^  model-all: done' $T/status.out && grep -q '^  in progress or stopped: cora--attr (1 runs done)' $T/status.out &&
 	grep -q '^  adaptation cells done: [0-9]* of [0-9]* ([0-9]* scored)' $T/status.out" \
 	"status: the models, the cells scored, a cell in progress with its finished runs"
 expect 0 "$P $T/build/pred/cora--attr.txt 2>$T/resume.err"
 check "grep -q 'cora, attr: 1 finished runs kept' $T/resume.err && [ ! -e $T/build/pred/cora--attr.txt.parts ] &&
 	grep -v '^[@#]' $T/build/pred/cora--attr.txt | cmp -s - $T/attr-runs.txt" \
 	"the rerun keeps run 0, redoes run 1: the same records as one uninterrupted call"
+
+# a newer gcn-adapt: status counts the predictions, and stopped parts, as
+# out of date, not done (make redoes them)
+mkdir -p "$T/build/pred/cora--pre.txt.parts"
+echo old >"$T/build/pred/cora--pre.txt.parts/args"
+touch -d '2000-01-01' "$T/build/pred/cora--pre.txt.parts/args"
+touch -d '1 hour' "$T/wbin/gcn-adapt"
+expect 0 "$P BIN=$T/wbin status >$T/status2.out"
+check "grep -q '^  adaptation cells done: 0 of [0-9]* (0 scored)' $T/status2.out &&
+	grep -q '^  out of date (older than .*/wbin/gcn-adapt), to redo: [1-9][0-9]*\$' $T/status2.out &&
+	grep -q '^  in progress or stopped: cora--pre (out of date, to redo)' $T/status2.out" \
+	"status: predictions and parts older than gcn-adapt are out of date, not done"
