@@ -43,8 +43,13 @@ echo "Micro-F1 (%), mean ± standard deviation over the runs: ours, then the pap
 echo "parentheses. Structure only in the upper rows (the four node features), node"
 echo "attributes added in the lower ones; \"/\" where the paper has no such row."
 echo
-echo "| Method | Cora | Pubmed | ML-100K | ML-1M | IMDB-M | IMDB-B |"
-echo "|---|---|---|---|---|---|---|"
+# the dataset columns' header and rule, from name()
+cols= rule=
+for s in $sets; do
+	cols="$cols $(name "$s") |" rule="$rule---|"
+done
+echo "| Method |$cols"
+echo "|---|$rule"
 for r in $rows; do
 	line="| $(label "$r") |"
 	i=0
@@ -85,8 +90,8 @@ if [ "$which" = table1 ] && [ -f "$here/reference.tsv" ]; then
 	echo "here), structure only, from \`pipelines/reference.tsv\`; each row is to be"
 	echo "compared with our row it names."
 	echo
-	echo "| Reference | ours | Cora | Pubmed | ML-100K | ML-1M | IMDB-M | IMDB-B |"
-	echo "|---|---|---|---|---|---|---|---|"
+	echo "| Reference | ours |$cols"
+	echo "|---|---|$rule"
 	while IFS='	' read -r r lab src c1 c2 c3 c4 c5 c6; do
 		case $r in '#'*|'') continue ;; esac
 		line="| $lab (\`$src\`) | $(label "$r") |"
@@ -103,8 +108,9 @@ fi
 data=$(cd "${DATA:-$here/../data}" 2>/dev/null && pwd) || data=${DATA:-$here/../data}
 nodefeat=$here/../bin/nodefeat
 notes=
-for s in $sets; do
-	[ "$which" = table1 ] || break
+attr_sets=
+[ "$which" != table1 ] || attr_sets=$sets
+for s in $attr_sets; do
 	ls "$dir/score/$s--"*attr.tsv >/dev/null 2>&1 && [ -f "$data/$s.gs" ] || continue
 	# nodefeat -t writes the graph record's header first; awk stops there
 	k=$("$nodefeat" -q -t "$data/$s.gs" 2>/dev/null | awk '/^@graph / {
