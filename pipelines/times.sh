@@ -2,7 +2,10 @@
 # times.sh LOG - summarise a TIMES=1 stage log (timed.sh) as markdown: wall
 # and CPU seconds per kind of stage, and the elapsed time of the whole run
 # from the first recipe's start to the last one's end (several runs of make
-# into one log: the sum of each run's elapsed time).
+# into one log: the sum of each run's elapsed time).  A recipe is logged when
+# it ends, so one killed (a lost session, SIGKILL) is not in the log, and a
+# resumed pre-training counts only its last part there; the pre-trainings'
+# own logs (train-TASKS.tsv beside LOG) give their time over every part.
 set -eu
 [ $# -eq 1 ] || { echo "usage: sh times.sh LOG" >&2; exit 2; }
 [ -s "$1" ] || { echo "times.sh: $1: no stage log (run make with TIMES=1)" >&2; exit 1; }
@@ -46,3 +49,18 @@ END {
 		printf "| %s | %d%s | %.0f | %.0f |\n", x, n[x], bad[x] ? " (" bad[x] " failed)" : "", wall[x], cpu[x] }
 	printf "\nElapsed while some stage ran: %.0f s (%.1f h); CPU in all: %.0f s (%.1f h).\n", el, el / 3600, totcpu, totcpu / 3600
 }' "$1"
+# The pre-trainings from their logs: column 'seconds' counts from the start
+# of each gcn-train process, so a drop marks a resumed part; the time of a
+# part is its last line's.  An epoch a kill cut short is not counted.
+set -- "$(dirname "$1")"/train-*.tsv
+[ -s "$1" ] || exit 0
+printf '\nPre-training, from the training logs (every resumed part; an epoch cut short by a kill is not counted):\n\n'
+printf '| model | epochs logged | parts | seconds |\n|---|---|---|---|\n'
+for f; do
+	awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "seconds") c = i; next }
+	c && $c + 0 < prev { tot += prev; parts++ }
+	c { prev = $c + 0; ep = $1 }
+	END { if (!c) exit
+		m = FILENAME; sub(/.*\/train-/, "", m); sub(/\.tsv$/, "", m)
+		printf "| model-%s | %d | %d | %.0f |\n", m, ep, parts + 1, tot + prev }' "$f"
+done

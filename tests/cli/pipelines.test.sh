@@ -12,6 +12,13 @@ check "awk -F '\t' 'NF == 6 && \$2 == 0 && \$3 >= 0 && \$4 >= 0 { n++ } /gcn-tra
 expect 0 "$P times >$T/times.md"
 check "grep -q '^| gcn-train model-all | 1 | ' $T/times.md && grep -q '^| gcn-adapt cora | ' $T/times.md &&
 	grep -q '^Elapsed while some stage ran: [0-9]* s' $T/times.md" "times: a table per kind of stage and the elapsed time"
+check "grep -q '^| model-all | [1-9][0-9]* | 1 | [0-9]* |\$' $T/times.md" "times: the pre-training from its log"
+# a pre-training resumed once: its two parts' times are added up
+mkdir -p $T/tres
+printf '2026-01-01T00:00:00\t0\t5.0\t4.0\t0.5\tsh adapt.sh cora base x\n' >$T/tres/times.tsv
+printf 'epoch\tstep\tseconds\n1\t2\t100\n2\t4\t250\n2\t4\t120\n3\t6\t260\n' >$T/tres/train-rec.tsv
+expect 0 "sh $TOP/pipelines/times.sh $T/tres/times.tsv >$T/tres/out"
+check "grep -q '^| model-rec | 3 | 2 | 510 |\$' $T/tres/out" "times: a resumed pre-training adds its parts (250 + 260 s)"
 check "grep -q '^| Baseline (no pre-train) | [0-9.]* ± [0-9.]* \[2 runs\] (61.9 ± 1.7) |' $R/table1.md" \
 	"table1: our Cora baseline beside the paper's"
 check "[ \$(grep -c '^| Pre-train (all tasks) | [0-9.]* ± [0-9.]* \[2 runs\] (67.5 ± 1.1) | not run (66.0 ± 1.4) |.* [0-9.]* ± [0-9.]* \[2 runs\] (73.2 ± 0.8) |\$' $R/table1.md) -eq 1 ]" \
