@@ -76,8 +76,11 @@ void copt_apply_threads(const struct copt *c);
  * passive) unless the user set the policy: the training programs alternate
  * OpenMP loops with OpenBLAS calls, whose own threads then compete with
  * spinning OpenMP threads for the cores (measured: a gcn-adapt epoch on Cora
- * 33% shorter, a gcn-train step 4%).  Re-executes the program once with the
- * variable set (same pid, same arguments); call it first thing in main().
+ * 33% shorter, a gcn-train step 4%).  Likewise OPENBLAS_CORETYPE, unless
+ * set, when OpenBLAS took kernels older than the CPU's AVX-512 or AVX2 (a
+ * virtual CPU of unknown model gets the SSE3 ones, 4 to 8 times slower).
+ * Re-executes the program once with the variables set (same pid, same
+ * arguments); call it first thing in main().
  */
 void copt_passive_wait(char **argv);
 

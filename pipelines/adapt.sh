@@ -16,7 +16,8 @@
 #   tfF-pre       Figure 4: F tenths of the training labels, pre-trained
 #   tfF-base      the same without pre-training
 # Environment (set by the Makefile): BIN, DATA, MODELS (the directory of
-# model-*.gs), RUNS, SEED, THREADS, ADAPT_OPTS (extra gcn-adapt options).
+# model-*.gs), RUNS, SEED, THREADS, ADAPT_OPTS (extra gcn-adapt options),
+# RUN_LOG (optional: the run log below).
 # The arms without pre-training (base, base-attr, tfF-base) take the
 # encoder's shape from model-arch.gs, a model of the same config trained
 # for one step: gcn-adapt --no-pretrain draws fresh values and reads only
@@ -25,9 +26,9 @@ set -eu
 [ $# -eq 3 ] || { echo "usage: sh adapt.sh DS ARM OUT" >&2; exit 2; }
 ds=$1 arm=$2 out=$3
 case $ds in
-cora | pubmed) task=node ;;
-ml-100k | ml-1m) task=link ;;
-imdb-binary | imdb-multi) task=graph ;;
+cora | pubmed) task="node" ;;
+ml-100k | ml-1m) task="link" ;;
+imdb-binary | imdb-multi) task="graph" ;;
 *) echo "adapt.sh: unknown dataset '$ds'" >&2; exit 2 ;;
 esac
 m="--model $MODELS/model-all.gs"
@@ -65,7 +66,8 @@ parts=$out.parts
 if [ -f "$parts/args" ] && [ "$(cat "$parts/args")" = "$args" ]; then
 	# shellcheck disable=SC2086
 	for f in "$DATA/$ds.gs" "$BIN/gcn-adapt" "$0" $(printf '%s\n' $opt | sed -n '/\.gs$/p'); do
-		if [ "$f" -nt "$parts/args" ]; then rm -rf "$parts"; fi
+		# f newer than the kept runs (-L: a symlink's target counts)
+		if [ -n "$(find -L "$f" -prune -newer "$parts/args")" ]; then rm -rf "$parts"; fi
 	done
 else
 	rm -rf "$parts"
@@ -79,11 +81,30 @@ else
 	mkdir -p "$parts"
 	printf '%s\n' "$args" >"$parts/args"
 fi
+# RUN_LOG (set by TIMES=1): one line per finished run, "end (ISO time),
+# dataset, arm, run, wall seconds, CPU seconds", so a cell that spans
+# several sessions has its whole time logged (times.sh sums it).
+# CPU seconds from a `times` output (its second line: the children),
+# written by this shell itself: in a command substitution it would see none
+cpu() {
+	sed -n 2p "$1" | awk '{ for (i = 1; i <= 2; i++) { split($i, t, "m");
+		sub(/s$/, "", t[2]); c += 60 * t[1] + t[2] } printf "%.2f", c }'
+}
 r=0
 while [ "$r" -lt "$RUNS" ]; do
-	# shellcheck disable=SC2086
-	[ -f "$parts/r$r.txt" ] ||
+	if [ ! -f "$parts/r$r.txt" ]; then
+		t0=$(date +%s.%N)
+		times >"$parts/times0"
+		# shellcheck disable=SC2086
 		"$BIN/gcn-adapt" -q -j "$THREADS" --first-run "$r" --runs 1 $args -t -o "$parts/r$r.txt"
+		if [ -n "${RUN_LOG:-}" ]; then
+			times >"$parts/times1"
+			printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date +%FT%T)" "$ds" "$arm" "$r" \
+				"$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')" \
+				"$(awk -v a="$(cpu "$parts/times0")" -v b="$(cpu "$parts/times1")" \
+					'BEGIN { printf "%.2f", b - a }')" >>"$RUN_LOG"
+		fi
+	fi
 	r=$((r + 1))
 done
 r=0

@@ -52,11 +52,12 @@ END {
 # The pre-trainings from their logs: column 'seconds' counts from the start
 # of each gcn-train process, so a drop marks a resumed part; the time of a
 # part is its last line's.  An epoch a kill cut short is not counted.
-set -- "$(dirname "$1")"/train-*.tsv
-[ -s "$1" ] || exit 0
-printf '\nPre-training, from the training logs (every resumed part; an epoch cut short by a kill is not counted):\n\n'
-printf '| model | epochs logged | parts | seconds |\n|---|---|---|---|\n'
+d=$(dirname "$1")
+set -- "$d"/train-*.tsv
+[ -s "$1" ] && printf '\nPre-training, from the training logs (every resumed part; an epoch cut short by a kill is not counted):\n\n'
+[ -s "$1" ] && printf '| model | epochs logged | parts | seconds |\n|---|---|---|---|\n'
 for f; do
+	[ -s "$f" ] || continue
 	awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "seconds") c = i; next }
 	c && $c + 0 < prev { tot += prev; parts++ }
 	c { prev = $c + 0; ep = $1 }
@@ -64,3 +65,21 @@ for f; do
 		m = FILENAME; sub(/.*\/train-/, "", m); sub(/\.tsv$/, "", m)
 		printf "| model-%s | %d | %d | %.0f |\n", m, ep, parts + 1, tot + prev }' "$f"
 done
+# The adaptation runs from adapt.sh's run log (TIMES=1 sets RUN_LOG): every
+# finished run, in whichever session it ran; a run done again (a changed
+# input) counts once, with its last time.
+[ -s "$d/runs.tsv" ] || exit 0
+printf '\nAdaptation, from the run log (every finished run, in every session):\n\n'
+awk -F '\t' '
+{ k = $2 SUBSEP $3 SUBSEP $4; if (!(k in w)) { order[++n] = k }; w[k] = $5; c[k] = $6 }
+END {
+	for (i = 1; i <= n; i++) { k = order[i]; split(k, p, SUBSEP); ds = p[1]
+		if (!(ds in runs)) dss[++nd] = ds
+		runs[ds]++; if (!((ds SUBSEP p[2]) in cell)) { cell[ds SUBSEP p[2]] = 1; cells[ds]++ }
+		wall[ds] += w[k]; cpu[ds] += c[k] }
+	printf "| dataset | cells | runs | wall (s) | CPU (s) |\n|---|---|---|---|---|\n"
+	for (i = 1; i <= nd; i++) { ds = dss[i]
+		printf "| %s | %d | %d | %.0f | %.0f |\n", ds, cells[ds], runs[ds], wall[ds], cpu[ds]
+		tc += cells[ds]; tr += runs[ds]; tw += wall[ds]; tu += cpu[ds] }
+	printf "| all | %d | %d | %.0f | %.0f |\n", tc, tr, tw, tu
+}' "$d/runs.tsv"

@@ -130,6 +130,7 @@ int main(int argc, char **argv)
 	struct state s;
 	int ch, j;
 
+	copt_passive_wait(argv);
 	err_setprog(argv[0]);
 	copt_init(&c);
 	memset(&f, 0, sizeof f);

@@ -10,6 +10,10 @@ R="$T/results"
 check "awk -F '\t' 'NF == 6 && \$2 == 0 && \$3 >= 0 && \$4 >= 0 { n++ } /gcn-train/ { g++ }
 	END { exit !(n == NR && n > 10 && g >= 1) }' $T/build/times.tsv" "TIMES=1: a line per recipe"
 expect 0 "$P times >$T/times.md"
+# and adapt.sh logs every adaptation run (RUN_LOG), summed by times
+check "awk -F '\t' 'NF == 6 && \$5 > 0 && \$6 > 0 { n++ } END { exit !(n == NR && n >= 4) }' $T/build/runs.tsv" \
+	"TIMES=1: a line per adaptation run, with wall and CPU seconds"
+check "grep -q '^| cora | [1-9][0-9]* | [1-9][0-9]* | [0-9]* | [0-9]* |\$' $T/times.md" "times: the adaptation runs per dataset"
 check "grep -q '^| gcn-train model-all | 1 | ' $T/times.md && grep -q '^| gcn-adapt cora | ' $T/times.md &&
 	grep -q '^Elapsed while some stage ran: [0-9]* s' $T/times.md" "times: a table per kind of stage and the elapsed time"
 check "grep -q '^| model-all | [1-9][0-9]* | 1 | [0-9]* |\$' $T/times.md" "times: the pre-training from its log"
@@ -98,3 +102,30 @@ check "grep -q '^  adaptation cells done: 0 of [0-9]* (0 scored)' $T/status2.out
 	grep -q '^  out of date (older than .*/wbin/gcn-adapt), to redo: [1-9][0-9]*\$' $T/status2.out &&
 	grep -q '^  in progress or stopped: cora--pre (out of date, to redo)' $T/status2.out" \
 	"status: predictions and parts older than gcn-adapt are out of date, not done"
+
+# carry a run to another checkout: save, then restore into a fresh build
+# directory at the same path (stage files record their command lines);
+# make finds the models and cells up to date and redoes none
+S="$T/saved"
+expect 0 "$P save SAVED=$S 2>$T/save.err"
+check "[ -s $S/stamp.models ] && [ -s $S/stamp.cells ] && [ -s $S/model-all.gs ] && [ -s $S/pred/cora--base.txt ] &&
+	[ -s $S/runs.tsv ] && grep -q '	save	1 models, 0 checkpoints, [1-9][0-9]* finished cells' $S/carry.log" \
+	"save: the models, the cells, the logs, two stamps and a line in carry.log"
+mv "$T/build" "$T/b0"
+expect 0 "$P restore SAVED=$S 2>$T/restore.err"
+check "grep -q 'restored models and cells' $T/restore.err && cmp -s $S/model-all.gs $T/build/model-all.gs" "restore: models and cells back"
+check "$P -q $T/build/model-all.gs $T/build/pred/cora--pre.txt $T/build/pred/cora--base.txt" \
+	"restored models and cells are up to date for make"
+expect 0 "$P RESULTS=$T/r3 table1 >$T/r3.out 2>$T/r3.err"
+check "! grep -q 'gcn-adapt\\|gcn-train' $T/r3.err && cmp -s $T/results/table1.md $T/r3/table1.md" \
+	"table1 from the restored run: no stage redone, the same table"
+check "grep -c . $T/build/runs.tsv | grep -qx \"\$(grep -c . $S/runs.tsv)\"" "the run log carried over"
+# another pre-training config: the models' stamp differs, nothing restored
+rm -rf "$T/build"
+sed 's/^seed: .*/seed: 5/' $TOP/pipelines/pretrain-quick.yaml >$T/other.yaml
+check "grep -q '^seed: 5' $T/other.yaml" "(a config with another seed)"
+expect 0 "$P TRAIN_CONFIG=$T/other.yaml restore SAVED=$S 2>$T/restore4.err"
+check "grep -q 'models were made by another gcn-train, config' $T/restore4.err && [ ! -e $T/build/model-all.gs ] &&
+	[ ! -e $T/build/pred ]" "another config: no model or cell restored, and it says why"
+check "! $P restore SAVED=$T/nothing 2>$T/restore5.err" "restore from an empty directory fails"
+check "grep -q '^carry.sh: .*nothing saved there\$' $T/restore5.err" "with a clear error"
