@@ -94,8 +94,11 @@ head_forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
 		mix_fwd(hb->Fm, hb->Hs, L, h->alpha, h->psi, ident, N, d);
 	}
 	for (int64_t i = 0; i < N; i++) {
-		if (dd)
+		if (dd && hb->es == 1)
 			memcpy(hb->F + i * din, hb->Fm + i * d, (size_t)d * sizeof(real));
+		else if (dd)
+			for (int64_t c = 0; c < d; c++)
+				hb->F[i * din + c] = hb->es * hb->Fm[i * d + c];
 		if (hb->A)
 			memcpy(hb->F + i * din + dd, hb->A + i * hb->na, (size_t)hb->na * sizeof(real));
 	}
@@ -205,7 +208,7 @@ head_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
 	for (int64_t i = 0; i < N; i++)
 		for (int64_t c = 0; c < d; c++) {
 			int64_t k = i * din + c;
-			hb->Fm[i * d + c] = hb->m1[k] ? hb->dF[k] * s : 0;
+			hb->Fm[i * d + c] = hb->m1[k] ? hb->dF[k] * s * hb->es : 0;
 		}
 	/* the mix and the encoder (its H_l are still in w) */
 	mix_bwd_params(h->galpha, h->gpsi, hb->Fm, hb->Hs, L, h->alpha, h->psi, ident, N, d);
@@ -324,6 +327,7 @@ hbuf_init(struct hbuf *hb, int64_t N, int64_t d, int64_t hid, int64_t Cout,
 	hb->A = A;
 	hb->na = A ? na : 0;
 	hb->din = (use_enc ? d : 0) + hb->na;
+	hb->es = 1;
 	int64_t din = hb->din;
 	hb->Fm = xmallocarray((size_t)(N * d) + 1, sizeof(real));
 	hb->F = xmallocarray((size_t)(N * din), sizeof(real));

@@ -43,6 +43,7 @@ struct hbuf {
 	int use_enc;		/* the encoder feeds the head */
 	const real *A;		/* (N x na) attributes appended, or NULL */
 	int64_t na, din;	/* head input width: d (if use_enc) + na */
+	real es;		/* the encoder's columns enter the head times es (1) */
 };
 
 /* Buffers of the link decoder. */

@@ -42,14 +42,15 @@ enum {
 	OPT_MODEL = COPT_FIRST_TOOL, OPT_TASK, OPT_NO_PRETRAIN, OPT_FREEZE,
 	OPT_RUNS, OPT_LABEL, OPT_EPOCHS, OPT_PATIENCE, OPT_LR, OPT_HIDDEN,
 	OPT_TRAIN_PER_CLASS, OPT_VAL, OPT_TEST, OPT_SCALE, OPT_DROPOUT,
-	OPT_ATTRIBUTES, OPT_ATTR_ONLY, OPT_TRAIN_FRACTION, OPT_RANDOM_ABOVE, OPT_FIRST_RUN
+	OPT_ATTRIBUTES, OPT_ATTR_ONLY, OPT_TRAIN_FRACTION, OPT_RANDOM_ABOVE, OPT_FIRST_RUN,
+	OPT_RAW_CONCAT
 };
 
 #define SYNOPSIS "gcn-adapt [-qt] [-j threads] [-l level] [-o file] [-s seed] [--attr-only]\n" \
 	"                 [--attributes] [--dropout p] [--epochs n] [--first-run r]\n" \
 	"                 [--freeze k] [--hidden n] [--label name] [--lr x] [--model file]\n" \
-	"                 [--no-pretrain] [--patience n] [--random-above] [--runs n]\n" \
-	"                 [--scale minmax|log] [--task node|link|graph] [--test n]\n" \
+	"                 [--no-pretrain] [--patience n] [--random-above] [--raw-concat]\n" \
+	"                 [--runs n] [--scale minmax|log] [--task node|link|graph] [--test n]\n" \
 	"                 [--train-fraction x] [--train-per-class n] [--val n] [file ...]"
 
 enum { TASK_NODE = 0, TASK_LINK, TASK_GRAPH };
@@ -64,7 +65,7 @@ struct opts {
 	struct copt c;
 	const char *model, *label;
 	int task, no_pretrain, freeze, runs, first_run, epochs, patience, hidden, scale, random_above;
-	int train_per_class, nval, ntest, attributes, attr_only;
+	int train_per_class, nval, ntest, attributes, attr_only, raw_concat;
 	double lr, wd, dropout, train_fraction;
 };
 
@@ -92,6 +93,8 @@ usage(FILE *f, const struct opts *o)
 		"  -o, --output FILE       write to FILE instead of stdout\n"
 		"      --patience N        stop after N epochs without a better validation accuracy [%d]\n"
 		"      --random-above      random initial values above the fix-tune boundary (Fig. 3)\n"
+		"      --raw-concat        --attributes: the encoder output as it is, not scaled to\n"
+		"                          the attributes' mean row norm\n"
 		"  -q, --quiet             no progress\n"
 		"      --runs N            independent runs (splits and initial values) [%d]\n"
 		"  -s, --seed N            random seed; run r draws from stream (seed, r) [0]\n"
@@ -125,6 +128,7 @@ parse(struct opts *o, int argc, char **argv)
 		{ "no-pretrain", no_argument, NULL, OPT_NO_PRETRAIN },
 		{ "patience", required_argument, NULL, OPT_PATIENCE },
 		{ "random-above", no_argument, NULL, OPT_RANDOM_ABOVE },
+		{ "raw-concat", no_argument, NULL, OPT_RAW_CONCAT },
 		{ "runs", required_argument, NULL, OPT_RUNS },
 		{ "scale", required_argument, NULL, OPT_SCALE },
 		{ "task", required_argument, NULL, OPT_TASK },
@@ -177,6 +181,7 @@ parse(struct opts *o, int argc, char **argv)
 		case OPT_MODEL: o->model = optarg; break;
 		case OPT_NO_PRETRAIN: o->no_pretrain = 1; break;
 		case OPT_RANDOM_ABOVE: o->random_above = 1; break;
+		case OPT_RAW_CONCAT: o->raw_concat = 1; break;
 		case OPT_PATIENCE: o->patience = (int)opt_ll(optarg, 1, 1000000, "--patience"); break;
 		case OPT_RUNS: o->runs = (int)opt_ll(optarg, 1, 100000, "--runs"); break;
 		case OPT_SCALE:
@@ -196,6 +201,8 @@ parse(struct opts *o, int argc, char **argv)
 			copt_bad_option(ch, argv, SYNOPSIS);
 		}
 	}
+	if (o->raw_concat && !o->attributes)
+		die_usage("--raw-concat is for --attributes");
 	if (o->attr_only && (o->attributes || o->no_pretrain || o->model))
 		die_usage("--attr-only uses no encoder: it takes no --model, --no-pretrain or --attributes");
 	if (o->random_above && (!o->model || o->no_pretrain))
@@ -579,6 +586,25 @@ decay_and_step(real *p, real *g, real *m, real *v, int64_t n, double lr, double 
 	adam_step(p, g, m, v, n, lr, 0.9, 0.999, 1e-8, t);
 }
 
+/* The mean L2 norm of the rows of X (n x k) that are not all zero; 0 if
+ * every row is. */
+static double
+mean_row_norm(const real *X, int64_t n, int64_t k)
+{
+	double sum = 0;
+	int64_t m = 0;
+	for (int64_t i = 0; i < n; i++) {
+		double q = 0;
+		for (int64_t j = 0; j < k; j++)
+			q += (double)X[i * k + j] * X[i * k + j];
+		if (q > 0) {
+			sum += sqrt(q);
+			m++;
+		}
+	}
+	return m ? sum / (double)m : 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -755,6 +781,16 @@ main(int argc, char **argv)
 		for (int it = 1;; it++) {
 			ep = it - 1;
 			head_forward(&M, &h, &b, w, &hb, hid, Cout, 0, NULL, ident, 1);
+			/*
+			 * --attributes: the encoder's columns enter the head scaled
+			 * to the attributes' mean row norm, fixed for the run from
+			 * its initial encoder; raw, its d = 512 columns outweigh
+			 * the attributes (Cora's bag of words: 18 ones a row).
+			 */
+			if (it == 1 && o.attributes && !o.raw_concat) {
+				double fa = mean_row_norm(ds.A, N, ds.na), fe = mean_row_norm(hb.Fm, N, d);
+				hb.es = fa > 0 && fe > 0 ? (real)(fa / fe) : 1;
+			}
 			if (ep > 0) {	/* evaluation: no dropout */
 				const real *ilg = hb.lg;
 				if (link) {
@@ -835,6 +871,8 @@ main(int argc, char **argv)
 			gs_attr_setf(&rec, "freeze", "%d", o.no_pretrain ? -1 : o.freeze);
 		gs_attr_set(&rec, "input", o.attr_only ? "attributes"
 			    : o.attributes ? "structure+attributes" : "structure");
+		if (o.attributes)
+			gs_attr_setf(&rec, "encoder_scale", "%.6g", (double)hb.es);
 		gs_attr_setf(&rec, "epochs", "%d", ep);
 		gs_attr_setf(&rec, "best_epoch", "%d", best_ep);
 		gs_attr_setf(&rec, "train_labels", "%d", ntr);

@@ -65,6 +65,13 @@ check "awk -v a='$a' 'BEGIN { exit !(a > 0.6) }'" "Cora, attributes only: micro-
 check "grep -q 'input=attributes' $T/ao.txt" "attributes-only runs say so"
 expect 0 "gcn-adapt -q -j 2 --attributes --model $T/model.gs --runs 1 --epochs 20 --hidden 16 -t -o $T/sa.txt $C"
 check "grep -q 'input=structure+attributes' $T/sa.txt" "structure + attributes runs say so"
+# the encoder's columns scaled to the attributes' mean row norm, or raw
+es=$(sed -n 's/.* encoder_scale=\([^ ]*\).*/\1/p' "$T/sa.txt")
+check "awk -v e='$es' 'BEGIN { exit !(e > 0 && e != 1) }'" "--attributes: the encoder's scale $es is recorded (> 0, not 1)"
+expect 0 "gcn-adapt -q -j 2 --attributes --raw-concat --model $T/model.gs --runs 1 --epochs 20 --hidden 16 -t -o $T/sr.txt $C"
+check "grep -q ' encoder_scale=1 ' $T/sr.txt" "--raw-concat: scale 1"
+check "! cmp -s $T/sa.txt $T/sr.txt" "and other predictions"
+expect_err 2 "gcn-adapt --raw-concat --model $T/model.gs $C" "--raw-concat is for --attributes"
 expect_err 2 "gcn-adapt --attr-only --model $T/model.gs $C" "--attr-only"
 expect_err 1 "gcn-adapt --attributes --model $T/model.gs $A $T/g.gs" "no 'attributes' tensor"
 
