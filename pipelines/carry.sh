@@ -125,10 +125,11 @@ save)
 	find "$dir" -mindepth 1 -maxdepth 1 ! -name carry.log -exec rm -rf {} +
 	(cd "$tmp" && find . -mindepth 1 -maxdepth 1 -exec mv {} "../$(basename "$dir")/" \;)
 	rm -rf "$tmp"
-	models=$(carried "$dir" models | grep -c '^model-' || true)
-	cells=$(find "$dir/pred" -maxdepth 1 -name '*.txt' 2>/dev/null | wc -l)
-	runs=$(find "$dir/pred" -path '*.parts/r*.txt' 2>/dev/null | wc -l)
-	ckpt=$(carried "$dir" models | grep -c '^ckpt-' || true)
+	m=$(carried "$dir" models) c=$(carried "$dir" cells)
+	models=$(printf '%s\n' "$m" | grep -c '^model-' || true)
+	ckpt=$(printf '%s\n' "$m" | grep -c '^ckpt-' || true)
+	cells=$(printf '%s\n' "$c" | grep -c '^pred/[^/]*\.txt$' || true)
+	runs=$(printf '%s\n' "$c" | grep -c '\.parts/r[0-9]*\.txt$' || true)
 	what="$models models, $ckpt checkpoints, $cells finished cells, $runs runs of stopped cells"
 	log "$what"
 	echo "carry.sh: saved $what to $dir" >&2

@@ -54,8 +54,10 @@ END {
 # part is its last line's.  An epoch a kill cut short is not counted.
 d=$(dirname "$1")
 set -- "$d"/train-*.tsv
-[ -s "$1" ] && printf '\nPre-training, from the training logs (every resumed part; an epoch cut short by a kill is not counted):\n\n'
-[ -s "$1" ] && printf '| model | epochs logged | parts | seconds |\n|---|---|---|---|\n'
+if [ -s "$1" ]; then
+	printf '\nPre-training, from the training logs (every resumed part; an epoch cut short by a kill is not counted):\n\n'
+	printf '| model | epochs logged | parts | seconds |\n|---|---|---|---|\n'
+fi
 for f; do
 	[ -s "$f" ] || continue
 	awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "seconds") c = i; next }
