@@ -31,8 +31,9 @@
 # stronger check, by content.  A stamp that differs restores nothing of
 # its part (the models, or the cells) and says so: that work was made by
 # other programs or inputs and would be stale.  A file BUILD already has
-# is never overwritten (the stage and run logs, times.tsv and runs.tsv,
-# get the carried lines added before their own).
+# is never overwritten: one with the saved bytes is dated anew like a
+# copy, one that differs is kept and named (the stage and run logs,
+# times.tsv and runs.tsv, get the carried lines added before their own).
 #
 # Both append a line to DIR/carry.log (date, host, action, what was
 # carried): the sessions of a run that spans several of them.
@@ -85,7 +86,9 @@ log() {
 }
 
 # copy the files of part $1 from directory $2 to $3 (restore: never over
-# a file that is there, but for the logs, which are merged)
+# a file that is there, but for the logs, which are merged; one that is
+# there with the same bytes is dated now, in stage order like a copy, so
+# make does not take it for older than the cheap stages just remade)
 copy() {
 	carried "$2" "$1" | while read -r f; do
 		mkdir -p "$3/$(dirname "$f")"
@@ -95,8 +98,10 @@ copy() {
 				# before the restore): the carried lines first
 				awk '!seen[$0]++' "$2/$f" "$3/$f" >"$3/$f.tmp.$$"
 				mv "$3/$f.tmp.$$" "$3/$f"
+			elif cmp -s "$2/$f" "$3/$f"; then
+				touch "$3/$f"
 			else
-				echo "carry.sh: $3/$f exists, kept" >&2
+				echo "carry.sh: $3/$f exists and differs from the saved one, kept" >&2
 			fi
 			continue
 		fi

@@ -120,6 +120,21 @@ expect 0 "$P RESULTS=$T/r3 table1 >$T/r3.out 2>$T/r3.err"
 check "! grep -q 'gcn-adapt\\|gcn-train' $T/r3.err && cmp -s $T/results/table1.md $T/r3/table1.md" \
 	"table1 from the restored run: no stage redone, the same table"
 check "grep -c . $T/build/runs.tsv | grep -qx \"\$(grep -c . $S/runs.tsv)\"" "the run log carried over"
+# restore over a build that still holds the run, whose cheap stages were
+# remade (newer than the models): the same files are dated anew, in stage
+# order, and make redoes nothing; a file that differs is kept and named
+touch "$T/build/dcbm.gs" "$T/build/labelled.gs" "$T/build/model-arch.gs"
+check "! $P -q $T/build/pred/cora--base.txt" "(a remade cheap stage puts the cells out of date)"
+cp "$T/build/pred/cora--base.txt" "$T/base.keep"
+echo changed >>"$T/build/pred/cora--base.txt"
+expect 0 "$P restore SAVED=$S 2>$T/restore6.err"
+check "grep -q 'restored models and cells' $T/restore6.err &&
+	grep -q '^carry.sh: .*pred/cora--base.txt exists and differs from the saved one, kept\$' $T/restore6.err &&
+	[ \$(grep -c 'exists' $T/restore6.err) = 1 ] && tail -1 $T/build/pred/cora--base.txt | grep -qx changed" \
+	"restore over the same run: a differing file kept and named, no other"
+cp "$T/base.keep" "$T/build/pred/cora--base.txt"
+check "$P -q $T/build/model-all.gs $T/build/pred/cora--pre.txt" \
+	"restore over the same run: its files dated anew, up to date for make"
 # another pre-training config: the models' stamp differs, nothing restored
 rm -rf "$T/build"
 sed 's/^seed: .*/seed: 5/' $TOP/pipelines/pretrain-quick.yaml >$T/other.yaml
