@@ -1,16 +1,21 @@
 #!/bin/sh
 # figs.sh - the paper's Figures 2, 3 and 4 from cached stage files, as
 # PNG and SVG (gnuplot) with a markdown caption.
-#   sh figs.sh fig2 LOG OUTDIR         layer weights softmax(psi) per task,
-#                                      from gcn-train's --log (best epoch)
-#   sh figs.sh fig3|fig4 DIR OUTDIR    Cora micro-F1 against the fix-tune
-#                                      boundary / the share of training labels,
-#                                      from DIR/score/cora--ARM.tsv
+#   sh figs.sh fig2 DIR OUTDIR [CONFIG...]
+#       layer weights softmax(psi) per task, from gcn-train's --log
+#       DIR/train-all.tsv (best epoch); provenance from DIR/model-all.gs
+#   sh figs.sh fig3|fig4 DIR OUTDIR [CONFIG...]
+#       Cora micro-F1 against the fix-tune boundary / the share of training
+#       labels, from DIR/score/cora--ARM.tsv; provenance from DIR/pred
+# Each caption ends with the provenance (prov.sh): the CONFIGs' checksums
+# and the pg records of the streams the figure was made from.
 set -eu
-[ $# -eq 3 ] || { echo "usage: sh figs.sh fig2|fig3|fig4 INPUT OUTDIR" >&2; exit 2; }
+[ $# -ge 3 ] || { echo "usage: sh figs.sh fig2|fig3|fig4 DIR OUTDIR [CONFIG...]" >&2; exit 2; }
+. "$(dirname "$0")/prov.sh"
 command -v gnuplot >/dev/null 2>&1 ||
 	{ echo "figs.sh: gnuplot not found (Debian package gnuplot-nox)" >&2; exit 1; }
 fig=$1 in=$2 out=$3
+shift 3
 mkdir -p "$out"
 dat="$out/$fig.dat"
 tmp="$out/.$fig.tmp"
@@ -27,13 +32,23 @@ plot() {
 	rm -f "$tmp.err"
 }
 
+# the caption's provenance section: provenance_md CONFIG... -- STREAM...
+provenance_md() {
+	echo
+	echo "Provenance: programs, versions, seeds and command lines of the stages"
+	echo "that made it (the streams' \`pg\` records), with the configurations:"
+	echo
+	provenance "$@"
+}
+
 # mean and std (in %) of a score file, or nothing
 score() { [ -s "$1" ] && awk -F '\t' '$1 == "mean" { m = $3 } $1 == "std" { s = $3 }
 	END { printf "%.2f %.2f\n", 100 * m, 100 * s }' "$1"; }
 
 case $fig in
 fig2)
-	[ -s "$in" ] || { echo "figs.sh: $in: no training log" >&2; exit 1; }
+	log=$in/train-all.tsv
+	[ -s "$log" ] || { echo "figs.sh: $log: no training log" >&2; exit 1; }
 	# the row of the last best epoch: the kept model's weights.  A resumed
 	# run (pipelines/Makefile) redoes the epoch a signal cut short, whose
 	# line stays in the log: an epoch's last line supersedes the earlier.
@@ -47,7 +62,7 @@ fig2)
 				if (h[i] ~ /^w_/) { split(h[i], p, "_"); w[p[2], p[3]] = v[i]; if (p[3] > L) L = p[3] }
 			printf "# layer\trec\trank\tcluster\n"
 			for (l = 1; l <= L; l++) printf "%d\t%s\t%s\t%s\n", l, w["rec", l], w["rank", l], w["cluster", l]
-		}' "$in" >"$dat" || { echo "figs.sh: $in: no best epoch with layer weights" >&2; exit 1; }
+		}' "$log" >"$dat" || { echo "figs.sh: $log: no best epoch with layer weights" >&2; exit 1; }
 	plot fig2 "set style data histograms; set style histogram clustered gap 1;
 		set style fill solid 0.8 border -1; set key outside top center horizontal; set yrange [0:*];
 		set xlabel 'GNN block l'; set ylabel 'softmax(psi)_l';
@@ -59,22 +74,24 @@ fig2)
 		echo
 		echo "**Figure 2.** The layer weights softmax(ψ)_l of each pre-training task over"
 		echo "the GNN blocks l = 1..L of the kept (best validation) model, read from"
-		echo "\`$in\`. The paper finds cluster preserving on the top block, link"
+		echo "\`$log\`. The paper finds cluster preserving on the top block, link"
 		echo "reconstruction on the middle one and ranking on the bottom one. Ours:"
 		echo
 		echo '| block | rec | rank | cluster |'
 		echo '|---|---|---|---|'
 		awk -F '\t' 'NR > 1 { printf "| %s | %.3f | %.3f | %.3f |\n", $1, $2, $3, $4 }' "$dat"
+		provenance_md "$@" -- "$in/model-all.gs"
 	} >"$tmp.md"
 	mv "$tmp.md" "$out/fig2.md"
 	;;
 fig3)
 	printf '# boundary\tlabel\tpre\tpre_std\trand\trand_std\n' >"$dat"
-	i=0
+	i=0 preds=
 	for k in m1 0 1 2 3; do
 		p=$(score "$in/score/cora--fz$k-pre.tsv" || true)
 		r=$(score "$in/score/cora--fz$k-rand.tsv" || true)
 		[ -n "$p" ] && [ -n "$r" ] || continue
+		preds="$preds $in/pred/cora--fz$k-pre.txt $in/pred/cora--fz$k-rand.txt"
 		case $k in m1) lab="none" ;; 0) lab="E" ;; *) lab="E+$k" ;; esac
 		printf '%d\t%s\t%s\t%s\n' $i "$lab" "$(echo $p | tr ' ' '\t')" "$(echo $r | tr ' ' '\t')" >>"$dat"
 		i=$((i + 1))
@@ -98,16 +115,19 @@ fig3)
 		echo '| boundary | pre-trained | random above |'
 		echo '|---|---|---|'
 		awk -F '\t' 'NR > 1 { printf "| %s | %.1f ± %.1f | %.1f ± %.1f |\n", $2, $3, $4, $5, $6 }' "$dat"
+		# shellcheck disable=SC2086 # the file names hold no blanks (Makefile)
+		provenance_md "$@" -- $preds
 	} >"$tmp.md"
 	mv "$tmp.md" "$out/fig3.md"
 	;;
 fig4)
 	printf '# fraction\tpre\tpre_std\tbase\tbase_std\n' >"$dat"
-	n=0
+	n=0 preds=
 	for f in 1 2 3 4 5 6 7 8 9 10; do
 		p=$(score "$in/score/cora--tf$f-pre.tsv" || true)
 		b=$(score "$in/score/cora--tf$f-base.tsv" || true)
 		[ -n "$p" ] && [ -n "$b" ] || continue
+		preds="$preds $in/pred/cora--tf$f-pre.txt $in/pred/cora--tf$f-base.txt"
 		printf '%d\t%s\t%s\n' $((f * 10)) "$(echo $p | tr ' ' '\t')" "$(echo $b | tr ' ' '\t')" >>"$dat"
 		n=$((n + 1))
 	done
@@ -128,6 +148,8 @@ fig4)
 		echo '| labels used | pre-trained | no pre-training |'
 		echo '|---|---|---|'
 		awk -F '\t' 'NR > 1 { printf "| %d%% | %.1f ± %.1f | %.1f ± %.1f |\n", $1, $2, $3, $4, $5 }' "$dat"
+		# shellcheck disable=SC2086 # the file names hold no blanks (Makefile)
+		provenance_md "$@" -- $preds
 	} >"$tmp.md"
 	mv "$tmp.md" "$out/fig4.md"
 	;;

@@ -7,6 +7,7 @@
 set -eu
 [ $# -ge 3 ] || { echo "usage: sh table.sh table1|table2 DIR TITLE [CONFIG...]" >&2; exit 2; }
 here=$(dirname "$0")
+. "$here/prov.sh"
 which=$1 dir=$2 title=$3
 shift 3
 case $which in
@@ -44,7 +45,7 @@ echo "parentheses. Structure only in the upper rows (the four node features), no
 echo "attributes added in the lower ones; \"/\" where the paper has no such row."
 echo
 # the dataset columns' header and rule, from name()
-cols= rule=
+cols='' rule=''
 for s in $sets; do
 	cols="$cols $(name "$s") |" rule="$rule---|"
 done
@@ -139,18 +140,11 @@ echo "cells (the \`pg\` records the predictions carry), with the configurations;
 echo "\`adapt.sh\` runs \`gcn-adapt\` once per run (\`--first-run R --runs 1\`, R = 0, 1, ...);"
 echo "listed once here:"
 echo
-echo '```'
-for c in "$@"; do
-	[ -f "$c" ] && sha256sum "$c"
-done
-if command -v git >/dev/null 2>&1 && git -C "$here" rev-parse --git-dir >/dev/null 2>&1; then
-	echo "source: $(git -C "$here" describe --always --dirty 2>/dev/null)"
-fi
+files=
 for r in $rows; do
 	for s in $sets; do
-		f="$dir/pred/$s--$r.txt"
-		[ -s "$f" ] && grep '^@pg ' "$f" | sed 's/^@pg //'
+		files="$files $dir/pred/$s--$r.txt"
 	done
-done | sed -E 's/ --first-run [0-9]+ / --first-run R /; s/\.parts\/r[0-9]+\.txt /.parts\/rR.txt /' |
-	awk '{ k = $0; sub(/^id=[^ ]* /, "", k) } !seen[k]++'
-echo '```'
+done
+# shellcheck disable=SC2086 # the file names hold no blanks (Makefile)
+provenance "$@" -- $files

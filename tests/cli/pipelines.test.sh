@@ -56,6 +56,13 @@ check "awk -F '\t' '!/^#/ { a += \$2; b += \$3; c += \$4; n++ }
 	END { exit !(n == 3 && a > 0.99 && a < 1.01 && b > 0.99 && b < 1.01 && c > 0.99 && c < 1.01) }' $R/fig2.dat" \
 	"fig2: each task's layer weights over the L = 3 blocks sum to 1"
 check "[ \$(grep -vc '^#' $R/fig3.dat) -eq 5 ]" "fig3: five boundaries"
+check "grep -q '^id=[0-9a-f]\{8\} prog=gcn-train .*--tasks rec,rank,cluster' $R/fig2.md &&
+	grep -q 'prog=dcbm-gen .*seed=1 .*dcbm-quick.yaml' $R/fig2.md &&
+	grep -q '^[0-9a-f]\{64\}  pretrain-quick.yaml' $R/fig2.md" \
+	"fig2: the provenance of the model, read from its binary stream, and the configs"
+check "[ \$(grep -c 'prog=gcn-adapt .*--random-above .*/cora--fz[m0-9]*-rand.txt.parts/rR.txt ' $R/fig3.md) -eq 5 ] &&
+	grep -q 'prog=gcn-train .*--tasks rec,rank,cluster' $R/fig3.md" \
+	"fig3: the provenance of its cells, each arm's gcn-adapt call once"
 check "grep -q 'model-arch.gs --no-pretrain' $T/build/pred/cora--base.txt && ! grep -q 'model-all' $T/build/pred/cora--base.txt" \
 	"the baseline takes its shape from model-arch.gs, not the pre-trained model"
 

@@ -1,0 +1,30 @@
+# prov.sh - the provenance block of a results file, sourced by table.sh
+# and figs.sh:
+#   provenance CONFIG... -- STREAM...
+# writes a markdown code block: each CONFIG's sha256, the source tree's
+# `git describe`, then the pg records (gnnstream(5)) of every STREAM, each
+# stage once.  A STREAM may be text (gcn-adapt -t predictions) or binary (a
+# model), compressed or not: its pg headers are found by their text, which
+# is the same in both forms.  adapt.sh's per-run gcn-adapt calls differ only
+# in the run (--first-run R --runs 1, into DS--ARM.txt.parts/rR.txt) and are
+# listed once, with R for the run.
+provenance() {
+	echo '```'
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		[ -f "$1" ] && sha256sum "$1"
+		shift
+	done
+	[ $# -eq 0 ] || shift
+	_pd=$(dirname "$0")
+	if command -v git >/dev/null 2>&1 && git -C "$_pd" rev-parse --git-dir >/dev/null 2>&1; then
+		echo "source: $(git -C "$_pd" describe --always --dirty 2>/dev/null)"
+	fi
+	for _pf; do
+		[ -s "$_pf" ] || continue
+		gzip -cdf "$_pf" | LC_ALL=C tr -c '[:print:]' '\n' |
+			LC_ALL=C grep -oE 'pg id=[0-9a-f]{8} prog=[^ ]+ version=[^ ]+ seed=[^ ]+ cmd=("([^"\\]|\\.)*"|[^ ]+)' ||
+			true
+	done | sed -E 's/^pg //; s/ --first-run [0-9]+ / --first-run R /; s/\.parts\/r[0-9]+\.txt /.parts\/rR.txt /' |
+		awk '{ k = $0; sub(/^id=[^ ]* /, "", k) } !seen[k]++'
+	echo '```'
+}
