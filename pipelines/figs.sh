@@ -110,7 +110,11 @@ fig3)
 		echo "embedding (the default), \"E+k\" also the bottom k blocks. Above the boundary"
 		echo "the blocks start from the pre-trained values or from random ones"
 		echo "(\`gcn-adapt --random-above\`); below it they are always pre-trained. The"
-		echo "paper finds E+1 best and the pre-trained start better everywhere. Ours:"
+		echo "paper finds E+1 best and the pre-trained start better everywhere. At the"
+		echo "last boundary every block is fixed, so nothing of the encoder is drawn"
+		echo "afresh: the two arms run the same pre-trained encoder and differ only in"
+		echo "the random draws of the head and of dropout, and their gap there shows"
+		echo "the run-to-run noise. Ours:"
 		echo
 		echo '| boundary | pre-trained | random above |'
 		echo '|---|---|---|'
