@@ -9,9 +9,19 @@
 set -eu
 [ $# -eq 1 ] || { echo "usage: sh times.sh LOG" >&2; exit 2; }
 [ -s "$1" ] || { echo "times.sh: $1: no stage log (run make with TIMES=1)" >&2; exit 1; }
-awk -F '\t' '
+# The elapsed time merges the recipes' intervals and, from adapt.sh's run
+# log beside LOG (runs.tsv: a run's end time and wall seconds), those of the
+# adaptation runs: a cell stopped in one session and finished in another
+# logs a recipe for the last part only, its runs every part.
+runs=$(dirname "$1")/runs.tsv
+[ -s "$runs" ] || runs=/dev/null
+awk -F '\t' -v runs="$runs" '
 function epoch(t,   c) {	# ISO time -> seconds (date(1) once per line)
 	c = "date -d " t " +%s"; c | getline s; close(c); return s
+}
+FILENAME == runs {
+	en = epoch($1); rv[++nr] = en - $5; re[nr] = en
+	next
 }
 {
 	st = epoch($1); en = st + $3
@@ -33,22 +43,30 @@ function epoch(t,   c) {	# ISO time -> seconds (date(1) once per line)
 	iv[++ni] = st; ie[ni] = en
 	totcpu += $4 + $5
 }
-END {
-	# sort the intervals by start (insertion sort: a few hundred lines)
-	for (i = 2; i <= ni; i++) { s = iv[i]; e = ie[i]; j = i - 1
-		while (j > 0 && iv[j] > s) { iv[j+1] = iv[j]; ie[j+1] = ie[j]; j-- }
-		iv[j+1] = s; ie[j+1] = e }
-	el = 0; cs = iv[1]; ce = ie[1]
-	for (i = 2; i <= ni; i++) {
-		if (iv[i] > ce) { el += ce - cs; cs = iv[i]; ce = ie[i] }
-		else if (ie[i] > ce) ce = ie[i]
+# the length of the union of the intervals a[1..n] to b[1..n] (sorted here)
+function covered(a, b, n,   i, j, s, e, el, cs, ce) {
+	for (i = 2; i <= n; i++) { s = a[i]; e = b[i]; j = i - 1
+		while (j > 0 && a[j] > s) { a[j+1] = a[j]; b[j+1] = b[j]; j-- }
+		a[j+1] = s; b[j+1] = e }
+	if (!n) return 0
+	el = 0; cs = a[1]; ce = b[1]
+	for (i = 2; i <= n; i++) {
+		if (a[i] > ce) { el += ce - cs; cs = a[i]; ce = b[i] }
+		else if (b[i] > ce) ce = b[i]
 	}
-	if (ni) el += ce - cs
+	return el + ce - cs
+}
+END {
+	el = covered(iv, ie, ni)
+	for (i = 1; i <= ni; i++) { rv[nr + i] = iv[i]; re[nr + i] = ie[i] }
+	ela = covered(rv, re, nr + ni)
 	printf "| stage | recipes | wall (s) | CPU (s) |\n|---|---|---|---|\n"
 	for (k = 1; k <= nk; k++) { x = order[k]
 		printf "| %s | %d%s | %.0f | %.0f |\n", x, n[x], bad[x] ? " (" bad[x] " failed)" : "", wall[x], cpu[x] }
 	printf "\nElapsed while some stage ran: %.0f s (%.1f h); CPU in all: %.0f s (%.1f h).\n", el, el / 3600, totcpu, totcpu / 3600
-}' "$1"
+	if (nr)
+		printf "With the adaptation runs of cells a stop cut and a later session finished (runs.tsv): %.0f s (%.1f h) elapsed.\n", ela, ela / 3600
+}' "$runs" "$1"
 # The pre-trainings from their logs: column 'seconds' counts from the start
 # of each gcn-train process, so a drop marks a resumed part; the time of a
 # part is its last line's.  An epoch a kill cut short is not counted.

@@ -23,6 +23,15 @@ printf '2026-01-01T00:00:00\t0\t5.0\t4.0\t0.5\tsh adapt.sh cora base x\n' >$T/tr
 printf 'epoch\tstep\tseconds\n1\t2\t100\n2\t4\t250\n2\t4\t120\n3\t6\t260\n' >$T/tres/train-rec.tsv
 expect 0 "sh $TOP/pipelines/times.sh $T/tres/times.tsv >$T/tres/out"
 check "grep -q '^| model-rec | 3 | 2 | 510 |\$' $T/tres/out" "times: a resumed pre-training adds its parts (250 + 260 s)"
+check "grep -q '^Elapsed while some stage ran: 5 s' $T/tres/out && ! grep -q '^With the adaptation runs' $T/tres/out" \
+	"times: the elapsed time of the recipes alone when there is no run log"
+# a cell's run 0 ended an hour before its recipe (a stopped session), run 1
+# overlaps the recipe: elapsed 100 + 5 + 1 s
+printf '2025-12-31T23:00:00\tcora\tbase\t0\t100.0\t90.0\n2026-01-01T00:00:06\tcora\tbase\t1\t2.0\t2.0\n' >$T/tres/runs.tsv
+expect 0 "sh $TOP/pipelines/times.sh $T/tres/times.tsv >$T/tres/out2"
+check "grep -q '^Elapsed while some stage ran: 5 s' $T/tres/out2 &&
+	grep -q '^With the adaptation runs .*: 106 s (0.0 h) elapsed' $T/tres/out2" \
+	"times: the elapsed time adds the runs of a cell finished in a later session"
 check "grep -q '^| Baseline (no pre-train) | [0-9.]* ± [0-9.]* \[2 runs\] (61.9 ± 1.7) |' $R/table1.md" \
 	"table1: our Cora baseline beside the paper's"
 check "[ \$(grep -c '^| Pre-train (all tasks) | [0-9.]* ± [0-9.]* \[2 runs\] (67.5 ± 1.1) | not run (66.0 ± 1.4) |.* [0-9.]* ± [0-9.]* \[2 runs\] (73.2 ± 0.8) |\$' $R/table1.md) -eq 1 ]" \
