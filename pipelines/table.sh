@@ -41,8 +41,13 @@ paper() { awk -F '\t' -v r="$1" -v i="$2" '$1 == r { split($(i + 1), a, " ");
 echo "# $title"
 echo
 echo "Micro-F1 (%), mean ± standard deviation over the runs: ours, then the paper's in"
-echo "parentheses. Structure only in the upper rows (the four node features), node"
-echo "attributes added in the lower ones; \"/\" where the paper has no such row."
+if [ "$which" = table1 ]; then
+	echo "parentheses. Structure only in the upper rows (the four node features), node"
+	echo "attributes added in the lower ones; \"/\" where the paper has no such row."
+else
+	echo "parentheses. Structure only (the four node features); the encoder of a row"
+	echo "pre-trained on the one task it names, the last on all three."
+fi
 echo
 # the dataset columns' header and rule, from name()
 cols='' rule=''
