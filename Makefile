@@ -2,7 +2,8 @@
 #   make            build libcommon.a and every program into bin/
 #   make test       unit tests (Criterion) + command-line tests
 #   make run        the README's first pipeline on data shipped with the project
-#   make bench      speed against networkx / igraph / graph-tool (writes bench/results.md)
+#   make bench      speed against networkx / igraph / graph-tool (writes bench/out/results.md);
+#                   SECTIONS="gcn_step dcbm" runs only those sections
 #   make install PREFIX=/usr/local
 .SUFFIXES:
 
@@ -30,6 +31,7 @@ UNIT_HDR   = $(wildcard tests/unit/*.h)
 UNITS      = $(patsubst tests/unit/%.c,tests/bin/%,$(UNIT_SRC))
 MAN1       = $(wildcard man/man1/*.1)
 MAN5       = $(wildcard man/man5/*.5)
+MAN7       = $(wildcard man/man7/*.7)
 
 all: .deps-ok $(TOOLS)
 
@@ -76,13 +78,15 @@ run: all
 
 bench: all
 	@sh mk/deps.sh bench
-	@sh bench/run.sh
+	@SECTIONS="$(SECTIONS)" sh bench/run.sh
 
 install: all
-	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man5
+	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man5 \
+		$(DESTDIR)$(MANPREFIX)/man7
 	cp -f $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	cp -f $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
 	cp -f $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/
+	cp -f $(MAN7) $(DESTDIR)$(MANPREFIX)/man7/
 
 clean:
 	rm -rf bin tests/bin libcommon.a common/*.o .deps-ok tests/tmp

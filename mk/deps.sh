@@ -7,7 +7,7 @@ set -u
 BUILD="gcc make pkg-config libgsl-dev zlib1g-dev libyaml-dev libcriterion-dev \
 libopenblas-dev liblapacke-dev libarpack2-dev gnuplot-nox graphviz valgrind"
 BENCH="python3 python3-numpy python3-scipy python3-networkx python3-igraph \
-python3-graph-tool"
+python3-graph-tool python3-torch"
 case "${1:-build}" in
 build) want=$BUILD ;;
 bench) want="$BUILD $BENCH" ;;

@@ -35,6 +35,17 @@
 # copy, one that differs is kept and named (the stage and run logs,
 # times.tsv and runs.tsv, get the carried lines added before their own).
 #
+# The cells of the datasets named in THIN (the Makefile's NO_REDIST: the
+# MovieLens sets, which may not be redistributed) are carried thin, under
+# DIR/thin/, gzipped: each test item and its predicted class, without the
+# true class (the rating) and the class scores.  restore puts the true
+# classes back from the dataset's edge labels (item e is edge e of its
+# graph; nodefeat -t writes the graph as text, edges in order), so evalf1
+# scores a restored cell as the original; the class scores are gone (evalf1
+# does not read them) and the @tensor line says carried=thin.  save checks
+# that each thin file restores to the original's items, classes and
+# predictions before it keeps it.
+#
 # Both append a line to DIR/carry.log (date, host, action, what was
 # carried): the sessions of a run that spans several of them.
 set -eu
@@ -81,6 +92,88 @@ carried() {
 	) || true
 }
 
+# is cell file $1 (pred/DS--ARM.txt, or a part of it) one of a THIN dataset?
+thin_ds() {
+	set -- "$(ds_of "$1")"
+	for t in ${THIN:-}; do [ "$1" = "$t" ] && return 0; done
+	return 1
+}
+
+# the dataset of cell file $1
+ds_of() {
+	set -- "${1#pred/}"
+	echo "${1%%--*}"
+}
+
+# the edge labels of dataset DS, one per line in edge order, in a file
+# made once per call of this script
+labels() {
+	l="$work/$1.labels"
+	if [ ! -f "$l" ]; then
+		ds=
+		for f in $sets; do [ "$(basename "$f" .gs)" = "$1" ] && ds=$f; done
+		[ -n "$ds" ] || die "$1: no dataset stream among the data files, cannot carry its cells thin"
+		"$BIN/nodefeat" -q -j 1 -t "$ds" | awk '
+			/^@graph/ { n++; on = 1; next }
+			/^[@#]/ { on = 0; next }
+			on { if (NF < 3) { bad = 1; exit } print $3 }
+			END { exit bad || n != 1 }' >"$l.tmp" ||
+			die "$ds: not one graph with edge labels, cannot carry its cells thin"
+		mv "$l.tmp" "$l"
+	fi
+	echo "$l"
+}
+
+# thin: predictions to items and predicted classes (stdin to stdout), each
+# run's rows in the order of the items, an item as its step from the one
+# before (item_step: a tenth of the bytes of the items in test order)
+thin() {
+	awk 'function flush(   i, last) {
+		if (!inp) return
+		last = 0
+		for (i = 0; i <= mx; i++)
+			if (i in p) { print i - last "\t" p[i]; last = i }
+		delete p; mx = -1; inp = 0 }
+	BEGIN { mx = -1 }
+	/^[#@]/ { flush() }
+	/^@tensor/ && / name=predictions / {
+		if ($0 !~ / columns=item,true,pred[, ]/) { bad = 1; exit }
+		sub(/ cols=[0-9]+/, " cols=2"); sub(/ columns=[^ ]*/, " columns=item_step,pred")
+		print; inp = 1; next }
+	/^[#@]/ { print; next }
+	inp { if ($1 !~ /^[0-9]+$/ || ($1 + 0) in p) { bad = 1; exit }
+	      p[$1 + 0] = $3; if ($1 + 0 > mx) mx = $1 + 0; next }
+	{ print }
+	END { if (!bad) flush(); exit bad }'
+}
+
+# thick LABELS: the items and true classes back (stdin to stdout): a class
+# is the place of the edge label among the tensor's class_values
+thick() {
+	awk 'FNR == NR { lab[NR - 1] = $1; next }
+	/^@tensor/ && / name=predictions / {
+		if (!match($0, / class_values=[^ ]*/) || $0 !~ / cols=2 .*columns=item_step,pred( |$)/) {
+			bad = 1; exit }
+		n = split(substr($0, RSTART + 14, RLENGTH - 14), cv, ",")
+		delete cls
+		for (i = 1; i <= n; i++) cls[cv[i]] = i - 1
+		sub(/ cols=2/, " cols=3"); sub(/ columns=item_step,pred/, " columns=item,true,pred")
+		print $0 " carried=thin"; inp = 1; item = 0; next }
+	/^@end/ { print "@end"; inp = 0; next }
+	/^[#@]/ { print; inp = 0; next }
+	inp { item += $1
+	      if (!(item in lab) || !(lab[item] in cls)) { bad = 1; exit }
+	      print item "\t" cls[lab[item]] "\t" $2; next }
+	{ print }
+	END { exit bad }' "$1" -
+}
+
+# the run, item, true class and prediction of each row of a predictions
+# file, sorted (a thin copy keeps a run's rows in the order of the items)
+core() {
+	awk '/^@tensor/ { r++ } !/^[#@]/ { print r, $1, $2, $3 }' "$1" | LC_ALL=C sort
+}
+
 log() {
 	printf '%s\t%s\t%s\t%s\n' "$(date +%FT%T)" "$(uname -n)" "$act" "$1" >>"$dir/carry.log"
 }
@@ -91,6 +184,7 @@ log() {
 # make does not take it for older than the cheap stages just remade)
 copy() {
 	carried "$2" "$1" | while read -r f; do
+		if [ "$act" = save ] && [ "$1" = cells ] && thin_ds "$f"; then continue; fi
 		mkdir -p "$3/$(dirname "$f")"
 		if [ "$act" = restore ] && [ -e "$3/$f" ]; then
 			if [ "$1" = logs ]; then
@@ -109,12 +203,69 @@ copy() {
 	done
 }
 
+# save: the cells of THIN datasets from BUILD $1 to DIR $2/thin, each
+# checked to restore to the original
+save_thin() {
+	carried "$1" cells | while read -r f; do
+		thin_ds "$f" || continue
+		mkdir -p "$2/thin/$(dirname "$f")"
+		case $f in
+		*.txt)
+			l=$(labels "$(ds_of "$f")")
+			thin <"$1/$f" >"$work/thin" || die "$1/$f: not gcn-adapt predictions, cannot carry it thin"
+			thick "$l" <"$work/thin" >"$work/thick" ||
+				die "$1/$f: an item or label the dataset does not have, cannot carry it thin"
+			core "$1/$f" >"$work/a"
+			core "$work/thick" | cmp -s "$work/a" - ||
+				die "$1/$f: the thin copy does not restore to it; not saved"
+			gzip -9 -n <"$work/thin" >"$2/thin/$f.gz" ;;
+		*) gzip -9 -n <"$1/$f" >"$2/thin/$f.gz" ;;
+		esac
+	done
+}
+
+# restore: the thin cells of DIR $1 back into BUILD $2 (never over a file
+# that is there: one with the same items, classes and predictions is dated
+# anew, one that differs is kept and named)
+restore_thin() {
+	[ -d "$1/thin" ] || return 0
+	(cd "$1" && find thin -type f -name '*.gz' | sort) | while read -r g; do
+		f=${g#thin/}
+		f=${f%.gz}
+		mkdir -p "$2/$(dirname "$f")"
+		case $f in
+		*.txt)
+			l=$(labels "$(ds_of "$f")")
+			gzip -dc "$1/$g" | thick "$l" >"$work/thick" ||
+				die "$1/$g: an item or label the dataset does not have; not restored" ;;
+		*) gzip -dc "$1/$g" >"$work/thick" ;;
+		esac
+		if [ -e "$2/$f" ]; then
+			case $f in
+			*.txt) core "$2/$f" >"$work/a"; core "$work/thick" >"$work/b" ;;
+			*) cp "$2/$f" "$work/a"; cp "$work/thick" "$work/b" ;;
+			esac
+			if cmp -s "$work/a" "$work/b"; then
+				touch "$2/$f"
+			else
+				echo "carry.sh: $2/$f exists and differs from the saved one, kept" >&2
+			fi
+			continue
+		fi
+		mv "$work/thick" "$2/$f.tmp.$$" && mv "$2/$f.tmp.$$" "$2/$f"
+	done
+}
+
 : "${BIN:?carry.sh: BIN is not set}" "${TRAIN_CONFIG:?carry.sh: TRAIN_CONFIG is not set}"
 : "${GRAPHS:?carry.sh: GRAPHS is not set}"
 for f in "$BIN/gcn-train" "$BIN/gcn-adapt" "$BIN/centrality" "$TRAIN_CONFIG" "$GRAPHS" \
-	"$build/labelled.gs" "$@"; do
+	"$build/labelled.gs" ${THIN:+"$BIN/nodefeat"} "$@"; do
 	[ -s "$f" ] || die "$f is missing: make it first"
 done
+sets="$*"
+work=$(mktemp -d)
+tmp=
+trap 'rm -rf "$work" ${tmp:+"$tmp"}' EXIT
 sm=$(stamp_models)
 sc=$(stamp_cells "$@")
 case $act in
@@ -123,6 +274,7 @@ save)
 	rm -rf "$tmp"
 	mkdir -p "$tmp" "$dir"
 	for part in models cells logs; do copy $part "$build" "$tmp"; done
+	save_thin "$build" "$tmp"
 	echo "$sm" >"$tmp/stamp.models"
 	echo "$sc" >"$tmp/stamp.cells"
 	# DIR becomes the new set (what it held is in BUILD too after a
@@ -133,9 +285,13 @@ save)
 	m=$(carried "$dir" models) c=$(carried "$dir" cells)
 	models=$(printf '%s\n' "$m" | grep -c '^model-' || true)
 	ckpt=$(printf '%s\n' "$m" | grep -c '^ckpt-' || true)
+	t=$(if [ -d "$dir/thin" ]; then
+		cd "$dir/thin" && find pred -type f -name '*.gz' | sed 's/\.gz$//' | sort; fi)
+	c=$(printf '%s\n%s\n' "$c" "$t")
 	cells=$(printf '%s\n' "$c" | grep -c '^pred/[^/]*\.txt$' || true)
 	runs=$(printf '%s\n' "$c" | grep -c '\.parts/r[0-9]*\.txt$' || true)
-	what="$models models, $ckpt checkpoints, $cells finished cells, $runs runs of stopped cells"
+	nt=$(printf '%s\n' "$t" | grep -c '\.txt$' || true)
+	what="$models models, $ckpt checkpoints, $cells finished cells, $runs runs of stopped cells ($nt files thin)"
 	log "$what"
 	echo "carry.sh: saved $what to $dir" >&2
 	;;
@@ -150,6 +306,7 @@ restore)
 			# cells (make) must be newer than the models
 			sleep 1
 			copy cells "$dir" "$build"
+			restore_thin "$dir" "$build"
 			what="$what and cells"
 		else
 			echo "carry.sh: $dir: the cells were made by another gcn-adapt, adapt.sh, datasets or options; not restored" >&2
@@ -158,7 +315,8 @@ restore)
 		echo "carry.sh: $dir: the models were made by another gcn-train, config, graphs or libraries; nothing restored but the logs" >&2
 	fi
 	copy logs "$dir" "$build"
-	n=$( (carried "$dir" models; carried "$dir" cells) | wc -l)
+	n=$( (carried "$dir" models; carried "$dir" cells
+	      [ ! -d "$dir/thin" ] || find "$dir/thin" -type f) | wc -l)
 	log "${what:-nothing} restored ($n files there)"
 	echo "carry.sh: restored ${what:-nothing but the logs} from $dir" >&2
 	;;

@@ -3,7 +3,7 @@
 # directory, so the manual cannot drift from the programs.
 T="$TMPD/man"
 mkdir -p "$T"
-for page in "$TOP"/man/man1/*.1 "$TOP"/man/man5/*.5; do
+for page in "$TOP"/man/man1/*.1 "$TOP"/man/man5/*.5 "$TOP"/man/man7/*.7; do
 	name=$(basename "$page")
 	awk -v dir="$T" -v name="$name" '
 		/^\.Sh EXAMPLES/ { ex = 1; next }

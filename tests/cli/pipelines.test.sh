@@ -37,6 +37,16 @@ check "grep -q '^| Baseline (no pre-train) | [0-9.]* ± [0-9.]* \[2 runs\] (61.9
 check "[ \$(grep -c '^| Pre-train (all tasks) | [0-9.]* ± [0-9.]* \[2 runs\] (67.5 ± 1.1) | not run (66.0 ± 1.4) |.* [0-9.]* ± [0-9.]* \[2 runs\] (73.2 ± 0.8) |\$' $R/table1.md) -eq 1 ]" \
 	"table1: pre-trained Cora and IMDB-B measured, Pubmed marked not run"
 check "grep -q 'Baseline (attr. only) | [0-9.]* ±' $R/table1.md" "table1: the attributes rows"
+# Figure 3's "E" pre-trained and "none" random cells are Table 1's cells,
+# copied (the same runs); a newer table cell puts the figure out of date
+check "cmp -s $T/build/pred/cora--fz0-pre.txt $T/build/pred/cora--pre.txt &&
+	cmp -s $T/build/pred/cora--fzm1-rand.txt $T/build/pred/cora--base.txt &&
+	grep -q 'copied, not' $R/fig3.md" "fig3: two cells are copies of Table 1's, and the caption says so"
+touch "$T/build/pred/cora--pre.txt"
+check "! $P -q $R/fig3.md" "a newer Table 1 cell puts fig3 out of date"
+expect 0 "$P table1 fig3 >/dev/null 2>$T/recopy.err"
+check "cmp -s $T/build/pred/cora--fz0-pre.txt $T/build/pred/cora--pre.txt && ! grep -q gcn-adapt $T/recopy.err" \
+	"remade by a copy, not a run"
 check "grep -q 'prog=dcbm-gen .*seed=1 .*dcbm-quick.yaml' $R/table1.md && grep -q 'prog=gcn-train' $R/table1.md &&
 	grep -q '^[0-9a-f]\{64\}  pretrain-quick.yaml' $R/table1.md" \
 	"table1: provenance of every stage and the configs' checksums"
@@ -69,9 +79,10 @@ check "grep -q '^id=[0-9a-f]\{8\} prog=gcn-train .*--tasks rec,rank,cluster' $R/
 	grep -q 'prog=dcbm-gen .*seed=1 .*dcbm-quick.yaml' $R/fig2.md &&
 	grep -q '^[0-9a-f]\{64\}  pretrain-quick.yaml' $R/fig2.md" \
 	"fig2: the provenance of the model, read from its binary stream, and the configs"
-check "[ \$(grep -c 'prog=gcn-adapt .*--random-above .*/cora--fz[m0-9]*-rand.txt.parts/rR.txt ' $R/fig3.md) -eq 5 ] &&
+check "[ \$(grep -c 'prog=gcn-adapt .*--random-above .*/cora--fz[m0-9]*-rand.txt.parts/rR.txt ' $R/fig3.md) -eq 4 ] &&
+	grep -q 'prog=gcn-adapt .*--no-pretrain .*/cora--base.txt.parts/rR.txt ' $R/fig3.md &&
 	grep -q 'prog=gcn-train .*--tasks rec,rank,cluster' $R/fig3.md" \
-	"fig3: the provenance of its cells, each arm's gcn-adapt call once"
+	"fig3: the provenance of its cells, each arm's gcn-adapt call once (\"none\" random: the baseline's)"
 check "grep -q 'model-arch.gs --no-pretrain' $T/build/pred/cora--base.txt && ! grep -q 'model-all' $T/build/pred/cora--base.txt" \
 	"the baseline takes its shape from model-arch.gs, not the pre-trained model"
 
@@ -79,7 +90,7 @@ check "grep -q 'model-arch.gs --no-pretrain' $T/build/pred/cora--base.txt && ! g
 expect 0 "$P -q table1 fig2 fig3"
 touch "$T/build/pred/cora--base.txt"
 check "! $P -q table1" "a newer predictions file: table1 is out of date"
-expect 0 "$P -q fig3"
+expect 0 "$P -q fig2"
 
 # a stage that fails leaves no file behind
 printf 'train:\n  bogus: 1\n' >"$T/bad.yaml"
@@ -102,6 +113,13 @@ expect 0 "$P status >$T/status.out"
 check "grep -q '^  model-all: done' $T/status.out && grep -q '^  in progress or stopped: cora--attr (1 runs done)' $T/status.out &&
 	grep -q '^  adaptation cells done: [0-9]* of [0-9]* ([0-9]* scored)' $T/status.out" \
 	"status: the models, the cells scored, a cell in progress with its finished runs"
+# the time left: the runs of the cells left (2 each; cora--attr has 1 of
+# its 2 runs kept; Figure 4's two 100% cells are copies, no runs) at their
+# dataset's and arm's mean run time
+n=$(sed -n 's/^  left, per dataset://p' $T/status.out | awk '{ for (i = 2; i <= NF; i += 2) s += $i } END { print s + 0 }')
+check "grep -q '^  left: about [0-9.]* hours of adaptation runs on one job ([1-9][0-9]* runs)\$' $T/status.out &&
+	[ \"\$(sed -n 's/.*on one job (\\([0-9]*\\) runs.*/\\1/p' $T/status.out)\" = \$((2 * (${n:-0} - 2) - 1)) ]" \
+	"status: the hours of adaptation runs left, from the run log"
 expect 0 "$P $T/build/pred/cora--attr.txt 2>$T/resume.err"
 check "grep -q 'cora, attr: 1 finished runs kept' $T/resume.err && [ ! -e $T/build/pred/cora--attr.txt.parts ] &&
 	grep -v '^[@#]' $T/build/pred/cora--attr.txt | cmp -s - $T/attr-runs.txt" \
@@ -151,6 +169,52 @@ check "grep -q 'restored models and cells' $T/restore6.err &&
 cp "$T/base.keep" "$T/build/pred/cora--base.txt"
 check "$P -q $T/build/model-all.gs $T/build/pred/cora--pre.txt" \
 	"restore over the same run: its files dated anew, up to date for make"
+# a dataset that may not be redistributed (THIN, the Makefile's NO_REDIST):
+# its cells carried without the true classes, which restore takes from the
+# dataset's edge labels again; evalf1 scores them the same
+dcbm-gen -q -s 3 --count 1 --nodes 300 -t | awk '/^@/ { on = /^@graph/; next }
+	on && NF == 2 { print $1, $2, 2 + 3 * (($1 + $2) % 3) }' >"$T/lk.txt"
+graph-import -q -f edgelist --name lk -o "$T/lk.gs" "$T/lk.txt"
+L="gcn-adapt -q -j 2 --task link --model $T/build/model-arch.gs --no-pretrain -s 1 --epochs 3 -t"
+expect 0 "$L --runs 2 -o $T/build/pred/lk--base.txt $T/lk.gs"
+mkdir -p "$T/build/pred/lk--pre.txt.parts"
+echo "the kept run's arguments" >"$T/build/pred/lk--pre.txt.parts/args"
+expect 0 "$L --runs 1 -o $T/build/pred/lk--pre.txt.parts/r0.txt $T/lk.gs"
+cp "$T/build/pred/lk--base.txt" "$T/lk-base.orig"
+S2="$T/saved2"
+C="BIN=$BIN TRAIN_CONFIG=pretrain-quick.yaml GRAPHS=$T/build/dcbm.gs THIN=lk sh carry.sh"
+expect 0 "cd $TOP/pipelines && $C save $T/build $S2 $T/lk.gs 2>$T/thin.err"
+check "[ -s $S2/thin/pred/lk--base.txt.gz ] && [ -s $S2/thin/pred/lk--pre.txt.parts/r0.txt.gz ] &&
+	[ ! -e $S2/pred/lk--base.txt ] && [ ! -e $S2/pred/lk--pre.txt.parts ] && [ -s $S2/pred/cora--base.txt ] &&
+	grep -q '(2 files thin)\$' $S2/carry.log" "save THIN: the cells of lk under thin/ only, the others whole"
+check "gzip -dc $S2/thin/pred/lk--base.txt.gz | awk '/^@tensor/ { t++; if (!/ cols=2 .*columns=item_step,pred /) exit 1; next }
+	/^[#@]/ { next } NF != 2 { exit 1 } END { exit t != 2 }'" "a thin cell holds items and predictions only: no true class"
+rm -rf "$T/build/pred/lk--base.txt" "$T/build/pred/lk--pre.txt.parts"
+expect 0 "cd $TOP/pipelines && $C restore $T/build $S2 $T/lk.gs 2>$T/thin2.err"
+# (a run's rows come back in the order of the items)
+K="awk '/^@tensor/ { r++ } !/^[#@]/ { print r, \$1, \$2, \$3 }'"
+check "$K $T/lk-base.orig | sort >$T/lk.a && $K $T/build/pred/lk--base.txt | sort | cmp -s - $T/lk.a &&
+	[ \$(grep -c . $T/lk.a) -gt 100 ] && [ \$(grep -c '^@tensor .* cols=3 .*columns=item,true,pred .*carried=thin\$' $T/build/pred/lk--base.txt) = 2 ] &&
+	grep -qx \"the kept run's arguments\" $T/build/pred/lk--pre.txt.parts/args && [ -s $T/build/pred/lk--pre.txt.parts/r0.txt ]" \
+	"restore THIN: the true classes back from the dataset, the kept run and its arguments too"
+expect 0 "evalf1 --format tsv $T/lk-base.orig >$T/lk-f1.a && evalf1 --format tsv $T/build/pred/lk--base.txt >$T/lk-f1.b"
+check "cmp -s $T/lk-f1.a $T/lk-f1.b" "evalf1 scores a restored thin cell as the original"
+sed -i '/^@tensor/,/^@end/ { /^[0-9]/ s/^\([0-9]*\)\t\([0-9]*\)\t\([0-9]*\)/\1\t\2\t9/ }' "$T/build/pred/lk--base.txt"
+expect 0 "cd $TOP/pipelines && $C restore $T/build $S2 $T/lk.gs 2>$T/thin3.err"
+check "grep -q '^carry.sh: .*pred/lk--base.txt exists and differs from the saved one, kept\$' $T/thin3.err &&
+	[ \$(grep -c exists $T/thin3.err) = 1 ]" "restore THIN over a cell that differs: kept and named"
+gzip -dc "$S2/thin/pred/lk--base.txt.gz" | sed 's/^[0-9]*\t/99999\t/' | gzip >"$T/bad.gz"
+mkdir -p "$T/saved3" && cp -r "$S2"/* "$T/saved3/" && mv "$T/bad.gz" "$T/saved3/thin/pred/lk--base.txt.gz"
+rm -f "$T/build/pred/lk--base.txt"
+check "cd $TOP/pipelines && ! $C restore $T/build $T/saved3 $T/lk.gs 2>$T/thin4.err && [ \$(grep -c . $T/thin4.err) = 1 ] &&
+	grep -q '^carry.sh: .*lk--base.txt.gz: an item or label the dataset does not have; not restored\$' $T/thin4.err &&
+	[ ! -e $T/build/pred/lk--base.txt ]" "restore THIN of a thin cell the dataset does not fit: one line, exit 1, no cell written"
+cp -r "$S2" "$T/s2.keep"
+check "cd $TOP/pipelines && ! $C save $T/build $S2 $T/build/dcbm.gs 2>$T/thin5.err && [ \$(grep -c . $T/thin5.err) = 1 ] &&
+	grep -q '^carry.sh: lk: no dataset stream among the data files' $T/thin5.err" "save THIN without the dataset: one line, exit 1"
+check "diff -r $S2 $T/s2.keep >/dev/null && ! ls -d $T/saved2.tmp.* 2>/dev/null" "a failed save leaves the saved run as it was"
+rm -rf "$T/build/pred/lk--"*
+
 # another pre-training config: the models' stamp differs, nothing restored
 rm -rf "$T/build"
 sed 's/^seed: .*/seed: 5/' $TOP/pipelines/pretrain-quick.yaml >$T/other.yaml
