@@ -178,6 +178,17 @@ log() {
 	printf '%s\t%s\t%s\t%s\n' "$(date +%FT%T)" "$(uname -n)" "$act" "$1" >>"$dir/carry.log"
 }
 
+# a file FILE restore finds in place: dated anew when A and B (the saved
+# one and FILE, or what both hold) are the same, else kept and named
+#   found A B FILE
+found() {
+	if cmp -s "$1" "$2"; then
+		touch "$3"
+	else
+		echo "carry.sh: $3 exists and differs from the saved one, kept" >&2
+	fi
+}
+
 # copy the files of part $1 from directory $2 to $3 (restore: never over
 # a file that is there, but for the logs, which are merged; one that is
 # there with the same bytes is dated now, in stage order like a copy, so
@@ -192,10 +203,8 @@ copy() {
 				# before the restore): the carried lines first
 				awk '!seen[$0]++' "$2/$f" "$3/$f" >"$3/$f.tmp.$$"
 				mv "$3/$f.tmp.$$" "$3/$f"
-			elif cmp -s "$2/$f" "$3/$f"; then
-				touch "$3/$f"
 			else
-				echo "carry.sh: $3/$f exists and differs from the saved one, kept" >&2
+				found "$2/$f" "$3/$f" "$3/$f"
 			fi
 			continue
 		fi
@@ -245,11 +254,7 @@ restore_thin() {
 			*.txt) core "$2/$f" >"$work/a"; core "$work/thick" >"$work/b" ;;
 			*) cp "$2/$f" "$work/a"; cp "$work/thick" "$work/b" ;;
 			esac
-			if cmp -s "$work/a" "$work/b"; then
-				touch "$2/$f"
-			else
-				echo "carry.sh: $2/$f exists and differs from the saved one, kept" >&2
-			fi
+			found "$work/a" "$work/b" "$2/$f"
 			continue
 		fi
 		mv "$work/thick" "$2/$f.tmp.$$" && mv "$2/$f.tmp.$$" "$2/$f"
