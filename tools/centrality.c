@@ -20,7 +20,8 @@
 #include "stream.h"
 
 #define SYNOPSIS "centrality [-qt] [-j threads] [-l level] [-o file] [-s seed]\n" \
-	"                  [--eig-pairs n] [--exact-max n] [--samples n] [--tsv] [file ...]"
+	"                  [--eig-pairs n] [--exact-max n] [--progress] [--samples n] [--tsv]\n" \
+	"                  [file ...]"
 #define COLUMNS CENT_COLUMNS ",subgraph_log"
 #define NCOL 5
 
@@ -49,7 +50,9 @@ static void usage(FILE *f, const struct state *s)
 		"  -j, --threads N     threads for the shortest-path searches [all cores]\n"
 		"  -l, --level N       gzip level, 0 = plain [%d]\n"
 		"  -o, --output FILE   write to FILE instead of stdout\n"
-		"  -q, --quiet         do not report approximations\n"
+		"      --progress      progress even when stderr is not a terminal, and report\n"
+		"                      the estimates of every graph\n"
+		"  -q, --quiet         do not report approximations; no progress\n"
 		"  -s, --seed N        seed of the sampled sources (estimates only) [%" PRIu64 "]\n"
 		"      --samples N     BFS sources for estimated betweenness and closeness [%d]\n"
 		"  -t, --text          write the text form (plain unless -l is given)\n"

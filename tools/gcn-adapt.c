@@ -35,6 +35,7 @@
 #include "model.h"
 #include "nn.h"
 #include "opt.h"
+#include "progress.h"
 #include "rng.h"
 #include "stream.h"
 
@@ -49,9 +50,10 @@ enum {
 #define SYNOPSIS "gcn-adapt [-qt] [-j threads] [-l level] [-o file] [-s seed] [--attr-only]\n" \
 	"                 [--attributes] [--dropout p] [--epochs n] [--first-run r]\n" \
 	"                 [--freeze k] [--hidden n] [--label name] [--lr x] [--model file]\n" \
-	"                 [--no-pretrain] [--patience n] [--random-above] [--raw-concat]\n" \
-	"                 [--runs n] [--scale minmax|log] [--task node|link|graph] [--test n]\n" \
-	"                 [--train-fraction x] [--train-per-class n] [--val n] [file ...]"
+	"                 [--no-pretrain] [--patience n] [--progress] [--random-above]\n" \
+	"                 [--raw-concat] [--runs n] [--scale minmax|log]\n" \
+	"                 [--task node|link|graph] [--test n] [--train-fraction x]\n" \
+	"                 [--train-per-class n] [--val n] [file ...]"
 
 enum { TASK_NODE = 0, TASK_LINK, TASK_GRAPH };
 static const char *const adapt_task[] = { "node", "link", "graph", NULL };
@@ -92,10 +94,11 @@ usage(FILE *f, const struct opts *o)
 		"      --no-pretrain       the same architecture from random initial values\n"
 		"  -o, --output FILE       write to FILE instead of stdout\n"
 		"      --patience N        stop after N epochs without a better validation accuracy [%d]\n"
+		"      --progress          progress on stderr even when it is not a terminal\n"
 		"      --random-above      random initial values above the fix-tune boundary (Fig. 3)\n"
 		"      --raw-concat        --attributes: the encoder output as it is, not scaled to\n"
 		"                          the attributes' mean row norm\n"
-		"  -q, --quiet             no progress\n"
+		"  -q, --quiet             no warnings or progress\n"
 		"      --runs N            independent runs (splits and initial values) [%d]\n"
 		"  -s, --seed N            random seed; run r draws from stream (seed, r) [0]\n"
 		"      --scale MODE        input features: minmax (the paper's) or log [minmax]\n"
@@ -343,17 +346,12 @@ read_dataset(struct dataset *ds, const struct opts *o, int nfiles, char **files)
 				if (have_graph)
 					die("%s: a second graph: node classification takes one graph",
 					    gs_where(in));
-				if (gs_graph_build(in, &r, &ds->g,
-						   o->c.quiet || o->task == TASK_LINK) != 0)
+				if (gs_graph_build(in, &r, &ds->g, o->c.quiet) != 0)
 					die("%s", gs_strerror(in));
 				if (ds->g.n == 0)
 					die("%s: graph %" PRId64 " has no nodes", gs_where(in), r.id);
-				if (o->task == TASK_LINK) {
-					if (r.from_edgelist && ds->g.m != r.m)
-						die("%s: self-loops or repeated edges: a labelled edge "
-						    "list for --task link must be simple", gs_where(in));
+				if (o->task == TASK_LINK)
 					link_labels(ds, &r, gs_where(in));
-				}
 				ds->id = r.id;
 				const char *nm = gs_attr_get(&r, "dataset");
 				snprintf(ds->name, sizeof ds->name, "%s", nm ? nm : path);
@@ -730,8 +728,13 @@ main(int argc, char **argv)
 		else if (sscanf(M.t[i].name, "block%d.", &blk) == 1)
 			trained[i] = blk - 1 >= from;
 	}
+	struct progress pr;
+	progress_init(&pr, &o.c);
+	pr.at_most = 1;		/* early stopping may end a run sooner */
 	for (int run = o.first_run; run < o.first_run + o.runs; run++) {
 		int ntr, nva = o.nval, nte = o.ntest;
+		progress_start(&pr, "epochs", o.epochs, "run %d/%d", run + 1,
+			       o.first_run + o.runs);
 		rng_reseed(rr, o.c.seed, (uint64_t)run);
 		if (o.task == TASK_GRAPH)
 			graph_split(&ds, o.c.seed, run, tr, &ntr, va, &nva, te, &nte);
@@ -808,9 +811,11 @@ main(int argc, char **argv)
 					best_loss = vl;
 					best_ep = ep;
 					memcpy(bestlg, ilg, (size_t)(NI * C) * sizeof *bestlg);
-				} else if (ep - best_ep >= o.patience)
-					break;
-				if (ep == o.epochs)
+				}
+				progress_note(&pr, "val %.3f, best %.3f at epoch %d", vacc,
+					      best_acc, best_ep);
+				progress_update(&pr, ep);
+				if (ep - best_ep >= o.patience || ep == o.epochs)
 					break;
 			}
 			model_zero_grad(&M);
@@ -878,10 +883,10 @@ main(int argc, char **argv)
 		gs_attr_setf(&rec, "train_labels", "%d", ntr);
 		gs_attr_setf(&rec, "val_acc", "%.6f", best_acc);
 		gs_write1(out, &rec);
+		progress_done(&pr);
 		if (copt_show_progress(&o.c))
-			fprintf(stderr, "%s: run %d/%d: %d epochs (best %d), val %.3f, test %.3f\n",
-				err_prog(), run + 1, o.first_run + o.runs, ep, best_ep,
-				best_acc, tok / nte);
+			warnx_("run %d/%d: %d epochs (best %d), val %.3f, test %.3f", run + 1,
+			       o.first_run + o.runs, ep, best_ep, best_acc, tok / nte);
 		head_free(&h);
 	}
 	gs_close(out);

@@ -24,6 +24,7 @@
 #include "err.h"
 #include "model.h"
 #include "opt.h"
+#include "progress.h"
 #include "rng.h"
 #include "stream.h"
 
@@ -353,6 +354,26 @@ check_dataset(const struct dataset *ds, int tasks)
 		if (lg->g.n == 0)
 			die("graph %" PRId64 ": no nodes", lg->id);
 	}
+}
+
+/*
+ * Say once how the training graphs are masked when any carries a 'mask'
+ * pair set (mask-edges | nodefeat | gcn-train): those are trained on that
+ * one mask at every step, where Algorithm 1 masks afresh each step.
+ */
+static void
+say_masking(struct lgraph **train, int64_t nt, int quiet)
+{
+	int64_t pre = 0;
+
+	for (int64_t i = 0; i < nt; i++)
+		pre += train[i]->premasked;
+	if (pre == 0 || quiet)
+		return;
+	warnx_("%" PRId64 " of %" PRId64 " training graphs are pre-masked (a 'mask' pair set, "
+	       "from mask-edges): each is trained on that one mask at every step, not "
+	       "masked afresh as in Algorithm 1; give unmasked graphs to re-mask "
+	       "(gcn-train(1), Masking)", pre, nt);
 }
 
 /* ---- validation ---- */
@@ -801,6 +822,7 @@ main(int argc, char **argv)
 	o.s.validation = nv;		/* the model's config says what was used */
 	struct lgraph **train = ds.g, **val = ds.g + nt;
 	int B = (int)(o.s.batch < nt ? o.s.batch : nt);
+	say_masking(train, nt, o.c.quiet);
 
 	real *best = xmallocarray((size_t)M.n, sizeof *best);
 	copy_params(best, M.p, M.n);
@@ -842,20 +864,26 @@ main(int argc, char **argv)
 	}
 	catch_signals();
 
-	int show = copt_show_progress(&o.c), tty = isatty(STDERR_FILENO);
+	struct progress pr;
 	batch b;
 	batch_init(&b);
 	mws *w = mws_new();
 	int32_t *perm = xmallocarray((size_t)nt, sizeof *perm);
 	gsl_rng *er = rng_new(0, 0);
 	char msg[256];
-	double t_start = now(), t_last = 0;
+	double t_start = now();
 	long long epoch = epoch0, done_epochs = epoch0;
 	int budget_hit = 0;
 
 	if (!o.c.quiet)
 		fprintf(stderr, "%s: %" PRId64 " training and %" PRId64 " validation graphs, "
 			"%" PRId64 " parameters, tasks %s\n", err_prog(), nt, nv, M.n, o.s.tasks);
+	/* progress: the steps this run has left, over every epoch */
+	long long step0 = step, todo = (o.s.epochs - epoch0) * (nt / B);
+	if (o.s.steps && o.s.steps - step < todo)
+		todo = o.s.steps - step;
+	progress_init(&pr, &o.c);
+	progress_start(&pr, "steps", todo, NULL);
 	for (epoch = epoch0; epoch < o.s.epochs && !budget_hit && !stop_signal; epoch++) {
 		double lsum[NTASK] = { 0 }, t_ep = now();
 		int nb = 0;
@@ -876,7 +904,6 @@ main(int argc, char **argv)
 				budget_hit = 1;
 				break;
 			}
-			double t0 = now();
 			for (int i = 0; i < B; i++)
 				bg[i] = train[perm[i0 + i]];
 			if (batch_build(&b, bg, B, (uint64_t)o.s.seed, (uint64_t)step, &bo, msg, sizeof msg))
@@ -890,14 +917,10 @@ main(int argc, char **argv)
 			nb++;
 			for (int t = 0; t < NTASK; t++)
 				lsum[t] += out1.loss[t];
-			double t1 = now();
-			if (show && (t1 - t_last >= (tty ? 0.2 : 10) || step == 1)) {
-				t_last = t1;
-				fprintf(stderr, "%s%s: epoch %lld step %lld: loss %.4f (rec %.4f "
-					"rank %.4f cluster %.4f), %.2f s/step%s", tty ? "\r" : "",
-					err_prog(), epoch + 1, step, loss, out1.loss[0], out1.loss[1],
-					out1.loss[2], t1 - t0, tty ? "\033[K" : "\n");
-			}
+			progress_note(&pr, "epoch %lld, step %lld: loss %.4f (rec %.4f rank %.4f "
+				      "cluster %.4f)", epoch + 1, step, loss, out1.loss[0],
+				      out1.loss[1], out1.loss[2]);
+			progress_update(&pr, step - step0);
 			if (o.s.steps && step >= o.s.steps) {
 				budget_hit = 1;
 				break;
@@ -919,17 +942,22 @@ main(int argc, char **argv)
 		} else
 			stale++;
 		done_epochs = epoch + 1;
-		if (show || !o.c.quiet) {
-			fprintf(stderr, "%s%s: epoch %lld (step %lld, %.1f s): val", tty && show ? "\r" : "",
-				err_prog(), epoch + 1, step, now() - t_ep);
+		if (!o.c.quiet) {
+			char line[256];
+			size_t len = 0;
 			if (tasks & 1 << TASK_REC)
-				fprintf(stderr, " rec AUC %.3f", sc.auc);
+				len += (size_t)snprintf(line + len, sizeof line - len,
+							" rec AUC %.3f", sc.auc);
 			if (tasks & 1 << TASK_RANK)
-				fprintf(stderr, " rank acc %.3f (%.3f %.3f %.3f %.3f)", sc.rank_mean,
-					sc.rank[0], sc.rank[1], sc.rank[2], sc.rank[3]);
+				len += (size_t)snprintf(line + len, sizeof line - len,
+							" rank acc %.3f (%.3f %.3f %.3f %.3f)",
+							sc.rank_mean, sc.rank[0], sc.rank[1],
+							sc.rank[2], sc.rank[3]);
 			if (tasks & 1 << TASK_CLUSTER)
-				fprintf(stderr, " cluster acc %.3f", sc.cluster);
-			fprintf(stderr, "%s%s\n", better ? " *" : "", tty && show ? "\033[K" : "");
+				snprintf(line + len, sizeof line - len, " cluster acc %.3f",
+					 sc.cluster);
+			warnx_("epoch %lld (step %lld, %.1f s): val%s%s", epoch + 1, step,
+			       now() - t_ep, line, better ? " *" : "");
 		}
 		if (logf) {
 			fprintf(logf, "%lld\t%lld\t%.3f", epoch + 1, step, now() - t_start);
@@ -955,12 +983,12 @@ main(int argc, char **argv)
 					 best_epoch, best_step, stale, argc, argv);
 		if (stale >= o.s.patience) {
 			if (!o.c.quiet)
-				fprintf(stderr, "%s: no better validation score for %lld epochs; stopping\n",
-					err_prog(), stale);
+				warnx_("no better validation score for %lld epochs; stopping", stale);
 			epoch++;
 			break;
 		}
 	}
+	progress_done(&pr);
 	if (stop_signal)
 		fprintf(stderr, "%s: %s at step %lld; writing the best model so far (epoch %lld)\n",
 			err_prog(), stop_signal == SIGINT ? "interrupted" : "terminated", step,
