@@ -67,6 +67,19 @@ check "! $E LDLIBS='-lgsl -llapacke -lopenblas -larpack -lyaml -lz -lm -lnosuchl
 	"a -l of LDLIBS the linker does not find is named"
 check "$E $M -q all" "a failed check leaves the stamp of the last good one"
 
+# root where apt-get is, and the install helps (a fake apt-get that
+# "installs" libyaml-dev by removing the shadowing header): make goes on
+mkdir -p "$T/aptfix" "$T/hide2"
+cp "$T/hide/yaml.h" "$T/hide2/"
+printf '#!/bin/sh\necho "$*" >>%s/aptfix.log\ncase " $* " in *" libyaml-dev "*) rm -f %s/hide2/yaml.h ;; esac\n' \
+	"$T" "$T" >"$T/aptfix/apt-get"
+chmod +x "$T/aptfix/apt-get"
+cp "$T/aptroot/id" "$T/aptfix/id"
+check "env -i HOME=$T TMPDIR=$T/tmp PATH=$T/aptfix:$T/shim CPPFLAGS=-I$T/hide2 $M >$T/fix.out 2>&1 &&
+	grep -q '^install .* libyaml-dev\$' $T/aptfix.log && grep -q '^deps: installing: libyaml-dev\$' $T/fix.out &&
+	[ \$(grep -c '^deps:' $T/fix.out) = 1 ]" \
+	"root where apt-get is: make installs what is missing and goes on"
+
 # what other targets need is checked by them, not by make
 check "! $E $M test-valgrind >$T/vg.out 2>&1 && grep -q '^deps:   valgrind: not in PATH (Debian: valgrind' $T/vg.out" \
 	"make test-valgrind names valgrind"
