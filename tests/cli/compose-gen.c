@@ -29,7 +29,8 @@
  *
  * Every choice comes from one splitmix64 sequence seeded with SEED and only
  * integers are printed, so a seed names the same case on every machine (awk's
- * rand() differs between mawk and gawk).
+ * rand() differs between mawk and gawk).  C leaves the order in which a
+ * call's arguments are evaluated open: no call here takes two draws.
  */
 #include <inttypes.h>
 #include <stdint.h>
@@ -317,8 +318,10 @@ static int gen_edgelist(FILE *f, int64_t *nodes, int64_t *edges, int bad_pct)
 	/* the header, then the lines with comments and blank lines between */
 	if (pct(35)) {
 		int n = 1 + rnd(3);
-		for (i = 0; i < n; i++)
-			fprintf(f, "%s%s", pick(snap_head, 7), eol_of(&s));
+		for (i = 0; i < n; i++) {
+			fputs(pick(snap_head, 7), f);
+			fputs(eol_of(&s), f);
+		}
 		tag("comments");
 	}
 	if (pct(5)) {
@@ -430,8 +433,10 @@ static void gen_segment(FILE *f, FILE *exp, int64_t *next_id, int *masked)
 				fprintf(f, "%" PRId64 "%s%" PRId64, a, sep, b);
 			if (lab == 1)
 				fprintf(f, "%s%d", sep, rnd(5));
-			if (lab == 2)
-				fprintf(f, "%s%d.%d", sep, rnd(5), rnd(10));
+			if (lab == 2) {
+				int whole = rnd(5);
+				fprintf(f, "%s%d.%d", sep, whole, rnd(10));
+			}
 			fputs(eol, f);
 		}
 		fprintf(exp, "%" PRId64 " %" PRId64 " %d\n", id, n, g.m);
@@ -603,7 +608,7 @@ int main(int argc, char **argv)
 				snprintf(opts, sizeof opts, "%s", pick(forms, 3));
 				if (r && pct(30)) {
 					int64_t want = nodes + rnd(3);
-					if (pct(10)) {
+					if (pct(10) && nodes > 1) {
 						want = nodes - 1;	/* too few: refused */
 						r = 0;
 						tag("importnodes");
@@ -637,10 +642,9 @@ int main(int argc, char **argv)
 			tag("text");
 		} else {
 			static const char *const forms[] = { "", "-l 0", "-t", "-t -l 1" };
-			int count = 1 + rnd(3), tiny = pct(25);
+			int count = 1 + rnd(3), tiny = pct(25), kmax = 1 + rnd(2);
 			printf("dcbm%d='--count %d --nodes %s -k 0.1..%d -s %d --first-id %" PRId64
-			       " -q'\n", p, count, tiny ? "1..3" : "4..40", 1 + rnd(2), rnd(1000),
-			       next_id);
+			       " -q'\n", p, count, tiny ? "1..3" : "4..40", kmax, rnd(1000), next_id);
 			printf("form%d='%s'\n", p, pick(forms, 4));
 			next_id += count + rnd(3);
 			tag("dcbm");
