@@ -87,9 +87,15 @@ tests/bin/test_nn: tests/unit/test_nn.c $(NN_DOUBLE_SRC) libcommon.a $(COMMON_HD
 	@mkdir -p tests/bin
 	$(CC) $(ALLCFLAGS) $(CPPFLAGS) -DNN_DOUBLE $(LDFLAGS) -o $@ $< $(NN_DOUBLE_SRC) libcommon.a -lcriterion $(LDLIBS)
 
+# The composition test's case generator (tests/cli/compose.test.sh): plain
+# C, no library, so a seed draws the same case everywhere.
+tests/bin/compose-gen: tests/cli/compose-gen.c
+	@mkdir -p tests/bin
+	$(CC) -std=c11 $(CFLAGS) -o $@ tests/cli/compose-gen.c
+
 # Unit tests print Criterion's "Synthesis:" line each; CLI tests end with
 # "N passed, N failed".  Any failure fails the target.
-test: all $(UNITS)
+test: all $(UNITS) tests/bin/compose-gen
 	@set -e; for t in $(UNITS); do echo "== $$t"; $$t --jobs 2; done
 	@sh tests/cli/run.sh
 check: test
@@ -211,7 +217,7 @@ $(ASAN_DIR)/tests/bin/test_nn: tests/unit/test_nn.c $(NN_DOUBLE_SRC) $(ASAN_DIR)
 
 asan-build: .deps-ok deps-asan $(ASAN_TOOLS) $(ASAN_UNITS)
 
-test-asan: asan-build
+test-asan: asan-build tests/bin/compose-gen
 	@set -e; for t in $(ASAN_UNITS); do echo "== $$t"; $(ASAN_RUN_ENV) $$t --jobs 2; done
 	@$(ASAN_RUN_ENV) GNN_BIN=$(CURDIR)/$(ASAN_DIR)/bin sh tests/cli/run.sh $(ASAN_CLI)
 
