@@ -42,6 +42,9 @@ struct state {
 	uint8_t *aset;		/* (2m) label already set (first copy wins) */
 	size_t cap_alab;	/* arcs allocated in alab and aset */
 	int64_t graphs, short_pos, short_neg;
+	/* the first shortfall of each kind, said at the end: a run that dies
+	 * on a later graph then says one line, its error */
+	char first_pos[320], first_neg[320];
 };
 
 #define SYNOPSIS "mask-edges [-qt] [-f fraction] [-j threads] [-l level] [-n negatives]\n" \
@@ -144,19 +147,20 @@ static void mask_one(const struct opts *o, struct state *s, gs_file *in, gs_file
 		if (o->strict)
 			die("%s: graph %" PRId64 ": %" PRId64 " removed edges, fewer than "
 			    "-p %" PRId64 " (--strict)", gs_where(in), rec->id, s->b.r, o->m.npos);
-		if (s->short_pos++ == 0 && !o->c.quiet)
-			warnx_("%s: graph %" PRId64 ": %" PRId64 " positives, fewer than -p %"
-			       PRId64 " (only %" PRId64 " edges removed)", gs_where(in), rec->id,
-			       s->b.npos, o->m.npos, s->b.r);
+		if (s->short_pos++ == 0)
+			snprintf(s->first_pos, sizeof s->first_pos, "%s: graph %" PRId64 ": %"
+				 PRId64 " positives, fewer than -p %" PRId64 " (only %" PRId64
+				 " edges removed)", gs_where(in), rec->id, s->b.npos, o->m.npos,
+				 s->b.r);
 	}
 	if (rc & MASK_SHORT_NEG) {
 		if (o->strict)
 			die("%s: graph %" PRId64 ": %" PRId64 " non-edges, fewer than "
 			    "-n %" PRId64 " (--strict)", gs_where(in), rec->id, s->b.nneg, o->m.nneg);
-		if (s->short_neg++ == 0 && !o->c.quiet)
-			warnx_("%s: graph %" PRId64 ": %" PRId64 " negatives, fewer than -n %"
-			       PRId64 " (the graph has no more non-edges)", gs_where(in),
-			       rec->id, s->b.nneg, o->m.nneg);
+		if (s->short_neg++ == 0)
+			snprintf(s->first_neg, sizeof s->first_neg, "%s: graph %" PRId64 ": %"
+				 PRId64 " negatives, fewer than -n %" PRId64 " (the graph has no "
+				 "more non-edges)", gs_where(in), rec->id, s->b.nneg, o->m.nneg);
 	}
 
 	/* The masked graph: same id, name and attributes, plus the masking. */
@@ -223,6 +227,10 @@ static int run(const struct opts *o, int nfiles, char **files, gs_file *out)
 		gs_close(in);
 	}
 	progress_done(&pr);
+	if (!o->c.quiet && s.short_pos > 0)
+		warnx_("%s", s.first_pos);
+	if (!o->c.quiet && s.short_neg > 0)
+		warnx_("%s", s.first_neg);
 	if (!o->c.quiet && (s.short_pos > 1 || s.short_neg > 1))
 		warnx_("%" PRId64 " of %" PRId64 " graphs had fewer positives than -p, %"
 		       PRId64 " fewer negatives than -n (see the positives= and negatives= "

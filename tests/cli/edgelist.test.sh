@@ -9,12 +9,13 @@ mkdir -p "$T"
 F="centrality mask-edges nodefeat"
 
 # "$(graph_is NODES EDGES) FILE", a command for check: the first graph record
-# of the text stream FILE has those counts, and its edges are simple (u < v,
-# once each, no self-loop)
+# of the text stream FILE has those counts, and its edges are simple (each
+# pair once, in either orientation, no self-loop)
 cat >"$T/graph.awk" <<'EOF'
 	/^@/ { if (g) exit; g = /^@graph/; if (g) h = $0; next }
-	g && !bad { if ($1 + 0 >= $2 + 0 || ($1, $2) in seen) { print "not simple: " $0; bad = 1 }
-	    seen[$1, $2] = 1 }
+	g && !bad { a = $1 + 0; b = $2 + 0; if (a > b) { t = a; a = b; b = t }
+	    if (a == b || (a, b) in seen) { print "not simple: " $0; bad = 1 }
+	    seen[a, b] = 1 }
 	END { if (!bad && h !~ (" nodes=" N " edges=" E " ")) { print "header: " h; bad = 1 }
 	      exit bad }
 EOF
