@@ -82,7 +82,7 @@ tests/bin/%: tests/unit/%.c libcommon.a $(COMMON_HDR) $(UNIT_HDR)
 	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< libcommon.a -lcriterion $(LDLIBS)
 
 # The gradient tests build the model code in double precision.
-NN_DOUBLE_SRC = common/nn.c common/model.c common/head.c
+NN_DOUBLE_SRC = common/nn.c common/model.c common/batch.c common/modelio.c common/head.c
 tests/bin/test_nn: tests/unit/test_nn.c $(NN_DOUBLE_SRC) libcommon.a $(COMMON_HDR) $(UNIT_HDR)
 	@mkdir -p tests/bin
 	$(CC) $(ALLCFLAGS) $(CPPFLAGS) -DNN_DOUBLE $(LDFLAGS) -o $@ $< $(NN_DOUBLE_SRC) libcommon.a -lcriterion $(LDLIBS)

@@ -25,7 +25,7 @@ expect 0 "$E gcn-train --progress -j 1 --hidden 8 --epochs 2 --batch 2 --validat
 check "grep -q '^gcn-train: 4/4 steps (100%), .* left; epoch 2, step 4: loss ' $T/train.err" \
 	"gcn-train: steps of the run, time left, the loss"
 dcbm-gen -q -s 2 --count 1 --nodes 300 | centrality -q >"$T/one.gs"
-expect 0 "$E gcn-adapt --progress -j 1 --runs 1 --epochs 3 --hidden 8 --label cluster --no-pretrain \
+expect 0 "$E gcn-adapt --progress -j 1 --runs 1 --epochs 3 --head-width 8 --label cluster --no-pretrain \
 	--train-per-class 5 --val 50 --test 100 --model $T/m.gs -o $T/p.gs $T/one.gs 2>$T/adapt.err"
 check "grep -q '^gcn-adapt: run 1/1: 2/3 epochs (66%), .*, at most .* left; val ' $T/adapt.err &&
 	grep -q '^gcn-adapt: run 1/1: 3 epochs (best ' $T/adapt.err" \

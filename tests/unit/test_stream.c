@@ -644,7 +644,7 @@ Test(stream, concatenation_at_read_boundary)
 
 #include <dirent.h>
 
-#include "model.h"
+#include "settings.h"
 
 /* Every file of a regress directory, sorted; returns the count. */
 static int regress_files(const char *dir, char names[][256], int max)
