@@ -53,11 +53,50 @@ lgraph_free(struct lgraph *lg)
 	free(lg->pu);
 	free(lg->pv);
 	free(lg->plab);
+	free(lg->feat);
 	free(lg);
 }
 
 /* ------------------------------------------------------------------ */
 /* batches */
+
+void
+feat_src_default(struct feat_src *fs)
+{
+	memset(fs, 0, sizeof *fs);
+	fs->kind = FEAT_SRC_PAPER;
+	fs->F = MODEL_NFEAT;
+	fs->scale = FEAT_SCALE_MINMAX;
+}
+
+int
+feat_take(const gs_rec *r, int32_t n, double **feat, int *F, char *msg, size_t msglen)
+{
+	if (r->rows != n || (r->dtype != GS_F64 && r->dtype != GS_F32) || r->cols < 1 ||
+	    r->cols > MODEL_MAXF) {
+		snprintf(msg, msglen, "'features' tensor is %lld x %lld %s, want %d rows of "
+			 "floats, at most %d columns", (long long)r->rows, (long long)r->cols,
+			 r->dtype == GS_F64 || r->dtype == GS_F32 ? "float" : "integer", (int)n,
+			 MODEL_MAXF);
+		return -1;
+	}
+	*F = (int)r->cols;
+	*feat = xrealloc(*feat, ((size_t)(r->rows * r->cols) + 1) * sizeof **feat);
+	for (int64_t j = 0; j < r->rows * r->cols; j++)	/* finite: the reader checks */
+		(*feat)[j] = r->dtype == GS_F64 ? ((const double *)r->data)[j]
+		    : ((const float *)r->data)[j];
+	return 0;
+}
+
+int
+feat_is_paper(const gs_rec *r)
+{
+	const char *sc = gs_attr_get(r, "scale"), *set = gs_attr_get(r, "set");
+
+	return r->cols == MODEL_NFEAT && r->columns &&
+	    strcmp(r->columns, FEATURES_COLUMNS) == 0 && (!sc || strcmp(sc, "minmax") == 0) &&
+	    (!set || strcmp(set, "paper") == 0);
+}
 
 void
 batch_opts_default(struct batch_opts *o)
@@ -67,12 +106,22 @@ batch_opts_default(struct batch_opts *o)
 	o->nneg = 256;
 	o->support_fraction = 1;
 	o->tie_rtol = 1e-9;
+	feat_src_default(&o->fs);
+}
+
+/* The paper's four features of g, scaled: (n x MODEL_NFEAT) into feat. */
+static int
+paper_features(const graph *g, int scale, double *feat, features_ws *fw)
+{
+	features_raw(g, feat, fw);
+	return features_scale(feat, g->n, feat, scale);
 }
 
 /* One graph's share of a batch, in local node ids. */
 struct piece {
 	int32_t n;
-	double *feat;			/* n x 4 */
+	double *feat;			/* n x F */
+	graph seen;			/* FEAT_SRC_CALL: the masked graph */
 	int64_t nnz, *rp;		/* Â: (n+1) */
 	int32_t *ci;
 	real *av;
@@ -123,6 +172,7 @@ piece_free(struct piece *p)
 	free(p->pv); free(p->y); free(p->uidx); free(p->ru); free(p->rv);
 	free(p->pos); free(p->R); free(p->sidx); free(p->cmap); free(p->cnt);
 	free(p->qidx); free(p->qtgt); free(p->sel);
+	graph_free(&p->seen);
 }
 
 void
@@ -227,9 +277,24 @@ piece_build(struct piece *p, struct lgraph *lg, struct tbuf *tb,
 			p->y[i] = i < tb->mb.npos;
 	}
 
-	/* features and Â = D^-1/2 (A + I) D^-1/2 of the masked graph */
-	grow(&p->feat, &p->c_feat, (size_t)n * MODEL_NFEAT + 1, sizeof *p->feat);
-	features_model_input(gs, p->feat, &tb->fw);
+	/* features and Â = D^-1/2 (A + I) D^-1/2 of the masked graph; a
+	 * feature stage that is called sees all the batch's graphs at once,
+	 * after this (batch_build) */
+	grow(&p->feat, &p->c_feat, (size_t)n * o->fs.F + 1, sizeof *p->feat);
+	switch (o->fs.kind) {
+	case FEAT_SRC_PAPER:
+		if (paper_features(gs, o->fs.scale, p->feat, &tb->fw) != 0)
+			return -1;
+		break;
+	case FEAT_SRC_GIVEN:
+		if (!lg->premasked || !lg->feat || lg->F != o->fs.F)
+			return -2;
+		memcpy(p->feat, lg->feat, (size_t)n * o->fs.F * sizeof *p->feat);
+		break;
+	case FEAT_SRC_CALL:
+		graph_copy(&p->seen, gs);
+		break;
+	}
 	p->nnz = 2 * gs->m + n;
 	grow(&p->rp, &p->c_rp, (size_t)n + 1, sizeof *p->rp);
 	grow(&p->ci, &p->c_ci, (size_t)p->nnz + 1, sizeof *p->ci);
@@ -335,23 +400,41 @@ batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
 		memset(bp->pc + bp->cap_pc, 0, (size_t)(G - bp->cap_pc) * sizeof *bp->pc);
 		bp->cap_pc = G;
 	}
-	int bad = -1;
+	int bad = -1, why = 0;
 	#pragma omp parallel for schedule(dynamic, 1)
 	for (int i = 0; i < G; i++) {
 		int th = 0;
 #ifdef _OPENMP
 		th = omp_get_thread_num();
 #endif
-		if (piece_build(&bp->pc[i], gs[i], &bp->tb[th], seed, step, o) < 0) {
+		int rc = piece_build(&bp->pc[i], gs[i], &bp->tb[th], seed, step, o);
+		if (rc < 0) {
 			#pragma omp critical
-			if (bad < 0 || i < bad)
+			if (bad < 0 || i < bad) {
 				bad = i;
+				why = rc;
+			}
 		}
 	}
 	if (bad >= 0) {
-		snprintf(msg, msglen, "graph %lld: bad masking options",
-			 (long long)gs[bad]->id);
+		snprintf(msg, msglen, why == -2 ? "graph %lld: given features describe the "
+			 "graph before masking, and it is masked afresh" :
+			 "graph %lld: bad masking or feature options", (long long)gs[bad]->id);
 		return -1;
+	}
+	if (o->fs.kind == FEAT_SRC_CALL) {
+		const graph **sg = xmallocarray((size_t)G, sizeof *sg);
+		double **fp = xmallocarray((size_t)G, sizeof *fp);
+		int rc;
+		for (int i = 0; i < G; i++) {
+			sg[i] = &bp->pc[i].seen;
+			fp[i] = bp->pc[i].feat;
+		}
+		rc = o->fs.call(o->fs.ctx, sg, G, fp, msg, msglen);
+		free(sg);
+		free(fp);
+		if (rc != 0)
+			return -1;
 	}
 
 	/* offsets of each piece in the concatenation */
@@ -375,7 +458,8 @@ batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
 	b->G = G; b->N = N; b->P = P; b->U = U; b->Ns = Ns; b->ncl = ncl;
 	b->Q = Q; b->kmax = kmax;
 	grow(&b->off, &bp->c_off, (size_t)G + 1, sizeof *b->off);
-	grow(&b->X, &bp->c_X, (size_t)N * MODEL_NFEAT + 1, sizeof *b->X);
+	b->F = o->fs.F;
+	grow(&b->X, &bp->c_X, (size_t)N * b->F + 1, sizeof *b->X);
 	grow(&b->rp, &bp->c_rp, (size_t)N + 1, sizeof *b->rp);
 	grow(&b->ci, &bp->c_ci, (size_t)nnz + 1, sizeof *b->ci);
 	grow(&b->av, &bp->c_av, (size_t)nnz + 1, sizeof *b->av);
@@ -403,8 +487,8 @@ batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
 		struct piece *p = &bp->pc[i];
 		int64_t n0 = at[i][0], e0 = at[i][1], p0 = at[i][2], u0 = at[i][3],
 		    s0 = at[i][4], c0 = at[i][5], q0 = at[i][6];
-		for (int64_t j = 0; j < (int64_t)p->n * MODEL_NFEAT; j++)
-			b->X[n0 * MODEL_NFEAT + j] = (real)p->feat[j];
+		for (int64_t j = 0; j < (int64_t)p->n * b->F; j++)
+			b->X[n0 * b->F + j] = (real)p->feat[j];
 		for (int32_t v = 0; v < p->n; v++)
 			b->rp[n0 + v] = e0 + p->rp[v];
 		for (int64_t j = 0; j < p->nnz; j++) {
@@ -439,14 +523,14 @@ batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
 
 
 int
-batch_plain(batch *b, const graph *const *gs, int G, int scale, char *msg,
-	    size_t msglen)
+batch_plain(batch *b, const graph *const *gs, int G, const struct feat_src *fs,
+	    double *const *given, char *msg, size_t msglen)
 {
 	struct bpriv *bp = b->priv;
-	int64_t N = 0, nnz = 0;
+	int64_t N = 0, nnz = 0, F = fs->F;
 	features_ws fw;
-	double *feat = NULL;
-	size_t cap = 0;
+	double **feat;
+	int rc = 0;
 
 	for (int i = 0; i < G; i++) {
 		N += gs[i]->n;
@@ -456,36 +540,48 @@ batch_plain(batch *b, const graph *const *gs, int G, int scale, char *msg,
 		snprintf(msg, msglen, "graphs too large (%lld nodes)", (long long)N);
 		return -1;
 	}
-	b->P = b->U = b->Ns = b->ncl = b->Q = 0;	/* no pairs, no clusters */
-	b->G = G;
-	b->N = N;
-	b->kmax = 1;
-	grow(&b->off, &bp->c_off, (size_t)G + 1, sizeof *b->off);
-	grow(&b->X, &bp->c_X, (size_t)N * MODEL_NFEAT + 1, sizeof *b->X);
-	grow(&b->rp, &bp->c_rp, (size_t)N + 1, sizeof *b->rp);
-	grow(&b->ci, &bp->c_ci, (size_t)nnz + 1, sizeof *b->ci);
-	grow(&b->av, &bp->c_av, (size_t)nnz + 1, sizeof *b->av);
+	/* each graph's features: computed, given, or from the stage called */
+	feat = xcalloc((size_t)G, sizeof *feat);
 	features_ws_init(&fw);
-	int64_t n0 = 0, e = 0;
-	for (int i = 0; i < G; i++) {
-		const graph *g = gs[i];
-		grow(&feat, &cap, (size_t)g->n * MODEL_NFEAT + 1, sizeof *feat);
-		features_raw(g, feat, &fw);
-		if (features_scale(feat, g->n, feat, scale) != 0) {
-			snprintf(msg, msglen, "unknown feature scaling %d", scale);
-			free(feat);
-			features_ws_free(&fw);
-			return -1;
+	for (int i = 0; i < G && rc == 0; i++) {
+		if (fs->kind == FEAT_SRC_GIVEN) {
+			feat[i] = given[i];
+			continue;
 		}
-		b->off[i] = n0;
-		for (int64_t j = 0; j < (int64_t)g->n * MODEL_NFEAT; j++)
-			b->X[n0 * MODEL_NFEAT + j] = (real)feat[j];
-		e = adj_rows(g, (int32_t)n0, e, b->rp + n0, b->ci, b->av);
-		n0 += g->n;
+		feat[i] = xmallocarray((size_t)gs[i]->n * F + 1, sizeof **feat);
+		if (fs->kind == FEAT_SRC_PAPER && paper_features(gs[i], fs->scale, feat[i], &fw)) {
+			snprintf(msg, msglen, "unknown feature scaling %d", fs->scale);
+			rc = -1;
+		}
 	}
-	b->off[G] = N;
-	b->rp[N] = e;
-	free(feat);
 	features_ws_free(&fw);
-	return 0;
+	if (rc == 0 && fs->kind == FEAT_SRC_CALL)
+		rc = fs->call(fs->ctx, gs, G, feat, msg, msglen);
+	if (rc == 0) {
+		b->P = b->U = b->Ns = b->ncl = b->Q = 0;	/* no pairs, no clusters */
+		b->G = G;
+		b->N = N;
+		b->F = (int)F;
+		b->kmax = 1;
+		grow(&b->off, &bp->c_off, (size_t)G + 1, sizeof *b->off);
+		grow(&b->X, &bp->c_X, (size_t)N * F + 1, sizeof *b->X);
+		grow(&b->rp, &bp->c_rp, (size_t)N + 1, sizeof *b->rp);
+		grow(&b->ci, &bp->c_ci, (size_t)nnz + 1, sizeof *b->ci);
+		grow(&b->av, &bp->c_av, (size_t)nnz + 1, sizeof *b->av);
+		int64_t n0 = 0, e = 0;
+		for (int i = 0; i < G; i++) {
+			const graph *g = gs[i];
+			b->off[i] = n0;
+			for (int64_t j = 0; j < (int64_t)g->n * F; j++)
+				b->X[n0 * F + j] = (real)feat[i][j];
+			e = adj_rows(g, (int32_t)n0, e, b->rp + n0, b->ci, b->av);
+			n0 += g->n;
+		}
+		b->off[G] = N;
+		b->rp[N] = e;
+	}
+	for (int i = 0; fs->kind != FEAT_SRC_GIVEN && i < G; i++)
+		free(feat[i]);
+	free(feat);
+	return rc;
 }

@@ -20,9 +20,52 @@
 #include "mask.h"
 #include "nn.h"
 #include "nodefeat.h"
+#include "stream.h"
 
-#define MODEL_NFEAT 4		/* input features (nodefeat) */
+#define MODEL_NFEAT 4		/* the paper's input features (nodefeat) */
 #define MODEL_NCENT 4		/* ranking targets */
+#define MODEL_MAXF 65536	/* widest input a feature stage may give */
+
+/*
+ * Where the model's input features come from: the feature stage.  The
+ * features always describe the graph the model sees (the masked graph in
+ * pre-training, the training edges' graph in the link task):
+ *   FEAT_SRC_PAPER  the paper's four (nodefeat.h), computed here on each
+ *                   graph, scaled by `scale` (FEAT_SCALE_x)
+ *   FEAT_SRC_GIVEN  given with the graph (a 'features' tensor of the
+ *                   input): only where the graph is not changed, so a
+ *                   graph that is masked afresh is an error
+ *   FEAT_SRC_CALL   a function of the graphs, called on every batch's
+ *                   graphs at once (featcmd.h runs a command)
+ */
+enum { FEAT_SRC_PAPER = 0, FEAT_SRC_GIVEN, FEAT_SRC_CALL };
+
+/* FEAT_SRC_CALL: fill feat[i] with gs[i]->n x F values for i < G;
+ * 0, or -1 with msg. */
+typedef int (*feat_call_fn)(void *ctx, const graph *const *gs, int G,
+			    double *const *feat, char *msg, size_t msglen);
+
+struct feat_src {
+	int kind;		/* FEAT_SRC_x [PAPER] */
+	int F;			/* width [MODEL_NFEAT] */
+	int scale;		/* PAPER: FEAT_SCALE_x [MINMAX] */
+	feat_call_fn call;	/* CALL */
+	void *ctx;		/* CALL: its first argument */
+};
+
+/* The paper's four features, minmax-scaled. */
+void feat_src_default(struct feat_src *fs);
+
+/*
+ * A 'features' tensor record r of a graph of n nodes as doubles: *feat
+ * (allocated, n x *F) and *F.  Returns 0, or -1 with msg (not n rows, not
+ * float, too wide).
+ */
+int feat_take(const gs_rec *r, int32_t n, double **feat, int *F, char *msg, size_t msglen);
+
+/* 1 if a 'features' record r is nodefeat's default output (the paper's
+ * four, minmax-scaled), which FEAT_SRC_PAPER computes the same. */
+int feat_is_paper(const gs_rec *r);
 
 /* One labelled graph of the training set. */
 struct lgraph {
@@ -37,6 +80,10 @@ struct lgraph {
 	int64_t npairs;
 	int32_t *pu, *pv;
 	uint8_t *plab;
+	/* The input's features of the graph (its 'features' tensor), used
+	 * by FEAT_SRC_GIVEN, or NULL. */
+	double *feat;		/* (n x F) */
+	int F;
 };
 
 struct batch_opts {
@@ -44,6 +91,7 @@ struct batch_opts {
 	int64_t npos, nneg;	/* pairs per graph [128, 256] */
 	double support_fraction;	/* share of each cluster's nodes [1] */
 	double tie_rtol;	/* centralities this close are a tie [1e-9] */
+	struct feat_src fs;	/* the model's input [the paper's four] */
 };
 
 void batch_opts_default(struct batch_opts *o);
@@ -53,7 +101,8 @@ typedef struct batch {
 	int G;
 	int64_t N;
 	int64_t *off;		/* (G+1) node offsets */
-	real *X;		/* (N x 4) model input */
+	int F;			/* input features per node */
+	real *X;		/* (N x F) model input */
 	int64_t *rp;		/* Â in CSR: (N+1) */
 	int32_t *ci;
 	real *av;
@@ -83,10 +132,11 @@ void batch_free(batch *b);
  * Build the batch of graphs gs[0..G-1] for training step `step`: each
  * graph is masked afresh (fraction of its edges, positives among them,
  * negatives among the original non-edges) from rng stream
- * (seed, rng_mix(step, graph id)), features and Â come from the masked
- * graph.  Graphs are prepared in parallel; the result does not depend on
- * the thread count.  Returns 0, or -1 with msg set (a graph with no pair
- * at all, say).
+ * (seed, rng_mix(step, graph id)), features (o->fs) and Â come from the
+ * masked graph.  Graphs are prepared in parallel; the result does not
+ * depend on the thread count.  Returns 0, or -1 with msg set (a graph
+ * with no pair at all, given features of a graph masked afresh, a
+ * feature stage that failed).
  */
 int batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
 		uint64_t step, const struct batch_opts *o, char *msg,
@@ -97,11 +147,11 @@ struct lgraph *lgraph_new(int64_t id);
 void lgraph_free(struct lgraph *lg);
 
 /*
- * The graphs gs[0..G-1] as model input, without masking or pairs: features
- * of each graph scaled by `scale` (FEAT_SCALE_x), Â of each graph.
- * Returns 0, or -1 with msg.
+ * The graphs gs[0..G-1] as model input, without masking or pairs: the
+ * features of fs (FEAT_SRC_GIVEN: given[i], gs[i]->n x fs->F), Â of each
+ * graph.  Returns 0, or -1 with msg.
  */
-int batch_plain(batch *b, const graph *const *gs, int G, int scale, char *msg,
-		size_t msglen);
+int batch_plain(batch *b, const graph *const *gs, int G, const struct feat_src *fs,
+		double *const *given, char *msg, size_t msglen);
 
 #endif

@@ -180,3 +180,12 @@ void graph_edges(const graph *g, int32_t *u, int32_t *v)
 				k++;
 			}
 }
+
+void graph_copy(graph *dst, const graph *src)
+{
+	reserve(dst, src->n, 2 * src->m);
+	memcpy(dst->off, src->off, ((size_t)src->n + 1) * sizeof *dst->off);
+	memcpy(dst->adj, src->adj, (size_t)(2 * src->m) * sizeof *dst->adj);
+	dst->n = src->n;
+	dst->m = src->m;
+}

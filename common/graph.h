@@ -73,6 +73,9 @@ int64_t graph_arc(const graph *g, int32_t u, int32_t v);
 /* 1 if {u,v} is an edge.  Time complexity: O(log min(deg u, deg v)). */
 int graph_has_edge(const graph *g, int32_t u, int32_t v);
 
+/* dst = src, reusing dst's arrays.  Time complexity: O(n + m). */
+void graph_copy(graph *dst, const graph *src);
+
 /*
  * The canonical edge list of g: every edge once as (u < v), sorted by (u, v).
  * u and v must hold g->m entries.  Time complexity: O(n + m).

@@ -26,6 +26,7 @@ const char *const task_name[NTASK] = { "rec", "rank", "cluster" };
 void
 model_cfg_default(struct model_cfg *c)
 {
+	c->nfeat = MODEL_NFEAT;
 	c->d = 512;
 	c->layers = 3;
 	c->ntn_k = 4;
@@ -61,7 +62,7 @@ layout(model *M, real *base, struct mview *v)
 	char nm[48];
 #define AT(name, r, cc) (base + lay(M, &off, (name), (r), (cc)))
 	M->nt = 0;
-	v->E = AT("embed.W", MODEL_NFEAT, d);
+	v->E = AT("embed.W", M->cfg.nfeat, d);
 	v->Eb = AT("embed.b", 1, d);
 	for (int l = 0; l < c->layers; l++) {
 		snprintf(nm, sizeof nm, "block%d.W1", l + 1);
@@ -109,7 +110,8 @@ int
 model_init(model *M, const struct model_cfg *cfg)
 {
 	memset(M, 0, sizeof *M);
-	if (cfg->d < 1 || cfg->d > 8192 || cfg->layers < 1 ||
+	if (cfg->nfeat < 1 || cfg->nfeat > MODEL_MAXF || cfg->d < 1 || cfg->d > 8192 ||
+	    cfg->layers < 1 ||
 	    cfg->layers > MODEL_MAXL || cfg->ntn_k < 1 || cfg->ntn_k > 16 ||
 	    cfg->rank_hidden < 1 || cfg->rank_hidden > 65536 ||
 	    cfg->att_hidden < 1 || cfg->att_hidden > 65536 ||
@@ -165,8 +167,8 @@ model_init_params(model *M, gsl_rng *r)
 	int64_t d = c->d, k = c->ntn_k, H = MODEL_NCENT * (int64_t)c->rank_hidden;
 	double bd = 1 / sqrt((double)d);
 
-	uniform(v->E, MODEL_NFEAT * d, 1 / sqrt(MODEL_NFEAT), r);
-	uniform(v->Eb, d, 1 / sqrt(MODEL_NFEAT), r);
+	uniform(v->E, (int64_t)M->cfg.nfeat * d, 1 / sqrt(M->cfg.nfeat), r);
+	uniform(v->Eb, d, 1 / sqrt(M->cfg.nfeat), r);
 	for (int l = 0; l < c->layers; l++) {
 		uniform(v->W1[l], d * d, bd, r);
 		uniform(v->W2[l], d * d, bd, r);
@@ -315,7 +317,11 @@ static void
 embed_fwd(model *M, const batch *b, real *H0)
 {
 	int64_t N = b->N, d = M->cfg.d;
-	lin_fwd(H0, b->X, M->P.E, M->P.Eb, N, MODEL_NFEAT, d);
+
+	if (b->F != M->cfg.nfeat)	/* the programs check this with a message */
+		die("internal error: a batch of %d features for a model of %d", b->F,
+		    M->cfg.nfeat);
+	lin_fwd(H0, b->X, M->P.E, M->P.Eb, N, M->cfg.nfeat, d);
 	tanh_fwd(H0, H0, N * d);
 }
 
@@ -415,7 +421,7 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
 	}
 	if (embed) {
 		tanh_bwd(dH, dH, T1, N * d);	/* T1 = H0 */
-		lin_bwd(NULL, G->E, G->Eb, dH, b->X, P->E, N, MODEL_NFEAT, d, 0);
+		lin_bwd(NULL, G->E, G->Eb, dH, b->X, P->E, N, M->cfg.nfeat, d, 0);
 	}
 	free(sg);
 }

@@ -37,6 +37,7 @@ enum { TASK_REC = 0, TASK_RANK, TASK_CLUSTER, NTASK };
 extern const char *const task_name[NTASK];	/* "rec", "rank", "cluster" */
 
 struct model_cfg {
+	int nfeat;		/* input features per node, F [4: the paper's] */
 	int d;			/* hidden width [512] */
 	int layers;		/* GCN blocks L [3] */
 	int ntn_k;		/* NTN slices [4] */

@@ -17,6 +17,10 @@ train_settings_default(struct train_settings *s)
 	struct batch_opts bo;
 	model_cfg_default(&mc);
 	batch_opts_default(&bo);
+	s->feature_stage = xstrdup("paper");
+	s->feature_command = xstrdup("");
+	s->feature_columns = xstrdup(FEATURES_COLUMNS);
+	s->nfeat = mc.nfeat;
 	s->hidden = mc.d;
 	s->layers = mc.layers;
 	s->ntn_k = mc.ntn_k;
@@ -42,6 +46,10 @@ size_t
 train_schema(struct train_settings *s, struct cfg_key *k)
 {
 	struct cfg_key keys[] = {
+		{ "features.stage", CFG_STRING, &s->feature_stage, 0, 0, NULL },
+		{ "features.command", CFG_STRING, &s->feature_command, 0, 0, NULL },
+		{ "features.width", CFG_INT, &s->nfeat, 1, MODEL_MAXF, NULL },
+		{ "features.columns", CFG_STRING, &s->feature_columns, 0, 0, NULL },
 		{ "model.hidden", CFG_INT, &s->hidden, 1, 8192, NULL },
 		{ "model.layers", CFG_INT, &s->layers, 1, MODEL_MAXL, NULL },
 		{ "model.ntn_slices", CFG_INT, &s->ntn_k, 1, 16, NULL },
@@ -93,6 +101,7 @@ int
 train_settings_model_cfg(const struct train_settings *s, struct model_cfg *mc)
 {
 	model_cfg_default(mc);
+	mc->nfeat = (int)s->nfeat;
 	mc->d = (int)s->hidden;
 	mc->layers = (int)s->layers;
 	mc->ntn_k = (int)s->ntn_k;
@@ -100,6 +109,16 @@ train_settings_model_cfg(const struct train_settings *s, struct model_cfg *mc)
 	mc->att_hidden = (int)s->att_hidden;
 	mc->bn_eps = s->bn_eps;
 	return tasks_parse(s->tasks, &mc->tasks);
+}
+
+void
+train_settings_free(struct train_settings *s)
+{
+	free(s->tasks);
+	free(s->feature_stage);
+	free(s->feature_command);
+	free(s->feature_columns);
+	s->tasks = s->feature_stage = s->feature_command = s->feature_columns = NULL;
 }
 
 void
@@ -111,4 +130,32 @@ train_settings_batch_opts(const struct train_settings *s, struct batch_opts *bo)
 	bo->nneg = s->nneg;
 	bo->support_fraction = s->support_fraction;
 	bo->tie_rtol = s->tie_rtol;
+}
+
+void
+train_settings_features(struct train_settings *s, const char *arg)
+{
+	int builtin = strcmp(arg, "paper") == 0 || strcmp(arg, "stream") == 0;
+
+	free(s->feature_stage);
+	free(s->feature_command);
+	s->feature_stage = xstrdup(builtin ? arg : "command");
+	s->feature_command = xstrdup(builtin ? "" : arg);
+}
+
+int
+train_settings_features_check(const struct train_settings *s, char *msg, size_t msglen)
+{
+	const char *st = s->feature_stage;
+
+	if (strcmp(st, "paper") && strcmp(st, "stream") && strcmp(st, "command")) {
+		snprintf(msg, msglen, "features.stage: '%.60s': expected paper, stream or "
+			 "command", st);
+		return -1;
+	}
+	if (strcmp(st, "command") == 0 && s->feature_command[0] == '\0') {
+		snprintf(msg, msglen, "features.stage is command, but features.command is empty");
+		return -1;
+	}
+	return 0;
 }

@@ -17,6 +17,11 @@
 struct cfg_key;	/* config.h */
 
 struct train_settings {
+	/* the feature stage: "paper" (built in), "stream" (the input's
+	 * 'features' tensors) or "command" (feature_command run on every
+	 * graph the model sees); its width and column names */
+	char *feature_stage, *feature_command, *feature_columns;
+	long long nfeat;
 	long long hidden, layers, ntn_k, rank_hidden, att_hidden;
 	double bn_eps;
 	char *tasks;		/* "rec,rank,cluster" (allocated) */
@@ -27,14 +32,25 @@ struct train_settings {
 
 #define TRAIN_SCHEMA_MAX 32
 
-/* The defaults (the paper's); s->tasks is allocated, the caller frees it. */
+/* The defaults (the paper's); the strings are allocated:
+ * train_settings_free() frees them. */
 void train_settings_default(struct train_settings *s);
+void train_settings_free(struct train_settings *s);
 /* The config schema over s into k[TRAIN_SCHEMA_MAX]; returns the key count. */
 size_t train_schema(struct train_settings *s, struct cfg_key *k);
 /* Task bits of a list "rec,rank,cluster"; 0, or -1 if a name is unknown. */
 int tasks_parse(const char *list, int *mask);
 /* The model part of s; 0, or -1 if the task list is bad. */
 int train_settings_model_cfg(const struct train_settings *s, struct model_cfg *mc);
+
+/*
+ * The feature stage named by arg (--features): "paper", "stream", or else
+ * a command line, which sets stage "command".
+ */
+void train_settings_features(struct train_settings *s, const char *arg);
+/* 0 if the feature stage of s is one of those (and a command has its
+ * command line); else -1 with msg. */
+int train_settings_features_check(const struct train_settings *s, char *msg, size_t msglen);
 
 /* The batch part of s. */
 void train_settings_batch_opts(const struct train_settings *s, struct batch_opts *bo);

@@ -2023,12 +2023,52 @@ static char *join_argv(int argc, char **argv)
 	return s;
 }
 
+/* Writing to fd from now on, at this level (0: plain), in the text form or
+ * not: the compressor or stdio, and the segment header. */
+static void open_writer(gs_file *fp, int fd, int level)
+{
+	char mode[16], line[64];
+
+	if (level > 0) {
+		snprintf(mode, sizeof mode, "wb%d", level);
+		fp->gzw = gzdopen(fd, mode);
+		if (fp->gzw == NULL)
+			die("%s: cannot open for writing", fp->name);
+		gzbuffer(fp->gzw, IOBUF);
+	} else {
+		fp->fp = fdopen(fd, "wb");
+		if (fp->fp == NULL)
+			die("%s:", fp->name);
+	}
+	fp->wbuf = xmalloc(WBUF);
+
+	/* segment header (not checksummed) */
+	if (fp->wtext) {
+		snprintf(line, sizeof line, "%s %d\n", TXT_MAGIC, GS_VERSION);
+		sink(fp, line, strlen(line));
+	} else {
+		uint32_t hdr[2] = { GS_VERSION, 0 };
+		sink(fp, BIN_MAGIC, 4);
+		sink(fp, hdr, 8);
+	}
+}
+
+gs_file *gs_open_fd_out(int fd, const char *name)
+{
+	gs_file *fp = xcalloc(1, sizeof *fp);
+
+	fp->writing = 1;
+	fp->name = xstrdup(name);
+	open_writer(fp, fd, 0);
+	return fp;
+}
+
 gs_file *gs_open_out(const struct copt *c, int argc, char **argv)
 {
 	gs_file *fp = xcalloc(1, sizeof *fp);
 	const char *path = c->output;
 	int fd, level = c->level;
-	char mode[16], *cmd, seed[32], line[64];
+	char *cmd, seed[32], line[64];
 	gs_rec pg;
 	uint32_t h;
 
@@ -2052,28 +2092,7 @@ gs_file *gs_open_out(const struct copt *c, int argc, char **argv)
 		if (fp->tmp)
 			fp->path = xstrdup(path);
 	}
-	if (level > 0) {
-		snprintf(mode, sizeof mode, "wb%d", level);
-		fp->gzw = gzdopen(fd, mode);
-		if (fp->gzw == NULL)
-			die("%s: cannot open for writing", fp->name);
-		gzbuffer(fp->gzw, IOBUF);
-	} else {
-		fp->fp = fdopen(fd, "wb");
-		if (fp->fp == NULL)
-			die("%s:", fp->name);
-	}
-	fp->wbuf = xmalloc(WBUF);
-
-	/* segment header (not checksummed) */
-	if (fp->wtext) {
-		snprintf(line, sizeof line, "%s %d\n", TXT_MAGIC, GS_VERSION);
-		sink(fp, line, strlen(line));
-	} else {
-		uint32_t hdr[2] = { GS_VERSION, 0 };
-		sink(fp, BIN_MAGIC, 4);
-		sink(fp, hdr, 8);
-	}
+	open_writer(fp, fd, level);
 
 	/* this program's provenance record; its id is a hash of its content,
 	 * so reruns of the same command give identical streams */

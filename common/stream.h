@@ -200,6 +200,13 @@ int gs_graph_build(gs_file *fp, gs_rec *rec, graph *g, int quiet);
 gs_file *gs_open_out(const struct copt *c, int argc, char **argv);
 
 /*
+ * Write a plain binary stream to fd (a pipe, a temporary file), which the
+ * gs_file takes over: no pg record, no -o renaming; name is for messages.
+ * Used to hand graphs to another program (featcmd.h).
+ */
+gs_file *gs_open_fd_out(int fd, const char *name);
+
+/*
  * Append one record.  A record whose pg is "" is tagged with this
  * program's pg id.  Dies on a write error (disk full, closed pipe).
  */

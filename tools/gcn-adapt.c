@@ -31,6 +31,7 @@
 
 #include "config.h"
 #include "err.h"
+#include "featcmd.h"
 #include "head.h"
 #include "model.h"
 #include "modelio.h"
@@ -47,11 +48,12 @@ enum {
 	OPT_RUNS, OPT_LABEL, OPT_EPOCHS, OPT_PATIENCE, OPT_LR, OPT_HIDDEN, OPT_HEAD_WIDTH,
 	OPT_TRAIN_PER_CLASS, OPT_VAL, OPT_TEST, OPT_SCALE, OPT_DROPOUT,
 	OPT_ATTRIBUTES, OPT_ATTR_ONLY, OPT_TRAIN_FRACTION, OPT_RANDOM_ABOVE, OPT_FIRST_RUN,
-	OPT_RAW_CONCAT
+	OPT_RAW_CONCAT, OPT_FEATURES
 };
 
 #define SYNOPSIS "gcn-adapt [-qt] [-j threads] [-l level] [-o file] [-s seed] [--attr-only]\n" \
-	"                 [--attributes] [--dropout p] [--epochs n] [--first-run r]\n" \
+	"                 [--attributes] [--dropout p] [--epochs n] [--features stage]\n" \
+	"                 [--first-run r]\n" \
 	"                 [--freeze k] [--head-width n] [--label name] [--lr x] [--model file]\n" \
 	"                 [--no-pretrain] [--patience n] [--progress] [--random-above]\n" \
 	"                 [--raw-concat] [--runs n] [--scale minmax|log]\n" \
@@ -69,6 +71,7 @@ static const char *const adapt_task[] = { "node", "link", "graph", NULL };
 struct opts {
 	struct copt c;
 	const char *model, *label;
+	const char *features;	/* --features, or NULL: the model's stage */
 	int task, no_pretrain, freeze, runs, first_run, epochs, patience, head_width, scale, random_above;
 	int train_per_class, nval, ntest, attributes, attr_only, raw_concat;
 	double lr, wd, dropout, train_fraction;
@@ -85,6 +88,9 @@ usage(FILE *f, const struct opts *o)
 		"      --attributes        concatenate the node attributes with the encoder output\n"
 		"      --dropout P         dropout of the GCN head's inputs [%g]\n"
 		"      --epochs N          most epochs per run [%d]\n"
+		"      --features STAGE    the encoder's input: paper (the four built in), stream\n"
+		"                          (the input's 'features' tensors) or a command run on\n"
+		"                          the graph [the model's feature stage]\n"
 		"      --first-run R       number the runs from R: runs R..R+N-1 of a longer set [0]\n"
 		"      --freeze K          fix E and the bottom K blocks (-1: fix nothing) [0]\n"
 		"  -h, --help              this help\n"
@@ -126,6 +132,7 @@ parse(struct opts *o, int argc, char **argv)
 		{ "attributes", no_argument, NULL, OPT_ATTRIBUTES },
 		{ "dropout", required_argument, NULL, OPT_DROPOUT },
 		{ "epochs", required_argument, NULL, OPT_EPOCHS },
+		{ "features", required_argument, NULL, OPT_FEATURES },
 		{ "first-run", required_argument, NULL, OPT_FIRST_RUN },
 		{ "freeze", required_argument, NULL, OPT_FREEZE },
 		{ "head-width", required_argument, NULL, OPT_HEAD_WIDTH },
@@ -175,6 +182,11 @@ parse(struct opts *o, int argc, char **argv)
 		case OPT_ATTR_ONLY: o->attr_only = 1; break;
 		case OPT_DROPOUT: o->dropout = opt_double(optarg, 0, 0.95, "--dropout"); break;
 		case OPT_EPOCHS: o->epochs = (int)opt_ll(optarg, 1, 1000000, "--epochs"); break;
+		case OPT_FEATURES:
+			if (!*optarg)
+				die_usage("--features: expected paper, stream or a command");
+			o->features = optarg;
+			break;
 		case OPT_FIRST_RUN:
 			o->first_run = (int)opt_ll(optarg, 0, 1000000, "--first-run");
 			break;
@@ -241,6 +253,12 @@ struct dataset {
 	char name[128];
 	int have_graph;
 	struct gs_reader rd;	/* the inputs; their provenance records */
+	/* the input's 'features' tensors: of the graph (node and link tasks)
+	 * or of each graph (graph task); their width, columns, and whether
+	 * they are nodefeat's four */
+	double *feat, **gfeat;
+	int nfeat, F, fpaper;
+	char *fcols;
 };
 
 static int
@@ -346,6 +364,31 @@ take_attributes(struct dataset *ds, gs_file *in, const gs_rec *r)
 	}
 }
 
+/* A 'features' tensor r of graph g (its features go to *feat). */
+static void
+take_features(struct dataset *ds, gs_file *in, const gs_rec *r, const graph *g, double **feat)
+{
+	const char *cols = r->columns ? r->columns : "";
+	char msg[256];
+	int F;
+
+	if (!ds->have_graph || r->id != ds->id)
+		die("%s: 'features' tensor does not follow its graph", gs_where(in));
+	if (*feat)
+		die("%s: graph %" PRId64 " has a second 'features' tensor", gs_where(in), r->id);
+	if (feat_take(r, g->n, feat, &F, msg, sizeof msg) != 0)
+		die("%s: %s", gs_where(in), msg);
+	if (ds->nfeat == 0) {
+		ds->F = F;
+		ds->fcols = xstrdup(cols);
+		ds->fpaper = feat_is_paper(r);
+	} else if (F != ds->F || strcmp(cols, ds->fcols) != 0) {
+		die("%s: graph %" PRId64 ": 'features' columns '%.80s' differ from earlier "
+		    "graphs' '%.80s'", gs_where(in), r->id, cols, ds->fcols);
+	}
+	ds->nfeat++;
+}
+
 /* The node classes of a node task: the first column of the --label tensor. */
 static void
 take_node_labels(struct dataset *ds, const struct opts *o, gs_file *in, const gs_rec *r)
@@ -384,6 +427,8 @@ read_one_graph(struct dataset *ds, const struct opts *o)
 		else if (k == GS_TENSOR && (strcmp(r.name, "attributes") == 0 ||
 					    strcmp(r.name, "has_attributes") == 0))
 			take_attributes(ds, in, &r);
+		else if (k == GS_TENSOR && strcmp(r.name, "features") == 0)
+			take_features(ds, in, &r, &ds->g, &ds->feat);
 		else if (k == GS_TENSOR && o->task == TASK_NODE && strcmp(r.name, o->label) == 0)
 			take_node_labels(ds, o, in, &r);
 	}
@@ -405,7 +450,10 @@ read_graphs(struct dataset *ds, const struct opts *o)
 				ds->cap_g = ds->cap_g ? 2 * ds->cap_g : 256;
 				ds->gs = xreallocarray(ds->gs, (size_t)ds->cap_g, sizeof *ds->gs);
 				ds->y = xreallocarray(ds->y, (size_t)ds->cap_g, sizeof *ds->y);
+				ds->gfeat = xreallocarray(ds->gfeat, (size_t)ds->cap_g,
+							  sizeof *ds->gfeat);
 			}
+			ds->gfeat[ds->ng] = NULL;
 			graph_init(&ds->gs[ds->ng]);
 			if (gs_graph_build(in, &r, &ds->gs[ds->ng], o->c.quiet) != 0)
 				die("%s", gs_strerror(in));
@@ -419,6 +467,8 @@ read_graphs(struct dataset *ds, const struct opts *o)
 			}
 			ds->ng++;
 			ds->have_graph = 1;
+		} else if (k == GS_TENSOR && strcmp(r.name, "features") == 0) {
+			take_features(ds, in, &r, &ds->gs[ds->ng - 1], &ds->gfeat[ds->ng - 1]);
 		} else if (k == GS_LABEL && strcmp(r.name, o->label) == 0) {
 			if (!ds->have_graph || r.id != ds->id)
 				die("%s: label record does not follow its graph", gs_where(in));
@@ -483,6 +533,11 @@ dataset_free(struct dataset *ds)
 	free(ds->eu);
 	free(ds->ev);
 	free(ds->A);
+	free(ds->feat);
+	for (int i = 0; i < ds->ng; i++)
+		free(ds->gfeat[i]);
+	free(ds->gfeat);
+	free(ds->fcols);
 	gs_reader_free(&ds->rd);
 }
 
@@ -673,7 +728,7 @@ load_model(const struct opts *o, model *M, struct train_settings *ts, struct gs_
 	gs_rec_init(&r);
 	while ((k = gs_reader_next(mrd, &r)) > 0)
 		if (k == GS_MODEL && !found) {
-			free(ts->tasks);
+			train_settings_free(ts);
 			if (model_from_record(M, ts, &r, gs_where(mrd->in), msg, sizeof msg) != 0)
 				die("%s", msg);
 			found = 1;
@@ -681,6 +736,88 @@ load_model(const struct opts *o, model *M, struct train_settings *ts, struct gs_
 	if (!found)
 		die("%s: no model record", o->model);
 	gs_rec_free(&r);
+}
+
+/*
+ * The feature stage of the adaptation (gcn-adapt(1), Features): --features,
+ * else the model's (ts), else the built-in four.  It must give the width
+ * and columns the model was trained on (a --no-pretrain encoder is made
+ * anew for it).  Said on stderr unless it is the built-in default.
+ */
+static void
+resolve_features(const struct opts *o, struct train_settings *ts, model *M,
+		 struct dataset *ds, struct featcmd *fc, struct feat_src *fs)
+{
+	const char *arg = o->features ? o->features
+	    : o->model ? (strcmp(ts->feature_stage, "command") == 0 ? ts->feature_command
+			  : ts->feature_stage) : "paper";
+	const char *why = o->features ? "--features" : o->model ? "the model's feature stage"
+	    : "the default";
+	const char *cols = FEATURES_COLUMNS, *stage;
+	int ngr = o->task == TASK_GRAPH ? ds->ng : 1;
+	char msg[512];
+
+	feat_src_default(fs);
+	fs->scale = o->scale;
+	if (o->attr_only)
+		return;			/* no encoder */
+	if (ds->nfeat > 0 && ds->nfeat < ngr)
+		die("%d of %d graphs have a 'features' tensor: give all or none", ds->nfeat, ngr);
+	if (strcmp(arg, "stream") == 0) {
+		stage = "stream";
+		if (o->task == TASK_LINK)
+			die("features: %s is the input's 'features' tensors, which describe the "
+			    "whole graph; the link task computes features on each run's training "
+			    "edges: give --features 'COMMAND'", why);
+		if (ds->nfeat == 0 && !o->model)
+			die("features: --features stream: the input has no 'features' tensors");
+		if (ds->nfeat == 0)
+			die("features: %s is the input's 'features' tensors (%d columns: %.80s), "
+			    "and the input has none: add them with the stage that made them, or "
+			    "give --features 'COMMAND' with those columns", why, M->cfg.nfeat,
+			    ts->feature_columns);
+		fs->kind = FEAT_SRC_GIVEN;
+		fs->F = ds->F;
+		cols = ds->fcols;
+	} else if (strcmp(arg, "paper") == 0) {
+		stage = "paper";
+	} else {
+		const graph *g0 = o->task == TASK_GRAPH ? &ds->gs[0] : &ds->g;
+		stage = "command";
+		if (featcmd_source(fc, fs, arg, o->c.quiet, g0, msg, sizeof msg) != 0)
+			die("%s", msg);
+		cols = fc->columns;
+	}
+	if (fs->kind != FEAT_SRC_PAPER && o->scale != FEAT_SCALE_MINMAX)
+		die_usage("--scale is for the paper's four features (--features paper)");
+	/* the model's input must be what the stage gives */
+	if (o->model && !o->no_pretrain &&
+	    (fs->F != M->cfg.nfeat || strcmp(cols, ts->feature_columns) != 0))
+		die("features: the model was trained on %d columns (%.80s) from its stage '%.80s'; "
+		    "%s gives %d (%.80s): adapt with the model's stage or one with its columns",
+		    M->cfg.nfeat, ts->feature_columns, strcmp(ts->feature_stage, "command") == 0
+		    ? ts->feature_command : ts->feature_stage, o->features ? o->features : why,
+		    fs->F, cols);
+	if (fs->F != M->cfg.nfeat) {	/* --no-pretrain: the architecture for this input */
+		struct model_cfg mc = M->cfg;
+		model_free(M);
+		mc.nfeat = fs->F;
+		if (model_init(M, &mc) != 0)
+			die("model settings out of range");
+	}
+	if (o->c.quiet)
+		return;
+	const char *mstage = strcmp(ts->feature_stage, "command") == 0 ? ts->feature_command
+	    : ts->feature_stage, *used = fs->kind == FEAT_SRC_CALL ? fc->cmd : stage;
+	if (fs->kind != FEAT_SRC_PAPER || o->features || (o->model &&
+	    strcmp(ts->feature_stage, "paper") != 0))
+		warnx_("features: %s (%s): %d columns (%.80s)%s%s%s", used, why, fs->F, cols,
+		       o->model && strcmp(used, mstage) != 0 ? "; the model was trained with '"
+		       : "", o->model && strcmp(used, mstage) != 0 ? mstage : "",
+		       o->model && strcmp(used, mstage) != 0 ? "'" : "");
+	if (ds->nfeat > 0 && fs->kind != FEAT_SRC_GIVEN)
+		warnx_("features: the input's 'features' tensors are not used "
+		       "(--features stream uses them)");
 }
 
 /* ---- one adaptation ---- */
@@ -692,6 +829,7 @@ struct adapt {
 	const struct opts *o;
 	model *M;
 	struct dataset *ds;
+	const struct feat_src *fs;	/* the encoder's input */
 	real *pre;		/* (M->n) the pre-trained values */
 	uint8_t *trained;	/* (M->nt) the encoder tensors the runs train */
 	int from, embed, link;	/* the lowest trained block; E trained; link task */
@@ -720,7 +858,8 @@ struct run_result {
 };
 
 static void
-adapt_init(struct adapt *a, const struct opts *o, model *M, struct dataset *ds)
+adapt_init(struct adapt *a, const struct opts *o, model *M, struct dataset *ds,
+	   const struct feat_src *fs)
 {
 	char msg[512];
 	int L = M->cfg.layers;
@@ -729,6 +868,7 @@ adapt_init(struct adapt *a, const struct opts *o, model *M, struct dataset *ds)
 	a->o = o;
 	a->M = M;
 	a->ds = ds;
+	a->fs = fs;
 	a->from = o->no_pretrain ? 0 : (o->freeze < 0 ? 0 : o->freeze);
 	a->embed = o->no_pretrain || o->freeze < 0;
 	if (a->from > L)
@@ -743,7 +883,8 @@ adapt_init(struct adapt *a, const struct opts *o, model *M, struct dataset *ds)
 		gp[i] = o->task == TASK_GRAPH ? &ds->gs[i] : &ds->g;
 	batch_init(&a->b);
 	/* the link task builds its batch in each run, from the training edges */
-	if (!a->link && batch_plain(&a->b, gp, ngr, o->scale, msg, sizeof msg) != 0)
+	if (!a->link && batch_plain(&a->b, gp, ngr, fs, o->task == TASK_GRAPH ? ds->gfeat
+					    : &ds->feat, msg, sizeof msg) != 0)
 		die("%s", msg);
 	free(gp);
 
@@ -841,7 +982,7 @@ split_run(struct adapt *a, int run)
 		const graph *gp1 = &a->gtr;
 		if (graph_build(&a->gtr, ds->g.n, a->ntr, a->tu, a->tv, GRAPH_STRICT, NULL, msg,
 				sizeof msg) != 0 ||
-		    batch_plain(&a->b, &gp1, 1, o->scale, msg, sizeof msg) != 0)
+		    batch_plain(&a->b, &gp1, 1, a->fs, NULL, msg, sizeof msg) != 0)
 			die("%s", msg);
 		/* --train-fraction: the loss sees a share of them */
 		int keep = (int)lround(o->train_fraction * a->ntr);
@@ -1008,6 +1149,10 @@ write_predictions(struct adapt *a, int run, gs_file *out, gs_rec *rec, struct ru
 		gs_attr_setf(rec, "freeze", "%d", o->no_pretrain ? -1 : o->freeze);
 	gs_attr_set(rec, "input", o->attr_only ? "attributes"
 		    : o->attributes ? "structure+attributes" : "structure");
+	if (!o->attr_only)
+		gs_attr_set(rec, "features", a->fs->kind == FEAT_SRC_PAPER ? "paper" :
+			    a->fs->kind == FEAT_SRC_GIVEN ? "stream" :
+			    ((const struct featcmd *)a->fs->ctx)->cmd);
 	if (o->attributes)
 		gs_attr_setf(rec, "encoder_scale", "%.6g", (double)a->hb.es);
 	gs_attr_setf(rec, "epochs", "%d", res->epochs);
@@ -1026,6 +1171,8 @@ main(int argc, char **argv)
 	struct gs_reader mrd;
 	struct adapt a;
 	struct run_result res;
+	struct featcmd fc;
+	struct feat_src fs;
 	model M;
 	gs_file *out;
 	gs_rec rec;
@@ -1037,7 +1184,9 @@ main(int argc, char **argv)
 	load_model(&o, &M, &ts, &mrd);
 	memset(&ds, 0, sizeof ds);
 	read_dataset(&ds, &o, argc - optind, argv + optind);
-	adapt_init(&a, &o, &M, &ds);
+	memset(&fc, 0, sizeof fc);
+	resolve_features(&o, &ts, &M, &ds, &fc, &fs);
+	adapt_init(&a, &o, &M, &ds, &fs);
 	out = gs_open_out(&o.c, argc, argv);
 	gs_reader_write_pg(&ds.rd, out);	/* provenance: the dataset's, the model's */
 	gs_reader_write_pg(&mrd, out);
@@ -1055,8 +1204,9 @@ main(int argc, char **argv)
 	gs_rec_free(&rec);
 	adapt_free(&a);
 	dataset_free(&ds);
+	featcmd_free(&fc);
 	gs_reader_free(&mrd);
 	model_free(&M);
-	free(ts.tasks);
+	train_settings_free(&ts);
 	return 0;
 }

@@ -22,6 +22,7 @@
 
 #include "config.h"
 #include "err.h"
+#include "featcmd.h"
 #include "model.h"
 #include "modelio.h"
 #include "settings.h"
@@ -37,12 +38,13 @@
 enum {
 	OPT_CONFIG = COPT_FIRST_TOOL, OPT_HIDDEN, OPT_LAYERS, OPT_TASKS,
 	OPT_BATCH, OPT_LR, OPT_EPOCHS, OPT_STEPS, OPT_PATIENCE, OPT_VALIDATION,
-	OPT_LOG, OPT_CHECKPOINT, OPT_RESUME, OPT_BENCH
+	OPT_LOG, OPT_CHECKPOINT, OPT_RESUME, OPT_BENCH, OPT_FEATURES
 };
 
 #define SYNOPSIS "gcn-train [-qt] [-j threads] [-l level] [-o file] [-s seed] [--batch n]\n" \
 	"                 [--bench-steps n] [--checkpoint file] [--config file]\n" \
-	"                 [--epochs n] [--hidden d] [--layers L] [--log file] [--lr x]\n" \
+	"                 [--epochs n] [--features stage] [--hidden d] [--layers L]\n" \
+	"                 [--log file] [--lr x]\n" \
 	"                 [--patience n] [--progress] [--resume file] [--steps n]\n" \
 	"                 [--tasks list] [--validation n] [file ...]"
 
@@ -51,6 +53,9 @@ struct opts {
 	struct train_settings s;
 	const char *config, *log, *checkpoint, *resume;
 	long long bench_steps;
+	int features_given;	/* --features or features.stage chose the stage */
+	int width_given;	/* the config states features.width / .columns */
+	int columns_given;
 };
 
 
@@ -66,6 +71,9 @@ usage(FILE *f, const struct opts *o)
 		"      --checkpoint FILE   write the full training state to FILE after each epoch\n"
 		"      --config FILE       YAML settings (see gcn-train(1)); options override it\n"
 		"      --epochs N          most epochs [%lld]\n"
+		"      --features STAGE    the model's input: paper (the four built in), stream (the\n"
+		"                          input's 'features' tensors) or a command run on every\n"
+		"                          masked graph [paper, or the input's tensors]\n"
 		"  -h, --help              this help\n"
 		"      --hidden D          hidden width d [%lld]\n"
 		"  -j, --threads N         threads, OpenMP and BLAS [all cores]\n"
@@ -95,6 +103,7 @@ static const struct option longopts[] = {
 	{ "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "epochs", required_argument, NULL, OPT_EPOCHS },
+	{ "features", required_argument, NULL, OPT_FEATURES },
 	{ "hidden", required_argument, NULL, OPT_HIDDEN },
 	{ "layers", required_argument, NULL, OPT_LAYERS },
 	{ "log", required_argument, NULL, OPT_LOG },
@@ -130,6 +139,15 @@ parse(struct opts *o, int argc, char **argv)
 		struct cfg_key keys[TRAIN_SCHEMA_MAX];
 		size_t nk = train_schema(&o->s, keys);
 		char msg[512];
+		/* the feature stage a config states, and the width and columns
+		 * it expects (checked against what the stage gives) */
+		for (size_t i = 0; i < nk; i++)
+			if (strcmp(keys[i].key, "features.stage") == 0)
+				keys[i].set = &o->features_given;
+			else if (strcmp(keys[i].key, "features.width") == 0)
+				keys[i].set = &o->width_given;
+			else if (strcmp(keys[i].key, "features.columns") == 0)
+				keys[i].set = &o->columns_given;
 		if (cfg_load(o->config, keys, nk, msg, sizeof msg) != 0)
 			die_usage("%s", msg);
 	}
@@ -143,6 +161,12 @@ parse(struct opts *o, int argc, char **argv)
 		case OPT_BENCH: o->bench_steps = opt_ll(optarg, 1, 1024, "--bench-steps"); break;
 		case OPT_CHECKPOINT: o->checkpoint = optarg; break;
 		case OPT_EPOCHS: o->s.epochs = opt_ll(optarg, 1, 1000000000, "--epochs"); break;
+		case OPT_FEATURES:
+			if (!*optarg)
+				die_usage("--features: expected paper, stream or a command");
+			train_settings_features(&o->s, optarg);
+			o->features_given = 1;
+			break;
 		case OPT_HIDDEN: o->s.hidden = opt_ll(optarg, 1, 8192, "--hidden"); break;
 		case OPT_LAYERS: o->s.layers = opt_ll(optarg, 1, MODEL_MAXL, "--layers"); break;
 		case OPT_LOG: o->log = optarg; break;
@@ -168,8 +192,11 @@ parse(struct opts *o, int argc, char **argv)
 	o->c.seed = (uint64_t)o->s.seed;
 	o->c.seed_set = 1;
 	int mask;
+	char msg[256];
 	if (tasks_parse(o->s.tasks, &mask) != 0)
 		die_usage("tasks: '%s': expected a list of rec, rank, cluster", o->s.tasks);
+	if (train_settings_features_check(&o->s, msg, sizeof msg) != 0)
+		die_usage("%s", msg);
 }
 
 /* ---- input ---- */
@@ -178,6 +205,11 @@ struct dataset {
 	struct lgraph **g;
 	int64_t n, cap;
 	struct gs_reader rd;	/* the inputs; their provenance records */
+	/* the input's 'features' tensors: how many graphs have one, their
+	 * columns (the same for all), whether all are nodefeat's four */
+	int64_t nfeat;
+	char *fcols;
+	int fpaper;
 };
 
 static double
@@ -190,10 +222,25 @@ now(void)
 
 /* Attach a tensor or pairs record to the graph it follows. */
 static void
-attach(gs_file *in, struct lgraph *lg, const gs_rec *r)
+attach(gs_file *in, struct dataset *ds, struct lgraph *lg, const gs_rec *r)
 {
 	int32_t n = lg->g.n;
-	if (r->kind == GS_TENSOR && strcmp(r->name, "cluster") == 0) {
+	char msg[256];
+	if (r->kind == GS_TENSOR && strcmp(r->name, "features") == 0) {
+		const char *cols = r->columns ? r->columns : "";
+		if (lg->feat)
+			die("%s: graph %" PRId64 " has a second 'features' tensor", gs_where(in), lg->id);
+		if (feat_take(r, n, &lg->feat, &lg->F, msg, sizeof msg) != 0)
+			die("%s: %s", gs_where(in), msg);
+		if (ds->nfeat == 0) {
+			ds->fcols = xstrdup(cols);
+			ds->fpaper = feat_is_paper(r);
+		} else if (strcmp(cols, ds->fcols) != 0 || feat_is_paper(r) != ds->fpaper) {
+			die("%s: graph %" PRId64 ": 'features' columns '%.80s' (or scaling) differ "
+			    "from earlier graphs' '%.80s'", gs_where(in), lg->id, cols, ds->fcols);
+		}
+		ds->nfeat++;
+	} else if (r->kind == GS_TENSOR && strcmp(r->name, "cluster") == 0) {
 		if (r->rows != n || r->cols < 1 || r->dtype != GS_I32)
 			die("%s: 'cluster' tensor is not %" PRId32 " x 1 int32", gs_where(in), n);
 		free(lg->cluster);
@@ -246,8 +293,7 @@ attach(gs_file *in, struct lgraph *lg, const gs_rec *r)
 			lg->plab[i] = (uint8_t)l;
 		}
 	}
-	/* other tensors (features, ...) are not needed: the model computes
-	 * its input from the (masked) graph itself */
+	/* other records (features_raw, ...) are not needed */
 }
 
 static void
@@ -256,6 +302,7 @@ dataset_free(struct dataset *ds)
 	for (int64_t i = 0; i < ds->n; i++)
 		lgraph_free(ds->g[i]);
 	free(ds->g);
+	free(ds->fcols);
 	gs_reader_free(&ds->rd);
 }
 
@@ -289,7 +336,7 @@ read_inputs(struct dataset *ds, int nfiles, char **files, int quiet)
 		if (!cur || r.id != cur->id)
 			die("%s: %s record for graph %" PRId64 " does not follow its graph",
 			    gs_where(in), gs_kind_name(k), r.id);
-		attach(in, cur, &r);
+		attach(in, ds, cur, &r);
 	}
 	gs_rec_free(&r);
 }
@@ -317,6 +364,89 @@ check_dataset(const struct dataset *ds, int tasks)
 		if (lg->g.n == 0)
 			die("graph %" PRId64 ": no nodes", lg->id);
 	}
+}
+
+/*
+ * The feature stage of the run (gcn-train(1), Features): --features or the
+ * config's features.stage; else the input's 'features' tensors where the
+ * graphs are pre-masked (they describe what the model sees), the built-in
+ * four where the tensors are nodefeat's four computed before masking, the
+ * built-in four without tensors.  Everything but that last default is
+ * said on stderr.  Sets the settings' width and columns, and fs.
+ */
+static void
+resolve_features(struct opts *o, const struct dataset *ds, struct featcmd *fc,
+		 struct feat_src *fs)
+{
+	struct train_settings *s = &o->s;
+	int64_t pre = 0, n = ds->n;
+	char msg[512], *want_cols = o->columns_given ? xstrdup(s->feature_columns) : NULL;
+	long long want_width = s->nfeat;
+
+	for (int64_t i = 0; i < n; i++)
+		pre += ds->g[i]->premasked && ds->g[i]->feat;
+	feat_src_default(fs);
+	if (ds->nfeat > 0 && ds->nfeat < n)
+		die("%" PRId64 " of %" PRId64 " graphs have a 'features' tensor: give all "
+		    "or none", ds->nfeat, n);
+	if (!o->features_given && ds->nfeat > 0) {
+		if (pre == n) {
+			train_settings_features(s, "stream");
+		} else if (ds->fpaper) {
+			train_settings_features(s, "paper");
+			if (!o->c.quiet)
+				warnx_("features: the input's 'features' are nodefeat's four of the "
+				       "unmasked graphs; computing them on each masked graph instead "
+				       "(--features paper)");
+		} else {
+			die("the input's 'features' tensors (columns '%.80s') describe the graphs "
+			    "before masking, and %" PRId64 " of them are masked afresh every step: "
+			    "give --features 'COMMAND' (the stage that made them) to compute them "
+			    "on each masked graph, or pre-mask the graphs (mask-edges)",
+			    ds->fcols, n - pre);
+		}
+	}
+	if (strcmp(s->feature_stage, "stream") == 0) {
+		if (ds->nfeat == 0)
+			die("--features stream: the input has no 'features' tensors");
+		if (pre < n)
+			die("--features stream: %" PRId64 " graphs are masked afresh every step, "
+			    "so their 'features' describe another graph; pre-mask them "
+			    "(mask-edges) or give --features 'COMMAND'", n - pre);
+		fs->kind = FEAT_SRC_GIVEN;
+		fs->F = ds->g[0]->F;
+		free(s->feature_columns);
+		s->feature_columns = xstrdup(ds->fcols);
+		if (!o->c.quiet)
+			warnx_("features: the input's 'features' tensors (%d columns: %.80s); the "
+			       "graphs are pre-masked, so they describe what the model sees",
+			       fs->F, ds->fcols);
+	} else if (strcmp(s->feature_stage, "command") == 0) {
+		const graph *g0 = &ds->g[0]->g;
+		if (featcmd_source(fc, fs, s->feature_command, o->c.quiet, g0, msg, sizeof msg))
+			die("%s", msg);
+		free(s->feature_columns);
+		s->feature_columns = xstrdup(fc->columns);
+		if (!o->c.quiet)
+			warnx_("features: '%s' on every graph the model sees (%d columns: %.80s)%s",
+			       fc->cmd, fc->F, fc->columns, ds->nfeat ? "; the input's 'features' "
+			       "tensors are not used" : "");
+	} else {
+		free(s->feature_columns);
+		s->feature_columns = xstrdup(FEATURES_COLUMNS);
+		if (ds->nfeat > 0 && o->features_given && !o->c.quiet)
+			warnx_("features: the paper's four, built in (--features paper); the "
+			       "input's 'features' tensors are not used");
+	}
+	/* what the config expects of the stage, checked */
+	if (o->width_given && want_width != fs->F)
+		die_usage("features.width: the config says %lld, the stage gives %d",
+			  want_width, fs->F);
+	if (want_cols && strcmp(want_cols, s->feature_columns) != 0)
+		die_usage("features.columns: the config says '%.80s', the stage gives '%.80s'",
+			  want_cols, s->feature_columns);
+	free(want_cols);
+	s->nfeat = fs->F;
 }
 
 /*
@@ -575,7 +705,8 @@ model_setup(const struct opts *o, model *M)
 
 /* The last --validation graphs validate, the others train. */
 static void
-trainer_init(struct trainer *t, struct opts *o, model *M, struct dataset *ds)
+trainer_init(struct trainer *t, struct opts *o, model *M, struct dataset *ds,
+	     const struct batch_opts *bo)
 {
 	int64_t nv = o->s.validation >= 0 ? o->s.validation
 	    : (int64_t)llround((double)ds->n * 124.0 / 1024.0);
@@ -592,7 +723,7 @@ trainer_init(struct trainer *t, struct opts *o, model *M, struct dataset *ds)
 	t->train = ds->g;
 	t->val = ds->g + t->nt;
 	t->B = (int)(o->s.batch < t->nt ? o->s.batch : t->nt);
-	train_settings_batch_opts(&o->s, &t->bo);
+	t->bo = *bo;
 	batch_init(&t->b);
 	t->w = mws_new();
 	t->perm = xmallocarray((size_t)t->nt, sizeof *t->perm);
@@ -869,23 +1000,28 @@ main(int argc, char **argv)
 	struct opts o;
 	struct dataset ds;
 	struct trainer t;
+	struct featcmd fc;
+	struct batch_opts bo;
 	model M;
 	gs_file *out;
+	int tasks;
 
 	copt_passive_wait(argv);
 	err_setprog(argv[0]);
 	parse(&o, argc, argv);
 	copt_apply_threads_blas(&o.c);
-	model_setup(&o, &M);
+	tasks_parse(o.s.tasks, &tasks);
 	memset(&ds, 0, sizeof ds);
+	memset(&fc, 0, sizeof fc);
 	read_inputs(&ds, argc - optind, argv + optind, o.c.quiet);
-	check_dataset(&ds, M.cfg.tasks);
+	check_dataset(&ds, tasks);
+	train_settings_batch_opts(&o.s, &bo);
+	resolve_features(&o, &ds, &fc, &bo.fs);
+	model_setup(&o, &M);
 	if (o.bench_steps) {
-		struct batch_opts bo;
-		train_settings_batch_opts(&o.s, &bo);
 		bench(&o, &M, &ds, &bo);
 	} else {
-		trainer_init(&t, &o, &M, &ds);
+		trainer_init(&t, &o, &M, &ds, &bo);
 		if (o.resume)
 			resume(&t, o.resume);
 		out = gs_open_out(&o.c, argc, argv);	/* a bad -o fails now, not after hours */
@@ -903,8 +1039,9 @@ main(int argc, char **argv)
 		trainer_free(&t);
 	}
 	dataset_free(&ds);
+	featcmd_free(&fc);
 	model_free(&M);
-	free(o.s.tasks);
+	train_settings_free(&o.s);
 	if (stop_signal) {
 		/* the model is written; now die of the signal, so that a shell,
 		 * make or a job runner knows the run was cut short and does not

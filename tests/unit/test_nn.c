@@ -629,11 +629,35 @@ model_loss(void *p)
 	return model_step(c->M, c->b, c->w, 0, &o);
 }
 
+/* A feature stage of 6 columns for the tests: functions of each node's
+ * degree in the graph given (the masked one), and a constant. */
+static int
+six_features(void *ctx, const graph *const *gs, int G, double *const *feat, char *msg,
+	     size_t len)
+{
+	(void)msg;
+	(void)len;
+	*(int *)ctx += G;
+	for (int i = 0; i < G; i++)
+		for (int32_t v = 0; v < gs[i]->n; v++) {
+			double d = graph_degree(gs[i], v), *f = feat[i] + (int64_t)v * 6;
+			f[0] = d / gs[i]->n;
+			f[1] = sqrt(d);
+			f[2] = v % 3;
+			f[3] = 1;
+			f[4] = d > 2;
+			f[5] = -0.5 * d;
+		}
+	return 0;
+}
+
 static void
-check_model(int tasks, int layers)
+check_model_f(int tasks, int layers, int nfeat)
 {
 	struct model_cfg cfg;
+	int calls = 0;
 	model_cfg_default(&cfg);
+	cfg.nfeat = nfeat;
 	cfg.d = 5;
 	cfg.layers = layers;
 	cfg.ntn_k = 2;
@@ -662,11 +686,19 @@ check_model(int tasks, int layers)
 	batch_opts_default(&bo);
 	bo.npos = 4;
 	bo.nneg = 6;
+	if (nfeat != MODEL_NFEAT) {
+		bo.fs.kind = FEAT_SRC_CALL;
+		bo.fs.F = nfeat;
+		bo.fs.call = six_features;
+		bo.fs.ctx = &calls;
+	}
 	batch b;
 	batch_init(&b);
 	char msg[200];
 	cr_assert(batch_build(&b, gs, 2, 1, 0, &bo, msg, sizeof msg) == 0, "%s", msg);
 	cr_assert(b.P > 0 && b.Q > 0 && b.ncl == 5);
+	cr_assert(b.F == nfeat && M.t[0].rows == nfeat && (nfeat == MODEL_NFEAT || calls == 2),
+		  "the batch and E have the stage's width; the stage saw both graphs");
 	mws *w = mws_new();
 	struct mout o;
 	model_zero_grad(&M);
@@ -687,9 +719,21 @@ check_model(int tasks, int layers)
 	model_free(&M);
 }
 
+static void
+check_model(int tasks, int layers)
+{
+	check_model_f(tasks, layers, MODEL_NFEAT);
+}
+
 Test(model, whole_model_gradient, .init = setup, .fini = teardown)
 {
 	check_model(7, 2);
+}
+
+/* A feature stage of another width: E is F x d and its gradient right. */
+Test(model, wide_input_gradient, .init = setup, .fini = teardown)
+{
+	check_model_f(7, 2, 6);
 }
 
 Test(model, single_task_gradients, .init = setup, .fini = teardown)
@@ -785,15 +829,15 @@ Test(model, record_round_trip, .init = setup, .fini = teardown)
 	for (int64_t i = 0; i < M.n; i++)
 		cr_expect((float)M.p[i] == (float)M2.p[i]);
 	model_free(&M2);
-	free(s2.tasks);
+	train_settings_free(&s2);
 	/* a missing tensor is named */
 	r.params[3].name[0] = 'X';
 	cr_expect(model_from_record(&M2, &s2, &r, "rec", msg, sizeof msg) == -1);
 	cr_expect(strstr(msg, "is missing") != NULL, "%s", msg);
-	free(s2.tasks);
+	train_settings_free(&s2);
 	gs_rec_free(&r);
 	free(cfg);
-	free(s.tasks);
+	train_settings_free(&s);
 	model_free(&M);
 }
 
@@ -816,9 +860,12 @@ tiny_setup(model *M, batch *b, struct lgraph **gs, int scale)
 	gs[0] = tiny_graph(1, 9, 2);
 	gs[1] = tiny_graph(2, 7, 3);
 	const graph *gg[2] = { &gs[0]->g, &gs[1]->g };
+	struct feat_src fs;
+	feat_src_default(&fs);
+	fs.scale = scale;
 	batch_init(b);
 	char msg[200];
-	cr_assert(batch_plain(b, gg, 2, scale, msg, sizeof msg) == 0, "%s", msg);
+	cr_assert(batch_plain(b, gg, 2, &fs, NULL, msg, sizeof msg) == 0, "%s", msg);
 }
 
 struct enc_ctx {

@@ -717,6 +717,6 @@ Test(stream, fuzz_regress_configs)
 			  "%s: message does not name the file: %s", names[i], msg);
 		cr_expect(strpbrk(msg, "\n\r") == NULL, "%s: message is not one line: %s",
 			  names[i], msg);
-		free(s.tasks);
+		train_settings_free(&s);
 	}
 }
