@@ -31,13 +31,13 @@
 
 #include "config.h"
 #include "err.h"
-#include "featcmd.h"
 #include "head.h"
 #include "model.h"
 #include "modelio.h"
 #include "settings.h"
 #include "nn.h"
 #include "opt.h"
+#include "pretrained.h"
 #include "progress.h"
 #include "reader.h"
 #include "rng.h"
@@ -703,123 +703,6 @@ mean_row_norm(const real *X, int64_t n, int64_t k)
 
 /* ---- the model ---- */
 
-/*
- * The model to adapt: its config always, its parameters unless
- * --no-pretrain (without --model, the default config); the model file's
- * pg records are kept in mrd, for the output's provenance.
- */
-static void
-load_model(const struct opts *o, model *M, struct train_settings *ts, struct gs_reader *mrd)
-{
-	char msg[512];
-	char *files[1] = { (char *)o->model };
-	gs_rec r;
-	int k, found = 0;
-
-	memset(M, 0, sizeof *M);
-	train_settings_default(ts);
-	gs_reader_init(mrd, 1, files);
-	if (!o->model) {
-		struct model_cfg mc;
-		if (train_settings_model_cfg(ts, &mc) != 0 || model_init(M, &mc) != 0)
-			die("model settings out of range");
-		return;
-	}
-	gs_rec_init(&r);
-	while ((k = gs_reader_next(mrd, &r)) > 0)
-		if (k == GS_MODEL && !found) {
-			train_settings_free(ts);
-			if (model_from_record(M, ts, &r, gs_where(mrd->in), msg, sizeof msg) != 0)
-				die("%s", msg);
-			found = 1;
-		}
-	if (!found)
-		die("%s: no model record", o->model);
-	gs_rec_free(&r);
-}
-
-/*
- * The feature stage of the adaptation (gcn-adapt(1), Features): --features,
- * else the model's (ts), else the built-in four.  It must give the width
- * and columns the model was trained on (a --no-pretrain encoder is made
- * anew for it).  Said on stderr unless it is the built-in default.
- */
-static void
-resolve_features(const struct opts *o, struct train_settings *ts, model *M,
-		 struct dataset *ds, struct featcmd *fc, struct feat_src *fs)
-{
-	const char *arg = o->features ? o->features
-	    : o->model ? (strcmp(ts->feature_stage, "command") == 0 ? ts->feature_command
-			  : ts->feature_stage) : "paper";
-	const char *why = o->features ? "--features" : o->model ? "the model's feature stage"
-	    : "the default";
-	const char *cols = FEATURES_COLUMNS, *stage;
-	int ngr = o->task == TASK_GRAPH ? ds->ng : 1;
-	char msg[512];
-
-	feat_src_default(fs);
-	fs->scale = o->scale;
-	if (o->attr_only)
-		return;			/* no encoder */
-	if (ds->nfeat > 0 && ds->nfeat < ngr)
-		die("%d of %d graphs have a 'features' tensor: give all or none", ds->nfeat, ngr);
-	if (strcmp(arg, "stream") == 0) {
-		stage = "stream";
-		if (o->task == TASK_LINK)
-			die("features: %s is the input's 'features' tensors, which describe the "
-			    "whole graph; the link task computes features on each run's training "
-			    "edges: give --features 'COMMAND'", why);
-		if (ds->nfeat == 0 && !o->model)
-			die("features: --features stream: the input has no 'features' tensors");
-		if (ds->nfeat == 0)
-			die("features: %s is the input's 'features' tensors (%d columns: %.80s), "
-			    "and the input has none: add them with the stage that made them, or "
-			    "give --features 'COMMAND' with those columns", why, M->cfg.nfeat,
-			    ts->feature_columns);
-		fs->kind = FEAT_SRC_GIVEN;
-		fs->F = ds->F;
-		cols = ds->fcols;
-	} else if (strcmp(arg, "paper") == 0) {
-		stage = "paper";
-	} else {
-		const graph *g0 = o->task == TASK_GRAPH ? &ds->gs[0] : &ds->g;
-		stage = "command";
-		if (featcmd_source(fc, fs, arg, o->c.quiet, g0, msg, sizeof msg) != 0)
-			die("%s", msg);
-		cols = fc->columns;
-	}
-	if (fs->kind != FEAT_SRC_PAPER && o->scale != FEAT_SCALE_MINMAX)
-		die_usage("--scale is for the paper's four features (--features paper)");
-	/* the model's input must be what the stage gives */
-	if (o->model && !o->no_pretrain &&
-	    (fs->F != M->cfg.nfeat || strcmp(cols, ts->feature_columns) != 0))
-		die("features: the model was trained on %d columns (%.80s) from its stage '%.80s'; "
-		    "%s gives %d (%.80s): adapt with the model's stage or one with its columns",
-		    M->cfg.nfeat, ts->feature_columns, strcmp(ts->feature_stage, "command") == 0
-		    ? ts->feature_command : ts->feature_stage, o->features ? o->features : why,
-		    fs->F, cols);
-	if (fs->F != M->cfg.nfeat) {	/* --no-pretrain: the architecture for this input */
-		struct model_cfg mc = M->cfg;
-		model_free(M);
-		mc.nfeat = fs->F;
-		if (model_init(M, &mc) != 0)
-			die("model settings out of range");
-	}
-	if (o->c.quiet)
-		return;
-	const char *mstage = strcmp(ts->feature_stage, "command") == 0 ? ts->feature_command
-	    : ts->feature_stage, *used = fs->kind == FEAT_SRC_CALL ? fc->cmd : stage;
-	if (fs->kind != FEAT_SRC_PAPER || o->features || (o->model &&
-	    strcmp(ts->feature_stage, "paper") != 0))
-		warnx_("features: %s (%s): %d columns (%.80s)%s%s%s", used, why, fs->F, cols,
-		       o->model && strcmp(used, mstage) != 0 ? "; the model was trained with '"
-		       : "", o->model && strcmp(used, mstage) != 0 ? mstage : "",
-		       o->model && strcmp(used, mstage) != 0 ? "'" : "");
-	if (ds->nfeat > 0 && fs->kind != FEAT_SRC_GIVEN)
-		warnx_("features: the input's 'features' tensors are not used "
-		       "(--features stream uses them)");
-}
-
 /* ---- one adaptation ---- */
 
 /* Everything the runs share: the model and its pre-trained values, the
@@ -830,6 +713,7 @@ struct adapt {
 	model *M;
 	struct dataset *ds;
 	const struct feat_src *fs;	/* the encoder's input */
+	const char *stage;		/* its name, for the records */
 	real *pre;		/* (M->n) the pre-trained values */
 	uint8_t *trained;	/* (M->nt) the encoder tensors the runs train */
 	int from, embed, link;	/* the lowest trained block; E trained; link task */
@@ -858,9 +742,10 @@ struct run_result {
 };
 
 static void
-adapt_init(struct adapt *a, const struct opts *o, model *M, struct dataset *ds,
-	   const struct feat_src *fs)
+adapt_init(struct adapt *a, const struct opts *o, struct pretrained *pt, struct dataset *ds)
 {
+	model *M = &pt->M;
+	const struct feat_src *fs = &pt->fs;
 	char msg[512];
 	int L = M->cfg.layers;
 
@@ -869,6 +754,7 @@ adapt_init(struct adapt *a, const struct opts *o, model *M, struct dataset *ds,
 	a->M = M;
 	a->ds = ds;
 	a->fs = fs;
+	a->stage = pretrained_stage_name(pt);
 	a->from = o->no_pretrain ? 0 : (o->freeze < 0 ? 0 : o->freeze);
 	a->embed = o->no_pretrain || o->freeze < 0;
 	if (a->from > L)
@@ -1150,9 +1036,7 @@ write_predictions(struct adapt *a, int run, gs_file *out, gs_rec *rec, struct ru
 	gs_attr_set(rec, "input", o->attr_only ? "attributes"
 		    : o->attributes ? "structure+attributes" : "structure");
 	if (!o->attr_only)
-		gs_attr_set(rec, "features", a->fs->kind == FEAT_SRC_PAPER ? "paper" :
-			    a->fs->kind == FEAT_SRC_GIVEN ? "stream" :
-			    ((const struct featcmd *)a->fs->ctx)->cmd);
+		gs_attr_set(rec, "features", a->stage);
 	if (o->attributes)
 		gs_attr_setf(rec, "encoder_scale", "%.6g", (double)a->hb.es);
 	gs_attr_setf(rec, "epochs", "%d", res->epochs);
@@ -1167,13 +1051,9 @@ main(int argc, char **argv)
 {
 	struct opts o;
 	struct dataset ds;
-	struct train_settings ts;
-	struct gs_reader mrd;
+	struct pretrained pt;
 	struct adapt a;
 	struct run_result res;
-	struct featcmd fc;
-	struct feat_src fs;
-	model M;
 	gs_file *out;
 	gs_rec rec;
 
@@ -1181,15 +1061,25 @@ main(int argc, char **argv)
 	err_setprog(argv[0]);
 	parse(&o, argc, argv);
 	copt_apply_threads_blas(&o.c);
-	load_model(&o, &M, &ts, &mrd);
+	pretrained_load(&pt, o.model);
 	memset(&ds, 0, sizeof ds);
 	read_dataset(&ds, &o, argc - optind, argv + optind);
-	memset(&fc, 0, sizeof fc);
-	resolve_features(&o, &ts, &M, &ds, &fc, &fs);
-	adapt_init(&a, &o, &M, &ds, &fs);
+	if (!o.attr_only) {	/* the encoder's input: the model's feature stage */
+		struct stage_ask sa = {
+			.features = o.features, .scale = o.scale, .fresh = o.no_pretrain,
+			.changes = o.task == TASK_LINK, .quiet = o.c.quiet,
+			.g0 = o.task == TASK_GRAPH ? &ds.gs[0] : &ds.g,
+			.ngraphs = o.task == TASK_GRAPH ? ds.ng : 1, .nfeat = ds.nfeat,
+			.F = ds.F, .fcols = ds.fcols,
+		};
+		pretrained_stage(&pt, &sa);
+	} else {
+		pt.fs.scale = o.scale;
+	}
+	adapt_init(&a, &o, &pt, &ds);
 	out = gs_open_out(&o.c, argc, argv);
 	gs_reader_write_pg(&ds.rd, out);	/* provenance: the dataset's, the model's */
-	gs_reader_write_pg(&mrd, out);
+	gs_reader_write_pg(&pt.rd, out);
 	gs_rec_init(&rec);
 	for (int run = o.first_run; run < o.first_run + o.runs; run++) {
 		split_run(&a, run);
@@ -1204,9 +1094,6 @@ main(int argc, char **argv)
 	gs_rec_free(&rec);
 	adapt_free(&a);
 	dataset_free(&ds);
-	featcmd_free(&fc);
-	gs_reader_free(&mrd);
-	model_free(&M);
-	train_settings_free(&ts);
+	pretrained_free(&pt);
 	return 0;
 }

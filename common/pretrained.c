@@ -1,0 +1,124 @@
+/* pretrained.c - a pre-trained model downstream; see pretrained.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "modelio.h"
+#include "pretrained.h"
+
+void pretrained_load(struct pretrained *p, const char *path)
+{
+	char msg[512];
+	char *files[1] = { (char *)path };
+	gs_rec r;
+	int k, found = 0;
+
+	memset(p, 0, sizeof *p);
+	p->path = path;
+	train_settings_default(&p->ts);
+	feat_src_default(&p->fs);
+	gs_reader_init(&p->rd, 1, files);
+	if (!path) {
+		struct model_cfg mc;
+		if (train_settings_model_cfg(&p->ts, &mc) != 0 || model_init(&p->M, &mc) != 0)
+			die("model settings out of range");
+		return;
+	}
+	gs_rec_init(&r);
+	while ((k = gs_reader_next(&p->rd, &r)) > 0)
+		if (k == GS_MODEL && !found) {
+			train_settings_free(&p->ts);
+			if (model_from_record(&p->M, &p->ts, &r, gs_where(p->rd.in), msg,
+					      sizeof msg) != 0)
+				die("%s", msg);
+			found = 1;
+		}
+	if (!found)
+		die("%s: no model record", path);
+	gs_rec_free(&r);
+}
+
+void pretrained_free(struct pretrained *p)
+{
+	model_free(&p->M);
+	train_settings_free(&p->ts);
+	gs_reader_free(&p->rd);
+	featcmd_free(&p->fc);
+}
+
+/* The model's own stage: "paper", "stream" or its command. */
+static const char *model_stage(const struct pretrained *p)
+{
+	return strcmp(p->ts.feature_stage, "command") == 0 ? p->ts.feature_command
+	    : p->ts.feature_stage;
+}
+
+const char *pretrained_stage_name(const struct pretrained *p)
+{
+	return p->fs.kind == FEAT_SRC_PAPER ? "paper" : p->fs.kind == FEAT_SRC_GIVEN ? "stream"
+	    : p->fc.cmd;
+}
+
+void pretrained_stage(struct pretrained *p, const struct stage_ask *a)
+{
+	model *M = &p->M;
+	struct feat_src *fs = &p->fs;
+	const char *arg = a->features ? a->features : p->path ? model_stage(p) : "paper";
+	const char *why = a->features ? "--features" : p->path ? "the model's feature stage"
+	    : "the default";
+	const char *cols = FEATURES_COLUMNS;
+	char msg[512];
+
+	feat_src_default(fs);
+	fs->scale = a->scale;
+	if (a->nfeat > 0 && a->nfeat < a->ngraphs)
+		die("%d of %d graphs have a 'features' tensor: give all or none", a->nfeat,
+		    a->ngraphs);
+	if (strcmp(arg, "stream") == 0) {
+		if (a->changes)
+			die("features: %s is the input's 'features' tensors, which describe the "
+			    "whole graph; the link task computes features on each run's training "
+			    "edges: give --features 'COMMAND'", why);
+		if (a->nfeat == 0 && !p->path)
+			die("features: --features stream: the input has no 'features' tensors");
+		if (a->nfeat == 0)
+			die("features: %s is the input's 'features' tensors (%d columns: %.80s), "
+			    "and the input has none: add them with the stage that made them, or "
+			    "give --features 'COMMAND' with those columns", why, M->cfg.nfeat,
+			    p->ts.feature_columns);
+		fs->kind = FEAT_SRC_GIVEN;
+		fs->F = a->F;
+		cols = a->fcols;
+	} else if (strcmp(arg, "paper") != 0) {
+		if (featcmd_source(&p->fc, fs, arg, a->quiet, a->g0, msg, sizeof msg) != 0)
+			die("%s", msg);
+		cols = p->fc.columns;
+	}
+	if (fs->kind != FEAT_SRC_PAPER && a->scale != FEAT_SCALE_MINMAX)
+		die_usage("--scale is for the paper's four features (--features paper)");
+	/* the model's input must be what the stage gives */
+	if (p->path && !a->fresh &&
+	    (fs->F != M->cfg.nfeat || strcmp(cols, p->ts.feature_columns) != 0))
+		die("features: the model was trained on %d columns (%.80s) from its stage '%.80s'; "
+		    "%s gives %d (%.80s): use the model's stage or one with its columns",
+		    M->cfg.nfeat, p->ts.feature_columns, model_stage(p),
+		    a->features ? a->features : why, fs->F, cols);
+	if (fs->F != M->cfg.nfeat) {	/* a fresh encoder: the architecture for this input */
+		struct model_cfg mc = M->cfg;
+		model_free(M);
+		mc.nfeat = fs->F;
+		if (model_init(M, &mc) != 0)
+			die("model settings out of range");
+	}
+	if (a->quiet)
+		return;
+	const char *used = pretrained_stage_name(p), *mine = model_stage(p);
+	int other = p->path && strcmp(used, mine) != 0;
+	if (fs->kind != FEAT_SRC_PAPER || a->features || (p->path && strcmp(mine, "paper") != 0))
+		warnx_("features: %s (%s): %d columns (%.80s)%s%s%s", used, why, fs->F, cols,
+		       other ? "; the model was trained with '" : "", other ? mine : "",
+		       other ? "'" : "");
+	if (a->nfeat > 0 && fs->kind != FEAT_SRC_GIVEN)
+		warnx_("features: the input's 'features' tensors are not used "
+		       "(--features stream uses them)");
+}

@@ -1,0 +1,65 @@
+/*
+ * pretrained.h - a pre-trained model as the downstream programs use it
+ * (gcn-adapt, gcn-embed): loaded with its settings and provenance, and its
+ * feature stage applied to the downstream graphs (gcn-train(1), Features).
+ *
+ * Ownership: pretrained_load() fills a struct pretrained that
+ * pretrained_free() releases (the model, its settings, the kept pg
+ * records, a command stage).
+ */
+#ifndef GNN_PRETRAINED_H
+#define GNN_PRETRAINED_H
+
+#include "batch.h"
+#include "featcmd.h"
+#include "model.h"
+#include "reader.h"
+#include "settings.h"
+
+struct pretrained {
+	model M;
+	struct train_settings ts;	/* the model's config (defaults: no model) */
+	struct gs_reader rd;		/* its file; the pg records kept */
+	const char *path;		/* NULL: no model file */
+	struct featcmd fc;		/* a command stage */
+	struct feat_src fs;		/* the stage in use */
+};
+
+/*
+ * Load the first model record of path (NULL: no model, the default
+ * config, for --no-pretrain).  Dies with one line on a bad file.
+ */
+void pretrained_load(struct pretrained *p, const char *path);
+void pretrained_free(struct pretrained *p);
+
+/* What a downstream program knows of its graphs and its options. */
+struct stage_ask {
+	const char *features;	/* --features, or NULL: the model's stage */
+	int scale;		/* --scale: the paper stage's scaling */
+	int fresh;		/* the encoder is drawn anew (--no-pretrain): the
+				 * stage may have another width, the model is
+				 * remade for it */
+	int changes;		/* the graph the encoder sees is not the input's
+				 * (the link task's training edges): no 'features'
+				 * tensors */
+	int quiet;
+	const graph *g0;	/* a graph of the input, to learn a command's width */
+	int ngraphs;		/* graphs of the input */
+	int nfeat;		/* how many of them have a 'features' tensor */
+	int F;			/* their width */
+	const char *fcols;	/* and columns */
+};
+
+/*
+ * Choose p->fs (gcn-adapt(1), Features): --features, else the model's
+ * stage, else the built-in four.  A pre-trained model must get its width
+ * and columns; a fresh one is remade for the stage's width.  Every choice
+ * but the built-in default is said on stderr (unless quiet).  Dies with
+ * one line when the stage cannot be used.
+ */
+void pretrained_stage(struct pretrained *p, const struct stage_ask *a);
+
+/* The stage in use, for records: "paper", "stream" or the command. */
+const char *pretrained_stage_name(const struct pretrained *p);
+
+#endif
