@@ -25,7 +25,7 @@ Prints markdown tables on stdout (progress on stderr):
 2. The default 1024-graph paper set (dcbm-gen -s 1), -l 0 and -l 1, 1 and 2
    threads.
 
-The parameters mirror the shared peer benchmark (/work/shared/bench,
+The parameters mirror the shared peer benchmark (../shared/bench,
 gen_graphs.py: K = 5, p_div_q = 4, gamma = 3); the mean degree is 20, as the
 paper's densest graphs (k = 2).
 """

@@ -17,7 +17,7 @@ Our side: `gcn-train -j THREADS --bench-steps WARMUP+STEPS`; the per-step
 times it prints on stderr are read, and the median is taken over the steps
 after the first WARMUP (gcn-train's own step_s_median covers every step).
 
-PyTorch side: the reference /work/shared/bench/torch_gcn_ref.py (directory
+PyTorch side: the reference ../shared/bench/torch_gcn_ref.py (directory
 $PEER_BENCH, default ../shared/bench beside the repository) is imported and
 its own run() does the measuring, unchanged: self-check, prepare_batch() for
 WARMUP+STEPS fresh masks, build_model(), Adam, wait for an idle machine, the

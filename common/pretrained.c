@@ -1,10 +1,42 @@
 /* pretrained.c - a pre-trained model downstream; see pretrained.h. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "err.h"
 #include "modelio.h"
 #include "pretrained.h"
+
+#define SHIPPED "gcn-pretrain.gs"
+
+const char *pretrained_default(void)
+{
+	static char found[PATH_MAX + 64];
+	static const char *const rel[] = { "../models/" SHIPPED, "../share/gnnpipe/" SHIPPED };
+	char exe[PATH_MAX];
+	const char *env = getenv("GNNPIPE_MODEL");
+	ssize_t n;
+
+	if (env && *env)
+		return env;
+	if ((n = readlink("/proc/self/exe", exe, sizeof exe - 1)) <= 0)
+		return NULL;
+	exe[n] = '\0';
+	*strrchr(exe, '/') = '\0';	/* the program's directory */
+	for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+		snprintf(found, sizeof found, "%s/%s", exe, rel[i]);
+		if (access(found, R_OK) == 0) {
+			char *r = realpath(found, NULL);	/* without the .. */
+			if (r) {
+				snprintf(found, sizeof found, "%s", r);
+				free(r);
+			}
+			return found;
+		}
+	}
+	return NULL;
+}
 
 void pretrained_load(struct pretrained *p, const char *path)
 {
@@ -79,7 +111,7 @@ void pretrained_stage(struct pretrained *p, const struct stage_ask *a)
 			die("features: %s is the input's 'features' tensors, which describe the "
 			    "whole graph; the link task computes features on each run's training "
 			    "edges: give --features 'COMMAND'", why);
-		if (a->nfeat == 0 && !p->path)
+		if (a->nfeat == 0 && (!p->path || a->fresh))
 			die("features: --features stream: the input has no 'features' tensors");
 		if (a->nfeat == 0)
 			die("features: %s is the input's 'features' tensors (%d columns: %.80s), "

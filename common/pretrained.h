@@ -25,6 +25,12 @@ struct pretrained {
 	struct feat_src fs;		/* the stage in use */
 };
 
+/* The shipped model (models/gcn-pretrain.gs, installed under
+ * share/gnnpipe/): GNNPIPE_MODEL when set, else beside the running
+ * program, bin/../models/ in a build tree, bin/../share/gnnpipe/ when
+ * installed.  Returns the path found (static storage), or NULL. */
+const char *pretrained_default(void);
+
 /*
  * Load the first model record of path (NULL: no model, the default
  * config, for --no-pretrain).  Dies with one line on a bad file.

@@ -1859,9 +1859,13 @@ static char *format_header(const gs_file *fp, const gs_rec *r, char **buf, size_
 		die("internal error: writing a record of kind %d", r->kind);
 	}
 	for (i = 0; i < r->nattr; i++) {
-		char v[1024];
-		put_value(v, sizeof v, r->aval[i]);
+		/* room for every byte escaped, the quotes and the NUL: a value
+		 * is never cut (a long command line, say) */
+		size_t vc = 2 * strlen(r->aval[i]) + 3;
+		char *v = xmalloc(vc);
+		put_value(v, vc, r->aval[i]);
 		APPEND(" %s=%s", r->akey[i], v);
+		free(v);
 	}
 #undef APPEND
 	return *buf;
@@ -2016,9 +2020,14 @@ static char *join_argv(int argc, char **argv)
 			i += skip;
 			continue;
 		}
-		q = argv[i][0] == '\0' || strpbrk(argv[i], " \t\n\"'\\") != NULL;
+		/* the program by its name: where it is installed says nothing
+		 * of the data, and would put the machine's paths in the stream */
+		const char *a = argv[i];
+		if (i == 0 && strrchr(a, '/'))
+			a = strrchr(a, '/') + 1;
+		q = a[0] == '\0' || strpbrk(a, " \t\n\"'\\") != NULL;
 		len += (size_t)snprintf(s + len, cap - len, "%s%s%s%s", len ? " " : "",
-					q ? "'" : "", argv[i], q ? "'" : "");
+					q ? "'" : "", a, q ? "'" : "");
 	}
 	return s;
 }

@@ -14,6 +14,9 @@
 #     figures   gnuplot (pngcairo, svg) and graphviz (`make -C pipelines fig2`...)
 #     bench     /usr/bin/python3 and the peers it imports (`make bench`)
 #     fuzz      clang with OpenMP and libFuzzer (`make fuzz`)
+#     numpy     /usr/bin/python3 with numpy: the tests that check a file format
+#               or a computation with an independent reader run where it is,
+#               and say they are skipped where it is not (.ci/run asks for it)
 # make passes the flags of the build in the environment: CC, OMPFLAGS,
 # CFLAGS, CPPFLAGS, LDFLAGS, LDLIBS (ALLCFLAGS is -std=c11 $OMPFLAGS
 # $CFLAGS), and FUZZ_CC, FUZZ_FLAGS; run by hand, the Makefile's defaults.
@@ -36,8 +39,8 @@ PY=/usr/bin/python3	# bench/*.sh run the peers with it
 [ $# -gt 0 ] || set -- build
 for w in "$@"; do
 	case $w in
-	build | test | asan | valgrind | figures | bench | fuzz) ;;
-	*) echo "usage: sh mk/deps.sh [build|test|asan|valgrind|figures|bench|fuzz]..." >&2; exit 2 ;;
+	build | test | numpy | asan | valgrind | figures | bench | fuzz) ;;
+	*) echo "usage: sh mk/deps.sh [build|test|numpy|asan|valgrind|figures|bench|fuzz]..." >&2; exit 2 ;;
 	esac
 done
 
@@ -238,6 +241,13 @@ check_bench() {
 	fi
 }
 
+check_numpy() {
+	if [ ! -x "$PY" ] || ! "$PY" -c 'import numpy' >/dev/null 2>&1; then
+		need "$PY module numpy" "cannot be imported" "python3 python3-numpy" \
+			"Python 3 at $PY with numpy"
+	fi
+}
+
 check_fuzz() {
 	if ! command -v "${FUZZ_CC%% *}" >/dev/null 2>&1; then
 		need "$FUZZ_CC" "not in PATH" "clang libomp-dev libclang-rt-dev" \
@@ -266,6 +276,7 @@ check() {
 		valgrind) tool valgrind valgrind valgrind ;;
 		figures) check_figures ;;
 		bench) check_bench ;;
+		numpy) check_numpy ;;
 		fuzz) check_fuzz ;;
 		esac
 	done

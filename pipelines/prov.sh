@@ -7,7 +7,8 @@
 # model), compressed or not: its pg headers are found by their text, which
 # is the same in both forms.  adapt.sh's per-run gcn-adapt calls differ only
 # in the run (--first-run R --runs 1, into DS--ARM.txt.parts/rR.txt) and are
-# listed once, with R for the run.
+# listed once, with R for the run.  Paths under the checkout are written
+# relative to it, so a results file says nothing of the machine it ran on.
 provenance() {
 	echo '```'
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
@@ -16,6 +17,8 @@ provenance() {
 	done
 	[ $# -eq 0 ] || shift
 	_pd=$(dirname "$0")
+	# the checkout's own path is left out: paths are relative to it
+	_root=$(cd "$_pd/.." && pwd)
 	if command -v git >/dev/null 2>&1 && git -C "$_pd" rev-parse --git-dir >/dev/null 2>&1; then
 		echo "source: $(git -C "$_pd" describe --always --dirty 2>/dev/null)"
 	fi
@@ -25,6 +28,7 @@ provenance() {
 			LC_ALL=C grep -oE 'pg id=[0-9a-f]{8} prog=[^ ]+ version=[^ ]+ seed=[^ ]+ cmd=("([^"\\]|\\.)*"|[^ ]+)' ||
 			true
 	done | sed -E 's/^pg //; s/ --first-run [0-9]+ / --first-run R /; s/\.parts\/r[0-9]+\.txt /.parts\/rR.txt /' |
+		sed "s|$_root/||g" |
 		awk '{ k = $0; sub(/^id=[^ ]* /, "", k) } !seen[k]++'
 	echo '```'
 }

@@ -72,6 +72,7 @@ struct opts {
 	struct copt c;
 	const char *model, *label;
 	const char *features;	/* --features, or NULL: the model's stage */
+	int shipped;		/* model is the shipped one, no --model given */
 	int task, no_pretrain, freeze, runs, first_run, epochs, patience, head_width, scale, random_above;
 	int train_per_class, nval, ntest, attributes, attr_only, raw_concat;
 	double lr, wd, dropout, train_fraction;
@@ -230,10 +231,17 @@ parse(struct opts *o, int argc, char **argv)
 		die_usage("--raw-concat is for --attributes");
 	if (o->attr_only && (o->attributes || o->no_pretrain || o->model))
 		die_usage("--attr-only uses no encoder: it takes no --model, --no-pretrain or --attributes");
-	if (o->random_above && (!o->model || o->no_pretrain))
-		die_usage("--random-above takes a --model and no --no-pretrain");
-	if (!o->model && !o->no_pretrain && !o->attr_only)
-		die_usage("no --model; give one, or --no-pretrain for the baseline");
+	if (o->random_above && o->no_pretrain)
+		die_usage("--random-above takes a pre-trained model, not --no-pretrain");
+	/* without --model: the shipped model (its configuration alone with
+	 * --no-pretrain); said on stderr once the input has been read */
+	if (!o->model && !o->attr_only) {
+		o->model = pretrained_default();
+		o->shipped = o->model != NULL;
+		if (!o->model && !o->no_pretrain)
+			die_usage("no --model, and the shipped model (models/gcn-pretrain.gs) is not "
+				  "found beside the program: give --model, or --no-pretrain");
+	}
 }
 
 /* ---- input ---- */
@@ -1091,6 +1099,9 @@ main(int argc, char **argv)
 			       res.test_acc);
 	}
 	gs_close(out);
+	if (o.shipped && !o.c.quiet)	/* at the end: a failing run says one line */
+		warnx_("model: %s (the shipped model%s; --model to choose another)", o.model,
+		       o.no_pretrain ? ", its configuration for --no-pretrain" : "");
 	gs_rec_free(&rec);
 	adapt_free(&a);
 	dataset_free(&ds);

@@ -40,6 +40,7 @@ struct opts {
 	const char *kind_text;	/* --embedding as given */
 	int kind, block, task;	/* EMB_x; the block (1..L) or the task */
 	int tsv;
+	int shipped;		/* no --model: the shipped one */
 };
 
 struct state {
@@ -72,7 +73,7 @@ usage(FILE *f, const struct opts *o)
 		"  -h, --help              this help\n"
 		"  -j, --threads N         threads, OpenMP and BLAS [all cores]\n"
 		"  -l, --level N           gzip level, 0 = plain [%d]\n"
-		"      --model FILE        the pre-trained model\n"
+		"      --model FILE        the pre-trained model [the shipped one]\n"
 		"      --npy FILE          write a NumPy .npy file (the rows of every graph)\n"
 		"  -o, --output FILE       write to FILE instead of stdout\n"
 		"      --progress          progress on stderr even when it is not a terminal\n"
@@ -155,8 +156,13 @@ parse(struct opts *o, int argc, char **argv)
 			copt_bad_option(ch, argv, SYNOPSIS);
 		}
 	}
-	if (!o->model)
-		die_usage("no --model: give the pre-trained model (gcn-train's output)");
+	if (!o->model) {	/* the shipped model, said at the first graph */
+		o->model = pretrained_default();
+		o->shipped = 1;
+		if (!o->model)
+			die_usage("no --model, and the shipped model (models/gcn-pretrain.gs) is not "
+				  "found beside the program: give --model");
+	}
 	if (o->npy && o->tsv)
 		die_usage("--npy and --tsv: choose one output");
 	if (o->npy && o->c.output)
@@ -237,7 +243,7 @@ write_rows(struct state *s, const struct filter_graph *fg, real *const *Hs)
 			node_row(s, Hs, v, (float *)s->out.data + (int64_t)v * D);
 		gs_attr_set(&s->out, "embedding", s->o->kind_text);
 		gs_attr_set(&s->out, "features", pretrained_stage_name(&s->pt));
-		gs_attr_set(&s->out, "model", s->o->model);
+		gs_attr_set(&s->out, "model", s->o->shipped ? "shipped" : s->o->model);
 		gs_write1(fg->out, &s->out);
 		return;
 	}
@@ -351,6 +357,8 @@ main(int argc, char **argv)
 		npy_close(s.npy);
 	else if (o.npy)
 		die("no graph in the input");
+	if (o.shipped && !o.c.quiet)	/* at the end: a failing run says one line */
+		warnx_("model: %s (the shipped model; --model to choose another)", o.model);
 	gs_rec_free(&s.out);
 	batch_free(&s.b);
 	mws_free(s.w);

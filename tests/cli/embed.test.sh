@@ -85,5 +85,10 @@ nodefeat -q -t "$T/new.gs" | awk 'BEGIN { OFS = "\t" } /^@end/ { print "@end"; n
 expect 0 "gcn-embed --model $T/m5.gs -t -o $T/e5.txt $T/new5.txt"
 check "[ \$(grep -c '^@tensor .*name=embedding .*features=stream' $T/e5.txt) -eq 3 ]" \
 	"the input's 'features' tensors, as the model's stage asks"
-expect_err 2 "gcn-embed $T/new.gs" "no --model"
+expect 0 "gcn-embed -o $T/shipped.gs $T/new.gs 2>$T/shipped.err"
+check "grep -q '^gcn-embed: model: .*gcn-pretrain.gs (the shipped model; --model to choose another)' $T/shipped.err &&
+	[ \$(gcn-embed -q -t $T/new.gs | grep -c 'name=embedding rows=[0-9]* cols=1536 .* model=shipped') -eq 3 ]" \
+	"no --model: the shipped model (d = 512, 3 blocks), and a line says which file"
+mkdir -p "$T/elsewhere" && cp "$BIN/gcn-embed" "$T/elsewhere/"
+expect_err 2 "$T/elsewhere/gcn-embed $T/new.gs" "the shipped model (models/gcn-pretrain.gs) is not found"
 expect_err 2 "gcn-embed --model $T/m.txt --npy - $T/new.gs" "--npy: expected a file"

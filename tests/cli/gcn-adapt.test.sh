@@ -46,7 +46,13 @@ check "! cmp -s $T/p3 $T/p4 && grep -q 'init=pretrained-below freeze=2' $T/ra.tx
 expect_err 2 "gcn-adapt --no-pretrain --random-above $A $T/g.gs" "--random-above"
 
 # misuse and bad input
-expect_err 2 "gcn-adapt $A $T/g.gs" "no --model"
+# without --model: the shipped model, said on stderr; and where the program
+# finds none beside it, a usage error
+expect 0 "gcn-adapt -j 2 $A --epochs 2 --runs 1 -o $T/shipped.gs $T/g.gs 2>$T/shipped.err"
+check "grep -q '^gcn-adapt: model: .*gcn-pretrain.gs (the shipped model; --model to choose another)' $T/shipped.err" \
+	"no --model: the shipped model, and a line says which file"
+mkdir -p "$T/elsewhere" && cp "$BIN/gcn-adapt" "$T/elsewhere/"
+expect_err 2 "$T/elsewhere/gcn-adapt $A $T/g.gs" "the shipped model (models/gcn-pretrain.gs) is not found"
 expect_err 2 "gcn-adapt --model $T/model.gs --task edge $T/g.gs" "--task"
 expect_err 2 "gcn-adapt --model $T/model.gs --freeze 4 $A $T/g.gs" "blocks"
 expect_err 1 "gcn-adapt --model $T/g.gs $A $T/g.gs" "no model record"

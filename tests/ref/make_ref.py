@@ -55,7 +55,7 @@ import networkx as nx
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DATA = "/work/shared/data"
+DATA = os.path.join(HERE, "..", "..", "..", "shared", "data")  # ../shared/data beside the repository
 
 
 # ---------------------------------------------------------------------------

@@ -14,6 +14,17 @@
 #include "err.h"
 #include "stream.h"
 
+/* A 5000-byte attribute value that needs quoting and escapes: values are
+ * never cut (a long feature command, a long command line). */
+static const char *long_value(void)
+{
+	static char v[5001];
+	for (int i = 0; i < 5000; i++)
+		v[i] = "ab \"\\=x"[i % 7];
+	v[5000] = '\0';
+	return v;
+}
+
 static char tmpdir[] = "/tmp/gs_testXXXXXX";
 
 static void setup(void)
@@ -70,6 +81,7 @@ static void write_sample(const char *path, int text, int level, int64_t base_id)
 	}
 	gs_attr_set(&r, "K", "3");
 	gs_attr_set(&r, "note", "has spaces \"and\" quotes");
+	gs_attr_set(&r, "long", long_value());
 	gs_write1(out, &r);
 
 	gs_rec_tensor(&r, base_id, "feat", 5, 2, GS_F64, "a,b");
@@ -134,6 +146,8 @@ static int check_sample(gs_file *in, gs_rec *r, int64_t base_id)
 			}
 			cr_expect_str_eq(gs_attr_get(r, "K"), "3");
 			cr_expect_str_eq(gs_attr_get(r, "note"), "has spaces \"and\" quotes");
+			cr_expect(gs_attr_get(r, "long") && strcmp(gs_attr_get(r, "long"),
+				  long_value()) == 0, "a 5000-byte value, quotes and all, read back whole");
 			break;
 		case GS_TENSOR:
 			if (strcmp(r->name, "feat") == 0) {
