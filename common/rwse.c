@@ -523,7 +523,9 @@ int rwse_compute(const graph *g, const struct rwse_opts *opts, double *out,
 	    !(opts->error > 0 && opts->error < 1) || !(opts->delta > 0 && opts->delta < 1))
 		return -1;
 	memset(&inf, 0, sizeof inf);
-	if (n > 0) {
+	if (n > 0 && K == 1) {	/* p_1 = 0 on a simple graph: nothing to do */
+		memset(out, 0, (size_t)n * sizeof *out);
+	} else if (n > 0) {
 		if (ws == NULL) {
 			rwse_ws_init(&own);
 			ws = &own;

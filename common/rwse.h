@@ -104,7 +104,8 @@ void rwse_columns(int32_t steps, char *buf, size_t len);
  * the probability that a walk from v that moves to a uniformly chosen
  * neighbour at every step is at v after k steps.  p_1 = 0 (no self-loops);
  * p_2(v) = (1/deg v) sum_{u in N(v)} 1/deg u; odd k give 0 on a bipartite
- * graph.  opts NULL means the defaults; info may be NULL.
+ * graph.  opts NULL means the defaults; info may be NULL.  K = 1 is all
+ * zeros, exact whatever the size.
  *
  * Edge cases: an isolated node has 0 in every column.  D^-1 is taken as the
  * pseudo-inverse (0 for a node of degree 0), so its row of D^-1 A is 0: a

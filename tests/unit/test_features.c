@@ -724,6 +724,15 @@ Test(rwse, options_and_names)
 	o.delta = 0.1;
 	cr_assert(rwse_compute(&g, &o, out, NULL, NULL) == 0);
 	cr_expect(out[0] == 0 && out[1] == 1 && out[2] == 0 && out[3] == 1, "K2");
+	/* K = 1: p_1 = 0, exact even past exact_max */
+	{
+		rwse_info inf;
+		o.steps = 1;
+		o.exact_max = 0;
+		out[0] = out[1] = -1;
+		cr_assert(rwse_compute(&g, &o, out, &inf, NULL) == 0);
+		cr_expect(out[0] == 0 && out[1] == 0 && inf.estimated == 0 && inf.walks == 0);
+	}
 	rwse_columns(3, cols, sizeof cols);
 	cr_expect_str_eq(cols, "rw1,rw2,rw3");
 	rwse_columns(RWSE_STEPS_MAX, cols, sizeof cols);
