@@ -28,9 +28,11 @@ enum {
 	W_XY,		/* per thread: double (2 rows B) exact block x, y; kept zero */
 	W_MARK,		/* per thread: int32 (rows) marks of the exact block; kept zero */
 	W_ACT,		/* per thread: int32 (rows) rows reached by the exact block */
-	W_WALK,		/* per thread: int32 (2 WCHUNK) walk positions and degrees */
+	W_WALK,		/* per thread: int32 (3 WCHUNK) walk positions, degrees, owners */
 	W_WALK64,	/* per thread: int64 (WCHUNK) walk rows */
-	W_WMARK,	/* per thread: char (n) neighbour marks; kept zero */
+	W_WALKS,	/* int32 (estimated nodes): walks of each */
+	W_GROUPS,	/* int32 (estimated nodes + 1): starts of the walk groups */
+	W_WMARK,	/* per thread: uint32 (n) neighbour marks; kept zero */
 	W_COUNT
 };
 _Static_assert(W_COUNT <= RWSE_WS_NBUF, "rwse_ws has too few slots");
@@ -378,17 +380,24 @@ static void exact_part(const graph *g, const int32_t *order, const int32_t *pos,
 
 /* ---- estimates: walks ---- */
 
-/* Walks of one node run in lockstep, WCHUNK at a time (memory O(WCHUNK)
- * whatever R is). */
+/* Walks run in lockstep, up to WCHUNK at a time: the walks of a group of
+ * up to GMAX consecutive nodes, or a chunk of the walks of a node that
+ * needs more than WCHUNK.  Many independent walks per pass let their
+ * cache misses overlap (a 10^6-node graph does not fit the caches). */
 #define WCHUNK 1024
+#define GMAX 32
 
-/* One thread's walks: WCHUNK each; mark: (n) bytes, 1 on the neighbours of
- * the node being walked, kept zero between nodes. */
+/* One thread's walks: WCHUNK each; per node of the group its random stream
+ * and sums; mark: (n) bit j set on the neighbours of the group's node j,
+ * kept zero between groups. */
 struct wbuf {
-	int32_t *cur, *deg;
-	int64_t *at;
-	unsigned char *mark;
+	int32_t *cur, *deg, *own;	/* where, its degree, whose walk (0 .. GMAX) */
+	int64_t *at;			/* row of cur, then the arc taken */
+	uint32_t *mark;
+	gsl_rng *r[GMAX];
+	double s[GMAX][RWSE_STEPS_MAX];	/* sums of the samples of p_k */
 };
+_Static_assert(GMAX <= 32, "struct wbuf's marks hold 32 bits");
 
 /* The range of node v's samples 1{X in N(v)} / deg X: [0, c_v] with
  * c_v = 1 / (the smallest degree among v's neighbours).  deg v >= 1. */
@@ -404,50 +413,84 @@ static double sample_range(const graph *g, int32_t v)
 }
 
 /*
- * Estimates of node v (see rwse.h): R walks of K - 1 steps, WCHUNK of
- * them at a time in lockstep.  A step runs three passes over the walks,
- * each free of dependences between walks, so that their cache misses
- * overlap: where each walk is (its row and degree, and the sample of p_k
- * at X(k-1)), the draws, and the moves.  row[0] = p_1 = 0 exactly (no
- * self-loops).
+ * nw walks in lockstep, walk w of the group's node own[w], starting where
+ * cur says; K - 1 steps.  A step runs three passes over the walks, each
+ * free of dependences between walks: where each walk is (its row and
+ * degree, and the sample of p_k at X(k-1)), the draws (from the stream of
+ * the walk's node, in the order of the walks), and the moves.
  */
-static void walk_node(const graph *g, int32_t v, int32_t K, int64_t R, struct wbuf *t,
-		      gsl_rng *r, double *row)
+static void walk_lockstep(const graph *g, int32_t K, int64_t nw, struct wbuf *t)
 {
-	int32_t *cur = t->cur, *deg = t->deg, k;
-	int64_t *at = t->at, w, w0, nw, p;
-	unsigned char *mark = t->mark;
-	double s[RWSE_STEPS_MAX] = { 0 };
+	int32_t *cur = t->cur, *deg = t->deg, *own = t->own, k;
+	int64_t *at = t->at, w;
 
-	for (p = g->off[v]; p < g->off[v + 1]; p++)
-		mark[g->adj[p]] = 1;
-	for (w0 = 0; w0 < R; w0 += nw) {
-		nw = R - w0 < WCHUNK ? R - w0 : WCHUNK;
-		for (w = 0; w < nw; w++)
-			cur[w] = v;
-		for (k = 1; k <= K; k++) {
-			/* cur = X(k-1): its row, its degree, and the chance
-			 * that step k goes back to v */
-			for (w = 0; w < nw; w++) {
-				int32_t u = cur[w];
-				at[w] = g->off[u];
-				deg[w] = (int32_t)(g->off[u + 1] - at[w]);
-				if (mark[u])
-					s[k - 1] += 1.0 / (double)deg[w];
-			}
-			if (k == K)
-				break;
-			for (w = 0; w < nw; w++)
-				at[w] += (int64_t)gsl_rng_uniform_int(r, (unsigned long)deg[w]);
-			for (w = 0; w < nw; w++)
-				cur[w] = g->adj[at[w]];
+	for (k = 1; k <= K; k++) {
+		for (w = 0; w < nw; w++) {	/* cur = X(k-1) */
+			int32_t u = cur[w], o = own[w];
+			at[w] = g->off[u];
+			deg[w] = (int32_t)(g->off[u + 1] - at[w]);
+			if (t->mark[u] >> o & 1)
+				t->s[o][k - 1] += 1.0 / (double)deg[w];
 		}
+		if (k == K)
+			break;
+		for (w = 0; w < nw; w++)
+			at[w] += (int64_t)gsl_rng_uniform_int(t->r[own[w]], (unsigned long)deg[w]);
+		for (w = 0; w < nw; w++)
+			cur[w] = g->adj[at[w]];
 	}
-	for (p = g->off[v]; p < g->off[v + 1]; p++)
-		mark[g->adj[p]] = 0;
-	row[0] = 0.0;
-	for (k = 2; k <= K; k++)
-		row[k - 1] = s[k - 1] / (double)R;
+}
+
+/*
+ * Estimates of the nodes order[i0 .. i1), R[i - i0] walks each (see
+ * rwse.h): one lockstep of all their walks, or, for a single node with
+ * more than WCHUNK walks, its walks WCHUNK at a time.  A node's sums run
+ * over its walks in order, chunk by chunk, and its draws come from its own
+ * stream in that order: the group a node is in does not change its values.
+ * row[0] = p_1 = 0 exactly (no self-loops).
+ */
+static void walk_group(const graph *g, const int32_t *order, int32_t i0, int32_t i1,
+		       const int32_t *R, const struct rwse_opts *o, struct wbuf *t,
+		       double *out)
+{
+	int32_t K = o->steps, j, k;
+	int64_t w, w0, nw, p;
+
+	for (j = 0; j < i1 - i0; j++) {
+		int32_t v = order[i0 + j];
+		uint64_t sd = rng_mix(o->seed, (uint64_t)v);
+		for (p = g->off[v]; p < g->off[v + 1]; p++)
+			t->mark[g->adj[p]] |= UINT32_C(1) << j;
+		gsl_rng_set(t->r[j], (unsigned long)(sd ^ (sd >> 32)));
+		memset(t->s[j], 0, (size_t)K * sizeof t->s[j][0]);
+	}
+	if (R[0] > WCHUNK) {	/* one node, in chunks */
+		for (w0 = 0; w0 < R[0]; w0 += nw) {
+			nw = R[0] - w0 < WCHUNK ? R[0] - w0 : WCHUNK;
+			for (w = 0; w < nw; w++) {
+				t->cur[w] = order[i0];
+				t->own[w] = 0;
+			}
+			walk_lockstep(g, K, nw, t);
+		}
+	} else {
+		nw = 0;
+		for (j = 0; j < i1 - i0; j++)
+			for (w = 0; w < R[j]; w++, nw++) {
+				t->cur[nw] = order[i0 + j];
+				t->own[nw] = j;
+			}
+		walk_lockstep(g, K, nw, t);
+	}
+	for (j = 0; j < i1 - i0; j++) {
+		double *row = out + (size_t)order[i0 + j] * (size_t)K;
+		int32_t v = order[i0 + j];
+		for (p = g->off[v]; p < g->off[v + 1]; p++)
+			t->mark[g->adj[p]] = 0;
+		row[0] = 0.0;
+		for (k = 2; k <= K; k++)
+			row[k - 1] = t->s[j][k - 1] / (double)R[j];
+	}
 }
 
 /* Estimates of the nodes order[first .. n) (components larger than
@@ -456,53 +499,64 @@ static void estimate_part(const graph *g, const int32_t *order, int32_t first,
 			  const struct rwse_opts *o, double *out, rwse_info *info,
 			  rwse_ws *ws)
 {
-	int32_t n = g->n, K = o->steps, i;
-	int64_t Rmax = rwse_walks(o->error, o->delta), total = 0;
+	int32_t n = g->n, N = n - first, K = o->steps, i, ng = 0, *R, *gs;
+	int64_t Rmax = rwse_walks(o->error, o->delta), total = 0, in = 0;
 	/* ln(2 / delta') / 2 of one value, and of all values at once */
 	double L1 = log(2.0 / o->delta) / 2.0, err = 0.0, err_all = 0.0;
-	double Lall = log(2.0 * (double)(n - first) * (double)(K > 1 ? K - 1 : 1) /
-			  o->delta) / 2.0;
-	int nth = threads_for((double)(n - first) * (double)Rmax * K);
-	int32_t *i32 = wsget(ws, W_WALK, 2 * WCHUNK * (size_t)nth, sizeof(int32_t));
+	double Lall = log(2.0 * (double)N * (double)(K - 1) / o->delta) / 2.0;
+	int nth = threads_for((double)N * (double)Rmax * K);
+	int32_t *i32 = wsget(ws, W_WALK, 3 * WCHUNK * (size_t)nth, sizeof(int32_t));
 	int64_t *i64 = wsget(ws, W_WALK64, WCHUNK * (size_t)nth, sizeof(int64_t));
-	unsigned char *mark = wsget(ws, W_WMARK, (size_t)n * (size_t)nth, 1);
+	uint32_t *mark = wsget(ws, W_WMARK, (size_t)n * (size_t)nth, sizeof(uint32_t));
 
-#pragma omp parallel num_threads(nth) reduction(+ : total) reduction(max : err, err_all)
+	/* walks of each node: Hoeffding with its range c_v; and the bounds */
+	R = wsget(ws, W_WALKS, (size_t)N, sizeof *R);
+	gs = wsget(ws, W_GROUPS, (size_t)N + 1, sizeof *gs);
+#pragma omp parallel for num_threads(nth) schedule(static) reduction(+ : total) \
+	reduction(max : err, err_all)
+	for (i = 0; i < N; i++) {
+		double c = sample_range(g, order[first + i]);
+		int64_t r = (int64_t)ceil(c * c * L1 / (o->error * o->error));
+		R[i] = (int32_t)(r < Rmax ? r : Rmax);
+		total += R[i];
+		err = fmax(err, c * sqrt(L1 / (double)R[i]));
+		err_all = fmax(err_all, c * sqrt(Lall / (double)R[i]));
+	}
+	/* groups of consecutive nodes: up to GMAX nodes and WCHUNK walks, or
+	 * one node of more walks (a function of the graph, not of threads) */
+	for (i = 0; i < N; i++) {
+		if (i == 0 || in + R[i] > WCHUNK || i - gs[ng - 1] == GMAX) {
+			gs[ng++] = i;
+			in = 0;
+		}
+		in += R[i];
+	}
+	gs[ng] = N;
+#pragma omp parallel num_threads(nth)
 	{
 		size_t th = (size_t)omp_get_thread_num();
-		gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
-		struct wbuf t;
+		struct wbuf *t = xmalloc(sizeof *t);
+		int32_t j;
 
-		if (r == NULL)
-			die("out of memory (random generator)");
-		t.cur = i32 + 2 * WCHUNK * th;
-		t.deg = t.cur + WCHUNK;
-		t.at = i64 + WCHUNK * th;
-		t.mark = mark + (size_t)n * th;
-#pragma omp for schedule(dynamic, 64)
-		for (i = first; i < n; i++) {
-			int32_t v = order[i];
-			uint64_t sd = rng_mix(o->seed, (uint64_t)v);
-			double c = sample_range(g, v);
-			/* walks for error o->error with range c: Hoeffding */
-			int64_t R = (int64_t)ceil(c * c * log(2.0 / o->delta) /
-						  (2.0 * o->error * o->error));
-			if (R > Rmax)
-				R = Rmax;
-			gsl_rng_set(r, (unsigned long)(sd ^ (sd >> 32)));
-			walk_node(g, v, K, R, &t, r, out + (size_t)v * (size_t)K);
-			total += R;
-			if (c * sqrt(L1 / (double)R) > err)
-				err = c * sqrt(L1 / (double)R);
-			if (c * sqrt(Lall / (double)R) > err_all)
-				err_all = c * sqrt(Lall / (double)R);
-		}
-		gsl_rng_free(r);
+		for (j = 0; j < GMAX; j++)
+			if ((t->r[j] = gsl_rng_alloc(gsl_rng_taus2)) == NULL)
+				die("out of memory (random generator)");
+		t->cur = i32 + 3 * WCHUNK * th;
+		t->deg = t->cur + WCHUNK;
+		t->own = t->deg + WCHUNK;
+		t->at = i64 + WCHUNK * th;
+		t->mark = mark + (size_t)n * th;
+#pragma omp for schedule(dynamic, 16)
+		for (j = 0; j < ng; j++)
+			walk_group(g, order, first + gs[j], first + gs[j + 1], R + gs[j], o, t, out);
+		for (j = 0; j < GMAX; j++)
+			gsl_rng_free(t->r[j]);
+		free(t);
 	}
 	info->walks = Rmax;
 	info->walks_total = total;
-	info->error = K > 1 ? err : 0.0;
-	info->error_all = K > 1 ? err_all : 0.0;
+	info->error = err;
+	info->error_all = err_all;
 }
 
 int rwse_compute(const graph *g, const struct rwse_opts *opts, double *out,

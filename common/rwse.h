@@ -70,7 +70,7 @@ typedef struct rwse_info {
 } rwse_info;
 
 /* Opaque reusable scratch (buffers grow as needed, never shrink). */
-#define RWSE_WS_NBUF 12
+#define RWSE_WS_NBUF 16
 typedef struct rwse_ws {
 	void *buf[RWSE_WS_NBUF];
 	size_t cap[RWSE_WS_NBUF];	/* bytes allocated at buf[i] */
@@ -154,9 +154,11 @@ void rwse_columns(int32_t steps, char *buf, size_t len);
  * smaller.  The errors are absolute: for large k, where p_k(v) is near
  * deg v / 2m, an error bound of 0.05 exceeds the values themselves.
  * Node v draws from its own stream, GSL's taus2 seeded by
- * rng_mix(opts.seed, v).
- * Time complexity: O(sum_v R_v K); memory O(n) bytes per thread and O(1)
- * else beyond the components.
+ * rng_mix(opts.seed, v), in the order of its walks; the walks of up to 32
+ * consecutive nodes (1024 walks at most) run in lockstep, so that their
+ * cache misses overlap, and a node's values do not depend on its group.
+ * Time complexity: O(sum_v R_v K); memory 4n bytes per thread (neighbour
+ * marks) and 8 bytes per estimated node beyond the components.
  *
  * Returns 0, or -1 (nothing written) when the options are out of range.
  */

@@ -657,10 +657,24 @@ Test(rwse_estimate, within_stated_bound)
 	/* p_1 is exact (no self-loops); isolated nodes stay 0 */
 	for (i = 0; i < (size_t)g.n; i++)
 		cr_expect(est[i * K] == 0, "node %zu rw1 = %g", i, est[i * K]);
-	/* same seed, other thread count: same bits; another seed: other draws */
-	omp_set_num_threads(1);
-	cr_assert_eq(rwse_compute(&g, &o, est2, &inf2, NULL), 0);
-	omp_set_num_threads(saved);
+	/* same seed, other thread count, a workspace used before on another
+	 * graph: same bits; another seed: other draws */
+	{
+		graph h;
+		double *eh;
+		rwse_ws ws;
+
+		ref_load_graph("dcbm_hub_n300", &h);
+		eh = malloc(sizeof *eh * (size_t)h.n * K);
+		rwse_ws_init(&ws);
+		cr_assert_eq(rwse_compute(&h, &o, eh, &inf2, &ws), 0);
+		omp_set_num_threads(1);
+		cr_assert_eq(rwse_compute(&g, &o, est2, &inf2, &ws), 0);
+		omp_set_num_threads(saved);
+		rwse_ws_free(&ws);
+		free(eh);
+		graph_free(&h);
+	}
 	cr_expect(memcmp(est, est2, sizeof *est * len) == 0, "estimates depend on threads");
 	cr_expect(inf2.walks_total == inf.walks_total && inf2.error_all == inf.error_all);
 	o.seed = 54321;
