@@ -150,9 +150,11 @@ void rwse_columns(int32_t steps, char *buf, size_t len);
  * equal but for the rounding up of R_v).  For every estimated value of the
  * graph at once (N nodes, K - 1 steps each) the union bound gives
  * info->error_all, the same with delta / (N (K - 1)) for delta.  These are
- * guarantees, not typical errors: measured errors are several times
- * smaller.  The errors are absolute: for large k, where p_k(v) is near
- * deg v / 2m, an error bound of 0.05 exceeds the values themselves.
+ * guarantees, not typical errors.  Measured on a DCBM graph of 20,000
+ * nodes (mean degree 10, error 0.05, delta 0.01): rms error 0.003, the
+ * largest 0.056 (2 of 320,000 values past 0.05, error_all 0.092).  The
+ * errors are absolute: for large k, where p_k(v) is near deg v / 2m, an
+ * error bound of 0.05 exceeds the values themselves.
  * Node v draws from its own stream, GSL's taus2 seeded by
  * rng_mix(opts.seed, v), in the order of its walks; the walks of up to 32
  * consecutive nodes (1024 walks at most) run in lockstep, so that their
