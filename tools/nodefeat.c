@@ -1,11 +1,17 @@
 /*
- * nodefeat - the four structural node features the model sees (paper 3.1,
- * appendix A.1): degree, core number, 1-hop collective influence, local
- * clustering coefficient.  For each graph it adds two tensor records: the
- * model input "features" (min-max normalised per graph, clustering as is)
- * and the raw values "features_raw".  Manual: man/man1/nodefeat.1.
+ * nodefeat - per-node features, the model input.  Two sets (--set):
+ *   paper  the four structural features of the paper (3.1, appendix A.1):
+ *          degree, core number, 1-hop collective influence, local
+ *          clustering coefficient; two tensor records per graph, the model
+ *          input "features" (min-max normalised per graph, clustering as
+ *          is) and the raw values "features_raw";
+ *   rwse   random-walk return probabilities p_k(v) = [(D^-1 A)^k]_vv,
+ *          k = 1..K, exact or estimated with a stated error (common/rwse.h);
+ *          one tensor record "features".
+ * Manual: man/man1/nodefeat.1.
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,45 +20,68 @@
 #include "filter.h"
 #include "nodefeat.h"
 #include "opt.h"
+#include "rng.h"
+#include "rwse.h"
 #include "stream.h"
 
-#define SYNOPSIS "nodefeat [-qt] [-j threads] [-l level] [-o file] [-s seed] [--progress]\n" \
-	"                [--scale minmax|log] [--tsv] [file ...]"
+#define SYNOPSIS "nodefeat [-qt] [-j threads] [-l level] [-o file] [-s seed] [--exact-max n]\n" \
+	"                [--progress] [--rw-delta p] [--rw-error eps] [--rw-steps k]\n" \
+	"                [--scale minmax|log] [--set paper|rwse] [--tsv] [file ...]"
 
-enum { OPT_TSV = COPT_FIRST_TOOL, OPT_SCALE };
+enum { OPT_EXACT_MAX = COPT_FIRST_TOOL, OPT_RW_DELTA, OPT_RW_ERROR, OPT_RW_STEPS,
+       OPT_SCALE, OPT_SET, OPT_TSV };
+enum { SET_PAPER, SET_RWSE };
 
+static const char *const sets[] = { "paper", "rwse", NULL };
+/* Both sets replace both names: a features_raw left beside another set's
+ * features would describe something else. */
 static const char *const written[] = { "features", "features_raw", NULL };
 
 struct state {
+	const struct copt *c;
+	int set;			/* SET_x */
+	int scale;			/* paper: FEAT_SCALE_x of "features" */
+	struct rwse_opts ro;		/* rwse */
 	features_ws ws;
-	double *raw, *norm, *both;	/* (n, 4), (n, 4), (n, 7) */
-	size_t cap;			/* nodes allocated */
+	rwse_ws rws;
+	double *raw, *norm, *both;	/* paper: (n, 4), (n, 4), (n, 7) */
+	double *rw;			/* rwse with --tsv: (n, K) */
+	size_t cap, cap_rw;		/* nodes allocated */
+	char columns[6 * RWSE_STEPS_MAX];
 	gs_rec out;
-	int scale;			/* FEAT_SCALE_x of "features" */
+	int64_t estimated_graphs;
 };
 
-static void usage(FILE *f, const struct copt *c)
+static void usage(FILE *f, const struct state *s)
 {
 	fprintf(f,
 		"usage: " SYNOPSIS "\n"
+		"      --exact-max N   rwse: exact in components of up to N nodes, estimated\n"
+		"                      in larger ones [%d]\n"
 		"  -h, --help          this help\n"
-		"  -j, --threads N     threads for triangle counting on large graphs [all cores]\n"
+		"  -j, --threads N     threads [all cores]\n"
 		"  -l, --level N       gzip level, 0 = plain [%d]\n"
 		"  -o, --output FILE   write to FILE instead of stdout\n"
-		"      --progress      progress on stderr even when it is not a terminal\n"
+		"      --progress      progress even when stderr is not a terminal, and report\n"
+		"                      the estimates of every graph\n"
 		"  -q, --quiet         no warnings or progress\n"
-		"  -s, --seed N        accepted for uniformity; nodefeat draws nothing at random\n"
-		"      --scale MODE    model input: minmax (per graph, the paper's) or log\n"
-		"                      (log1p, keeps graph size) [minmax]\n"
+		"      --rw-delta P    rwse estimates: each value within the error with\n"
+		"                      probability 1 - P [%g]\n"
+		"      --rw-error EPS  rwse estimates: bound on the error of each value [%g]\n"
+		"      --rw-steps K    rwse: walk lengths 1..K, the columns rw1..rwK [%d]\n"
+		"  -s, --seed N        rwse: seed of the walks (estimates only) [%" PRIu64 "]\n"
+		"      --scale MODE    paper: model input minmax (per graph, the paper's) or\n"
+		"                      log (log1p, keeps graph size) [minmax]\n"
+		"      --set NAME      feature set: paper (degree, core, ci1, clustering) or\n"
+		"                      rwse (random-walk return probabilities) [paper]\n"
 		"  -t, --text          write the text form (plain unless -l is given)\n"
-		"      --tsv           print a table (node, raw features, normalised) instead\n"
+		"      --tsv           print a table (node, one column per value) instead\n"
 		"      --version       print the version\n",
-		c->level);
+		s->ro.exact_max, s->c->level, s->ro.delta, s->ro.error, s->ro.steps, s->c->seed);
 }
 
-static void one_graph(void *ctx, const struct filter_graph *fg)
+static void paper_graph(struct state *s, const struct filter_graph *fg)
 {
-	struct state *s = ctx;
 	int32_t n = fg->g->n, v;
 
 	if ((size_t)n > s->cap) {
@@ -85,34 +114,122 @@ static void one_graph(void *ctx, const struct filter_graph *fg)
 	gs_write1(fg->out, &s->out);
 }
 
+static void rwse_graph(struct state *s, const struct filter_graph *fg)
+{
+	struct rwse_opts ro = s->ro;
+	int32_t n = fg->g->n, K = ro.steps;
+	rwse_info inf;
+	double *vals;
+
+	if (fg->tsv) {
+		if ((size_t)n > s->cap_rw) {
+			s->cap_rw = (size_t)n;
+			s->rw = xreallocarray(s->rw, s->cap_rw, (size_t)K * sizeof *s->rw);
+		}
+		vals = s->rw;
+	} else {	/* straight into the record: (n, K) may be large */
+		gs_rec_tensor(&s->out, fg->rec->id, "features", n, K, GS_F64, s->columns);
+		vals = s->out.data;
+	}
+	ro.seed = rng_mix(s->c->seed, (uint64_t)fg->rec->id);	/* walks per graph */
+	if (rwse_compute(fg->g, &ro, vals, &inf, &s->rws) != 0)
+		die("rwse: options out of range");	/* checked in main() */
+	if (!s->c->quiet && inf.estimated > 0 && (s->estimated_graphs++ == 0 || s->c->progress))
+		warnx_("%s: graph %" PRId64 ": estimated the return probabilities of %" PRId32
+		       " of %" PRId32 " nodes (components larger than --exact-max %" PRId32
+		       "): %" PRId64 " walks in all, |error| <= %.3g per value with "
+		       "probability %g (<= %.3g for all at once)", gs_where(fg->in),
+		       fg->rec->id, inf.estimated, n, ro.exact_max, inf.walks_total, inf.error,
+		       1 - ro.delta, inf.error_all);
+	if (fg->tsv) {
+		tsv_rows(fg->tsv, fg, s->columns, vals, n, K);
+		return;
+	}
+	gs_attr_set(&s->out, "set", "rwse");
+	gs_attr_setf(&s->out, "steps", "%" PRId32, K);
+	if (inf.estimated == 0) {
+		gs_attr_set(&s->out, "method", "exact");
+	} else {
+		gs_attr_set(&s->out, "method", "walks");
+		gs_attr_setf(&s->out, "estimated", "%" PRId32, inf.estimated);
+		gs_attr_setf(&s->out, "exact_max", "%" PRId32, ro.exact_max);
+		gs_attr_setf(&s->out, "walks", "%" PRId64, inf.walks_total);
+		gs_attr_setf(&s->out, "delta", "%g", ro.delta);
+		gs_attr_setf(&s->out, "error_requested", "%g", ro.error);
+		gs_attr_setf(&s->out, "error", "%.6g", inf.error);
+		gs_attr_setf(&s->out, "error_all", "%.6g", inf.error_all);
+	}
+	gs_write1(fg->out, &s->out);
+}
+
+static void one_graph(void *ctx, const struct filter_graph *fg)
+{
+	struct state *s = ctx;
+
+	if (s->set == SET_RWSE)
+		rwse_graph(s, fg);
+	else
+		paper_graph(s, fg);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		COPT_LONGOPTS,
-		{ "scale", required_argument, NULL, OPT_SCALE },
-		{ "tsv", no_argument, NULL, OPT_TSV },
+		{ "exact-max", required_argument, NULL, OPT_EXACT_MAX },
+		{ "rw-delta",  required_argument, NULL, OPT_RW_DELTA },
+		{ "rw-error",  required_argument, NULL, OPT_RW_ERROR },
+		{ "rw-steps",  required_argument, NULL, OPT_RW_STEPS },
+		{ "scale",     required_argument, NULL, OPT_SCALE },
+		{ "set",       required_argument, NULL, OPT_SET },
+		{ "tsv",       no_argument,       NULL, OPT_TSV },
 		{ NULL, 0, NULL, 0 }
 	};
+	const char *rw_opt = NULL, *scale_opt = NULL;	/* set-specific options given */
 	struct copt c;
 	struct filter f;
 	struct state s;
-	int ch, scale = FEAT_SCALE_MINMAX;
+	int ch;
 
 	err_setprog(argv[0]);
 	copt_init(&c);
 	memset(&f, 0, sizeof f);
+	memset(&s, 0, sizeof s);
+	s.c = &c;
+	s.scale = FEAT_SCALE_MINMAX;
+	rwse_opts_init(&s.ro);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":" COPT_LETTERS, longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'h':
-			usage(stdout, &c);
+			usage(stdout, &s);
 			copt_exit_ok();
-		case OPT_TSV:
-			f.tsv = 1;
+		case OPT_EXACT_MAX:
+			s.ro.exact_max = (int32_t)opt_ll(optarg, 0, GS_MAX_NODES, "--exact-max");
+			rw_opt = "--exact-max";
+			break;
+		case OPT_RW_DELTA:
+			s.ro.delta = opt_double(optarg, 1e-15, 0.5, "--rw-delta");
+			rw_opt = "--rw-delta";
+			break;
+		case OPT_RW_ERROR:
+			s.ro.error = opt_double(optarg, 0.001, 0.5, "--rw-error");
+			rw_opt = "--rw-error";
+			break;
+		case OPT_RW_STEPS:
+			s.ro.steps = (int32_t)opt_ll(optarg, 1, RWSE_STEPS_MAX, "--rw-steps");
+			rw_opt = "--rw-steps";
 			break;
 		case OPT_SCALE:
-			if ((scale = features_scale_mode(optarg)) < 0)
+			if ((s.scale = features_scale_mode(optarg)) < 0)
 				die_usage("--scale: '%s': expected minmax or log", optarg);
+			scale_opt = "--scale";
+			break;
+		case OPT_SET:
+			s.set = opt_keyword(optarg, sets, "--set");
+			break;
+		case OPT_TSV:
+			f.tsv = 1;
 			break;
 		default:
 			if (copt_handle(&c, ch, optarg))
@@ -120,20 +237,33 @@ int main(int argc, char **argv)
 			copt_bad_option(ch, argv, SYNOPSIS);
 		}
 	}
+	if (s.set == SET_PAPER && rw_opt)
+		die_usage("%s: applies to --set rwse only", rw_opt);
+	if (s.set == SET_RWSE && scale_opt)
+		die_usage("--scale: applies to --set paper only (rwse values are "
+			  "probabilities in [0, 1])");
+	if (s.set == SET_RWSE)
+		c.seed_set = 1;	/* the default seed is a seed: the pg record shows it */
 	copt_apply_threads(&c);
-	memset(&s, 0, sizeof s);
 	features_ws_init(&s.ws);
+	rwse_ws_init(&s.rws);
+	rwse_columns(s.ro.steps, s.columns, sizeof s.columns);
 	gs_rec_init(&s.out);
-	s.scale = scale;
 	f.c = &c;
 	f.replaces = written;
 	f.graph_fn = one_graph;
 	f.ctx = &s;
 	filter_run(&f, argc - optind, argv + optind, argc, argv);
+	if (!c.quiet && s.estimated_graphs > 1)
+		warnx_("%" PRId64 " graphs had estimated return probabilities (components "
+		       "larger than --exact-max %" PRId32 ")", s.estimated_graphs,
+		       s.ro.exact_max);
 	features_ws_free(&s.ws);
+	rwse_ws_free(&s.rws);
 	gs_rec_free(&s.out);
 	free(s.raw);
 	free(s.norm);
 	free(s.both);
+	free(s.rw);
 	return 0;
 }

@@ -1,7 +1,10 @@
 /*
  * test_features.c - node features (common/nodefeat.h): hand-checked small
  * graphs, edge cases, normalisation, workspace reuse, thread counts, and
- * networkx reference values from tests/ref/ (tests/ref/make_ref.py).
+ * networkx reference values from tests/ref/ (tests/ref/make_ref.py); and
+ * the random-walk return probabilities (common/rwse.h): closed forms on a
+ * path, a star, a cycle and a triangle with an isolated node, dense matrix
+ * powers on the reference graphs, and the estimates against their bound.
  * Run from the repository root: tests/bin/test_features
  */
 #include <math.h>
@@ -9,6 +12,7 @@
 
 #include "nodefeat.h"
 #include "ref_util.h"
+#include "rwse.h"
 
 /* Compare column c of raw (n, FEAT_N) with want. */
 static double check_col(const char *label, const double *raw, int c, const double *want,
@@ -343,4 +347,409 @@ Test(features, log_scale_keeps_graph_size)
 	cr_expect(features_scale_mode("log") == FEAT_SCALE_LOG &&
 		  features_scale_mode("minmax") == FEAT_SCALE_MINMAX &&
 		  features_scale_mode("zscore") == -1);
+}
+
+/* ---- random-walk return probabilities (rwse.h) ---- */
+
+/* RWSE of g, (n, K), exact (exact_max above n). */
+static double *rwse_exact(const graph *g, int32_t K, rwse_ws *ws)
+{
+	struct rwse_opts o;
+	rwse_info inf;
+	double *out = malloc(sizeof *out * (size_t)(g->n ? g->n : 1) * (size_t)K);
+
+	rwse_opts_init(&o);
+	o.steps = K;
+	o.exact_max = g->n + 1;
+	cr_assert_eq(rwse_compute(g, &o, out, &inf, ws), 0);
+	cr_expect(inf.estimated == 0 && inf.walks == 0 && inf.error == 0,
+		  "exact run reports estimates");
+	return out;
+}
+
+/* Compare column k (1-based) of (n, K) out with want (n). */
+static void check_rw(const char *name, const double *out, int32_t n, int32_t K, int32_t k,
+		     const double *want, double rtol)
+{
+	double *x = malloc(sizeof *x * (size_t)n);
+	char label[160];
+	int32_t i;
+
+	for (i = 0; i < n; i++)
+		x[i] = out[(size_t)i * (size_t)K + (size_t)(k - 1)];
+	snprintf(label, sizeof label, "%s rw%d", name, (int)k);
+	ref_check(label, x, want, n, rtol);
+	free(x);
+}
+
+/* The definition the slow way, in the test's own code: dense P = D^+ A
+ * (a zero row for an isolated node) and repeated dense products, ref:
+ * (n, K).  O(K n^3): n small. */
+static void rwse_dense(const graph *g, int32_t K, double *ref)
+{
+	int32_t n = g->n, i, j, l, k;
+	double *P = calloc((size_t)n * (size_t)n, sizeof *P);
+	double *M = calloc((size_t)n * (size_t)n, sizeof *M);
+	double *T = calloc((size_t)n * (size_t)n, sizeof *T);
+	int64_t p;
+
+	for (i = 0; i < n; i++)
+		for (p = g->off[i]; p < g->off[i + 1]; p++)
+			P[(size_t)i * n + g->adj[p]] = 1.0 / graph_degree(g, i);
+	memcpy(M, P, sizeof *M * (size_t)n * (size_t)n);
+	for (k = 0; k < K; k++) {
+		for (i = 0; i < n; i++)
+			ref[(size_t)i * (size_t)K + (size_t)k] = M[(size_t)i * n + i];
+		memset(T, 0, sizeof *T * (size_t)n * (size_t)n);
+		for (i = 0; i < n; i++)		/* T = M P */
+			for (l = 0; l < n; l++)
+				for (j = 0; j < n; j++)
+					T[(size_t)i * n + j] += M[(size_t)i * n + l] * P[(size_t)l * n + j];
+		memcpy(M, T, sizeof *M * (size_t)n * (size_t)n);
+	}
+	free(P);
+	free(M);
+	free(T);
+}
+
+/* C(n, r) / 2^k, exactly enough for k <= 16 */
+static double binom(int n, int r)
+{
+	double c = 1.0;
+	int i;
+
+	for (i = 1; i <= r; i++)
+		c = c * (n - r + i) / i;
+	return c;
+}
+
+Test(rwse_hand, path3_star_triangle_isolated)
+{
+	/* path 0-1-2: bipartite (odd k 0); from an end, at even times the walk
+	 * is at either end with probability 1/2; the centre is back at every
+	 * even time. */
+	static const int32_t path[] = { 0, 1, 1, 2 };
+	/* star: centre 0, leaves 1..4: centre 1 at even k, a leaf 1/4 */
+	static const int32_t star[] = { 0, 1, 0, 2, 0, 3, 0, 4 };
+	/* triangle 0,1,2 and node 3 isolated: K3's walk P = (J - I)/2 has
+	 * p_k = (1 + 2 (-1/2)^k) / 3; the isolated node 0 for every k */
+	static const int32_t tri[] = { 0, 1, 1, 2, 0, 2 };
+	const int32_t K = 16;
+	double want[5];
+	graph g;
+	double *out;
+	int32_t k, i;
+
+	ref_graph(&g, 3, 2, path);
+	out = rwse_exact(&g, K, NULL);
+	for (k = 1; k <= K; k++) {
+		want[0] = want[2] = k % 2 ? 0 : 0.5;
+		want[1] = k % 2 ? 0 : 1;
+		check_rw("path3", out, 3, K, k, want, 1e-15);
+	}
+	free(out);
+	graph_free(&g);
+
+	ref_graph(&g, 5, 4, star);
+	out = rwse_exact(&g, K, NULL);
+	for (k = 1; k <= K; k++) {
+		want[0] = k % 2 ? 0 : 1;
+		for (i = 1; i < 5; i++)
+			want[i] = k % 2 ? 0 : 0.25;
+		check_rw("star5", out, 5, K, k, want, 1e-15);
+	}
+	free(out);
+	graph_free(&g);
+
+	ref_graph(&g, 4, 3, tri);
+	out = rwse_exact(&g, K, NULL);
+	for (k = 1; k <= K; k++) {
+		for (i = 0; i < 3; i++)
+			want[i] = (1 + 2 * pow(-0.5, k)) / 3;
+		want[3] = 0;
+		check_rw("triangle+isolated", out, 4, K, k, want, 1e-14);
+	}
+	for (k = 0; k < K; k++)
+		cr_expect(out[3 * K + k] == 0 && !signbit(out[3 * K + k]),
+			  "isolated node rw%d = %g, want +0", (int)k + 1, out[3 * K + k]);
+	free(out);
+	graph_free(&g);
+}
+
+Test(rwse_hand, cycle5_and_path6)
+{
+	/* cycle of 5: the walk is a +-1 walk mod 5, so p_k = 2^-k times the
+	 * number of m in 0..k with (2m - k) = 0 mod 5 of C(k, m).  Odd cycle:
+	 * odd k > 0 from k = 5 on. */
+	static const int32_t cyc[] = { 0, 1, 1, 2, 2, 3, 3, 4, 4, 0 };
+	/* path of 6 (0..5): P's eigenfunctions are f_j(x) = cos(pi j x / 5),
+	 * eigenvalue cos(pi j / 5), orthogonal under pi(x) = deg x / 2m, so
+	 * p_k(x) = pi(x) sum_j cos(pi j / 5)^k f_j(x)^2 / sum_y pi(y) f_j(y)^2. */
+	static const int32_t path[] = { 0, 1, 1, 2, 2, 3, 3, 4, 4, 5 };
+	const int32_t K = 16;
+	double want[6];
+	graph g;
+	double *out;
+	int32_t k, i, m, j, y;
+
+	ref_graph(&g, 5, 5, cyc);
+	out = rwse_exact(&g, K, NULL);
+	for (k = 1; k <= K; k++) {
+		double s = 0;
+		for (m = 0; m <= k; m++)
+			if (((2 * m - k) % 5 + 5) % 5 == 0)
+				s += binom(k, m);
+		for (i = 0; i < 5; i++)
+			want[i] = s / pow(2, k);
+		check_rw("cycle5", out, 5, K, k, want, 1e-14);
+	}
+	cr_expect(out[4] > 0, "cycle5: p_5 > 0 (the walk round the cycle)");
+	free(out);
+	graph_free(&g);
+
+	ref_graph(&g, 6, 5, path);
+	out = rwse_exact(&g, K, NULL);
+	for (k = 1; k <= K; k++) {
+		for (i = 0; i < 6; i++) {
+			double s = 0, pix = graph_degree(&g, i) / 10.0;
+			for (j = 0; j < 6; j++) {
+				double nrm = 0, f = cos(M_PI * j * i / 5);
+				for (y = 0; y < 6; y++)
+					nrm += graph_degree(&g, y) / 10.0 * pow(cos(M_PI * j * y / 5), 2);
+				s += pow(cos(M_PI * j / 5), k) * f * f / nrm;
+			}
+			want[i] = fabs(pix * s) < 1e-13 ? 0 : pix * s;	/* odd k: 0 */
+		}
+		check_rw("path6", out, 6, K, k, want, 1e-12);
+	}
+	free(out);
+	graph_free(&g);
+}
+
+Test(rwse_ref, dense_products)
+{
+	/* the reference graphs of up to 400 nodes (isolated nodes, small
+	 * components, a hub, a dense graph, Cora's first 400 nodes) against
+	 * the dense definition */
+	const int32_t K = 16;
+	rwse_ws ws;
+	size_t r;
+
+	rwse_ws_init(&ws);
+	for (r = 0; r < sizeof refs / sizeof *refs; r++) {
+		graph g;
+		double *out, *ref;
+		char label[64];
+		int32_t k, i;
+
+		ref_load_graph(refs[r], &g);
+		if (g.n > 400) {	/* O(K n^3) */
+			graph_free(&g);
+			continue;
+		}
+		out = rwse_exact(&g, K, &ws);
+		ref = malloc(sizeof *ref * (size_t)g.n * (size_t)K);
+		rwse_dense(&g, K, ref);
+		for (k = 1; k <= K; k++) {
+			double *w = malloc(sizeof *w * (size_t)g.n);
+			for (i = 0; i < g.n; i++)
+				w[i] = ref[(size_t)i * (size_t)K + (size_t)(k - 1)];
+			snprintf(label, sizeof label, "%s", refs[r]);
+			check_rw(label, out, g.n, K, k, w, 1e-12);
+			free(w);
+		}
+		free(ref);
+		free(out);
+		graph_free(&g);
+	}
+	rwse_ws_free(&ws);
+	rwse_ws_free(&ws);
+	rwse_ws_free(NULL);
+}
+
+Test(rwse, steps_threads_workspace)
+{
+	/* K = 5 is the first 5 columns of K = 16, bit for bit; 1 and 3
+	 * threads and a workspace reused across graphs give the same bits */
+	graph g, h;
+	rwse_ws ws;
+	double *a, *b, *c;
+	int32_t i, k, saved = omp_get_max_threads();
+
+	ref_load_graph("cora_first400", &g);
+	ref_load_graph("dcbm_sparse_n250", &h);
+	a = rwse_exact(&g, 16, NULL);
+	b = rwse_exact(&g, 5, NULL);
+	for (i = 0; i < g.n; i++)
+		for (k = 0; k < 5; k++)
+			cr_expect(a[(size_t)i * 16 + k] == b[(size_t)i * 5 + k],
+				  "node %d rw%d: K = 5 differs from K = 16", (int)i, (int)k + 1);
+	free(b);
+	rwse_ws_init(&ws);
+	omp_set_num_threads(3);
+	free(rwse_exact(&h, 16, &ws));
+	b = rwse_exact(&g, 16, &ws);
+	free(rwse_exact(&h, 16, &ws));
+	omp_set_num_threads(1);
+	c = rwse_exact(&g, 16, &ws);
+	omp_set_num_threads(saved);
+	cr_expect(memcmp(a, b, sizeof *a * (size_t)g.n * 16) == 0, "3 threads differ");
+	cr_expect(memcmp(a, c, sizeof *a * (size_t)g.n * 16) == 0, "1 thread differs");
+	rwse_ws_free(&ws);
+	free(a);
+	free(b);
+	free(c);
+	graph_free(&g);
+	graph_free(&h);
+}
+
+/* Values of est that differ from exact by more than bound. */
+static int64_t over_bound(const double *est, const double *exact, size_t len, double bound)
+{
+	int64_t bad = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		bad += fabs(est[i] - exact[i]) > bound;
+	return bad;
+}
+
+Test(rwse_estimate, within_stated_bound)
+{
+	/* Cora's first 400 nodes, estimated (exact_max 0) with a fixed seed,
+	 * against the exact values.  The bound for all values at once holds
+	 * with probability 1 - delta: with this seed it must hold.  A bound
+	 * eight times smaller must be broken, or the check could not fail. */
+	const int32_t K = 16;
+	struct rwse_opts o;
+	rwse_info inf, inf2;
+	graph g;
+	double *ex, *est, *est2, maxerr = 0;
+	size_t len, i;
+	int32_t saved = omp_get_max_threads();
+
+	ref_load_graph("cora_first400", &g);
+	len = (size_t)g.n * K;
+	ex = rwse_exact(&g, K, NULL);
+	est = malloc(sizeof *est * len);
+	est2 = malloc(sizeof *est2 * len);
+	rwse_opts_init(&o);
+	o.exact_max = 0;
+	o.error = 0.05;
+	o.delta = 0.01;
+	o.seed = 12345;
+	cr_assert_eq(rwse_compute(&g, &o, est, &inf, NULL), 0);
+	for (i = 0; i < len; i++)
+		maxerr = fmax(maxerr, fabs(est[i] - ex[i]));
+	fprintf(stderr, "rwse estimate: %d nodes estimated, %lld walks, max error %.4f, "
+		"bound %.4f per value, %.4f for all\n", (int)inf.estimated,
+		(long long)inf.walks_total, maxerr, inf.error, inf.error_all);
+	cr_expect(inf.estimated > 0 && inf.estimated <= g.n, "estimated %d", inf.estimated);
+	cr_expect(inf.walks == (int64_t)ceil(log(2 / 0.01) / (2 * 0.05 * 0.05)) &&
+		  inf.walks == rwse_walks(0.05, 0.01), "walks %lld", (long long)inf.walks);
+	cr_expect(inf.error <= 0.05 && inf.error > 0.04, "achieved bound %g", inf.error);
+	cr_expect(inf.error_all > inf.error, "union bound %g", inf.error_all);
+	cr_expect(over_bound(est, ex, len, inf.error_all) == 0,
+		  "max error %g above the stated bound %g", maxerr, inf.error_all);
+	cr_expect(over_bound(est, ex, len, inf.error_all / 8) > 0,
+		  "max error %g: no value above an eighth of the bound; the check has no teeth",
+		  maxerr);
+	/* p_1 is exact (no self-loops); isolated nodes stay 0 */
+	for (i = 0; i < (size_t)g.n; i++)
+		cr_expect(est[i * K] == 0, "node %zu rw1 = %g", i, est[i * K]);
+	/* same seed, other thread count, a workspace used before on another
+	 * graph: same bits; another seed: other draws */
+	{
+		graph h;
+		double *eh;
+		rwse_ws ws;
+
+		ref_load_graph("dcbm_hub_n300", &h);
+		eh = malloc(sizeof *eh * (size_t)h.n * K);
+		rwse_ws_init(&ws);
+		cr_assert_eq(rwse_compute(&h, &o, eh, &inf2, &ws), 0);
+		omp_set_num_threads(1);
+		cr_assert_eq(rwse_compute(&g, &o, est2, &inf2, &ws), 0);
+		omp_set_num_threads(saved);
+		rwse_ws_free(&ws);
+		free(eh);
+		graph_free(&h);
+	}
+	cr_expect(memcmp(est, est2, sizeof *est * len) == 0, "estimates depend on threads");
+	cr_expect(inf2.walks_total == inf.walks_total && inf2.error_all == inf.error_all);
+	o.seed = 54321;
+	cr_assert_eq(rwse_compute(&g, &o, est2, &inf2, NULL), 0);
+	cr_expect(memcmp(est, est2, sizeof *est * len) != 0, "the seed changes nothing");
+	free(ex);
+	free(est);
+	free(est2);
+	graph_free(&g);
+}
+
+Test(rwse_estimate, components_split_by_exact_max)
+{
+	/* a 4-cycle (component of 4) and a path of 8: exact_max 5 makes the
+	 * cycle exact and the path estimated */
+	static const int32_t e[] = { 0, 1, 1, 2, 2, 3, 3, 0, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9,
+				     9, 10, 10, 11 };
+	const int32_t K = 6;
+	struct rwse_opts o;
+	rwse_info inf;
+	graph g;
+	double out[13 * 6], *ex;
+	int32_t i;
+
+	ref_graph(&g, 13, 11, e);	/* node 12 isolated */
+	ex = rwse_exact(&g, K, NULL);
+	rwse_opts_init(&o);
+	o.steps = K;
+	o.exact_max = 5;
+	cr_assert_eq(rwse_compute(&g, &o, out, &inf, NULL), 0);
+	cr_expect(inf.estimated == 8 && inf.components == 1, "estimated %d in %d",
+		  inf.estimated, inf.components);
+	cr_expect(memcmp(out, ex, sizeof *out * 4 * K) == 0, "the 4-cycle is not exact");
+	for (i = 0; i < K; i++)
+		cr_expect(out[12 * K + i] == 0 && ex[12 * K + i] == 0, "isolated node");
+	free(ex);
+	graph_free(&g);
+}
+
+Test(rwse, options_and_names)
+{
+	struct rwse_opts o;
+	graph g;
+	double out[4];
+	char cols[6 * RWSE_STEPS_MAX];
+
+	ref_graph(&g, 2, 1, (const int32_t[]){ 0, 1 });
+	rwse_opts_init(&o);
+	cr_expect(o.steps == RWSE_STEPS && o.exact_max == RWSE_EXACT_MAX &&
+		  o.error == RWSE_ERROR && o.delta == RWSE_DELTA);
+	o.steps = 0;
+	cr_expect(rwse_compute(&g, &o, out, NULL, NULL) == -1);
+	o.steps = RWSE_STEPS_MAX + 1;
+	cr_expect(rwse_compute(&g, &o, out, NULL, NULL) == -1);
+	o.steps = 2;
+	o.error = 0;
+	cr_expect(rwse_compute(&g, &o, out, NULL, NULL) == -1);
+	o.error = 0.1;
+	o.delta = 1;
+	cr_expect(rwse_compute(&g, &o, out, NULL, NULL) == -1);
+	o.delta = 0.1;
+	cr_assert(rwse_compute(&g, &o, out, NULL, NULL) == 0);
+	cr_expect(out[0] == 0 && out[1] == 1 && out[2] == 0 && out[3] == 1, "K2");
+	/* K = 1: p_1 = 0, exact even past exact_max */
+	{
+		rwse_info inf;
+		o.steps = 1;
+		o.exact_max = 0;
+		out[0] = out[1] = -1;
+		cr_assert(rwse_compute(&g, &o, out, &inf, NULL) == 0);
+		cr_expect(out[0] == 0 && out[1] == 0 && inf.estimated == 0 && inf.walks == 0);
+	}
+	rwse_columns(3, cols, sizeof cols);
+	cr_expect_str_eq(cols, "rw1,rw2,rw3");
+	rwse_columns(RWSE_STEPS_MAX, cols, sizeof cols);
+	cr_expect(strlen(cols) < sizeof cols - 1 && strstr(cols, ",rw64") != NULL, "%s", cols);
+	graph_free(&g);
 }
