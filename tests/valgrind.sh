@@ -56,5 +56,6 @@ vg graph-import $BIN/graph-import -f edgelist -o "$T/ds.gs" "$T/el.txt"
 vg gcn-adapt-link $BIN/gcn-adapt -q -j 2 -s 4 --runs 1 --epochs 3 --task link \
 	--no-pretrain --hidden 16 -o "$T/lpred.gs" "$T/ds.gs"
 vg evalf1 $BIN/evalf1 -o "$T/f1.txt" "$T/pred.gs"
+vg gcn-export $BIN/gcn-export -o "$T/model.safetensors" "$T/model.gs"
 echo "valgrind.sh: $n programs, $fails failed"
 [ "$fails" -eq 0 ]

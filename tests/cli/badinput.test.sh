@@ -118,7 +118,9 @@ while IFS='	' read -r bi_name bi_cmd bi_input bi_code bi_re <&3; do
 	check "[ $bi_rc -ne 0 ] && [ \"\$(cat $d/out)\" = old ] && [ \"\$(ls -A $d)\" = out ]" \
 		"badinput $bi_name: a failed run kept the existing output file unchanged"
 done 3<"$BI/cases.tsv"
-check "[ \$(echo $bi_done | wc -w) -eq 8 ]" "keep-output checks for all 8 programs (got:$bi_done)"
+bi_progs=$(ls "$TOP"/tools/*.c | wc -l)
+check "[ \$(echo $bi_done | wc -w) -eq $bi_progs ]" \
+	"keep-output checks for all $bi_progs programs of tools/ (got:$bi_done)"
 
 # ---- fault cases: a reader that goes away, a closed or full stdout ----
 # `prog | head -c 10`: a filter whose reader has gone dies of SIGPIPE
