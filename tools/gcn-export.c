@@ -4,7 +4,7 @@
  * the format PyTorch, NumPy and most model tools load: every parameter
  * becomes a tensor of its name, type and shape [rows, cols], and the
  * model's config, name, attributes and provenance go into __metadata__.
- * Manual: man/man1/gcn-export.1.  The format: common/safetensors.h.
+ * Manual: man/man1/gcn-export.1.  The file: common/export.c, common/safetensors.c.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -13,16 +13,13 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "export.h"
 #include "opt.h"
 #include "outfile.h"
 #include "reader.h"
-#include "safetensors.h"
 #include "stream.h"
 
 #define SYNOPSIS "gcn-export [-q] [-o file] [--format safetensors] [--name name] [file ...]"
-/* The layout of the metadata below (its keys and what they hold); bumped
- * on a change a reader of the file would notice. */
-#define EXPORT_VERSION "1"
 
 enum { OPT_FORMAT = COPT_FIRST_TOOL, OPT_NAME };
 static const char *const formats[] = { "safetensors", NULL };
@@ -200,134 +197,17 @@ input_free(struct input *in)
 	free(in->src);
 }
 
-/* ---- the metadata: strings, owned by the list ---- */
-
-struct meta {
-	struct st_meta *m;
-	int n, cap;
-};
-
-static void
-meta_add(struct meta *l, const char *key, const char *val, size_t vlen)
-{
-	char *v = xmalloc(vlen + 1);
-
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 16;
-		l->m = xreallocarray(l->m, (size_t)l->cap, sizeof *l->m);
-	}
-	memcpy(v, val, vlen);
-	v[vlen] = '\0';
-	l->m[l->n++] = (struct st_meta){ xstrdup(key), v, vlen };
-}
-
-static void
-meta_adds(struct meta *l, const char *key, const char *val)
-{
-	meta_add(l, key, val, strlen(val));
-}
-
-static void
-meta_free(struct meta *l)
-{
-	for (int i = 0; i < l->n; i++) {
-		free((char *)l->m[i].key);
-		free((char *)l->m[i].val);
-	}
-	free(l->m);
-}
-
-/* A header value as gnnstream(5)'s text form writes it: in double quotes,
- * with \" \\ \n \t escapes, when it holds blanks, quotes, '=' or nothing. */
-static void
-put_value(FILE *f, const char *v)
-{
-	if (*v && !strpbrk(v, " \t\n\"\\=")) {
-		fputs(v, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *v; v++) {
-		if (*v == '"' || *v == '\\')
-			fprintf(f, "\\%c", *v);
-		else if (*v == '\n' || *v == '\t')
-			fputs(*v == '\n' ? "\\n" : "\\t", f);
-		else
-			fputc(*v, f);
-	}
-	fputc('"', f);
-}
-
-/* The pg records as the lines of a text stream, without the '@'. */
-static char *
-pg_lines(const struct gs_reader *rd, size_t *len)
-{
-	char *s = NULL;
-	FILE *f = open_memstream(&s, len);
-
-	if (f == NULL)
-		die("out of memory");
-	for (int i = 0; i < rd->npg; i++) {
-		const gs_rec *p = &rd->pg[i];
-		fprintf(f, "%spg id=", i ? "\n" : "");
-		put_value(f, p->pg);
-		for (int a = 0; a < p->nattr; a++) {
-			fprintf(f, " %s=", p->akey[a]);
-			put_value(f, p->aval[a]);
-		}
-	}
-	if (fclose(f) != 0)
-		die("out of memory");
-	return s;
-}
-
-/* __metadata__: gcn-export(1), The file, lists the keys. */
-static void
-metadata(struct meta *l, const struct input *in)
-{
-	const gs_rec *r = &in->model;
-	char key[GS_NAME_MAX + 1100], *pg;
-	size_t len;
-
-	meta_adds(l, "producer", "gcn-export (gnnpipe) " GNNPIPE_VERSION);
-	meta_adds(l, "gnnpipe.export_version", EXPORT_VERSION);
-	meta_adds(l, "gnnpipe.model", r->name);
-	if (r->pg[0])
-		meta_adds(l, "gnnpipe.model.pg", r->pg);
-	for (int a = 0; a < r->nattr; a++) {
-		snprintf(key, sizeof key, "gnnpipe.model.%s", r->akey[a]);
-		meta_adds(l, key, r->aval[a]);
-	}
-	meta_add(l, "gnnpipe.config", r->config ? r->config : "", r->config_len);
-	pg = pg_lines(&in->rd, &len);
-	meta_add(l, "gnnpipe.pg", pg, len);
-	free(pg);
-}
-
 /* Write the model of in as a safetensors file to out. */
 static void
-run(const struct opts *o, const struct input *in, struct output *out)
+run(const struct input *in, struct output *out)
 {
-	const gs_rec *r = &in->model;
-	struct st_tensor *t = xcalloc((size_t)r->nparams + 1, sizeof *t);
-	struct meta l = { 0 };
-	struct st_file sf;
 	char msg[512];
+	int rc = export_safetensors(out->f, &in->model, in->rd.pg, in->rd.npg, msg, sizeof msg);
 
-	(void)o;	/* one format so far */
-	for (int i = 0; i < r->nparams; i++) {
-		const gs_param *p = &r->params[i];
-		t[i] = (struct st_tensor){ .name = p->name, .dtype = p->dtype, .ndim = 2,
-					   .shape = { p->rows, p->cols }, .data = p->data };
-	}
-	metadata(&l, in);
-	if (st_prepare(&sf, t, r->nparams, l.m, l.n, msg, sizeof msg) != 0)
+	if (rc == -1)
 		die("%s: %s", in->where, msg);
-	if (st_write(out->f, &sf, t) != 0)
+	if (rc < -1)
 		die("%s: write error:", out->name);
-	st_free(&sf);
-	meta_free(&l);
-	free(t);
 }
 
 int
@@ -341,7 +221,7 @@ main(int argc, char **argv)
 	parse(&o, argc, argv);
 	open_output(&out, &o.c);
 	read_input(&in, &o, argc - optind, argv + optind);
-	run(&o, &in, &out);
+	run(&in, &out);
 	close_output(&out);
 	input_free(&in);
 	return 0;
