@@ -1,6 +1,7 @@
 /* filter.c - the per-graph filter loop; see filter.h. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
@@ -28,18 +29,53 @@ void follows_graph(gs_file *in, const gs_rec *r, int64_t graph_id)
 		    r->id, graph_id);
 }
 
+static int wanted(const struct filter *f, const gs_rec *r)
+{
+	const char *const *p;
+
+	if (r->kind != GS_TENSOR || f->wants == NULL)
+		return 0;
+	for (p = f->wants; *p; p++)
+		if (strcmp(*p, r->name) == 0)
+			return 1;
+	return 0;
+}
+
+/* The wanted records of the graph in hand, kept until its call. */
+struct held {
+	gs_rec *r;
+	int n, cap;
+};
+
+static void hold(struct held *h, gs_file *in, gs_rec *rec)
+{
+	for (int i = 0; i < h->n; i++)
+		if (strcmp(h->r[i].name, rec->name) == 0)
+			die("%s: graph %" PRId64 " has a second '%s' record", gs_where(in),
+			    rec->id, rec->name);
+	if (h->n == h->cap) {
+		h->r = xreallocarray(h->r, (size_t)h->cap + 1, sizeof *h->r);
+		gs_rec_init(&h->r[h->cap++]);
+	}
+	/* take its buffers; rec gets the spare record's */
+	gs_rec t = h->r[h->n];
+	h->r[h->n++] = *rec;
+	*rec = t;
+}
+
 int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 		   char **argv)
 {
 	struct filter_graph fg;
 	struct progress pr;
+	struct held h = { NULL, 0, 0 };
 	gs_file *in, *out = NULL;
-	gs_rec rec;
+	gs_rec rec, grec;	/* grec: the graph whose call waits (wants) */
 	graph g;
 	char msg[512];
 	char *stdin_only[] = { "-" };
 	int64_t graph_id = -1;
-	int i, k;
+	int i, k, pending = 0;
 
 	memset(&fg, 0, sizeof fg);
 	if (nfiles == 0) {
@@ -50,11 +86,12 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 		if (f->c->output && strcmp(f->c->output, "-") != 0)
 			die_usage("--tsv writes to stdout; redirect it instead of -o");
 		fg.tsv = stdout;
-	} else {
+	} else if (!f->no_output) {
 		out = gs_open_out(f->c, argc, argv);
 	}
 	fg.out = out;
 	gs_rec_init(&rec);
+	gs_rec_init(&grec);
 	graph_init(&g);
 	progress_init(&pr, f->c);
 	progress_start(&pr, "graphs", 0, NULL);
@@ -69,13 +106,33 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 				follows_graph(in, &rec, graph_id);
 				if (out && !replaced(f, &rec, graph_id))
 					gs_write1(out, &rec);
+				if (pending && rec.id == graph_id && wanted(f, &rec))
+					hold(&h, in, &rec);
 				continue;
+			}
+			if (pending) {	/* the graph before: its records are all in */
+				fg.held = h.r;
+				fg.nheld = h.n;
+				f->graph_fn(f->ctx, &fg);
+				fg.index++;
+				progress_update(&pr, fg.index);
+				pending = 0;
 			}
 			if (gs_graph_build(in, &rec, &g, f->c->quiet) < 0)
 				die("%s", gs_strerror(in));
 			graph_id = rec.id;
 			if (out)
 				gs_write1(out, &rec);
+			if (f->wants) {
+				gs_rec t = grec;	/* hold the graph record */
+				grec = rec;
+				rec = t;
+				h.n = 0;
+				fg.rec = &grec;
+				fg.g = &g;
+				pending = 1;
+				continue;
+			}
 			fg.rec = &rec;
 			fg.g = &g;
 			f->graph_fn(f->ctx, &fg);
@@ -84,15 +141,27 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 		}
 		if (k < -1)
 			die("%s", gs_strerror(in));
+		if (pending) {	/* a graph's records end with its input */
+			fg.held = h.r;
+			fg.nheld = h.n;
+			f->graph_fn(f->ctx, &fg);
+			fg.index++;
+			progress_update(&pr, fg.index);
+			pending = 0;
+		}
 		gs_close(in);
 	}
 	progress_done(&pr);
 	if (out)
 		gs_close(out);
-	else if (fflush(stdout) != 0 || ferror(stdout))
+	else if (fg.tsv && (fflush(stdout) != 0 || ferror(stdout)))
 		die("<stdout>: write error:");
 	graph_free(&g);
 	gs_rec_free(&rec);
+	gs_rec_free(&grec);
+	for (i = 0; i < h.cap; i++)
+		gs_rec_free(&h.r[i]);
+	free(h.r);
 	return fg.index;
 }
 

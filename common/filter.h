@@ -23,15 +23,26 @@ struct filter_graph {
 	gs_file *out;		/* stream output, or NULL in TSV mode */
 	FILE *tsv;		/* TSV output, or NULL in stream mode */
 	int64_t index;		/* graphs seen before this one */
+	/* With struct filter's wants: the wanted records that followed the
+	 * graph (at most one of each name, in input order). */
+	const gs_rec *held;
+	int nheld;
 };
 
 struct filter {
 	const struct copt *c;
 	int tsv;		/* print TSV on stdout instead of a stream */
+	int no_output;		/* neither: the tool writes a file of its own */
 	/* Names of the tensor records this filter writes (NULL-terminated):
 	 * records of those names that follow a graph in the input are stale
 	 * (they describe an earlier state of the graph) and are dropped. */
 	const char *const *replaces;
+	/* Names of tensor records of a graph that graph_fn needs (NULL-
+	 * terminated; NULL: none): the call then comes after the graph's
+	 * records, at the next graph or the end, and sees them in held.  The
+	 * output order is kept: the graph, its other records, then the
+	 * tool's. */
+	const char *const *wants;
 	/* Called once per graph record; dies on error. */
 	void (*graph_fn)(void *ctx, const struct filter_graph *fg);
 	void *ctx;

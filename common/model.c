@@ -325,16 +325,22 @@ embed_fwd(model *M, const batch *b, real *H0)
 	tanh_fwd(H0, H0, N * d);
 }
 
+/*
+ * Encoder forward: H[1..L] into w.  With keep, each block's A1, XH and
+ * istd are kept for the backward pass; without (model_encode_fwd), one
+ * set of those buffers serves every block, and the output alone stays.
+ */
 static void
-encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2)
+encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep)
 {
 	const struct model_cfg *c = &M->cfg;
 	int64_t N = b->N, d = c->d;
 	struct mview *P = &M->P;
 	embed_fwd(M, b, T2);
 	for (int l = 0; l < c->layers; l++) {
-		real *Hin = l ? w->H[l].p : T2, *A1 = need(&w->A1[l], N * d),
-		    *XH = need(&w->XH[l], N * d), *is = need(&w->istd[l], (int64_t)b->G * d),
+		int k = keep ? l : 0;
+		real *Hin = l ? w->H[l].p : T2, *A1 = need(&w->A1[k], N * d),
+		    *XH = need(&w->XH[k], N * d), *is = need(&w->istd[k], (int64_t)b->G * d),
 		    *Ho = need(&w->H[l + 1], N * d);
 		lin_fwd(A1, Hin, P->W1[l], NULL, N, d, d);
 		relu_fwd(A1, A1, N * d);
@@ -587,7 +593,7 @@ model_step(model *M, const batch *b, mws *w, int backward, struct mout *out)
 	real *T1 = arena, *T2 = arena + rup(N * d), *T3 = T2 + rup(N * d);
 
 	memset(out, 0, sizeof *out);
-	encoder_fwd(M, b, w, T1, T2);
+	encoder_fwd(M, b, w, T1, T2, 1);
 	double total = 0;
 	if (c->tasks & 1 << TASK_REC) {
 		out->loss[TASK_REC] = task_rec(M, b, w, arena, backward);
@@ -625,9 +631,27 @@ void
 model_encode(model *M, const batch *b, mws *w, real **Hs)
 {
 	real *arena = need(&w->arena, encoder_arena(M, b));
-	encoder_fwd(M, b, w, arena, arena + rup(b->N * M->cfg.d));
+	encoder_fwd(M, b, w, arena, arena + rup(b->N * M->cfg.d), 1);
 	for (int l = 0; l < M->cfg.layers; l++)
 		Hs[l] = w->H[l + 1].p;
+}
+
+void
+model_encode_fwd(model *M, const batch *b, mws *w, real **Hs)
+{
+	int64_t nd = rup(b->N * M->cfg.d);
+	real *arena = need(&w->arena, 2 * nd);
+	encoder_fwd(M, b, w, arena, arena + nd, 0);
+	for (int l = 0; l < M->cfg.layers; l++)
+		Hs[l] = w->H[l + 1].p;
+	/* what the forward pass alone needed: given back */
+	free(w->arena.p);
+	w->arena.p = NULL;
+	w->arena.cap = 0;
+	free(w->A1[0].p);
+	free(w->XH[0].p);
+	w->A1[0].p = w->XH[0].p = NULL;
+	w->A1[0].cap = w->XH[0].cap = 0;
 }
 
 void

@@ -125,6 +125,14 @@ struct mix_src {
  * until the next call on w). */
 void model_encode(model *M, const batch *b, mws *w, real **Hs);
 /*
+ * The same forward pass for inference: no backward caches, one set of
+ * scratch buffers for all blocks, given back at the end, so w holds the
+ * L outputs and little else (gcn-embed: (L + 4) N d values at the peak,
+ * L N d after).  Hs[l] as model_encode(); model_encode_bwd() may not
+ * follow.
+ */
+void model_encode_fwd(model *M, const batch *b, mws *w, real **Hs);
+/*
  * Backward after model_encode(): ADDS the gradients of blocks from..L-1
  * (0-based) and, when embed, of the embedding E into M->g; lower blocks
  * are frozen (the paper's fix-tune boundary).

@@ -7,6 +7,7 @@
 #   gcn-train labelled.gs > model.gs
 #   gcn-adapt --model (node task) ; evalf1
 #   graph-import (an edge list with edge labels) ; gcn-adapt --task link
+#   gcn-embed (a stream, a .npy file) ; gcn-train --features COMMAND
 #
 # Each program runs alone under valgrind (not as a pipe of valgrinds: one
 # failure then names its stage).  OMP_WAIT_POLICY is set, so that the gcn
@@ -54,8 +55,15 @@ awk 'BEGIN { srand(7); for (i = 0; i < 60; i++) for (j = i + 1; j < 60; j++)
 	if (rand() < 0.15) print i, j, (i + j) % 2 }' >"$T/el.txt"
 vg graph-import $BIN/graph-import -f edgelist -o "$T/ds.gs" "$T/el.txt"
 vg gcn-adapt-link $BIN/gcn-adapt -q -j 2 -s 4 --runs 1 --epochs 3 --task link \
-	--no-pretrain --hidden 16 -o "$T/lpred.gs" "$T/ds.gs"
+	--no-pretrain --head-width 16 -o "$T/lpred.gs" "$T/ds.gs"
 vg evalf1 $BIN/evalf1 -o "$T/f1.txt" "$T/pred.gs"
+# the embeddings of a graph, to a stream and to a .npy file; a training
+# run whose feature stage is a command (common/featcmd.c)
+vg gcn-embed $BIN/gcn-embed -q -j 2 --model "$T/model.gs" -o "$T/emb.gs" "$T/one.gs"
+vg gcn-embed-npy $BIN/gcn-embed -q -j 2 --model "$T/model.gs" --embedding rank \
+	--npy "$T/emb.npy" "$T/lab.gs"
+vg gcn-train-stage $BIN/gcn-train -q -j 2 -s 3 --hidden 8 --epochs 1 --batch 4 \
+	--validation 4 --features "$BIN/nodefeat -q" -o "$T/model2.gs" "$T/lab.gs"
 vg gcn-export $BIN/gcn-export -o "$T/model.safetensors" "$T/model.gs"
 echo "valgrind.sh: $n programs, $fails failed"
 [ "$fails" -eq 0 ]

@@ -390,14 +390,16 @@ resolve_features(struct opts *o, const struct dataset *ds, struct featcmd *fc,
 		die("%" PRId64 " of %" PRId64 " graphs have a 'features' tensor: give all "
 		    "or none", ds->nfeat, n);
 	if (!o->features_given && ds->nfeat > 0) {
-		if (pre == n) {
-			train_settings_features(s, "stream");
-		} else if (ds->fpaper) {
+		if (ds->fpaper) {
+			/* nodefeat's four: the built-in stage computes the same, and
+			 * a model of stage paper needs nothing from its users */
 			train_settings_features(s, "paper");
-			if (!o->c.quiet)
+			if (!o->c.quiet && pre < n)
 				warnx_("features: the input's 'features' are nodefeat's four of the "
 				       "unmasked graphs; computing them on each masked graph instead "
 				       "(--features paper)");
+		} else if (pre == n) {
+			train_settings_features(s, "stream");
 		} else {
 			die("the input's 'features' tensors (columns '%.80s') describe the graphs "
 			    "before masking, and %" PRId64 " of them are masked afresh every step: "

@@ -118,9 +118,8 @@ while IFS='	' read -r bi_name bi_cmd bi_input bi_code bi_re <&3; do
 	check "[ $bi_rc -ne 0 ] && [ \"\$(cat $d/out)\" = old ] && [ \"\$(ls -A $d)\" = out ]" \
 		"badinput $bi_name: a failed run kept the existing output file unchanged"
 done 3<"$BI/cases.tsv"
-bi_progs=$(ls "$TOP"/tools/*.c | wc -l)
-check "[ \$(echo $bi_done | wc -w) -eq $bi_progs ]" \
-	"keep-output checks for all $bi_progs programs of tools/ (got:$bi_done)"
+bi_tools=$(ls "$TOP"/tools/*.c | wc -l)
+check "[ \$(echo $bi_done | wc -w) -eq $bi_tools ]" "keep-output checks for all $bi_tools programs (got:$bi_done)"
 
 # ---- fault cases: a reader that goes away, a closed or full stdout ----
 # `prog | head -c 10`: a filter whose reader has gone dies of SIGPIPE
@@ -139,7 +138,7 @@ for bi_cmd in "dcbm-gen -q -s 1 --count 2 --nodes 30" "mask-edges -q $B/g.gs" \
 	"nodefeat -q $B/g.gs" "centrality -q $B/g.gs" "graph-import -f edgelist $B/el.txt" \
 	"gcn-train -q -j 1 -s 1 --hidden 8 --epochs 1 --batch 2 --validation 1 $B/lab.gs" \
 	"gcn-adapt -q -j 1 -s 1 --head-width 8 --runs 1 --epochs 1 --label cluster --no-pretrain --train-per-class 2 --val 5 --test 5 $B/node.gs" \
-	"evalf1 $B/pred.gs"; do
+	"evalf1 $B/pred.gs" "gcn-embed -q --model $B/model.gs $B/g.gs"; do
 	expect_err 1 "$bi_cmd >&-" "<stdout>: Bad file descriptor"
 	expect_err 1 "$bi_cmd >/dev/full" "<stdout>"
 done

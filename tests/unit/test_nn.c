@@ -931,6 +931,35 @@ Test(model, encoder_alone_all_trained, .init = setup, .fini = teardown) { check_
 Test(model, encoder_alone_embedding_fixed, .init = setup, .fini = teardown) { check_encoder(0, 0); }
 Test(model, encoder_alone_two_blocks_fixed, .init = setup, .fini = teardown) { check_encoder(2, 0); }
 
+/* gcn-embed's forward pass (no backward caches) is the training one: the
+ * same block outputs, to the last bit. */
+Test(model, encoder_forward_only_is_the_training_forward, .init = setup, .fini = teardown)
+{
+	model M;
+	batch b;
+	struct lgraph *gs[2];
+	real *H1[MODEL_MAXL], *H2[MODEL_MAXL];
+
+	tiny_setup(&M, &b, gs, FEAT_SCALE_MINMAX);
+	mws *w1 = mws_new(), *w2 = mws_new();
+	model_encode(&M, &b, w1, H1);
+	model_encode_fwd(&M, &b, w2, H2);
+	for (int l = 0; l < M.cfg.layers; l++)
+		for (int64_t i = 0; i < b.N * M.cfg.d; i++)
+			cr_assert(H1[l][i] == H2[l][i], "block %d, value %lld: %g != %g", l + 1,
+				  (long long)i, (double)H1[l][i], (double)H2[l][i]);
+	/* and a second call on the same workspace gives them again */
+	model_encode_fwd(&M, &b, w2, H2);
+	for (int l = 0; l < M.cfg.layers; l++)
+		cr_expect(memcmp(H1[l], H2[l], (size_t)(b.N * M.cfg.d) * sizeof(real)) == 0);
+	mws_free(w1);
+	mws_free(w2);
+	batch_free(&b);
+	lgraph_free(gs[0]);
+	lgraph_free(gs[1]);
+	model_free(&M);
+}
+
 /* ---- the downstream head of gcn-adapt, on the encoder ---- */
 
 enum { HT_NODE, HT_GRAPH, HT_LINK };

@@ -1,0 +1,84 @@
+/* npy.c - .npy writer; see npy.h.  Format: numpy.lib.format, version 1.0:
+ * the magic "\x93NUMPY", the version bytes 1 0, a little-endian uint16
+ * header length, the header (a Python dict literal, padded with spaces
+ * and ended by a newline so that the data starts at a multiple of 64
+ * bytes), then the data. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "npy.h"
+#include "outfile.h"
+
+#define NPY_HEAD 128	/* bytes before the data: room for any row count */
+
+struct npy_writer {
+	FILE *f;
+	char *path, *tmp;
+	int64_t cols, rows;
+};
+
+/* The 128 bytes before the data, for rows x cols. */
+static void header(char *h, int64_t rows, int64_t cols)
+{
+	int n;
+
+	memset(h, ' ', NPY_HEAD);
+	memcpy(h, "\x93NUMPY\x01\x00", 8);
+	h[8] = (char)(NPY_HEAD - 10);	/* header length, little-endian */
+	h[9] = 0;
+	n = snprintf(h + 10, NPY_HEAD - 10, "{'descr': '<f4', 'fortran_order': False, "
+		     "'shape': (%" PRId64 ", %" PRId64 "), }", rows, cols);
+	h[10 + n] = ' ';	/* snprintf's NUL */
+	h[NPY_HEAD - 1] = '\n';
+}
+
+npy_writer *npy_open(const char *path, int64_t cols)
+{
+	npy_writer *w = xcalloc(1, sizeof *w);
+	char h[NPY_HEAD];
+	int fd;
+	uint32_t one = 1;
+
+	if (*(unsigned char *)&one != 1)
+		die("%s: .npy is written little-endian; this host is not", path);
+	w->path = xstrdup(path);
+	w->cols = cols;
+	fd = outfile_open(path, &w->tmp);
+	if ((w->f = fdopen(fd, "wb")) == NULL)
+		die("%s:", path);
+	header(h, 0, cols);
+	if (fwrite(h, 1, NPY_HEAD, w->f) != NPY_HEAD)
+		die("%s: write error:", path);
+	return w;
+}
+
+void npy_rows(npy_writer *w, const float *rows, int64_t n)
+{
+	size_t k = (size_t)(n * w->cols);
+
+	if (fwrite(rows, sizeof *rows, k, w->f) != k)
+		die("%s: write error:", w->path);
+	w->rows += n;
+}
+
+void npy_close(npy_writer *w)
+{
+	char h[NPY_HEAD];
+
+	header(h, w->rows, w->cols);
+	if (fflush(w->f) != 0 || fseek(w->f, 0, SEEK_SET) != 0)
+		die("%s: the header cannot be rewritten (a pipe?):", w->path);
+	if (fwrite(h, 1, NPY_HEAD, w->f) != NPY_HEAD || fflush(w->f) != 0 ||
+	    ferror(w->f))
+		die("%s: write error:", w->path);
+	if (fclose(w->f) != 0)
+		die("%s: write error:", w->path);
+	outfile_commit(w->path, w->tmp);
+	free(w->path);
+	free(w);
+}

@@ -1,0 +1,27 @@
+/*
+ * npy.h - NumPy's .npy format (version 1.0), written: one little-endian
+ * float32 array of shape (rows, cols), C order, rows appended as they come
+ * (a stream of graphs, say); the header is written with room to spare and
+ * rewritten with the final row count when the file is closed, so
+ * np.load() opens it.  The file goes through outfile.h: a temporary file
+ * renamed into place when complete, never a partial file.
+ *
+ * Ownership: npy_open() returns a writer that npy_close() finishes and
+ * frees.  The path must be a regular file or a new one (the header is
+ * rewritten in place, so not a pipe).
+ */
+#ifndef GNN_NPY_H
+#define GNN_NPY_H
+
+#include <stdint.h>
+
+typedef struct npy_writer npy_writer;
+
+/* Start path for an array of cols columns; dies on failure. */
+npy_writer *npy_open(const char *path, int64_t cols);
+/* Append n rows (n x cols values, row-major); dies on a write error. */
+void npy_rows(npy_writer *w, const float *rows, int64_t n);
+/* The final header, then the file in place; dies on failure. */
+void npy_close(npy_writer *w);
+
+#endif

@@ -1,0 +1,363 @@
+/*
+ * gcn-embed - the structural features a pre-trained encoder extracts: for
+ * every graph of the input (a stream or an edge list), each node's
+ * embedding from the model's forward pass (common/model.c, the pass
+ * training uses, without its backward caches), with the model's feature
+ * stage applied to the graph (common/pretrained.c).  It writes a tensor
+ * record "embedding" after each graph, a table (--tsv) or a NumPy .npy
+ * file (--npy).  Manual: man/man1/gcn-embed.1.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "filter.h"
+#include "model.h"
+#include "npy.h"
+#include "opt.h"
+#include "pretrained.h"
+#include "progress.h"
+#include "stream.h"
+
+#define SYNOPSIS "gcn-embed [-qt] [-j threads] [-l level] [-o file] [-s seed] [--embedding kind]\n" \
+	"                 [--features stage] [--model file] [--npy file] [--progress] [--tsv]\n" \
+	"                 [file ...]"
+
+enum { OPT_EMBEDDING = COPT_FIRST_TOOL, OPT_FEATURES, OPT_MODEL, OPT_NPY, OPT_TSV };
+
+/* What each node's row holds. */
+enum { EMB_BLOCKS = 0, EMB_BLOCK, EMB_MIX };
+
+static const char *const written[] = { "embedding", NULL };
+static const char *const wants[] = { "features", NULL };
+
+struct opts {
+	struct copt c;
+	const char *model, *features, *npy;
+	const char *kind_text;	/* --embedding as given */
+	int kind, block, task;	/* EMB_x; the block (1..L) or the task */
+	int tsv;
+};
+
+struct state {
+	const struct opts *o;
+	struct pretrained pt;
+	int staged;		/* the feature stage is chosen (at the first graph) */
+	int64_t D;		/* columns of a row */
+	batch b;
+	mws *w;
+	int32_t *ident;		/* 0, 1, ... (the rows a layer mix takes) */
+	size_t cap;
+	float *rows;		/* (chunk x D) output rows */
+	real *mix;		/* (n x d) EMB_MIX */
+	double *given;		/* the graph's 'features' tensor */
+	gs_rec out;
+	npy_writer *npy;
+	struct progress pr;
+};
+
+static void
+usage(FILE *f, const struct opts *o)
+{
+	fprintf(f,
+		"usage: " SYNOPSIS "\n"
+		"  Writes each node's embedding by a pre-trained model (gcn-train's output).\n"
+		"      --embedding KIND    blocks (H1..HL side by side), blockN (one block),\n"
+		"                          rec, rank or cluster (a task's layer mix) [blocks]\n"
+		"      --features STAGE    the encoder's input: paper, stream or a command\n"
+		"                          [the model's feature stage]\n"
+		"  -h, --help              this help\n"
+		"  -j, --threads N         threads, OpenMP and BLAS [all cores]\n"
+		"  -l, --level N           gzip level, 0 = plain [%d]\n"
+		"      --model FILE        the pre-trained model\n"
+		"      --npy FILE          write a NumPy .npy file (the rows of every graph)\n"
+		"  -o, --output FILE       write to FILE instead of stdout\n"
+		"      --progress          progress on stderr even when it is not a terminal\n"
+		"  -q, --quiet             no warnings or progress\n"
+		"  -s, --seed N            accepted for uniformity; nothing is drawn at random\n"
+		"  -t, --text              write the text form (plain unless -l is given)\n"
+		"      --tsv               print a table (node, one column per value) instead\n"
+		"      --version           print the version\n",
+		o->c.level);
+}
+
+/* --embedding: blocks, blockN, rec, rank or cluster. */
+static void
+parse_kind(struct opts *o, const char *s)
+{
+	o->kind_text = s;
+	if (strcmp(s, "blocks") == 0) {
+		o->kind = EMB_BLOCKS;
+		return;
+	}
+	if (strncmp(s, "block", 5) == 0 && s[5]) {
+		o->kind = EMB_BLOCK;
+		o->block = (int)opt_ll(s + 5, 1, MODEL_MAXL, "--embedding blockN");
+		return;
+	}
+	for (int t = 0; t < NTASK; t++)
+		if (strcmp(s, task_name[t]) == 0) {
+			o->kind = EMB_MIX;
+			o->task = t;
+			return;
+		}
+	die_usage("--embedding: '%s': expected blocks, blockN, rec, rank or cluster", s);
+}
+
+static void
+parse(struct opts *o, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		COPT_LONGOPTS,
+		{ "embedding", required_argument, NULL, OPT_EMBEDDING },
+		{ "features", required_argument, NULL, OPT_FEATURES },
+		{ "model", required_argument, NULL, OPT_MODEL },
+		{ "npy", required_argument, NULL, OPT_NPY },
+		{ "tsv", no_argument, NULL, OPT_TSV },
+		{ NULL, 0, NULL, 0 }
+	};
+	int ch;
+
+	memset(o, 0, sizeof *o);
+	copt_init(&o->c);
+	o->kind_text = "blocks";
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":" COPT_LETTERS, longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			usage(stdout, o);
+			copt_exit_ok();
+		case OPT_EMBEDDING:
+			parse_kind(o, optarg);
+			break;
+		case OPT_FEATURES:
+			if (!*optarg)
+				die_usage("--features: expected paper, stream or a command");
+			o->features = optarg;
+			break;
+		case OPT_MODEL:
+			o->model = optarg;
+			break;
+		case OPT_NPY:
+			if (!*optarg || strcmp(optarg, "-") == 0)
+				die_usage("--npy: expected a file (the header is rewritten at the end)");
+			o->npy = optarg;
+			break;
+		case OPT_TSV:
+			o->tsv = 1;
+			break;
+		default:
+			if (copt_handle(&o->c, ch, optarg))
+				break;
+			copt_bad_option(ch, argv, SYNOPSIS);
+		}
+	}
+	if (!o->model)
+		die_usage("no --model: give the pre-trained model (gcn-train's output)");
+	if (o->npy && o->tsv)
+		die_usage("--npy and --tsv: choose one output");
+	if (o->npy && o->c.output)
+		die_usage("--npy names the output file; -o is for the stream");
+}
+
+/* The feature stage, at the first graph: the model's unless --features. */
+static void
+choose_stage(struct state *s, const struct filter_graph *fg, int has_feat, int F,
+	     const char *cols)
+{
+	const struct opts *o = s->o;
+	struct stage_ask sa = {
+		.features = o->features, .scale = FEAT_SCALE_MINMAX, .quiet = o->c.quiet,
+		.g0 = fg->g, .ngraphs = 1, .nfeat = has_feat, .F = F, .fcols = cols,
+	};
+	model *M = &s->pt.M;
+
+	pretrained_stage(&s->pt, &sa);
+	if (o->kind == EMB_BLOCK && o->block > M->cfg.layers)
+		die_usage("--embedding block%d: the model has %d blocks", o->block,
+			  M->cfg.layers);
+	if (o->kind == EMB_MIX && !(M->cfg.tasks & 1 << o->task))
+		die_usage("--embedding %s: the model was not trained on that task",
+			  task_name[o->task]);
+	s->D = o->kind == EMB_BLOCKS ? (int64_t)M->cfg.layers * M->cfg.d : M->cfg.d;
+	if (o->npy)
+		s->npy = npy_open(o->npy, s->D);
+	s->staged = 1;
+}
+
+/* The graph's 'features' tensor, when it has one. */
+static const gs_rec *
+features_of(const struct filter_graph *fg)
+{
+	for (int i = 0; i < fg->nheld; i++)
+		if (strcmp(fg->held[i].name, "features") == 0)
+			return &fg->held[i];
+	return NULL;
+}
+
+/* Row v of the output: the block outputs, one block, or a task's mix. */
+static void
+node_row(const struct state *s, real *const *Hs, int64_t v, float *dst)
+{
+	const model *M = &s->pt.M;
+	int64_t d = M->cfg.d;
+
+	switch (s->o->kind) {
+	case EMB_BLOCKS:
+		for (int l = 0; l < M->cfg.layers; l++)
+			for (int64_t j = 0; j < d; j++)
+				dst[l * d + j] = (float)Hs[l][v * d + j];
+		break;
+	case EMB_BLOCK:
+		for (int64_t j = 0; j < d; j++)
+			dst[j] = (float)Hs[s->o->block - 1][v * d + j];
+		break;
+	case EMB_MIX:
+		for (int64_t j = 0; j < d; j++)
+			dst[j] = (float)s->mix[v * d + j];
+		break;
+	}
+}
+
+#define CHUNK 4096	/* rows converted at a time for --npy and --tsv */
+
+/* The rows of one graph to the output in use. */
+static void
+write_rows(struct state *s, const struct filter_graph *fg, real *const *Hs)
+{
+	int32_t n = fg->g->n;
+	int64_t D = s->D;
+
+	if (!s->npy && !fg->tsv) {	/* a tensor record after the graph */
+		gs_rec_tensor(&s->out, fg->rec->id, "embedding", n, D, GS_F32, NULL);
+		for (int32_t v = 0; v < n; v++)
+			node_row(s, Hs, v, (float *)s->out.data + (int64_t)v * D);
+		gs_attr_set(&s->out, "embedding", s->o->kind_text);
+		gs_attr_set(&s->out, "features", pretrained_stage_name(&s->pt));
+		gs_attr_set(&s->out, "model", s->o->model);
+		gs_write1(fg->out, &s->out);
+		return;
+	}
+	if (fg->tsv && fg->index == 0) {
+		fputs("node", fg->tsv);
+		for (int64_t j = 0; j < D; j++)
+			fprintf(fg->tsv, "\te%" PRId64, j);
+		fputc('\n', fg->tsv);
+	}
+	if (fg->tsv)
+		fprintf(fg->tsv, "# graph %" PRId64 "\n", fg->rec->id);
+	for (int32_t v0 = 0; v0 < n; v0 += CHUNK) {
+		int32_t k = n - v0 < CHUNK ? n - v0 : CHUNK;
+		for (int32_t i = 0; i < k; i++)
+			node_row(s, Hs, v0 + i, s->rows + (int64_t)i * D);
+		if (s->npy) {
+			npy_rows(s->npy, s->rows, k);
+			continue;
+		}
+		for (int32_t i = 0; i < k; i++) {
+			fprintf(fg->tsv, "%" PRId32, v0 + i);
+			for (int64_t j = 0; j < D; j++)	/* %.9g: a float reads back exactly */
+				fprintf(fg->tsv, "\t%.9g", (double)s->rows[(int64_t)i * D + j]);
+			fputc('\n', fg->tsv);
+		}
+		if (ferror(fg->tsv))
+			die("<stdout>: write error:");
+	}
+}
+
+static void
+one_graph(void *ctx, const struct filter_graph *fg)
+{
+	struct state *s = ctx;
+	const gs_rec *fr = features_of(fg);
+	model *M = &s->pt.M;
+	int32_t n = fg->g->n;
+	real *Hs[MODEL_MAXL];
+	double *given[1];
+	char msg[512];
+	int F = 0;
+
+	if (n == 0)
+		die("%s: graph %" PRId64 " has no nodes", gs_where(fg->in), fg->rec->id);
+	if (fr && feat_take(fr, n, &s->given, &F, msg, sizeof msg) != 0)
+		die("%s: graph %" PRId64 ": %s", gs_where(fg->in), fg->rec->id, msg);
+	if (!s->staged)
+		choose_stage(s, fg, fr != NULL, F, fr && fr->columns ? fr->columns : "");
+	if (s->pt.fs.kind == FEAT_SRC_GIVEN && (!fr || F != s->pt.fs.F))
+		die("%s: graph %" PRId64 ": %s", gs_where(fg->in), fg->rec->id, fr ?
+		    "its 'features' tensor has another width than the first graph's" :
+		    "no 'features' tensor (the stage is the input's tensors)");
+	progress_start(&s->pr, "steps", 3, "graph %" PRId64 " (%" PRId32 " nodes)",
+		       fg->rec->id, n);
+	progress_note(&s->pr, "features");
+	given[0] = s->given;
+	if (batch_plain(&s->b, &fg->g, 1, &s->pt.fs, given, msg, sizeof msg) != 0)
+		die("%s: graph %" PRId64 ": %s", gs_where(fg->in), fg->rec->id, msg);
+	progress_note(&s->pr, "the encoder's %d blocks", M->cfg.layers);
+	progress_update(&s->pr, 1);
+	model_encode_fwd(M, &s->b, s->w, Hs);
+	if (s->o->kind == EMB_MIX) {
+		int t = s->o->task;
+		if ((size_t)n > s->cap) {
+			s->cap = (size_t)n;
+			s->ident = xreallocarray(s->ident, s->cap, sizeof *s->ident);
+			s->mix = xreallocarray(s->mix, s->cap, (size_t)M->cfg.d * sizeof *s->mix);
+		}
+		for (int32_t v = 0; v < n; v++)
+			s->ident[v] = v;
+		mix_fwd(s->mix, Hs, M->cfg.layers, M->P.alpha[t], M->P.psi[t], s->ident, n,
+			M->cfg.d);
+	}
+	if (!s->rows)
+		s->rows = xmallocarray(CHUNK, (size_t)s->D * sizeof *s->rows);
+	progress_note(&s->pr, "writing");
+	progress_update(&s->pr, 2);
+	write_rows(s, fg, Hs);
+	progress_update(&s->pr, 3);
+	progress_done(&s->pr);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o;
+	struct filter f;
+	struct state s;
+
+	copt_passive_wait(argv);
+	err_setprog(argv[0]);
+	parse(&o, argc, argv);
+	copt_apply_threads_blas(&o.c);
+	memset(&s, 0, sizeof s);
+	s.o = &o;
+	pretrained_load(&s.pt, o.model);
+	batch_init(&s.b);
+	s.w = mws_new();
+	gs_rec_init(&s.out);
+	progress_init(&s.pr, &o.c);
+	memset(&f, 0, sizeof f);
+	f.c = &o.c;
+	f.tsv = o.tsv;
+	f.no_output = o.npy != NULL;	/* the rows go to the .npy file */
+	f.replaces = written;
+	f.wants = wants;
+	f.graph_fn = one_graph;
+	f.ctx = &s;
+	filter_run(&f, argc - optind, argv + optind, argc, argv);
+	if (s.npy)
+		npy_close(s.npy);
+	else if (o.npy)
+		die("no graph in the input");
+	gs_rec_free(&s.out);
+	batch_free(&s.b);
+	mws_free(s.w);
+	pretrained_free(&s.pt);
+	free(s.ident);
+	free(s.mix);
+	free(s.rows);
+	free(s.given);
+	return 0;
+}
