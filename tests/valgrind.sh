@@ -64,5 +64,6 @@ vg gcn-embed-npy $BIN/gcn-embed -q -j 2 --model "$T/model.gs" --embedding rank \
 	--npy "$T/emb.npy" "$T/lab.gs"
 vg gcn-train-stage $BIN/gcn-train -q -j 2 -s 3 --hidden 8 --epochs 1 --batch 4 \
 	--validation 4 --features "$BIN/nodefeat -q" -o "$T/model2.gs" "$T/lab.gs"
+vg gcn-export $BIN/gcn-export -o "$T/model.safetensors" "$T/model.gs"
 echo "valgrind.sh: $n programs, $fails failed"
 [ "$fails" -eq 0 ]

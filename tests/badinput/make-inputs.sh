@@ -238,6 +238,10 @@ cp g.txt nomodel.txt
 # the model's own config: an unknown key, a wrong type (same byte count)
 sed 's/^model\.hidden: 8$/model.hidxen: 8/; s/^@end .*/@end/' model.txt >model-key.txt
 sed 's/^model\.hidden: 8$/model.hidden: x/; s/^@end .*/@end/' model.txt >model-type.txt
+# a parameter name given twice; a config byte that is not UTF-8 (the last
+# line "seed: 1" becomes "seed: " and 0xff), for gcn-export
+sed 's/^@param name=block1\.W2 /@param name=block1.W1 /; s/^@end .*/@end/' model.txt >model-dup.txt
+sed "s/^seed: 1\$/seed: $(printf '\377')/; s/^@end .*/@end/" model.txt >model-latin1.txt
 # a class tensor without columns: no class to read
 awk '/^@tensor/ { sub(/cols=1/, "cols=0"); sub(/ columns=cluster/, ""); t = 1; print; next }
 	t && !/^@/ { print ""; next } { t = 0; print }' node.txt | sed 's/^@end .*/@end/' >label-cols0.txt

@@ -1,0 +1,228 @@
+/*
+ * gcn-export - a model record (gcn-train's pre-trained model, one of its
+ * checkpoints, an adapted model saved by gcn-adapt) as a safetensors file,
+ * the format PyTorch, NumPy and most model tools load: every parameter
+ * becomes a tensor of its name, type and shape [rows, cols], and the
+ * model's config, name, attributes and provenance go into __metadata__.
+ * Manual: man/man1/gcn-export.1.  The file: common/export.c, common/safetensors.c.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "export.h"
+#include "opt.h"
+#include "outfile.h"
+#include "reader.h"
+#include "stream.h"
+
+#define SYNOPSIS "gcn-export [-q] [-o file] [--format safetensors] [--name name] [file ...]"
+
+enum { OPT_FORMAT = COPT_FIRST_TOOL, OPT_NAME };
+static const char *const formats[] = { "safetensors", NULL };
+
+struct opts {
+	struct copt c;
+	const char *name;	/* --name: the model record to export, or NULL */
+	int format;		/* index in formats */
+};
+
+/* What the inputs held: the model record to export and the provenance. */
+struct input {
+	struct gs_reader rd;	/* pg records kept */
+	gs_rec model;
+	char *where;		/* "FILE: record N" of the model */
+	char *src;		/* the inputs, for messages */
+	int nmodels;		/* model records that could be exported */
+	char other[GS_NAME_MAX];/* the name of one model record --name skipped */
+	long long others;	/* records neither pg nor model */
+};
+
+/* The output: a stream of bytes, atomic with -o. */
+struct output {
+	FILE *f;
+	const char *name;	/* for messages */
+	const char *path;	/* -o FILE, or NULL */
+	char *tmp;
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " SYNOPSIS "\n"
+		"  Writes the parameters of a model record (gcn-train, gcn-adapt --save-model,\n"
+		"  a checkpoint) as a safetensors file: a tensor per parameter; the config,\n"
+		"  attributes and provenance in its metadata.\n"
+		"      --format F          the file format: safetensors [safetensors]\n"
+		"  -h, --help              this help\n"
+		"  -j, --threads N         accepted for uniformity; gcn-export runs on one thread\n"
+		"      --name NAME         export the model record of this name [the first]\n"
+		"  -o, --output FILE       write to FILE instead of stdout\n"
+		"      --progress          accepted for uniformity; no progress to show\n"
+		"  -q, --quiet             no warnings\n"
+		"  -l, --level; -s, --seed; -t, --text\n"
+		"                          refused: gcn-export writes a safetensors file, not a\n"
+		"                          stream, and draws nothing at random\n"
+		"      --version           print the version\n");
+}
+
+static void
+parse(struct opts *o, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		COPT_LONGOPTS,
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "name", required_argument, NULL, OPT_NAME },
+		{ NULL, 0, NULL, 0 }
+	};
+	int ch;
+
+	memset(o, 0, sizeof *o);
+	copt_init(&o->c);
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":" COPT_LETTERS, lo, NULL)) != -1) {
+		if (ch == 'h') {
+			usage(stdout);
+			copt_exit_ok();
+		}
+		if (copt_handle(&o->c, ch, optarg))
+			continue;
+		switch (ch) {
+		case OPT_FORMAT:
+			o->format = opt_keyword(optarg, formats, "--format");
+			break;
+		case OPT_NAME:
+			if (!*optarg || strlen(optarg) >= GS_NAME_MAX)
+				die_usage("--name: expected a name of 1..%d characters",
+					  GS_NAME_MAX - 1);
+			o->name = optarg;
+			break;
+		default:
+			copt_bad_option(ch, argv, SYNOPSIS);
+		}
+	}
+	if (o->c.level_set || o->c.text || o->c.seed_set)
+		die_usage("%s: gcn-export writes a safetensors file, not a stream, and "
+			  "draws nothing at random",
+			  o->c.level_set ? "-l" : o->c.text ? "-t" : "-s");
+}
+
+/* Open the output before reading, so that a bad -o fails at once. */
+static void
+open_output(struct output *out, const struct copt *c)
+{
+	memset(out, 0, sizeof *out);
+	if (c->output && strcmp(c->output, "-") != 0) {
+		out->path = out->name = c->output;
+		out->f = fdopen(outfile_open(c->output, &out->tmp), "wb");
+		if (out->f == NULL)
+			die("%s:", out->name);
+		return;
+	}
+	if (isatty(STDOUT_FILENO))
+		die_usage("refusing to write binary data to a terminal (use -o FILE or a pipe)");
+	out->f = stdout;
+	out->name = "<stdout>";
+}
+
+/* Flush and close, checking every error, and rename -o's temporary file. */
+static void
+close_output(struct output *out)
+{
+	if (fflush(out->f) != 0 || ferror(out->f))
+		die("%s: write error:", out->name);
+	if (fclose(out->f) != 0)
+		die("%s: write error:", out->name);
+	outfile_commit(out->path, out->tmp);
+}
+
+/*
+ * Read every input to its end (so a truncated or corrupt stream fails
+ * here), keeping the first model record of the wanted name and the pg
+ * records.  Dies when there is no such record.
+ */
+static void
+read_input(struct input *in, const struct opts *o, int nfiles, char **files)
+{
+	gs_rec r;
+	int k;
+
+	memset(in, 0, sizeof *in);
+	in->src = xstrdup(nfiles > 1 ? "the inputs" : nfiles == 1 && strcmp(files[0], "-")
+			  ? files[0] : "<stdin>");
+	gs_reader_init(&in->rd, nfiles, files);
+	gs_rec_init(&in->model);
+	gs_rec_init(&r);
+	while ((k = gs_reader_next(&in->rd, &r)) > 0) {
+		if (k != GS_MODEL) {
+			in->others++;
+		} else if (o->name && strcmp(r.name, o->name) != 0) {
+			snprintf(in->other, sizeof in->other, "%s", r.name);
+		} else if (in->nmodels++ == 0) {
+			gs_rec t = in->model;	/* keep it: swap the buffers */
+			in->model = r;
+			r = t;
+			in->where = xstrdup(gs_where(in->rd.in));
+		}
+	}
+	gs_rec_free(&r);
+	if (in->nmodels == 0 && o->name)
+		die("%s: no model record named '%s'%s%s%s", in->src, o->name,
+		    *in->other ? " (there is '" : "", in->other, *in->other ? "')" : "");
+	if (in->nmodels == 0)
+		die("%s: no model record", in->src);
+	if (o->c.quiet)
+		return;
+	if (in->nmodels > 1 && o->name)
+		warnx_("%s: %d model records named '%s'; exported the first (%s)", in->src,
+		       in->nmodels, o->name, in->where);
+	else if (in->nmodels > 1)
+		warnx_("%s: %d model records; exported the first, '%s' (%s; --name chooses "
+		       "another)", in->src, in->nmodels, in->model.name, in->where);
+	if (in->others > 0)
+		warnx_("%s: ignored %lld record%s that %s not a model", in->src, in->others,
+		       in->others == 1 ? "" : "s", in->others == 1 ? "is" : "are");
+}
+
+static void
+input_free(struct input *in)
+{
+	gs_reader_free(&in->rd);
+	gs_rec_free(&in->model);
+	free(in->where);
+	free(in->src);
+}
+
+/* Write the model of in as a safetensors file to out. */
+static void
+run(const struct input *in, struct output *out)
+{
+	char msg[512];
+	int rc = export_safetensors(out->f, &in->model, in->rd.pg, in->rd.npg, msg, sizeof msg);
+
+	if (rc == -1)
+		die("%s: %s", in->where, msg);
+	if (rc < -1)
+		die("%s: write error:", out->name);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o;
+	struct input in;
+	struct output out;
+
+	err_setprog(argv[0]);
+	parse(&o, argc, argv);
+	open_output(&out, &o.c);
+	read_input(&in, &o, argc - optind, argv + optind);
+	run(&in, &out);
+	close_output(&out);
+	input_free(&in);
+	return 0;
+}
