@@ -120,7 +120,18 @@ int
 model_from_record(model *M, struct train_settings *s, const gs_rec *r,
 		  const char *where, char *msg, size_t msglen)
 {
-	return model_from_record_keys(M, s, NULL, 0, r, where, msg, msglen);
+	struct cfg_key keys[ADAPT_SCHEMA_MAX];
+	struct adapted_cfg a;
+	size_t nk = 0;
+	int rc;
+
+	/* an adapted model's encoder: its adapt.* keys are read and left */
+	adapted_cfg_default(&a);
+	if (strcmp(r->name, ADAPTED_NAME) == 0)
+		nk = adapted_schema(&a, keys);
+	rc = model_from_record_keys(M, s, keys, nk, r, where, msg, msglen);
+	adapted_cfg_free(&a);
+	return rc;
 }
 
 /* The config text of s: YAML, as a config file holds it. */

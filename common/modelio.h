@@ -53,8 +53,10 @@ void model_to_record(gs_rec *r, const model *M, const real *params,
 /*
  * Rebuild a model from a record made by model_to_record(): the sizes come
  * from the record's config (into s; free s->tasks), the parameters from
- * its tensors.  Returns 0, or -1 with msg ("WHERE: parameter 'x' is
- * missing", a bad config...) and M left empty.
+ * its tensors.  An adapted model's record (ADAPTED_NAME) gives its encoder
+ * as adapted: its adapt.* keys are checked as config keys and left aside,
+ * its head tensors are not read.  Returns 0, or -1 with msg ("WHERE:
+ * parameter 'x' is missing", a bad config...) and M left empty.
  */
 int model_from_record(model *M, struct train_settings *s, const gs_rec *r,
 		      const char *where, char *msg, size_t msglen);

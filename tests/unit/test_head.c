@@ -172,6 +172,13 @@ round_trip(int link)
 	cr_expect(h.din == f.h.din && h.Cout == f.h.Cout && h.link == link);
 	head_free(&h);
 	model_free(&M);
+	/* the generic loader takes the adapted encoder (gcn-embed, say) */
+	struct train_settings s;
+	cr_assert(model_from_record(&M, &s, &f.r, "x.gs", msg, sizeof msg) == 0, "%s", msg);
+	cr_expect(M.n == f.M.n && memcmp(M.p, f.M.p, (size_t)M.n * sizeof *M.p) == 0,
+		  "model_from_record: the encoder differs");
+	model_free(&M);
+	train_settings_free(&s);
 	adapted_cfg_free(&ac);
 	unmake(&f);
 }
