@@ -68,6 +68,19 @@ f1_compute(struct f1 *f, const int32_t *y, const int32_t *p, int64_t n, int C,
 	return 0;
 }
 
+int64_t
+f1_known(int32_t *y, int32_t *p, int64_t n)
+{
+	int64_t k = 0;
+	for (int64_t i = 0; i < n; i++)
+		if (y[i] >= 0) {
+			y[k] = y[i];
+			p[k] = p[i];
+			k++;
+		}
+	return k;
+}
+
 void
 f1_mean_std(const double *x, int n, double *mean, double *std)
 {

@@ -42,6 +42,14 @@ void f1_free(struct f1 *f);
 int f1_compute(struct f1 *f, const int32_t *y, const int32_t *p, int64_t n,
 	       int C, int64_t *bad);
 
+/*
+ * Keep the items whose true class is known: the pairs (y[i], p[i]) with
+ * y[i] >= 0 are moved, in order, to the front of y and p (a negative true
+ * class means the item has none: gcn-adapt --predict writes -1).  Returns
+ * how many are kept.  Time complexity O(n).
+ */
+int64_t f1_known(int32_t *y, int32_t *p, int64_t n);
+
 /* Mean and sample standard deviation (n - 1 in the denominator; 0 for one
  * value) of x[0..n-1]. */
 void f1_mean_std(const double *x, int n, double *mean, double *std);

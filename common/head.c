@@ -33,6 +33,13 @@ head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Co
 	real **gg[HEAD_NT] = { &h->galpha, &h->gpsi, &h->gW1, &h->gb1, &h->gW2, &h->gb2,
 		&h->gW3, &h->gb3, &h->gW4, &h->gb4 };
 	h->n = 0;
+	h->d = d;
+	h->din = din;
+	h->hid = hid;
+	h->Cout = Cout;
+	h->C = C;
+	h->L = L;
+	h->link = link;
 	for (int i = 0; i < HEAD_NT; i++)
 		h->n += sz[i];
 	h->p = xcalloc((size_t)h->n, sizeof *h->p);
@@ -46,6 +53,8 @@ head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Co
 	}
 	for (int64_t i = 0; i < d; i++)
 		h->alpha[i] = 1;
+	if (!r)		/* the caller loads saved values */
+		return;
 	/* Glorot uniform as in Kipf's GCN; biases 0 */
 	glorot(h->W1, din, hid, r);
 	glorot(h->W2, hid, Cout, r);
@@ -53,6 +62,30 @@ head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Co
 		glorot(h->W3, 2 * hid, hid, r);
 		glorot(h->W4, hid, C, r);
 	}
+}
+
+int
+head_tensors(const struct head *h, struct head_tensor *t)
+{
+	static const char *const name[HEAD_NT] = {
+		"head.mix.alpha", "head.mix.psi", "head.gcn1.W", "head.gcn1.b", "head.gcn2.W",
+		"head.gcn2.b", "head.link1.W", "head.link1.b", "head.link2.W", "head.link2.b"
+	};
+	/* the shapes, in head_init()'s layout order */
+	const int64_t shape[HEAD_NT][2] = {
+		{ 1, h->d }, { 1, h->L }, { h->din, h->hid }, { 1, h->hid }, { h->hid, h->Cout },
+		{ 1, h->Cout }, { 2 * h->hid, h->hid }, { 1, h->hid }, { h->hid, h->C }, { 1, h->C }
+	};
+	int n = h->link ? HEAD_NT : 6;
+	int64_t off = 0;
+	for (int i = 0; i < n; i++) {
+		t[i].name = name[i];
+		t[i].rows = shape[i][0];
+		t[i].cols = shape[i][1];
+		t[i].off = off;
+		off += shape[i][0] * shape[i][1];
+	}
+	return n;
 }
 
 void

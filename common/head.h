@@ -29,6 +29,8 @@
 
 struct head {
 	int64_t n;
+	int64_t d, din, hid, Cout, C;	/* the sizes head_init() was given */
+	int L, link;
 	real *p, *g, *m, *v;
 	real *alpha, *psi, *W1, *b1, *W2, *b2, *W3, *b3, *W4, *b4;
 	real *galpha, *gpsi, *gW1, *gb1, *gW2, *gb2, *gW3, *gb3, *gW4, *gb4;
@@ -58,11 +60,32 @@ struct lbuf {
  * Parameters for encoder width d, head input width din, L blocks, hidden
  * width hid, GCN output width Cout (C for node and graph tasks, hid for
  * the link task, whose decoder of C classes is added when link is set).
- * Glorot-uniform weights from r, zero biases, alpha 1, psi 0.
+ * Glorot-uniform weights from r, zero biases, alpha 1, psi 0; with r NULL
+ * the weights are 0 too, for a caller that loads saved values.
  */
 void head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid,
 	       int64_t Cout, int64_t C, int link, gsl_rng *r);
 void head_free(struct head *h);
+
+/* A parameter tensor of the head: its name in an adapted model's record
+ * (gcn-adapt(1), Inference), its shape (rows x cols, row-major) and its
+ * offset in h->p. */
+struct head_tensor {
+	const char *name;
+	int64_t rows, cols, off;
+};
+
+/*
+ * The head's tensors in layout order, into t[0..HEAD_NT): head.mix.alpha
+ * (1 x d), head.mix.psi (1 x L), head.gcn1.W (din x hid), head.gcn1.b
+ * (1 x hid), head.gcn2.W (hid x Cout), head.gcn2.b (1 x Cout) and, for the
+ * link task, head.link1.W (2 hid x hid: the rows of h_u, then those of
+ * h_v), head.link1.b (1 x hid), head.link2.W (hid x C), head.link2.b
+ * (1 x C).  A layer computes x W + b, W being (in x out).  Returns the
+ * count (6, or 10 with the link decoder); the tensors tile h->p exactly.
+ * Time complexity: O(1).
+ */
+int head_tensors(const struct head *h, struct head_tensor *t);
 
 /* Buffers for N nodes; A (N x na) the attributes or NULL; use_enc 0 feeds
  * the attributes alone. */

@@ -33,11 +33,59 @@ model_to_record(gs_rec *r, const model *M, const real *params, const char *name,
 	}
 }
 
-int
-model_from_record(model *M, struct train_settings *s, const gs_rec *r,
-		  const char *where, char *msg, size_t msglen)
+/* Tensor name of r, or NULL. */
+static const gs_param *
+find_param(const gs_rec *r, const char *name)
 {
-	struct cfg_key keys[TRAIN_SCHEMA_MAX];
+	for (int j = 0; j < r->nparams; j++)
+		if (strcmp(r->params[j].name, name) == 0)
+			return &r->params[j];
+	return NULL;
+}
+
+/* The rows x cols float32 tensor name of r, or NULL with msg. */
+static const gs_param *
+check_param(const gs_rec *r, const char *name, int64_t rows, int64_t cols,
+	    const char *where, char *msg, size_t msglen)
+{
+	const gs_param *p = find_param(r, name);
+	if (!p || p->dtype != GS_F32 || p->rows != rows || p->cols != cols) {
+		snprintf(msg, msglen, "%s: parameter '%s' %s (want %" PRId64 " x %" PRId64
+			 " float32)", where, name, p ? "has the wrong shape or type" :
+			 "is missing", rows, cols);
+		return NULL;
+	}
+	return p;
+}
+
+/* The rows x cols float32 tensor name of r into dst, every value finite;
+ * 0, or -1 with msg. */
+static int
+load_param(real *dst, const gs_rec *r, const char *name, int64_t rows, int64_t cols,
+	   const char *where, char *msg, size_t msglen)
+{
+	const gs_param *p = check_param(r, name, rows, cols, where, msg, msglen);
+	if (!p)
+		return -1;
+	const float *src = p->data;
+	for (int64_t k = 0; k < rows * cols; k++) {
+		if (!isfinite(src[k])) {
+			snprintf(msg, msglen, "%s: parameter '%s' element %" PRId64
+				 " is not finite", where, name, k);
+			return -1;
+		}
+		dst[k] = src[k];
+	}
+	return 0;
+}
+
+/* model_from_record() with the keys extra[0..nextra) in the config too. */
+static int
+model_from_record_keys(model *M, struct train_settings *s, const struct cfg_key *extra,
+		       size_t nextra, const gs_rec *r, const char *where, char *msg,
+		       size_t msglen)
+{
+	struct cfg_key keys[TRAIN_SCHEMA_MAX + ADAPT_SCHEMA_MAX];
 	struct model_cfg mc;
 	char m2[400];
 
@@ -47,6 +95,8 @@ model_from_record(model *M, struct train_settings *s, const gs_rec *r,
 	}
 	train_settings_default(s);
 	size_t nk = train_schema(s, keys);
+	for (size_t i = 0; i < nextra; i++)
+		keys[nk++] = extra[i];
 	if (cfg_load_text(r->config, r->config_len, where, keys, nk, m2, sizeof m2) != 0) {
 		snprintf(msg, msglen, "config: %s", m2);
 		return -1;
@@ -57,29 +107,31 @@ model_from_record(model *M, struct train_settings *s, const gs_rec *r,
 	}
 	for (int i = 0; i < M->nt; i++) {
 		const struct mtensor *t = &M->t[i];
-		const gs_param *p = NULL;
-		for (int j = 0; j < r->nparams && !p; j++)
-			if (strcmp(r->params[j].name, t->name) == 0)
-				p = &r->params[j];
-		if (!p || p->dtype != GS_F32 || p->rows != t->rows || p->cols != t->cols) {
-			snprintf(msg, msglen, "%s: parameter '%s' %s (want %" PRId64 " x %" PRId64
-				 " float32)", where, t->name, p ? "has the wrong shape or type" :
-				 "is missing", t->rows, t->cols);
+		if (load_param(M->p + t->off, r, t->name, t->rows, t->cols, where, msg,
+			       msglen) != 0) {
 			model_free(M);
 			return -1;
 		}
-		const float *src = p->data;
-		for (int64_t k = 0; k < t->rows * t->cols; k++) {
-			if (!isfinite(src[k])) {
-				snprintf(msg, msglen, "%s: parameter '%s' element %" PRId64
-					 " is not finite", where, t->name, k);
-				model_free(M);
-				return -1;
-			}
-			M->p[t->off + k] = src[k];
-		}
 	}
 	return 0;
+}
+
+int
+model_from_record(model *M, struct train_settings *s, const gs_rec *r,
+		  const char *where, char *msg, size_t msglen)
+{
+	struct cfg_key keys[ADAPT_SCHEMA_MAX];
+	struct adapted_cfg a;
+	size_t nk = 0;
+	int rc;
+
+	/* an adapted model's encoder: its adapt.* keys are read and left */
+	adapted_cfg_default(&a);
+	if (strcmp(r->name, ADAPTED_NAME) == 0)
+		nk = adapted_schema(&a, keys);
+	rc = model_from_record_keys(M, s, keys, nk, r, where, msg, msglen);
+	adapted_cfg_free(&a);
+	return rc;
 }
 
 /* The config text of s: YAML, as a config file holds it. */
@@ -277,5 +329,166 @@ checkpoint_load(model *M, real *best, struct train_state *st, const gs_rec *r,
 		if (attr_num(r, key, 1, 0, &b->rank[c], where, msg, len))
 			return -1;
 	}
+	return 0;
+}
+
+/* ---- the adapted model (gcn-adapt --save-model, --predict) ---- */
+
+void
+adapted_cfg_default(struct adapted_cfg *a)
+{
+	memset(a, 0, sizeof *a);
+	a->task = xstrdup("node");
+	a->head_width = 64;
+	a->class_values = xstrdup("");
+	a->label = xstrdup("label");
+	a->encoder_scale = 1;
+	a->scale = xstrdup("minmax");
+	a->init = xstrdup("pretrained");
+}
+
+void
+adapted_cfg_free(struct adapted_cfg *a)
+{
+	free(a->task);
+	free(a->class_values);
+	free(a->label);
+	free(a->scale);
+	free(a->init);
+	a->task = a->class_values = a->label = a->scale = a->init = NULL;
+}
+
+size_t
+adapted_schema(struct adapted_cfg *a, struct cfg_key *k)
+{
+	struct cfg_key keys[] = {
+		{ "adapt.task", CFG_STRING, &a->task, 0, 0, NULL },
+		{ "adapt.head_width", CFG_INT, &a->head_width, 1, 65536, NULL },
+		{ "adapt.classes", CFG_INT, &a->classes, 2, 1000001, NULL },
+		{ "adapt.class_values", CFG_STRING, &a->class_values, 0, 0, NULL },
+		{ "adapt.label", CFG_STRING, &a->label, 0, 0, NULL },
+		{ "adapt.attributes", CFG_INT, &a->attributes, 0, GS_MAX_ELEMS, NULL },
+		{ "adapt.encoder_scale", CFG_DOUBLE, &a->encoder_scale, 0, 1e30, NULL },
+		{ "adapt.scale", CFG_STRING, &a->scale, 0, 0, NULL },
+		{ "adapt.run", CFG_INT, &a->run, 0, 1e9, NULL },
+		{ "adapt.init", CFG_STRING, &a->init, 0, 0, NULL },
+		{ "adapt.freeze", CFG_INT, &a->freeze, -1, MODEL_MAXL, NULL },
+	};
+	size_t n = sizeof keys / sizeof keys[0];
+	memcpy(k, keys, sizeof keys);
+	return n;
+}
+
+void
+adapted_record(gs_rec *r, const struct train_settings *s, const model *M, const real *mp,
+	       const struct adapted_cfg *a, const struct head *h, const real *hp)
+{
+	struct train_settings sc = *s;
+	struct adapted_cfg ac = *a;
+	struct cfg_key keys[TRAIN_SCHEMA_MAX + ADAPT_SCHEMA_MAX];
+	struct head_tensor ht[HEAD_NT];
+	size_t nk = train_schema(&sc, keys);
+	nk += adapted_schema(&ac, keys + nk);
+	char *cfg = cfg_dump(keys, nk);
+	int nh = head_tensors(h, ht);
+
+	model_to_record(r, M, mp, ADAPTED_NAME, cfg, nh);
+	free(cfg);
+	for (int i = 0; i < nh; i++) {
+		gs_param *p = gs_rec_param(r, M->nt + i, ht[i].name, ht[i].rows, ht[i].cols, GS_F32);
+		float *d = p->data;
+		for (int64_t j = 0; j < ht[i].rows * ht[i].cols; j++)
+			d[j] = (float)hp[ht[i].off + j];
+	}
+}
+
+/* The checks of an adapted config that its schema's bounds do not make. */
+static int
+adapted_check(const struct adapted_cfg *a, const char *where, char *msg, size_t len)
+{
+	int link = strcmp(a->task, "link") == 0, nv = 0;
+
+	if (!link && strcmp(a->task, "node") != 0 && strcmp(a->task, "graph") != 0) {
+		snprintf(msg, len, "%s: config: adapt.task '%.40s': expected node, link or graph",
+			 where, a->task);
+		return -1;
+	}
+	if (strcmp(a->scale, "minmax") != 0 && strcmp(a->scale, "log") != 0) {
+		snprintf(msg, len, "%s: config: adapt.scale '%.40s': expected minmax or log",
+			 where, a->scale);
+		return -1;
+	}
+	if (!(a->encoder_scale > 0)) {
+		snprintf(msg, len, "%s: config: adapt.encoder_scale must be above 0", where);
+		return -1;
+	}
+	if (a->attributes > 0 && strcmp(a->task, "node") != 0) {
+		snprintf(msg, len, "%s: config: adapt.attributes is for the node task", where);
+		return -1;
+	}
+	if (!link)
+		return 0;
+	/* the link task's classes: as many whole numbers, ascending */
+	const char *c = a->class_values;
+	long long prev = 0;
+	while (*c) {
+		char *end;
+		errno = 0;
+		long long v = strtoll(c, &end, 10);
+		if (end == c || errno || (*end && *end != ',') || (nv > 0 && v <= prev) ||
+		    v < 0 || v > 1000000000) {
+			snprintf(msg, len, "%s: config: adapt.class_values '%.60s' is not a list "
+				 "of ascending whole numbers from 0", where, a->class_values);
+			return -1;
+		}
+		prev = v;
+		nv++;
+		c = *end ? end + 1 : end;
+	}
+	if (nv != a->classes) {
+		snprintf(msg, len, "%s: config: adapt.class_values lists %d values for %lld "
+			 "classes", where, nv, a->classes);
+		return -1;
+	}
+	return 0;
+}
+
+int
+adapted_from_record(model *M, struct train_settings *s, struct adapted_cfg *a,
+		    struct head *h, const gs_rec *r, const char *where, char *msg,
+		    size_t msglen)
+{
+	struct cfg_key keys[ADAPT_SCHEMA_MAX];
+	struct head_tensor ht[HEAD_NT];
+
+	adapted_cfg_default(a);
+	size_t nk = adapted_schema(a, keys);
+	if (model_from_record_keys(M, s, keys, nk, r, where, msg, msglen) != 0)
+		return -1;
+	if (adapted_check(a, where, msg, msglen) != 0) {
+		model_free(M);
+		return -1;
+	}
+	int link = strcmp(a->task, "link") == 0;
+	int64_t d = M->cfg.d, hid = a->head_width, C = a->classes;
+	/* the shapes first, from the sizes alone: a config that claims a
+	 * huge head is refused by the tensors the record holds, before any
+	 * allocation */
+	struct head shape = { .d = d, .din = d + a->attributes, .hid = hid,
+		.Cout = link ? hid : C, .C = C, .L = M->cfg.layers, .link = link };
+	int nh = head_tensors(&shape, ht);
+	for (int i = 0; i < nh; i++)
+		if (!check_param(r, ht[i].name, ht[i].rows, ht[i].cols, where, msg, msglen)) {
+			model_free(M);
+			return -1;
+		}
+	head_init(h, d, shape.din, shape.L, hid, shape.Cout, C, link, NULL);
+	for (int i = 0; i < nh; i++)
+		if (load_param(h->p + ht[i].off, r, ht[i].name, ht[i].rows, ht[i].cols, where,
+			       msg, msglen) != 0) {
+			head_free(h);
+			model_free(M);
+			return -1;
+		}
 	return 0;
 }

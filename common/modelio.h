@@ -1,21 +1,27 @@
 /*
  * modelio.h - a model in a stream: the model record (config text plus the
- * parameters as named float32 tensors, gnnstream(5)) and back.
+ * parameters as named float32 tensors, gnnstream(5)) and back; the
+ * pre-trained model of gcn-train and the adapted model of gcn-adapt
+ * --save-model (encoder and head).
  *
  * Ownership: the caller owns the records and models passed in; a model
- * made by model_from_record() is released with model_free().
+ * made by model_from_record() or adapted_from_record() is released with
+ * model_free(), a head with head_free(), an adapted_cfg with
+ * adapted_cfg_free().
  */
 #ifndef GNN_MODELIO_H
 #define GNN_MODELIO_H
 
 #include <stddef.h>
 
+#include "head.h"
 #include "model.h"
 #include "settings.h"
 #include "stream.h"
 
 #define MODEL_NAME "gcn-pretrain"		/* gcn-train's model record */
 #define CKPT_NAME "gcn-pretrain-checkpoint"	/* and its checkpoint */
+#define ADAPTED_NAME "gcn-adapted"		/* gcn-adapt --save-model's */
 
 /* Columns of the ranking targets in a 'centrality' tensor (centrality(1)),
  * in the order of the model's rank heads. */
@@ -47,8 +53,10 @@ void model_to_record(gs_rec *r, const model *M, const real *params,
 /*
  * Rebuild a model from a record made by model_to_record(): the sizes come
  * from the record's config (into s; free s->tasks), the parameters from
- * its tensors.  Returns 0, or -1 with msg ("WHERE: parameter 'x' is
- * missing", a bad config...) and M left empty.
+ * its tensors.  An adapted model's record (ADAPTED_NAME) gives its encoder
+ * as adapted: its adapt.* keys are checked as config keys and left aside,
+ * its head tensors are not read.  Returns 0, or -1 with msg ("WHERE:
+ * parameter 'x' is missing", a bad config...) and M left empty.
  */
 int model_from_record(model *M, struct train_settings *s, const gs_rec *r,
 		      const char *where, char *msg, size_t msglen);
@@ -79,5 +87,57 @@ void checkpoint_record(gs_rec *r, const struct train_settings *s, const model *M
  */
 int checkpoint_load(model *M, real *best, struct train_state *st, const gs_rec *r,
 		    const char *where, char *msg, size_t msglen);
+
+/*
+ * What an adapted model was made for and how to apply it: the adapt.*
+ * keys of its config (gcn-adapt(1), Inference).  The encoder's own keys
+ * are a train_settings (settings.h) beside it.
+ */
+struct adapted_cfg {
+	char *task;		/* "node", "link" or "graph" */
+	long long head_width;	/* the GCN head's hidden width */
+	long long classes;	/* C */
+	char *class_values;	/* link task: the edge label of each class, "1,2,3" */
+	char *label;		/* the class tensor or label record it was adapted on */
+	long long attributes;	/* attribute columns after the encoder's (0: none) */
+	double encoder_scale;	/* the encoder's columns enter the head times this */
+	char *scale;		/* the paper stage's scaling: "minmax" or "log" */
+	long long run;		/* the run saved */
+	char *init;		/* the run's initial encoder: pretrained, random, ... */
+	long long freeze;	/* its fix-tune boundary (-1: everything trained) */
+};
+
+#define ADAPT_SCHEMA_MAX 16
+
+/* Defaults (node task, no attributes, scale 1, minmax); the strings are
+ * allocated: adapted_cfg_free() frees them. */
+void adapted_cfg_default(struct adapted_cfg *a);
+void adapted_cfg_free(struct adapted_cfg *a);
+/* The config schema over a into k[ADAPT_SCHEMA_MAX]; returns the key count. */
+size_t adapted_schema(struct adapted_cfg *a, struct cfg_key *k);
+
+/*
+ * Fill r as an adapted model record (ADAPTED_NAME): the config is s's keys
+ * (the encoder, its feature stage) then a's; the tensors are M's, with the
+ * values mp (M's layout), then the head's (head_tensors(): head.mix.alpha,
+ * ..., their values hp in h's layout), all float32.
+ */
+void adapted_record(gs_rec *r, const struct train_settings *s, const model *M,
+		    const real *mp, const struct adapted_cfg *a, const struct head *h,
+		    const real *hp);
+
+/*
+ * Rebuild an adapted model from a record made by adapted_record(): the
+ * encoder into M and s (as model_from_record()), a (from its defaults:
+ * the caller frees it in any case) with its keys checked (a known
+ * task, at least 2 classes, as many class values as classes for the link
+ * task, a finite positive scale...), and the head into h (head_init() with
+ * the sizes of the config, every head tensor present, of its shape and
+ * finite).  Returns 0, or -1 with msg ("WHERE: what") and nothing left to
+ * free but a and s.
+ */
+int adapted_from_record(model *M, struct train_settings *s, struct adapted_cfg *a,
+			struct head *h, const gs_rec *r, const char *where, char *msg,
+			size_t msglen);
 
 #endif

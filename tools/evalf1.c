@@ -6,7 +6,8 @@
  * Input: streams holding tensor records named "predictions" (gcn-adapt
  * writes them), one per run: the record's id is the run, its columns
  * include "true" and "pred" (class indices), and its attribute classes=C
- * gives the number of classes.
+ * gives the number of classes.  An item whose true class is negative has
+ * none (gcn-adapt --predict writes -1 there): it is not scored.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -116,9 +117,11 @@ dup_attr(const gs_rec *r, const char *key)
 	return xstrdup(a ? a : "");
 }
 
-/* Labels of column col of a tensor as int32, checked to be whole numbers. */
+/* Labels of column col of a tensor as int32, checked to be whole numbers
+ * from 0, or from any negative number when unknown is set (a true class
+ * that is not known). */
 static int32_t *
-labels(gs_file *in, const gs_rec *r, int col, const char *what)
+labels(gs_file *in, const gs_rec *r, int col, const char *what, int unknown)
 {
 	int32_t *out = xmallocarray((size_t)r->rows + 1, sizeof *out);
 	for (int64_t i = 0; i < r->rows; i++) {
@@ -130,10 +133,10 @@ labels(gs_file *in, const gs_rec *r, int col, const char *what)
 		case GS_I32: x = ((const int32_t *)r->data)[k]; break;
 		default: x = (double)((const int64_t *)r->data)[k]; break;
 		}
-		if (!(x >= 0 && x <= INT32_MAX && x == floor(x)))
+		if (!((x >= 0 || unknown) && fabs(x) <= INT32_MAX && x == floor(x)))
 			die("%s: item %" PRId64 ": %s label %g is not a class index",
 			    gs_where(in), i, what, x);
-		out[i] = (int32_t)x;
+		out[i] = x < 0 ? -1 : (int32_t)x;
 	}
 	return out;
 }
@@ -143,6 +146,7 @@ read_runs(const struct opts *o, int nfiles, char **files, int *nrun)
 {
 	struct run *runs = NULL;
 	int n = 0, cap = 0;
+	int64_t skipped = 0, items = 0;	/* items without a true class; all items */
 	gs_rec r;
 	char msg[512];
 	struct progress pr;
@@ -167,7 +171,13 @@ read_runs(const struct opts *o, int nfiles, char **files, int *nrun)
 				if (runs[i].id == r.id)
 					die("%s: run %" PRId64 " appears twice (first at %s)",
 					    gs_where(in), r.id, runs[i].where);
-			int32_t *y = labels(in, &r, ct, "true"), *p = labels(in, &r, cp, "predicted");
+			int32_t *y = labels(in, &r, ct, "true", 1), *p = labels(in, &r, cp, "predicted", 0);
+			int64_t rows = f1_known(y, p, r.rows);
+			skipped += r.rows - rows;
+			items += r.rows;
+			if (rows == 0)
+				die("%s: run %" PRId64 ": no item has a true class (all %" PRId64
+				    " are negative)", gs_where(in), r.id, r.rows);
 			const char *cs = gs_attr_get(&r, "classes");
 			long long C = 0;
 			if (cs) {
@@ -178,7 +188,7 @@ read_runs(const struct opts *o, int nfiles, char **files, int *nrun)
 					die("%s: classes=%s is not a class count (1..%d)", gs_where(in),
 					    cs, MAX_CLASSES);
 			} else {
-				for (int64_t i = 0; i < r.rows; i++) {
+				for (int64_t i = 0; i < rows; i++) {
 					long long c = (y[i] > p[i] ? y[i] : p[i]) + 1LL;
 					if (c > MAX_CLASSES)
 						die("%s: item %" PRId64 ": class %lld: more than %d "
@@ -199,7 +209,7 @@ read_runs(const struct opts *o, int nfiles, char **files, int *nrun)
 			u->dataset = dup_attr(&r, "dataset");
 			u->where = xstrdup(gs_where(in));
 			f1_init(&u->f);
-			if (f1_compute(&u->f, y, p, r.rows, (int)C, &bad) != 0)
+			if (f1_compute(&u->f, y, p, rows, (int)C, &bad) != 0)
 				die("%s: item %" PRId64 ": class %" PRId32 " or %" PRId32
 				    " outside 0..%lld", gs_where(in), bad, y[bad], p[bad], C - 1);
 			free(y);
@@ -221,6 +231,9 @@ read_runs(const struct opts *o, int nfiles, char **files, int *nrun)
 	gs_rec_free(&r);
 	if (n == 0)
 		die("no '%s' records in the input (gcn-adapt writes them)", o->name);
+	if (skipped > 0 && !o->c.quiet)
+		warnx_("%" PRId64 " of %" PRId64 " items have no true class (negative): not scored",
+		       skipped, items);
 	/* runs in id order */
 	for (int i = 1; i < n; i++)
 		for (int j = i; j > 0 && runs[j - 1].id > runs[j].id; j--) {

@@ -15,6 +15,12 @@
  * relu -> dropout -> Linear; each run splits the edges 72/8/20 into
  * training, validation and test, and the encoder and the head see the
  * training edges only).
+ *
+ * Items without a class (a negative one, or a graph without a label
+ * record) are never trained on, validated or tested: the splits are drawn
+ * among the labelled ones.  --save-model keeps the run with the best
+ * validation accuracy (encoder and head, at its best epoch) as a model
+ * record; --predict applies such a model to every item of a new input.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -48,15 +54,15 @@ enum {
 	OPT_RUNS, OPT_LABEL, OPT_EPOCHS, OPT_PATIENCE, OPT_LR, OPT_HIDDEN, OPT_HEAD_WIDTH,
 	OPT_TRAIN_PER_CLASS, OPT_VAL, OPT_TEST, OPT_SCALE, OPT_DROPOUT,
 	OPT_ATTRIBUTES, OPT_ATTR_ONLY, OPT_TRAIN_FRACTION, OPT_RANDOM_ABOVE, OPT_FIRST_RUN,
-	OPT_RAW_CONCAT, OPT_FEATURES
+	OPT_RAW_CONCAT, OPT_FEATURES, OPT_PREDICT, OPT_SAVE_MODEL
 };
 
 #define SYNOPSIS "gcn-adapt [-qt] [-j threads] [-l level] [-o file] [-s seed] [--attr-only]\n" \
 	"                 [--attributes] [--dropout p] [--epochs n] [--features stage]\n" \
-	"                 [--first-run r]\n" \
-	"                 [--freeze k] [--head-width n] [--label name] [--lr x] [--model file]\n" \
-	"                 [--no-pretrain] [--patience n] [--progress] [--random-above]\n" \
-	"                 [--raw-concat] [--runs n] [--scale minmax|log]\n" \
+	"                 [--first-run r] [--freeze k] [--head-width n] [--label name]\n" \
+	"                 [--lr x] [--model file] [--no-pretrain] [--patience n]\n" \
+	"                 [--predict] [--progress] [--random-above] [--raw-concat]\n" \
+	"                 [--runs n] [--save-model file] [--scale minmax|log]\n" \
 	"                 [--task node|link|graph] [--test n] [--train-fraction x]\n" \
 	"                 [--train-per-class n] [--val n] [file ...]"
 
@@ -76,6 +82,10 @@ struct opts {
 	int task, no_pretrain, freeze, runs, first_run, epochs, patience, head_width, scale, random_above;
 	int train_per_class, nval, ntest, attributes, attr_only, raw_concat;
 	double lr, wd, dropout, train_fraction;
+	const char *save_model;	/* --save-model FILE, or NULL */
+	int predict;		/* --predict: apply a saved adapted model */
+	const char *train_opt;	/* the first option given that only adaptation takes */
+	int label_set, task_set;
 };
 
 static void
@@ -84,7 +94,8 @@ usage(FILE *f, const struct opts *o)
 	fprintf(f,
 		"usage: " SYNOPSIS "\n"
 		"  Adapts a gcn-train model to a labelled graph; writes the test predictions of\n"
-		"  every run (evalf1 scores them).\n"
+		"  every run (evalf1 scores them).  With --predict, labels every item of the\n"
+		"  input with a model saved by --save-model.\n"
 		"      --attr-only         the baseline on node attributes alone (no encoder)\n"
 		"      --attributes        concatenate the node attributes with the encoder output\n"
 		"      --dropout P         dropout of the GCN head's inputs [%g]\n"
@@ -98,23 +109,30 @@ usage(FILE *f, const struct opts *o)
 		"      --head-width N      width of the GCN head's hidden layer [%d]\n"
 		"      --hidden            refused: gcn-train's encoder width d; see --head-width\n"
 		"  -j, --threads N         threads [all cores]\n"
-		"      --label NAME        the per-node class tensor [%s]\n"
+		"      --label NAME        the per-node class tensor [%s; --predict: the model's]\n"
 		"  -l, --level N           gzip level, 0 = plain [%d]\n"
 		"      --lr X              Adam learning rate [%g]\n"
-		"      --model FILE        the pre-trained model (gcn-train's output)\n"
+		"      --model FILE        the pre-trained model (gcn-train's output); with\n"
+		"                          --predict, an adapted one (--save-model's)\n"
 		"      --no-pretrain       the same architecture from random initial values\n"
 		"  -o, --output FILE       write to FILE instead of stdout\n"
 		"      --patience N        stop after N epochs without a better validation accuracy [%d]\n"
+		"      --predict           label every item of the input with the adapted model of\n"
+		"                          --model: no training; takes only -jloqt, --features,\n"
+		"                          --label and --task\n"
 		"      --progress          progress on stderr even when it is not a terminal\n"
 		"      --random-above      random initial values above the fix-tune boundary (Fig. 3)\n"
 		"      --raw-concat        --attributes: the encoder output as it is, not scaled to\n"
 		"                          the attributes' mean row norm\n"
 		"  -q, --quiet             no warnings or progress\n"
 		"      --runs N            independent runs (splits and initial values) [%d]\n"
+		"      --save-model FILE   write the adapted model of the run with the best\n"
+		"                          validation accuracy (encoder and head) to FILE\n"
 		"  -s, --seed N            random seed; run r draws from stream (seed, r) [0]\n"
 		"      --scale MODE        input features: minmax (the paper's) or log [minmax]\n"
 		"  -t, --text              write the text form\n"
-		"      --task TASK         node, link or graph classification [node]\n"
+		"      --task TASK         node, link or graph classification [node; --predict:\n"
+		"                          the model's]\n"
 		"      --test N            test nodes per run (node task) [%d]\n"
 		"      --train-fraction X  use this share of the training labels (paper Fig. 4) [1]\n"
 		"      --train-per-class N labelled training nodes per class [%d]\n"
@@ -143,9 +161,11 @@ parse(struct opts *o, int argc, char **argv)
 		{ "model", required_argument, NULL, OPT_MODEL },
 		{ "no-pretrain", no_argument, NULL, OPT_NO_PRETRAIN },
 		{ "patience", required_argument, NULL, OPT_PATIENCE },
+		{ "predict", no_argument, NULL, OPT_PREDICT },
 		{ "random-above", no_argument, NULL, OPT_RANDOM_ABOVE },
 		{ "raw-concat", no_argument, NULL, OPT_RAW_CONCAT },
 		{ "runs", required_argument, NULL, OPT_RUNS },
+		{ "save-model", required_argument, NULL, OPT_SAVE_MODEL },
 		{ "scale", required_argument, NULL, OPT_SCALE },
 		{ "task", required_argument, NULL, OPT_TASK },
 		{ "test", required_argument, NULL, OPT_TEST },
@@ -176,6 +196,13 @@ parse(struct opts *o, int argc, char **argv)
 			usage(stdout, o);
 			copt_exit_ok();
 		}
+		/* what only adaptation takes, for --predict's check */
+		if (!o->train_opt && ch != OPT_FEATURES && ch != OPT_LABEL && ch != OPT_MODEL &&
+		    ch != OPT_PREDICT && ch != OPT_TASK && ch != OPT_HIDDEN && ch != 'j' &&
+		    ch != 'l' && ch != 'o' && ch != 'q' && ch != 't' && ch != COPT_VERSION)
+			for (int i = 0; lo[i].name; i++)
+				if (lo[i].val == ch)
+					o->train_opt = lo[i].name;
 		if (copt_handle(&o->c, ch, optarg))
 			continue;
 		switch (ch) {
@@ -202,6 +229,7 @@ parse(struct opts *o, int argc, char **argv)
 			if (!*optarg || strlen(optarg) >= GS_NAME_MAX)
 				die_usage("--label: expected a name of 1..%d characters", GS_NAME_MAX - 1);
 			o->label = optarg;
+			o->label_set = 1;
 			break;
 		case OPT_LR: o->lr = opt_double(optarg, 0, 10, "--lr"); break;
 		case OPT_MODEL: o->model = optarg; break;
@@ -209,12 +237,22 @@ parse(struct opts *o, int argc, char **argv)
 		case OPT_RANDOM_ABOVE: o->random_above = 1; break;
 		case OPT_RAW_CONCAT: o->raw_concat = 1; break;
 		case OPT_PATIENCE: o->patience = (int)opt_ll(optarg, 1, 1000000, "--patience"); break;
+		case OPT_PREDICT: o->predict = 1; break;
 		case OPT_RUNS: o->runs = (int)opt_ll(optarg, 1, 100000, "--runs"); break;
+		case OPT_SAVE_MODEL:
+			if (!*optarg || strcmp(optarg, "-") == 0)
+				die_usage("--save-model: expected a file name (the predictions go to "
+					  "the standard output or -o)");
+			o->save_model = optarg;
+			break;
 		case OPT_SCALE:
 			if ((o->scale = features_scale_mode(optarg)) < 0)
 				die_usage("--scale: '%s': expected minmax or log", optarg);
 			break;
-		case OPT_TASK: o->task = opt_keyword(optarg, adapt_task, "--task"); break;
+		case OPT_TASK:
+			o->task = opt_keyword(optarg, adapt_task, "--task");
+			o->task_set = 1;
+			break;
 		case OPT_TEST: o->ntest = (int)opt_ll(optarg, 1, 1 << 30, "--test"); break;
 		case OPT_TRAIN_PER_CLASS:
 			o->train_per_class = (int)opt_ll(optarg, 1, 1 << 30, "--train-per-class");
@@ -227,6 +265,21 @@ parse(struct opts *o, int argc, char **argv)
 			copt_bad_option(ch, argv, SYNOPSIS);
 		}
 	}
+	if (o->predict) {
+		if (o->train_opt)
+			die_usage("--predict applies a saved adapted model: --%s is for adaptation",
+				  o->train_opt);
+		if (!o->model)
+			die_usage("--predict: no --model; give the adapted model that "
+				  "gcn-adapt --save-model wrote");
+		o->c.seed_set = 0;	/* nothing is drawn: the pg record says so */
+		return;
+	}
+	if (o->save_model && o->attr_only)
+		die_usage("--save-model: --attr-only has no encoder; the saved model is an "
+			  "encoder and its head");
+	if (o->save_model && o->c.output && strcmp(o->save_model, o->c.output) == 0)
+		die_usage("--save-model %s: the predictions go there too (-o)", o->save_model);
 	if (o->raw_concat && !o->attributes)
 		die_usage("--raw-concat is for --attributes");
 	if (o->attr_only && (o->attributes || o->no_pretrain || o->model))
@@ -255,6 +308,10 @@ struct dataset {
 	int32_t *eu, *ev;	/* link task: the labelled edges, input order */
 	char cvals[256];	/* link task: the edge label of each class */
 	int64_t nitems;
+	int64_t nlab;		/* items with a class (y >= 0); the others have -1 */
+	/* --predict: the model's classes (link task: their edge labels) */
+	int predict, Cm;
+	int64_t *mvals;
 	real *A;		/* (n x na) node attributes, or NULL */
 	int64_t na, missing;	/* attribute columns; nodes without any */
 	int C;
@@ -277,46 +334,61 @@ cmp_i64(const void *a, const void *b)
 }
 
 /* Link task: the graph record's edges and their labels; the classes are
- * the distinct label values in ascending order. */
+ * the distinct non-negative label values in ascending order (--predict:
+ * the model's).  An edge with a negative label, or any edge of a graph
+ * without labels under --predict, has no class (y -1): it is structure,
+ * never a training, validation or test item. */
 static void
 link_labels(struct dataset *ds, const gs_rec *r, const char *where)
 {
 	int64_t m = r->m, *val, *uniq;
-	if (r->ltype == GS_NONE)
+	if (r->ltype == GS_NONE && !ds->predict)
 		die("%s: graph %" PRId64 " has no edge labels for --task link", where, r->id);
 	if (m == 0)
 		die("%s: graph %" PRId64 " has no edges", where, r->id);
 	val = xmallocarray((size_t)m, sizeof *val);
 	uniq = xmallocarray((size_t)m, sizeof *uniq);
+	int64_t nu = 0;
 	for (int64_t e = 0; e < m; e++) {
-		double x = r->ltype == GS_I32 ? ((const int32_t *)r->lab)[e]
+		double x = r->ltype == GS_NONE ? -1 : r->ltype == GS_I32 ? ((const int32_t *)r->lab)[e]
 		    : ((const double *)r->lab)[e];
 		if (!isfinite(x) || x != floor(x) || fabs(x) > 1e9)
 			die("%s: edge %" PRId64 ": label %g is not an integer class", where, e, x);
-		val[e] = uniq[e] = (int64_t)x;
+		val[e] = (int64_t)x;
+		if (val[e] >= 0)
+			uniq[nu++] = val[e];
 	}
-	qsort(uniq, (size_t)m, sizeof *uniq, cmp_i64);
-	int64_t nu = 0;
-	for (int64_t e = 0; e < m; e++)
-		if (nu == 0 || uniq[e] != uniq[nu - 1])
-			uniq[nu++] = uniq[e];
-	if (nu > 1000)
+	qsort(uniq, (size_t)nu, sizeof *uniq, cmp_i64);
+	int64_t nd = 0;
+	for (int64_t e = 0; e < nu; e++)
+		if (nd == 0 || uniq[e] != uniq[nd - 1])
+			uniq[nd++] = uniq[e];
+	if (ds->predict) {	/* the model's classes */
+		nd = ds->Cm;
+		memcpy(uniq, ds->mvals, (size_t)nd * sizeof *uniq);
+	} else if (nd > 1000)
 		die("%s: graph %" PRId64 ": %" PRId64 " distinct edge labels; at most 1000 classes",
-		    where, r->id, nu);
-	ds->C = (int)nu;
+		    where, r->id, nd);
+	ds->C = (int)nd;
 	ds->eu = xmallocarray((size_t)m, sizeof *ds->eu);
 	ds->ev = xmallocarray((size_t)m, sizeof *ds->ev);
 	ds->y = xmallocarray((size_t)m, sizeof *ds->y);
 	size_t cl = 0;
 	ds->cvals[0] = 0;
-	for (int64_t c = 0; c < nu && cl < sizeof ds->cvals - 24; c++)
+	for (int64_t c = 0; c < nd && cl < sizeof ds->cvals - 24; c++)
 		cl += (size_t)snprintf(ds->cvals + cl, sizeof ds->cvals - cl, "%s%" PRId64,
 				       c ? "," : "", uniq[c]);
+	ds->nlab = 0;
 	for (int64_t e = 0; e < m; e++) {
-		int64_t *f = bsearch(&val[e], uniq, (size_t)nu, sizeof *uniq, cmp_i64);
+		int64_t *f = val[e] < 0 ? NULL
+		    : bsearch(&val[e], uniq, (size_t)nd, sizeof *uniq, cmp_i64);
+		if (val[e] >= 0 && !f)
+			die("%s: edge %" PRId64 ": label %" PRId64 " is not one of the model's "
+			    "classes (%s)", where, e, val[e], ds->cvals);
 		ds->eu[e] = r->u[e];
 		ds->ev[e] = r->v[e];
-		ds->y[e] = (int32_t)(f - uniq);
+		ds->y[e] = f ? (int32_t)(f - uniq) : -1;
+		ds->nlab += f != NULL;
 	}
 	ds->nitems = m;
 	free(val);
@@ -397,7 +469,8 @@ take_features(struct dataset *ds, gs_file *in, const gs_rec *r, const graph *g, 
 	ds->nfeat++;
 }
 
-/* The node classes of a node task: the first column of the --label tensor. */
+/* The node classes of a node task: the first column of the --label tensor;
+ * a negative class means none (the node is not an item of any split). */
 static void
 take_node_labels(struct dataset *ds, const struct opts *o, gs_file *in, const gs_rec *r)
 {
@@ -409,12 +482,17 @@ take_node_labels(struct dataset *ds, const struct opts *o, gs_file *in, const gs
 	free(ds->y);
 	ds->y = xmallocarray((size_t)ds->g.n + 1, sizeof *ds->y);
 	ds->C = 0;
+	ds->nlab = 0;
 	for (int32_t v = 0; v < ds->g.n; v++) {
 		int64_t c = r->dtype == GS_I32 ? ((const int32_t *)r->data)[(int64_t)v * r->cols]
 		    : ((const int64_t *)r->data)[(int64_t)v * r->cols];
-		if (c < 0 || c > 1000000)
+		if (c > 1000000)
 			die("%s: node %" PRId32 ": class %" PRId64 " out of range", gs_where(in), v, c);
-		ds->y[v] = (int32_t)c;
+		if (ds->predict && c >= ds->Cm)
+			die("%s: node %" PRId32 ": class %" PRId64 " is not one of the model's %d "
+			    "classes", gs_where(in), v, c, ds->Cm);
+		ds->y[v] = c < 0 ? -1 : (int32_t)c;
+		ds->nlab += c >= 0;
 		if (c + 1 > ds->C)
 			ds->C = (int)c + 1;
 	}
@@ -480,10 +558,14 @@ read_graphs(struct dataset *ds, const struct opts *o)
 		} else if (k == GS_LABEL && strcmp(r.name, o->label) == 0) {
 			if (!ds->have_graph || r.id != ds->id)
 				die("%s: label record does not follow its graph", gs_where(in));
-			if (r.value < 0 || r.value > 1000000)
+			if (r.value > 1000000)
 				die("%s: graph %" PRId64 ": class %" PRId64 " out of range",
 				    gs_where(in), r.id, r.value);
-			ds->y[ds->ng - 1] = (int32_t)r.value;
+			if (ds->predict && r.value >= ds->Cm)
+				die("%s: graph %" PRId64 ": class %" PRId64 " is not one of the "
+				    "model's %d classes", gs_where(in), r.id, r.value, ds->Cm);
+			/* a negative class: the graph has none */
+			ds->y[ds->ng - 1] = r.value < 0 ? -1 : (int32_t)r.value;
 			if (r.value + 1 > ds->C)
 				ds->C = (int)r.value + 1;
 		}
@@ -491,10 +573,16 @@ read_graphs(struct dataset *ds, const struct opts *o)
 	gs_rec_free(&r);
 }
 
-/* The dataset of the task, checked: classes for every item, two at least. */
+/*
+ * The dataset of the task, checked.  Adaptation: a class for some items
+ * at least (how many have none is said on stderr), two classes at least.
+ * --predict: classes are optional, the model's (ds->Cm) where given.
+ */
 static void
 read_dataset(struct dataset *ds, const struct opts *o, int nfiles, char **files)
 {
+	static const char *const item[] = { "nodes", "edges", "graphs" };
+
 	graph_init(&ds->g);
 	gs_reader_init(&ds->rd, nfiles, files);
 	if (o->task == TASK_GRAPH)
@@ -504,30 +592,55 @@ read_dataset(struct dataset *ds, const struct opts *o, int nfiles, char **files)
 	if (!ds->have_graph)
 		die("no graph in the input");
 	if (o->task == TASK_GRAPH) {
+		ds->nitems = ds->ng;
+		ds->nlab = 0;
 		for (int i = 0; i < ds->ng; i++)
-			if (ds->y[i] < 0)
-				die("graph %d of the input has no '%s' label record (--label)", i, o->label);
+			ds->nlab += ds->y[i] >= 0;
+	} else if (o->task == TASK_NODE) {
+		ds->nitems = ds->g.n;
+		if (!ds->y && ds->predict) {	/* no truth at all */
+			ds->y = xmallocarray((size_t)ds->g.n, sizeof *ds->y);
+			for (int32_t v = 0; v < ds->g.n; v++)
+				ds->y[v] = -1;
+			ds->nlab = 0;
+		}
+	}
+	if (ds->predict) {
+		ds->C = ds->Cm;
+		return;
+	}
+	if (o->task == TASK_GRAPH) {
+		if (ds->nlab == 0)
+			die("graphs of the input have no '%s' label record (--label)", o->label);
 		if (ds->C < 2)
 			die("one class only among the graphs");
 		if (o->attributes || o->attr_only)
 			die_usage("--attributes and --attr-only are for node classification");
-		ds->nitems = ds->ng;
-		return;
-	}
-	if (o->task == TASK_NODE) {
-		ds->nitems = ds->g.n;
-		if (!ds->y)
+	} else {
+		if (o->task == TASK_NODE && !ds->y)
 			die("graph %" PRId64 ": no '%s' tensor of node classes (--label)", ds->id,
 			    o->label);
+		if (ds->nlab == 0)
+			die("graph %" PRId64 ": no %s has a class (every %s is negative)", ds->id,
+			    o->task == TASK_LINK ? "edge" : "node",
+			    o->task == TASK_LINK ? "edge label" : "class");
+		if (ds->C < 2)
+			die("graph %" PRId64 ": one class only among the %s", ds->id,
+			    o->task == TASK_LINK ? "edge labels" : "nodes");
+		if ((o->attributes || o->attr_only) && !ds->A)
+			die("graph %" PRId64 ": no 'attributes' tensor for --attributes/--attr-only",
+			    ds->id);
+		if ((o->attributes || o->attr_only) && ds->missing && !o->c.quiet)
+			warnx_("graph %" PRId64 ": %" PRId64 " of %" PRId32 " nodes have no "
+			       "attributes (zeros; the source file is partial)", ds->id, ds->missing,
+			       ds->g.n);
 	}
-	if (ds->C < 2)
-		die("graph %" PRId64 ": one class only among the %s", ds->id,
-		    o->task == TASK_LINK ? "edge labels" : "nodes");
-	if ((o->attributes || o->attr_only) && !ds->A)
-		die("graph %" PRId64 ": no 'attributes' tensor for --attributes/--attr-only", ds->id);
-	if ((o->attributes || o->attr_only) && ds->missing && !o->c.quiet)
-		warnx_("graph %" PRId64 ": %" PRId64 " of %" PRId32 " nodes have no attributes "
-		       "(zeros; the source file is partial)", ds->id, ds->missing, ds->g.n);
+	if (ds->nlab < ds->nitems && !o->c.quiet)
+		warnx_("%" PRId64 " of %" PRId64 " %s have no class (%s): never trained on, "
+		       "validated or tested", ds->nitems - ds->nlab, ds->nitems, item[o->task],
+		       o->task == TASK_GRAPH ? "no label record, or a negative one"
+		       : o->task == TASK_LINK ? "a negative edge label: structure only"
+		       : "a negative class");
 }
 
 static void
@@ -546,13 +659,16 @@ dataset_free(struct dataset *ds)
 		free(ds->gfeat[i]);
 	free(ds->gfeat);
 	free(ds->fcols);
+	free(ds->mvals);
 	gs_reader_free(&ds->rd);
 }
 
 /* ---- splits ---- */
 
 /* Planetoid-style: train_per_class nodes of each class, then nval and
- * ntest of the rest, all uniform from the run's stream.  Returns 0 or -1. */
+ * ntest of the rest, all uniform from the run's stream; nodes without a
+ * class are passed over (the permutation is of every node, so the draws
+ * do not depend on which nodes have one).  Returns 0 or -1. */
 static int
 split(const struct dataset *ds, const struct opts *o, gsl_rng *r, int32_t *tr,
       int *ntr, int32_t *va, int32_t *te, char *msg, size_t len)
@@ -591,7 +707,7 @@ split(const struct dataset *ds, const struct opts *o, gsl_rng *r, int32_t *tr,
 		}
 	}
 	for (int32_t i = 0; i < n && (nv < o->nval || nt < o->ntest); i++) {
-		if (used[perm[i]])
+		if (used[perm[i]] || ds->y[perm[i]] < 0)
 			continue;
 		if (nv < o->nval)
 			va[nv++] = perm[i];
@@ -601,8 +717,8 @@ split(const struct dataset *ds, const struct opts *o, gsl_rng *r, int32_t *tr,
 	free(perm);
 	free(used);
 	if (nv < o->nval || nt < o->ntest) {
-		snprintf(msg, len, "%" PRId32 " nodes: too few for %d training, %d validation "
-			 "and %d test nodes", n, k, o->nval, o->ntest);
+		snprintf(msg, len, "%" PRId64 " labelled nodes: too few for %d training, %d "
+			 "validation and %d test nodes", ds->nlab, k, o->nval, o->ntest);
 		return -1;
 	}
 	*ntr = k;
@@ -613,7 +729,8 @@ split(const struct dataset *ds, const struct opts *o, gsl_rng *r, int32_t *tr,
  * Graph task: stratified FOLDS-fold cross-validation.  The folds are drawn
  * once from stream (seed, FOLD_STREAM): each class's graphs in random order
  * go to folds 0, 1, ... in turn.  Run r tests on fold r mod FOLDS,
- * validates on the next fold and trains on the others.
+ * validates on the next fold and trains on the others.  A graph without a
+ * class is in no fold.
  */
 static void
 graph_split(const struct dataset *ds, uint64_t seed, int run, int32_t *tr, int *ntr,
@@ -622,8 +739,10 @@ graph_split(const struct dataset *ds, uint64_t seed, int run, int32_t *tr, int *
 	int G = ds->ng, *fold = xmallocarray((size_t)G, sizeof *fold);
 	int32_t *perm = xmallocarray((size_t)G, sizeof *perm);
 	gsl_rng *r = rng_new(seed, FOLD_STREAM);
-	for (int i = 0; i < G; i++)
+	for (int i = 0; i < G; i++) {
 		perm[i] = i;
+		fold[i] = -1;
+	}
 	for (int i = G - 1; i > 0; i--) {
 		int j = (int)rng_uniform_u64(r, (uint64_t)i + 1);
 		int32_t t = perm[i];
@@ -642,7 +761,7 @@ graph_split(const struct dataset *ds, uint64_t seed, int run, int32_t *tr, int *
 			te[(*nte)++] = i;
 		else if (fold[i] == fv)
 			va[(*nva)++] = i;
-		else
+		else if (fold[i] >= 0)
 			tr[(*ntr)++] = i;
 	}
 	gsl_rng_free(r);
@@ -651,18 +770,18 @@ graph_split(const struct dataset *ds, uint64_t seed, int run, int32_t *tr, int *
 }
 
 /*
- * Link task: a random permutation of the edges from the run's stream; the
- * last LINK_TEST share is the test set, the first LINK_VAL share of the
- * rest validation, the others training (72/8/20 with the defaults).
- * Returns 0, or -1 when a part would be empty.
+ * Link task: a random permutation of the labelled edges lab[0..m) from the
+ * run's stream; the last LINK_TEST share is the test set, the first
+ * LINK_VAL share of the rest validation, the others training (72/8/20 with
+ * the defaults).  Returns 0, or -1 when a part would be empty.
  */
 static int
-link_split(int64_t m, gsl_rng *r, int32_t *tr, int *ntr, int32_t *va, int *nva,
-	   int32_t *te, int *nte)
+link_split(const int32_t *lab, int64_t m, gsl_rng *r, int32_t *tr, int *ntr, int32_t *va,
+	   int *nva, int32_t *te, int *nte)
 {
-	int32_t *perm = xmallocarray((size_t)m, sizeof *perm);
+	int32_t *perm = xmallocarray((size_t)m + 1, sizeof *perm);
 	for (int64_t e = 0; e < m; e++)
-		perm[e] = (int32_t)e;
+		perm[e] = lab[e];
 	for (int64_t i = m - 1; i > 0; i--) {
 		int64_t j = (int64_t)rng_uniform_u64(r, (uint64_t)i + 1);
 		int32_t t = perm[i];
@@ -738,15 +857,26 @@ struct adapt {
 	int ntr, nva, nte;
 	real *bestlg;		/* (NI x C) item logits at the best epoch */
 	real *glg, *dil;	/* graph task: graph logits and their gradient */
+	int32_t *lab, *unl;	/* link: the labelled edges; the others (structure) */
+	int64_t nlab, nunl;
 	mws *w;
 	gsl_rng *rr;		/* the run's stream (seed, run) */
 	struct progress pr;
+	/* --save-model: the encoder's (M->n) and the head's (nh) parameters at
+	 * the best epoch of the run in progress (snap) and of the best run so
+	 * far (keep), the head's sizes, and what the kept run gave */
+	real *snapM, *snapH, *keepM, *keepH;
+	int64_t nh;
+	struct head hshape;
+	int kept_run, kept_epochs, kept_best, kept_ntr;
+	double kept_acc, kept_loss;
+	real kept_es;
 };
 
 /* What a run gave. */
 struct run_result {
 	int epochs, best_epoch;
-	double val_acc, test_acc;
+	double val_acc, val_loss, test_acc;
 };
 
 static void
@@ -799,6 +929,16 @@ adapt_init(struct adapt *a, const struct opts *o, struct pretrained *pt, struct 
 		a->ident[i] = (int32_t)i;
 	graph_init(&a->gtr);
 	if (a->link) {
+		/* the labelled edges are the items of the splits; the others are
+		 * in every run's training graph */
+		a->lab = xmallocarray((size_t)a->NI + 1, sizeof *a->lab);
+		a->unl = xmallocarray((size_t)a->NI + 1, sizeof *a->unl);
+		for (int64_t e = 0; e < a->NI; e++) {
+			if (ds->y[e] >= 0)
+				a->lab[a->nlab++] = (int32_t)e;
+			else
+				a->unl[a->nunl++] = (int32_t)e;
+		}
 		lbuf_init(&a->lb, a->N, a->hid, a->C);
 		/* evaluation scores the validation and test edges (vt) only; the
 		 * training edges' rows of elg stay 0 */
@@ -828,6 +968,11 @@ adapt_init(struct adapt *a, const struct opts *o, struct pretrained *pt, struct 
 	}
 	progress_init(&a->pr, &o->c);
 	a->pr.at_most = 1;	/* early stopping may end a run sooner */
+	a->kept_run = -1;
+	if (o->save_model) {
+		a->snapM = xmallocarray((size_t)M->n, sizeof *a->snapM);
+		a->keepM = xmallocarray((size_t)M->n, sizeof *a->keepM);
+	}
 }
 
 static void
@@ -839,7 +984,8 @@ adapt_free(struct adapt *a)
 		free(a->glg);
 		free(a->dil);
 	}
-	free(a->elg); free(a->vt); free(a->tu); free(a->tv);
+	free(a->elg); free(a->vt); free(a->tu); free(a->tv); free(a->lab); free(a->unl);
+	free(a->snapM); free(a->snapH); free(a->keepM); free(a->keepH);
 	graph_free(&a->gtr);
 	hbuf_free(&a->hb);
 	free(a->trained); free(a->ident); free(a->tr); free(a->va); free(a->te);
@@ -863,19 +1009,25 @@ split_run(struct adapt *a, int run)
 	if (o->task == TASK_GRAPH) {
 		graph_split(ds, o->c.seed, run, a->tr, &a->ntr, a->va, &a->nva, a->te, &a->nte);
 	} else if (a->link) {
-		if (link_split(a->NI, a->rr, a->tr, &a->ntr, a->va, &a->nva, a->te, &a->nte) != 0)
+		if (link_split(a->lab, a->nlab, a->rr, a->tr, &a->ntr, a->va, &a->nva, a->te,
+			       &a->nte) != 0)
 			die("%" PRId64 " labelled edges: too few to split into training, "
-			    "validation and test edges", a->NI);
+			    "validation and test edges", a->nlab);
 		memcpy(a->vt, a->va, (size_t)a->nva * sizeof *a->vt);
 		memcpy(a->vt + a->nva, a->te, (size_t)a->nte * sizeof *a->vt);
-		/* the encoder and the head see the training edges only */
+		/* the encoder and the head see the training edges only, and the
+		 * edges without a class, which are structure and no item */
 		for (int i = 0; i < a->ntr; i++) {
 			a->tu[i] = ds->eu[a->tr[i]];
 			a->tv[i] = ds->ev[a->tr[i]];
 		}
+		for (int64_t i = 0; i < a->nunl; i++) {
+			a->tu[a->ntr + i] = ds->eu[a->unl[i]];
+			a->tv[a->ntr + i] = ds->ev[a->unl[i]];
+		}
 		const graph *gp1 = &a->gtr;
-		if (graph_build(&a->gtr, ds->g.n, a->ntr, a->tu, a->tv, GRAPH_STRICT, NULL, msg,
-				sizeof msg) != 0 ||
+		if (graph_build(&a->gtr, ds->g.n, a->ntr + a->nunl, a->tu, a->tv, GRAPH_STRICT,
+				NULL, msg, sizeof msg) != 0 ||
 		    batch_plain(&a->b, &gp1, 1, a->fs, NULL, msg, sizeof msg) != 0)
 			die("%s", msg);
 		/* --train-fraction: the loss sees a share of them */
@@ -928,6 +1080,20 @@ train_run(struct adapt *a, int run, struct run_result *res)
 	progress_start(&a->pr, "epochs", o->epochs, "run %d/%d", run + 1, o->first_run + o->runs);
 	encoder_start(a);
 	head_init(&h, a->d, a->din, M->cfg.layers, hid, Cout, C, a->link, a->rr);
+	if (o->save_model && !a->snapH) {	/* the head's size, known now */
+		a->nh = h.n;
+		a->snapH = xmallocarray((size_t)h.n, sizeof *a->snapH);
+		a->keepH = xmallocarray((size_t)h.n, sizeof *a->keepH);
+		memset(&a->hshape, 0, sizeof a->hshape);	/* sizes only */
+		a->hshape.n = h.n;
+		a->hshape.d = h.d;
+		a->hshape.din = h.din;
+		a->hshape.hid = h.hid;
+		a->hshape.Cout = h.Cout;
+		a->hshape.C = h.C;
+		a->hshape.L = h.L;
+		a->hshape.link = h.link;
+	}
 	/*
 	 * Iteration it evaluates the parameters after it - 1 epochs of
 	 * training, then trains epoch it from the same encoder pass.
@@ -962,6 +1128,10 @@ train_run(struct adapt *a, int run, struct run_result *res)
 				best_loss = vl;
 				best_ep = ep;
 				memcpy(a->bestlg, ilg, (size_t)(NI * C) * sizeof *a->bestlg);
+				if (o->save_model) {	/* the parameters that gave them */
+					memcpy(a->snapM, M->p, (size_t)M->n * sizeof *a->snapM);
+					memcpy(a->snapH, h.p, (size_t)h.n * sizeof *a->snapH);
+				}
 			}
 			progress_note(&a->pr, "val %.3f, best %.3f at epoch %d", vacc, best_acc,
 				      best_ep);
@@ -999,6 +1169,54 @@ train_run(struct adapt *a, int run, struct run_result *res)
 	res->epochs = ep;
 	res->best_epoch = best_ep;
 	res->val_acc = best_acc;
+	res->val_loss = best_loss;
+}
+
+/*
+ * Rows idx[0..n) of the item logits lg (items x C) as a predictions tensor
+ * with id id: item, true class (y; -1 for none), predicted class and, up
+ * to 64 classes, the softmax probabilities.  Returns how many predicted
+ * classes are the true one.
+ */
+static int64_t
+predictions_tensor(gs_rec *rec, int64_t id, const real *lg, const int32_t *idx, int64_t n,
+		   const int32_t *y, int64_t C)
+{
+	char cols[64 + 16 * 64];
+	size_t cl = (size_t)snprintf(cols, sizeof cols, "item,true,pred");
+	int64_t ok = 0;
+
+	for (int64_t c = 0; c < C && cl < sizeof cols - 24; c++)
+		cl += (size_t)snprintf(cols + cl, sizeof cols - cl, ",score_%" PRId64, c);
+	int64_t ncol = C <= 64 ? 3 + C : 3;
+	if (C > 64)
+		snprintf(cols, sizeof cols, "item,true,pred");
+	gs_rec_tensor(rec, id, "predictions", n, ncol, GS_F64, cols);
+	double *pd = rec->data;
+	for (int64_t i = 0; i < n; i++) {
+		const real *z = lg + (int64_t)idx[i] * C;
+		double s;
+		int best;
+		double mx = head_softmax_stats(z, C, &s, &best);
+		pd[i * ncol] = idx[i];
+		pd[i * ncol + 1] = y[idx[i]];
+		pd[i * ncol + 2] = best;
+		ok += best == y[idx[i]];
+		for (int64_t c = 0; c < C && ncol > 3; c++)
+			pd[i * ncol + 3 + c] = exp(z[c] - mx) / s;
+	}
+	return ok;
+}
+
+/* What a run's training came to, as attributes of its predictions record
+ * or of the model saved from it. */
+static void
+run_attrs(gs_rec *rec, int epochs, int best_epoch, int ntr, double val_acc)
+{
+	gs_attr_setf(rec, "epochs", "%d", epochs);
+	gs_attr_setf(rec, "best_epoch", "%d", best_epoch);
+	gs_attr_setf(rec, "train_labels", "%d", ntr);
+	gs_attr_setf(rec, "val_acc", "%.6f", val_acc);
 }
 
 /* The predictions record of a run: the test items' true and predicted
@@ -1009,28 +1227,8 @@ write_predictions(struct adapt *a, int run, gs_file *out, gs_rec *rec, struct ru
 	const struct opts *o = a->o;
 	const struct dataset *ds = a->ds;
 	int64_t C = a->C;
-	char cols[64 + 16 * 64];
-	size_t cl = (size_t)snprintf(cols, sizeof cols, "item,true,pred");
+	double tok = (double)predictions_tensor(rec, run, a->bestlg, a->te, a->nte, ds->y, C);
 
-	for (int64_t c = 0; c < C && cl < sizeof cols - 24; c++)
-		cl += (size_t)snprintf(cols + cl, sizeof cols - cl, ",score_%" PRId64, c);
-	int64_t ncol = C <= 64 ? 3 + C : 3;
-	if (C > 64)
-		snprintf(cols, sizeof cols, "item,true,pred");
-	gs_rec_tensor(rec, run, "predictions", a->nte, ncol, GS_F64, cols);
-	double *pd = rec->data, tok = 0;
-	for (int i = 0; i < a->nte; i++) {
-		const real *z = a->bestlg + (int64_t)a->te[i] * C;
-		double s;
-		int best;
-		double mx = head_softmax_stats(z, C, &s, &best);
-		pd[i * ncol] = a->te[i];
-		pd[i * ncol + 1] = ds->y[a->te[i]];
-		pd[i * ncol + 2] = best;
-		tok += best == ds->y[a->te[i]];
-		for (int64_t c = 0; c < C && ncol > 3; c++)
-			pd[i * ncol + 3 + c] = exp(z[c] - mx) / s;
-	}
 	res->test_acc = tok / a->nte;
 	gs_attr_set(rec, "task", adapt_task[o->task]);
 	gs_attr_set(rec, "dataset", ds->name);
@@ -1047,64 +1245,354 @@ write_predictions(struct adapt *a, int run, gs_file *out, gs_rec *rec, struct ru
 		gs_attr_set(rec, "features", a->stage);
 	if (o->attributes)
 		gs_attr_setf(rec, "encoder_scale", "%.6g", (double)a->hb.es);
-	gs_attr_setf(rec, "epochs", "%d", res->epochs);
-	gs_attr_setf(rec, "best_epoch", "%d", res->best_epoch);
-	gs_attr_setf(rec, "train_labels", "%d", a->ntr);
-	gs_attr_setf(rec, "val_acc", "%.6f", res->val_acc);
+	run_attrs(rec, res->epochs, res->best_epoch, a->ntr, res->val_acc);
 	gs_write1(out, rec);
+}
+
+/* After a run: keep its best epoch's parameters when its validation
+ * accuracy is the best so far (ties: the lower validation loss, then the
+ * earlier run). */
+static void
+keep_run(struct adapt *a, int run, const struct run_result *res)
+{
+	real *t;
+
+	if (a->kept_run >= 0 && (res->val_acc < a->kept_acc ||
+				 (res->val_acc == a->kept_acc && res->val_loss >= a->kept_loss)))
+		return;
+	t = a->keepM;
+	a->keepM = a->snapM;
+	a->snapM = t;
+	t = a->keepH;
+	a->keepH = a->snapH;
+	a->snapH = t;
+	a->kept_run = run;
+	a->kept_acc = res->val_acc;
+	a->kept_loss = res->val_loss;
+	a->kept_epochs = res->epochs;
+	a->kept_best = res->best_epoch;
+	a->kept_ntr = a->ntr;
+	a->kept_es = a->hb.es;
+}
+
+/*
+ * The adapted model of the kept run (gcn-adapt(1), Inference): the
+ * encoder's settings with the feature stage the runs used, the adapt.*
+ * keys, the encoder's and the head's parameters at its best epoch.
+ */
+static void
+write_model(const struct adapt *a, const struct pretrained *pt, gs_file *mf, gs_rec *rec)
+{
+	const struct opts *o = a->o;
+	const struct dataset *ds = a->ds;
+	struct train_settings s = pt->ts;	/* the strings are borrowed */
+	struct adapted_cfg ac;
+	int kind = pt->fs.kind;
+
+	s.nfeat = a->M->cfg.nfeat;
+	s.feature_stage = (char *)(kind == FEAT_SRC_PAPER ? "paper" : kind == FEAT_SRC_GIVEN
+				   ? "stream" : "command");
+	s.feature_command = (char *)(kind == FEAT_SRC_CALL ? pt->fc.cmd : "");
+	s.feature_columns = (char *)(kind == FEAT_SRC_PAPER ? FEATURES_COLUMNS
+				     : kind == FEAT_SRC_GIVEN ? ds->fcols : pt->fc.columns);
+	memset(&ac, 0, sizeof ac);
+	ac.task = (char *)adapt_task[o->task];
+	ac.head_width = o->head_width;
+	ac.classes = a->C;
+	ac.class_values = (char *)(a->link ? ds->cvals : "");
+	ac.label = (char *)(a->link ? "" : o->label);
+	ac.attributes = o->attributes ? ds->na : 0;
+	ac.encoder_scale = a->kept_es;
+	ac.scale = (char *)(pt->fs.scale == FEAT_SCALE_LOG ? "log" : "minmax");
+	ac.run = a->kept_run;
+	ac.init = (char *)(o->no_pretrain ? "random" : o->random_above ? "pretrained-below"
+			   : "pretrained");
+	ac.freeze = o->no_pretrain ? -1 : o->freeze;
+	adapted_record(rec, &s, a->M, a->keepM, &ac, &a->hshape, a->keepH);
+	gs_attr_set(rec, "dataset", ds->name);
+	gs_attr_setf(rec, "seed", "%" PRIu64, o->c.seed);
+	gs_attr_setf(rec, "runs", "%d..%d", o->first_run, o->first_run + o->runs - 1);
+	run_attrs(rec, a->kept_epochs, a->kept_best, a->kept_ntr, a->kept_acc);
+	gs_write1(mf, rec);
+}
+
+/* Adaptation starts from a pre-trained model: refuse a file whose first
+ * model record is an adapted one, before pretrained_load() takes its
+ * encoder.  Any other trouble with the file is left to pretrained_load()
+ * to report; standard input can be read once only, so it is not looked at
+ * here. */
+static void
+refuse_adapted(const char *path)
+{
+	char msg[512];
+	gs_file *in;
+	gs_rec r;
+	int k;
+
+	if (!path || strcmp(path, "-") == 0 || !(in = gs_open_in(path, msg, sizeof msg)))
+		return;
+	gs_rec_init(&r);
+	while ((k = gs_read1(in, &r)) > 0 && k != GS_MODEL)
+		;
+	if (k == GS_MODEL && strcmp(r.name, ADAPTED_NAME) == 0)
+		die("%s: an adapted model (gcn-adapt --save-model): give it to --predict; "
+		    "adaptation starts from a pre-trained model (gcn-train)", gs_where(in));
+	gs_rec_free(&r);
+	gs_close(in);
+}
+
+/* The adaptation: every run, its predictions, the model kept. */
+static int
+adapt_main(struct opts *o, int argc, char **argv)
+{
+	struct dataset ds;
+	struct pretrained pt;
+	struct adapt a;
+	struct run_result res;
+	gs_file *out, *mf = NULL;
+	gs_rec rec;
+
+	refuse_adapted(o->model);
+	pretrained_load(&pt, o->model);
+	memset(&ds, 0, sizeof ds);
+	read_dataset(&ds, o, argc - optind, argv + optind);
+	if (!o->attr_only) {	/* the encoder's input: the model's feature stage */
+		struct stage_ask sa = {
+			.features = o->features, .scale = o->scale, .fresh = o->no_pretrain,
+			.changes = o->task == TASK_LINK, .quiet = o->c.quiet,
+			.g0 = o->task == TASK_GRAPH ? &ds.gs[0] : &ds.g,
+			.ngraphs = o->task == TASK_GRAPH ? ds.ng : 1, .nfeat = ds.nfeat,
+			.F = ds.F, .fcols = ds.fcols,
+		};
+		pretrained_stage(&pt, &sa);
+	} else {
+		pt.fs.scale = o->scale;
+	}
+	adapt_init(&a, o, &pt, &ds);
+	out = gs_open_out(&o->c, argc, argv);
+	gs_reader_write_pg(&ds.rd, out);	/* provenance: the dataset's, the model's */
+	gs_reader_write_pg(&pt.rd, out);
+	if (o->save_model) {	/* opened now: a bad path fails before the runs */
+		struct copt mc = o->c;
+		mc.output = o->save_model;
+		mf = gs_open_out(&mc, argc, argv);
+		gs_reader_write_pg(&ds.rd, mf);
+		gs_reader_write_pg(&pt.rd, mf);
+	}
+	gs_rec_init(&rec);
+	for (int run = o->first_run; run < o->first_run + o->runs; run++) {
+		split_run(&a, run);
+		train_run(&a, run, &res);
+		write_predictions(&a, run, out, &rec, &res);
+		if (o->save_model)
+			keep_run(&a, run, &res);
+		if (copt_show_progress(&o->c))
+			warnx_("run %d/%d: %d epochs (best %d), val %.3f, test %.3f", run + 1,
+			       o->first_run + o->runs, res.epochs, res.best_epoch, res.val_acc,
+			       res.test_acc);
+	}
+	if (mf)
+		write_model(&a, &pt, mf, &rec);
+	gs_close(out);
+	gs_close(mf);
+	if (mf && !o->c.quiet)
+		warnx_("%s: the model of run %d (validation accuracy %.3f, the best of %d "
+		       "run%s)", o->save_model, a.kept_run, a.kept_acc, o->runs,
+		       o->runs == 1 ? "" : "s");
+	if (o->shipped && !o->c.quiet)	/* at the end: a failing run says one line */
+		warnx_("model: %s (the shipped model%s; --model to choose another)", o->model,
+		       o->no_pretrain ? ", its configuration for --no-pretrain" : "");
+	gs_rec_free(&rec);
+	adapt_free(&a);
+	dataset_free(&ds);
+	pretrained_free(&pt);
+	return 0;
+}
+
+/* ---- --predict: a saved adapted model applied to every item ---- */
+
+/*
+ * The adapted model of path into pt (its encoder, settings and provenance,
+ * as pretrained_load() fills them), ac and h.  Dies with one line on a bad
+ * file, and on a model record that is not an adapted model.
+ */
+static void
+load_adapted(struct pretrained *pt, struct adapted_cfg *ac, struct head *h, const char *path)
+{
+	char msg[512];
+	char *files[1] = { (char *)path };
+	gs_rec r;
+	int k, found = 0;
+
+	memset(pt, 0, sizeof *pt);
+	pt->path = path;
+	feat_src_default(&pt->fs);
+	gs_reader_init(&pt->rd, 1, files);
+	gs_rec_init(&r);
+	while ((k = gs_reader_next(&pt->rd, &r)) > 0)
+		if (k == GS_MODEL && !found) {
+			if (strcmp(r.name, ADAPTED_NAME) != 0)
+				die("%s: a '%s' model record: --predict takes an adapted model, "
+				    "which gcn-adapt --save-model writes", gs_where(pt->rd.in), r.name);
+			if (adapted_from_record(&pt->M, &pt->ts, ac, h, &r, gs_where(pt->rd.in),
+						msg, sizeof msg) != 0)
+				die("%s", msg);
+			found = 1;
+		}
+	if (!found)
+		die("%s: no model record", path);
+	gs_rec_free(&r);
+}
+
+/* The link task's class values of an adapted model ("1,2,5", checked by
+ * adapted_from_record()) into a new array of C. */
+static int64_t *
+class_values(const char *list, int64_t C)
+{
+	int64_t *v = xmallocarray((size_t)C + 1, sizeof *v);
+	const char *c = list;
+	for (int64_t i = 0; i < C; i++) {
+		char *end;
+		v[i] = strtoll(c, &end, 10);
+		c = *end ? end + 1 : end;
+	}
+	return v;
+}
+
+/*
+ * --predict: every item of the input (every node, every edge of the graph
+ * record, every graph) through the adapted model's encoder and head, as
+ * in the evaluation pass of a run; one predictions record, whose true
+ * class is -1 where the input has none.  The link task's graph is the
+ * input's, all of its edges: a run's model saw its training edges only.
+ */
+static int
+predict_main(struct opts *o, int argc, char **argv)
+{
+	struct pretrained pt;
+	struct adapted_cfg ac;
+	struct head h;
+	struct dataset ds;
+	char msg[512];
+	gs_file *out;
+	gs_rec rec;
+
+	load_adapted(&pt, &ac, &h, o->model);
+	int task = strcmp(ac.task, "link") == 0 ? TASK_LINK : strcmp(ac.task, "graph") == 0
+	    ? TASK_GRAPH : TASK_NODE;
+	if (o->task_set && o->task != task)
+		die("%s: the model is adapted to --task %s, not %s", o->model, ac.task,
+		    adapt_task[o->task]);
+	o->task = task;
+	if (!o->label_set)
+		o->label = ac.label;
+	memset(&ds, 0, sizeof ds);
+	ds.predict = 1;
+	ds.Cm = (int)ac.classes;
+	if (task == TASK_LINK)
+		ds.mvals = class_values(ac.class_values, ac.classes);
+	read_dataset(&ds, o, argc - optind, argv + optind);
+	if (ac.attributes > 0) {
+		if (!ds.A)
+			die("graph %" PRId64 ": no 'attributes' tensor: the model was adapted with "
+			    "--attributes (%lld columns)", ds.id, ac.attributes);
+		if (ds.na != ac.attributes)
+			die("graph %" PRId64 ": 'attributes' has %" PRId64 " columns; the model was "
+			    "adapted on %lld", ds.id, ds.na, ac.attributes);
+		if (ds.missing && !o->c.quiet)
+			warnx_("graph %" PRId64 ": %" PRId64 " of %" PRId32 " nodes have no "
+			       "attributes (zeros; the source file is partial)", ds.id, ds.missing,
+			       ds.g.n);
+	}
+	struct stage_ask sa = {
+		.features = o->features,
+		.scale = strcmp(ac.scale, "log") == 0 ? FEAT_SCALE_LOG : FEAT_SCALE_MINMAX,
+		.quiet = o->c.quiet, .g0 = task == TASK_GRAPH ? &ds.gs[0] : &ds.g,
+		.ngraphs = task == TASK_GRAPH ? ds.ng : 1, .nfeat = ds.nfeat, .F = ds.F,
+		.fcols = ds.fcols,
+	};
+	pretrained_stage(&pt, &sa);
+
+	/* the forward pass of a run's evaluation, over the whole input */
+	model *M = &pt.M;
+	int ngr = task == TASK_GRAPH ? ds.ng : 1, link = task == TASK_LINK;
+	const graph **gp = xmallocarray((size_t)ngr, sizeof *gp);
+	for (int i = 0; i < ngr; i++)
+		gp[i] = task == TASK_GRAPH ? &ds.gs[i] : &ds.g;
+	batch b;
+	batch_init(&b);
+	if (batch_plain(&b, gp, ngr, &pt.fs, task == TASK_GRAPH ? ds.gfeat : &ds.feat, msg,
+			sizeof msg) != 0)
+		die("%s", msg);
+	free(gp);
+	int64_t N = b.N, hid = ac.head_width, C = ac.classes, NI = ds.nitems;
+	int64_t Cout = link ? hid : C, nid = N > NI ? N : NI;
+	if (nid < LCHUNK)
+		nid = LCHUNK;
+	int32_t *ident = xmallocarray((size_t)nid, sizeof *ident);
+	for (int64_t i = 0; i < nid; i++)
+		ident[i] = (int32_t)i;
+	struct hbuf hb;
+	hbuf_init(&hb, N, M->cfg.d, hid, Cout, 1, ac.attributes ? ds.A : NULL, ds.na);
+	hb.es = (real)ac.encoder_scale;
+	mws *w = mws_new();
+	head_forward(M, &h, &b, w, &hb, hid, Cout, 0, NULL, ident, 1);
+	real *ilg = hb.lg, *buf = NULL;
+	if (link) {
+		struct lbuf lb;
+		lbuf_init(&lb, N, hid, C);
+		buf = xmallocarray((size_t)(NI * C), sizeof *buf);
+		relu_fwd(hb.lg, hb.lg, N * hid);
+		head_link_pass(&h, &lb, ds.eu, ds.ev, ds.y, hb.lg, NULL, N, ident, NI, hid, C, 0,
+			       NULL, buf, ident);
+		lbuf_free(&lb);
+		ilg = buf;
+	} else if (task == TASK_GRAPH) {
+		buf = xmallocarray((size_t)(NI * C), sizeof *buf);
+		head_graph_logits(buf, hb.lg, &b, C);
+		ilg = buf;
+	}
+
+	out = gs_open_out(&o->c, argc, argv);
+	gs_reader_write_pg(&ds.rd, out);	/* provenance: the dataset's, the model's */
+	gs_reader_write_pg(&pt.rd, out);
+	gs_rec_init(&rec);
+	predictions_tensor(&rec, ac.run, ilg, ident, NI, ds.y, C);
+	gs_attr_set(&rec, "task", adapt_task[task]);
+	gs_attr_set(&rec, "dataset", ds.name);
+	gs_attr_setf(&rec, "classes", "%" PRId64, C);
+	if (link)
+		gs_attr_set(&rec, "class_values", ac.class_values);
+	gs_attr_set(&rec, "init", "adapted");
+	gs_attr_set(&rec, "input", ac.attributes ? "structure+attributes" : "structure");
+	gs_attr_set(&rec, "features", pretrained_stage_name(&pt));
+	if (ac.attributes)
+		gs_attr_setf(&rec, "encoder_scale", "%.6g", (double)hb.es);
+	gs_attr_setf(&rec, "labelled", "%" PRId64, ds.nlab);
+	gs_write1(out, &rec);
+	gs_close(out);
+
+	gs_rec_free(&rec);
+	free(buf);
+	free(ident);
+	mws_free(w);
+	hbuf_free(&hb);
+	batch_free(&b);
+	head_free(&h);
+	dataset_free(&ds);
+	adapted_cfg_free(&ac);
+	pretrained_free(&pt);
+	return 0;
 }
 
 int
 main(int argc, char **argv)
 {
 	struct opts o;
-	struct dataset ds;
-	struct pretrained pt;
-	struct adapt a;
-	struct run_result res;
-	gs_file *out;
-	gs_rec rec;
 
 	copt_passive_wait(argv);
 	err_setprog(argv[0]);
 	parse(&o, argc, argv);
 	copt_apply_threads_blas(&o.c);
-	pretrained_load(&pt, o.model);
-	memset(&ds, 0, sizeof ds);
-	read_dataset(&ds, &o, argc - optind, argv + optind);
-	if (!o.attr_only) {	/* the encoder's input: the model's feature stage */
-		struct stage_ask sa = {
-			.features = o.features, .scale = o.scale, .fresh = o.no_pretrain,
-			.changes = o.task == TASK_LINK, .quiet = o.c.quiet,
-			.g0 = o.task == TASK_GRAPH ? &ds.gs[0] : &ds.g,
-			.ngraphs = o.task == TASK_GRAPH ? ds.ng : 1, .nfeat = ds.nfeat,
-			.F = ds.F, .fcols = ds.fcols,
-		};
-		pretrained_stage(&pt, &sa);
-	} else {
-		pt.fs.scale = o.scale;
-	}
-	adapt_init(&a, &o, &pt, &ds);
-	out = gs_open_out(&o.c, argc, argv);
-	gs_reader_write_pg(&ds.rd, out);	/* provenance: the dataset's, the model's */
-	gs_reader_write_pg(&pt.rd, out);
-	gs_rec_init(&rec);
-	for (int run = o.first_run; run < o.first_run + o.runs; run++) {
-		split_run(&a, run);
-		train_run(&a, run, &res);
-		write_predictions(&a, run, out, &rec, &res);
-		if (copt_show_progress(&o.c))
-			warnx_("run %d/%d: %d epochs (best %d), val %.3f, test %.3f", run + 1,
-			       o.first_run + o.runs, res.epochs, res.best_epoch, res.val_acc,
-			       res.test_acc);
-	}
-	gs_close(out);
-	if (o.shipped && !o.c.quiet)	/* at the end: a failing run says one line */
-		warnx_("model: %s (the shipped model%s; --model to choose another)", o.model,
-		       o.no_pretrain ? ", its configuration for --no-pretrain" : "");
-	gs_rec_free(&rec);
-	adapt_free(&a);
-	dataset_free(&ds);
-	pretrained_free(&pt);
-	return 0;
+	return o.predict ? predict_main(&o, argc, argv) : adapt_main(&o, argc, argv);
 }

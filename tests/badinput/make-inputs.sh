@@ -26,6 +26,10 @@ dcbm-gen -q -s 1 --count 1 --nodes 30 >node.gs
 gcn-train -q -j 1 -s 1 --hidden 8 --epochs 1 --batch 2 --validation 1 -o model.gs lab.gs
 gcn-train -q -j 1 -s 1 --hidden 8 --epochs 1 --batch 2 --validation 1 -t -o model.txt lab.gs
 gcn-train -q -j 1 -s 1 --hidden 8 --epochs 1 --batch 2 --validation 1 -l 0 -o modelp.gs lab.gs
+# an adapted model of node.gs (gcn-adapt --save-model; --predict takes it)
+AD="-q -j 1 -s 1 --head-width 8 --runs 1 --epochs 2 --label cluster --model model.gs --train-per-class 2 --val 5 --test 5 -o /dev/null"
+gcn-adapt $AD --save-model adapted.gs node.gs
+gcn-adapt $AD -t --save-model adapted.txt node.gs
 # predictions of two runs (evalf1); the binary form made by a pass-through filter
 cp "$TOP/tests/cli/data/eval-two-runs.txt" pred.txt
 mask-edges -q pred.txt >pred.gs
@@ -245,6 +249,25 @@ sed "s/^seed: 1\$/seed: $(printf '\377')/; s/^@end .*/@end/" model.txt >model-la
 # a class tensor without columns: no class to read
 awk '/^@tensor/ { sub(/cols=1/, "cols=0"); sub(/ columns=cluster/, ""); t = 1; print; next }
 	t && !/^@/ { print ""; next } { t = 0; print }' node.txt | sed 's/^@end .*/@end/' >label-cols0.txt
+
+# ---- inference: adapted models, classes that are not known ----
+head -c 400 adapted.gs >adapted-trunc.gs
+# a head tensor left out (the record's params= count follows)
+awk '/^@model/ { sub(/params=[0-9]+/, "params=" substr($0, index($0, "params=") + 7) - 1) }
+	/^@param name=head.gcn2.b / { skip = 1; next } skip && /^@/ { skip = 0 } !skip { print }' adapted.txt |
+	sed 's/^@end .*/@end/' >adapted-nohead.txt
+# config values of the same byte count: an unknown task, another head width
+sed 's/^adapt\.task: "node"$/adapt.task: "edge"/; s/^@end .*/@end/' adapted.txt >adapted-task.txt
+sed 's/^adapt\.head_width: 8$/adapt.head_width: 9/; s/^@end .*/@end/' adapted.txt >adapted-width.txt
+awk 'p { sub(/^[^\t ]*/, "nan"); p = 0 } /^@param name=head.gcn2.W / { p = 1 } { print }' adapted.txt |
+	sed 's/^@end .*/@end/' >adapted-nan.txt
+# node 0 of a class the model does not have; no node with a class
+ed node.txt node-c9.txt '/^@tensor/{n;s/^.*$/9/}'
+awk '/^@tensor/ { t = 1; print; next } /^@/ { t = 0 } t { $0 = -1 } { print }' node.txt |
+	sed 's/^@end .*/@end/' >node-unl.txt
+# predictions whose true classes are all unknown (-1), or not whole
+printf '##gnnstream 1\n@tensor id=0 name=predictions rows=2 cols=2 type=i32 columns=true,pred classes=2\n-1 0\n-1 1\n@end\n' >pred-unknown.txt
+printf '##gnnstream 1\n@tensor id=0 name=predictions rows=1 cols=2 type=f64 columns=true,pred classes=2\n-0.5 0\n@end\n' >pred-truefrac.txt
 
 # ---- YAML configurations ----
 printf 'count: 2\nnodes: 30\nbogus_key: 1\n' >dcbm-unknown.yaml

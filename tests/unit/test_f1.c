@@ -85,3 +85,21 @@ Test(f1, mean_and_sample_std)
 	f1_mean_std(x, 1, &m, &s);
 	cr_expect(NEAR(m, 0.6) && s == 0);
 }
+
+Test(f1, unknown_true_classes_are_left_out)
+{
+	/* items 1 and 4 have no true class (-1, -3): the others keep their
+	 * order, and the scores are those of the three alone */
+	int32_t y[] = { 0, -1, 1, 1, -3 }, p[] = { 0, 1, 1, 0, 0 };
+	struct f1 f;
+	int64_t bad, n = f1_known(y, p, 5);
+	cr_assert_eq(n, 3);
+	cr_expect(y[0] == 0 && y[1] == 1 && y[2] == 1);
+	cr_expect(p[0] == 0 && p[1] == 1 && p[2] == 0);
+	f1_init(&f);
+	cr_assert(f1_compute(&f, y, p, n, 2, &bad) == 0);
+	cr_expect(NEAR(f.micro, 2.0 / 3));
+	f1_free(&f);
+	int32_t z[] = { -1, -1 }, q[] = { 0, 1 };
+	cr_expect_eq(f1_known(z, q, 2), 0, "no known class: nothing kept");
+}
