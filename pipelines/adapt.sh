@@ -15,6 +15,8 @@
 #   fzK-rand      the same with random values above the boundary
 #   tfF-pre       Figure 4: F tenths of the training labels, pre-trained
 #   tfF-base      the same without pre-training
+#   rwse-pre      pre-trained on RWSE features (model-rwse.gs, its stage)
+#   rwse-base     no pre-training, RWSE features (RWSE_FEATURES)
 # Environment (set by the Makefile): BIN, DATA, MODELS (the directory of
 # model-*.gs), RUNS, SEED, THREADS, ADAPT_OPTS (extra gcn-adapt options),
 # RUN_LOG (optional: the run log below).
@@ -32,6 +34,7 @@ imdb-binary | imdb-multi) task="graph" ;;
 *) echo "adapt.sh: unknown dataset '$ds'" >&2; exit 2 ;;
 esac
 m="--model $MODELS/model-all.gs"
+feat=	# an arm's --features: one argument, blanks and all
 a="--model $MODELS/model-arch.gs"
 case $arm in
 base) opt="$a --no-pretrain" ;;
@@ -52,6 +55,8 @@ tf*-pre | tf*-base)
 	case $arm in *-base) m="$a --no-pretrain" ;; esac
 	opt="$m --train-fraction 0.$f"
 	[ "$f" = 10 ] && opt="$m --train-fraction 1" ;;
+rwse-pre) opt="--model $MODELS/model-rwse.gs" ;;
+rwse-base) opt="$a --no-pretrain" feat="${RWSE_FEATURES:?adapt.sh: RWSE_FEATURES is not set}" ;;
 *) echo "adapt.sh: unknown arm '$arm'" >&2; exit 2 ;;
 esac
 
@@ -62,8 +67,10 @@ esac
 # arguments are the same and no input (data, model, gcn-adapt, this
 # script) is newer than the parts directory.
 args="-s $SEED --task $task $opt ${ADAPT_OPTS:-} $DATA/$ds.gs"
+# what the kept runs were made with: the arguments and the feature stage
+key="$args${feat:+ --features $feat}"
 parts=$out.parts
-if [ -f "$parts/args" ] && [ "$(cat "$parts/args")" = "$args" ]; then
+if [ -f "$parts/args" ] && [ "$(cat "$parts/args")" = "$key" ]; then
 	# shellcheck disable=SC2086
 	for f in "$DATA/$ds.gs" "$BIN/gcn-adapt" "$0" $(printf '%s\n' $opt | sed -n '/\.gs$/p'); do
 		# f newer than the kept runs (-L: a symlink's target counts)
@@ -79,7 +86,7 @@ if [ -d "$parts" ]; then
 	fi
 else
 	mkdir -p "$parts"
-	printf '%s\n' "$args" >"$parts/args"
+	printf '%s\n' "$key" >"$parts/args"
 fi
 # RUN_LOG (set by TIMES=1): one line per finished run, "end (ISO time),
 # dataset, arm, run, wall seconds, CPU seconds", so a cell that spans
@@ -96,7 +103,8 @@ while [ "$r" -lt "$RUNS" ]; do
 		t0=$(date +%s.%N)
 		times >"$parts/times0"
 		# shellcheck disable=SC2086
-		"$BIN/gcn-adapt" -q -j "$THREADS" --first-run "$r" --runs 1 $args -t -o "$parts/r$r.txt"
+		if [ -n "$feat" ]; then set -- --features "$feat"; else set --; fi
+		"$BIN/gcn-adapt" -q -j "$THREADS" --first-run "$r" --runs 1 $args "$@" -t -o "$parts/r$r.txt"
 		if [ -n "${RUN_LOG:-}" ]; then
 			times >"$parts/times1"
 			printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date +%FT%T)" "$ds" "$arm" "$r" \
