@@ -138,8 +138,9 @@ clean:
 #   make fuzz        libFuzzer harnesses of tests/fuzz (clang), FUZZ_SECONDS each;
 #                    fails if one finds a crash (artifacts in build/fuzz/crashes/)
 #   make test-asan   every program and unit test under ASan + UBSan in build/asan/,
-#                    then the unit tests and the CLI suite (ASAN_CLI=names for a
-#                    subset, e.g. ASAN_CLI='badinput mask-edges')
+#                    then the unit tests and the CLI suite but its pipelines,
+#                    man-examples and build-noroot tests (ASAN_CLI=names for
+#                    a subset, e.g. ASAN_CLI='badinput mask-edges'; =all)
 #   make test-valgrind  memcheck over a short pipeline of every program
 # Both trees are separate: the normal objects, libcommon.a and bin/ are untouched.
 FUZZ_CC      ?= clang
@@ -194,7 +195,13 @@ ASAN_CFLAGS  = -std=c11 $(OMPFLAGS) -Wall -Wextra $(ASAN_FLAGS)
 ASAN_OBJ     = $(patsubst common/%.c,$(ASAN_DIR)/common/%.o,$(COMMON_SRC))
 ASAN_TOOLS   = $(patsubst tools/%.c,$(ASAN_DIR)/bin/%,$(TOOL_SRC))
 ASAN_UNITS   = $(patsubst tests/unit/%.c,$(ASAN_DIR)/tests/bin/%,$(UNIT_SRC))
-ASAN_CLI    ?=
+# The CLI suite under ASan, less what runs no code of ours the rest does not
+# (the pipelines' make runs and the man pages' examples run the same
+# programs on the same paths as the program tests, and build-noroot builds
+# without ASan): CI's time is bounded (README, "Set-up").  ASAN_CLI=all
+# runs every test.
+ASAN_CLI_ALL = $(patsubst tests/cli/%.test.sh,%,$(wildcard tests/cli/*.test.sh))
+ASAN_CLI    ?= $(filter-out pipelines man-examples build-noroot,$(ASAN_CLI_ALL))
 # Leaks are checked; tests/lsan.supp names the few that are the runtime's
 # (OpenBLAS/OpenMP thread pools), never ours.
 ASAN_RUN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
@@ -235,7 +242,8 @@ asan-build: .deps-ok deps-asan $(ASAN_TOOLS) $(ASAN_UNITS)
 
 test-asan: asan-build tests/bin/compose-gen
 	@set -e; for t in $(ASAN_UNITS); do echo "== $$t"; $(ASAN_RUN_ENV) $$t --jobs 2; done
-	@$(ASAN_RUN_ENV) GNN_BIN=$(CURDIR)/$(ASAN_DIR)/bin sh tests/cli/run.sh $(ASAN_CLI)
+	@$(ASAN_RUN_ENV) GNN_BIN=$(CURDIR)/$(ASAN_DIR)/bin sh tests/cli/run.sh \
+		$(if $(filter all,$(ASAN_CLI)),$(ASAN_CLI_ALL),$(ASAN_CLI))
 
 # memcheck over a short pipeline through every program (tests/valgrind.sh)
 test-valgrind: all
