@@ -35,11 +35,32 @@ MAN7       = $(wildcard man/man7/*.7)
 
 all: .deps-ok $(TOOLS)
 
+# What the build needs is checked first, by a test program compiled and
+# linked with the flags below (mk/deps.sh build: as root where apt-get is,
+# it installs what is missing; otherwise it names it and stops the build).
+# The stamp .deps-ok holds the compiler and flags that passed; others check
+# again.  Objects only wait for it (order-only): a check never rebuilds.
+DEPS_ENV = CC='$(CC)' OMPFLAGS='$(OMPFLAGS)' CFLAGS='$(CFLAGS)' CPPFLAGS='$(CPPFLAGS)' \
+	   LDFLAGS='$(LDFLAGS)' LDLIBS='$(LDLIBS)'
+DEPS     = $(DEPS_ENV) sh mk/deps.sh
+DEPS_KEY = $(strip $(CC) $(ALLCFLAGS) $(CPPFLAGS) $(LDFLAGS) $(LDLIBS))
+ifneq ($(strip $(shell cat .deps-ok 2>/dev/null)),$(DEPS_KEY))
+.deps-ok: FORCE
+endif
 .deps-ok: mk/deps.sh
-	@sh mk/deps.sh build
-	@touch $@
+	@$(DEPS) build
+	@echo '$(DEPS_KEY)' >$@
+FORCE:
 
-common/%.o: common/%.c $(COMMON_HDR) .deps-ok
+# What a target needs beyond the build, checked each time it runs: the
+# unit tests' Criterion and the figures' tools (make test runs the
+# pipelines); test-valgrind, bench and fuzz check theirs below.  Each
+# check waits for the build's, so that two never run apt-get at once.
+deps-test: | .deps-ok
+	@$(DEPS) test
+$(UNITS): | deps-test
+
+common/%.o: common/%.c $(COMMON_HDR) | .deps-ok
 	$(CC) $(ALLCFLAGS) $(OPTFLAGS) $(CPPFLAGS) -c -o $@ $<
 
 # The layers' loops are memory-bound element-wise passes over N x d arrays
@@ -61,14 +82,20 @@ tests/bin/%: tests/unit/%.c libcommon.a $(COMMON_HDR) $(UNIT_HDR)
 	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< libcommon.a -lcriterion $(LDLIBS)
 
 # The gradient tests build the model code in double precision.
-NN_DOUBLE_SRC = common/nn.c common/model.c common/head.c
+NN_DOUBLE_SRC = common/nn.c common/model.c common/batch.c common/modelio.c common/head.c
 tests/bin/test_nn: tests/unit/test_nn.c $(NN_DOUBLE_SRC) libcommon.a $(COMMON_HDR) $(UNIT_HDR)
 	@mkdir -p tests/bin
 	$(CC) $(ALLCFLAGS) $(CPPFLAGS) -DNN_DOUBLE $(LDFLAGS) -o $@ $< $(NN_DOUBLE_SRC) libcommon.a -lcriterion $(LDLIBS)
 
+# The composition test's case generator (tests/cli/compose.test.sh): plain
+# C, no library, so a seed draws the same case everywhere.
+tests/bin/compose-gen: tests/cli/compose-gen.c
+	@mkdir -p tests/bin
+	$(CC) -std=c11 $(CFLAGS) -o $@ tests/cli/compose-gen.c
+
 # Unit tests print Criterion's "Synthesis:" line each; CLI tests end with
 # "N passed, N failed".  Any failure fails the target.
-test: all $(UNITS)
+test: all $(UNITS) tests/bin/compose-gen
 	@set -e; for t in $(UNITS); do echo "== $$t"; $$t --jobs 2; done
 	@sh tests/cli/run.sh
 check: test
@@ -77,7 +104,7 @@ run: all
 	@sh mk/run.sh
 
 bench: all
-	@sh mk/deps.sh bench
+	@$(DEPS) bench
 	@SECTIONS="$(SECTIONS)" sh bench/run.sh
 
 install: all
@@ -91,7 +118,7 @@ install: all
 clean:
 	rm -rf bin tests/bin libcommon.a common/*.o .deps-ok tests/tmp
 
-.PHONY: all test check run bench install clean
+.PHONY: all test check run bench install clean deps-test FORCE
 .PRECIOUS: tests/bin/%
 
 # ---- fuzzing and sanitizers (issue 7) ----
@@ -115,7 +142,10 @@ FUZZ_OBJ      = $(patsubst common/%.c,$(FUZZ_DIR)/common/%.o,$(COMMON_SRC))
 FUZZ_RUN_ENV  = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-$(FUZZ_DIR)/common/%.o: common/%.c $(COMMON_HDR) .deps-ok
+deps-fuzz: | .deps-ok
+	@$(DEPS_ENV) FUZZ_CC='$(FUZZ_CC)' FUZZ_FLAGS='$(FUZZ_FLAGS)' sh mk/deps.sh fuzz
+
+$(FUZZ_DIR)/common/%.o: common/%.c $(COMMON_HDR) | .deps-ok deps-fuzz
 	@mkdir -p $(FUZZ_DIR)/common
 	$(FUZZ_CC) -std=c11 $(OMPFLAGS) -Wall -Wextra $(FUZZ_FLAGS) $(CPPFLAGS) -c -o $@ $<
 
@@ -158,7 +188,12 @@ ASAN_RUN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	       LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	       UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-$(ASAN_DIR)/common/%.o: common/%.c $(COMMON_HDR) .deps-ok
+# the unit tests' and the CLI suite's needs (as make test's), and the
+# sanitizers' runtimes
+deps-asan: | .deps-ok
+	@$(DEPS_ENV) CC='$(ASAN_CC)' ASAN_FLAGS='$(ASAN_FLAGS)' sh mk/deps.sh test asan
+
+$(ASAN_DIR)/common/%.o: common/%.c $(COMMON_HDR) | .deps-ok deps-asan
 	@mkdir -p $(ASAN_DIR)/common
 	$(ASAN_CC) $(ASAN_CFLAGS) $(CPPFLAGS) -c -o $@ $<
 
@@ -180,18 +215,19 @@ $(ASAN_DIR)/tests/bin/test_nn: tests/unit/test_nn.c $(NN_DOUBLE_SRC) $(ASAN_DIR)
 	$(ASAN_CC) $(ASAN_CFLAGS) $(CPPFLAGS) -DNN_DOUBLE $(LDFLAGS) -o $@ $< $(NN_DOUBLE_SRC) \
 		$(ASAN_DIR)/libcommon.a -lcriterion $(LDLIBS)
 
-asan-build: .deps-ok $(ASAN_TOOLS) $(ASAN_UNITS)
+asan-build: .deps-ok deps-asan $(ASAN_TOOLS) $(ASAN_UNITS)
 
-test-asan: asan-build
+test-asan: asan-build tests/bin/compose-gen
 	@set -e; for t in $(ASAN_UNITS); do echo "== $$t"; $(ASAN_RUN_ENV) $$t --jobs 2; done
 	@$(ASAN_RUN_ENV) GNN_BIN=$(CURDIR)/$(ASAN_DIR)/bin sh tests/cli/run.sh $(ASAN_CLI)
 
 # memcheck over a short pipeline through every program (tests/valgrind.sh)
 test-valgrind: all
+	@$(DEPS) valgrind
 	@sh tests/valgrind.sh
 
 clean-sanitize:
 	rm -rf $(FUZZ_DIR) $(ASAN_DIR)
 
-.PHONY: fuzz fuzz-build test-asan test-valgrind asan-build clean-sanitize
+.PHONY: fuzz fuzz-build test-asan test-valgrind asan-build clean-sanitize deps-fuzz deps-asan
 .PRECIOUS: $(ASAN_DIR)/tests/bin/% $(ASAN_DIR)/bin/% $(FUZZ_DIR)/fuzz_%

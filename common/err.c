@@ -11,6 +11,7 @@
 static const char *prog = "gnnpipe";
 static void (*hook_fn)(void *);
 static void *hook_arg;
+static int tty_line;	/* a progress line is on the terminal, unterminated */
 
 void err_setprog(const char *argv0)
 {
@@ -36,6 +37,10 @@ static void vwarn(const char *fmt, va_list ap)
 	size_t len = strlen(fmt);
 
 	fflush(stdout);
+	if (tty_line) {		/* the message replaces it; the next update redraws it */
+		fputs("\r\033[K", stderr);
+		tty_line = 0;
+	}
 	fprintf(stderr, "%s: ", prog);
 	vfprintf(stderr, fmt, ap);
 	if (len > 0 && fmt[len - 1] == ':')
@@ -50,6 +55,11 @@ void warnx_(const char *fmt, ...)
 	va_start(ap, fmt);
 	vwarn(fmt, ap);
 	va_end(ap);
+}
+
+void err_tty_line(int on)
+{
+	tty_line = on;
 }
 
 void err_one_line(char *s)

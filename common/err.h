@@ -36,6 +36,10 @@ void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noretu
 /* warn and exit with status code. */
 void die_code(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 
+/* A progress line (progress.h) is now (1) or no longer (0) on the terminal
+ * without its newline: the next message erases it first. */
+void err_tty_line(int on);
+
 /* Replace each control byte of s (newline, tab, DEL...) with '?': a message
  * that quotes input bytes stays on one line. */
 void err_one_line(char *s);

@@ -5,6 +5,7 @@
 
 #include "err.h"
 #include "filter.h"
+#include "progress.h"
 
 static int replaced(const struct filter *f, const gs_rec *r, int64_t graph_id)
 {
@@ -31,6 +32,7 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 		   char **argv)
 {
 	struct filter_graph fg;
+	struct progress pr;
 	gs_file *in, *out = NULL;
 	gs_rec rec;
 	graph g;
@@ -54,6 +56,8 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 	fg.out = out;
 	gs_rec_init(&rec);
 	graph_init(&g);
+	progress_init(&pr, f->c);
+	progress_start(&pr, "graphs", 0, NULL);
 	for (i = 0; i < nfiles; i++) {
 		in = gs_open_in(files[i], msg, sizeof msg);
 		if (in == NULL)
@@ -76,11 +80,13 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 			fg.g = &g;
 			f->graph_fn(f->ctx, &fg);
 			fg.index++;
+			progress_update(&pr, fg.index);
 		}
 		if (k < -1)
 			die("%s", gs_strerror(in));
 		gs_close(in);
 	}
+	progress_done(&pr);
 	if (out)
 		gs_close(out);
 	else if (fflush(stdout) != 0 || ferror(stdout))

@@ -1,11 +1,12 @@
 /*
  * model.h - the pre-training model of the paper (section 3, appendix A):
- * parameters, one batch of labelled graphs, and the forward and backward
- * pass of the whole model over a batch.
+ * its parameters, and the forward and backward pass of the whole model
+ * over a batch (batch.h).  Its settings are in settings.h, its records in
+ * modelio.h.
  *
  * Ownership: model_init()/model_free() own the parameter, gradient and
- * Adam buffers; batch_init()/batch_free() and mws_init()/mws_free() own
- * theirs, which grow on demand and are reused step after step.
+ * Adam buffers; mws_new()/mws_free() own the workspace, which grows on
+ * demand and is reused step after step.
  *
  * The model (defaults in brackets; every size is in struct model_cfg):
  *   H0      = tanh(X E + e)                      X: 4 features, E: 4 x d [512]
@@ -27,16 +28,9 @@
 #include <stdint.h>
 #include <gsl/gsl_rng.h>
 
-#include "graph.h"
-#include "mask.h"
+#include "batch.h"
 #include "nn.h"
-#include "nodefeat.h"
-#include "stream.h"
 
-struct cfg_key;	/* config.h */
-
-#define MODEL_NFEAT 4		/* input features (nodefeat) */
-#define MODEL_NCENT 4		/* ranking targets */
 #define MODEL_MAXL 16		/* most GCN blocks */
 
 enum { TASK_REC = 0, TASK_RANK, TASK_CLUSTER, NTASK };
@@ -88,74 +82,6 @@ void model_init_params(model *M, gsl_rng *r);
 /* Index of a named tensor, or -1. */
 int model_tensor(const model *M, const char *name);
 
-/* One labelled graph of the training set. */
-struct lgraph {
-	int64_t id;
-	graph g;		/* original graph (or the masked one, premasked) */
-	int32_t *cluster;	/* (n) cluster of each node, 0..K-1 */
-	int K;
-	double *cent;		/* (n x MODEL_NCENT) ranking targets */
-	/* Pre-masked input (mask-edges): pairs with label 1/0, used as the
-	 * pool of positives and negatives instead of masking afresh. */
-	int premasked;
-	int64_t npairs;
-	int32_t *pu, *pv;
-	uint8_t *plab;
-};
-
-struct batch_opts {
-	double mask_fraction;	/* [0.2] */
-	int64_t npos, nneg;	/* pairs per graph [128, 256] */
-	double support_fraction;	/* share of each cluster's nodes [1] */
-	double tie_rtol;	/* centralities this close are a tie [1e-9] */
-};
-
-void batch_opts_default(struct batch_opts *o);
-
-/* One batch: G graphs as consecutive row blocks of N nodes. */
-typedef struct batch {
-	int G;
-	int64_t N;
-	int64_t *off;		/* (G+1) node offsets */
-	real *X;		/* (N x 4) model input */
-	int64_t *rp;		/* Â in CSR: (N+1) */
-	int32_t *ci;
-	real *av;
-	/* rec: P pairs (global node ids), y = 1 positive / 0 negative */
-	int64_t P;
-	int32_t *pu, *pv;
-	real *y;
-	/* rank: U distinct pair nodes; pair i is rows ru[i], rv[i] of them */
-	int64_t U;
-	int32_t *uidx, *ru, *rv;
-	real *R;		/* (P x 4) targets 1, 0 or 1/2 */
-	/* cluster: support rows sorted by cluster, clusters soff[c]..;
-	 * queries with candidates qbeg[q] .. qbeg[q] + qnum[q] - 1 */
-	int64_t Ns, ncl, Q;
-	int kmax;
-	int32_t *sidx;
-	int64_t *soff;
-	int32_t *qidx, *qbeg, *qnum, *qtgt;
-	/* private */
-	void *priv;
-} batch;
-
-void batch_init(batch *b);
-void batch_free(batch *b);
-
-/*
- * Build the batch of graphs gs[0..G-1] for training step `step`: each
- * graph is masked afresh (fraction of its edges, positives among them,
- * negatives among the original non-edges) from rng stream
- * (seed, rng_mix(step, graph id)), features and Â come from the masked
- * graph.  Graphs are prepared in parallel; the result does not depend on
- * the thread count.  Returns 0, or -1 with msg set (a graph with no pair
- * at all, say).
- */
-int batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
-		uint64_t step, const struct batch_opts *o, char *msg,
-		size_t msglen);
-
 /* Workspace of the forward/backward pass, grown to the batch. */
 typedef struct mws mws;
 mws *mws_new(void);
@@ -184,14 +110,6 @@ void model_adam(model *M, double lr);
 
 /* ---- the encoder alone (adaptation to downstream tasks) ---- */
 
-/*
- * The graphs gs[0..G-1] as model input, without masking or pairs: features
- * of each graph scaled by `scale` (FEAT_SCALE_x), Â of each graph.
- * Returns 0, or -1 with msg.
- */
-int batch_plain(batch *b, const graph *const *gs, int G, int scale, char *msg,
-		size_t msglen);
-
 /* Gradient of the rows of a layer mix F = alpha * sum_l softmax(psi)_l
  * H_l[idx[r]], r < R, handed to the encoder's backward pass. */
 struct mix_src {
@@ -212,46 +130,5 @@ void model_encode(model *M, const batch *b, mws *w, real **Hs);
  */
 void model_encode_bwd(model *M, const batch *b, mws *w, const struct mix_src *src,
 		      int nsrc, int from, int embed);
-
-/* ---- settings: gcn-train's config, kept in every model record ---- */
-
-struct train_settings {
-	long long hidden, layers, ntn_k, rank_hidden, att_hidden;
-	double bn_eps;
-	char *tasks;		/* "rec,rank,cluster" (allocated) */
-	long long batch, epochs, steps, patience, validation, npos, nneg;
-	double lr, mask_fraction, support_fraction, tie_rtol;
-	long long seed;
-};
-
-#define TRAIN_SCHEMA_MAX 32
-
-/* The defaults (the paper's); s->tasks is allocated, the caller frees it. */
-void train_settings_default(struct train_settings *s);
-/* The config schema over s into k[TRAIN_SCHEMA_MAX]; returns the key count. */
-size_t train_schema(struct train_settings *s, struct cfg_key *k);
-/* Task bits of a list "rec,rank,cluster"; 0, or -1 if a name is unknown. */
-int tasks_parse(const char *list, int *mask);
-/* The model part of s; 0, or -1 if the task list is bad. */
-int train_settings_model_cfg(const struct train_settings *s, struct model_cfg *mc);
-
-/* ---- model records ---- */
-
-/*
- * Fill r as a model record named name holding config and the parameters
- * params (M's layout; M->p or a copy) as float32 tensors by name, with
- * room for extra more tensors after them (gs_rec_param(r, M->nt + i, ...)).
- */
-void model_to_record(gs_rec *r, const model *M, const real *params,
-		     const char *name, const char *config, int extra);
-
-/*
- * Rebuild a model from a record made by model_to_record(): the sizes come
- * from the record's config (into s; free s->tasks), the parameters from
- * its tensors.  Returns 0, or -1 with msg ("WHERE: parameter 'x' is
- * missing", a bad config...) and M left empty.
- */
-int model_from_record(model *M, struct train_settings *s, const gs_rec *r,
-		      const char *where, char *msg, size_t msglen);
 
 #endif

@@ -358,6 +358,7 @@ struct gs_file {
 	int line_nl;		/* the line ended with a newline */
 	char *hdr;		/* header line of the current record */
 	size_t hdr_cap;
+	int64_t el_attrs;	/* edge list: edges whose attribute dict was ignored */
 
 	/* writing */
 	FILE *fp;		/* level 0 */
@@ -1367,6 +1368,62 @@ static int read_txt_body(gs_file *fp, gs_rec *rec)
 /* plain edge list: "u v [label]" per line, '#' comments               */
 /* ------------------------------------------------------------------ */
 
+/* What follows the two node ids of an edge-list line: the end of the line
+ * (or a '#' comment), a third field, or networkx's attribute dict. */
+enum { EL_EOL, EL_FIELD, EL_DICT_EMPTY, EL_DICT };
+
+static int el_rest(char *s)
+{
+	size_t n;
+
+	while (*s == ' ' || *s == '\t' || *s == ',')
+		s++;
+	if (*s == '\0' || *s == '#')
+		return EL_EOL;
+	if (*s != '{')
+		return EL_FIELD;
+	/* nx.write_edgelist writes str(dict): "{}" or "{'weight': 4, ...}" */
+	n = strlen(s);
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (s[n - 1] != '}')
+		return EL_FIELD;
+	for (s++; *s == ' ' || *s == '\t'; s++)
+		;
+	return *s == '}' ? EL_DICT_EMPTY : EL_DICT;
+}
+
+/* The first line of a file decides whether it is an edge list; a line of
+ * two or three words whose ids are not integers is one with named nodes. */
+static int el_bad_ids(gs_file *fp, int64_t m, char *s)
+{
+	char word[2][48];
+	int k = 0;
+
+	/* the words before a '{' or '#': two or three make an edge-list line */
+	for (char *t = s + strspn(s, " \t,"); *t && *t != '{' && *t != '#';
+	     t += strspn(t, " \t,")) {
+		size_t len = strcspn(t, " \t,");
+		if (k < 2)
+			snprintf(word[k], sizeof word[k], "%.*s", (int)len, t);
+		k++;
+		t += len;
+	}
+	if (m == 0 && (k < 2 || k > 3))
+		return fail(fp, -2, "not a gnnstream, and not an edge list "
+			    "(want 'u v [label]' with integer node ids)");
+	for (int i = 0; i < 2 && i < k; i++) {
+		char *e;
+		errno = 0;
+		(void)strtoll(word[i], &e, 10);
+		if (e == word[i] || *e != '\0' || errno)
+			return fail(fp, -2, "node '%s' is not an integer id: number the nodes "
+				    "0..n-1 first (gnnstream(5), Plain edge lists, shows how)",
+				    word[i]);
+	}
+	return fail(fp, -2, "want 'u v [label]' with integer node ids");
+}
+
 static int read_edgelist(gs_file *fp, gs_rec *rec)
 {
 	int64_t m = 0, cap = 0, a, b, l, maxid = -1;
@@ -1374,9 +1431,10 @@ static int read_edgelist(gs_file *fp, gs_rec *rec)
 
 	gs_rec_graph(rec, 0, 0, 0, GS_NONE);
 	rec->from_edgelist = 1;
+	fp->el_attrs = 0;
 	while ((rc = read_line(fp)) == 1) {
 		char *s = fp->line;
-		int cols;
+		int cols = 2, rest;
 		while (*s == ' ' || *s == '\t')
 			s++;
 		if (*s == '#' || *s == '\0')
@@ -1385,13 +1443,17 @@ static int read_edgelist(gs_file *fp, gs_rec *rec)
 			return fail(fp, -2, "record header outside a stream "
 				    "(missing '##gnnstream' line?)");
 		if (field_i64(&s, &a) || field_i64(&s, &b))
-			return fail(fp, -2, "not a gnnstream, and not an edge list "
-				    "(want 'u v [label]' with integer node ids)");
-		cols = 2;
-		if (!at_eol(s)) {
-			if (field_i64(&s, &l) || !at_eol(s) || l < INT32_MIN || l > INT32_MAX)
-				return fail(fp, -2, "want 'u v [label]' with an integer label");
+			return el_bad_ids(fp, m, fp->line);
+		rest = el_rest(s);
+		if (rest == EL_FIELD) {
+			if (field_i64(&s, &l) || el_rest(s) != EL_EOL || l < INT32_MIN ||
+			    l > INT32_MAX)
+				return fail(fp, -2, "want 'u v [label]' with an integer label "
+					    "(a weight column is not used: drop it, e.g. "
+					    "cut -d' ' -f1,2)");
 			cols = 3;
+		} else if (rest == EL_DICT) {
+			fp->el_attrs++;
 		}
 		if (ncol == 0)
 			ncol = cols;
@@ -1486,8 +1548,11 @@ static int read_stream_header(gs_file *fp)
 		fp->text = 1;
 	} else if (fp->segments == 0) {
 		size_t i;
+		/* text, UTF-8 included (a comment may name a place): no control
+		 * bytes but tab, CR and LF */
 		for (i = 0; i < have; i++)
-			if (b[i] == 0 || (b[i] >= 0x80))
+			if ((b[i] < 0x20 && b[i] != '\t' && b[i] != '\r' && b[i] != '\n') ||
+			    b[i] == 0x7f)
 				return fail(fp, -2, "not a gnnstream (bad magic) and not "
 					    "an edge list");
 		return 2;
@@ -1575,27 +1640,82 @@ int gs_read1(gs_file *fp, gs_rec *rec)
 	}
 }
 
-int gs_graph_build(gs_file *fp, const gs_rec *rec, graph *g, int quiet)
+/* Rewrite the edge-list record rec as the simple graph g built from it:
+ * self-loops dropped, a pair listed more than once (in either orientation)
+ * kept once, at its first line and in its first orientation, so the record
+ * a filter passes on is the graph it computed on.  A pair listed with two
+ * different labels is an error.  Time: O(m log d); memory: 8 bytes an arc. */
+static int simplify_edgelist(gs_file *fp, gs_rec *rec, const graph *g)
+{
+	int32_t *lab = rec->ltype == GS_I32 ? rec->lab : NULL;
+	int64_t *kept = xmallocarray((size_t)(2 * g->m + 1), sizeof *kept);
+	int64_t i, w = 0;
+
+	for (i = 0; i < 2 * g->m; i++)
+		kept[i] = -1;
+	for (i = 0; i < rec->m; i++) {
+		int32_t a = rec->u[i], b = rec->v[i];
+		int64_t p;
+		if (a == b)
+			continue;
+		p = graph_arc(g, a < b ? a : b, a < b ? b : a);
+		if (kept[p] >= 0) {
+			int64_t k = kept[p];
+			if (lab && lab[k] != lab[i]) {
+				free(kept);
+				return fail(fp, -2, "edge %d-%d is listed with labels %d and %d",
+					    rec->u[k], rec->v[k], lab[k], lab[i]);
+			}
+			continue;
+		}
+		kept[p] = w;
+		rec->u[w] = a;
+		rec->v[w] = b;
+		if (lab)
+			lab[w] = lab[i];
+		w++;
+	}
+	free(kept);
+	rec->m = w;
+	return 0;
+}
+
+int gs_graph_build(gs_file *fp, gs_rec *rec, graph *g, int quiet)
 {
 	char msg[300];
 	struct graph_fix fix;
 	int policy = rec->from_edgelist ? GRAPH_SIMPLIFY : GRAPH_STRICT;
+	int rc;
 
 	if (graph_build(g, rec->n, rec->m, rec->u, rec->v, policy, &fix, msg,
 			sizeof msg) != 0) {
 		/* the whole record is at fault: name the line of its header (0,
 		 * no line, for an edge list), not the last line read */
 		int64_t last = fp->lineno;
-		int rc;
 		fp->err = 0;
 		fp->lineno = fp->state == ST_SEGMENT ? fp->rec_line : 0;
 		rc = fail(fp, -2, "%s", msg);
 		fp->lineno = last;
 		return rc;
 	}
+	if (!rec->from_edgelist)
+		return 0;
+	if (fix.self_loops || fix.duplicates) {
+		int64_t last = fp->lineno;
+		fp->lineno = 0;
+		rc = simplify_edgelist(fp, rec, g);
+		fp->lineno = last;
+		if (rc)
+			return rc;
+		gs_attr_setf(rec, "self_loops", "%" PRId64, fix.self_loops);
+		gs_attr_setf(rec, "duplicates", "%" PRId64, fix.duplicates);
+	}
 	if (!quiet && (fix.self_loops || fix.duplicates))
 		warnx_("%s: edge list: dropped %" PRId64 " self-loop(s), merged %" PRId64
 		       " duplicate edge(s)", fp->name, fix.self_loops, fix.duplicates);
+	if (!quiet && fp->el_attrs)
+		warnx_("%s: edge list: ignored the attributes of %" PRId64 " edge(s) "
+		       "(networkx's {...} column)", fp->name, fp->el_attrs);
 	return 0;
 }
 
@@ -1637,6 +1757,8 @@ static void wflush(gs_file *fp)
 /* Append record bytes (checksummed). */
 static void wput(gs_file *fp, const void *p, size_t n)
 {
+	if (n == 0)	/* and p may be NULL, for which crc32_z() restarts at 0 */
+		return;
 	fp->wcrc = (uint32_t)crc32_z(fp->wcrc, p, n);
 	if (n >= WBUF / 2) {
 		wflush(fp);

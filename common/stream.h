@@ -176,10 +176,15 @@ const char *gs_name(const gs_file *fp);
 
 /*
  * Build the CSR graph of a GS_GRAPH record: GRAPH_STRICT for stream
- * records, GRAPH_SIMPLIFY for edge-list input (a warning says what was
- * dropped unless quiet).  Returns 0, or -2 with gs_strerror() set.
+ * records, GRAPH_SIMPLIFY for edge-list input.  An edge-list record is then
+ * rewritten as the simple graph built (self-loops dropped, each repeated
+ * pair kept once at its first line, attributes self_loops= and duplicates=
+ * giving the counts), so a filter passes on the graph it computed on; a
+ * warning says what was changed or ignored unless quiet.  A pair listed
+ * with two different labels is an error.  Returns 0, or -2 with
+ * gs_strerror() set.
  */
-int gs_graph_build(gs_file *fp, const gs_rec *rec, graph *g, int quiet);
+int gs_graph_build(gs_file *fp, gs_rec *rec, graph *g, int quiet);
 
 /* ---- writing ---- */
 

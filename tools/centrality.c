@@ -22,7 +22,7 @@
 
 #define SYNOPSIS "centrality [-qt] [-j threads] [-l level] [-o file] [-s seed]\n" \
 	"                  [--closeness-error x] [--delta x] [--eig-pairs n] [--error x]\n" \
-	"                  [--exact-max n] [--samples n] [--tsv] [file ...]"
+	"                  [--exact-max n] [--progress] [--samples n] [--tsv] [file ...]"
 #define COLUMNS CENT_COLUMNS ",subgraph_log"
 #define NCOL 5
 
@@ -58,7 +58,9 @@ static void usage(FILE *f, const struct state *s)
 		"  -j, --threads N     threads for the shortest-path searches [all cores]\n"
 		"  -l, --level N       gzip level, 0 = plain [%d]\n"
 		"  -o, --output FILE   write to FILE instead of stdout\n"
-		"  -q, --quiet         do not report approximations\n"
+		"      --progress      progress even when stderr is not a terminal, and report\n"
+		"                      the estimates of every graph\n"
+		"  -q, --quiet         do not report approximations; no progress\n"
 		"  -s, --seed N        seed of the sampled sources (estimates only) [%" PRIu64 "]\n"
 		"      --samples N     BFS sources drawn for the estimates, instead of the\n"
 		"                      errors [from the errors]\n"

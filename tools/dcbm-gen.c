@@ -20,6 +20,7 @@
 #include "dcbm.h"
 #include "err.h"
 #include "opt.h"
+#include "progress.h"
 #include "stream.h"
 
 /* Graphs with at least this many nodes are made one at a time, with the
@@ -104,35 +105,6 @@ static void usage(FILE *f, const struct opts *o)
 		o->R.use_mean_degree ? fmt_drange(b[3], sizeof b[3], o->R.mean_degree) : "unset",
 		fmt_irange(b[4], sizeof b[4], o->R.nodes),
 		fmt_drange(b[5], sizeof b[5], o->R.p_div_q), o->c.seed);
-}
-
-/* Progress on stderr: a rewritten line on a terminal, else a line a second. */
-struct progress {
-	int on, tty;
-	double last;
-};
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void progress(struct progress *p, long long done, long long count)
-{
-	double t;
-
-	if (!p->on)
-		return;
-	t = now();
-	if (done < count && t - p->last < (p->tty ? 0.2 : 1.0))
-		return;
-	p->last = t;
-	fflush(stdout);
-	fprintf(stderr, "%s%s: %lld/%lld graphs%s", p->tty ? "\r" : "", err_prog(),
-		done, count, p->tty && done < count ? "" : "\n");
 }
 
 /* A thread's sampler buffers, reused from graph to graph. */
@@ -226,7 +198,7 @@ static void many_graphs(const struct opts *o, gs_file *out, struct progress *pr,
 				pthread_mutex_unlock(&q.mu);
 				gs_write1(out, &s->g);
 				gs_write1(out, &s->t);
-				progress(pr, i + 1, o->count);
+				progress_update(pr, i + 1);
 				pthread_mutex_lock(&q.mu);
 				q.ready[i % q.nslot] = 0;
 				q.next_write++;
@@ -261,11 +233,12 @@ static void many_graphs(const struct opts *o, gs_file *out, struct progress *pr,
 
 static int run(const struct opts *o, gs_file *out)
 {
-	struct progress pr = { copt_show_progress(&o->c), isatty(STDERR_FILENO), 0.0 };
+	struct progress pr;
 	int nthr = 1;
 	long long i;
 
-	pr.last = now();
+	progress_init(&pr, &o->c);
+	progress_start(&pr, "graphs", o->count, NULL);
 #ifdef _OPENMP
 	nthr = omp_get_max_threads();
 #endif
@@ -277,6 +250,7 @@ static int run(const struct opts *o, gs_file *out)
 	 */
 	if (nthr > 1 && o->count > 1 && o->R.nodes[0] < BIG_NODES) {
 		many_graphs(o, out, &pr, nthr);
+		progress_done(&pr);
 		return 0;
 	}
 	{
@@ -291,13 +265,14 @@ static int run(const struct opts *o, gs_file *out)
 			make_graph(o, &w, &s, o->first_id + i);
 			gs_write1(out, &s.g);
 			gs_write1(out, &s.t);
-			progress(&pr, i + 1, o->count);
+			progress_update(&pr, i + 1);
 		}
 		dcbm_free(&w.d);
 		dcbm_edges_free(&w.e);
 		gs_rec_free(&s.g);
 		gs_rec_free(&s.t);
 	}
+	progress_done(&pr);
 	return 0;
 }
 

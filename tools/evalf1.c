@@ -21,6 +21,7 @@
 #include "f1.h"
 #include "opt.h"
 #include "outfile.h"
+#include "progress.h"
 #include "stream.h"
 
 enum { OPT_NAME = COPT_FIRST_TOOL, OPT_FORMAT, OPT_PER_CLASS, OPT_CONFUSION };
@@ -29,8 +30,8 @@ static const char *const formats[] = { "table", "tsv", "yaml", NULL };
 /* Most classes scored: a run's confusion matrix holds C x C counts. */
 #define MAX_CLASSES 10000
 
-#define SYNOPSIS "evalf1 [-q] [-o file] [--confusion] [--format table|tsv|yaml]\n" \
-	"              [--name name] [--per-class] [file ...]"
+#define SYNOPSIS "evalf1 [-q] [-j threads] [-o file] [--confusion] [--format table|tsv|yaml]\n" \
+	"              [--name name] [--per-class] [--progress] [file ...]"
 
 struct opts {
 	struct copt c;
@@ -55,10 +56,15 @@ usage(FILE *f)
 		"      --confusion         print each run's confusion matrix (rows true, columns predicted)\n"
 		"      --format F          table (for people), tsv or yaml [table]\n"
 		"  -h, --help              this help\n"
+		"  -j, --threads N         accepted for uniformity; evalf1 runs on one thread\n"
 		"      --name NAME         name of the prediction tensors [predictions]\n"
 		"  -o, --output FILE       write to FILE instead of stdout\n"
 		"      --per-class         print the F1 of every class\n"
-		"  -q, --quiet             no warnings\n"
+		"      --progress          progress (runs read) even when stderr is not a terminal\n"
+		"  -q, --quiet             no warnings or progress\n"
+		"  -l, --level; -s, --seed; -t, --text\n"
+		"                          refused: evalf1 writes a report, not a stream, and\n"
+		"                          draws nothing at random\n"
 		"      --version           print the version\n");
 }
 
@@ -98,6 +104,9 @@ parse(struct opts *o, int argc, char **argv)
 			copt_bad_option(ch, argv, SYNOPSIS);
 		}
 	}
+	if (o->c.level_set || o->c.text || o->c.seed_set)
+		die_usage("%s: evalf1 writes a report, not a stream, and draws nothing at "
+			  "random", o->c.level_set ? "-l" : o->c.text ? "-t" : "-s");
 }
 
 static char *
@@ -136,6 +145,9 @@ read_runs(const struct opts *o, int nfiles, char **files, int *nrun)
 	int n = 0, cap = 0;
 	gs_rec r;
 	char msg[512];
+	struct progress pr;
+	progress_init(&pr, &o->c);
+	progress_start(&pr, "runs", 0, NULL);
 	gs_rec_init(&r);
 	for (int fi = 0; fi < (nfiles ? nfiles : 1); fi++) {
 		const char *path = nfiles ? files[fi] : "-";
@@ -192,6 +204,7 @@ read_runs(const struct opts *o, int nfiles, char **files, int *nrun)
 				    " outside 0..%lld", gs_where(in), bad, y[bad], p[bad], C - 1);
 			free(y);
 			free(p);
+			progress_update(&pr, n);
 			/* every run must score the same thing */
 			if (u->C != runs[0].C || strcmp(u->task, runs[0].task) != 0 ||
 			    strcmp(u->dataset, runs[0].dataset) != 0)
@@ -204,6 +217,7 @@ read_runs(const struct opts *o, int nfiles, char **files, int *nrun)
 			die("%s", gs_strerror(in));
 		gs_close(in);
 	}
+	progress_done(&pr);
 	gs_rec_free(&r);
 	if (n == 0)
 		die("no '%s' records in the input (gcn-adapt writes them)", o->name);

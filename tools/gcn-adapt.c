@@ -33,14 +33,18 @@
 #include "err.h"
 #include "head.h"
 #include "model.h"
+#include "modelio.h"
+#include "settings.h"
 #include "nn.h"
 #include "opt.h"
+#include "progress.h"
+#include "reader.h"
 #include "rng.h"
 #include "stream.h"
 
 enum {
 	OPT_MODEL = COPT_FIRST_TOOL, OPT_TASK, OPT_NO_PRETRAIN, OPT_FREEZE,
-	OPT_RUNS, OPT_LABEL, OPT_EPOCHS, OPT_PATIENCE, OPT_LR, OPT_HIDDEN,
+	OPT_RUNS, OPT_LABEL, OPT_EPOCHS, OPT_PATIENCE, OPT_LR, OPT_HIDDEN, OPT_HEAD_WIDTH,
 	OPT_TRAIN_PER_CLASS, OPT_VAL, OPT_TEST, OPT_SCALE, OPT_DROPOUT,
 	OPT_ATTRIBUTES, OPT_ATTR_ONLY, OPT_TRAIN_FRACTION, OPT_RANDOM_ABOVE, OPT_FIRST_RUN,
 	OPT_RAW_CONCAT
@@ -48,10 +52,11 @@ enum {
 
 #define SYNOPSIS "gcn-adapt [-qt] [-j threads] [-l level] [-o file] [-s seed] [--attr-only]\n" \
 	"                 [--attributes] [--dropout p] [--epochs n] [--first-run r]\n" \
-	"                 [--freeze k] [--hidden n] [--label name] [--lr x] [--model file]\n" \
-	"                 [--no-pretrain] [--patience n] [--random-above] [--raw-concat]\n" \
-	"                 [--runs n] [--scale minmax|log] [--task node|link|graph] [--test n]\n" \
-	"                 [--train-fraction x] [--train-per-class n] [--val n] [file ...]"
+	"                 [--freeze k] [--head-width n] [--label name] [--lr x] [--model file]\n" \
+	"                 [--no-pretrain] [--patience n] [--progress] [--random-above]\n" \
+	"                 [--raw-concat] [--runs n] [--scale minmax|log]\n" \
+	"                 [--task node|link|graph] [--test n] [--train-fraction x]\n" \
+	"                 [--train-per-class n] [--val n] [file ...]"
 
 enum { TASK_NODE = 0, TASK_LINK, TASK_GRAPH };
 static const char *const adapt_task[] = { "node", "link", "graph", NULL };
@@ -64,7 +69,7 @@ static const char *const adapt_task[] = { "node", "link", "graph", NULL };
 struct opts {
 	struct copt c;
 	const char *model, *label;
-	int task, no_pretrain, freeze, runs, first_run, epochs, patience, hidden, scale, random_above;
+	int task, no_pretrain, freeze, runs, first_run, epochs, patience, head_width, scale, random_above;
 	int train_per_class, nval, ntest, attributes, attr_only, raw_concat;
 	double lr, wd, dropout, train_fraction;
 };
@@ -83,7 +88,8 @@ usage(FILE *f, const struct opts *o)
 		"      --first-run R       number the runs from R: runs R..R+N-1 of a longer set [0]\n"
 		"      --freeze K          fix E and the bottom K blocks (-1: fix nothing) [0]\n"
 		"  -h, --help              this help\n"
-		"      --hidden N          width of the GCN head's hidden layer [%d]\n"
+		"      --head-width N      width of the GCN head's hidden layer [%d]\n"
+		"      --hidden            refused: gcn-train's encoder width d; see --head-width\n"
 		"  -j, --threads N         threads [all cores]\n"
 		"      --label NAME        the per-node class tensor [%s]\n"
 		"  -l, --level N           gzip level, 0 = plain [%d]\n"
@@ -92,10 +98,11 @@ usage(FILE *f, const struct opts *o)
 		"      --no-pretrain       the same architecture from random initial values\n"
 		"  -o, --output FILE       write to FILE instead of stdout\n"
 		"      --patience N        stop after N epochs without a better validation accuracy [%d]\n"
+		"      --progress          progress on stderr even when it is not a terminal\n"
 		"      --random-above      random initial values above the fix-tune boundary (Fig. 3)\n"
 		"      --raw-concat        --attributes: the encoder output as it is, not scaled to\n"
 		"                          the attributes' mean row norm\n"
-		"  -q, --quiet             no progress\n"
+		"  -q, --quiet             no warnings or progress\n"
 		"      --runs N            independent runs (splits and initial values) [%d]\n"
 		"  -s, --seed N            random seed; run r draws from stream (seed, r) [0]\n"
 		"      --scale MODE        input features: minmax (the paper's) or log [minmax]\n"
@@ -106,7 +113,7 @@ usage(FILE *f, const struct opts *o)
 		"      --train-per-class N labelled training nodes per class [%d]\n"
 		"      --val N             validation nodes per run (node task) [%d]\n"
 		"      --version           print the version\n",
-		o->dropout, o->epochs, o->hidden, o->label, o->c.level, o->lr, o->patience,
+		o->dropout, o->epochs, o->head_width, o->label, o->c.level, o->lr, o->patience,
 		o->runs, o->ntest, o->train_per_class, o->nval);
 }
 
@@ -121,6 +128,7 @@ parse(struct opts *o, int argc, char **argv)
 		{ "epochs", required_argument, NULL, OPT_EPOCHS },
 		{ "first-run", required_argument, NULL, OPT_FIRST_RUN },
 		{ "freeze", required_argument, NULL, OPT_FREEZE },
+		{ "head-width", required_argument, NULL, OPT_HEAD_WIDTH },
 		{ "hidden", required_argument, NULL, OPT_HIDDEN },
 		{ "label", required_argument, NULL, OPT_LABEL },
 		{ "lr", required_argument, NULL, OPT_LR },
@@ -146,7 +154,7 @@ parse(struct opts *o, int argc, char **argv)
 	o->runs = 10;
 	o->epochs = 200;
 	o->patience = 50;
-	o->hidden = 64;
+	o->head_width = 64;
 	o->lr = 0.005;
 	o->wd = 5e-4;
 	o->dropout = 0.5;
@@ -171,7 +179,12 @@ parse(struct opts *o, int argc, char **argv)
 			o->first_run = (int)opt_ll(optarg, 0, 1000000, "--first-run");
 			break;
 		case OPT_FREEZE: o->freeze = (int)opt_ll(optarg, -1, MODEL_MAXL, "--freeze"); break;
-		case OPT_HIDDEN: o->hidden = (int)opt_ll(optarg, 1, 65536, "--hidden"); break;
+		case OPT_HEAD_WIDTH:
+			o->head_width = (int)opt_ll(optarg, 1, 65536, "--head-width");
+			break;
+		case OPT_HIDDEN:
+			die_usage("--hidden is gcn-train's encoder width d, set by the model; "
+				  "the head's width is --head-width");
 		case OPT_LABEL:
 			if (!*optarg || strlen(optarg) >= GS_NAME_MAX)
 				die_usage("--label: expected a name of 1..%d characters", GS_NAME_MAX - 1);
@@ -226,8 +239,8 @@ struct dataset {
 	int64_t na, missing;	/* attribute columns; nodes without any */
 	int C;
 	char name[128];
-	gs_rec *pg;
-	int npg;
+	int have_graph;
+	struct gs_reader rd;	/* the inputs; their provenance records */
 };
 
 static int
@@ -284,139 +297,153 @@ link_labels(struct dataset *ds, const gs_rec *r, const char *where)
 	free(uniq);
 }
 
+/* The graph of a node or link task (one graph in all). */
+static void
+take_graph(struct dataset *ds, const struct opts *o, gs_file *in, gs_rec *r,
+	   const char *path)
+{
+	if (ds->have_graph)
+		die("%s: a second graph: %s classification takes one graph", gs_where(in),
+		    adapt_task[o->task]);
+	if (gs_graph_build(in, r, &ds->g, o->c.quiet) != 0)
+		die("%s", gs_strerror(in));
+	if (ds->g.n == 0)
+		die("%s: graph %" PRId64 " has no nodes", gs_where(in), r->id);
+	if (o->task == TASK_LINK)
+		link_labels(ds, r, gs_where(in));
+	ds->id = r->id;
+	const char *nm = gs_attr_get(r, "dataset");
+	snprintf(ds->name, sizeof ds->name, "%s", nm ? nm : path);
+	ds->have_graph = 1;
+}
+
+/* The node attributes ('attributes') and which nodes have any
+ * ('has_attributes') of the graph. */
+static void
+take_attributes(struct dataset *ds, gs_file *in, const gs_rec *r)
+{
+	if (!ds->have_graph || r->id != ds->id || r->rows != ds->g.n)
+		die("%s: '%s' tensor does not match its graph", gs_where(in), r->name);
+	if (strcmp(r->name, "has_attributes") == 0) {
+		ds->missing = 0;
+		for (int64_t i = 0; i < r->rows; i++)
+			ds->missing += r->dtype == GS_I32
+			    ? ((const int32_t *)r->data)[i * r->cols] == 0
+			    : r->dtype == GS_I64 && ((const int64_t *)r->data)[i * r->cols] == 0;
+		return;
+	}
+	if (r->dtype != GS_F32 && r->dtype != GS_F64)
+		die("%s: 'attributes' is not float", gs_where(in));
+	free(ds->A);
+	ds->na = r->cols;
+	ds->A = xmallocarray((size_t)(r->rows * r->cols) + 1, sizeof *ds->A);
+	for (int64_t i = 0; i < r->rows * r->cols; i++) {
+		double x = r->dtype == GS_F32 ? ((const float *)r->data)[i]
+		    : ((const double *)r->data)[i];
+		if (!isfinite(x))
+			die("%s: 'attributes' element %" PRId64 " is not finite", gs_where(in), i);
+		ds->A[i] = (real)x;
+	}
+}
+
+/* The node classes of a node task: the first column of the --label tensor. */
+static void
+take_node_labels(struct dataset *ds, const struct opts *o, gs_file *in, const gs_rec *r)
+{
+	if (!ds->have_graph || r->id != ds->id)
+		die("%s: '%s' tensor does not follow its graph", gs_where(in), o->label);
+	if (r->rows != ds->g.n || r->cols < 1 || (r->dtype != GS_I32 && r->dtype != GS_I64))
+		die("%s: '%s' must be %" PRId32 " rows of at least one integer column",
+		    gs_where(in), o->label, ds->g.n);
+	free(ds->y);
+	ds->y = xmallocarray((size_t)ds->g.n + 1, sizeof *ds->y);
+	ds->C = 0;
+	for (int32_t v = 0; v < ds->g.n; v++) {
+		int64_t c = r->dtype == GS_I32 ? ((const int32_t *)r->data)[(int64_t)v * r->cols]
+		    : ((const int64_t *)r->data)[(int64_t)v * r->cols];
+		if (c < 0 || c > 1000000)
+			die("%s: node %" PRId32 ": class %" PRId64 " out of range", gs_where(in), v, c);
+		ds->y[v] = (int32_t)c;
+		if (c + 1 > ds->C)
+			ds->C = (int)c + 1;
+	}
+}
+
+/* Node and link tasks: one graph, its attributes, its classes. */
+static void
+read_one_graph(struct dataset *ds, const struct opts *o)
+{
+	gs_rec r;
+	int k;
+
+	gs_rec_init(&r);
+	while ((k = gs_reader_next(&ds->rd, &r)) > 0) {
+		gs_file *in = ds->rd.in;
+		if (k == GS_GRAPH)
+			take_graph(ds, o, in, &r, ds->rd.path);
+		else if (k == GS_TENSOR && (strcmp(r.name, "attributes") == 0 ||
+					    strcmp(r.name, "has_attributes") == 0))
+			take_attributes(ds, in, &r);
+		else if (k == GS_TENSOR && o->task == TASK_NODE && strcmp(r.name, o->label) == 0)
+			take_node_labels(ds, o, in, &r);
+	}
+	gs_rec_free(&r);
+}
+
+/* Graph task: every graph and its --label record (node tensors unused). */
+static void
+read_graphs(struct dataset *ds, const struct opts *o)
+{
+	gs_rec r;
+	int k;
+
+	gs_rec_init(&r);
+	while ((k = gs_reader_next(&ds->rd, &r)) > 0) {
+		gs_file *in = ds->rd.in;
+		if (k == GS_GRAPH) {
+			if (ds->ng == ds->cap_g) {
+				ds->cap_g = ds->cap_g ? 2 * ds->cap_g : 256;
+				ds->gs = xreallocarray(ds->gs, (size_t)ds->cap_g, sizeof *ds->gs);
+				ds->y = xreallocarray(ds->y, (size_t)ds->cap_g, sizeof *ds->y);
+			}
+			graph_init(&ds->gs[ds->ng]);
+			if (gs_graph_build(in, &r, &ds->gs[ds->ng], o->c.quiet) != 0)
+				die("%s", gs_strerror(in));
+			if (ds->gs[ds->ng].n == 0)
+				die("%s: graph %" PRId64 " has no nodes", gs_where(in), r.id);
+			ds->y[ds->ng] = -1;
+			ds->id = r.id;
+			if (!ds->have_graph) {
+				const char *nm = gs_attr_get(&r, "dataset");
+				snprintf(ds->name, sizeof ds->name, "%s", nm ? nm : ds->rd.path);
+			}
+			ds->ng++;
+			ds->have_graph = 1;
+		} else if (k == GS_LABEL && strcmp(r.name, o->label) == 0) {
+			if (!ds->have_graph || r.id != ds->id)
+				die("%s: label record does not follow its graph", gs_where(in));
+			if (r.value < 0 || r.value > 1000000)
+				die("%s: graph %" PRId64 ": class %" PRId64 " out of range",
+				    gs_where(in), r.id, r.value);
+			ds->y[ds->ng - 1] = (int32_t)r.value;
+			if (r.value + 1 > ds->C)
+				ds->C = (int)r.value + 1;
+		}
+	}
+	gs_rec_free(&r);
+}
+
+/* The dataset of the task, checked: classes for every item, two at least. */
 static void
 read_dataset(struct dataset *ds, const struct opts *o, int nfiles, char **files)
 {
-	gs_rec r;
-	char msg[512];
-	int have_graph = 0;
-	gs_rec_init(&r);
 	graph_init(&ds->g);
-	for (int fi = 0; fi < (nfiles ? nfiles : 1); fi++) {
-		const char *path = nfiles ? files[fi] : "-";
-		gs_file *in = gs_open_in(path, msg, sizeof msg);
-		int k;
-		if (!in)
-			die("%s", msg);
-		while ((k = gs_read1(in, &r)) > 0) {
-			if (k == GS_PG) {
-				ds->pg = xreallocarray(ds->pg, (size_t)ds->npg + 1, sizeof *ds->pg);
-				ds->pg[ds->npg++] = r;
-				gs_rec_init(&r);
-				continue;
-			}
-			if (k == GS_GRAPH && o->task == TASK_GRAPH) {
-				if (ds->ng == ds->cap_g) {
-					ds->cap_g = ds->cap_g ? 2 * ds->cap_g : 256;
-					ds->gs = xreallocarray(ds->gs, (size_t)ds->cap_g, sizeof *ds->gs);
-					ds->y = xreallocarray(ds->y, (size_t)ds->cap_g, sizeof *ds->y);
-				}
-				graph_init(&ds->gs[ds->ng]);
-				if (gs_graph_build(in, &r, &ds->gs[ds->ng], o->c.quiet) != 0)
-					die("%s", gs_strerror(in));
-				if (ds->gs[ds->ng].n == 0)
-					die("%s: graph %" PRId64 " has no nodes", gs_where(in), r.id);
-				ds->y[ds->ng] = -1;
-				ds->id = r.id;
-				if (!have_graph) {
-					const char *nm = gs_attr_get(&r, "dataset");
-					snprintf(ds->name, sizeof ds->name, "%s", nm ? nm : path);
-				}
-				ds->ng++;
-				have_graph = 1;
-				continue;
-			}
-			if (k == GS_LABEL && o->task == TASK_GRAPH && strcmp(r.name, o->label) == 0) {
-				if (!have_graph || r.id != ds->id)
-					die("%s: label record does not follow its graph", gs_where(in));
-				if (r.value < 0 || r.value > 1000000)
-					die("%s: graph %" PRId64 ": class %" PRId64 " out of range",
-					    gs_where(in), r.id, r.value);
-				ds->y[ds->ng - 1] = (int32_t)r.value;
-				if (r.value + 1 > ds->C)
-					ds->C = (int)r.value + 1;
-				continue;
-			}
-			if (o->task == TASK_GRAPH)
-				continue;	/* node tensors of a graph task are not used */
-			if (k == GS_GRAPH) {
-				if (have_graph)
-					die("%s: a second graph: node classification takes one graph",
-					    gs_where(in));
-				if (gs_graph_build(in, &r, &ds->g,
-						   o->c.quiet || o->task == TASK_LINK) != 0)
-					die("%s", gs_strerror(in));
-				if (ds->g.n == 0)
-					die("%s: graph %" PRId64 " has no nodes", gs_where(in), r.id);
-				if (o->task == TASK_LINK) {
-					if (r.from_edgelist && ds->g.m != r.m)
-						die("%s: self-loops or repeated edges: a labelled edge "
-						    "list for --task link must be simple", gs_where(in));
-					link_labels(ds, &r, gs_where(in));
-				}
-				ds->id = r.id;
-				const char *nm = gs_attr_get(&r, "dataset");
-				snprintf(ds->name, sizeof ds->name, "%s", nm ? nm : path);
-				have_graph = 1;
-				continue;
-			}
-			if (k == GS_TENSOR && (strcmp(r.name, "attributes") == 0 ||
-					       strcmp(r.name, "has_attributes") == 0)) {
-				if (!have_graph || r.id != ds->id || r.rows != ds->g.n)
-					die("%s: '%s' tensor does not match its graph", gs_where(in), r.name);
-				if (strcmp(r.name, "has_attributes") == 0) {
-					ds->missing = 0;
-					for (int64_t i = 0; i < r.rows; i++)
-						ds->missing += r.dtype == GS_I32
-						    ? ((const int32_t *)r.data)[i * r.cols] == 0
-						    : r.dtype == GS_I64 && ((const int64_t *)r.data)[i * r.cols] == 0;
-					continue;
-				}
-				if (r.dtype != GS_F32 && r.dtype != GS_F64)
-					die("%s: 'attributes' is not float", gs_where(in));
-				free(ds->A);
-				ds->na = r.cols;
-				ds->A = xmallocarray((size_t)(r.rows * r.cols) + 1, sizeof *ds->A);
-				for (int64_t i = 0; i < r.rows * r.cols; i++) {
-					double x = r.dtype == GS_F32 ? ((const float *)r.data)[i]
-					    : ((const double *)r.data)[i];
-					if (!isfinite(x))
-						die("%s: 'attributes' element %" PRId64 " is not finite",
-						    gs_where(in), i);
-					ds->A[i] = (real)x;
-				}
-				continue;
-			}
-			if (k == GS_TENSOR && o->task == TASK_NODE && strcmp(r.name, o->label) == 0) {
-				if (!have_graph || r.id != ds->id)
-					die("%s: '%s' tensor does not follow its graph", gs_where(in), o->label);
-				if (r.rows != ds->g.n || r.cols < 1 ||
-				    (r.dtype != GS_I32 && r.dtype != GS_I64))
-					die("%s: '%s' must be %" PRId32 " rows of at least one integer column",
-					    gs_where(in),
-					    o->label, ds->g.n);
-				free(ds->y);
-				ds->y = xmallocarray((size_t)ds->g.n + 1, sizeof *ds->y);
-				ds->C = 0;
-				for (int32_t v = 0; v < ds->g.n; v++) {
-					int64_t c = r.dtype == GS_I32
-					    ? ((const int32_t *)r.data)[(int64_t)v * r.cols]
-					    : ((const int64_t *)r.data)[(int64_t)v * r.cols];
-					if (c < 0 || c > 1000000)
-						die("%s: node %" PRId32 ": class %" PRId64 " out of range",
-						    gs_where(in), v, c);
-					ds->y[v] = (int32_t)c;
-					if (c + 1 > ds->C)
-						ds->C = (int)c + 1;
-				}
-			}
-		}
-		if (k < -1)
-			die("%s", gs_strerror(in));
-		gs_close(in);
-	}
-	gs_rec_free(&r);
-	if (!have_graph)
+	gs_reader_init(&ds->rd, nfiles, files);
+	if (o->task == TASK_GRAPH)
+		read_graphs(ds, o);
+	else
+		read_one_graph(ds, o);
+	if (!ds->have_graph)
 		die("no graph in the input");
 	if (o->task == TASK_GRAPH) {
 		for (int i = 0; i < ds->ng; i++)
@@ -443,6 +470,20 @@ read_dataset(struct dataset *ds, const struct opts *o, int nfiles, char **files)
 	if ((o->attributes || o->attr_only) && ds->missing && !o->c.quiet)
 		warnx_("graph %" PRId64 ": %" PRId64 " of %" PRId32 " nodes have no attributes "
 		       "(zeros; the source file is partial)", ds->id, ds->missing, ds->g.n);
+}
+
+static void
+dataset_free(struct dataset *ds)
+{
+	free(ds->y);
+	graph_free(&ds->g);
+	for (int i = 0; i < ds->ng; i++)
+		graph_free(&ds->gs[i]);
+	free(ds->gs);
+	free(ds->eu);
+	free(ds->ev);
+	free(ds->A);
+	gs_reader_free(&ds->rd);
 }
 
 /* ---- splits ---- */
@@ -605,312 +646,416 @@ mean_row_norm(const real *X, int64_t n, int64_t k)
 	return m ? sum / (double)m : 0;
 }
 
+/* ---- the model ---- */
+
+/*
+ * The model to adapt: its config always, its parameters unless
+ * --no-pretrain (without --model, the default config); the model file's
+ * pg records are kept in mrd, for the output's provenance.
+ */
+static void
+load_model(const struct opts *o, model *M, struct train_settings *ts, struct gs_reader *mrd)
+{
+	char msg[512];
+	char *files[1] = { (char *)o->model };
+	gs_rec r;
+	int k, found = 0;
+
+	memset(M, 0, sizeof *M);
+	train_settings_default(ts);
+	gs_reader_init(mrd, 1, files);
+	if (!o->model) {
+		struct model_cfg mc;
+		if (train_settings_model_cfg(ts, &mc) != 0 || model_init(M, &mc) != 0)
+			die("model settings out of range");
+		return;
+	}
+	gs_rec_init(&r);
+	while ((k = gs_reader_next(mrd, &r)) > 0)
+		if (k == GS_MODEL && !found) {
+			free(ts->tasks);
+			if (model_from_record(M, ts, &r, gs_where(mrd->in), msg, sizeof msg) != 0)
+				die("%s", msg);
+			found = 1;
+		}
+	if (!found)
+		die("%s: no model record", o->model);
+	gs_rec_free(&r);
+}
+
+/* ---- one adaptation ---- */
+
+/* Everything the runs share: the model and its pre-trained values, the
+ * dataset as the encoder sees it, the head's buffers; and the split of the
+ * run in progress. */
+struct adapt {
+	const struct opts *o;
+	model *M;
+	struct dataset *ds;
+	real *pre;		/* (M->n) the pre-trained values */
+	uint8_t *trained;	/* (M->nt) the encoder tensors the runs train */
+	int from, embed, link;	/* the lowest trained block; E trained; link task */
+	int64_t N, d, C, hid, Cout, din, NI;
+	batch b;		/* the encoder's input (link: of the run) */
+	struct hbuf hb;
+	struct lbuf lb;		/* link task: the edge decoder's buffers */
+	real *elg;		/* link: (NI x C) logits, validation and test edges */
+	int32_t *vt;		/* link: validation then test edges */
+	int32_t *tu, *tv;	/* link: the run's training edges */
+	graph gtr;		/* link: the run's training graph */
+	int32_t *ident;		/* 0, 1, 2, ... */
+	int32_t *tr, *va, *te;	/* the run's split */
+	int ntr, nva, nte;
+	real *bestlg;		/* (NI x C) item logits at the best epoch */
+	real *glg, *dil;	/* graph task: graph logits and their gradient */
+	mws *w;
+	gsl_rng *rr;		/* the run's stream (seed, run) */
+	struct progress pr;
+};
+
+/* What a run gave. */
+struct run_result {
+	int epochs, best_epoch;
+	double val_acc, test_acc;
+};
+
+static void
+adapt_init(struct adapt *a, const struct opts *o, model *M, struct dataset *ds)
+{
+	char msg[512];
+	int L = M->cfg.layers;
+
+	memset(a, 0, sizeof *a);
+	a->o = o;
+	a->M = M;
+	a->ds = ds;
+	a->from = o->no_pretrain ? 0 : (o->freeze < 0 ? 0 : o->freeze);
+	a->embed = o->no_pretrain || o->freeze < 0;
+	if (a->from > L)
+		die_usage("--freeze %d: the model has %d blocks", o->freeze, L);
+	a->pre = xmallocarray((size_t)M->n, sizeof *a->pre);
+	memcpy(a->pre, M->p, (size_t)M->n * sizeof *a->pre);
+	a->link = o->task == TASK_LINK;
+
+	int ngr = o->task == TASK_GRAPH ? ds->ng : 1;
+	const graph **gp = xmallocarray((size_t)ngr, sizeof *gp);
+	for (int i = 0; i < ngr; i++)
+		gp[i] = o->task == TASK_GRAPH ? &ds->gs[i] : &ds->g;
+	batch_init(&a->b);
+	/* the link task builds its batch in each run, from the training edges */
+	if (!a->link && batch_plain(&a->b, gp, ngr, o->scale, msg, sizeof msg) != 0)
+		die("%s", msg);
+	free(gp);
+
+	a->N = a->link ? ds->g.n : a->b.N;
+	a->d = M->cfg.d;
+	a->C = ds->C;
+	a->hid = o->head_width;
+	a->Cout = a->link ? a->hid : a->C;
+	hbuf_init(&a->hb, a->N, a->d, a->hid, a->Cout, !o->attr_only,
+		  o->attributes || o->attr_only ? ds->A : NULL, ds->na);
+	a->din = a->hb.din;
+	a->NI = ds->nitems;
+	int64_t nid = a->N > a->NI ? a->N : a->NI;
+	if (nid < LCHUNK)
+		nid = LCHUNK;
+	a->ident = xmallocarray((size_t)nid, sizeof *a->ident);
+	for (int64_t i = 0; i < nid; i++)
+		a->ident[i] = (int32_t)i;
+	graph_init(&a->gtr);
+	if (a->link) {
+		lbuf_init(&a->lb, a->N, a->hid, a->C);
+		/* evaluation scores the validation and test edges (vt) only; the
+		 * training edges' rows of elg stay 0 */
+		a->elg = xcalloc((size_t)(a->NI * a->C), sizeof *a->elg);
+		a->vt = xmallocarray((size_t)a->NI, sizeof *a->vt);
+		a->tu = xmallocarray((size_t)a->NI, sizeof *a->tu);
+		a->tv = xmallocarray((size_t)a->NI, sizeof *a->tv);
+	}
+	a->tr = xmallocarray((size_t)a->NI + 1, sizeof *a->tr);
+	a->va = xmallocarray((size_t)a->NI + (size_t)o->nval + 1, sizeof *a->va);
+	a->te = xmallocarray((size_t)a->NI + (size_t)o->ntest + 1, sizeof *a->te);
+	a->bestlg = xmallocarray((size_t)(a->NI * a->C), sizeof *a->bestlg);
+	/* item logits and their gradient: the node rows themselves, or graphs */
+	a->glg = o->task == TASK_GRAPH ? xmallocarray((size_t)(a->NI * a->C), sizeof *a->glg) : NULL;
+	a->dil = o->task == TASK_GRAPH ? xmallocarray((size_t)(a->NI * a->C), sizeof *a->dil)
+	    : a->hb.dlg;
+	a->w = mws_new();
+	a->rr = rng_new(0, 0);
+	/* the encoder tensors the runs train: E when embed, blocks from.. */
+	a->trained = xcalloc((size_t)M->nt, 1);
+	for (int i = 0; a->hb.use_enc && i < M->nt; i++) {
+		int blk = 0;
+		if (strncmp(M->t[i].name, "embed.", 6) == 0)
+			a->trained[i] = (uint8_t)a->embed;
+		else if (sscanf(M->t[i].name, "block%d.", &blk) == 1)
+			a->trained[i] = blk - 1 >= a->from;
+	}
+	progress_init(&a->pr, &o->c);
+	a->pr.at_most = 1;	/* early stopping may end a run sooner */
+}
+
+static void
+adapt_free(struct adapt *a)
+{
+	if (a->link)
+		lbuf_free(&a->lb);
+	if (a->o->task == TASK_GRAPH) {
+		free(a->glg);
+		free(a->dil);
+	}
+	free(a->elg); free(a->vt); free(a->tu); free(a->tv);
+	graph_free(&a->gtr);
+	hbuf_free(&a->hb);
+	free(a->trained); free(a->ident); free(a->tr); free(a->va); free(a->te);
+	free(a->bestlg); free(a->pre);
+	gsl_rng_free(a->rr);
+	mws_free(a->w);
+	batch_free(&a->b);
+}
+
+/* The split of run `run` (and, for the link task, its training graph). */
+static void
+split_run(struct adapt *a, int run)
+{
+	const struct opts *o = a->o;
+	struct dataset *ds = a->ds;
+	char msg[512];
+
+	a->nva = o->nval;
+	a->nte = o->ntest;
+	rng_reseed(a->rr, o->c.seed, (uint64_t)run);
+	if (o->task == TASK_GRAPH) {
+		graph_split(ds, o->c.seed, run, a->tr, &a->ntr, a->va, &a->nva, a->te, &a->nte);
+	} else if (a->link) {
+		if (link_split(a->NI, a->rr, a->tr, &a->ntr, a->va, &a->nva, a->te, &a->nte) != 0)
+			die("%" PRId64 " labelled edges: too few to split into training, "
+			    "validation and test edges", a->NI);
+		memcpy(a->vt, a->va, (size_t)a->nva * sizeof *a->vt);
+		memcpy(a->vt + a->nva, a->te, (size_t)a->nte * sizeof *a->vt);
+		/* the encoder and the head see the training edges only */
+		for (int i = 0; i < a->ntr; i++) {
+			a->tu[i] = ds->eu[a->tr[i]];
+			a->tv[i] = ds->ev[a->tr[i]];
+		}
+		const graph *gp1 = &a->gtr;
+		if (graph_build(&a->gtr, ds->g.n, a->ntr, a->tu, a->tv, GRAPH_STRICT, NULL, msg,
+				sizeof msg) != 0 ||
+		    batch_plain(&a->b, &gp1, 1, o->scale, msg, sizeof msg) != 0)
+			die("%s", msg);
+		/* --train-fraction: the loss sees a share of them */
+		int keep = (int)lround(o->train_fraction * a->ntr);
+		a->ntr = keep < 1 ? 1 : keep;
+	} else if (split(ds, o, a->rr, a->tr, &a->ntr, a->va, a->te, msg, sizeof msg) != 0) {
+		die("%s", msg);
+	}
+}
+
+/* The encoder's values at the start of a run: pre-trained, or fresh for
+ * the baseline (or above the boundary, --random-above); Adam from 0. */
+static void
+encoder_start(struct adapt *a)
+{
+	model *M = a->M;
+
+	memcpy(M->p, a->pre, (size_t)M->n * sizeof *a->pre);
+	if (a->o->no_pretrain)
+		model_init_params(M, a->rr);
+	else if (a->o->random_above) {	/* fresh values above the boundary */
+		model_init_params(M, a->rr);
+		for (int i = 0; i < M->nt; i++)
+			if (!a->trained[i])
+				memcpy(M->p + M->t[i].off, a->pre + M->t[i].off,
+				       (size_t)(M->t[i].rows * M->t[i].cols) * sizeof *a->pre);
+	}
+	memset(M->m, 0, (size_t)M->n * sizeof *M->m);
+	memset(M->v, 0, (size_t)M->n * sizeof *M->v);
+	M->adam_t = 0;
+}
+
+/*
+ * One run on the split of split_run(): a fresh head over the encoder,
+ * epochs of Adam until --epochs or --patience; the item logits of the
+ * best validation epoch go to a->bestlg.
+ */
+static void
+train_run(struct adapt *a, int run, struct run_result *res)
+{
+	const struct opts *o = a->o;
+	struct dataset *ds = a->ds;
+	model *M = a->M;
+	struct hbuf *hb = &a->hb;
+	int64_t N = a->N, hid = a->hid, Cout = a->Cout, C = a->C, NI = a->NI;
+	struct head h;
+	double best_acc = -1, best_loss = INFINITY, vacc = 0, tacc;
+	int best_ep = 0, ep;
+
+	progress_start(&a->pr, "epochs", o->epochs, "run %d/%d", run + 1, o->first_run + o->runs);
+	encoder_start(a);
+	head_init(&h, a->d, a->din, M->cfg.layers, hid, Cout, C, a->link, a->rr);
+	/*
+	 * Iteration it evaluates the parameters after it - 1 epochs of
+	 * training, then trains epoch it from the same encoder pass.
+	 */
+	for (int it = 1;; it++) {
+		ep = it - 1;
+		head_forward(M, &h, &a->b, a->w, hb, hid, Cout, 0, NULL, a->ident, 1);
+		/*
+		 * --attributes: the encoder's columns enter the head scaled
+		 * to the attributes' mean row norm, fixed for the run from
+		 * its initial encoder; raw, its d = 512 columns outweigh
+		 * the attributes (Cora's bag of words: 18 ones a row).
+		 */
+		if (it == 1 && o->attributes && !o->raw_concat) {
+			double fa = mean_row_norm(ds->A, N, ds->na), fe = mean_row_norm(hb->Fm, N, a->d);
+			hb->es = fa > 0 && fe > 0 ? (real)(fa / fe) : 1;
+		}
+		if (ep > 0) {	/* evaluation: no dropout */
+			const real *ilg = hb->lg;
+			if (a->link) {
+				relu_fwd(hb->lg, hb->lg, N * hid);
+				head_link_pass(&h, &a->lb, ds->eu, ds->ev, ds->y, hb->lg, NULL, N, a->vt,
+					       a->nva + a->nte, hid, C, 0, NULL, a->elg, a->ident);
+				ilg = a->elg;
+			} else if (o->task == TASK_GRAPH) {
+				head_graph_logits(a->glg, hb->lg, &a->b, C);
+				ilg = a->glg;
+			}
+			double vl = head_xent(ilg, NULL, ds->y, a->va, a->nva, C, NI, &vacc, 0);
+			if (vacc > best_acc || (vacc == best_acc && vl < best_loss)) {
+				best_acc = vacc;
+				best_loss = vl;
+				best_ep = ep;
+				memcpy(a->bestlg, ilg, (size_t)(NI * C) * sizeof *a->bestlg);
+			}
+			progress_note(&a->pr, "val %.3f, best %.3f at epoch %d", vacc, best_acc,
+				      best_ep);
+			progress_update(&a->pr, ep);
+			if (ep - best_ep >= o->patience || ep == o->epochs)
+				break;
+		}
+		model_zero_grad(M);
+		memset(h.g, 0, (size_t)h.n * sizeof *h.g);
+		head_forward(M, &h, &a->b, a->w, hb, hid, Cout, o->dropout, a->rr, a->ident, 0);
+		if (a->link) {
+			relu_fwd(hb->lg, hb->lg, N * hid);
+			head_link_pass(&h, &a->lb, ds->eu, ds->ev, ds->y, hb->lg, hb->dlg, N, a->tr,
+				       a->ntr, hid, C, o->dropout, a->rr, NULL, a->ident);
+			relu_bwd(hb->dlg, hb->dlg, hb->lg, N * hid);
+		} else if (o->task == TASK_GRAPH) {
+			head_graph_logits(a->glg, hb->lg, &a->b, C);
+			head_xent(a->glg, a->dil, ds->y, a->tr, a->ntr, C, NI, &tacc, 1);
+			head_graph_bwd(hb->dlg, a->dil, &a->b, C);
+		} else
+			head_xent(hb->lg, hb->dlg, ds->y, a->tr, a->ntr, C, NI, &tacc, 1);
+		head_backward(M, &h, &a->b, a->w, hb, hid, Cout, o->dropout, a->from, a->embed,
+			      a->ident);
+		/* Adam with weight decay on what is trained */
+		for (int i = 0; i < M->nt; i++) {
+			const struct mtensor *t = &M->t[i];
+			if (a->trained[i])
+				decay_and_step(M->p + t->off, M->g + t->off, M->m + t->off,
+					       M->v + t->off, t->rows * t->cols, o->lr, o->wd, it);
+		}
+		decay_and_step(h.p, h.g, h.m, h.v, h.n, o->lr, o->wd, it);
+	}
+	progress_done(&a->pr);
+	head_free(&h);
+	res->epochs = ep;
+	res->best_epoch = best_ep;
+	res->val_acc = best_acc;
+}
+
+/* The predictions record of a run: the test items' true and predicted
+ * classes and class probabilities at the best validation epoch. */
+static void
+write_predictions(struct adapt *a, int run, gs_file *out, gs_rec *rec, struct run_result *res)
+{
+	const struct opts *o = a->o;
+	const struct dataset *ds = a->ds;
+	int64_t C = a->C;
+	char cols[64 + 16 * 64];
+	size_t cl = (size_t)snprintf(cols, sizeof cols, "item,true,pred");
+
+	for (int64_t c = 0; c < C && cl < sizeof cols - 24; c++)
+		cl += (size_t)snprintf(cols + cl, sizeof cols - cl, ",score_%" PRId64, c);
+	int64_t ncol = C <= 64 ? 3 + C : 3;
+	if (C > 64)
+		snprintf(cols, sizeof cols, "item,true,pred");
+	gs_rec_tensor(rec, run, "predictions", a->nte, ncol, GS_F64, cols);
+	double *pd = rec->data, tok = 0;
+	for (int i = 0; i < a->nte; i++) {
+		const real *z = a->bestlg + (int64_t)a->te[i] * C;
+		double s;
+		int best;
+		double mx = head_softmax_stats(z, C, &s, &best);
+		pd[i * ncol] = a->te[i];
+		pd[i * ncol + 1] = ds->y[a->te[i]];
+		pd[i * ncol + 2] = best;
+		tok += best == ds->y[a->te[i]];
+		for (int64_t c = 0; c < C && ncol > 3; c++)
+			pd[i * ncol + 3 + c] = exp(z[c] - mx) / s;
+	}
+	res->test_acc = tok / a->nte;
+	gs_attr_set(rec, "task", adapt_task[o->task]);
+	gs_attr_set(rec, "dataset", ds->name);
+	gs_attr_setf(rec, "classes", "%" PRId64, C);
+	if (a->link)
+		gs_attr_set(rec, "class_values", ds->cvals);
+	gs_attr_set(rec, "init", o->attr_only ? "none" : o->no_pretrain ? "random"
+		    : o->random_above ? "pretrained-below" : "pretrained");
+	if (!o->attr_only)
+		gs_attr_setf(rec, "freeze", "%d", o->no_pretrain ? -1 : o->freeze);
+	gs_attr_set(rec, "input", o->attr_only ? "attributes"
+		    : o->attributes ? "structure+attributes" : "structure");
+	if (o->attributes)
+		gs_attr_setf(rec, "encoder_scale", "%.6g", (double)a->hb.es);
+	gs_attr_setf(rec, "epochs", "%d", res->epochs);
+	gs_attr_setf(rec, "best_epoch", "%d", res->best_epoch);
+	gs_attr_setf(rec, "train_labels", "%d", a->ntr);
+	gs_attr_setf(rec, "val_acc", "%.6f", res->val_acc);
+	gs_write1(out, rec);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct opts o;
 	struct dataset ds;
 	struct train_settings ts;
+	struct gs_reader mrd;
+	struct adapt a;
+	struct run_result res;
 	model M;
-	char msg[512];
+	gs_file *out;
+	gs_rec rec;
 
 	copt_passive_wait(argv);
 	err_setprog(argv[0]);
 	parse(&o, argc, argv);
 	copt_apply_threads_blas(&o.c);
-
-	/* the model: its config always; its parameters unless --no-pretrain;
-	 * its provenance records go to the output with the dataset's */
-	gs_rec *mpg = NULL;
-	int nmpg = 0;
-	memset(&M, 0, sizeof M);
-	train_settings_default(&ts);
-	if (o.model) {
-		gs_rec r;
-		gs_file *in = gs_open_in(o.model, msg, sizeof msg);
-		int k, found = 0;
-		if (!in)
-			die("%s", msg);
-		gs_rec_init(&r);
-		while ((k = gs_read1(in, &r)) > 0)
-			if (k == GS_MODEL && !found) {
-				free(ts.tasks);
-				if (model_from_record(&M, &ts, &r, gs_where(in), msg, sizeof msg) != 0)
-					die("%s", msg);
-				found = 1;
-			} else if (k == GS_PG) {
-				mpg = xreallocarray(mpg, (size_t)nmpg + 1, sizeof *mpg);
-				mpg[nmpg++] = r;
-				gs_rec_init(&r);
-			}
-		if (k < -1)
-			die("%s", gs_strerror(in));
-		if (!found)
-			die("%s: no model record", o.model);
-		gs_close(in);
-		gs_rec_free(&r);
-	} else {
-		struct model_cfg mc;
-		if (train_settings_model_cfg(&ts, &mc) != 0 || model_init(&M, &mc) != 0)
-			die("model settings out of range");
-	}
-	int L = M.cfg.layers;
-	int from = o.no_pretrain ? 0 : (o.freeze < 0 ? 0 : o.freeze);
-	int embed = o.no_pretrain || o.freeze < 0;
-	if (from > L)
-		die_usage("--freeze %d: the model has %d blocks", o.freeze, L);
-	real *pre = xmallocarray((size_t)M.n, sizeof *pre);	/* the pre-trained values */
-	memcpy(pre, M.p, (size_t)M.n * sizeof *pre);
-
+	load_model(&o, &M, &ts, &mrd);
 	memset(&ds, 0, sizeof ds);
 	read_dataset(&ds, &o, argc - optind, argv + optind);
-	int ngr = o.task == TASK_GRAPH ? ds.ng : 1;
-	const graph **gp = xmallocarray((size_t)ngr, sizeof *gp);
-	for (int i = 0; i < ngr; i++)
-		gp[i] = o.task == TASK_GRAPH ? &ds.gs[i] : &ds.g;
-	int link = o.task == TASK_LINK;
-	batch b;
-	batch_init(&b);
-	/* the link task builds its batch in each run, from the training edges */
-	if (!link && batch_plain(&b, gp, ngr, o.scale, msg, sizeof msg) != 0)
-		die("%s", msg);
-	free(gp);
-
-	int64_t N = link ? ds.g.n : b.N, d = M.cfg.d, C = ds.C, hid = o.hidden, Cout = link ? hid : C;
-	struct hbuf hb;
-	hbuf_init(&hb, N, d, hid, Cout, !o.attr_only, o.attributes || o.attr_only ? ds.A : NULL,
-		  ds.na);
-	int64_t din = hb.din;
-	int64_t NI = ds.nitems, nid = N > NI ? N : NI;
-	if (nid < LCHUNK)
-		nid = LCHUNK;
-	int32_t *ident = xmallocarray((size_t)nid, sizeof *ident);
-	for (int64_t i = 0; i < nid; i++)
-		ident[i] = (int32_t)i;
-	/* link task: the decoder's buffers, the logits of every edge, the
-	 * training graph's edges */
-	struct lbuf lb;
-	real *elg = NULL;
-	int32_t *vt = NULL;
-	int32_t *tu = NULL, *tv = NULL;
-	graph gtr;
-	graph_init(&gtr);
-	if (link) {
-		lbuf_init(&lb, N, hid, C);
-		/* evaluation scores the validation and test edges (vt) only; the
-		 * training edges' rows of elg stay 0 */
-		elg = xcalloc((size_t)(NI * C), sizeof *elg);
-		vt = xmallocarray((size_t)NI, sizeof *vt);
-		tu = xmallocarray((size_t)NI, sizeof *tu);
-		tv = xmallocarray((size_t)NI, sizeof *tv);
-	}
-	int32_t *tr = xmallocarray((size_t)NI + 1, sizeof *tr),
-	    *va = xmallocarray((size_t)NI + (size_t)o.nval + 1, sizeof *va),
-	    *te = xmallocarray((size_t)NI + (size_t)o.ntest + 1, sizeof *te);
-	real *bestlg = xmallocarray((size_t)(NI * C), sizeof *bestlg);
-	/* item logits and their gradient: the node rows themselves, or graphs */
-	real *glg = o.task == TASK_GRAPH ? xmallocarray((size_t)(NI * C), sizeof *glg) : NULL;
-	real *dil = o.task == TASK_GRAPH ? xmallocarray((size_t)(NI * C), sizeof *dil) : hb.dlg;
-	mws *w = mws_new();
-	gsl_rng *rr = rng_new(0, 0);
-	gs_file *out = gs_open_out(&o.c, argc, argv);
-	gs_rec rec;
+	adapt_init(&a, &o, &M, &ds);
+	out = gs_open_out(&o.c, argc, argv);
+	gs_reader_write_pg(&ds.rd, out);	/* provenance: the dataset's, the model's */
+	gs_reader_write_pg(&mrd, out);
 	gs_rec_init(&rec);
-	for (int i = 0; i < ds.npg; i++)
-		gs_write1(out, &ds.pg[i]);
-	for (int i = 0; i < nmpg; i++)
-		gs_write1(out, &mpg[i]);
-
-	/* the encoder tensors this run trains: E when embed, blocks from.. */
-	uint8_t *trained = xcalloc((size_t)M.nt, 1);
-	for (int i = 0; hb.use_enc && i < M.nt; i++) {
-		int blk = 0;
-		if (strncmp(M.t[i].name, "embed.", 6) == 0)
-			trained[i] = (uint8_t)embed;
-		else if (sscanf(M.t[i].name, "block%d.", &blk) == 1)
-			trained[i] = blk - 1 >= from;
-	}
 	for (int run = o.first_run; run < o.first_run + o.runs; run++) {
-		int ntr, nva = o.nval, nte = o.ntest;
-		rng_reseed(rr, o.c.seed, (uint64_t)run);
-		if (o.task == TASK_GRAPH)
-			graph_split(&ds, o.c.seed, run, tr, &ntr, va, &nva, te, &nte);
-		else if (link) {
-			if (link_split(NI, rr, tr, &ntr, va, &nva, te, &nte) != 0)
-				die("%" PRId64 " labelled edges: too few to split into training, "
-				    "validation and test edges", NI);
-			memcpy(vt, va, (size_t)nva * sizeof *vt);
-			memcpy(vt + nva, te, (size_t)nte * sizeof *vt);
-			/* the encoder and the head see the training edges only */
-			for (int i = 0; i < ntr; i++) {
-				tu[i] = ds.eu[tr[i]];
-				tv[i] = ds.ev[tr[i]];
-			}
-			const graph *gp1 = &gtr;
-			if (graph_build(&gtr, ds.g.n, ntr, tu, tv, GRAPH_STRICT, NULL, msg,
-					sizeof msg) != 0 ||
-			    batch_plain(&b, &gp1, 1, o.scale, msg, sizeof msg) != 0)
-				die("%s", msg);
-			/* --train-fraction: the loss sees a share of them */
-			int keep = (int)lround(o.train_fraction * ntr);
-			ntr = keep < 1 ? 1 : keep;
-		} else if (split(&ds, &o, rr, tr, &ntr, va, te, msg, sizeof msg) != 0)
-			die("%s", msg);
-		/* the encoder: pre-trained values, or fresh ones for the baseline */
-		memcpy(M.p, pre, (size_t)M.n * sizeof *pre);
-		if (o.no_pretrain)
-			model_init_params(&M, rr);
-		else if (o.random_above) {	/* fresh values above the boundary */
-			model_init_params(&M, rr);
-			for (int i = 0; i < M.nt; i++)
-				if (!trained[i])
-					memcpy(M.p + M.t[i].off, pre + M.t[i].off,
-					       (size_t)(M.t[i].rows * M.t[i].cols) * sizeof *pre);
-		}
-		memset(M.m, 0, (size_t)M.n * sizeof *M.m);
-		memset(M.v, 0, (size_t)M.n * sizeof *M.v);
-		M.adam_t = 0;
-		struct head h;
-		head_init(&h, d, din, L, hid, Cout, C, link, rr);
-		double best_acc = -1, best_loss = INFINITY, vacc = 0, tacc;
-		int best_ep = 0, ep;
-		/*
-		 * Iteration it evaluates the parameters after it - 1 epochs of
-		 * training, then trains epoch it from the same encoder pass.
-		 */
-		for (int it = 1;; it++) {
-			ep = it - 1;
-			head_forward(&M, &h, &b, w, &hb, hid, Cout, 0, NULL, ident, 1);
-			/*
-			 * --attributes: the encoder's columns enter the head scaled
-			 * to the attributes' mean row norm, fixed for the run from
-			 * its initial encoder; raw, its d = 512 columns outweigh
-			 * the attributes (Cora's bag of words: 18 ones a row).
-			 */
-			if (it == 1 && o.attributes && !o.raw_concat) {
-				double fa = mean_row_norm(ds.A, N, ds.na), fe = mean_row_norm(hb.Fm, N, d);
-				hb.es = fa > 0 && fe > 0 ? (real)(fa / fe) : 1;
-			}
-			if (ep > 0) {	/* evaluation: no dropout */
-				const real *ilg = hb.lg;
-				if (link) {
-					relu_fwd(hb.lg, hb.lg, N * hid);
-					head_link_pass(&h, &lb, ds.eu, ds.ev, ds.y, hb.lg, NULL, N, vt,
-						       nva + nte, hid, C, 0, NULL, elg, ident);
-					ilg = elg;
-				} else if (o.task == TASK_GRAPH) {
-					head_graph_logits(glg, hb.lg, &b, C);
-					ilg = glg;
-				}
-				double vl = head_xent(ilg, NULL, ds.y, va, nva, C, NI, &vacc, 0);
-				if (vacc > best_acc || (vacc == best_acc && vl < best_loss)) {
-					best_acc = vacc;
-					best_loss = vl;
-					best_ep = ep;
-					memcpy(bestlg, ilg, (size_t)(NI * C) * sizeof *bestlg);
-				} else if (ep - best_ep >= o.patience)
-					break;
-				if (ep == o.epochs)
-					break;
-			}
-			model_zero_grad(&M);
-			memset(h.g, 0, (size_t)h.n * sizeof *h.g);
-			head_forward(&M, &h, &b, w, &hb, hid, Cout, o.dropout, rr, ident, 0);
-			if (link) {
-				relu_fwd(hb.lg, hb.lg, N * hid);
-				head_link_pass(&h, &lb, ds.eu, ds.ev, ds.y, hb.lg, hb.dlg, N, tr, ntr, hid, C,
-					  o.dropout, rr, NULL, ident);
-				relu_bwd(hb.dlg, hb.dlg, hb.lg, N * hid);
-			} else if (o.task == TASK_GRAPH) {
-				head_graph_logits(glg, hb.lg, &b, C);
-				head_xent(glg, dil, ds.y, tr, ntr, C, NI, &tacc, 1);
-				head_graph_bwd(hb.dlg, dil, &b, C);
-			} else
-				head_xent(hb.lg, hb.dlg, ds.y, tr, ntr, C, NI, &tacc, 1);
-			head_backward(&M, &h, &b, w, &hb, hid, Cout, o.dropout, from, embed, ident);
-			/* Adam with weight decay on what is trained */
-			for (int i = 0; i < M.nt; i++) {
-				const struct mtensor *t = &M.t[i];
-				if (trained[i])
-					decay_and_step(M.p + t->off, M.g + t->off, M.m + t->off,
-						       M.v + t->off, t->rows * t->cols, o.lr, o.wd,
-						       it);
-			}
-			decay_and_step(h.p, h.g, h.m, h.v, h.n, o.lr, o.wd, it);
-		}
-		/* the test predictions of the best validation epoch */
-		char cols[64 + 16 * 64];
-		size_t cl = (size_t)snprintf(cols, sizeof cols, "item,true,pred");
-		for (int64_t c = 0; c < C && cl < sizeof cols - 24; c++)
-			cl += (size_t)snprintf(cols + cl, sizeof cols - cl, ",score_%" PRId64, c);
-		int64_t ncol = C <= 64 ? 3 + C : 3;
-		if (C > 64)
-			snprintf(cols, sizeof cols, "item,true,pred");
-		gs_rec_tensor(&rec, run, "predictions", nte, ncol, GS_F64, cols);
-		double *pd = rec.data, tok = 0;
-		for (int i = 0; i < nte; i++) {
-			const real *z = bestlg + (int64_t)te[i] * C;
-			double s;
-			int best;
-			double mx = head_softmax_stats(z, C, &s, &best);
-			pd[i * ncol] = te[i];
-			pd[i * ncol + 1] = ds.y[te[i]];
-			pd[i * ncol + 2] = best;
-			tok += best == ds.y[te[i]];
-			for (int64_t c = 0; c < C && ncol > 3; c++)
-				pd[i * ncol + 3 + c] = exp(z[c] - mx) / s;
-		}
-		gs_attr_set(&rec, "task", adapt_task[o.task]);
-		gs_attr_set(&rec, "dataset", ds.name);
-		gs_attr_setf(&rec, "classes", "%" PRId64, C);
-		if (link)
-			gs_attr_set(&rec, "class_values", ds.cvals);
-		gs_attr_set(&rec, "init", o.attr_only ? "none" : o.no_pretrain ? "random"
-			    : o.random_above ? "pretrained-below" : "pretrained");
-		if (!o.attr_only)
-			gs_attr_setf(&rec, "freeze", "%d", o.no_pretrain ? -1 : o.freeze);
-		gs_attr_set(&rec, "input", o.attr_only ? "attributes"
-			    : o.attributes ? "structure+attributes" : "structure");
-		if (o.attributes)
-			gs_attr_setf(&rec, "encoder_scale", "%.6g", (double)hb.es);
-		gs_attr_setf(&rec, "epochs", "%d", ep);
-		gs_attr_setf(&rec, "best_epoch", "%d", best_ep);
-		gs_attr_setf(&rec, "train_labels", "%d", ntr);
-		gs_attr_setf(&rec, "val_acc", "%.6f", best_acc);
-		gs_write1(out, &rec);
+		split_run(&a, run);
+		train_run(&a, run, &res);
+		write_predictions(&a, run, out, &rec, &res);
 		if (copt_show_progress(&o.c))
-			fprintf(stderr, "%s: run %d/%d: %d epochs (best %d), val %.3f, test %.3f\n",
-				err_prog(), run + 1, o.first_run + o.runs, ep, best_ep,
-				best_acc, tok / nte);
-		head_free(&h);
+			warnx_("run %d/%d: %d epochs (best %d), val %.3f, test %.3f", run + 1,
+			       o.first_run + o.runs, res.epochs, res.best_epoch, res.val_acc,
+			       res.test_acc);
 	}
 	gs_close(out);
-
 	gs_rec_free(&rec);
-	for (int i = 0; i < ds.npg; i++)
-		gs_rec_free(&ds.pg[i]);
-	free(ds.pg);
-	for (int i = 0; i < nmpg; i++)
-		gs_rec_free(&mpg[i]);
-	free(mpg);
-	free(ds.y);
-	graph_free(&ds.g);
-	for (int i = 0; i < ds.ng; i++)
-		graph_free(&ds.gs[i]);
-	free(ds.gs);
-	free(glg);
-	if (o.task == TASK_GRAPH)
-		free(dil);
-	if (link)
-		lbuf_free(&lb);
-	free(elg); free(vt); free(tu); free(tv); free(ds.eu); free(ds.ev);
-	graph_free(&gtr);
-	hbuf_free(&hb);
-	free(ds.A);
-	free(trained); free(ident); free(tr); free(va); free(te); free(bestlg); free(pre);
-	gsl_rng_free(rr);
-	mws_free(w);
-	batch_free(&b);
+	adapt_free(&a);
+	dataset_free(&ds);
+	gs_reader_free(&mrd);
 	model_free(&M);
 	free(ts.tasks);
 	return 0;

@@ -23,12 +23,14 @@
 #include "config.h"
 #include "err.h"
 #include "model.h"
+#include "modelio.h"
+#include "settings.h"
 #include "opt.h"
+#include "progress.h"
+#include "reader.h"
 #include "rng.h"
 #include "stream.h"
 
-#define MODEL_NAME "gcn-pretrain"
-#define CKPT_NAME "gcn-pretrain-checkpoint"
 #define VAL_STEP UINT64_MAX		/* masking stream of the validation set */
 #define EPOCH_STREAM 0x65706f6368ULL	/* shuffling stream of each epoch */
 
@@ -49,10 +51,6 @@ struct opts {
 	struct train_settings s;
 	const char *config, *log, *checkpoint, *resume;
 	long long bench_steps;
-};
-
-static const char *const cent_cols[MODEL_NCENT] = {
-	"eigenvector", "betweenness", "closeness", "subgraph_log"
 };
 
 
@@ -179,8 +177,7 @@ parse(struct opts *o, int argc, char **argv)
 struct dataset {
 	struct lgraph **g;
 	int64_t n, cap;
-	gs_rec *pg;		/* provenance records of the input, passed on */
-	int npg, cap_pg;
+	struct gs_reader rd;	/* the inputs; their provenance records */
 };
 
 static double
@@ -189,20 +186,6 @@ now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void
-lgraph_free(struct lgraph *lg)
-{
-	if (!lg)
-		return;
-	graph_free(&lg->g);
-	free(lg->cluster);
-	free(lg->cent);
-	free(lg->pu);
-	free(lg->pv);
-	free(lg->plab);
-	free(lg);
 }
 
 /* Attach a tensor or pairs record to the graph it follows. */
@@ -230,11 +213,11 @@ attach(gs_file *in, struct lgraph *lg, const gs_rec *r)
 		if (r->rows != n || r->dtype != GS_F64)
 			die("%s: 'centrality' tensor is not %" PRId32 " rows of float64", gs_where(in), n);
 		for (int t = 0; t < MODEL_NCENT; t++) {
-			col[t] = gs_tensor_col(r, cent_cols[t]);
+			col[t] = gs_tensor_col(r, model_cent_cols[t]);
 			if (col[t] < 0 && t == MODEL_NCENT - 1)
 				col[t] = gs_tensor_col(r, "subgraph");
 			if (col[t] < 0)
-				die("%s: 'centrality' tensor has no column '%s'", gs_where(in), cent_cols[t]);
+				die("%s: 'centrality' tensor has no column '%s'", gs_where(in), model_cent_cols[t]);
 		}
 		free(lg->cent);
 		lg->cent = xmallocarray((size_t)n * MODEL_NCENT + 1, sizeof *lg->cent);
@@ -242,7 +225,7 @@ attach(gs_file *in, struct lgraph *lg, const gs_rec *r)
 			for (int t = 0; t < MODEL_NCENT; t++) {
 				double x = ((const double *)r->data)[(int64_t)v * r->cols + col[t]];
 				if (isnan(x))
-					die("%s: node %" PRId32 ": %s is NaN", gs_where(in), v, cent_cols[t]);
+					die("%s: node %" PRId32 ": %s is NaN", gs_where(in), v, model_cent_cols[t]);
 				lg->cent[(int64_t)v * MODEL_NCENT + t] = x;
 			}
 	} else if (r->kind == GS_PAIRS && strcmp(r->name, "mask") == 0) {
@@ -270,62 +253,43 @@ attach(gs_file *in, struct lgraph *lg, const gs_rec *r)
 static void
 dataset_free(struct dataset *ds)
 {
-	for (int i = 0; i < ds->npg; i++)
-		gs_rec_free(&ds->pg[i]);
-	free(ds->pg);
 	for (int64_t i = 0; i < ds->n; i++)
 		lgraph_free(ds->g[i]);
 	free(ds->g);
+	gs_reader_free(&ds->rd);
 }
 
+/* Every graph of the inputs with the records that follow it. */
 static void
 read_inputs(struct dataset *ds, int nfiles, char **files, int quiet)
 {
+	struct lgraph *cur = NULL;
 	gs_rec r;
-	char msg[512];
+	int k;
+
 	gs_rec_init(&r);
-	for (int f = 0; f < (nfiles ? nfiles : 1); f++) {
-		const char *path = nfiles ? files[f] : "-";
-		gs_file *in = gs_open_in(path, msg, sizeof msg);
-		struct lgraph *cur = NULL;
-		int k;
-		if (!in)
-			die("%s", msg);
-		while ((k = gs_read1(in, &r)) > 0) {
-			if (k == GS_PG) {
-				if (ds->npg == ds->cap_pg) {
-					ds->cap_pg = ds->cap_pg ? 2 * ds->cap_pg : 8;
-					ds->pg = xreallocarray(ds->pg, (size_t)ds->cap_pg, sizeof *ds->pg);
-				}
-				gs_rec_init(&ds->pg[ds->npg]);
-				/* keep it: swap buffers with r */
-				ds->pg[ds->npg++] = r;
-				gs_rec_init(&r);
-				continue;
+	gs_reader_init(&ds->rd, nfiles, files);
+	while ((k = gs_reader_next(&ds->rd, &r)) > 0) {
+		gs_file *in = ds->rd.in;
+		if (ds->rd.file_changed)
+			cur = NULL;	/* records follow a graph of their own input */
+		if (k == GS_GRAPH) {
+			struct lgraph *lg = lgraph_new(r.id);
+			if (gs_graph_build(in, &r, &lg->g, quiet) != 0)
+				die("%s", gs_strerror(in));
+			if (ds->n == ds->cap) {
+				ds->cap = ds->cap ? 2 * ds->cap : 64;
+				ds->g = xreallocarray(ds->g, (size_t)ds->cap, sizeof *ds->g);
 			}
-			if (k == GS_GRAPH) {
-				struct lgraph *lg = xcalloc(1, sizeof *lg);
-				lg->id = r.id;
-				graph_init(&lg->g);
-				if (gs_graph_build(in, &r, &lg->g, quiet) != 0)
-					die("%s", gs_strerror(in));
-				if (ds->n == ds->cap) {
-					ds->cap = ds->cap ? 2 * ds->cap : 64;
-					ds->g = xreallocarray(ds->g, (size_t)ds->cap, sizeof *ds->g);
-				}
-				ds->g[ds->n++] = cur = lg;
-				continue;
-			}
-			if (k == GS_MODEL)
-				die("%s: a model record is not training data", gs_where(in));
-			if (!cur || r.id != cur->id)
-				die("%s: %s record for graph %" PRId64 " does not follow its graph",
-				    gs_where(in), gs_kind_name(k), r.id);
-			attach(in, cur, &r);
+			ds->g[ds->n++] = cur = lg;
+			continue;
 		}
-		if (k < -1)
-			die("%s", gs_strerror(in));
-		gs_close(in);
+		if (k == GS_MODEL)
+			die("%s: a model record is not training data", gs_where(in));
+		if (!cur || r.id != cur->id)
+			die("%s: %s record for graph %" PRId64 " does not follow its graph",
+			    gs_where(in), gs_kind_name(k), r.id);
+		attach(in, cur, &r);
 	}
 	gs_rec_free(&r);
 }
@@ -355,12 +319,27 @@ check_dataset(const struct dataset *ds, int tasks)
 	}
 }
 
-/* ---- validation ---- */
+/*
+ * Say once how the training graphs are masked when any carries a 'mask'
+ * pair set (mask-edges | nodefeat | gcn-train): those are trained on that
+ * one mask at every step, where Algorithm 1 masks afresh each step.
+ */
+static void
+say_masking(struct lgraph **train, int64_t nt, int quiet)
+{
+	int64_t pre = 0;
 
-struct scores {
-	double auc, rank[MODEL_NCENT], rank_mean, cluster, score;
-	double loss[NTASK];
-};
+	for (int64_t i = 0; i < nt; i++)
+		pre += train[i]->premasked;
+	if (pre == 0 || quiet)
+		return;
+	warnx_("%" PRId64 " of %" PRId64 " training graphs are pre-masked (a 'mask' pair set, "
+	       "from mask-edges): each is trained on that one mask at every step, not "
+	       "masked afresh as in Algorithm 1; give unmasked graphs to re-mask "
+	       "(gcn-train(1), Masking)", pre, nt);
+}
+
+/* ---- validation ---- */
 
 struct pairscore {
 	real z;
@@ -401,7 +380,7 @@ auc(struct pairscore *ps, int64_t n)
 
 static void
 validate(model *M, struct lgraph **vg, int64_t nv, int B, uint64_t seed,
-	 const struct batch_opts *bo, batch *b, mws *w, struct scores *sc)
+	 const struct batch_opts *bo, batch *b, mws *w, struct val_scores *sc)
 {
 	int tasks = M->cfg.tasks;
 	struct pairscore *ps = NULL;
@@ -470,182 +449,6 @@ validate(model *M, struct lgraph **vg, int64_t nv, int B, uint64_t seed,
 	free(ps);
 }
 
-/* ---- output ---- */
-
-/* Model record: the parameters, config, layer weights and scores.
- * With state, also what a resumed run needs. */
-static void
-model_record(gs_rec *r, const struct opts *o, const model *M, const real *params,
-	     const struct scores *sc, long long epoch, long long step,
-	     int state, const real *best, double best_score, long long best_epoch,
-	     long long best_step, long long stale)
-{
-	struct train_settings s = o->s;
-	struct cfg_key keys[TRAIN_SCHEMA_MAX];
-	size_t nk = train_schema(&s, keys);
-	char *cfg = cfg_dump(keys, nk);
-
-	model_to_record(r, M, params, state ? CKPT_NAME : MODEL_NAME, cfg, state ? 3 : 0);
-	free(cfg);
-	if (state) {
-		const real *src[3] = { best, M->m, M->v };
-		const char *nm[3] = { "state.best", "state.adam_m", "state.adam_v" };
-		for (int i = 0; i < 3; i++) {
-			gs_param *p = gs_rec_param(r, M->nt + i, nm[i], M->n, 1, GS_F32);
-			float *d = p->data;
-			for (int64_t j = 0; j < M->n; j++)
-				d[j] = (float)src[i][j];
-		}
-		gs_attr_setf(r, "state.adam_t", "%" PRId64, M->adam_t);
-		gs_attr_setf(r, "state.best_score", "%.17g", best_score);
-		gs_attr_setf(r, "state.best_epoch", "%lld", best_epoch);
-		gs_attr_setf(r, "state.best_step", "%lld", best_step);
-		gs_attr_setf(r, "state.stale_epochs", "%lld", stale);
-	}
-	gs_attr_setf(r, "epoch", "%lld", epoch);
-	gs_attr_setf(r, "step", "%lld", step);
-	for (int t = 0; t < NTASK; t++) {
-		char key[64], val[256];
-		size_t len = 0;
-		real w[MODEL_MAXL];
-		if (!(M->cfg.tasks & 1 << t))
-			continue;
-		/* the paper's Figure 2: softmax(psi) of each task */
-		mix_weights(w, params + (M->P.psi[t] - M->p), M->cfg.layers);
-		for (int l = 0; l < M->cfg.layers; l++)
-			len += (size_t)snprintf(val + len, sizeof val - len, "%s%.6f",
-						l ? "," : "", (double)w[l]);
-		snprintf(key, sizeof key, "layer_weights.%s", task_name[t]);
-		gs_attr_set(r, key, val);
-	}
-	if (sc) {
-		gs_attr_setf(r, "val.score", "%.6f", sc->score);
-		if (M->cfg.tasks & 1 << TASK_REC)
-			gs_attr_setf(r, "val.rec_auc", "%.6f", sc->auc);
-		if (M->cfg.tasks & 1 << TASK_RANK) {
-			gs_attr_setf(r, "val.rank_acc", "%.6f", sc->rank_mean);
-			for (int t = 0; t < MODEL_NCENT; t++) {
-				char key[64];
-				snprintf(key, sizeof key, "val.rank_acc.%s", cent_cols[t]);
-				gs_attr_setf(r, key, "%.6f", sc->rank[t]);
-			}
-		}
-		if (M->cfg.tasks & 1 << TASK_CLUSTER)
-			gs_attr_setf(r, "val.cluster_acc", "%.6f", sc->cluster);
-	}
-}
-
-/* Write a checkpoint atomically (a temporary file renamed over it). */
-static void
-write_checkpoint(const struct opts *o, const model *M, const real *best,
-		 const struct scores *bsc, long long epoch, long long step,
-		 double best_score, long long best_epoch, long long best_step,
-		 long long stale, int argc, char **argv)
-{
-	struct copt c = o->c;
-	gs_rec r;
-	c.output = o->checkpoint;
-	c.quiet = 1;
-	gs_file *out = gs_open_out(&c, argc, argv);
-	gs_rec_init(&r);
-	model_record(&r, o, M, M->p, bsc, epoch, step, 1, best, best_score, best_epoch,
-		     best_step, stale);
-	gs_write1(out, &r);
-	gs_close(out);
-	gs_rec_free(&r);
-}
-
-struct resume {
-	long long epoch, step, best_epoch, best_step, stale;
-	double best_score;
-	struct scores bsc;	/* validation scores of the best model */
-};
-
-/* A number attribute of r, or dflt. */
-static double
-attr_num(const gs_rec *r, const char *key, double dflt)
-{
-	const char *a = gs_attr_get(r, key);
-	return a ? strtod(a, NULL) : dflt;
-}
-
-static void
-load_checkpoint(const struct opts *o, model *M, real *best, struct resume *rs)
-{
-	char msg[512];
-	gs_rec r;
-	int k, found = 0;
-	gs_file *in = gs_open_in(o->resume, msg, sizeof msg);
-	if (!in)
-		die("%s", msg);
-	gs_rec_init(&r);
-	while ((k = gs_read1(in, &r)) > 0) {
-		if (k != GS_MODEL || strcmp(r.name, CKPT_NAME) != 0)
-			continue;
-		found = 1;
-		for (int i = 0; i < r.nparams; i++) {
-			gs_param *p = &r.params[i];
-			real *dst = NULL;
-			int64_t n = p->rows * p->cols;
-			int ti = model_tensor(M, p->name);
-			if (p->dtype != GS_F32)
-				die("%s: parameter '%s' is not float32", o->resume, p->name);
-			if (ti >= 0) {
-				if (p->rows != M->t[ti].rows || p->cols != M->t[ti].cols)
-					die("%s: parameter '%s' is %" PRId64 " x %" PRId64
-					    ", the config makes it %" PRId64 " x %" PRId64
-					    " (resume with the checkpoint's config)", o->resume,
-					    p->name, p->rows, p->cols, M->t[ti].rows, M->t[ti].cols);
-				dst = M->p + M->t[ti].off;
-			} else if (n == M->n && strcmp(p->name, "state.best") == 0)
-				dst = best;
-			else if (n == M->n && strcmp(p->name, "state.adam_m") == 0)
-				dst = M->m;
-			else if (n == M->n && strcmp(p->name, "state.adam_v") == 0)
-				dst = M->v;
-			else
-				die("%s: unexpected parameter '%s'", o->resume, p->name);
-			for (int64_t j = 0; j < n; j++)
-				dst[j] = ((const float *)p->data)[j];
-		}
-		const char *a;
-#define GETI(key, dst) do { \
-			if (!(a = gs_attr_get(&r, key))) \
-				die("%s: checkpoint lacks '%s'", o->resume, key); \
-			dst = strtoll(a, NULL, 10); \
-		} while (0)
-		long long t;
-		GETI("state.adam_t", t);
-		M->adam_t = t;
-		GETI("epoch", rs->epoch);
-		GETI("step", rs->step);
-		GETI("state.best_epoch", rs->best_epoch);
-		GETI("state.stale_epochs", rs->stale);
-		GETI("state.best_step", rs->best_step);
-#undef GETI
-		if (!(a = gs_attr_get(&r, "state.best_score")))
-			die("%s: checkpoint lacks 'state.best_score'", o->resume);
-		rs->best_score = strtod(a, NULL);
-		/* the best model's scores, written as its val.* attributes */
-		struct scores *b = &rs->bsc;
-		b->score = attr_num(&r, "val.score", 0);
-		b->auc = attr_num(&r, "val.rec_auc", 0);
-		b->rank_mean = attr_num(&r, "val.rank_acc", 0);
-		for (int t = 0; t < MODEL_NCENT; t++) {
-			char key[64];
-			snprintf(key, sizeof key, "val.rank_acc.%s", cent_cols[t]);
-			b->rank[t] = attr_num(&r, key, 0);
-		}
-		b->cluster = attr_num(&r, "val.cluster_acc", 0);
-	}
-	if (k < -1)
-		die("%s", gs_strerror(in));
-	if (!found)
-		die("%s: no %s record", o->resume, CKPT_NAME);
-	gs_close(in);
-	gs_rec_free(&r);
-}
-
 /* ---- signals ---- */
 
 static volatile sig_atomic_t stop_signal;
@@ -679,13 +482,13 @@ peak_rss_mib(void)
 
 /* --bench-steps: time steps on the first batch, fresh masks each step. */
 static void
-bench(const struct opts *o, model *M, struct dataset *ds, const struct batch_opts *bo)
+bench(const struct opts *o, model *M, const struct dataset *ds, const struct batch_opts *bo)
 {
 	batch b;
 	mws *w = mws_new();
 	int G = (int)(ds->n < o->s.batch ? ds->n : o->s.batch);
 	char msg[256];
-	double tprep = 0, tstep[1024];
+	double tprep = 0, tstep[1024] = { 0 };
 	long long n = o->bench_steps < 1024 ? o->bench_steps : 1024;
 	int64_t nodes = 0, edges = 0;
 
@@ -736,10 +539,328 @@ bench(const struct opts *o, model *M, struct dataset *ds, const struct batch_opt
 	mws_free(w);
 }
 
+/* A training run: the model, the two sets, the step's batch and
+ * workspace, the best parameters so far and where the run stands. */
+struct trainer {
+	const struct opts *o;
+	model *M;
+	struct lgraph **train, **val;
+	int64_t nt, nv;
+	int B;			/* graphs a step */
+	struct batch_opts bo;
+	batch b;
+	mws *w;
+	int32_t *perm;		/* (nt) this epoch's order of the training graphs */
+	gsl_rng *er;		/* its stream */
+	real *best;		/* (M->n) the best parameters */
+	struct train_state st;
+	FILE *log;		/* --log, or NULL */
+	double t_start;
+	struct progress pr;
+};
+
+/* The model of the settings, with its initial values (stream "init"). */
 static void
-copy_params(real *dst, const real *src, int64_t n)
+model_setup(const struct opts *o, model *M)
 {
-	memcpy(dst, src, (size_t)n * sizeof *dst);
+	struct model_cfg mc;
+	gsl_rng *r;
+
+	if (train_settings_model_cfg(&o->s, &mc) != 0 || model_init(M, &mc) != 0)
+		die_usage("model settings out of range");
+	r = rng_new((uint64_t)o->s.seed, 0x696e6974ULL);	/* "init" */
+	model_init_params(M, r);
+	gsl_rng_free(r);
+}
+
+/* The last --validation graphs validate, the others train. */
+static void
+trainer_init(struct trainer *t, struct opts *o, model *M, struct dataset *ds)
+{
+	int64_t nv = o->s.validation >= 0 ? o->s.validation
+	    : (int64_t)llround((double)ds->n * 124.0 / 1024.0);
+
+	if (nv < 1 || nv >= ds->n)
+		die_usage("%" PRId64 " graphs: cannot keep %" PRId64
+			  " for validation and train on the rest (--validation)", ds->n, nv);
+	o->s.validation = nv;		/* the model's config says what was used */
+	memset(t, 0, sizeof *t);
+	t->o = o;
+	t->M = M;
+	t->nv = nv;
+	t->nt = ds->n - nv;
+	t->train = ds->g;
+	t->val = ds->g + t->nt;
+	t->B = (int)(o->s.batch < t->nt ? o->s.batch : t->nt);
+	train_settings_batch_opts(&o->s, &t->bo);
+	batch_init(&t->b);
+	t->w = mws_new();
+	t->perm = xmallocarray((size_t)t->nt, sizeof *t->perm);
+	t->er = rng_new(0, 0);
+	t->best = xmallocarray((size_t)M->n, sizeof *t->best);
+	memcpy(t->best, M->p, (size_t)M->n * sizeof *t->best);
+	t->st.best_score = -1;
+	say_masking(t->train, t->nt, o->c.quiet);
+}
+
+static void
+trainer_free(struct trainer *t)
+{
+	free(t->perm);
+	free(t->best);
+	gsl_rng_free(t->er);
+	batch_free(&t->b);
+	mws_free(t->w);
+}
+
+/* --resume: the parameters, the best ones, Adam's moments and the state. */
+static void
+resume(struct trainer *t, const char *path)
+{
+	char msg[512];
+	gs_rec r;
+	int k, found = 0;
+	gs_file *in = gs_open_in(path, msg, sizeof msg);
+
+	if (!in)
+		die("%s", msg);
+	gs_rec_init(&r);
+	while ((k = gs_read1(in, &r)) > 0) {
+		if (k != GS_MODEL || strcmp(r.name, CKPT_NAME) != 0)
+			continue;
+		if (checkpoint_load(t->M, t->best, &t->st, &r, path, msg, sizeof msg) != 0)
+			die("%s", msg);
+		found = 1;
+	}
+	if (k < -1)
+		die("%s", gs_strerror(in));
+	if (!found)
+		die("%s: no %s record", path, CKPT_NAME);
+	gs_close(in);
+	gs_rec_free(&r);
+}
+
+/* Write a checkpoint atomically (a temporary file renamed over it). */
+static void
+write_checkpoint(const struct trainer *t, int argc, char **argv)
+{
+	struct copt c = t->o->c;
+	gs_file *out;
+	gs_rec r;
+
+	c.output = t->o->checkpoint;
+	c.quiet = 1;
+	out = gs_open_out(&c, argc, argv);
+	gs_rec_init(&r);
+	checkpoint_record(&r, &t->o->s, t->M, t->best, &t->st);
+	gs_write1(out, &r);
+	gs_close(out);
+	gs_rec_free(&r);
+}
+
+/* --log: its header, unless the run resumes and appends. */
+static FILE *
+open_log(const struct opts *o, const model *M)
+{
+	FILE *f;
+
+	if (!o->log)
+		return NULL;
+	if (!(f = fopen(o->log, o->resume ? "a" : "w")))
+		die("%s: %s", o->log, strerror(errno));
+	if (o->resume)
+		return f;
+	fprintf(f, "epoch\tstep\tseconds\tloss_rec\tloss_rank\tloss_cluster"
+		"\tval_loss_rec\tval_loss_rank\tval_loss_cluster\tval_rec_auc"
+		"\tval_rank_acc\tval_rank_eigenvector\tval_rank_betweenness"
+		"\tval_rank_closeness\tval_rank_subgraph\tval_cluster_acc"
+		"\tval_score\tbest");
+	/* softmax(psi) of each task and layer: the paper's Figure 2 */
+	for (int t = 0; t < NTASK; t++)
+		for (int l = 0; l < M->cfg.layers; l++)
+			fprintf(f, "\tw_%s_%d", task_name[t], l + 1);
+	fputc('\n', f);
+	return f;
+}
+
+/* One line of --log: the epoch's mean losses and its validation. */
+static void
+log_epoch(struct trainer *t, long long epoch, const double *lsum, int nb,
+	  const struct val_scores *sc, int better)
+{
+	FILE *f = t->log;
+	const model *M = t->M;
+
+	if (!f)
+		return;
+	fprintf(f, "%lld\t%lld\t%.3f", epoch + 1, t->st.step, now() - t->t_start);
+	for (int k = 0; k < NTASK; k++)
+		fprintf(f, "\t%.6f", nb ? lsum[k] / nb : 0.0);
+	for (int k = 0; k < NTASK; k++)
+		fprintf(f, "\t%.6f", sc->loss[k]);
+	fprintf(f, "\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%d",
+		sc->auc, sc->rank_mean, sc->rank[0], sc->rank[1], sc->rank[2],
+		sc->rank[3], sc->cluster, sc->score, better);
+	for (int k = 0; k < NTASK; k++) {
+		real lw[MODEL_MAXL];
+		mix_weights(lw, M->P.psi[k], M->cfg.layers);
+		for (int l = 0; l < M->cfg.layers; l++)
+			fprintf(f, "\t%.6f", (double)lw[l]);
+	}
+	fputc('\n', f);
+	if (fflush(f) != 0)
+		die("%s: %s", t->o->log, strerror(errno));
+}
+
+/* The epoch's line on stderr: its validation scores, '*' when best. */
+static void
+say_epoch(const struct trainer *t, long long epoch, double seconds,
+	  const struct val_scores *sc, int better)
+{
+	int tasks = t->M->cfg.tasks;
+	char line[256];
+	size_t len = 0;
+
+	if (t->o->c.quiet)
+		return;
+	if (tasks & 1 << TASK_REC)
+		len += (size_t)snprintf(line + len, sizeof line - len, " rec AUC %.3f", sc->auc);
+	if (tasks & 1 << TASK_RANK)
+		len += (size_t)snprintf(line + len, sizeof line - len,
+					" rank acc %.3f (%.3f %.3f %.3f %.3f)", sc->rank_mean,
+					sc->rank[0], sc->rank[1], sc->rank[2], sc->rank[3]);
+	if (tasks & 1 << TASK_CLUSTER)
+		snprintf(line + len, sizeof line - len, " cluster acc %.3f", sc->cluster);
+	warnx_("epoch %lld (step %lld, %.1f s): val%s%s", epoch + 1, t->st.step, seconds,
+	       line, better ? " *" : "");
+}
+
+/*
+ * The training steps of one epoch: the training graphs shuffled with the
+ * stream (seed, epoch), cut into batches of B (the remainder left out),
+ * each masked afresh, one Adam update each.  Adds each task's loss to
+ * lsum; returns the steps taken.  Stops early at --steps (*budget_hit)
+ * or on a signal.
+ */
+static int
+train_epoch(struct trainer *t, long long epoch, double *lsum, int *budget_hit)
+{
+	const struct opts *o = t->o;
+	struct lgraph **bg = xmallocarray((size_t)t->B, sizeof *bg);
+	char msg[256];
+	int nb = 0;
+
+	rng_reseed(t->er, (uint64_t)o->s.seed, rng_mix(EPOCH_STREAM, (uint64_t)epoch));
+	for (int64_t i = 0; i < t->nt; i++)
+		t->perm[i] = (int32_t)i;
+	for (int64_t i = t->nt - 1; i > 0; i--) {
+		int64_t j = (int64_t)rng_uniform_u64(t->er, (uint64_t)i + 1);
+		int32_t x = t->perm[i];
+		t->perm[i] = t->perm[j];
+		t->perm[j] = x;
+	}
+	for (int64_t i0 = 0; i0 + t->B <= t->nt && !stop_signal; i0 += t->B) {
+		struct mout out1;
+		if (o->s.steps && t->st.step >= o->s.steps) {
+			*budget_hit = 1;
+			break;
+		}
+		for (int i = 0; i < t->B; i++)
+			bg[i] = t->train[t->perm[i0 + i]];
+		if (batch_build(&t->b, bg, t->B, (uint64_t)o->s.seed, (uint64_t)t->st.step,
+				&t->bo, msg, sizeof msg))
+			die("%s", msg);
+		model_zero_grad(t->M);
+		double loss = model_step(t->M, &t->b, t->w, 1, &out1);
+		if (!isfinite(loss))
+			die("step %lld: the loss is %g; try a smaller --lr", t->st.step + 1, loss);
+		model_adam(t->M, o->s.lr);
+		t->st.step++;
+		nb++;
+		for (int k = 0; k < NTASK; k++)
+			lsum[k] += out1.loss[k];
+		progress_note(&t->pr, "epoch %lld, step %lld: loss %.4f (rec %.4f rank %.4f "
+			      "cluster %.4f)", epoch + 1, t->st.step, loss, out1.loss[0],
+			      out1.loss[1], out1.loss[2]);
+		progress_update(&t->pr, t->pr.done + 1);
+		if (o->s.steps && t->st.step >= o->s.steps) {
+			*budget_hit = 1;
+			break;
+		}
+	}
+	free(bg);
+	return nb;
+}
+
+/*
+ * Epochs until --epochs, --steps, --patience or a signal ends the run:
+ * each scored on the validation graphs; the best parameters are kept and
+ * a checkpoint written after each.
+ */
+static void
+train(struct trainer *t, int argc, char **argv)
+{
+	const struct opts *o = t->o;
+	struct train_state *st = &t->st;
+	long long epoch, todo = (o->s.epochs - st->epoch) * (t->nt / t->B);
+	int budget_hit = 0;
+
+	/* progress: the steps this run has left, over every epoch */
+	if (o->s.steps && o->s.steps - st->step < todo)
+		todo = o->s.steps - st->step;
+	progress_init(&t->pr, &o->c);
+	progress_start(&t->pr, "steps", todo, NULL);
+	t->t_start = now();
+	for (epoch = st->epoch; epoch < o->s.epochs && !budget_hit && !stop_signal; epoch++) {
+		double lsum[NTASK] = { 0 }, t_ep = now();
+		struct val_scores sc;
+		int nb = train_epoch(t, epoch, lsum, &budget_hit);
+		if (nb == 0)		/* a signal or the step budget came first */
+			break;
+		validate(t->M, t->val, t->nv, t->B, (uint64_t)o->s.seed, &t->bo, &t->b, t->w, &sc);
+		int better = sc.score > st->best_score;
+		if (better) {
+			st->best_score = sc.score;
+			st->best_epoch = epoch + 1;
+			st->best_step = st->step;
+			st->best_sc = sc;
+			memcpy(t->best, t->M->p, (size_t)t->M->n * sizeof *t->best);
+			st->stale = 0;
+		} else
+			st->stale++;
+		st->epoch = epoch + 1;
+		say_epoch(t, epoch, now() - t_ep, &sc, better);
+		log_epoch(t, epoch, lsum, nb, &sc, better);
+		if (o->checkpoint && !stop_signal)
+			write_checkpoint(t, argc, argv);
+		if (st->stale >= o->s.patience) {
+			if (!o->c.quiet)
+				warnx_("no better validation score for %lld epochs; stopping",
+				       st->stale);
+			break;
+		}
+	}
+	progress_done(&t->pr);
+	if (stop_signal)
+		fprintf(stderr, "%s: %s at step %lld; writing the best model so far (epoch %lld)\n",
+			err_prog(), stop_signal == SIGINT ? "interrupted" : "terminated", st->step,
+			st->best_epoch);
+}
+
+/* The output: the inputs' provenance, then the best model. */
+static void
+write_model(gs_file *out, const struct dataset *ds, const struct trainer *t)
+{
+	const struct train_state *st = &t->st;
+	gs_rec r;
+
+	gs_rec_init(&r);
+	gs_reader_write_pg(&ds->rd, out);
+	model_record(&r, MODEL_NAME, &t->o->s, t->M, t->best,
+		     st->best_score >= 0 ? &st->best_sc : NULL, st->best_epoch, st->best_step);
+	gs_attr_setf(&r, "trained_steps", "%lld", st->step);
+	gs_write1(out, &r);
+	gs_rec_free(&r);
 }
 
 int
@@ -747,246 +868,41 @@ main(int argc, char **argv)
 {
 	struct opts o;
 	struct dataset ds;
-	struct model_cfg mc;
-	struct batch_opts bo;
+	struct trainer t;
 	model M;
-	int tasks;
+	gs_file *out;
 
 	copt_passive_wait(argv);
 	err_setprog(argv[0]);
 	parse(&o, argc, argv);
 	copt_apply_threads_blas(&o.c);
-	tasks_parse(o.s.tasks, &tasks);
-
-	model_cfg_default(&mc);
-	mc.d = (int)o.s.hidden;
-	mc.layers = (int)o.s.layers;
-	mc.ntn_k = (int)o.s.ntn_k;
-	mc.rank_hidden = (int)o.s.rank_hidden;
-	mc.att_hidden = (int)o.s.att_hidden;
-	mc.bn_eps = o.s.bn_eps;
-	mc.tasks = tasks;
-	if (model_init(&M, &mc) != 0)
-		die_usage("model settings out of range");
-	batch_opts_default(&bo);
-	bo.mask_fraction = o.s.mask_fraction;
-	bo.npos = o.s.npos;
-	bo.nneg = o.s.nneg;
-	bo.support_fraction = o.s.support_fraction;
-	bo.tie_rtol = o.s.tie_rtol;
-
+	model_setup(&o, &M);
 	memset(&ds, 0, sizeof ds);
 	read_inputs(&ds, argc - optind, argv + optind, o.c.quiet);
-	check_dataset(&ds, tasks);
-
-	{
-		gsl_rng *r = rng_new((uint64_t)o.s.seed, 0x696e6974ULL);	/* "init" */
-		model_init_params(&M, r);
-		gsl_rng_free(r);
-	}
+	check_dataset(&ds, M.cfg.tasks);
 	if (o.bench_steps) {
+		struct batch_opts bo;
+		train_settings_batch_opts(&o.s, &bo);
 		bench(&o, &M, &ds, &bo);
-		model_free(&M);
-		dataset_free(&ds);
-		free(o.s.tasks);
-		return 0;
-	}
-
-	int64_t nv = o.s.validation >= 0 ? o.s.validation
-	    : (int64_t)llround((double)ds.n * 124.0 / 1024.0);
-	if (nv < 1 || nv >= ds.n)
-		die_usage("%" PRId64 " graphs: cannot keep %" PRId64
-			  " for validation and train on the rest (--validation)", ds.n, nv);
-	int64_t nt = ds.n - nv;
-	o.s.validation = nv;		/* the model's config says what was used */
-	struct lgraph **train = ds.g, **val = ds.g + nt;
-	int B = (int)(o.s.batch < nt ? o.s.batch : nt);
-
-	real *best = xmallocarray((size_t)M.n, sizeof *best);
-	copy_params(best, M.p, M.n);
-	struct scores bsc, sc;
-	memset(&bsc, 0, sizeof bsc);
-	long long epoch0 = 0, step = 0, best_epoch = 0, best_step = 0, stale = 0;
-	double best_score = -1;
-	if (o.resume) {
-		struct resume rs = { 0 };
-		load_checkpoint(&o, &M, best, &rs);
-		epoch0 = rs.epoch;
-		step = rs.step;
-		best_epoch = rs.best_epoch;
-		best_score = rs.best_score;
-		best_step = rs.best_step;
-		bsc = rs.bsc;
-		stale = rs.stale;
-	}
-
-	/* Open the output first: a bad -o fails now, not after hours. */
-	gs_file *out = gs_open_out(&o.c, argc, argv);
-	FILE *logf = NULL;
-	if (o.log) {
-		logf = fopen(o.log, o.resume ? "a" : "w");
-		if (!logf)
+	} else {
+		trainer_init(&t, &o, &M, &ds);
+		if (o.resume)
+			resume(&t, o.resume);
+		out = gs_open_out(&o.c, argc, argv);	/* a bad -o fails now, not after hours */
+		t.log = open_log(&o, &M);
+		if (!o.c.quiet)
+			fprintf(stderr, "%s: %" PRId64 " training and %" PRId64 " validation "
+				"graphs, %" PRId64 " parameters, tasks %s\n", err_prog(), t.nt,
+				t.nv, M.n, o.s.tasks);
+		catch_signals();
+		train(&t, argc, argv);
+		write_model(out, &ds, &t);
+		gs_close(out);
+		if (t.log && fclose(t.log) != 0)
 			die("%s: %s", o.log, strerror(errno));
-		if (!o.resume) {
-			fprintf(logf, "epoch\tstep\tseconds\tloss_rec\tloss_rank\tloss_cluster"
-				"\tval_loss_rec\tval_loss_rank\tval_loss_cluster\tval_rec_auc"
-				"\tval_rank_acc\tval_rank_eigenvector\tval_rank_betweenness"
-				"\tval_rank_closeness\tval_rank_subgraph\tval_cluster_acc"
-				"\tval_score\tbest");
-			/* softmax(psi) of each task and layer: the paper's Figure 2 */
-			for (int t = 0; t < NTASK; t++)
-				for (int l = 0; l < M.cfg.layers; l++)
-					fprintf(logf, "\tw_%s_%d", task_name[t], l + 1);
-			fputc('\n', logf);
-		}
+		trainer_free(&t);
 	}
-	catch_signals();
-
-	int show = copt_show_progress(&o.c), tty = isatty(STDERR_FILENO);
-	batch b;
-	batch_init(&b);
-	mws *w = mws_new();
-	int32_t *perm = xmallocarray((size_t)nt, sizeof *perm);
-	gsl_rng *er = rng_new(0, 0);
-	char msg[256];
-	double t_start = now(), t_last = 0;
-	long long epoch = epoch0, done_epochs = epoch0;
-	int budget_hit = 0;
-
-	if (!o.c.quiet)
-		fprintf(stderr, "%s: %" PRId64 " training and %" PRId64 " validation graphs, "
-			"%" PRId64 " parameters, tasks %s\n", err_prog(), nt, nv, M.n, o.s.tasks);
-	for (epoch = epoch0; epoch < o.s.epochs && !budget_hit && !stop_signal; epoch++) {
-		double lsum[NTASK] = { 0 }, t_ep = now();
-		int nb = 0;
-		/* this epoch's order of the training graphs */
-		rng_reseed(er, (uint64_t)o.s.seed, rng_mix(EPOCH_STREAM, (uint64_t)epoch));
-		for (int64_t i = 0; i < nt; i++)
-			perm[i] = (int32_t)i;
-		for (int64_t i = nt - 1; i > 0; i--) {
-			int64_t j = (int64_t)rng_uniform_u64(er, (uint64_t)i + 1);
-			int32_t t = perm[i];
-			perm[i] = perm[j];
-			perm[j] = t;
-		}
-		struct lgraph **bg = xmallocarray((size_t)B, sizeof *bg);
-		for (int64_t i0 = 0; i0 + B <= nt && !stop_signal; i0 += B) {
-			struct mout out1;
-			if (o.s.steps && step >= o.s.steps) {
-				budget_hit = 1;
-				break;
-			}
-			double t0 = now();
-			for (int i = 0; i < B; i++)
-				bg[i] = train[perm[i0 + i]];
-			if (batch_build(&b, bg, B, (uint64_t)o.s.seed, (uint64_t)step, &bo, msg, sizeof msg))
-				die("%s", msg);
-			model_zero_grad(&M);
-			double loss = model_step(&M, &b, w, 1, &out1);
-			if (!isfinite(loss))
-				die("step %lld: the loss is %g; try a smaller --lr", step + 1, loss);
-			model_adam(&M, o.s.lr);
-			step++;
-			nb++;
-			for (int t = 0; t < NTASK; t++)
-				lsum[t] += out1.loss[t];
-			double t1 = now();
-			if (show && (t1 - t_last >= (tty ? 0.2 : 10) || step == 1)) {
-				t_last = t1;
-				fprintf(stderr, "%s%s: epoch %lld step %lld: loss %.4f (rec %.4f "
-					"rank %.4f cluster %.4f), %.2f s/step%s", tty ? "\r" : "",
-					err_prog(), epoch + 1, step, loss, out1.loss[0], out1.loss[1],
-					out1.loss[2], t1 - t0, tty ? "\033[K" : "\n");
-			}
-			if (o.s.steps && step >= o.s.steps) {
-				budget_hit = 1;
-				break;
-			}
-		}
-		free(bg);
-		if (nb == 0)		/* a signal or the step budget came first */
-			break;
-		/* score on the validation graphs, keep the best model */
-		validate(&M, val, nv, B, (uint64_t)o.s.seed, &bo, &b, w, &sc);
-		int better = sc.score > best_score;
-		if (better) {
-			best_score = sc.score;
-			best_epoch = epoch + 1;
-			best_step = step;
-			bsc = sc;
-			copy_params(best, M.p, M.n);
-			stale = 0;
-		} else
-			stale++;
-		done_epochs = epoch + 1;
-		if (show || !o.c.quiet) {
-			fprintf(stderr, "%s%s: epoch %lld (step %lld, %.1f s): val", tty && show ? "\r" : "",
-				err_prog(), epoch + 1, step, now() - t_ep);
-			if (tasks & 1 << TASK_REC)
-				fprintf(stderr, " rec AUC %.3f", sc.auc);
-			if (tasks & 1 << TASK_RANK)
-				fprintf(stderr, " rank acc %.3f (%.3f %.3f %.3f %.3f)", sc.rank_mean,
-					sc.rank[0], sc.rank[1], sc.rank[2], sc.rank[3]);
-			if (tasks & 1 << TASK_CLUSTER)
-				fprintf(stderr, " cluster acc %.3f", sc.cluster);
-			fprintf(stderr, "%s%s\n", better ? " *" : "", tty && show ? "\033[K" : "");
-		}
-		if (logf) {
-			fprintf(logf, "%lld\t%lld\t%.3f", epoch + 1, step, now() - t_start);
-			for (int t = 0; t < NTASK; t++)
-				fprintf(logf, "\t%.6f", nb ? lsum[t] / nb : 0.0);
-			for (int t = 0; t < NTASK; t++)
-				fprintf(logf, "\t%.6f", sc.loss[t]);
-			fprintf(logf, "\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%d",
-				sc.auc, sc.rank_mean, sc.rank[0], sc.rank[1], sc.rank[2],
-				sc.rank[3], sc.cluster, sc.score, better);
-			for (int t = 0; t < NTASK; t++) {
-				real lw[MODEL_MAXL];
-				mix_weights(lw, M.P.psi[t], M.cfg.layers);
-				for (int l = 0; l < M.cfg.layers; l++)
-					fprintf(logf, "\t%.6f", (double)lw[l]);
-			}
-			fputc('\n', logf);
-			if (fflush(logf) != 0)
-				die("%s: %s", o.log, strerror(errno));
-		}
-		if (o.checkpoint && !stop_signal)
-			write_checkpoint(&o, &M, best, &bsc, epoch + 1, step, best_score,
-					 best_epoch, best_step, stale, argc, argv);
-		if (stale >= o.s.patience) {
-			if (!o.c.quiet)
-				fprintf(stderr, "%s: no better validation score for %lld epochs; stopping\n",
-					err_prog(), stale);
-			epoch++;
-			break;
-		}
-	}
-	if (stop_signal)
-		fprintf(stderr, "%s: %s at step %lld; writing the best model so far (epoch %lld)\n",
-			err_prog(), stop_signal == SIGINT ? "interrupted" : "terminated", step,
-			best_epoch);
-	(void)done_epochs;
-
-	/* the output: the input's provenance, then the best model */
-	gs_rec r;
-	gs_rec_init(&r);
-	for (int i = 0; i < ds.npg; i++)
-		gs_write1(out, &ds.pg[i]);
-	model_record(&r, &o, &M, best, best_score >= 0 ? &bsc : NULL, best_epoch,
-		     best_step, 0, NULL, 0, 0, 0, 0);
-	gs_attr_setf(&r, "trained_steps", "%lld", step);
-	gs_write1(out, &r);
-	gs_close(out);
-	if (logf && fclose(logf) != 0)
-		die("%s: %s", o.log, strerror(errno));
-
-	gs_rec_free(&r);
 	dataset_free(&ds);
-	free(perm);
-	free(best);
-	gsl_rng_free(er);
-	batch_free(&b);
-	mws_free(w);
 	model_free(&M);
 	free(o.s.tasks);
 	if (stop_signal) {

@@ -300,8 +300,10 @@ static int64_t need_i64(const lreader *r, const char *s, int64_t lo, int64_t hi,
 {
 	int64_t x;
 
-	if (parse_i64(s, lo, hi, &x) != 0)
+	if (parse_i64(s, INT64_MIN, INT64_MAX, &x) != 0)
 		bad(r, "%s '%.40s' is not an integer in %" PRId64 "..%" PRId64, what, s, lo, hi);
+	if (x < lo || x > hi)
+		bad(r, "%s %" PRId64 " is out of range %" PRId64 "..%" PRId64, what, x, lo, hi);
 	return x;
 }
 
@@ -1582,7 +1584,7 @@ static int run_edgelist(const struct opts *o, const char *file, gs_file *out)
 	lreader r;
 	fields fs = { 0 };
 	edges es = { 0 };
-	int64_t maxid = -1, lines = 0, bad_i, n;
+	int64_t maxid = -1, lines = 0, attrs = 0, bad_i, n;
 	int arity = 0;
 	int64_t arity_line = 0;
 	gs_rec rec;
@@ -1591,8 +1593,19 @@ static int run_edgelist(const struct opts *o, const char *file, gs_file *out)
 	while (lr_next(&r)) {
 		int64_t a, b, lab = 0, lim = o->nodes ? o->nodes - 1 : GS_MAX_NODES - 1;
 
+		char *dict = strchr(r.buf, '{');
+
 		if (blank_line(r.buf) || trim(r.buf)[0] == '#')
 			continue;
+		/* networkx's write_edgelist: "u v {'weight': 4}" (or "{}") */
+		if (dict != NULL) {
+			char *end = trim(dict);
+			if (end[strlen(end) - 1] != '}')
+				bad(&r, "an unclosed '{' (want 'u v', 'u v label' or "
+				    "networkx's 'u v {...}')");
+			attrs += strspn(dict + 1, " \t}") < strlen(dict + 1);
+			*dict = '\0';
+		}
 		split(&fs, r.buf, strchr(r.buf, ',') ? "," : " ");
 		if (fs.n != 2 && fs.n != 3)
 			bad(&r, "%d fields, want 'u v' or 'u v label'", fs.n);
@@ -1602,6 +1615,11 @@ static int run_edgelist(const struct opts *o, const char *file, gs_file *out)
 		}
 		if (fs.n != arity)
 			bad(&r, "%d fields, but line %" PRId64 " had %d", fs.n, arity_line, arity);
+		for (int i = 0; i < 2; i++)
+			if (strspn(fs.f[i], "-0123456789") != strlen(fs.f[i]))
+				bad(&r, "node '%.40s' is not an integer id: number the nodes "
+				    "0..n-1 first (gnnstream(5), Plain edge lists, shows how)",
+				    fs.f[i]);
 		a = need_i64(&r, fs.f[0], 0, lim, "node id");
 		b = need_i64(&r, fs.f[1], 0, lim, "node id");
 		if (arity == 3)
@@ -1624,6 +1642,9 @@ static int run_edgelist(const struct opts *o, const char *file, gs_file *out)
 	if ((es.loops > 0 || es.dups > 0) && !o->c.quiet)
 		warnx_("%s: dropped %" PRId64 " self-loop(s), merged %" PRId64 " duplicate edge(s)",
 		       r.path, es.loops, es.dups);
+	if (attrs > 0 && !o->c.quiet)
+		warnx_("%s: ignored the attributes of %" PRId64 " edge(s) (networkx's {...} "
+		       "column)", r.path, attrs);
 	lr_close(&r);
 	n = o->nodes ? o->nodes : maxid + 1;
 	gs_rec_init(&rec);

@@ -17,6 +17,7 @@
 #include "graph.h"
 #include "mask.h"
 #include "opt.h"
+#include "progress.h"
 #include "rng.h"
 #include "stream.h"
 
@@ -41,10 +42,14 @@ struct state {
 	uint8_t *aset;		/* (2m) label already set (first copy wins) */
 	size_t cap_alab;	/* arcs allocated in alab and aset */
 	int64_t graphs, short_pos, short_neg;
+	/* the first shortfall of each kind, said at the end: a run that dies
+	 * on a later graph then says one line, its error */
+	char first_pos[320], first_neg[320];
 };
 
 #define SYNOPSIS "mask-edges [-qt] [-f fraction] [-j threads] [-l level] [-n negatives]\n" \
-	"                  [-o file] [-p positives | all] [-s seed] [--strict] [file ...]"
+	"                  [-o file] [-p positives | all] [-s seed] [--progress] [--strict]\n" \
+	"                  [file ...]"
 
 static void usage(FILE *f, const struct opts *o)
 {
@@ -63,8 +68,8 @@ static void usage(FILE *f, const struct opts *o)
 		"  -n, --negatives N   non-edges of the original graph to sample [%" PRId64 "]\n"
 		"  -o, --output FILE   write to FILE instead of stdout\n"
 		"  -p, --positives N   removed edges to list, or 'all' [%s]\n"
-		"      --progress      accepted for uniformity; no progress to show\n"
-		"  -q, --quiet         no warnings\n"
+		"      --progress      progress on stderr even when it is not a terminal\n"
+		"  -q, --quiet         no warnings or progress\n"
 		"  -s, --seed N        random seed; graph i draws from stream (seed, i) [%" PRIu64 "]\n"
 		"      --strict        exit 1 when a graph cannot give -p or -n pairs\n"
 		"  -t, --text          write the text form (plain unless -l is given)\n"
@@ -88,8 +93,8 @@ static void fmt_exact(char *buf, size_t len, double x)
 /*
  * Copy the labels of the kept edges into out: the record's labels are
  * indexed by the arc (min, max) of each edge, so the canonical list of the
- * masked graph finds its own.  For an edge list with repeated edges the
- * first line's label wins.
+ * masked graph finds its own.  (An edge list's record is simple by now:
+ * gs_graph_build() merged its repeats.)
  */
 static void copy_labels(struct state *s, const gs_rec *rec)
 {
@@ -121,7 +126,7 @@ static void copy_labels(struct state *s, const gs_rec *rec)
 
 /* Mask one graph record and write the masked graph and its pair set. */
 static void mask_one(const struct opts *o, struct state *s, gs_file *in, gs_file *out,
-		     const gs_rec *rec)
+		     gs_rec *rec)
 {
 	int64_t i, npairs;
 	int32_t *lab;
@@ -142,19 +147,20 @@ static void mask_one(const struct opts *o, struct state *s, gs_file *in, gs_file
 		if (o->strict)
 			die("%s: graph %" PRId64 ": %" PRId64 " removed edges, fewer than "
 			    "-p %" PRId64 " (--strict)", gs_where(in), rec->id, s->b.r, o->m.npos);
-		if (s->short_pos++ == 0 && !o->c.quiet)
-			warnx_("%s: graph %" PRId64 ": %" PRId64 " positives, fewer than -p %"
-			       PRId64 " (only %" PRId64 " edges removed)", gs_where(in), rec->id,
-			       s->b.npos, o->m.npos, s->b.r);
+		if (s->short_pos++ == 0)
+			snprintf(s->first_pos, sizeof s->first_pos, "%s: graph %" PRId64 ": %"
+				 PRId64 " positives, fewer than -p %" PRId64 " (only %" PRId64
+				 " edges removed)", gs_where(in), rec->id, s->b.npos, o->m.npos,
+				 s->b.r);
 	}
 	if (rc & MASK_SHORT_NEG) {
 		if (o->strict)
 			die("%s: graph %" PRId64 ": %" PRId64 " non-edges, fewer than "
 			    "-n %" PRId64 " (--strict)", gs_where(in), rec->id, s->b.nneg, o->m.nneg);
-		if (s->short_neg++ == 0 && !o->c.quiet)
-			warnx_("%s: graph %" PRId64 ": %" PRId64 " negatives, fewer than -n %"
-			       PRId64 " (the graph has no more non-edges)", gs_where(in),
-			       rec->id, s->b.nneg, o->m.nneg);
+		if (s->short_neg++ == 0)
+			snprintf(s->first_neg, sizeof s->first_neg, "%s: graph %" PRId64 ": %"
+				 PRId64 " negatives, fewer than -n %" PRId64 " (the graph has no "
+				 "more non-edges)", gs_where(in), rec->id, s->b.nneg, o->m.nneg);
 	}
 
 	/* The masked graph: same id, name and attributes, plus the masking. */
@@ -186,9 +192,12 @@ static void mask_one(const struct opts *o, struct state *s, gs_file *in, gs_file
 static int run(const struct opts *o, int nfiles, char **files, gs_file *out)
 {
 	struct state s;
+	struct progress pr;
 	gs_rec rec;
 	int f;
 
+	progress_init(&pr, &o->c);
+	progress_start(&pr, "graphs", 0, NULL);
 	memset(&s, 0, sizeof s);
 	graph_init(&s.g);
 	mask_buf_init(&s.b);
@@ -207,6 +216,7 @@ static int run(const struct opts *o, int nfiles, char **files, gs_file *out)
 			if (r == GS_GRAPH) {
 				mask_one(o, &s, in, out, &rec);
 				graph_id = rec.id;
+				progress_update(&pr, s.graphs);
 			} else {
 				follows_graph(in, &rec, graph_id);
 				gs_write1(out, &rec);
@@ -216,6 +226,11 @@ static int run(const struct opts *o, int nfiles, char **files, gs_file *out)
 			die("%s", gs_strerror(in));
 		gs_close(in);
 	}
+	progress_done(&pr);
+	if (!o->c.quiet && s.short_pos > 0)
+		warnx_("%s", s.first_pos);
+	if (!o->c.quiet && s.short_neg > 0)
+		warnx_("%s", s.first_neg);
 	if (!o->c.quiet && (s.short_pos > 1 || s.short_neg > 1))
 		warnx_("%" PRId64 " of %" PRId64 " graphs had fewer positives than -p, %"
 		       PRId64 " fewer negatives than -n (see the positives= and negatives= "

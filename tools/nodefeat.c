@@ -16,8 +16,8 @@
 #include "opt.h"
 #include "stream.h"
 
-#define SYNOPSIS "nodefeat [-qt] [-j threads] [-l level] [-o file] [--scale minmax|log] [--tsv]\n" \
-	"                [file ...]"
+#define SYNOPSIS "nodefeat [-qt] [-j threads] [-l level] [-o file] [-s seed] [--progress]\n" \
+	"                [--scale minmax|log] [--tsv] [file ...]"
 
 enum { OPT_TSV = COPT_FIRST_TOOL, OPT_SCALE };
 
@@ -39,7 +39,9 @@ static void usage(FILE *f, const struct copt *c)
 		"  -j, --threads N     threads for triangle counting on large graphs [all cores]\n"
 		"  -l, --level N       gzip level, 0 = plain [%d]\n"
 		"  -o, --output FILE   write to FILE instead of stdout\n"
-		"  -q, --quiet         no warnings\n"
+		"      --progress      progress on stderr even when it is not a terminal\n"
+		"  -q, --quiet         no warnings or progress\n"
+		"  -s, --seed N        accepted for uniformity; nodefeat draws nothing at random\n"
 		"      --scale MODE    model input: minmax (per graph, the paper's) or log\n"
 		"                      (log1p, keeps graph size) [minmax]\n"
 		"  -t, --text          write the text form (plain unless -l is given)\n"

@@ -136,7 +136,7 @@ done
 for bi_cmd in "dcbm-gen -q -s 1 --count 2 --nodes 30" "mask-edges -q $B/g.gs" \
 	"nodefeat -q $B/g.gs" "centrality -q $B/g.gs" "graph-import -f edgelist $B/el.txt" \
 	"gcn-train -q -j 1 -s 1 --hidden 8 --epochs 1 --batch 2 --validation 1 $B/lab.gs" \
-	"gcn-adapt -q -j 1 -s 1 --hidden 8 --runs 1 --epochs 1 --label cluster --no-pretrain --train-per-class 2 --val 5 --test 5 $B/node.gs" \
+	"gcn-adapt -q -j 1 -s 1 --head-width 8 --runs 1 --epochs 1 --label cluster --no-pretrain --train-per-class 2 --val 5 --test 5 $B/node.gs" \
 	"evalf1 $B/pred.gs"; do
 	expect_err 1 "$bi_cmd >&-" "<stdout>: Bad file descriptor"
 	expect_err 1 "$bi_cmd >/dev/full" "<stdout>"

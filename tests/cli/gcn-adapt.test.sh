@@ -20,7 +20,7 @@ expect 0 "gcn-adapt -j 2 --model $T/model.gs --no-pretrain $A -o $T/base.gs $T/g
 expect 0 "evalf1 --format tsv $T/base.gs >$T/base.tsv"
 a=$(awk '$1 == "mean" { print $3 }' "$T/base.tsv")
 check "awk -v a='$a' 'BEGIN { exit !(a > 0.5) }'" "baseline: micro-F1 $a beats 0.5"
-expect 0 "gcn-adapt --no-pretrain --hidden 8 $A --epochs 3 -o $T/nomodel.gs $T/g.gs"
+expect 0 "gcn-adapt --no-pretrain --head-width 8 $A --epochs 3 -o $T/nomodel.gs $T/g.gs"
 
 # same seed and threads: same bytes (the pg record holds -o: compare the rest)
 strip() { grep -v '^@pg\|^@end\|^##' "$1" | sed 's/ pg=[0-9a-f]*//'; }
@@ -58,17 +58,17 @@ expect 1 "gcn-adapt --model $T/model.gs $A -o /nonexistent/x.gs $T/g.gs"
 # node attributes: Cora's bag of words, alone (the attributes-only GCN
 # baseline) and concatenated with the encoder's output
 C="$TOP/data/cora.gs"
-expect 0 "gcn-adapt -q -j 2 --attr-only --runs 1 --epochs 20 --hidden 16 -t -o $T/ao.txt $C"
+expect 0 "gcn-adapt -q -j 2 --attr-only --runs 1 --epochs 20 --head-width 16 -t -o $T/ao.txt $C"
 expect 0 "evalf1 --format tsv $T/ao.txt >$T/ao.tsv"
 a=$(awk '$1 == "mean" { print $3 }' "$T/ao.tsv")
 check "awk -v a='$a' 'BEGIN { exit !(a > 0.6) }'" "Cora, attributes only: micro-F1 $a beats 0.6 (majority 0.30)"
 check "grep -q 'input=attributes' $T/ao.txt" "attributes-only runs say so"
-expect 0 "gcn-adapt -q -j 2 --attributes --model $T/model.gs --runs 1 --epochs 20 --hidden 16 -t -o $T/sa.txt $C"
+expect 0 "gcn-adapt -q -j 2 --attributes --model $T/model.gs --runs 1 --epochs 20 --head-width 16 -t -o $T/sa.txt $C"
 check "grep -q 'input=structure+attributes' $T/sa.txt" "structure + attributes runs say so"
 # the encoder's columns scaled to the attributes' mean row norm, or raw
 es=$(sed -n 's/.* encoder_scale=\([^ ]*\).*/\1/p' "$T/sa.txt")
 check "awk -v e='$es' 'BEGIN { exit !(e > 0 && e != 1) }'" "--attributes: the encoder's scale $es is recorded (> 0, not 1)"
-expect 0 "gcn-adapt -q -j 2 --attributes --raw-concat --model $T/model.gs --runs 1 --epochs 20 --hidden 16 -t -o $T/sr.txt $C"
+expect 0 "gcn-adapt -q -j 2 --attributes --raw-concat --model $T/model.gs --runs 1 --epochs 20 --head-width 16 -t -o $T/sr.txt $C"
 check "grep -q ' encoder_scale=1 ' $T/sr.txt" "--raw-concat: scale 1"
 check "! cmp -s $T/sa.txt $T/sr.txt" "and other predictions"
 expect_err 2 "gcn-adapt --raw-concat --model $T/model.gs $C" "--raw-concat is for --attributes"
@@ -82,7 +82,7 @@ expect_err 2 "gcn-adapt --model $T/model.gs --train-fraction 0 $T/g.gs" "--train
 
 # graph classification: IMDB-BINARY, stratified 10-fold CV, fold r in run r
 I="$TOP/data/imdb-binary.gs"
-expect 0 "gcn-adapt -q -j 2 --task graph --model $T/model.gs --runs 2 --epochs 15 --hidden 16 -t -o $T/gr.txt $I"
+expect 0 "gcn-adapt -q -j 2 --task graph --model $T/model.gs --runs 2 --epochs 15 --head-width 16 -t -o $T/gr.txt $I"
 check "[ \$(grep -c '^@tensor .*name=predictions rows=100 .*task=graph .*classes=2' $T/gr.txt) -eq 2 ]" \
 	"two folds of 100 test graphs each"
 check "awk '/^@tensor/ { on = 1; next } /^@/ { on = 0 } on { print \$1 }' $T/gr.txt | sort -n | uniq -d | grep -q . && exit 1 || exit 0" \
@@ -122,4 +122,9 @@ expect_err 1 "gcn-adapt --task link --model $T/model.gs $T/few.txt" "too few"
 printf '0 1 1\n1 2 1\n' >"$T/one.txt"
 expect_err 1 "gcn-adapt --task link --model $T/model.gs $T/one.txt" "one class only"
 printf '0 1 1\n1 0 2\n1 2 1\n' >"$T/dup.txt"
-expect_err 1 "gcn-adapt --task link --model $T/model.gs $T/dup.txt" "must be simple"
+expect_err 1 "gcn-adapt --task link --model $T/model.gs $T/dup.txt" "edge 0-1 is listed with labels 1 and 2"
+
+# --hidden is gcn-train's encoder width d: gcn-adapt refuses it and names
+# the head's own option
+expect_err 2 "gcn-adapt --no-pretrain --hidden 8 $T/g.gs" "the head's width is --head-width"
+expect 0 "gcn-adapt -q --no-pretrain --head-width 8 $A --epochs 2 -o $T/hw.gs $T/g.gs"

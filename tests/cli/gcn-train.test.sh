@@ -108,3 +108,16 @@ expect_err 1 "printf 'garbage\\n' | gcn-train -q" "gcn-train"
 expect_err 1 "gcn-train -q --resume $T/lab.gs $T/lab.gs" "no gcn-pretrain-checkpoint"
 expect_err 1 "gcn-train -q --config $T/small.yaml --hidden 16 --resume $T/ck.gs $T/lab.gs" "config makes it"
 expect 1 "gcn-train -q --config $T/small.yaml --epochs 1 -o /nonexistent/dir/m.gs $T/lab.gs"
+
+# -- pre-masked graphs (mask-edges | nodefeat | gcn-train) train on one fixed
+# mask: gcn-train says so once, and not for unmasked graphs or with -q
+head_graphs() { dcbm-gen -q -s 3 --count 12 --nodes 80..120 | centrality -q; }
+head_graphs | mask-edges -q -s 1 | nodefeat -q >"$T/premasked.gs"
+expect 0 "gcn-train -j 1 --hidden 8 --epochs 1 --batch 4 --validation 2 -o $T/pm.gs $T/premasked.gs 2>$T/pm.err"
+check "[ \$(grep -c 'pre-masked' $T/pm.err) -eq 1 ] && grep -q '^gcn-train: 10 of 10 training graphs are pre-masked' $T/pm.err" \
+	"pre-masked input: one line says the mask is fixed"
+head_graphs >"$T/unmasked.gs"
+expect 0 "gcn-train -j 1 --hidden 8 --epochs 1 --batch 4 --validation 2 -o $T/um.gs $T/unmasked.gs 2>$T/um.err"
+check "! grep -q 'pre-masked' $T/um.err" "unmasked input: no such line"
+expect 0 "gcn-train -q -j 1 --hidden 8 --epochs 1 --batch 4 --validation 2 -o $T/pm.gs $T/premasked.gs 2>$T/pmq.err"
+check "[ ! -s $T/pmq.err ]" "-q: nothing on stderr"

@@ -142,6 +142,8 @@ check "test -z \"\$(mask-edges -t -p 16 $SMALL 2>&1 >/dev/null)\"" "no warning w
 mask-edges -q -t -s 1 -f 0.5 -n 0 "$D/mask-labels.ok.txt" >"$T/lab.txt" 2>/dev/null
 check "awk '/^@graph/{g=1;next} /^@/{g=0} g' $T/lab.txt | awk 'BEGIN{l[\"0 1\"]=5;l[\"1 2\"]=7;l[\"2 3\"]=9;l[\"3 4\"]=11;l[\"0 4\"]=13;l[\"0 2\"]=15} {n++; if (l[\$1\" \"\$2] != \$3) bad=1} END{exit bad || n != 3}'" "kept edges keep their labels"
 check "grep -q '^@graph id=0 nodes=5 edges=3 labels=i32' $T/lab.txt" "labelled graph header"
+printf '0 1 5\n1 2 7\n1 0 99\n' >"$T/lab-conflict.txt"
+expect_err 1 "mask-edges -s 1 $T/lab-conflict.txt" "edge 0-1 is listed with labels 5 and 99"
 # graphs with no node pairs at all
 expect 0 "mask-edges -q -t $D/mask-empty.ok.gs >$T/empty.txt"
 check "test \$(grep -c '^@pairs id=[01] name=mask count=0 ' $T/empty.txt) -eq 2" "0- and 1-node graphs: empty pair sets"

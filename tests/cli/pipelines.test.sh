@@ -92,6 +92,23 @@ touch "$T/build/pred/cora--base.txt"
 check "! $P -q table1" "a newer predictions file: table1 is out of date"
 expect 0 "$P -q fig2"
 
+# a stage swapped through a variable is rebuilt even when its file is
+# older than the build; going back to the default rebuilds it again
+dcbm-gen -q --count 12 -s 7 --nodes 60..90 -o "$T/mine.gs"
+touch -d 2000-01-01 "$T/mine.gs"
+check "! $P -q GRAPHS=$T/mine.gs fig2" "GRAPHS=older file: fig2 is out of date"
+expect 0 "$P GRAPHS=$T/mine.gs fig2 >/dev/null 2>&1"
+check "grep -q 'seed=7' $T/build/labelled.gs || zcat $T/build/labelled.gs | grep -aq 'seed=7'" \
+	"GRAPHS=: the labelled graphs are the swapped ones"
+expect 0 "$P -q GRAPHS=$T/mine.gs fig2"
+check "! $P -q fig2" "back to the default GRAPHS: fig2 is out of date again"
+check "! $P -q TRAIN_CONFIG=$TOP/pipelines/pretrain-quick.yaml GRAPHS=$T/mine.gs ADAPT_OPTS='--epochs 3' \
+	$T/build/pred/cora--base.txt" "ADAPT_OPTS=: the cells are out of date"
+# a new BUILD directory is made, whatever the first target
+expect 0 "$P BUILD=$T/new/b GRAPHS=$T/mine.gs $T/new/b/labelled.gs >/dev/null 2>&1"
+check "[ -s $T/new/b/labelled.gs ]" "BUILD=new directory: made"
+expect 0 "$P fig2 >/dev/null 2>&1"
+
 # a stage that fails leaves no file behind
 printf 'train:\n  bogus: 1\n' >"$T/bad.yaml"
 check "! $P TRAIN_CONFIG=$T/bad.yaml BUILD=$T/b2 $T/b2/model-all.gs 2>$T/bad.err" "a failing stage fails make"

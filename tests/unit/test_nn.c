@@ -20,6 +20,8 @@
 #include "graph.h"
 #include "head.h"
 #include "model.h"
+#include "modelio.h"
+#include "settings.h"
 #include "nn.h"
 #include "rng.h"
 #include "config.h"
@@ -587,10 +589,9 @@ Test(nn, adam_first_step_moves_by_lr, .init = setup, .fini = teardown)
 static struct lgraph *
 tiny_graph(int64_t id, int32_t n, int K)
 {
-	struct lgraph *lg = xcalloc(1, sizeof *lg);
+	struct lgraph *lg = lgraph_new(id);
 	int32_t u[256], v[256];
 	int64_t m = 0;
-	lg->id = id;
 	lg->K = K;
 	lg->cluster = xmalloc((size_t)n * sizeof *lg->cluster);
 	for (int32_t i = 0; i < n; i++)
@@ -603,7 +604,6 @@ tiny_graph(int64_t id, int32_t n, int K)
 				v[m++] = j;
 			}
 		}
-	graph_init(&lg->g);
 	char msg[100];
 	cr_assert(graph_build(&lg->g, n, m, u, v, GRAPH_STRICT, NULL, msg, sizeof msg) == 0);
 	lg->cent = xmalloc((size_t)n * MODEL_NCENT * sizeof *lg->cent);
@@ -614,14 +614,6 @@ tiny_graph(int64_t id, int32_t n, int K)
 	return lg;
 }
 
-static void
-tiny_free(struct lgraph *lg)
-{
-	graph_free(&lg->g);
-	free(lg->cluster);
-	free(lg->cent);
-	free(lg);
-}
 
 struct model_ctx {
 	model *M;
@@ -690,8 +682,8 @@ check_model(int tasks, int layers)
 	free(g);
 	mws_free(w);
 	batch_free(&b);
-	tiny_free(gs[0]);
-	tiny_free(gs[1]);
+	lgraph_free(gs[0]);
+	lgraph_free(gs[1]);
 	model_free(&M);
 }
 
@@ -762,8 +754,8 @@ Test(model, batch_is_the_concatenation, .init = setup, .fini = teardown)
 		  memcmp(b2.pv, b.pv, (size_t)b.P * 4) != 0);
 	batch_free(&b);
 	batch_free(&b2);
-	tiny_free(gs[0]);
-	tiny_free(gs[1]);
+	lgraph_free(gs[0]);
+	lgraph_free(gs[1]);
 }
 
 Test(model, record_round_trip, .init = setup, .fini = teardown)
@@ -883,8 +875,8 @@ check_encoder(int from, int embed)
 	free(g); free(c.r); free(c.F); free(c.alpha); free(c.psi); free(c.idx);
 	mws_free(w);
 	batch_free(&b);
-	tiny_free(gs[0]);
-	tiny_free(gs[1]);
+	lgraph_free(gs[0]);
+	lgraph_free(gs[1]);
 	model_free(&M);
 }
 
@@ -1022,8 +1014,8 @@ check_head(int task, int from, int embed, int attributes)
 	head_free(&h);
 	mws_free(c.w);
 	batch_free(&b);
-	tiny_free(gs[0]);
-	tiny_free(gs[1]);
+	lgraph_free(gs[0]);
+	lgraph_free(gs[1]);
 	model_free(&M);
 }
 

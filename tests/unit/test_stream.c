@@ -348,7 +348,8 @@ Test(stream, bad_inputs_named)
 		{ "##gnnstream 1\n@blob id=0\n@end\n", "unknown record kind" , 0 },
 		{ "##gnnstream 1\n@label id=0 name=c value=1\n", "no end record" , 0 },
 		{ "##gnnstream 1\n@end\ngarbage\n", "garbage after" , 0 },
-		{ "hello world\n", "not an edge list" , 0 },
+		{ "hello big wide world\n", "not an edge list" , 0 },
+		{ "hello world\n", "node 'hello' is not an integer id" , 0 },
 		{ "0 1\n1 x\n", "line 2" , 0 },
 		{ "0 1\n1 2 3\n", "fields" , 0 },
 		{ "0 -1\n", "out of range" , 0 },
@@ -386,10 +387,64 @@ Test(stream, edge_list_input)
 	cr_assert_eq(gs_graph_build(in, &r, &g, 1), 0, "%s", gs_strerror(in));
 	cr_expect_eq(g.m, 3, "duplicates merged and the self-loop dropped");
 	cr_expect_eq(graph_degree(&g, 3), 0);
+	/* the record itself is now the simple graph, first lines first */
+	cr_expect_eq(r.m, 3, "the record holds the simple graph");
+	cr_expect(r.u[0] == 0 && r.v[0] == 1 && r.u[1] == 1 && r.v[1] == 2 &&
+		  r.u[2] == 2 && r.v[2] == 0, "kept at their first line and orientation");
+	cr_expect_str_eq(gs_attr_get(&r, "self_loops"), "1");
+	cr_expect_str_eq(gs_attr_get(&r, "duplicates"), "1");
 	cr_expect_eq(gs_read1(in, &r), -1);
 	graph_free(&g);
 	gs_rec_free(&r);
 	gs_close(in);
+}
+
+/* One edge list, built: returns gs_graph_build's result and the record. */
+static int build_text(const char *text, gs_rec *r, graph *g, char *msg, size_t len)
+{
+	gs_file *in;
+	int rc;
+
+	spit(path_of("el.txt"), text, strlen(text));
+	in = gs_open_in(path_of("el.txt"), msg, len);
+	cr_assert(in);
+	rc = gs_read1(in, r);
+	if (rc == GS_GRAPH)
+		rc = gs_graph_build(in, r, g, 1);
+	snprintf(msg, len, "%s", gs_strerror(in));
+	gs_close(in);
+	return rc;
+}
+
+Test(stream, edge_list_both_directions_labels_and_networkx)
+{
+	char msg[256];
+	gs_rec r;
+	graph g;
+
+	gs_rec_init(&r);
+	graph_init(&g);
+	/* SNAP style: both directions, CRLF, a trailing comment */
+	cr_assert_eq(build_text("0 1\r\n1 0\r\n1 2 # x\r\n2 1\r\n", &r, &g, msg, sizeof msg), 0,
+		     "%s", msg);
+	cr_expect(r.m == 2 && g.m == 2, "both directions: %lld edges", (long long)r.m);
+	/* networkx's write_edgelist: the attribute dict is ignored */
+	cr_assert_eq(build_text("0 1 {'weight': 4}\n1 2 {}\n", &r, &g, msg, sizeof msg), 0,
+		     "%s", msg);
+	cr_expect(r.m == 2 && r.ltype == GS_NONE, "networkx dicts");
+	/* labels follow their edges; the same label twice merges */
+	cr_assert_eq(build_text("0 1 5\n1 0 5\n1 2 7\n", &r, &g, msg, sizeof msg), 0, "%s", msg);
+	cr_expect(r.m == 2 && ((int32_t *)r.lab)[0] == 5 && ((int32_t *)r.lab)[1] == 7,
+		  "labels kept with their edges");
+	/* two labels for one pair, named nodes, weights: one clear error each */
+	cr_expect_lt(build_text("0 1 5\n1 0 6\n", &r, &g, msg, sizeof msg), -1);
+	cr_expect(strstr(msg, "edge 0-1 is listed with labels 5 and 6") != NULL, "%s", msg);
+	cr_expect_lt(build_text("alice bob\n", &r, &g, msg, sizeof msg), -1);
+	cr_expect(strstr(msg, "node 'alice' is not an integer id") != NULL, "%s", msg);
+	cr_expect_lt(build_text("0 1 0.5\n", &r, &g, msg, sizeof msg), -1);
+	cr_expect(strstr(msg, "integer label") != NULL, "%s", msg);
+	graph_free(&g);
+	gs_rec_free(&r);
 }
 
 Test(stream, duplicate_edge_in_stream_is_error)
@@ -589,7 +644,7 @@ Test(stream, concatenation_at_read_boundary)
 
 #include <dirent.h>
 
-#include "model.h"
+#include "settings.h"
 
 /* Every file of a regress directory, sorted; returns the count. */
 static int regress_files(const char *dir, char names[][256], int max)

@@ -1,0 +1,491 @@
+/*
+ * batch.c - a step's batch of graphs: masking, the model input features
+ * and the normalised adjacency Â of each graph, the pairs and queries of
+ * the three tasks (see batch.h).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "batch.h"
+#include "err.h"
+#include "rng.h"
+
+/* Grow *p to hold n elements of size sz (contents kept). */
+static void
+grow(void *pp, size_t *cap, size_t n, size_t sz)
+{
+	void **p = pp;
+	if (n <= *cap && *p)
+		return;
+	size_t c = *cap ? *cap : 16;
+	while (c < n)
+		c += c / 2 + 16;
+	*p = xreallocarray(*p, c, sz);
+	*cap = c;
+}
+
+/* ------------------------------------------------------------------ */
+/* labelled graphs */
+
+struct lgraph *
+lgraph_new(int64_t id)
+{
+	struct lgraph *lg = xcalloc(1, sizeof *lg);
+	lg->id = id;
+	graph_init(&lg->g);
+	return lg;
+}
+
+void
+lgraph_free(struct lgraph *lg)
+{
+	if (!lg)
+		return;
+	graph_free(&lg->g);
+	free(lg->cluster);
+	free(lg->cent);
+	free(lg->pu);
+	free(lg->pv);
+	free(lg->plab);
+	free(lg);
+}
+
+/* ------------------------------------------------------------------ */
+/* batches */
+
+void
+batch_opts_default(struct batch_opts *o)
+{
+	o->mask_fraction = 0.2;
+	o->npos = 128;
+	o->nneg = 256;
+	o->support_fraction = 1;
+	o->tie_rtol = 1e-9;
+}
+
+/* One graph's share of a batch, in local node ids. */
+struct piece {
+	int32_t n;
+	double *feat;			/* n x 4 */
+	int64_t nnz, *rp;		/* Â: (n+1) */
+	int32_t *ci;
+	real *av;
+	int64_t P;
+	int32_t *pu, *pv;
+	uint8_t *y;
+	int64_t U;
+	int32_t *uidx, *ru, *rv, *pos;	/* pos: (n) node -> row in uidx */
+	real *R;			/* P x 4 */
+	int K;				/* clusters present in the support */
+	int64_t Ns;
+	int32_t *sidx, *cmap;		/* cmap: (K of graph) -> present index */
+	int64_t *cnt;			/* (K + 1) support offsets */
+	int64_t Q;
+	int32_t *qidx, *qtgt;
+	size_t c_feat, c_rp, c_ci, c_av, c_pu, c_pv, c_y, c_u, c_ru, c_rv,
+	       c_pos, c_R, c_s, c_cmap, c_cnt, c_q, c_qt;
+	uint8_t *sel;
+	size_t c_sel;
+};
+
+struct tbuf {			/* one per thread */
+	mask_buf mb;
+	features_ws fw;
+	gsl_rng *rng;
+};
+
+struct bpriv {
+	struct piece *pc;
+	int cap_pc;
+	struct tbuf *tb;
+	int ntb;
+	size_t c_off, c_X, c_rp, c_ci, c_av, c_pu, c_pv, c_y, c_u, c_ru,
+	       c_rv, c_R, c_s, c_soff, c_q, c_qb, c_qn, c_qt;
+};
+
+void
+batch_init(batch *b)
+{
+	memset(b, 0, sizeof *b);
+	b->priv = xcalloc(1, sizeof(struct bpriv));
+}
+
+static void
+piece_free(struct piece *p)
+{
+	free(p->feat); free(p->rp); free(p->ci); free(p->av); free(p->pu);
+	free(p->pv); free(p->y); free(p->uidx); free(p->ru); free(p->rv);
+	free(p->pos); free(p->R); free(p->sidx); free(p->cmap); free(p->cnt);
+	free(p->qidx); free(p->qtgt); free(p->sel);
+}
+
+void
+batch_free(batch *b)
+{
+	if (!b)
+		return;
+	struct bpriv *bp = b->priv;
+	if (bp) {
+		for (int i = 0; i < bp->cap_pc; i++)
+			piece_free(&bp->pc[i]);
+		free(bp->pc);
+		for (int i = 0; i < bp->ntb; i++) {
+			mask_buf_free(&bp->tb[i].mb);
+			features_ws_free(&bp->tb[i].fw);
+			if (bp->tb[i].rng)
+				gsl_rng_free(bp->tb[i].rng);
+		}
+		free(bp->tb);
+		free(bp);
+	}
+	free(b->off); free(b->X); free(b->rp); free(b->ci); free(b->av);
+	free(b->pu); free(b->pv); free(b->y); free(b->uidx); free(b->ru);
+	free(b->rv); free(b->R); free(b->sidx); free(b->soff); free(b->qidx);
+	free(b->qbeg); free(b->qnum); free(b->qtgt);
+	memset(b, 0, sizeof *b);
+}
+
+static real
+rank_target(double a, double b, double rtol)
+{
+	double s = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+	if (fabs(a - b) <= rtol * s)
+		return (real)0.5;
+	return a > b ? 1 : 0;
+}
+
+/*
+ * Rows of Â = D^-1/2 (A + I) D^-1/2 of g, the diagonal in its sorted place:
+ * row u of g is rp[u] .. in ci/av, starting at entry e; columns are offset
+ * by base (the graph's first row in a batch).  Returns the end entry.
+ */
+static int64_t
+adj_rows(const graph *g, int32_t base, int64_t e, int64_t *rp, int32_t *ci, real *av)
+{
+	for (int32_t u = 0; u < g->n; u++) {
+		double du = (double)graph_degree(g, u) + 1;
+		int self = 0;
+		rp[u] = e;
+		for (int64_t a = g->off[u]; a <= g->off[u + 1]; a++) {
+			int32_t v = a < g->off[u + 1] ? g->adj[a] : INT32_MAX;
+			if (!self && v > u) {
+				ci[e] = base + u;
+				av[e++] = (real)(1 / du);
+				self = 1;
+			}
+			if (a == g->off[u + 1])
+				break;
+			ci[e] = base + v;
+			av[e++] = (real)(1 / sqrt(du * ((double)graph_degree(g, v) + 1)));
+		}
+	}
+	return e;
+}
+
+/* Mask graph lg and fill its piece.  Returns 0 or -1 (msg). */
+static int
+piece_build(struct piece *p, struct lgraph *lg, struct tbuf *tb,
+	    uint64_t seed, uint64_t step, const struct batch_opts *o)
+{
+	const graph *gs;		/* the graph the model sees */
+	int32_t n = lg->g.n;
+
+	rng_reseed(tb->rng, seed, rng_mix(step, (uint64_t)lg->id));
+	p->n = n;
+	if (lg->premasked) {
+		gs = &lg->g;
+		p->P = lg->npairs;
+		grow(&p->pu, &p->c_pu, (size_t)p->P + 1, sizeof *p->pu);
+		grow(&p->pv, &p->c_pv, (size_t)p->P + 1, sizeof *p->pv);
+		grow(&p->y, &p->c_y, (size_t)p->P + 1, sizeof *p->y);
+		memcpy(p->pu, lg->pu, (size_t)p->P * sizeof *p->pu);
+		memcpy(p->pv, lg->pv, (size_t)p->P * sizeof *p->pv);
+		memcpy(p->y, lg->plab, (size_t)p->P);
+	} else {
+		struct mask_opts mo;
+		mask_opts_init(&mo);
+		mo.fraction = o->mask_fraction;
+		mo.npos = o->npos;
+		mo.nneg = o->nneg;
+		mo.want = MASK_CSR;
+		if (mask_edges(&lg->g, tb->rng, &mo, &tb->mb) < 0)
+			return -1;
+		gs = &tb->mb.g;
+		p->P = tb->mb.npos + tb->mb.nneg;
+		grow(&p->pu, &p->c_pu, (size_t)p->P + 1, sizeof *p->pu);
+		grow(&p->pv, &p->c_pv, (size_t)p->P + 1, sizeof *p->pv);
+		grow(&p->y, &p->c_y, (size_t)p->P + 1, sizeof *p->y);
+		memcpy(p->pu, tb->mb.pu, (size_t)p->P * sizeof *p->pu);
+		memcpy(p->pv, tb->mb.pv, (size_t)p->P * sizeof *p->pv);
+		for (int64_t i = 0; i < p->P; i++)
+			p->y[i] = i < tb->mb.npos;
+	}
+
+	/* features and Â = D^-1/2 (A + I) D^-1/2 of the masked graph */
+	grow(&p->feat, &p->c_feat, (size_t)n * MODEL_NFEAT + 1, sizeof *p->feat);
+	features_model_input(gs, p->feat, &tb->fw);
+	p->nnz = 2 * gs->m + n;
+	grow(&p->rp, &p->c_rp, (size_t)n + 1, sizeof *p->rp);
+	grow(&p->ci, &p->c_ci, (size_t)p->nnz + 1, sizeof *p->ci);
+	grow(&p->av, &p->c_av, (size_t)p->nnz + 1, sizeof *p->av);
+	p->rp[n] = adj_rows(gs, 0, 0, p->rp, p->ci, p->av);
+
+	/* distinct pair nodes (rank rows and cluster queries), ascending */
+	grow(&p->pos, &p->c_pos, (size_t)n + 1, sizeof *p->pos);
+	for (int32_t v = 0; v < n; v++)
+		p->pos[v] = -1;
+	for (int64_t i = 0; i < p->P; i++)
+		p->pos[p->pu[i]] = p->pos[p->pv[i]] = 0;
+	grow(&p->uidx, &p->c_u, (size_t)2 * p->P + 1, sizeof *p->uidx);
+	p->U = 0;
+	for (int32_t v = 0; v < n; v++)
+		if (p->pos[v] == 0) {
+			p->pos[v] = (int32_t)p->U;
+			p->uidx[p->U++] = v;
+		}
+	grow(&p->ru, &p->c_ru, (size_t)p->P + 1, sizeof *p->ru);
+	grow(&p->rv, &p->c_rv, (size_t)p->P + 1, sizeof *p->rv);
+	grow(&p->R, &p->c_R, (size_t)p->P * MODEL_NCENT + 1, sizeof *p->R);
+	for (int64_t i = 0; i < p->P; i++) {
+		int32_t u = p->pu[i], v = p->pv[i];
+		p->ru[i] = p->pos[u];
+		p->rv[i] = p->pos[v];
+		for (int t = 0; t < MODEL_NCENT; t++)
+			p->R[i * MODEL_NCENT + t] =
+			    rank_target(lg->cent[(int64_t)u * MODEL_NCENT + t],
+					lg->cent[(int64_t)v * MODEL_NCENT + t], o->tie_rtol);
+	}
+
+	/* cluster support: a share of the nodes, grouped by cluster */
+	int K = lg->K;
+	grow(&p->sel, &p->c_sel, (size_t)n + 1, 1);
+	grow(&p->cnt, &p->c_cnt, (size_t)K + 2, sizeof *p->cnt);
+	grow(&p->cmap, &p->c_cmap, (size_t)K + 1, sizeof *p->cmap);
+	memset(p->cnt, 0, ((size_t)K + 2) * sizeof *p->cnt);
+	for (int32_t v = 0; v < n; v++) {
+		p->sel[v] = o->support_fraction >= 1 ||
+		    gsl_rng_uniform(tb->rng) < o->support_fraction;
+		if (p->sel[v])
+			p->cnt[lg->cluster[v] + 1]++;
+	}
+	p->K = 0;
+	for (int c = 0; c < K; c++)
+		p->cmap[c] = p->cnt[c + 1] ? p->K++ : -1;
+	/* compact the counts of present clusters into offsets */
+	int64_t *cn = p->cnt;
+	int64_t acc = 0;
+	for (int c = 0; c < K; c++)
+		if (p->cmap[c] >= 0) {
+			int64_t k = cn[c + 1];
+			cn[p->cmap[c]] = acc;
+			acc += k;
+		}
+	cn[p->K] = acc;
+	p->Ns = acc;
+	grow(&p->sidx, &p->c_s, (size_t)acc + 1, sizeof *p->sidx);
+	{
+		/* fill by cluster using a running cursor per present cluster */
+		int64_t *cur = xmallocarray((size_t)p->K + 1, sizeof *cur);
+		memcpy(cur, cn, ((size_t)p->K + 1) * sizeof *cur);
+		for (int32_t v = 0; v < n; v++)
+			if (p->sel[v])
+				p->sidx[cur[p->cmap[lg->cluster[v]]]++] = v;
+		free(cur);
+	}
+	/* queries: distinct pair nodes whose cluster is in the support */
+	grow(&p->qidx, &p->c_q, (size_t)p->U + 1, sizeof *p->qidx);
+	grow(&p->qtgt, &p->c_qt, (size_t)p->U + 1, sizeof *p->qtgt);
+	p->Q = 0;
+	for (int64_t i = 0; i < p->U; i++) {
+		int32_t v = p->uidx[i], c = p->cmap[lg->cluster[v]];
+		if (c < 0)
+			continue;
+		p->qidx[p->Q] = v;
+		p->qtgt[p->Q++] = c;
+	}
+	return 0;
+}
+
+int
+batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
+	    uint64_t step, const struct batch_opts *o, char *msg, size_t msglen)
+{
+	struct bpriv *bp = b->priv;
+	int nth = 1;
+#ifdef _OPENMP
+	nth = omp_get_max_threads();
+#endif
+	if (bp->ntb < nth) {
+		bp->tb = xreallocarray(bp->tb, (size_t)nth, sizeof *bp->tb);
+		for (int i = bp->ntb; i < nth; i++) {
+			mask_buf_init(&bp->tb[i].mb);
+			features_ws_init(&bp->tb[i].fw);
+			bp->tb[i].rng = rng_new(0, 0);
+		}
+		bp->ntb = nth;
+	}
+	if (bp->cap_pc < G) {
+		bp->pc = xreallocarray(bp->pc, (size_t)G, sizeof *bp->pc);
+		memset(bp->pc + bp->cap_pc, 0, (size_t)(G - bp->cap_pc) * sizeof *bp->pc);
+		bp->cap_pc = G;
+	}
+	int bad = -1;
+	#pragma omp parallel for schedule(dynamic, 1)
+	for (int i = 0; i < G; i++) {
+		int th = 0;
+#ifdef _OPENMP
+		th = omp_get_thread_num();
+#endif
+		if (piece_build(&bp->pc[i], gs[i], &bp->tb[th], seed, step, o) < 0) {
+			#pragma omp critical
+			if (bad < 0 || i < bad)
+				bad = i;
+		}
+	}
+	if (bad >= 0) {
+		snprintf(msg, msglen, "graph %lld: bad masking options",
+			 (long long)gs[bad]->id);
+		return -1;
+	}
+
+	/* offsets of each piece in the concatenation */
+	int64_t N = 0, nnz = 0, P = 0, U = 0, Ns = 0, ncl = 0, Q = 0;
+	int kmax = 1;
+	int64_t (*at)[7] = xmallocarray((size_t)G + 1, sizeof *at);
+	for (int i = 0; i < G; i++) {
+		struct piece *p = &bp->pc[i];
+		int64_t v[7] = { N, nnz, P, U, Ns, ncl, Q };
+		memcpy(at[i], v, sizeof v);
+		N += p->n; nnz += p->nnz; P += p->P; U += p->U; Ns += p->Ns;
+		ncl += p->K; Q += p->Q;
+		if (p->K > kmax)
+			kmax = p->K;
+	}
+	if (N > INT32_MAX || nnz > INT32_MAX || P > INT32_MAX) {
+		free(at);
+		snprintf(msg, msglen, "batch too large (%lld nodes)", (long long)N);
+		return -1;
+	}
+	b->G = G; b->N = N; b->P = P; b->U = U; b->Ns = Ns; b->ncl = ncl;
+	b->Q = Q; b->kmax = kmax;
+	grow(&b->off, &bp->c_off, (size_t)G + 1, sizeof *b->off);
+	grow(&b->X, &bp->c_X, (size_t)N * MODEL_NFEAT + 1, sizeof *b->X);
+	grow(&b->rp, &bp->c_rp, (size_t)N + 1, sizeof *b->rp);
+	grow(&b->ci, &bp->c_ci, (size_t)nnz + 1, sizeof *b->ci);
+	grow(&b->av, &bp->c_av, (size_t)nnz + 1, sizeof *b->av);
+	grow(&b->pu, &bp->c_pu, (size_t)P + 1, sizeof *b->pu);
+	grow(&b->pv, &bp->c_pv, (size_t)P + 1, sizeof *b->pv);
+	grow(&b->y, &bp->c_y, (size_t)P + 1, sizeof *b->y);
+	grow(&b->ru, &bp->c_ru, (size_t)P + 1, sizeof *b->ru);
+	grow(&b->rv, &bp->c_rv, (size_t)P + 1, sizeof *b->rv);
+	grow(&b->R, &bp->c_R, (size_t)P * MODEL_NCENT + 1, sizeof *b->R);
+	grow(&b->uidx, &bp->c_u, (size_t)U + 1, sizeof *b->uidx);
+	grow(&b->sidx, &bp->c_s, (size_t)Ns + 1, sizeof *b->sidx);
+	grow(&b->soff, &bp->c_soff, (size_t)ncl + 1, sizeof *b->soff);
+	grow(&b->qidx, &bp->c_q, (size_t)Q + 1, sizeof *b->qidx);
+	grow(&b->qbeg, &bp->c_qb, (size_t)Q + 1, sizeof *b->qbeg);
+	grow(&b->qnum, &bp->c_qn, (size_t)Q + 1, sizeof *b->qnum);
+	grow(&b->qtgt, &bp->c_qt, (size_t)Q + 1, sizeof *b->qtgt);
+	for (int i = 0; i < G; i++)
+		b->off[i] = at[i][0];
+	b->off[G] = N;
+	b->rp[N] = nnz;
+	b->soff[ncl] = Ns;
+
+	#pragma omp parallel for schedule(dynamic, 1)
+	for (int i = 0; i < G; i++) {
+		struct piece *p = &bp->pc[i];
+		int64_t n0 = at[i][0], e0 = at[i][1], p0 = at[i][2], u0 = at[i][3],
+		    s0 = at[i][4], c0 = at[i][5], q0 = at[i][6];
+		for (int64_t j = 0; j < (int64_t)p->n * MODEL_NFEAT; j++)
+			b->X[n0 * MODEL_NFEAT + j] = (real)p->feat[j];
+		for (int32_t v = 0; v < p->n; v++)
+			b->rp[n0 + v] = e0 + p->rp[v];
+		for (int64_t j = 0; j < p->nnz; j++) {
+			b->ci[e0 + j] = (int32_t)(n0 + p->ci[j]);
+			b->av[e0 + j] = p->av[j];
+		}
+		for (int64_t j = 0; j < p->P; j++) {
+			b->pu[p0 + j] = (int32_t)(n0 + p->pu[j]);
+			b->pv[p0 + j] = (int32_t)(n0 + p->pv[j]);
+			b->y[p0 + j] = p->y[j];
+			b->ru[p0 + j] = (int32_t)(u0 + p->ru[j]);
+			b->rv[p0 + j] = (int32_t)(u0 + p->rv[j]);
+		}
+		memcpy(b->R + p0 * MODEL_NCENT, p->R,
+		       (size_t)p->P * MODEL_NCENT * sizeof *p->R);
+		for (int64_t j = 0; j < p->U; j++)
+			b->uidx[u0 + j] = (int32_t)(n0 + p->uidx[j]);
+		for (int64_t j = 0; j < p->Ns; j++)
+			b->sidx[s0 + j] = (int32_t)(n0 + p->sidx[j]);
+		for (int c = 0; c < p->K; c++)
+			b->soff[c0 + c] = s0 + p->cnt[c];
+		for (int64_t j = 0; j < p->Q; j++) {
+			b->qidx[q0 + j] = (int32_t)(n0 + p->qidx[j]);
+			b->qbeg[q0 + j] = (int32_t)c0;
+			b->qnum[q0 + j] = p->K;
+			b->qtgt[q0 + j] = p->qtgt[j];
+		}
+	}
+	free(at);
+	return 0;
+}
+
+
+int
+batch_plain(batch *b, const graph *const *gs, int G, int scale, char *msg,
+	    size_t msglen)
+{
+	struct bpriv *bp = b->priv;
+	int64_t N = 0, nnz = 0;
+	features_ws fw;
+	double *feat = NULL;
+	size_t cap = 0;
+
+	for (int i = 0; i < G; i++) {
+		N += gs[i]->n;
+		nnz += 2 * gs[i]->m + gs[i]->n;
+	}
+	if (N > INT32_MAX || nnz > INT32_MAX) {
+		snprintf(msg, msglen, "graphs too large (%lld nodes)", (long long)N);
+		return -1;
+	}
+	b->P = b->U = b->Ns = b->ncl = b->Q = 0;	/* no pairs, no clusters */
+	b->G = G;
+	b->N = N;
+	b->kmax = 1;
+	grow(&b->off, &bp->c_off, (size_t)G + 1, sizeof *b->off);
+	grow(&b->X, &bp->c_X, (size_t)N * MODEL_NFEAT + 1, sizeof *b->X);
+	grow(&b->rp, &bp->c_rp, (size_t)N + 1, sizeof *b->rp);
+	grow(&b->ci, &bp->c_ci, (size_t)nnz + 1, sizeof *b->ci);
+	grow(&b->av, &bp->c_av, (size_t)nnz + 1, sizeof *b->av);
+	features_ws_init(&fw);
+	int64_t n0 = 0, e = 0;
+	for (int i = 0; i < G; i++) {
+		const graph *g = gs[i];
+		grow(&feat, &cap, (size_t)g->n * MODEL_NFEAT + 1, sizeof *feat);
+		features_raw(g, feat, &fw);
+		if (features_scale(feat, g->n, feat, scale) != 0) {
+			snprintf(msg, msglen, "unknown feature scaling %d", scale);
+			free(feat);
+			features_ws_free(&fw);
+			return -1;
+		}
+		b->off[i] = n0;
+		for (int64_t j = 0; j < (int64_t)g->n * MODEL_NFEAT; j++)
+			b->X[n0 * MODEL_NFEAT + j] = (real)feat[j];
+		e = adj_rows(g, (int32_t)n0, e, b->rp + n0, b->ci, b->av);
+		n0 += g->n;
+	}
+	b->off[G] = N;
+	b->rp[N] = e;
+	free(feat);
+	features_ws_free(&fw);
+	return 0;
+}

@@ -1,0 +1,107 @@
+/*
+ * batch.h - the graphs of one training step as the model sees them: each
+ * graph masked (Algorithm 1) or pre-masked, its input features, its
+ * normalised adjacency Â = D^-1/2 (A + I) D^-1/2, and the pairs, ranking
+ * targets and cluster queries of the three tasks, concatenated into one
+ * batch of N nodes.
+ *
+ * Ownership: an lgraph is made by lgraph_new() and released by
+ * lgraph_free() (NULL is a no-op), with every array it points to;
+ * batch_init()/batch_free() own a batch's buffers, which grow on demand
+ * and are reused step after step.
+ */
+#ifndef GNN_BATCH_H
+#define GNN_BATCH_H
+
+#include <stdint.h>
+#include <gsl/gsl_rng.h>
+
+#include "graph.h"
+#include "mask.h"
+#include "nn.h"
+#include "nodefeat.h"
+
+#define MODEL_NFEAT 4		/* input features (nodefeat) */
+#define MODEL_NCENT 4		/* ranking targets */
+
+/* One labelled graph of the training set. */
+struct lgraph {
+	int64_t id;
+	graph g;		/* original graph (or the masked one, premasked) */
+	int32_t *cluster;	/* (n) cluster of each node, 0..K-1 */
+	int K;
+	double *cent;		/* (n x MODEL_NCENT) ranking targets */
+	/* Pre-masked input (mask-edges): pairs with label 1/0, used as the
+	 * pool of positives and negatives instead of masking afresh. */
+	int premasked;
+	int64_t npairs;
+	int32_t *pu, *pv;
+	uint8_t *plab;
+};
+
+struct batch_opts {
+	double mask_fraction;	/* [0.2] */
+	int64_t npos, nneg;	/* pairs per graph [128, 256] */
+	double support_fraction;	/* share of each cluster's nodes [1] */
+	double tie_rtol;	/* centralities this close are a tie [1e-9] */
+};
+
+void batch_opts_default(struct batch_opts *o);
+
+/* One batch: G graphs as consecutive row blocks of N nodes. */
+typedef struct batch {
+	int G;
+	int64_t N;
+	int64_t *off;		/* (G+1) node offsets */
+	real *X;		/* (N x 4) model input */
+	int64_t *rp;		/* Â in CSR: (N+1) */
+	int32_t *ci;
+	real *av;
+	/* rec: P pairs (global node ids), y = 1 positive / 0 negative */
+	int64_t P;
+	int32_t *pu, *pv;
+	real *y;
+	/* rank: U distinct pair nodes; pair i is rows ru[i], rv[i] of them */
+	int64_t U;
+	int32_t *uidx, *ru, *rv;
+	real *R;		/* (P x 4) targets 1, 0 or 1/2 */
+	/* cluster: support rows sorted by cluster, clusters soff[c]..;
+	 * queries with candidates qbeg[q] .. qbeg[q] + qnum[q] - 1 */
+	int64_t Ns, ncl, Q;
+	int kmax;
+	int32_t *sidx;
+	int64_t *soff;
+	int32_t *qidx, *qbeg, *qnum, *qtgt;
+	/* private */
+	void *priv;
+} batch;
+
+void batch_init(batch *b);
+void batch_free(batch *b);
+
+/*
+ * Build the batch of graphs gs[0..G-1] for training step `step`: each
+ * graph is masked afresh (fraction of its edges, positives among them,
+ * negatives among the original non-edges) from rng stream
+ * (seed, rng_mix(step, graph id)), features and Â come from the masked
+ * graph.  Graphs are prepared in parallel; the result does not depend on
+ * the thread count.  Returns 0, or -1 with msg set (a graph with no pair
+ * at all, say).
+ */
+int batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
+		uint64_t step, const struct batch_opts *o, char *msg,
+		size_t msglen);
+
+/* A labelled graph with no graph yet (graph_init'ed) and no labels. */
+struct lgraph *lgraph_new(int64_t id);
+void lgraph_free(struct lgraph *lg);
+
+/*
+ * The graphs gs[0..G-1] as model input, without masking or pairs: features
+ * of each graph scaled by `scale` (FEAT_SCALE_x), Â of each graph.
+ * Returns 0, or -1 with msg.
+ */
+int batch_plain(batch *b, const graph *const *gs, int G, int scale, char *msg,
+		size_t msglen);
+
+#endif
