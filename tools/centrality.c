@@ -17,6 +17,7 @@
 #include "err.h"
 #include "filter.h"
 #include "opt.h"
+#include "progress.h"
 #include "rng.h"
 #include "stream.h"
 
@@ -43,7 +44,15 @@ struct state {
 	gs_rec out;
 	int64_t approx_graphs;
 	int error_set;		/* --error or --closeness-error given */
+	struct progress pr;	/* BFS sources of the current graph */
+	int pr_started;
+	int64_t graph_id;
+	double work;		/* node and arc visits of one search */
 };
+
+/* A graph whose searches need fewer node and arc visits than this (a few
+ * seconds) shows no line of its own: the filter's line counts graphs. */
+#define PROGRESS_MIN_WORK 1e9
 
 static void usage(FILE *f, const struct state *s)
 {
@@ -69,6 +78,22 @@ static void usage(FILE *f, const struct state *s)
 		"      --version       print the version\n",
 		s->co.cl_error, s->co.delta, s->co.eig_pairs, s->co.bc_error, s->co.exact_max,
 		s->c->level, s->c->seed);
+}
+
+/* centrality_compute's progress hook (on the calling thread): BFS sources
+ * done of the total planned, which grows when the sampling needs more. */
+static void on_sources(void *arg, int64_t done, int64_t total)
+{
+	struct state *s = arg;
+
+	if (!s->pr_started) {
+		if ((double)total * s->work < PROGRESS_MIN_WORK || done >= total)
+			return;
+		progress_start(&s->pr, "sources", total, "graph %" PRId64, s->graph_id);
+		s->pr_started = 1;
+	}
+	s->pr.total = total;
+	progress_update(&s->pr, done);
 }
 
 /* Append printf-style to buf (size len) at *at. */
@@ -181,8 +206,15 @@ static void one_graph(void *ctx, const struct filter_graph *fg)
 	res.subgraph_log = s->col[4];
 	/* every graph samples its own sources: the seed is per graph */
 	co.seed = rng_mix(s->c->seed, (uint64_t)fg->rec->id);
+	co.on_progress = on_sources;
+	co.progress_arg = s;
+	s->pr_started = 0;
+	s->graph_id = fg->rec->id;
+	s->work = (double)n + 2.0 * (double)fg->g->m;
 	if (centrality_compute(fg->g, &co, &res, &s->ws, msg, sizeof msg) != 0)
 		die("%s: graph %" PRId64 ": %s", gs_where(fg->in), fg->rec->id, msg);
+	if (s->pr_started)
+		progress_done(&s->pr);
 	if (!s->c->quiet && (res.approx || res.switched_comps) &&
 	    (s->approx_graphs++ == 0 || s->c->progress))
 		say_estimates(s, fg, &res);
@@ -270,6 +302,7 @@ int main(int argc, char **argv)
 			  "for bounds; give one or the other");
 	c.seed_set = 1;		/* the default seed is a seed: the pg record shows it */
 	copt_apply_threads(&c);
+	progress_init(&s.pr, &c);
 	cent_ws_init(&s.ws);
 	gs_rec_init(&s.out);
 	f.c = &c;
