@@ -268,33 +268,60 @@ static int32_t bfs_forward(const graph *g, int32_t s, struct bfs *b, int64_t *su
 	return tail;
 }
 
+/* The sum of st[].s over the DAG successors of the node at BFS position i. */
+static inline double succ_sum(const struct bfs *b, int32_t i)
+{
+	const int32_t *dag = b->dag;
+	const struct nst *st = b->st;
+	int64_t p = b->dstart[i], e = b->dstart[i + 1];
+	double s0 = 0.0, s1 = 0.0;
+
+	/* two partial sums, so that the adds do not wait on each other */
+	for (; p + 2 <= e; p += 2) {
+		s0 += st[dag[p]].s;
+		s1 += st[dag[p + 1]].s;
+	}
+	if (p < e)
+		s0 += st[dag[p]].s;
+	return s0 + s1;
+}
+
 /* Dependencies in reverse BFS order, "pull" form over the DAG:
  * delta(w) = sigma(w) * sum over successors u of (1 + delta(u)) / sigma(u).
  * Adds delta(w) to acc[w], and delta(w)^2 to acc2[w] unless acc2 is NULL,
  * for every reached w but the source. */
 static void bfs_backward(struct bfs *b, int32_t reached, double *acc, double *acc2)
 {
-	const int32_t *order = b->order, *dag = b->dag;
-	const int64_t *dstart = b->dstart;
+	const int32_t *order = b->order;
 	struct nst *st = b->st;
 	int32_t i;
 
 	for (i = reached - 1; i > 0; i--) {
 		int32_t w = order[i];
-		int64_t p = dstart[i], e = dstart[i + 1];
-		double s0 = 0.0, s1 = 0.0, delta;
-		/* two partial sums, so that the adds do not wait on each other */
-		for (; p + 2 <= e; p += 2) {
-			s0 += st[dag[p]].s;
-			s1 += st[dag[p + 1]].s;
-		}
-		if (p < e)
-			s0 += st[dag[p]].s;
-		delta = st[w].s * (s0 + s1);
+		double delta = st[w].s * succ_sum(b, i);
 		st[w].s = (1.0 + delta) / st[w].s;
 		acc[w] += delta;
 		if (acc2)
 			acc2[w] += delta * delta;
+	}
+}
+
+/* The same with Geisberger, Sanders and Schultes' (2008) linear scaling:
+ * adds 2 dt(w) with dt(w) = sum over targets t of the share of the s-t
+ * shortest paths through w times d(s, w) / d(s, t), and its square. */
+static void bfs_backward_scaled(struct bfs *b, int32_t reached, double *acc, double *acc2)
+{
+	const int32_t *order = b->order;
+	struct nst *st = b->st;
+	int32_t i;
+
+	for (i = reached - 1; i > 0; i--) {
+		int32_t w = order[i];
+		double g = st[w].s * succ_sum(b, i), dw = st[w].d, x;
+		st[w].s = (1.0 / dw + g) / st[w].s;
+		x = 2 * dw * g;
+		acc[w] += x;
+		acc2[w] += x * x;
 	}
 }
 
@@ -311,6 +338,9 @@ static double closeness_value(int64_t r, double S, int32_t n)
 }
 
 /* ---- the searches of one call: thread states, accumulators, rounds ---- */
+
+/* What the searches do in a component. */
+enum { C_NONE, C_EXACT, C_SAMPLED };
 
 struct srch {
 	const graph *g;
@@ -333,6 +363,7 @@ struct srch {
 	int64_t draws;		/* sources run before this round: source i of the
 				 * round goes to block (draws + i) mod nb */
 	char *issrc;		/* (n) 1 once a node has been a source */
+	const char *cstate;	/* (ncomp) C_* of each component; NULL: all exact */
 	void (*on_progress)(void *, int64_t, int64_t);
 	void *parg;
 	int64_t done, total, next, step;
@@ -405,7 +436,10 @@ static void search_round(struct srch *S)
 							mye[u] = ecc + d;
 					}
 				}
-				if (a)
+				if (a && S->cstate &&
+				    S->cstate[S->cp->compof[s]] == C_SAMPLED)
+					bfs_backward_scaled(&b, r, a, a2);
+				else if (a)
 					bfs_backward(&b, r, a, a2);
 				for (j = 0; j < r; j++)
 					b.st[b.order[j]].d = -1;
@@ -448,9 +482,6 @@ static void add_component(struct srch *S, int32_t c)
 
 /* ---- estimators past exact_max: the plan and the error bounds ---- */
 
-/* What the searches do in a component. */
-enum { C_NONE, C_EXACT, C_SAMPLED };
-
 /* The plan of the sampled searches. */
 struct plan {
 	char *state;		/* (ncomp) C_NONE, C_EXACT or C_SAMPLED */
@@ -485,8 +516,8 @@ static double eb_need(double v, double L, double eps)
 	return 1 / (x * x) + 1;
 }
 
-/* Betweenness of component c on the [0, 1] scale: X = delta_s(v) / (n_c - 2),
- * and b(v) = alpha_c E X with alpha_c = n_c (n_c - 2) / ((n - 1)(n - 2)). */
+/* Betweenness of component c: b(v) = alpha_c E [delta_s(v) / (n_c - 2)]
+ * over sources s uniform in c, alpha_c = n_c (n_c - 2) / ((n - 1)(n - 2)). */
 static double comp_alpha(int32_t nc, int32_t n)
 {
 	return (double)nc * (nc - 2) / ((double)(n - 1) * (n - 2));
@@ -569,7 +600,8 @@ static void sample_bounds(const struct srch *S, const struct plan *P, double L,
 		k = (double)P->k[c];
 		scale = (double)P->nsamp / nc;	/* component draws -> graph draws */
 		if (want_bc) {
-			double s1 = 0, s2 = 0, m = nc - 2, a = comp_alpha(nc, n), w;
+			/* Y = 2 dt_s(v) / (2 (n_c - 2)) in [0, 1), b(v) = 2 alpha_c E Y */
+			double s1 = 0, s2 = 0, m = 2.0 * (nc - 2), a = 2 * comp_alpha(nc, n), w;
 			for (t = 0; t < S->nb; t++) {
 				s1 += S->acc[(size_t)t * n + v];
 				s2 += S->acc2[(size_t)t * n + v];
@@ -689,9 +721,11 @@ static void budget_draws(const struct comps *cp, const struct plan *P, int64_t s
 }
 
 /* The first check: the fewest draws at which the range terms of the
- * bounds (7 L / (3 (k - 1)), whatever the variances) are half the
- * requested errors, in the component that needs most.  Closeness counts
- * its range (R - 1) / mean distance as 1, its least. */
+ * bounds (7 L / (3 (k - 1)) times the range, whatever the variances) are
+ * half the requested errors, in the component that needs most.
+ * Betweenness has the range 2 alpha_c (linear scaling doubles the
+ * largest dependency); closeness counts its range (R - 1) / mean distance
+ * as 1, its least. */
 static int64_t first_check(const struct comps *cp, const struct plan *P, int32_t n,
 			   double L)
 {
@@ -704,7 +738,7 @@ static int64_t first_check(const struct comps *cp, const struct plan *P, int32_t
 		if (P->state[c] != C_SAMPLED)
 			continue;
 		if (P->bc_eps > 0)
-			k = fmax(k, 14 * L * comp_alpha(nc, n) / (3 * P->bc_eps) + 1);
+			k = fmax(k, 28 * L * comp_alpha(nc, n) / (3 * P->bc_eps) + 1);
 		if (P->cl_eps > 0)
 			k = fmax(k, 14 * L / (3 * P->cl_eps) + 1);
 		K = fmax(K, k * (double)P->nsamp / nc);
@@ -887,6 +921,7 @@ static int paths(const graph *g, const struct cent_opts *o, const struct comps *
 			for (i = 0; i < tn; i++)
 				S.emin[i] = INT32_MAX;
 		}
+		S.cstate = P.state;
 		sampled_paths(&S, o, &P, bc != NULL, cl != NULL, cl, out, ws);
 	}
 	if (S.on_progress)

@@ -66,8 +66,8 @@ enum {
 
 #define CENT_EXACT_MAX 2000	/* default of cent_opts.exact_max */
 #define CENT_SAMPLES 0		/* default of cent_opts.samples: from the error */
-#define CENT_ERROR 0.01		/* default of cent_opts.bc_error */
-#define CENT_CL_ERROR 0.1	/* default of cent_opts.cl_error */
+#define CENT_ERROR 0.1		/* default of cent_opts.bc_error */
+#define CENT_CL_ERROR 0.2	/* default of cent_opts.cl_error */
 #define CENT_DELTA 0.1		/* default of cent_opts.delta */
 #define CENT_EIG_PAIRS 32	/* default of cent_opts.eig_pairs */
 
@@ -211,23 +211,33 @@ void cent_opts_init(struct cent_opts *o);
  *   Betweenness and closeness.  A component of at most max(exact_max, 64)
  *   nodes is searched from every node: exact.  In a larger component c
  *   (n_c nodes) k_c sources s_1 .. s_k are drawn uniformly with replacement
- *   (seeded by opts.seed).  Betweenness: b^(v) = (n_c / k_c) sum_i
- *   delta_{s_i}(v) / ((n - 1)(n - 2)), unbiased (networkx's
- *   betweenness_centrality(k=...) estimator, per component).  Closeness: a
- *   node that was drawn gets its exact value (its own search); for the
- *   others S(v) is estimated by (n_c - 1) / k_c times the sum of the
- *   distances to the sources (unbiased for S(v); Eppstein and Wang 2004),
- *   then the formula above.
- *   The bounds.  X_i = delta_{s_i}(v) / (n_c - 2) lies in [0, 1] and
- *   b(v) = alpha_c E X with alpha_c = n_c (n_c - 2) / ((n - 1)(n - 2)).
- *   The empirical Bernstein bound (Maurer and Pontil 2009, Theorem 4),
- *   applied to X and to 1 - X with failure probability delta' each, gives
- *   |mean X - E X| <= sqrt(2 V L / k) + 7 L / (3 (k - 1)), L = ln(2 /
- *   delta'), V the unbiased sample variance; with delta' = delta / (2 N),
- *   N the nodes of the sampled components, a union bound covers every node
- *   and both sides.  bc_bound is the largest alpha_c times that width: with
- *   probability at least 1 - delta, |b^(v) - b(v)| <= bc_bound on every node
- *   at once.  Closeness: for a node v never drawn, the distances d(s_i, v)
+ *   (seeded by opts.seed).  Betweenness, with the linear scaling of
+ *   Geisberger, Sanders and Schultes (2008): b^(v) = (n_c / k_c) sum_i
+ *   2 dt_{s_i}(v) / ((n - 1)(n - 2)), where dt_s(v) = sum over targets t of
+ *   sigma_st(v) / sigma_st * d(s, v) / d(s, t), computed in the dependency
+ *   pass as dt_s(v) = d(s, v) g(v), g(v) = sum over successors w of
+ *   sigma_sv / sigma_sw (1 / d(s, w) + g(w)).  Unbiased: a pair s-t counts
+ *   from s with weight d(s, v) / d(s, t) and from t with d(t, v) / d(s, t),
+ *   which add up to 1.  Brandes and Pich's plain estimator (the same
+ *   without the scaling) is unbiased too, but a node next to a leaf gets
+ *   half its betweenness from the one search that starts at the leaf,
+ *   which most samples miss: on a 10^5-node DCBM graph at 1,800 sources
+ *   its median relative error was 50%, the scaled one's 27% (Cora at 600
+ *   sources: 37% and 14%).  Closeness: a node that was drawn gets its
+ *   exact value (its own search); for the others S(v) is estimated by
+ *   (n_c - 1) / k_c times the sum of the distances to the sources
+ *   (unbiased for S(v); Eppstein and Wang 2004), then the formula above.
+ *   The bounds.  X_i = dt_{s_i}(v) / (n_c - 2) lies in [0, 1] (dt_s(v) <=
+ *   delta_s(v) <= n_c - 2) and b(v) = 2 alpha_c E X with alpha_c =
+ *   n_c (n_c - 2) / ((n - 1)(n - 2)).  The empirical Bernstein bound
+ *   (Maurer and Pontil 2009, Theorem 4), applied to X and to 1 - X with
+ *   failure probability delta' each, gives |mean X - E X| <= sqrt(2 V L /
+ *   k) + 7 L / (3 (k - 1)), L = ln(2 / delta'), V the unbiased sample
+ *   variance; with delta' = delta / (2 N), N the nodes of the sampled
+ *   components, a union bound covers every node and both sides.  bc_bound
+ *   is the largest 2 alpha_c times that width: with probability at least
+ *   1 - delta, |b^(v) - b(v)| <= bc_bound on every node at once.
+ *   Closeness: for a node v never drawn, the distances d(s_i, v)
  *   are i.i.d. uniform over the other nodes of c (given that v was not
  *   drawn) and lie in [1, R] for any R >= ecc(v); R is the least of
  *   ecc(r) + d(r, v) over two fixed roots r (c's first node and the last
@@ -245,7 +255,8 @@ void cent_opts_init(struct cent_opts *o);
  *   K_j = ceil(K_1 1.25^(j - 1)) (component c takes max(2, ceil(K_j n_c /
  *   N)) of them), check j with delta_j = delta / (j (j + 1)) in place of
  *   delta: these add up to delta, so the bounds hold at whichever check the
- *   sampling stops.  K_1 puts the range terms 7 L / (3 (k - 1)) at half the
+ *   sampling stops.  K_1 puts the range terms (2 alpha_c 7 L / (3 (k - 1))
+ *   for betweenness, 7 L / (3 (k - 1)) for closeness) at half the
  *   requested errors; after a check that fails, the sample variances
  *   predict the draws needed and the sampling goes on to the first check
  *   of the schedule past them.  It stops when bc_bound <= bc_error and

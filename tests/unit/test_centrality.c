@@ -733,11 +733,12 @@ Test(centrality_bounds, first_check_draws)
 	/* The lattice (3000 nodes, connected, no hub), exact_max 100, asked
 	 * for 0.2 on betweenness and 1 on closeness.  By hand: L_1 =
 	 * ln(4 * 3000 * 2 / 0.1) = 12.388394, alpha = 3000 * 2998 / (2999 *
-	 * 2998) = 1.00033344; the first check puts the range term at half the
-	 * error: k = 14 L alpha / (3 * 0.2) + 1 = 290.16 -> 291 draws; closeness
-	 * asks for 14 L / 3 + 1 = 58.8.  At 291 draws the range term is
-	 * 7 L / (3 * 290) = 0.0997 and the lattice's dependencies vary little,
-	 * so the first check passes: 291 sources, drawn once. */
+	 * 2998) = 1.00033344; the first check puts the range term of the
+	 * betweenness bound, 2 alpha 7 L / (3 (k - 1)) (linear scaling doubles
+	 * the range), at half the error: k = 28 L alpha / (3 * 0.2) + 1 =
+	 * 579.32 -> 580 draws; closeness asks for 14 L / 3 + 1 = 58.8.  At 580
+	 * draws the range term is 0.09998 and the lattice's dependencies vary
+	 * little, so the first check passes: 580 sources, drawn once. */
 	struct cent_opts o;
 	struct all a;
 	graph g;
@@ -749,9 +750,9 @@ Test(centrality_bounds, first_check_draws)
 	o.cl_error = 1;
 	o.seed = 1;
 	paths_compute(&g, &o, &a);
-	cr_expect_eq(a.out.sampled, 291, "sampled %lld", (long long)a.out.sampled);
-	cr_expect_eq(a.out.sources, 291, "sources %lld", (long long)a.out.sources);
-	cr_expect(a.out.bc_bound <= 0.2 && a.out.bc_bound > 0.0997, "bound %g", a.out.bc_bound);
+	cr_expect_eq(a.out.sampled, 580, "sampled %lld", (long long)a.out.sampled);
+	cr_expect_eq(a.out.sources, 580, "sources %lld", (long long)a.out.sources);
+	cr_expect(a.out.bc_bound <= 0.2 && a.out.bc_bound > 0.0999, "bound %g", a.out.bc_bound);
 	all_free(&a);
 	graph_free(&g);
 }
