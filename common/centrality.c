@@ -722,7 +722,8 @@ static void budget_draws(const struct comps *cp, const struct plan *P, int64_t s
 
 /* The first check: the fewest draws at which the range terms of the
  * bounds (7 L / (3 (k - 1)) times the range, whatever the variances) are
- * half the requested errors, in the component that needs most.
+ * two thirds of the requested errors, in the component that needs most
+ * (the variance terms have the last third).
  * Betweenness has the range 2 alpha_c (linear scaling doubles the
  * largest dependency); closeness counts its range (R - 1) / mean distance
  * as 1, its least. */
@@ -738,9 +739,9 @@ static int64_t first_check(const struct comps *cp, const struct plan *P, int32_t
 		if (P->state[c] != C_SAMPLED)
 			continue;
 		if (P->bc_eps > 0)
-			k = fmax(k, 28 * L * comp_alpha(nc, n) / (3 * P->bc_eps) + 1);
+			k = fmax(k, 7 * L * comp_alpha(nc, n) / P->bc_eps + 1);
 		if (P->cl_eps > 0)
-			k = fmax(k, 14 * L / (3 * P->cl_eps) + 1);
+			k = fmax(k, 7 * L / (2 * P->cl_eps) + 1);
 		K = fmax(K, k * (double)P->nsamp / nc);
 	}
 	return (int64_t)ceil(fmin(K, 2.0 * (double)P->nsamp));

@@ -256,8 +256,8 @@ void cent_opts_init(struct cent_opts *o);
  *   N)) of them), check j with delta_j = delta / (j (j + 1)) in place of
  *   delta: these add up to delta, so the bounds hold at whichever check the
  *   sampling stops.  K_1 puts the range terms (2 alpha_c 7 L / (3 (k - 1))
- *   for betweenness, 7 L / (3 (k - 1)) for closeness) at half the
- *   requested errors; after a check that fails, the sample variances
+ *   for betweenness, 7 L / (3 (k - 1)) for closeness) at two thirds of
+ *   the requested errors; after a check that fails, the sample variances
  *   predict the draws needed and the sampling goes on to the first check
  *   of the schedule past them.  It stops when bc_bound <= bc_error and
  *   cl_bound <= cl_error (for the quantities asked for).  A component whose

@@ -735,10 +735,11 @@ Test(centrality_bounds, first_check_draws)
 	 * ln(4 * 3000 * 2 / 0.1) = 12.388394, alpha = 3000 * 2998 / (2999 *
 	 * 2998) = 1.00033344; the first check puts the range term of the
 	 * betweenness bound, 2 alpha 7 L / (3 (k - 1)) (linear scaling doubles
-	 * the range), at half the error: k = 28 L alpha / (3 * 0.2) + 1 =
-	 * 579.32 -> 580 draws; closeness asks for 14 L / 3 + 1 = 58.8.  At 580
-	 * draws the range term is 0.09998 and the lattice's dependencies vary
-	 * little, so the first check passes: 580 sources, drawn once. */
+	 * the range), at two thirds of the error: k = 7 L alpha / 0.2 + 1 =
+	 * 434.83 -> 435 draws; closeness asks for 7 L / (2 * 1) + 1 = 44.4.
+	 * At 435 draws the range term is 0.13324 and the lattice's
+	 * dependencies vary little, so the first check passes: 435 sources,
+	 * drawn once. */
 	struct cent_opts o;
 	struct all a;
 	graph g;
@@ -750,9 +751,9 @@ Test(centrality_bounds, first_check_draws)
 	o.cl_error = 1;
 	o.seed = 1;
 	paths_compute(&g, &o, &a);
-	cr_expect_eq(a.out.sampled, 580, "sampled %lld", (long long)a.out.sampled);
-	cr_expect_eq(a.out.sources, 580, "sources %lld", (long long)a.out.sources);
-	cr_expect(a.out.bc_bound <= 0.2 && a.out.bc_bound > 0.0999, "bound %g", a.out.bc_bound);
+	cr_expect_eq(a.out.sampled, 435, "sampled %lld", (long long)a.out.sampled);
+	cr_expect_eq(a.out.sources, 435, "sources %lld", (long long)a.out.sources);
+	cr_expect(a.out.bc_bound <= 0.2 && a.out.bc_bound > 0.1332, "bound %g", a.out.bc_bound);
 	all_free(&a);
 	graph_free(&g);
 }
