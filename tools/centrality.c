@@ -58,10 +58,11 @@ static void usage(FILE *f, const struct state *s)
 {
 	fprintf(f,
 		"usage: " SYNOPSIS "\n"
-		"      --closeness-error X  relative error bound of estimated closeness [%g]\n"
+		"      --closeness-error X\n"
+		"                      relative error bound of estimated closeness [%g]\n"
 		"      --delta X       probability that an estimate's bound fails [%g]\n"
-		"      --eig-pairs N   leading eigenpairs for approximate subgraph centrality [%d]\n"
-		"      --error X       error bound of estimated betweenness, additive [%g]\n"
+		"      --eig-pairs N   leading eigenpairs of estimated subgraph centrality [%d]\n"
+		"      --error X       additive error bound of estimated betweenness [%g]\n"
 		"      --exact-max N   exact values up to N nodes, estimates above [%d]\n"
 		"  -h, --help          this help\n"
 		"  -j, --threads N     threads for the shortest-path searches [all cores]\n"
