@@ -61,13 +61,22 @@ done
 
 echo "## Error of centrality's estimates (default settings)"
 echo
-echo "\`centrality\` with its defaults (\`--error 0.05 --closeness-error 0.1 --delta 0.1"
-echo "--exact-max 2000 --eig-pairs 32\`, seed 0) against exact values; $(nproc) threads."
+# the defaults, as `centrality -h` prints them
+defaults=$(bin/centrality -h | awk '
+	/^ *--closeness-error X$/ { o = "--closeness-error"; next }
+	o != "" { sub(/.*\[/, ""); sub(/\].*/, ""); printf "%s %s ", o, $0; o = ""; next }
+	/^ +--(delta|eig-pairs|error|exact-max) / { v = $0; sub(/.*\[/, "", v); sub(/\].*/, "", v)
+		printf "%s %s ", $1, v }')
+echo "\`centrality\` with its defaults (\`${defaults}-s 0\`) against exact values;"
+echo "$(nproc) threads."
 echo
 echo "| graph | quantity | stated bound | max error (bound's scale) | median rel. error | p95 | max | Spearman | exact 0 (estimate not 0) | sources drawn (searched) | estimate s | exact s |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 awk -F '\t' -v sub_max="$SUB_MAX" '
-	function pct(x) { return x == "-" ? "-" : sprintf("%.3g%%", 100 * x) }
+	function pct(x) {
+		return x == "-" ? "-" : 100 * x >= 100 ? sprintf("%.0f%%", 100 * x) :
+			sprintf("%.3g%%", 100 * x)
+	}
 	{
 		g = sprintf("%s (n %d, m %d)", $1, $2, $3)
 		if ($10 == "additive")
