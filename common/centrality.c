@@ -25,12 +25,21 @@ enum {
 	W_START,	/* int32 (n + 1): component c is nodes[start[c] .. start[c+1]) */
 	W_COMPOF,	/* int32 (n): component of each node */
 	W_LOCAL,	/* int32 (n): index of each node inside its component */
-	W_SRC,		/* int32 (n): BFS sources */
+	W_SRC,		/* int32 (n): BFS sources of a round */
+	W_REACH,	/* int32 (n): nodes reached from each */
+	W_DTOT,		/* int64 (n): their distance sums */
 	W_ISSRC,	/* char (n): 1 if the node is a source */
-	W_KC,		/* int32 (ncomp): sources per component */
+	W_CSTATE,	/* char (ncomp): C_NONE, C_EXACT, C_SAMPLED */
+	W_KC,		/* int64 (ncomp): sources drawn per component */
+	W_ALLOC,	/* int64 (ncomp): a fixed budget's draws per component */
+	W_FRAC,		/* double (ncomp): their remainders */
+	W_ECC,		/* int32 (n): eccentricity bounds */
 	W_ACC,		/* double (B n): betweenness block accumulators */
-	W_THR,		/* per-thread BFS state, see paths() */
+	W_ACC2,		/* double (B n): the same for the squares */
+	W_THR,		/* per-thread BFS state, see struct srch */
 	W_DSUM,		/* int64 (threads n): distance sums to sources */
+	W_DSUM2,	/* int64 (threads n): sums of squared distances */
+	W_EMIN,		/* int32 (threads n): eccentricity bounds from the sources */
 	W_DENSE,	/* double (nc^2): adjacency, then eigenvectors */
 	W_EVAL,		/* double (nc): eigenvalues */
 	W_WORK,		/* double: LAPACK work */
@@ -65,6 +74,9 @@ _Static_assert(W_COUNT <= CENT_WS_NBUF, "cent_ws has too few slots");
 #define SMALL_COMP 64
 /* Searches of fewer node + arc visits than this run on one thread. */
 #define PAR_MIN_WORK 2e6
+/* Node + arc visits between two calls of the progress hook (at most 1024
+ * sources): some tens of milliseconds. */
+#define PROGRESS_WORK 16777216.0
 
 void cent_ws_init(cent_ws *ws)
 {
@@ -86,8 +98,13 @@ void cent_opts_init(struct cent_opts *o)
 {
 	o->exact_max = CENT_EXACT_MAX;
 	o->samples = CENT_SAMPLES;
+	o->bc_error = CENT_ERROR;
+	o->cl_error = CENT_CL_ERROR;
+	o->delta = CENT_DELTA;
 	o->eig_pairs = CENT_EIG_PAIRS;
 	o->seed = 0;
+	o->on_progress = NULL;
+	o->progress_arg = NULL;
 }
 
 /* Slot i with at least n elements of size sz (contents undefined). */
@@ -251,30 +268,60 @@ static int32_t bfs_forward(const graph *g, int32_t s, struct bfs *b, int64_t *su
 	return tail;
 }
 
+/* The sum of st[].s over the DAG successors of the node at BFS position i. */
+static inline double succ_sum(const struct bfs *b, int32_t i)
+{
+	const int32_t *dag = b->dag;
+	const struct nst *st = b->st;
+	int64_t p = b->dstart[i], e = b->dstart[i + 1];
+	double s0 = 0.0, s1 = 0.0;
+
+	/* two partial sums, so that the adds do not wait on each other */
+	for (; p + 2 <= e; p += 2) {
+		s0 += st[dag[p]].s;
+		s1 += st[dag[p + 1]].s;
+	}
+	if (p < e)
+		s0 += st[dag[p]].s;
+	return s0 + s1;
+}
+
 /* Dependencies in reverse BFS order, "pull" form over the DAG:
  * delta(w) = sigma(w) * sum over successors u of (1 + delta(u)) / sigma(u).
- * Adds delta(w) to acc[w] for every reached w but the source. */
-static void bfs_backward(struct bfs *b, int32_t reached, double *acc)
+ * Adds delta(w) to acc[w], and delta(w)^2 to acc2[w] unless acc2 is NULL,
+ * for every reached w but the source. */
+static void bfs_backward(struct bfs *b, int32_t reached, double *acc, double *acc2)
 {
-	const int32_t *order = b->order, *dag = b->dag;
-	const int64_t *dstart = b->dstart;
+	const int32_t *order = b->order;
 	struct nst *st = b->st;
 	int32_t i;
 
 	for (i = reached - 1; i > 0; i--) {
 		int32_t w = order[i];
-		int64_t p = dstart[i], e = dstart[i + 1];
-		double s0 = 0.0, s1 = 0.0, delta;
-		/* two partial sums, so that the adds do not wait on each other */
-		for (; p + 2 <= e; p += 2) {
-			s0 += st[dag[p]].s;
-			s1 += st[dag[p + 1]].s;
-		}
-		if (p < e)
-			s0 += st[dag[p]].s;
-		delta = st[w].s * (s0 + s1);
+		double delta = st[w].s * succ_sum(b, i);
 		st[w].s = (1.0 + delta) / st[w].s;
 		acc[w] += delta;
+		if (acc2)
+			acc2[w] += delta * delta;
+	}
+}
+
+/* The same with Geisberger, Sanders and Schultes' (2008) linear scaling:
+ * adds 2 dt(w) with dt(w) = sum over targets t of the share of the s-t
+ * shortest paths through w times d(s, w) / d(s, t), and its square. */
+static void bfs_backward_scaled(struct bfs *b, int32_t reached, double *acc, double *acc2)
+{
+	const int32_t *order = b->order;
+	struct nst *st = b->st;
+	int32_t i;
+
+	for (i = reached - 1; i > 0; i--) {
+		int32_t w = order[i];
+		double g = st[w].s * succ_sum(b, i), dw = st[w].d, x;
+		st[w].s = (1.0 / dw + g) / st[w].s;
+		x = 2 * dw * g;
+		acc[w] += x;
+		acc2[w] += x * x;
 	}
 }
 
@@ -290,141 +337,609 @@ static double closeness_value(int64_t r, double S, int32_t n)
 	return c;
 }
 
-/* Pick the sources.  Exact: every node in a component of 2 or more.
- * Sampled: k_c per component by partial Fisher-Yates.  Returns the count. */
-static int32_t pick_sources(const graph *g, const struct cent_opts *o,
-			    const struct comps *cp, int sampled, int32_t *src,
-			    char *issrc, int32_t *kc, int *approx)
-{
-	int32_t n = g->n, c, ns = 0;
-	gsl_rng *r = NULL;
+/* ---- the searches of one call: thread states, accumulators, rounds ---- */
 
-	memset(issrc, 0, (size_t)n);
-	if (sampled)
-		r = rng_new(o->seed, 0x63656e74ULL);	/* "cent" */
-	for (c = 0; c < cp->n; c++) {
-		int32_t a = cp->start[c], nc = cp->start[c + 1] - a, k, i;
-		if (nc < 2) {
-			kc[c] = 0;
-			continue;
-		}
-		k = nc;
-		if (sampled && nc > SMALL_COMP) {
-			double want = (double)o->samples * nc / n;
-			k = want >= nc ? nc : (int32_t)llround(want);
-			if (k < 2)
-				k = 2;
-		}
-		kc[c] = k;
-		/* Candidates in component (BFS) order, a function of the graph
-		 * alone; the first k after a partial Fisher-Yates shuffle. */
-		for (i = 0; i < nc; i++)
-			src[ns + i] = cp->nodes[a + i];
-		if (k < nc) {
-			*approx = 1;
-			for (i = 0; i < k; i++) {
-				int32_t j = i + (int32_t)rng_uniform_u64(r, (uint64_t)(nc - i));
-				int32_t t = src[ns + i];
-				src[ns + i] = src[ns + j];
-				src[ns + j] = t;
-			}
-		}
-		for (i = 0; i < k; i++)
-			issrc[src[ns + i]] = 1;
-		ns += k;
-	}
-	if (r)
-		gsl_rng_free(r);
-	return ns;
+/* What the searches do in a component. */
+enum { C_NONE, C_EXACT, C_SAMPLED };
+
+struct srch {
+	const graph *g;
+	const struct comps *cp;
+	int32_t n, nb;		/* nodes; accumulator blocks */
+	int nth;		/* threads (at most) */
+	size_t per;		/* bytes of one thread's BFS state */
+	char *thr;		/* (nth, per) BFS states */
+	double *acc, *acc2;	/* (nb, n) sums of delta_s(v) and of delta_s(v)^2 over
+				 * the sources of each block; acc NULL: no betweenness,
+				 * acc2 NULL: not sampling */
+	int64_t *dsum, *dsum2;	/* (nth, n) sums of d(s, v) and d(s, v)^2 over the
+				 * sources each thread ran; NULL: not sampling closeness */
+	int32_t *emin;		/* (nth, n) min over those sources of ecc(s) + d(s, v),
+				 * a bound on ecc(v); with dsum */
+	int32_t *src;		/* (cnt) sources of the current round */
+	int32_t *reach;		/* (cnt) nodes reached from each */
+	int64_t *dtot;		/* (cnt) and the sum of their distances */
+	int32_t cnt;		/* sources in the current round */
+	int64_t draws;		/* sources run before this round: source i of the
+				 * round goes to block (draws + i) mod nb */
+	char *issrc;		/* (n) 1 once a node has been a source */
+	const char *cstate;	/* (ncomp) C_* of each component; NULL: all exact */
+	void (*on_progress)(void *, int64_t, int64_t);
+	void *parg;
+	int64_t done, total, next, step;
+};
+
+/* Thread t's BFS state inside S->thr: st (n), dstart (n + 1), order (n),
+ * dag (m); 16-byte aligned. */
+static size_t bfs_bytes(const graph *g)
+{
+	return ((size_t)g->n * (sizeof(struct nst) + sizeof(int64_t) + sizeof(int32_t)) +
+		sizeof(int64_t) + ((size_t)g->m + 1) * sizeof(int32_t) + 15) & ~(size_t)15;
 }
 
-static int paths(const graph *g, const struct cent_opts *o, const struct comps *cp,
-		 double *bc, double *cl, cent_out *out, cent_ws *ws, char *msg, size_t msglen)
+static void bfs_bind(const struct srch *S, int t, struct bfs *b)
 {
-	int32_t n = g->n, ns, nb, v;
-	int sampled = n > o->exact_max, approx = 0, nth = omp_get_max_threads();
-	int32_t *src = wsget(ws, W_SRC, (size_t)n, sizeof(int32_t));
-	char *issrc = wsget(ws, W_ISSRC, (size_t)n, 1);
-	int32_t *kc = wsget(ws, W_KC, (size_t)cp->n, sizeof(int32_t));
-	double *acc = NULL;
-	int64_t *dsum = NULL;
-	char *thr;
-	/* per thread: st (n), dstart (n + 1), order (n), dag (m); 16-aligned */
-	size_t per = ((size_t)n * (sizeof(struct nst) + sizeof(int64_t) + sizeof(int32_t)) +
-		      sizeof(int64_t) + ((size_t)g->m + 1) * sizeof(int32_t) + 15) & ~(size_t)15;
+	char *base = S->thr + (size_t)t * S->per;
 
-	ns = pick_sources(g, o, cp, sampled, src, issrc, kc, &approx);
-	out->sources = ns;
+	b->st = (struct nst *)base;
+	b->dstart = (int64_t *)(b->st + S->n);
+	b->order = (int32_t *)(b->dstart + S->n + 1);
+	b->dag = b->order + S->n;
+}
+
+/* Searches from the round's sources S->src[0 .. S->cnt): distances and
+ * closeness sums, and with betweenness the dependencies.  Each block sums
+ * its sources in order, so the sums do not depend on the threads. */
+static void search_round(struct srch *S)
+{
+	const graph *g = S->g;
+	int32_t n = S->n, nb = S->nb, cnt = S->cnt;
+	int32_t off = (int32_t)(S->draws % nb);
+	int nth = S->nth;
+
 	/* Small jobs run on the calling thread: waking a team costs more than
 	 * the searches.  The answer is the same (blocks fix the order). */
-	if ((double)ns * (double)(n + 2 * g->m) < PAR_MIN_WORK)
+	if ((double)cnt * (double)(n + 2 * g->m) < PAR_MIN_WORK)
 		nth = 1;
-	if (approx)
-		out->approx |= (bc ? CENT_BETWEENNESS : 0) | (cl ? CENT_CLOSENESS : 0);
-	nb = nblocks(n, ns);
-	if (bc) {
-		acc = wsget(ws, W_ACC, (size_t)nb * (size_t)n, sizeof(double));
-		memset(acc, 0, (size_t)nb * (size_t)n * sizeof(double));
-	}
-	if (cl) {
-		for (v = 0; v < n; v++)
-			cl[v] = 0.0;	/* isolated nodes stay 0 */
-		if (approx) {
-			dsum = wsget(ws, W_DSUM, (size_t)nth * (size_t)n, sizeof(int64_t));
-			memset(dsum, 0, (size_t)nth * (size_t)n * sizeof(int64_t));
-		}
-	}
-	thr = wsget(ws, W_THR, (size_t)nth, per);
-
 #pragma omp parallel num_threads(nth)
 	{
 		int t = omp_get_thread_num();
-		char *base = thr + (size_t)t * per;
 		struct bfs b;
-		int64_t *mysum = dsum ? dsum + (size_t)t * (size_t)n : NULL;
+		int64_t *my1 = S->dsum ? S->dsum + (size_t)t * (size_t)n : NULL;
+		int64_t *my2 = S->dsum2 ? S->dsum2 + (size_t)t * (size_t)n : NULL;
+		int32_t *mye = S->emin ? S->emin + (size_t)t * (size_t)n : NULL;
 		int32_t blk, x;
 
-		b.st = (struct nst *)base;
-		b.dstart = (int64_t *)(b.st + n);
-		b.order = (int32_t *)(b.dstart + n + 1);
-		b.dag = b.order + n;
+		bfs_bind(S, t, &b);
 		for (x = 0; x < n; x++) {
 			b.st[x].d = -1;
 			b.st[x].s = 0.0;
 		}
 #pragma omp for schedule(dynamic, 1)
 		for (blk = 0; blk < nb; blk++) {
+			double *a = S->acc ? S->acc + (size_t)blk * (size_t)n : NULL;
+			double *a2 = S->acc2 ? S->acc2 + (size_t)blk * (size_t)n : NULL;
 			int32_t i;
-			double *a = acc ? acc + (size_t)blk * (size_t)n : NULL;
-			for (i = blk; i < ns; i += nb) {
-				int32_t s = src[i], r, j;
+			for (i = (blk - off + nb) % nb; i < cnt; i += nb) {
+				int32_t s = S->src[i], r, j;
 				int64_t sd;
-				r = bfs_forward(g, s, &b, &sd, bc != NULL);
-				if (cl)
-					cl[s] = closeness_value(r, (double)sd, n);
-				if (mysum)
-					for (j = 1; j < r; j++)
-						mysum[b.order[j]] += b.st[b.order[j]].d;
-				if (a)
-					bfs_backward(&b, r, a);
+				r = bfs_forward(g, s, &b, &sd, a != NULL);
+				S->reach[i] = r;
+				S->dtot[i] = sd;
+				if (my1) {
+					int32_t ecc = b.st[b.order[r - 1]].d;
+					for (j = 1; j < r; j++) {
+						int32_t u = b.order[j], d = b.st[u].d;
+						my1[u] += d;
+						my2[u] += (int64_t)d * d;
+						if (ecc + d < mye[u])
+							mye[u] = ecc + d;
+					}
+				}
+				if (a && S->cstate &&
+				    S->cstate[S->cp->compof[s]] == C_SAMPLED)
+					bfs_backward_scaled(&b, r, a, a2);
+				else if (a)
+					bfs_backward(&b, r, a, a2);
 				for (j = 0; j < r; j++)
 					b.st[b.order[j]].d = -1;
+				if (S->on_progress) {
+					int64_t done;
+#pragma omp atomic capture
+					done = ++S->done;
+					/* thread 0 is the caller's thread */
+					if (t == 0 && done >= S->next) {
+						S->next = done + S->step;
+						S->on_progress(S->parg, done, S->total);
+					}
+				}
 			}
 		}
 	}
+	S->draws += cnt;
+}
+
+/* After a round: the sources' own closeness, from their searches. */
+static void source_closeness(struct srch *S, double *cl)
+{
+	int32_t i;
+
+	for (i = 0; i < S->cnt; i++) {
+		S->issrc[S->src[i]] = 1;
+		if (cl)
+			cl[S->src[i]] = closeness_value(S->reach[i], (double)S->dtot[i], S->n);
+	}
+}
+
+/* Append every node of component c to the round's sources. */
+static void add_component(struct srch *S, int32_t c)
+{
+	int32_t i;
+
+	for (i = S->cp->start[c]; i < S->cp->start[c + 1]; i++)
+		S->src[S->cnt++] = S->cp->nodes[i];
+}
+
+/* ---- estimators past exact_max: the plan and the error bounds ---- */
+
+/* The plan of the sampled searches. */
+struct plan {
+	char *state;		/* (ncomp) C_NONE, C_EXACT or C_SAMPLED */
+	int64_t *k;		/* (ncomp) sources drawn so far in a C_SAMPLED one */
+	int32_t *ecc;		/* (n) upper bound on each node's eccentricity */
+	int64_t nsamp;		/* nodes in components sampled at the start */
+	int64_t kmin;		/* fewest draws that can meet the requests */
+	double bc_eps, cl_eps;	/* targets (0: not a target) */
+};
+
+/* Two-sided empirical Bernstein bound (Maurer and Pontil 2009, Theorem 4,
+ * applied to X and to 1 - X): for k >= 2 i.i.d. draws in [0, 1] with sum
+ * s1 and sum of squares s2, |mean - E X| <= sqrt(2 V L / k) + 7 L /
+ * (3 (k - 1)), V the unbiased sample variance, with probability at least
+ * 1 - 4 e^-L (each side fails with probability 2 e^-L). */
+double cent_eb_width(double s1, double s2, double k, double L)
+{
+	double v = (s2 - s1 * s1 / k) / (k - 1);
+
+	if (v < 0)
+		v = 0;
+	return sqrt(2 * v * L / k) + 7 * L / (3 * (k - 1));
+}
+
+/* The k (about) at which eb_width of a variable of variance v reaches eps:
+ * solves 7 L / 3 x^2 + sqrt(2 v L) x = eps for x = 1 / sqrt(k). */
+static double eb_need(double v, double L, double eps)
+{
+	double A = 7 * L / 3, B = sqrt(2 * (v > 0 ? v : 0) * L);
+	double x = 2 * eps / (B + sqrt(B * B + 4 * A * eps));
+
+	return 1 / (x * x) + 1;
+}
+
+/* Betweenness of component c: b(v) = alpha_c E [delta_s(v) / (n_c - 2)]
+ * over sources s uniform in c, alpha_c = n_c (n_c - 2) / ((n - 1)(n - 2)). */
+static double comp_alpha(int32_t nc, int32_t n)
+{
+	return (double)nc * (nc - 2) / ((double)(n - 1) * (n - 2));
+}
+
+/* Deterministic (graph-only) upper bound on the eccentricity of every
+ * node of component c: ecc(v) <= ecc(r) + d(r, v) for any r; two roots,
+ * the component's first node and the last node its search reaches. */
+static void ecc_bounds(struct srch *S, int32_t c, int32_t *ecc)
+{
+	const struct comps *cp = S->cp;
+	struct bfs b;
+	int32_t root = cp->nodes[cp->start[c]], pass, r, j;
+	int64_t sd;
+
+	bfs_bind(S, 0, &b);
+	for (j = cp->start[c]; j < cp->start[c + 1]; j++)
+		b.st[cp->nodes[j]].d = -1;
+	for (pass = 0; pass < 2; pass++) {
+		int32_t e;
+		r = bfs_forward(S->g, root, &b, &sd, 0);
+		e = b.st[b.order[r - 1]].d;
+		for (j = 0; j < r; j++) {
+			int32_t v = b.order[j], x = e + b.st[v].d;
+			if (pass == 0 || x < ecc[v])
+				ecc[v] = x;
+		}
+		root = b.order[r - 1];
+		for (j = 0; j < r; j++)
+			b.st[b.order[j]].d = -1;
+	}
+}
+
+/* Forget what component c's sources added (before it is searched exactly). */
+static void reset_component(struct srch *S, int32_t c)
+{
+	const struct comps *cp = S->cp;
+	int32_t i, t;
+
+	for (i = cp->start[c]; i < cp->start[c + 1]; i++) {
+		int32_t v = cp->nodes[i];
+		if (S->acc)
+			for (t = 0; t < S->nb; t++) {
+				S->acc[(size_t)t * S->n + v] = 0.0;
+				S->acc2[(size_t)t * S->n + v] = 0.0;
+			}
+		if (S->dsum)
+			for (t = 0; t < S->nth; t++) {
+				S->dsum[(size_t)t * S->n + v] = 0;
+				S->dsum2[(size_t)t * S->n + v] = 0;
+			}
+		/* (emin stays: a bound on ecc(v) whatever the sources) */
+	}
+}
+
+struct bounds {
+	double bc, cl;		/* achieved bounds (betweenness additive, closeness
+				 * relative) */
+	double need;		/* draws (on the scale of the whole graph) that the
+				 * sample variances predict for the targets at Lneed */
+};
+
+/* The achieved bounds of the sampled components at log term L: each of
+ * the two holds on every node at once with probability at least
+ * 1 - 4 nsamp e^-L (a union bound over the nodes), so L = ln(4 nsamp /
+ * delta) gives 1 - delta.  The prediction of the draws needed uses Lneed. */
+static void sample_bounds(const struct srch *S, const struct plan *P, double L,
+			  double Lneed, int want_bc, int want_cl, struct bounds *B)
+{
+	const struct comps *cp = S->cp;
+	int32_t n = S->n, v;
+	double bc = 0, cl = 0, need = 0;
+
+#pragma omp parallel for schedule(static) reduction(max:bc, cl, need) if (S->nth > 1)
+	for (v = 0; v < n; v++) {
+		int32_t c = cp->compof[v], nc = cp->start[c + 1] - cp->start[c], t;
+		double k, scale;
+		if (P->state[c] != C_SAMPLED)
+			continue;
+		k = (double)P->k[c];
+		scale = (double)P->nsamp / nc;	/* component draws -> graph draws */
+		if (want_bc) {
+			/* Y = 2 dt_s(v) / (2 (n_c - 2)) in [0, 1), b(v) = 2 alpha_c E Y */
+			double s1 = 0, s2 = 0, m = 2.0 * (nc - 2), a = 2 * comp_alpha(nc, n), w;
+			for (t = 0; t < S->nb; t++) {
+				s1 += S->acc[(size_t)t * n + v];
+				s2 += S->acc2[(size_t)t * n + v];
+			}
+			s1 /= m;
+			s2 /= m * m;
+			w = a * cent_eb_width(s1, s2, k, L);
+			if (w > bc)
+				bc = w;
+			if (P->bc_eps > 0) {
+				double var = (s2 - s1 * s1 / k) / (k - 1);
+				double x = scale * eb_need(var, Lneed, P->bc_eps / a);
+				if (x > need)
+					need = x;
+			}
+		}
+		if (want_cl && !S->issrc[v]) {
+			/* Y = (d - 1) / (R - 1) in [0, 1], for any R >= ecc(v): the
+			 * bound grows with R, so a bound on ecc(v) found from the
+			 * sample may stand in for the true value */
+			int32_t R = P->ecc[v];
+			double d1 = 0, d2 = 0, R1, y1, y2, mean, w;
+			for (t = 0; t < S->nth; t++) {
+				d1 += (double)S->dsum[(size_t)t * n + v];
+				d2 += (double)S->dsum2[(size_t)t * n + v];
+				if (S->emin[(size_t)t * n + v] < R)
+					R = S->emin[(size_t)t * n + v];
+			}
+			if (R <= 1)
+				continue;	/* every distance is 1: exact */
+			R1 = R - 1;
+			mean = d1 / k;
+			y1 = (d1 - k) / R1;
+			y2 = (d2 - 2 * d1 + k) / (R1 * R1);
+			w = R1 * cent_eb_width(y1, y2, k, L) / mean;
+			if (w > cl)
+				cl = w;
+			if (P->cl_eps > 0) {
+				double var = (y2 - y1 * y1 / k) / (k - 1);
+				double x = scale * eb_need(var, Lneed, P->cl_eps * mean / R1);
+				if (x > need)
+					need = x;
+			}
+		}
+	}
+	B->bc = bc;
+	B->cl = cl;
+	B->need = need;
+}
+
+/* The schedule of the checks.  Check j (1, 2, ...) looks at K_j =
+ * ceil(K_1 SCHED_GROW^(j - 1)) draws (over the whole graph) and spends
+ * delta_j = delta / (j (j + 1)) of the failure probability, so that all
+ * checks together spend at most delta whichever one the sampling stops at
+ * and whichever it skips. */
+#define SCHED_GROW 1.25
+
+double cent_check_log(int64_t nodes, double delta, int j)
+{
+	return log(4.0 * (double)nodes * j * (j + 1.0) / delta);
+}
+
+int64_t cent_check_draws(int64_t K1, int j)
+{
+	return (int64_t)ceil((double)K1 * pow(SCHED_GROW, j - 1));
+}
+
+static double sched_L(const struct plan *P, double delta, int j)
+{
+	return cent_check_log(P->nsamp, delta, j);
+}
+
+
+/* Draws of component c at K draws over the graph (proportional, at least
+ * 2, non-decreasing in K). */
+static int64_t comp_draws(const struct plan *P, int32_t nc, int64_t K)
+{
+	int64_t k = (int64_t)ceil((double)K * nc / (double)P->nsamp);
+
+	return k < 2 ? 2 : k;
+}
+
+/* A fixed budget (cent_opts.samples): its draws spread over the sampled
+ * components in proportion to their sizes by largest remainders, so that
+ * they add up to the budget (unless a component would get fewer than 2). */
+static void budget_draws(const struct comps *cp, const struct plan *P, int64_t samples,
+			 int64_t *alloc, double *frac)
+{
+	int64_t given = 0;
+	int32_t c;
+
+	for (c = 0; c < cp->n; c++) {
+		double share;
+		alloc[c] = 0;
+		frac[c] = -1;
+		if (P->state[c] != C_SAMPLED)
+			continue;
+		share = (double)samples * (cp->start[c + 1] - cp->start[c]) / (double)P->nsamp;
+		alloc[c] = (int64_t)floor(share);
+		frac[c] = share - (double)alloc[c];
+		given += alloc[c];
+	}
+	while (given < samples) {
+		int32_t best = -1;
+		for (c = 0; c < cp->n; c++)
+			if (frac[c] >= 0 && (best < 0 || frac[c] > frac[best]))
+				best = c;
+		if (best < 0)
+			break;
+		alloc[best]++;
+		frac[best] = -1;
+		given++;
+	}
+	for (c = 0; c < cp->n; c++)
+		if (P->state[c] == C_SAMPLED && alloc[c] < 2)
+			alloc[c] = 2;
+}
+
+/* The first check: the fewest draws at which the range terms of the
+ * bounds (7 L / (3 (k - 1)) times the range, whatever the variances) are
+ * two thirds of the requested errors, in the component that needs most
+ * (the variance terms have the last third).
+ * Betweenness has the range 2 alpha_c (linear scaling doubles the
+ * largest dependency); closeness counts its range (R - 1) / mean distance
+ * as 1, its least. */
+static int64_t first_check(const struct comps *cp, const struct plan *P, int32_t n,
+			   double L)
+{
+	double K = 2;
+	int32_t c;
+
+	for (c = 0; c < cp->n; c++) {
+		int32_t nc = cp->start[c + 1] - cp->start[c];
+		double k = 2;
+		if (P->state[c] != C_SAMPLED)
+			continue;
+		if (P->bc_eps > 0)
+			k = fmax(k, 7 * L * comp_alpha(nc, n) / P->bc_eps + 1);
+		if (P->cl_eps > 0)
+			k = fmax(k, 7 * L / (2 * P->cl_eps) + 1);
+		K = fmax(K, k * (double)P->nsamp / nc);
+	}
+	return (int64_t)ceil(fmin(K, 2.0 * (double)P->nsamp));
+}
+
+/* Searches past exact_max (see centrality.h, "Estimators"): components of
+ * at most max(exact_max, SMALL_COMP) nodes searched from every node, the
+ * larger ones from sources drawn with replacement, checked against the
+ * requested errors and drawn again until they are met (or, with a fixed
+ * budget, drawn once); a component that would need more than a third of
+ * its nodes is searched from every node instead. */
+static void sampled_paths(struct srch *S, const struct cent_opts *o, struct plan *P,
+			  int want_bc, int want_cl, double *cl, cent_out *out, cent_ws *ws)
+{
+	const struct comps *cp = S->cp;
+	int32_t n = S->n, c, small = o->exact_max > SMALL_COMP ? o->exact_max : SMALL_COMP;
+	int64_t K, K1 = 0, *alloc = NULL;
+	int j = 1, first = 1, fixed = o->samples > 0;
+	struct bounds B = { 0, 0, 0 };
+	gsl_rng *r;
+
+	P->nsamp = 0;
+	for (c = 0; c < cp->n; c++) {
+		int32_t nc = cp->start[c + 1] - cp->start[c];
+		P->k[c] = 0;
+		P->state[c] = nc < 2 ? C_NONE : nc <= small ? C_EXACT : C_SAMPLED;
+		if (P->state[c] == C_SAMPLED) {
+			P->nsamp += nc;
+			if (want_cl)
+				ecc_bounds(S, c, P->ecc);
+		}
+	}
+	P->bc_eps = want_bc ? o->bc_error : 0;
+	P->cl_eps = want_cl ? o->cl_error : 0;
+	if (fixed) {
+		alloc = wsget(ws, W_ALLOC, (size_t)cp->n, sizeof *alloc);
+		budget_draws(cp, P, o->samples, alloc,
+			     wsget(ws, W_FRAC, (size_t)cp->n, sizeof(double)));
+		K = o->samples;
+	} else {
+		K = K1 = P->nsamp ? first_check(cp, P, n, sched_L(P, o->delta, 1)) : 0;
+	}
+	r = rng_new(o->seed, 0x63656e74ULL);	/* "cent" */
+	for (;;) {
+		int left = 0;
+		S->cnt = 0;
+		for (c = 0; c < cp->n; c++) {
+			int32_t nc = cp->start[c + 1] - cp->start[c], a = cp->start[c];
+			int64_t want;
+			if (P->state[c] == C_EXACT && first)
+				add_component(S, c);
+			if (P->state[c] != C_SAMPLED)
+				continue;
+			want = fixed ? alloc[c] : comp_draws(P, nc, K);
+			if (3 * want > nc) {
+				/* cheaper and better searched from every node */
+				P->state[c] = C_EXACT;
+				out->switched_comps++;
+				reset_component(S, c);
+				add_component(S, c);
+				continue;
+			}
+			for (; P->k[c] < want; P->k[c]++)
+				S->src[S->cnt++] = cp->nodes[a + (int32_t)gsl_rng_uniform_int(r,
+							(unsigned long)nc)];
+			left = 1;
+		}
+		S->total = S->done + S->cnt;
+		search_round(S);
+		source_closeness(S, cl);
+		first = 0;
+		if (!left) {
+			B.bc = B.cl = 0;
+			break;
+		}
+		sample_bounds(S, P, fixed ? log(4.0 * (double)P->nsamp / o->delta) :
+			      sched_L(P, o->delta, j), sched_L(P, o->delta, j + 1), want_bc,
+			      want_cl, &B);
+		if (fixed || ((P->bc_eps <= 0 || B.bc <= P->bc_eps) &&
+			      (P->cl_eps <= 0 || B.cl <= P->cl_eps)))
+			break;
+		/* The next check: the first one of the schedule at or past the
+		 * draws the sample variances predict (they grow with L). */
+		{
+			double L1 = sched_L(P, o->delta, j + 1);
+			int j1 = j + 1;
+			while ((double)cent_check_draws(K1, j1) <
+			       fmin(B.need * sched_L(P, o->delta, j1) / L1, 2.0 * (double)P->nsamp))
+				j1++;
+			K = cent_check_draws(K1, j1);
+			j = j1;
+		}
+	}
+	gsl_rng_free(r);
+	out->sources = S->draws;
+	for (c = 0; c < cp->n; c++) {
+		if (P->state[c] == C_SAMPLED) {
+			out->sampled += P->k[c];
+			out->sampled_comps++;
+		} else if (P->state[c] == C_EXACT) {
+			out->exact_comps++;
+		}
+	}
+	if (out->sampled_comps) {
+		out->approx |= (want_bc ? CENT_BETWEENNESS : 0) | (want_cl ? CENT_CLOSENESS : 0);
+		out->bc_bound = want_bc ? B.bc : 0;
+		out->cl_bound = want_cl ? B.cl : 0;
+	}
+}
+
+static int paths(const graph *g, const struct cent_opts *o, const struct comps *cp,
+		 double *bc, double *cl, cent_out *out, cent_ws *ws, char *msg, size_t msglen)
+{
+	struct srch S;
+	struct plan P;
+	int32_t n = g->n, c, v;
+	size_t nbn;
+
+	memset(&S, 0, sizeof S);
+	S.g = g;
+	S.cp = cp;
+	S.n = n;
+	S.nth = omp_get_max_threads();
+	S.per = bfs_bytes(g);
+	S.thr = wsget(ws, W_THR, (size_t)S.nth, S.per);
+	S.src = wsget(ws, W_SRC, (size_t)n, sizeof(int32_t));
+	S.reach = wsget(ws, W_REACH, (size_t)n, sizeof(int32_t));
+	S.dtot = wsget(ws, W_DTOT, (size_t)n, sizeof(int64_t));
+	S.issrc = wsget(ws, W_ISSRC, (size_t)n, 1);
+	memset(S.issrc, 0, (size_t)n);
+	S.on_progress = o->on_progress;
+	S.parg = o->progress_arg;
+	S.step = (int64_t)fmax(1, fmin(1024, PROGRESS_WORK / ((double)n + 2.0 * g->m)));
+	S.next = S.step;
+	P.state = wsget(ws, W_CSTATE, (size_t)cp->n, 1);
+	P.k = wsget(ws, W_KC, (size_t)cp->n, sizeof(int64_t));
+	P.ecc = wsget(ws, W_ECC, (size_t)n, sizeof(int32_t));
+	if (cl)
+		for (v = 0; v < n; v++)
+			cl[v] = 0.0;	/* isolated nodes stay 0 */
+
+	if (n <= o->exact_max) {
+		/* exact: every node of every component of 2 or more */
+		for (c = 0; c < cp->n; c++) {
+			P.k[c] = 0;
+			P.state[c] = cp->start[c + 1] - cp->start[c] < 2 ? C_NONE : C_EXACT;
+			if (P.state[c] == C_EXACT) {
+				add_component(&S, c);
+				out->exact_comps++;
+			}
+		}
+		S.nb = nblocks(n, S.cnt);
+		if (bc) {
+			nbn = (size_t)S.nb * (size_t)n;
+			S.acc = wsget(ws, W_ACC, nbn, sizeof(double));
+			memset(S.acc, 0, nbn * sizeof(double));
+		}
+		S.total = S.cnt;
+		search_round(&S);
+		source_closeness(&S, cl);
+		out->sources = S.cnt;
+	} else {
+		S.nb = nblocks(n, INT32_MAX);
+		nbn = (size_t)S.nb * (size_t)n;
+		if (bc) {
+			S.acc = wsget(ws, W_ACC, nbn, sizeof(double));
+			S.acc2 = wsget(ws, W_ACC2, nbn, sizeof(double));
+			memset(S.acc, 0, nbn * sizeof(double));
+			memset(S.acc2, 0, nbn * sizeof(double));
+		}
+		if (cl) {
+			size_t tn = (size_t)S.nth * (size_t)n, i;
+			S.dsum = wsget(ws, W_DSUM, tn, sizeof(int64_t));
+			S.dsum2 = wsget(ws, W_DSUM2, tn, sizeof(int64_t));
+			S.emin = wsget(ws, W_EMIN, tn, sizeof(int32_t));
+			memset(S.dsum, 0, tn * sizeof(int64_t));
+			memset(S.dsum2, 0, tn * sizeof(int64_t));
+			for (i = 0; i < tn; i++)
+				S.emin[i] = INT32_MAX;
+		}
+		S.cstate = P.state;
+		sampled_paths(&S, o, &P, bc != NULL, cl != NULL, cl, out, ws);
+	}
+	if (S.on_progress)
+		S.on_progress(S.parg, S.done, S.done);
 
 	if (bc) {
 		double scale = n > 2 ? 1.0 / ((double)(n - 1) * (double)(n - 2)) : 1.0;
 		int bad = 0;
-#pragma omp parallel for schedule(static) reduction(|:bad) if (nth > 1)
+#pragma omp parallel for schedule(static) reduction(|:bad) if (S.nth > 1)
 		for (v = 0; v < n; v++) {
 			int32_t blk, c = cp->compof[v];
 			int32_t nc = cp->start[c + 1] - cp->start[c];
 			double s = 0.0;
-			for (blk = 0; blk < nb; blk++)
-				s += acc[(size_t)blk * (size_t)n + v];
-			if (kc[c] > 0 && kc[c] < nc)
-				s *= (double)nc / (double)kc[c];
+			for (blk = 0; blk < S.nb; blk++)
+				s += S.acc[(size_t)blk * (size_t)n + v];
+			if (P.state[c] == C_SAMPLED)
+				s *= (double)nc / (double)P.k[c];
 			if (n > 2)
 				s *= scale;
 			else
@@ -439,17 +954,19 @@ static int paths(const graph *g, const struct cent_opts *o, const struct comps *
 			return -1;
 		}
 	}
-	if (cl && approx) {
-#pragma omp parallel for schedule(static) if (nth > 1)
+	if (cl && S.dsum) {
+		/* closeness of the nodes that were not sources, from their
+		 * distances to the sources (Eppstein and Wang) */
+#pragma omp parallel for schedule(static) if (S.nth > 1)
 		for (v = 0; v < n; v++) {
 			int32_t c = cp->compof[v], t;
 			int32_t nc = cp->start[c + 1] - cp->start[c];
 			int64_t s = 0;
-			if (issrc[v] || nc < 2)
-				continue;	/* exact already, or isolated */
-			for (t = 0; t < nth; t++)
-				s += dsum[(size_t)t * (size_t)n + v];
-			cl[v] = closeness_value(nc, (double)(nc - 1) / kc[c] * (double)s, n);
+			if (S.issrc[v] || P.state[c] != C_SAMPLED)
+				continue;
+			for (t = 0; t < S.nth; t++)
+				s += S.dsum[(size_t)t * (size_t)n + v];
+			cl[v] = closeness_value(nc, (double)(nc - 1) / (double)P.k[c] * (double)s, n);
 		}
 	}
 	return 0;
@@ -733,50 +1250,91 @@ static void subgraph_exact(const struct comps *cp, int32_t c, const double *w,
 	}
 }
 
+/* log(e^x + e^y); either may be -inf. */
+static double lse2(double x, double y)
+{
+	double m = x > y ? x : y;
+
+	if (m == -HUGE_VAL)
+		return m;
+	return m + log(exp(x - m) + exp(y - m));
+}
+
+/* log(w1 e^p1 + w2 e^p2) for weights w1, w2 >= 0. */
+static double two_point(double w1, double p1, double w2, double p2)
+{
+	return lse2(w1 > 0 ? log(w1) + p1 : -HUGE_VAL, w2 > 0 ? log(w2) + p2 : -HUGE_VAL);
+}
+
 /* Subgraph centrality of a large component from its k leading eigenpairs
- * (d descending, Z column-major nc x k) and the three-moment remainder. */
+ * (d descending, Z column-major nc x k) and the three-moment remainder,
+ * with the bounds on the remainder described in centrality.h; *worst gets
+ * the largest relative error bound of the component's nodes. */
 static void subgraph_approx(const graph *g, const struct comps *cp, int32_t c, int k,
 			    const double *d, const double *Z, double *sc, double *sclog,
-			    int64_t *clamped)
+			    int64_t *clamped, double *worst)
 {
 	int32_t a = cp->start[c], nc = cp->start[c + 1] - a, i;
 	int64_t nclamp = 0;
+	double bound = 0;
+	/* the rest of the spectrum lies in [lo_end, hi_end]: every adjacency
+	 * eigenvalue is at least -lambda_max, and those not computed are at
+	 * most the k-th largest */
+	const double lo_end = -d[0], hi_end = d[k - 1];
 
-#pragma omp parallel for schedule(static) reduction(+:nclamp)
+#pragma omp parallel for schedule(static) reduction(+:nclamp) reduction(max:bound)
 	for (i = 0; i < nc; i++) {
 		int32_t v = cp->nodes[a + i];
 		double r = 1.0, m1 = 0.0, m2 = graph_degree(g, v);
-		double term[3 + 1], lg, mx, t = 0.0, val;
-		double top = -HUGE_VAL;
-		int j, nt = 0;
+		double mx = -HUGE_VAL, t = 0.0, top, est, lo, hi, lg, val, rel;
+		int j;
 
-		/* log-sum-exp over the k exact terms and the two remainder points */
+		/* log-sum-exp over the k computed terms */
 		for (j = 0; j < k; j++) {
 			double z2 = Z[(size_t)j * nc + i] * Z[(size_t)j * nc + i];
 			r -= z2;
 			m1 -= z2 * d[j];
 			m2 -= z2 * d[j] * d[j];
-			if (z2 > 0 && d[j] + log(z2) > top)
-				top = d[j] + log(z2);
+			if (z2 > 0 && d[j] + log(z2) > mx)
+				mx = d[j] + log(z2);
 		}
-		if (r > 1e-12) {
-			double mu = m1 / r, var = m2 / r - mu * mu, s;
-			s = var > 0 ? sqrt(var) : 0.0;
-			term[nt++] = log(r / 2) + mu + s;
-			term[nt++] = log(r / 2) + mu - s;
-		}
-		mx = top;
-		for (j = 0; j < nt; j++)
-			if (term[j] > mx)
-				mx = term[j];
 		for (j = 0; j < k; j++) {
 			double z2 = Z[(size_t)j * nc + i] * Z[(size_t)j * nc + i];
 			if (z2 > 0)
 				t += exp(d[j] + log(z2) - mx);
 		}
-		for (j = 0; j < nt; j++)
-			t += exp(term[j] - mx);
-		lg = mx + log(t);
+		top = mx + log(t);
+		/* the remainder: estimate (mu +- s), lower and upper bounds */
+		if (r > 1e-12) {
+			double mu = m1 / r, var = m2 / r - mu * mu, s;
+			if (var < 0)
+				var = 0;
+			s = sqrt(var);
+			est = two_point(r / 2, mu + s, r / 2, mu - s);
+			if (hi_end > mu) {
+				double p = var / (var + (hi_end - mu) * (hi_end - mu));
+				hi = two_point(r * (1 - p), mu - var / (hi_end - mu), r * p, hi_end);
+			} else {
+				hi = log(r) + hi_end;
+			}
+			if (mu > lo_end) {
+				double q = var / (var + (mu - lo_end) * (mu - lo_end));
+				lo = two_point(r * q, lo_end, r * (1 - q), mu + var / (mu - lo_end));
+			} else {
+				lo = log(r) + lo_end;
+			}
+		} else {
+			est = lo = -HUGE_VAL;
+			hi = log(1e-12) + hi_end;
+		}
+		lg = lse2(top, est);
+		lo = lse2(top, lo);
+		hi = lse2(top, hi);
+		/* the true value t is in [e^lo, e^hi]: |e^lg - t| / t is largest
+		 * at an end */
+		rel = fmax(fabs(expm1(lg - lo)), fabs(expm1(lg - hi)));
+		if (rel > bound)
+			bound = rel;
 		val = exp(lg);
 		if (!isfinite(val)) {
 			val = DBL_MAX;
@@ -788,6 +1346,8 @@ static void subgraph_approx(const graph *g, const struct comps *cp, int32_t c, i
 			sclog[v] = lg;
 	}
 	*clamped += nclamp;
+	if (bound > *worst)
+		*worst = bound;
 }
 
 /* Upper bound on lambda_max of component c: max over its edges of
@@ -880,7 +1440,8 @@ static int spectral(const graph *g, const struct cent_opts *o, const struct comp
 			if (lanczos(g, cp, cc, k, rng_mix(o->seed, (uint64_t)cc), &d, &Z,
 				    ws, msg, msglen))
 				return -1;
-			subgraph_approx(g, cp, cc, k, d, Z, sc, sclog, &out->subgraph_clamped);
+			subgraph_approx(g, cp, cc, k, d, Z, sc, sclog, &out->subgraph_clamped,
+					&out->sc_bound);
 			out->approx |= CENT_SUBGRAPH;
 			clam[cc] = d[0];
 			/* The k pairs are converged to 1e-10 only: the eigenvector
@@ -955,14 +1516,21 @@ int centrality_compute(const graph *g, const struct cent_opts *opts, cent_out *o
 	out->approx = 0;
 	out->subgraph_clamped = 0;
 	out->lambda_max = 0.0;
-	out->sources = 0;
+	out->sources = out->sampled = 0;
+	out->sampled_comps = out->exact_comps = out->switched_comps = 0;
+	out->bc_bound = out->cl_bound = out->sc_bound = 0.0;
 	if (opts == NULL) {
 		cent_opts_init(&def);
 		opts = &def;
 	}
-	if (opts->exact_max < 0 || opts->samples < 1 || opts->eig_pairs < 1) {
+	/* (the negations catch NaN too) */
+	if (opts->exact_max < 0 || opts->samples < 0 || opts->eig_pairs < 1 ||
+	    !(opts->bc_error > 0 && opts->bc_error <= 1) ||
+	    !(opts->cl_error > 0 && opts->cl_error <= 1) ||
+	    !(opts->delta > 0 && opts->delta < 1)) {
 		snprintf(msg, msglen, "centrality: bad options (exact_max %d, samples %d, "
-			 "eig_pairs %d)", (int)opts->exact_max, (int)opts->samples,
+			 "errors %g %g, delta %g, eig_pairs %d)", (int)opts->exact_max,
+			 (int)opts->samples, opts->bc_error, opts->cl_error, opts->delta,
 			 (int)opts->eig_pairs);
 		return -1;
 	}

@@ -8,6 +8,7 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,16 +17,20 @@
 #include "err.h"
 #include "filter.h"
 #include "opt.h"
+#include "progress.h"
 #include "rng.h"
 #include "stream.h"
 
 #define SYNOPSIS "centrality [-qt] [-j threads] [-l level] [-o file] [-s seed]\n" \
-	"                  [--eig-pairs n] [--exact-max n] [--progress] [--samples n] [--tsv]\n" \
-	"                  [file ...]"
+	"                  [--closeness-error x] [--delta x] [--eig-pairs n] [--error x]\n" \
+	"                  [--exact-max n] [--progress] [--samples n] [--tsv] [file ...]"
 #define COLUMNS CENT_COLUMNS ",subgraph_log"
 #define NCOL 5
 
-enum { OPT_EIG_PAIRS = COPT_FIRST_TOOL, OPT_EXACT_MAX, OPT_SAMPLES, OPT_TSV };
+enum {
+	OPT_CL_ERROR = COPT_FIRST_TOOL, OPT_DELTA, OPT_EIG_PAIRS, OPT_ERROR, OPT_EXACT_MAX,
+	OPT_SAMPLES, OPT_TSV
+};
 
 static const char *const written[] = { "centrality", NULL };
 
@@ -38,13 +43,26 @@ struct state {
 	size_t cap;
 	gs_rec out;
 	int64_t approx_graphs;
+	int error_set;		/* --error or --closeness-error given */
+	struct progress pr;	/* BFS sources of the current graph */
+	int pr_started;
+	int64_t graph_id;
+	double work;		/* node and arc visits of one search */
 };
+
+/* A graph whose searches need fewer node and arc visits than this (a few
+ * seconds) shows no line of its own: the filter's line counts graphs. */
+#define PROGRESS_MIN_WORK 1e9
 
 static void usage(FILE *f, const struct state *s)
 {
 	fprintf(f,
 		"usage: " SYNOPSIS "\n"
-		"      --eig-pairs N   leading eigenpairs for approximate subgraph centrality [%d]\n"
+		"      --closeness-error X\n"
+		"                      relative error bound of estimated closeness [%g]\n"
+		"      --delta X       probability that an estimate's bound fails [%g]\n"
+		"      --eig-pairs N   leading eigenpairs of estimated subgraph centrality [%d]\n"
+		"      --error X       additive error bound of estimated betweenness [%g]\n"
 		"      --exact-max N   exact values up to N nodes, estimates above [%d]\n"
 		"  -h, --help          this help\n"
 		"  -j, --threads N     threads for the shortest-path searches [all cores]\n"
@@ -54,11 +72,116 @@ static void usage(FILE *f, const struct state *s)
 		"                      the estimates of every graph\n"
 		"  -q, --quiet         do not report approximations; no progress\n"
 		"  -s, --seed N        seed of the sampled sources (estimates only) [%" PRIu64 "]\n"
-		"      --samples N     BFS sources for estimated betweenness and closeness [%d]\n"
+		"      --samples N     BFS sources drawn for the estimates, instead of the\n"
+		"                      errors [from the errors]\n"
 		"  -t, --text          write the text form (plain unless -l is given)\n"
 		"      --tsv           print a table (node, one column per value) instead\n"
 		"      --version       print the version\n",
-		s->co.eig_pairs, s->co.exact_max, s->c->level, s->c->seed, s->co.samples);
+		s->co.cl_error, s->co.delta, s->co.eig_pairs, s->co.bc_error, s->co.exact_max,
+		s->c->level, s->c->seed);
+}
+
+/* centrality_compute's progress hook (on the calling thread): BFS sources
+ * done of the total planned, which grows when the sampling needs more. */
+static void on_sources(void *arg, int64_t done, int64_t total)
+{
+	struct state *s = arg;
+
+	if (!s->pr_started) {
+		if ((double)total * s->work < PROGRESS_MIN_WORK || done >= total)
+			return;
+		progress_start(&s->pr, "sources", total, "graph %" PRId64, s->graph_id);
+		s->pr_started = 1;
+	}
+	s->pr.total = total;
+	progress_update(&s->pr, done);
+}
+
+/* Append printf-style to buf (size len) at *at. */
+static void cat(char *buf, size_t len, size_t *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void cat(char *buf, size_t len, size_t *at, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (*at >= len)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(buf + *at, len - *at, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		*at += (size_t)k;
+}
+
+/* One line on what was estimated and how well (centrality(1), ESTIMATES). */
+static void say_estimates(const struct state *s, const struct filter_graph *fg,
+			  const cent_out *r)
+{
+	const struct cent_opts *o = &s->co;
+	int b = r->approx & CENT_BETWEENNESS, c = r->approx & CENT_CLOSENESS;
+	char m[640];
+	size_t at = 0;
+
+	if (b || c || (r->approx & CENT_SUBGRAPH))
+		cat(m, sizeof m, &at, "estimated");
+	if (b)
+		cat(m, sizeof m, &at, " betweenness to within %.2g", r->bc_bound);
+	if (b && !o->samples)
+		cat(m, sizeof m, &at, " (--error %g)", o->bc_error);
+	if (b && c)
+		cat(m, sizeof m, &at, " and");
+	if (c)
+		cat(m, sizeof m, &at, " closeness to within %.*f%%", 100 * r->cl_bound < 10,
+		    100 * r->cl_bound);
+	if (c && !o->samples)
+		cat(m, sizeof m, &at, " (--closeness-error %g)", o->cl_error);
+	if (b || c) {
+		cat(m, sizeof m, &at, " from %" PRId64 " BFS sources drawn in %d component(s)",
+		    r->sampled, r->sampled_comps);
+		if (o->samples)
+			cat(m, sizeof m, &at, " (--samples %d%s)", (int)o->samples,
+			    r->sampled > o->samples ? ": at least 2 in each" : "");
+		cat(m, sizeof m, &at, ", each bound with probability %g (--delta %g)",
+		    1 - o->delta, o->delta);
+	}
+	if (r->approx & CENT_SUBGRAPH)
+		cat(m, sizeof m, &at, "%s subgraph to within %.*f%% from %d leading eigenpairs",
+		    b || c ? ";" : "", 100 * r->sc_bound < 10, 100 * r->sc_bound,
+		    (int)o->eig_pairs);
+	if (r->switched_comps)
+		cat(m, sizeof m, &at, "%sbetweenness and closeness searched from every node in "
+		    "%d component(s) past --exact-max, as %s would take more than a third "
+		    "of their nodes", at > 0 ? "; " : "", r->switched_comps,
+		    o->samples ? "--samples" : "the requested errors");
+	warnx_("%s: graph %" PRId64 " (%d nodes > --exact-max %d): %s", gs_where(fg->in),
+	       fg->rec->id, fg->g->n, (int)o->exact_max, m);
+}
+
+/* The estimates' error statements, as attributes of the tensor record
+ * (centrality(1), ESTIMATES). */
+static void set_bounds(gs_rec *t, const struct cent_opts *o, const cent_out *r)
+{
+	int b = r->approx & CENT_BETWEENNESS, c = r->approx & CENT_CLOSENESS;
+
+	gs_attr_setf(t, "approx", "%s%s%s", b ? "b" : "", c ? "c" : "",
+		     r->approx & CENT_SUBGRAPH ? "s" : "");
+	if (b || c) {
+		gs_attr_setf(t, "samples", "%" PRId64, r->sampled);
+		gs_attr_setf(t, "delta", "%g", o->delta);
+	}
+	if (b && !o->samples)
+		gs_attr_setf(t, "betweenness_error", "%g", o->bc_error);
+	if (b)
+		gs_attr_setf(t, "betweenness_bound", "%.6g", r->bc_bound);
+	if (c && !o->samples)
+		gs_attr_setf(t, "closeness_error", "%g", o->cl_error);
+	if (c)
+		gs_attr_setf(t, "closeness_bound", "%.6g", r->cl_bound);
+	if (r->approx & CENT_SUBGRAPH) {
+		gs_attr_setf(t, "eig_pairs", "%d", (int)o->eig_pairs);
+		gs_attr_setf(t, "subgraph_bound", "%.6g", r->sc_bound);
+	}
 }
 
 static void one_graph(void *ctx, const struct filter_graph *fg)
@@ -84,18 +207,18 @@ static void one_graph(void *ctx, const struct filter_graph *fg)
 	res.subgraph_log = s->col[4];
 	/* every graph samples its own sources: the seed is per graph */
 	co.seed = rng_mix(s->c->seed, (uint64_t)fg->rec->id);
+	co.on_progress = on_sources;
+	co.progress_arg = s;
+	s->pr_started = 0;
+	s->graph_id = fg->rec->id;
+	s->work = (double)n + 2.0 * (double)fg->g->m;
 	if (centrality_compute(fg->g, &co, &res, &s->ws, msg, sizeof msg) != 0)
 		die("%s: graph %" PRId64 ": %s", gs_where(fg->in), fg->rec->id, msg);
-	if (!s->c->quiet && res.approx) {
-		if (s->approx_graphs++ == 0 || s->c->progress)
-			warnx_("%s: graph %" PRId64 " (%d nodes > --exact-max %d): estimated%s%s%s "
-			       "(%d BFS sources, %d leading eigenpairs)", gs_where(fg->in),
-			       fg->rec->id, n, co.exact_max,
-			       res.approx & CENT_BETWEENNESS ? " betweenness" : "",
-			       res.approx & CENT_CLOSENESS ? " closeness" : "",
-			       res.approx & CENT_SUBGRAPH ? " subgraph" : "", res.sources,
-			       co.eig_pairs);
-	}
+	if (s->pr_started)
+		progress_done(&s->pr);
+	if (!s->c->quiet && (res.approx || res.switched_comps) &&
+	    (s->approx_graphs++ == 0 || s->c->progress))
+		say_estimates(s, fg, &res);
 	if (!s->c->quiet && res.subgraph_clamped)
 		warnx_("%s: graph %" PRId64 ": subgraph centrality of %" PRId64 " node(s) "
 		       "exceeds the double range (largest eigenvalue %.1f); written as "
@@ -111,10 +234,7 @@ static void one_graph(void *ctx, const struct filter_graph *fg)
 	gs_rec_tensor(&s->out, fg->rec->id, "centrality", n, NCOL, GS_F64, COLUMNS);
 	memcpy(s->out.data, s->table, (size_t)n * NCOL * sizeof(double));
 	if (res.approx)
-		gs_attr_setf(&s->out, "approx", "%s%s%s",
-			     res.approx & CENT_BETWEENNESS ? "b" : "",
-			     res.approx & CENT_CLOSENESS ? "c" : "",
-			     res.approx & CENT_SUBGRAPH ? "s" : "");
+		set_bounds(&s->out, &co, &res);
 	gs_write1(fg->out, &s->out);
 }
 
@@ -122,7 +242,10 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		COPT_LONGOPTS,
+		{ "closeness-error", required_argument, NULL, OPT_CL_ERROR },
+		{ "delta",     required_argument, NULL, OPT_DELTA },
 		{ "eig-pairs", required_argument, NULL, OPT_EIG_PAIRS },
+		{ "error",     required_argument, NULL, OPT_ERROR },
 		{ "exact-max", required_argument, NULL, OPT_EXACT_MAX },
 		{ "samples",   required_argument, NULL, OPT_SAMPLES },
 		{ "tsv",       no_argument,       NULL, OPT_TSV },
@@ -146,8 +269,19 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout, &s);
 			copt_exit_ok();
+		case OPT_CL_ERROR:
+			s.co.cl_error = opt_double(optarg, 1e-6, 1, "--closeness-error");
+			s.error_set = 1;
+			break;
+		case OPT_DELTA:
+			s.co.delta = opt_double(optarg, 1e-12, 0.5, "--delta");
+			break;
 		case OPT_EIG_PAIRS:
 			s.co.eig_pairs = (int32_t)opt_ll(optarg, 1, 4096, "--eig-pairs");
+			break;
+		case OPT_ERROR:
+			s.co.bc_error = opt_double(optarg, 1e-6, 1, "--error");
+			s.error_set = 1;
 			break;
 		case OPT_EXACT_MAX:
 			s.co.exact_max = (int32_t)opt_ll(optarg, 0, GS_MAX_NODES, "--exact-max");
@@ -164,8 +298,12 @@ int main(int argc, char **argv)
 			copt_bad_option(ch, argv, SYNOPSIS);
 		}
 	}
+	if (s.co.samples && s.error_set)
+		die_usage("--samples fixes the sources, --error and --closeness-error ask "
+			  "for bounds; give one or the other");
 	c.seed_set = 1;		/* the default seed is a seed: the pg record shows it */
 	copt_apply_threads(&c);
+	progress_init(&s.pr, &c);
 	cent_ws_init(&s.ws);
 	gs_rec_init(&s.out);
 	f.c = &c;
