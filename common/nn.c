@@ -8,13 +8,12 @@
 #include <cblas.h>
 
 #include "err.h"
+#include "gemm.h"
 #include "nn.h"
 
 #ifdef NN_DOUBLE
-#define GEMM cblas_dgemm
 #define TANH tanh
 #else
-#define GEMM cblas_sgemm
 #define TANH fast_tanhf
 #endif
 
@@ -71,9 +70,15 @@ nn_gemm(int ta, int tb, int64_t M, int64_t N, int64_t K, real alpha,
 				C[r * ldc + c] = beta == 0 ? 0 : beta * C[r * ldc + c];
 		return;
 	}
-	GEMM(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
-	     tb ? CblasTrans : CblasNoTrans, (int)M, (int)N, (int)K, alpha,
-	     A, (int)lda, B, (int)ldb, beta, C, (int)ldc);
+#ifdef NN_DOUBLE
+	cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
+		    tb ? CblasTrans : CblasNoTrans, (int)M, (int)N, (int)K, alpha,
+		    A, (int)lda, B, (int)ldb, beta, C, (int)ldc);
+#else
+	/* OpenBLAS sgemm, or bf16 operands for the large products when the
+	 * program chose bf16 (gemm.h) */
+	gemm_f32(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+#endif
 }
 
 /* ------------------------------------------------------------------ */

@@ -19,7 +19,8 @@
  * OpenMP threads: loops are split over rows when each row is written by one
  * thread, over column blocks when rows are scattered into (gathers with
  * repeated indices), and per-segment partial sums are reduced serially.
- * BLAS results may depend on the BLAS thread count, which gcn-train fixes.
+ * BLAS results may depend on the BLAS thread count, which gcn-train fixes,
+ * and on the precision of the products (gemm.h), which the model records.
  */
 #ifndef GNN_NN_H
 #define GNN_NN_H
@@ -32,7 +33,10 @@ typedef double real;
 typedef float real;
 #endif
 
-/* C = alpha op(A) op(B) + beta C, row-major; ta/tb nonzero = transpose. */
+/* C = alpha op(A) op(B) + beta C, row-major; ta/tb nonzero = transpose.
+ * In float, through gemm.h: fp32 (OpenBLAS) or, for the large products
+ * when the program chose bf16, bf16 operands with fp32 accumulation; in
+ * double (the gradient tests), plain dgemm. */
 void nn_gemm(int ta, int tb, int64_t M, int64_t N, int64_t K, real alpha,
 	     const real *A, int64_t lda, const real *B, int64_t ldb,
 	     real beta, real *C, int64_t ldc);
