@@ -93,6 +93,16 @@ gemm_to_bf16(uint16_t *y, const float *x, int64_t n)
 		y[i] = gemm_bf16_of(x[i]);
 }
 
+void
+gemm_to_bf16_relu_bwd(uint16_t *y, const float *x, const uint16_t *m, int64_t n)
+{
+	/* a bf16 value is > 0 when its sign bit is clear and it is not +0
+	 * (a relu's output is never NaN unless its input was) */
+	#pragma omp parallel for schedule(static) if (n >= (1 << 16))
+	for (int64_t i = 0; i < n; i++)
+		y[i] = m[i] != 0 && !(m[i] & 0x8000u) ? gemm_bf16_of(x[i]) : 0;
+}
+
 /* rows x cols of x (leading dimension ld) into y packed (ld cols) */
 static void
 to_bf16_2d(uint16_t *y, const float *x, int64_t rows, int64_t cols, int64_t ld)
@@ -113,7 +123,7 @@ to_bf16_2d(uint16_t *y, const float *x, int64_t rows, int64_t cols, int64_t ld)
 
 struct prim {
 	int used;
-	int ta, tb, nthr;
+	int ta, tb, nthr, flags;
 	int64_t M, N, K, lda, ldb, ldc;
 	float alpha, beta;
 	dnnl_primitive_t p;
@@ -172,14 +182,15 @@ prim_free(struct prim *e)
  */
 static struct prim *
 prim_get(int ta, int tb, int64_t M, int64_t N, int64_t K, int64_t lda, int64_t ldb,
-	 int64_t ldc, float alpha, float beta, const char **impl)
+	 int64_t ldc, float alpha, float beta, int flags, const char **impl)
 {
 	int nthr = nthreads();
 	for (int i = 0; i < NCACHE; i++) {
 		struct prim *e = &D.cache[i];
 		if (e->used && e->ta == ta && e->tb == tb && e->M == M && e->N == N &&
 		    e->K == K && e->lda == lda && e->ldb == ldb && e->ldc == ldc &&
-		    e->alpha == alpha && e->beta == beta && e->nthr == nthr) {
+		    e->alpha == alpha && e->beta == beta && e->nthr == nthr &&
+		    e->flags == flags) {
 			if (impl)
 				*impl = e->impl;
 			return e;
@@ -192,17 +203,21 @@ prim_get(int ta, int tb, int64_t M, int64_t N, int64_t K, int64_t lda, int64_t l
 	    cs = { ldc, 1 };
 	DNNL_OK(dnnl_memory_desc_init_by_strides(&ad, 2, adim, dnnl_bf16, as));
 	DNNL_OK(dnnl_memory_desc_init_by_strides(&bd, 2, bdim, dnnl_bf16, bs));
-	DNNL_OK(dnnl_memory_desc_init_by_strides(&cd, 2, cdim, dnnl_f32, cs));
+	DNNL_OK(dnnl_memory_desc_init_by_strides(&cd, 2, cdim,
+						 flags & GEMM_OUT_BF16 ? dnnl_bf16 : dnnl_f32, cs));
 	dnnl_matmul_desc_t md;
 	DNNL_OK(dnnl_matmul_desc_init(&md, &ad, &bd, NULL, &cd));
 	dnnl_primitive_attr_t attr;
 	DNNL_OK(dnnl_primitive_attr_create(&attr));
 	if (alpha != 1)
 		DNNL_OK(dnnl_primitive_attr_set_output_scales(attr, 1, 0, &alpha));
-	if (beta != 0) {
+	if (beta != 0 || flags & GEMM_RELU) {
 		dnnl_post_ops_t po;
 		DNNL_OK(dnnl_post_ops_create(&po));
-		DNNL_OK(dnnl_post_ops_append_sum(po, beta));
+		if (beta != 0)
+			DNNL_OK(dnnl_post_ops_append_sum(po, beta));
+		if (flags & GEMM_RELU)
+			DNNL_OK(dnnl_post_ops_append_eltwise(po, 1, dnnl_eltwise_relu, 0, 0));
 		DNNL_OK(dnnl_primitive_attr_set_post_ops(attr, po));
 		dnnl_post_ops_destroy(po);
 	}
@@ -245,17 +260,20 @@ prim_get(int ta, int tb, int64_t M, int64_t N, int64_t K, int64_t lda, int64_t l
 	e->alpha = alpha;
 	e->beta = beta;
 	e->nthr = nthr;
+	e->flags = flags;
 	return e;
 }
 
 static void
 run_bf16(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
 	 const uint16_t *A, int64_t lda, const uint16_t *B, int64_t ldb, float beta,
-	 float *C, int64_t ldc)
+	 void *C, int64_t ldc, int flags)
 {
 	if (!dnnl_ready())
 		die("internal error: bf16 product without oneDNN");
-	struct prim *e = prim_get(ta, tb, M, N, K, lda, ldb, ldc, alpha, beta, NULL);
+	if (flags & GEMM_OUT_BF16 && beta != 0)
+		die("internal error: a bf16 result cannot be accumulated into");
+	struct prim *e = prim_get(ta, tb, M, N, K, lda, ldb, ldc, alpha, beta, flags, NULL);
 	if (!e)
 		die("internal error: oneDNN has no bf16 matmul for %lld x %lld x %lld",
 		    (long long)M, (long long)N, (long long)K);
@@ -283,9 +301,9 @@ scratch(uint16_t **p, size_t *cap, size_t n)
 void
 gemm_bf16(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
 	  const uint16_t *A, int64_t lda, const uint16_t *B, int64_t ldb, float beta,
-	  float *C, int64_t ldc)
+	  void *C, int64_t ldc, int flags)
 {
-	run_bf16(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+	run_bf16(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, flags);
 }
 
 void
@@ -302,7 +320,7 @@ gemm_f32(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha, const flo
 	uint16_t *b = scratch(&D.sb, &D.capb, (size_t)(br * bc));
 	to_bf16_2d(a, A, ar, ac, lda);
 	to_bf16_2d(b, B, br, bc, ldb);
-	run_bf16(ta, tb, M, N, K, alpha, a, ac, b, bc, beta, C, ldc);
+	run_bf16(ta, tb, M, N, K, alpha, a, ac, b, bc, beta, C, ldc, 0);
 }
 
 void
@@ -327,10 +345,10 @@ gemm_release(void)
 void
 gemm_bf16(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
 	  const uint16_t *A, int64_t lda, const uint16_t *B, int64_t ldb, float beta,
-	  float *C, int64_t ldc)
+	  void *C, int64_t ldc, int flags)
 {
 	(void)ta, (void)tb, (void)M, (void)N, (void)K, (void)alpha, (void)A, (void)lda;
-	(void)B, (void)ldb, (void)beta, (void)C, (void)ldc;
+	(void)B, (void)ldb, (void)beta, (void)C, (void)ldc, (void)flags;
 	die("internal error: bf16 product in a build without oneDNN");
 }
 
@@ -383,9 +401,9 @@ gemm_calibrate(struct gemm_rates *r)
 	cal.done = 1;
 	cal.rc = -1;
 #ifdef GNN_DNNL
-	enum { M = 4096, K = 512, N = 512, REPS = 5 };
+	enum { M = 2048, K = 512, N = 512, REPS = 5 };
 	const char *impl = "";
-	if (dnnl_ready() && prim_get(0, 0, M, N, K, K, N, N, 1, 0, &impl) && impl[0] &&
+	if (dnnl_ready() && prim_get(0, 0, M, N, K, K, N, N, 1, 0, 0, &impl) && impl[0] &&
 	    strncmp(impl, "ref", 3) != 0) {
 		snprintf(cal.r.impl, sizeof cal.r.impl, "%s", impl);
 		cal.r.hw_bf16 = strstr(impl, "bf16") != NULL || strstr(impl, "amx") != NULL;

@@ -39,7 +39,7 @@ const char *gemm_precision_name(int prec);
 
 /*
  * The rates a short calibration measured on this machine with the current
- * OpenMP thread count: a 4096 x 512 by 512 x 512 product in each precision
+ * OpenMP thread count: a 2048 x 512 by 512 x 512 product in each precision
  * (fp32 operands in both: the bf16 rate includes their conversion), the
  * median of 5 interleaved runs after one untimed run, GFLOP/s; and oneDNN's
  * implementation of the bf16 product ("" when there is none).
@@ -87,15 +87,28 @@ void gemm_f32(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
 	      const float *A, int64_t lda, const float *B, int64_t ldb,
 	      float beta, float *C, int64_t ldc);
 
-/* The same with operands already in bf16 (the caller rounded them with
- * gemm_to_bf16()); only when bf16 is available. */
+/* Flags of gemm_bf16(): C is bf16 (rounded from the fp32 sum; beta must
+ * be 0), and relu is applied to the result before it is stored. */
+enum { GEMM_OUT_BF16 = 1, GEMM_RELU = 2 };
+
+/*
+ * The same with operands already in bf16 (the caller rounded them with
+ * gemm_to_bf16(), or they came out of an earlier product), C fp32 or, with
+ * GEMM_OUT_BF16, bf16: C = [relu](alpha op(A) op(B) + beta C).  The
+ * operands are used where they are (no copy).  Only when bf16 is
+ * available (gemm_choose() said so).
+ */
 void gemm_bf16(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
 	       const uint16_t *A, int64_t lda, const uint16_t *B, int64_t ldb,
-	       float beta, float *C, int64_t ldc);
+	       float beta, void *C, int64_t ldc, int flags);
 
 /* y = bf16(x), rounded to nearest even (NaN stays NaN), n values.
  * Time complexity: O(n), OpenMP threads. */
 void gemm_to_bf16(uint16_t *y, const float *x, int64_t n);
+/* y = bf16(x) where the bf16 value m is > 0, else 0: the backward pass of
+ * a relu whose output m was stored in bf16, fused with the rounding of the
+ * gradient x for the next product.  Time complexity: O(n). */
+void gemm_to_bf16_relu_bwd(uint16_t *y, const float *x, const uint16_t *m, int64_t n);
 
 /* One value each way. */
 static inline uint16_t

@@ -15,6 +15,7 @@
 #include <inttypes.h>
 
 #include "err.h"
+#include "gemm.h"
 #include "model.h"
 #include "rng.h"
 
@@ -232,6 +233,10 @@ struct buf {
 struct mws {
 	struct buf H[MODEL_MAXL + 1], A1[MODEL_MAXL], XH[MODEL_MAXL],
 	    istd[MODEL_MAXL], arena;	/* H[0] unused: H0 is recomputed */
+	/* the encoder in bf16 (encoder_bf16()): A1 kept in bf16 instead of
+	 * A1[], two N x d bf16 operands and the weights in bf16; each holds
+	 * bf16 values in half as many reals */
+	struct buf A1b[MODEL_MAXL], Xb, Yb, Wb;
 	/* gradients of the mixed features, kept from the task passes until
 	 * the encoder's backward pass */
 	struct buf dFu, dFv, dFU, dFs, dFq;
@@ -290,6 +295,23 @@ need(struct buf *b, int64_t n)
 	return b->p;
 }
 
+#ifndef NN_DOUBLE
+/* A buffer of n bf16 values. */
+static uint16_t *
+needb(struct buf *b, int64_t n)
+{
+	return (uint16_t *)need(b, (n + 1) / 2);
+}
+
+/* The encoder's products in bf16, with the fused passes below: the
+ * precision is bf16 and the blocks' products are large enough. */
+static int
+encoder_bf16(const batch *b, int64_t d)
+{
+	return gemm_precision() == GEMM_BF16 && gemm_bf16_worth(b->N, d, d);
+}
+#endif
+
 /* Carve consecutive arrays out of the arena (sizes known up front). */
 struct carver {
 	real *base;
@@ -339,12 +361,30 @@ encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep)
 	embed_fwd(M, b, T2);
 	for (int l = 0; l < c->layers; l++) {
 		int k = keep ? l : 0;
-		real *Hin = l ? w->H[l].p : T2, *A1 = need(&w->A1[k], N * d),
+		real *Hin = l ? w->H[l].p : T2,
 		    *XH = need(&w->XH[k], N * d), *is = need(&w->istd[k], (int64_t)b->G * d),
 		    *Ho = need(&w->H[l + 1], N * d);
-		lin_fwd(A1, Hin, P->W1[l], NULL, N, d, d);
-		relu_fwd(A1, A1, N * d);
-		lin_fwd(T1, A1, P->W2[l], NULL, N, d, d);
+#ifndef NN_DOUBLE
+		if (encoder_bf16(b, d)) {
+			/* A1 = relu(H W1) straight into bf16 (relu in the
+			 * product's epilogue), the operand of T1 = A1 W2 and
+			 * kept for the backward pass: no fp32 A1, no relu pass,
+			 * no conversion of A1 */
+			uint16_t *Hb = needb(&w->Xb, N * d), *A1b = needb(&w->A1b[k], N * d),
+			    *Wb = needb(&w->Wb, d * d);
+			gemm_to_bf16(Hb, Hin, N * d);
+			gemm_to_bf16(Wb, P->W1[l], d * d);
+			gemm_bf16(0, 0, N, d, d, 1, Hb, d, Wb, d, 0, A1b, d, GEMM_OUT_BF16 | GEMM_RELU);
+			gemm_to_bf16(Wb, P->W2[l], d * d);
+			gemm_bf16(0, 0, N, d, d, 1, A1b, d, Wb, d, 0, T1, d, 0);
+		} else
+#endif
+		{
+			real *A1 = need(&w->A1[k], N * d);
+			lin_fwd(A1, Hin, P->W1[l], NULL, N, d, d);
+			relu_fwd(A1, A1, N * d);
+			lin_fwd(T1, A1, P->W2[l], NULL, N, d, d);
+		}
 		gnorm_fwd(T1, XH, is, T1, P->gam[l], P->bet[l], b->off, b->G, d,
 			  (real)c->bn_eps);
 		csr_spmm(Ho, b->rp, b->ci, b->av, T1, N, d, 1);	/* relu(Â T1) */
@@ -382,6 +422,47 @@ task_sources(const model *M, const batch *b, const mws *w, struct mix_src *src)
 	return n;
 }
 
+#ifndef NN_DOUBLE
+/*
+ * Block l's products backward in bf16, from dT = T1 (the gradient of
+ * relu(H W1) W2, fp32): dW2 += A1^T dT, dA1 = dT W2^T, through the relu
+ * (its output A1 kept in bf16) fused with the rounding of dA1, dW1 +=
+ * H^T dA1 and, when dx, dH = dA1 W1^T.  Each N x d operand is rounded to
+ * bf16 once (dT into Yb, then dA1 into Yb; H into Xb).  The weight
+ * gradients accumulate in fp32 (the products' sum post-op).  T2 is
+ * scratch; with l = 0, T1 is overwritten by H0.
+ */
+static void
+block_bwd_bf16(model *M, const batch *b, mws *w, int l, real *T1, real *T2, real *dH,
+	       int train, int dx)
+{
+	int64_t N = b->N, d = M->cfg.d;
+	struct mview *P = &M->P, *G = &M->G;
+	uint16_t *Xb = needb(&w->Xb, N * d), *Yb = needb(&w->Yb, N * d),
+	    *Wb = needb(&w->Wb, d * d), *A1b = (uint16_t *)w->A1b[l].p;
+	real *Hin = w->H[l].p;
+
+	gemm_to_bf16(Yb, T1, N * d);
+	if (train)
+		gemm_bf16(1, 0, d, d, N, 1, A1b, d, Yb, d, 1, G->W2[l], d, 0);
+	gemm_to_bf16(Wb, P->W2[l], d * d);
+	gemm_bf16(0, 1, N, d, d, 1, Yb, d, Wb, d, 0, T2, d, 0);
+	gemm_to_bf16_relu_bwd(Yb, T2, A1b, N * d);
+	if (l == 0) {		/* T1 is free again: H0 goes there */
+		embed_fwd(M, b, T1);
+		Hin = T1;
+	}
+	if (train) {
+		gemm_to_bf16(Xb, Hin, N * d);
+		gemm_bf16(1, 0, d, d, N, 1, Xb, d, Yb, d, 1, G->W1[l], d, 0);
+	}
+	if (dx) {
+		gemm_to_bf16(Wb, P->W1[l], d * d);
+		gemm_bf16(0, 1, N, d, d, 1, Yb, d, Wb, d, 0, dH, d, 0);
+	}
+}
+#endif
+
 /*
  * Backward pass of the encoder from the mixing gradients: parameter
  * gradients of blocks from..L-1, and of the embedding when embed; the pass
@@ -409,6 +490,14 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
 		/* a frozen block passes the gradient down and keeps none */
 		gnorm_bwd(T1, train ? G->gam[l] : sg, train ? G->bet[l] : sg + d, T1,
 			  w->XH[l].p, w->istd[l].p, P->gam[l], b->off, b->G, d);
+#ifndef NN_DOUBLE
+		if (encoder_bf16(b, d)) {
+			block_bwd_bf16(M, b, w, l, T1, T2, dH, train, train ? more : 1);
+			if (l > 0)
+				mix_input_grads(M, src, nsrc, dH, l - 1);
+			continue;
+		}
+#endif
 		if (train)
 			lin_bwd(T2, G->W2[l], NULL, T1, A1, P->W2[l], N, d, d, 0);
 		else
@@ -648,10 +737,12 @@ model_encode_fwd(model *M, const batch *b, mws *w, real **Hs)
 	free(w->arena.p);
 	w->arena.p = NULL;
 	w->arena.cap = 0;
-	free(w->A1[0].p);
-	free(w->XH[0].p);
-	w->A1[0].p = w->XH[0].p = NULL;
-	w->A1[0].cap = w->XH[0].cap = 0;
+	struct buf *fb[] = { &w->A1[0], &w->XH[0], &w->A1b[0], &w->Xb, &w->Wb };
+	for (size_t i = 0; i < sizeof fb / sizeof fb[0]; i++) {
+		free(fb[i]->p);
+		fb[i]->p = NULL;
+		fb[i]->cap = 0;
+	}
 }
 
 void
