@@ -94,13 +94,11 @@ gemm_to_bf16(uint16_t *y, const float *x, int64_t n)
 }
 
 void
-gemm_to_bf16_relu_bwd(uint16_t *y, const float *x, const uint16_t *m, int64_t n)
+gemm_relu_mask_bf16(uint16_t *y, const uint16_t *m, int64_t n)
 {
-	/* a bf16 value is > 0 when its sign bit is clear and it is not +0
-	 * (a relu's output is never NaN unless its input was) */
 	#pragma omp parallel for schedule(static) if (n >= (1 << 16))
 	for (int64_t i = 0; i < n; i++)
-		y[i] = m[i] != 0 && !(m[i] & 0x8000u) ? gemm_bf16_of(x[i]) : 0;
+		y[i] = m[i] != 0 && !(m[i] & 0x8000u) ? y[i] : 0;
 }
 
 /* rows x cols of x (leading dimension ld) into y packed (ld cols) */

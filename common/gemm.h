@@ -105,10 +105,10 @@ void gemm_bf16(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
 /* y = bf16(x), rounded to nearest even (NaN stays NaN), n values.
  * Time complexity: O(n), OpenMP threads. */
 void gemm_to_bf16(uint16_t *y, const float *x, int64_t n);
-/* y = bf16(x) where the bf16 value m is > 0, else 0: the backward pass of
- * a relu whose output m was stored in bf16, fused with the rounding of the
- * gradient x for the next product.  Time complexity: O(n). */
-void gemm_to_bf16_relu_bwd(uint16_t *y, const float *x, const uint16_t *m, int64_t n);
+/* y = y where the bf16 value m is > 0, else 0: the backward pass of a
+ * relu whose output m was stored in bf16, on a gradient y in bf16.
+ * Time complexity: O(n). */
+void gemm_relu_mask_bf16(uint16_t *y, const uint16_t *m, int64_t n);
 
 /* One value each way. */
 static inline uint16_t

@@ -123,7 +123,7 @@ usage(FILE *f, const struct opts *o)
 		"                          accumulation); auto measures which is faster [%s]\n"
 		"      --predict           label every item of the input with the adapted model of\n"
 		"                          --model: no training; takes only -jloqt, --features,\n"
-		"                          --label and --task\n"
+		"                          --label, --precision and --task\n"
 		"      --progress          progress on stderr even when it is not a terminal\n"
 		"      --random-above      random initial values above the fix-tune boundary (Fig. 3)\n"
 		"      --raw-concat        --attributes: the encoder output as it is, not scaled to\n"
@@ -1613,14 +1613,15 @@ main(int argc, char **argv)
 	int prec = gemm_choose(gemm_precision_parse(o.precision), why, sizeof why);
 	if (prec < 0)
 		die("--precision %s: %s", o.precision, why);
-	if (strcmp(o.precision, "auto") == 0 && !o.c.quiet)
-		warnx_("precision auto: %s", why);
 	gemm_set_precision(prec);
 	int pgargc, pgoptind;
 	char **pgargv = argv_with_precision(argc, argv, optind, gemm_precision_name(prec), &pgargc,
 					    &pgoptind);
 	optind = pgoptind;	/* the operands in pgargv */
 	int rc = o.predict ? predict_main(&o, pgargc, pgargv) : adapt_main(&o, pgargc, pgargv);
+	/* at the end, as the other summaries: a failing run says one line */
+	if (strcmp(o.precision, "auto") == 0 && !o.c.quiet)
+		warnx_("precision auto: %s", why);
 	free(pgargv);
 	gemm_release();
 	return rc;

@@ -58,6 +58,7 @@ struct opts {
 	int width_given;	/* the config states features.width / .columns */
 	int columns_given;
 	int precision_opt;	/* --precision given */
+	char precision_why[300];	/* what auto chose, for stderr, or "" */
 };
 
 
@@ -226,8 +227,10 @@ apply_precision(struct opts *o, int argc, char **argv, int *pargc, char ***pargv
 			    o->s.precision, why);
 		die_usage("precision: %s", why);	/* parse() checked the name */
 	}
+	/* said once the input is read: a run that fails on its input says
+	 * one line, its error */
 	if (asked_auto && !o->c.quiet)
-		warnx_("precision auto: %s", why);
+		snprintf(o->precision_why, sizeof o->precision_why, "precision auto: %s", why);
 	int pgoptind;	/* the operands are read from argv, at optind */
 	*pargv = argv_with_precision(argc, argv, optind, o->s.precision, pargc, &pgoptind);
 }
@@ -1056,6 +1059,8 @@ main(int argc, char **argv)
 	resolve_features(&o, &ds, &fc, &bo.fs);
 	model_setup(&o, &M);
 	if (o.bench_steps) {
+		if (o.precision_why[0])
+			warnx_("%s", o.precision_why);
 		bench(&o, &M, &ds, &bo);
 	} else {
 		trainer_init(&t, &o, &M, &ds, &bo);
@@ -1063,6 +1068,8 @@ main(int argc, char **argv)
 			resume(&t, o.resume);
 		out = gs_open_out(&o.c, pgargc, pgargv);	/* a bad -o fails now, not after hours */
 		t.log = open_log(&o, &M);
+		if (o.precision_why[0])
+			warnx_("%s", o.precision_why);
 		if (!o.c.quiet)
 			fprintf(stderr, "%s: %" PRId64 " training and %" PRId64 " validation "
 				"graphs, %" PRId64 " parameters, tasks %s\n", err_prog(), t.nt,
