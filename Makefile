@@ -241,7 +241,10 @@ $(ASAN_DIR)/tests/bin/test_nn: tests/unit/test_nn.c $(NN_DOUBLE_SRC) $(ASAN_DIR)
 	$(ASAN_CC) $(ASAN_CFLAGS) $(CPPFLAGS) -DNN_DOUBLE $(LDFLAGS) -o $@ $< $(NN_DOUBLE_SRC) \
 		$(ASAN_DIR)/libcommon.a -lcriterion $(LDLIBS)
 
+# The programs find the shipped model beside them (bin/../models): the
+# ASan tree gets the same view.
 asan-build: .deps-ok deps-asan $(ASAN_TOOLS) $(ASAN_UNITS)
+	@ln -sfn ../../models $(ASAN_DIR)/models
 
 test-asan: asan-build tests/bin/compose-gen
 	@set -e; for t in $(ASAN_UNITS); do echo "== $$t"; $(ASAN_RUN_ENV) $$t --jobs 2; done
