@@ -219,6 +219,7 @@ ASAN_RUN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 deps-asan: | .deps-ok
 	@$(DEPS_ENV) CC='$(ASAN_CC)' ASAN_FLAGS='$(ASAN_FLAGS)' sh mk/deps.sh test asan
 
+$(ASAN_DIR)/common/gemm.o: CPPFLAGS += $(DNNL_CPPFLAGS)
 $(ASAN_DIR)/common/%.o: common/%.c $(COMMON_HDR) | .deps-ok deps-asan
 	@mkdir -p $(ASAN_DIR)/common
 	$(ASAN_CC) $(ASAN_CFLAGS) $(CPPFLAGS) -c -o $@ $<
