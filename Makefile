@@ -22,6 +22,14 @@ ALLCFLAGS  = -std=c11 $(OMPFLAGS) $(CFLAGS) -ffile-prefix-map=$(CURDIR)=.
 LDLIBS    ?= -lgsl -llapacke -lopenblas -larpack -lyaml -lz -lm
 LDFLAGS   ?=
 
+# Optional libraries, found (and installed as root where apt-get is) by
+# mk/deps.sh optional, which writes build/optional.mk: oneDNN for the bf16
+# products of common/gemm.c (DNNL_CPPFLAGS -DGNN_DNNL, DNNL_LDLIBS -ldnnl,
+# linked as needed), or nothing, and the programs compute in fp32 only.
+# make makes the file first (again when mk/deps.sh changes) and reads it.
+-include build/optional.mk
+LDLIBS    += $(DNNL_LDLIBS)
+
 COMMON_SRC = $(sort $(wildcard common/*.c))
 COMMON_OBJ = $(COMMON_SRC:.c=.o)
 COMMON_HDR = $(wildcard common/*.h)
@@ -52,6 +60,8 @@ endif
 	@$(DEPS) build
 	@echo '$(DEPS_KEY)' >$@
 FORCE:
+build/optional.mk: mk/deps.sh
+	@$(DEPS_ENV) OPTIONAL_MK='$@' sh mk/deps.sh optional
 
 # What a target needs beyond the build, checked each time it runs: the
 # unit tests' Criterion and the figures' tools (make test runs the
@@ -69,6 +79,9 @@ common/%.o: common/%.c $(COMMON_HDR) | .deps-ok
 # them with alias checks (an 18% shorter training step, measured).  The
 # same for head.o: the link decoder's per-edge gathers and scatters.
 common/nn.o common/head.o: OPTFLAGS = -O3
+# gemm.c calls oneDNN when build/optional.mk found it
+common/gemm.o: OPTFLAGS = -O3 $(DNNL_CPPFLAGS)
+common/gemm.o: build/optional.mk
 
 libcommon.a: $(COMMON_OBJ)
 	rm -f $@
@@ -129,7 +142,7 @@ install: all
 	cp -f models/gcn-pretrain.gs models/README.md $(DESTDIR)$(PREFIX)/share/gnnpipe/
 
 clean:
-	rm -rf bin tests/bin libcommon.a common/*.o .deps-ok tests/tmp
+	rm -rf bin tests/bin libcommon.a common/*.o .deps-ok tests/tmp build/optional.mk
 
 .PHONY: all test check run smoke bench install clean deps-test FORCE
 .PRECIOUS: tests/bin/%
@@ -213,6 +226,7 @@ ASAN_RUN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 deps-asan: | .deps-ok
 	@$(DEPS_ENV) CC='$(ASAN_CC)' ASAN_FLAGS='$(ASAN_FLAGS)' sh mk/deps.sh test asan
 
+$(ASAN_DIR)/common/gemm.o: CPPFLAGS += $(DNNL_CPPFLAGS)
 $(ASAN_DIR)/common/%.o: common/%.c $(COMMON_HDR) | .deps-ok deps-asan
 	@mkdir -p $(ASAN_DIR)/common
 	$(ASAN_CC) $(ASAN_CFLAGS) $(CPPFLAGS) -c -o $@ $<

@@ -3,17 +3,24 @@
 (driven by bench/gcn_step.sh, which builds, compiles bench/gcn_sgemm.c and
 writes the batch).  Markdown on stdout, progress on stderr.
 
+Four trainers on the same batch with the same threads, in this order: ours
+in fp32 and in bf16 (gcn-train --precision), PyTorch in fp32 and under
+torch.autocast('cpu', dtype=torch.bfloat16) (the reference's --autocast
+bf16); and two plain products as the machine's rates: OpenBLAS sgemm and
+oneDNN's bf16 matmul (bench/gcn_sgemm.c fp32|bf16).
+
   gcn_step.py run --stream BATCH.txt --gcn-train bin/gcn-train --sgemm SGEMM
                   [--steps 5] [--warmup 2] [--threads 2] [--idle-wait 20]
                   [--load-before "a b c"] [--workdir DIR]
-  gcn_step.py torch --stream BATCH.txt --json OUT ...   (the PyTorch side, in
-                  a fresh process so that its peak RSS is its own)
+  gcn_step.py torch --stream BATCH.txt --json OUT [--autocast none|bf16] ...
+                  (the PyTorch side, in a fresh process so that its peak RSS
+                  is its own)
 
 Both trainers get the same 32 graphs: the text gnnstream written by
 `dcbm-gen -t | centrality -t` (graph records, their `cluster` tensor from
 dcbm-gen and the `centrality` tensor).
 
-Our side: `gcn-train -j THREADS --bench-steps WARMUP+STEPS`; the per-step
+Our side: `gcn-train -j THREADS --precision P --bench-steps WARMUP+STEPS`; the per-step
 times it prints on stderr are read, and the median is taken over the steps
 after the first WARMUP (gcn-train's own step_s_median covers every step).
 
@@ -190,7 +197,8 @@ def cmd_torch(a):
         json.dump({"n": big["n"]}, f)
     args = reference_args(ref, ["--steps", str(a.steps), "--warmup", str(a.warmup),
                                 "--threads", str(a.threads), "--idle-wait", str(a.idle_wait),
-                                "--no-profile", "--block-graph", str(blk.resolve())])
+                                "--no-profile", "--block-graph", str(blk.resolve()),
+                                "--autocast", a.autocast])
     args.batch_graphs = len(pool)
     args.min_n = min(g["n"] for g in pool)
     args.max_n = max(g["n"] for g in pool)
@@ -207,9 +215,9 @@ def cmd_torch(a):
 STEP_RE = re.compile(r"bench step (\d+): ([0-9.]+) s")
 
 
-def run_ours(a, benchlib):
-    cmd = [a.gcn_train, "-j", str(a.threads), "--bench-steps", str(a.warmup + a.steps),
-           a.stream]
+def run_ours(a, benchlib, prec):
+    cmd = [a.gcn_train, "-j", str(a.threads), "--precision", prec, "--bench-steps",
+           str(a.warmup + a.steps), a.stream]
     log("gcn_step: " + " ".join(shlex.quote(c) for c in cmd))
     benchlib.wait_for_idle(a.idle_wait, log=log)
     snap = benchlib.cpu_snapshot()
@@ -239,10 +247,34 @@ def run_ours(a, benchlib):
     return kv
 
 
-def run_sgemm(a):
-    out = subprocess.run([a.sgemm, str(a.sgemm_m), "512", "512", str(a.threads), "5"],
-                         check=True, capture_output=True, text=True).stdout
-    return {k: float(v) for k, _, v in (l.partition("\t") for l in out.splitlines())}
+def run_sgemm(a, prec):
+    """The plain product's rate, or None when prec is unavailable here."""
+    r = subprocess.run([a.sgemm, str(a.sgemm_m), "512", "512", str(a.threads), "5", prec],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        log("gcn_step: %s product: %s" % (prec, r.stderr.strip()))
+        return None
+    kv = {}
+    for line in r.stdout.splitlines():
+        k, _, v = line.partition("\t")
+        try:
+            kv[k] = float(v)
+        except ValueError:
+            kv[k] = v
+    return kv
+
+
+def run_torch(a, work, autocast):
+    tj = work / ("torch-%s.json" % autocast)
+    cmd = [sys.executable, str(Path(__file__).resolve()), "torch", "--stream", a.stream,
+           "--json", str(tj), "--workdir", str(work), "--graphs", str(a.graphs),
+           "--steps", str(a.steps), "--warmup", str(a.warmup), "--threads", str(a.threads),
+           "--idle-wait", str(a.idle_wait), "--autocast", autocast]
+    r = subprocess.run(cmd, stdout=sys.stderr)
+    if r.returncode != 0:
+        raise SystemExit("gcn_step: the PyTorch reference failed (exit %d)" % r.returncode)
+    with open(tj) as f:
+        return json.load(f)
 
 
 # ============================================================================
@@ -275,50 +307,82 @@ def cmd_run(a):
     work = Path(a.workdir or tempfile.mkdtemp(prefix="gcn_step."))
     pool = read_text_stream(a.stream, a.graphs)
 
-    log("gcn_step: sgemm %dx512 by 512x512, %d threads" % (a.sgemm_m, a.threads))
-    sg = run_sgemm(a)
-    log("gcn_step: sgemm %.1f GFLOP/s" % sg["gflops_median"])
+    log("gcn_step: plain products %dx512 by 512x512, %d threads" % (a.sgemm_m, a.threads))
+    sg = run_sgemm(a, "fp32")
+    bg = run_sgemm(a, "bf16")
+    log("gcn_step: sgemm %.1f GFLOP/s, oneDNN bf16 %s" % (
+        sg["gflops_median"], "%.1f GFLOP/s" % bg["gflops_median"] if bg else "not available"))
 
-    log("gcn_step: gcn-train, %d + %d steps" % (a.warmup, a.steps))
-    ours = run_ours(a, benchlib)
-
-    log("gcn_step: PyTorch reference (fresh process), %d + %d steps" % (a.warmup, a.steps))
-    tj = work / "torch.json"
-    cmd = [sys.executable, str(Path(__file__).resolve()), "torch", "--stream", a.stream,
-           "--json", str(tj), "--workdir", str(work), "--graphs", str(a.graphs),
-           "--steps", str(a.steps), "--warmup", str(a.warmup), "--threads", str(a.threads),
-           "--idle-wait", str(a.idle_wait)]
-    r = subprocess.run(cmd, stdout=sys.stderr)
-    if r.returncode != 0:
-        raise SystemExit("gcn_step: the PyTorch reference failed (exit %d)" % r.returncode)
-    with open(tj) as f:
-        tr = json.load(f)
+    ours = {}
+    for prec in ("fp32", "bf16"):
+        if prec == "bf16" and not bg:
+            continue
+        log("gcn_step: gcn-train --precision %s, %d + %d steps" % (prec, a.warmup, a.steps))
+        ours[prec] = run_ours(a, benchlib, prec)
+    torch = {}
+    for ac in ("none", "bf16"):
+        log("gcn_step: PyTorch reference, autocast %s (fresh process), %d + %d steps"
+            % (ac, a.warmup, a.steps))
+        torch[ac] = run_torch(a, work, ac)
     load_after = loadavg()
 
     # ---- numbers ----
-    N, P, U, C = (int(ours[k]) for k in ("nodes", "pairs", "cluster_queries", "clusters"))
+    o32 = ours["fp32"]
+    N, P, U, C = (int(o32[k]) for k in ("nodes", "pairs", "cluster_queries", "clusters"))
     gflop, terms = step_gflop(N, P, U, C)
-    tb = tr["batch"]
+    tb = torch["none"]["batch"]
     gflop_torch_done = step_gflop(tb["nodes"], tb["pairs"], 2 * tb["pairs"], tb["clusters"])[0]
-    t_ours, t_torch = ours["step_median"], tr["step_s_median"]
-    m_ours, m_torch = ours["peak_rss_mib"], tr["peak_rss_mib"]
-    t_ratio, m_ratio = t_ours / t_torch, m_ours / m_torch
-    t_ok, m_ok = t_ratio <= a.time_target, m_ratio <= a.mem_target
-    yes = lambda ok: "**yes**" if ok else "**no**"  # noqa: E731
+    cols = [("gcn-train fp32", o32["step_median"], o32["timed"], o32["peak_rss_mib"],
+             o32["prep_s_mean"], "%.2f (whole run)" % o32["foreign_cores"], sg["gflops_median"])]
+    if "bf16" in ours:
+        o = ours["bf16"]
+        cols.append(("gcn-train bf16", o["step_median"], o["timed"], o["peak_rss_mib"],
+                     o["prep_s_mean"], "%.2f (whole run)" % o["foreign_cores"],
+                     bg["gflops_median"]))
+    for ac, name in (("none", "PyTorch fp32"), ("bf16", "PyTorch bf16 autocast")):
+        t = torch[ac]
+        cols.append((name, t["step_s_median"], [t["step_s_min"], t["step_s_max"]],
+                     t["peak_rss_mib"], t["prep_s_median"],
+                     "%.2f median, %.2f max" % (t["foreign_cores_median"],
+                                                t["foreign_cores_max"]),
+                     (bg or sg)["gflops_median"] if ac == "bf16" else sg["gflops_median"]))
+    col = {c[0]: c for c in cols}
+
+    def ratio(x, y, idx):
+        return col[x][idx] / col[y][idx] if x in col and y in col else None
+
+    targets = [
+        ("step: gcn-train bf16 / gcn-train fp32", ratio("gcn-train bf16", "gcn-train fp32", 1),
+         a.bf16_target),
+        ("step: gcn-train bf16 / PyTorch bf16", ratio("gcn-train bf16", "PyTorch bf16 autocast", 1),
+         a.bf16_target),
+        ("step: gcn-train fp32 / PyTorch fp32", ratio("gcn-train fp32", "PyTorch fp32", 1),
+         a.time_target),
+        ("peak RSS: gcn-train bf16 / PyTorch bf16",
+         ratio("gcn-train bf16", "PyTorch bf16 autocast", 3), a.mem_target),
+        ("peak RSS: gcn-train fp32 / PyTorch fp32", ratio("gcn-train fp32", "PyTorch fp32", 3),
+         a.mem_target),
+        ("step: PyTorch bf16 / PyTorch fp32", ratio("PyTorch bf16 autocast", "PyTorch fp32", 1),
+         None),
+    ]
     ns = sorted(g["n"] for g in pool)
     m_edges = sum(len(g["edges"]) for g in pool)
     n_clu = sum(len(np.unique(g["labels"])) for g in pool)
 
     # ---- markdown ----
-    L = ["## Pre-training step: gcn-train vs PyTorch", "",
+    L = ["## Pre-training step: gcn-train vs PyTorch, fp32 and bf16", "",
          "One training step (zero_grad + forward + backward + Adam; batch preparation "
          "excluded on both sides) of the default configuration, d = %d, L = %d, on the "
-         "same batch of %d DCBM graphs (`%s`), %d threads each. PyTorch: the reference "
-         "`torch_gcn_ref.py` (%s, %s), its own timing loop. Median of %d timed steps "
-         "after %d warm-up steps, fresh masks every step." % (
-             tr["config"]["hidden"], tr["config"]["layers"], len(pool), a.batch_cmd,
-             a.threads, "torch " + str(tr.get("versions", {}).get("torch", "?")),
-             tr.get("blas", "?"), a.steps, a.warmup), "",
+         "same batch of %d DCBM graphs (`%s`), %d threads each, in one run: gcn-train "
+         "`--precision fp32` and `--precision bf16` (bf16 operands of the large products, "
+         "fp32 accumulation, master weights and Adam), and the PyTorch reference "
+         "`torch_gcn_ref.py` (%s, %s) in fp32 and under `torch.autocast('cpu', "
+         "dtype=torch.bfloat16)` (its `--autocast bf16`), its own timing loop. Median of "
+         "%d timed steps after %d warm-up steps, fresh masks every step." % (
+             torch["none"]["config"]["hidden"], torch["none"]["config"]["layers"], len(pool),
+             a.batch_cmd, a.threads,
+             "torch " + str(torch["none"].get("versions", {}).get("torch", "?")),
+             torch["none"].get("blas", "?"), a.steps, a.warmup), "",
          "Batch: %d graphs of %d..%d nodes (median %d), %d nodes, %d edges; per step "
          "gcn-train %d pairs, %d cluster queries (distinct pair nodes), %d clusters; "
          "PyTorch %d pairs, %d cluster queries, %d clusters%s, Â nnz %d (masked graphs)."
@@ -327,49 +391,56 @@ def cmd_run(a):
             "" if n_clu == tb["clusters"] else " (%d cluster slots)" % tb["clusters"],
             tb["adj_nnz"]),
          "",
-         "| measure | gcn-train | PyTorch | ours / torch | target | met |",
-         "|---|---|---|---|---|---|",
-         "| **step time, median (s)** | **%.3f** | **%.3f** | **%.3f** | ≤ %.2f | %s |" % (
-             t_ours, t_torch, t_ratio, a.time_target, yes(t_ok)),
-         "| step time, min / max (s) | %.3f / %.3f | %.3f / %.3f | | | |" % (
-             min(ours["timed"]), max(ours["timed"]), tr["step_s_min"], tr["step_s_max"]),
-         "| achieved GFLOP/s (%.0f GFLOP per step) | %.1f | %.1f | %.2f | | |" % (
-             gflop, gflop / t_ours, gflop / t_torch, (gflop / t_ours) / (gflop / t_torch)),
-         "| share of plain sgemm (%.1f GFLOP/s) | %.0f%% | %.0f%% | | | |" % (
-             sg["gflops_median"], 100 * gflop / t_ours / sg["gflops_median"],
-             100 * gflop / t_torch / sg["gflops_median"]),
-         "| **peak RSS (MiB)** | **%.0f** | **%.0f** | **%.3f** | ≤ %.2f | %s |" % (
-             m_ours, m_torch, m_ratio, a.mem_target, yes(m_ok)),
-         "| batch preparation per step (s, not in the step) | %.3f | %.3f | | | |" % (
-             ours["prep_s_mean"], tr["prep_s_median"]),
-         "| other processes' CPU while timing (cores) | %.2f (whole run) | %.2f median, "
-         "%.2f max (per step) | | | |" % (
-             ours["foreign_cores"], tr["foreign_cores_median"], tr["foreign_cores_max"]),
+         "| measure | " + " | ".join(c[0] for c in cols) + " |",
+         "|---|" + "---|" * len(cols),
+         "| **step time, median (s)** | " + " | ".join("**%.3f**" % c[1] for c in cols) + " |",
+         "| step time, min / max (s) | " + " | ".join(
+             "%.3f / %.3f" % (min(c[2]), max(c[2])) for c in cols) + " |",
+         "| achieved GFLOP/s (%.0f GFLOP per step) | " % gflop + " | ".join(
+             "%.1f" % (gflop / c[1]) for c in cols) + " |",
+         "| share of the plain product's rate (fp32: sgemm; bf16: oneDNN matmul) | " +
+         " | ".join("%.0f%% of %.0f" % (100 * gflop / c[1] / c[6], c[6]) for c in cols) + " |",
+         "| **peak RSS (MiB)** | " + " | ".join("**%.0f**" % c[3] for c in cols) + " |",
+         "| batch preparation per step (s, not in the step) | " + " | ".join(
+             "%.3f" % c[4] for c in cols) + " |",
+         "| other processes' CPU while timing (cores) | " + " | ".join(c[5] for c in cols) + " |",
          "",
-         "Targets: step time ratio ≤ %.2f %s (%.3f); peak RSS ratio ≤ %.2f %s (%.3f)." % (
-             a.time_target, "met" if t_ok else "NOT met", t_ratio,
-             a.mem_target, "met" if m_ok else "NOT met", m_ratio), "",
-         "GFLOP/s = one necessary-arithmetic count of the step divided by each side's "
-         "median step time (formula in bench/gcn_step.py, from gcn-train's batch shape: "
-         "%s; x3 for forward + backward). The same count is used for both, so the "
-         "GFLOP/s ratio is the inverse of the time ratio; PyTorch actually evaluates the "
-         "rank MLPs on all 2P pair ends, %.0f GFLOP by that count. Plain sgemm: "
-         "cblas_sgemm (OpenBLAS) %dx512 by 512x512, %d threads, median of 5 calls "
-         "(best %.1f GFLOP/s)." % (
-             ", ".join("%s %.0f" % (t, v) for t, v in terms.items()), gflop_torch_done,
-             a.sgemm_m, a.threads, sg["gflops_best"]), "",
-         "Peak RSS is ru_maxrss of each process: gcn-train's own report, and the PyTorch "
-         "reference's run() in a fresh Python process (interpreter, torch, %d prepared "
-         "batches, the self-check and its one-block timing included, as in the reference)."
-         % (a.warmup + a.steps), "",
-         "Load average (1, 5, 15 min) before: %s; after: %s (%d cores). Section run "
-         "time %.0f s." % (load_before, load_after, os.cpu_count(),
-                           time.time() - a.t0 if a.t0 else time.time() - t_start)]
-    busy = max(ours["foreign_cores"], tr["foreign_cores_max"])
+         "| ratio | value | target | met |", "|---|---|---|---|"]
+    for name, v, tgt in targets:
+        if v is None:
+            L.append("| %s | not measured | %s | |" % (name, "≤ %.2f" % tgt if tgt else ""))
+        else:
+            L.append("| %s | **%.3f** | %s | %s |" % (
+                name, v, "≤ %.2f" % tgt if tgt else "", "" if tgt is None else
+                ("**yes**" if v <= tgt else "**no**")))
+    L += ["",
+          "Plain products on this machine, %dx512 by 512x512, %d threads, median of 5 "
+          "calls: OpenBLAS `cblas_sgemm` %.1f GFLOP/s (best %.1f)%s." % (
+              a.sgemm_m, a.threads, sg["gflops_median"], sg["gflops_best"],
+              "; oneDNN matmul, bf16 operands, f32 result (`%s`) %.1f GFLOP/s (best %.1f), "
+              "%.2fx sgemm, relative error %.1e against sgemm" % (
+                  bg["impl"], bg["gflops_median"], bg["gflops_best"],
+                  bg["gflops_median"] / sg["gflops_median"], bg["rel_err"])
+              if bg else "; oneDNN bf16: not available in this build"), "",
+          "GFLOP/s = one necessary-arithmetic count of the step divided by each side's "
+          "median step time (formula in bench/gcn_step.py, from gcn-train's batch shape: "
+          "%s; x3 for forward + backward). The same count is used for every column, so "
+          "GFLOP/s ratios are inverse time ratios; PyTorch actually evaluates the rank MLPs "
+          "on all 2P pair ends, %.0f GFLOP by that count." % (
+              ", ".join("%s %.0f" % (t, v) for t, v in terms.items()), gflop_torch_done), "",
+          "Peak RSS is ru_maxrss of each process: gcn-train's own report, and the PyTorch "
+          "reference's run() in a fresh Python process (interpreter, torch, %d prepared "
+          "batches, the self-check and its one-block timing included, as in the reference)."
+          % (a.warmup + a.steps), "",
+          "Load average (1, 5, 15 min) before: %s; after: %s (%d cores). Section run "
+          "time %.0f s." % (load_before, load_after, os.cpu_count(),
+                            time.time() - a.t0 if a.t0 else time.time() - t_start)]
+    busy = max([o["foreign_cores"] for o in ours.values()] +
+               [t["foreign_cores_max"] for t in torch.values()])
     if busy > 0.2:
         L += ["", "**Note:** other processes used up to %.2f cores of %d while timing; "
-              "both step times are inflated by it, not necessarily equally, so the time "
-              "target is judged on contended numbers: rerun on an idle machine." % (
+              "the step times are inflated by it, not necessarily equally, so the targets "
+              "are judged on contended numbers: rerun on an idle machine." % (
                   busy, os.cpu_count())]
     print("\n".join(L))
 
@@ -393,9 +464,11 @@ def main():
     r.add_argument("--load-before", default=None)
     r.add_argument("--batch-cmd", default="dcbm-gen --count 32 | centrality")
     r.add_argument("--time-target", type=float, default=0.6)
+    r.add_argument("--bf16-target", type=float, default=0.5)
     r.add_argument("--mem-target", type=float, default=0.5)
     r.add_argument("--t0", type=float, default=None, help="section start (epoch s)")
     sub.choices["torch"].add_argument("--json", required=True)
+    sub.choices["torch"].add_argument("--autocast", choices=["none", "bf16"], default="none")
     a = ap.parse_args()
     if a.cmd == "torch":
         cmd_torch(a)

@@ -2,17 +2,19 @@
 # gcn_step.sh - `make bench` section "Pre-training step: gcn-train vs PyTorch":
 # one training step of the default configuration (d = 512, L = 3, a batch of
 # 32 DCBM graphs of 100..2000 nodes, the paper's parameter ranges) of
-# bin/gcn-train against the PyTorch reference torch_gcn_ref.py of the peer
-# harness, on the same batch, with the same thread count; next to the rate of
-# a plain sgemm on this machine (bench/gcn_sgemm.c).  Markdown on stdout,
-# progress on stderr.  The measuring and the table are in bench/gcn_step.py.
+# bin/gcn-train in fp32 and in bf16 (--precision) against the PyTorch
+# reference torch_gcn_ref.py of the peer harness in fp32 and under
+# torch.autocast bf16 (its --autocast bf16), on the same batch, with the same
+# thread count, in the same run; next to the rates of a plain OpenBLAS sgemm
+# and a plain oneDNN bf16 matmul on this machine (bench/gcn_sgemm.c).
+# Markdown on stdout, progress on stderr.  The measuring and the table are in
+# bench/gcn_step.py.
 #
 #   sh bench/gcn_step.sh [OUTDIR]         (default: a temporary directory,
 #                                          removed at the end)
 #
-# Environment (defaults; an estimated 3-4 min on 2 idle cores, most of it the
-# 2 x 7 training steps and the centralities of the batch; 9 min were measured
-# with a load average of 6 from other jobs):
+# Environment (defaults; about 6 min on 2 idle cores, most of it the 4 x 7
+# training steps and the centralities of the batch):
 #   STEPS=5        timed steps per trainer (median), after
 #   WARMUP=2       warm-up steps (as torch_gcn_ref.py's run())
 #   THREADS=2      threads of both trainers and of the sgemm
@@ -22,8 +24,9 @@
 #   SGEMM_M=37000  rows of the sgemm (about the batch's node count)
 #   PEER_BENCH     the peer harness directory (torch_gcn_ref.py, benchlib.py),
 #                  default ../shared/bench beside the repository
-# Needs /usr/bin/python3 with numpy, torch and python-igraph, and OpenBLAS
-# (-lopenblas) for the sgemm.
+# Needs /usr/bin/python3 with numpy, torch and python-igraph, OpenBLAS
+# (-lopenblas) for the sgemm, and oneDNN (build/optional.mk, from
+# mk/deps.sh optional) for the bf16 rows; without it they say so.
 set -eu
 T0=$(date +%s)
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -52,7 +55,11 @@ fi
 
 echo "gcn_step.sh: make" >&2
 make -s >&2
-cc -std=c11 -O2 -Wall -Wextra -o "$OUT/gcn_sgemm" bench/gcn_sgemm.c -lopenblas
+# oneDNN's flags as the build found them (build/optional.mk)
+DNNL_CPPFLAGS=$(sed -n 's/^DNNL_CPPFLAGS = *//p' build/optional.mk 2>/dev/null || true)
+DNNL_LDLIBS=$(sed -n 's/^DNNL_LDLIBS = *//p' build/optional.mk 2>/dev/null || true)
+cc -std=c11 -O2 -Wall -Wextra -fopenmp $DNNL_CPPFLAGS -o "$OUT/gcn_sgemm" bench/gcn_sgemm.c \
+	-lopenblas $DNNL_LDLIBS -lm
 
 # The batch, in the text form so that gcn_step.py can read it; gcn-train
 # reads either form.

@@ -15,6 +15,7 @@
 #include <inttypes.h>
 
 #include "err.h"
+#include "gemm.h"
 #include "model.h"
 #include "rng.h"
 
@@ -232,6 +233,10 @@ struct buf {
 struct mws {
 	struct buf H[MODEL_MAXL + 1], A1[MODEL_MAXL], XH[MODEL_MAXL],
 	    istd[MODEL_MAXL], arena;	/* H[0] unused: H0 is recomputed */
+	/* the encoder in bf16 (encoder_bf16()): A1 kept in bf16 instead of
+	 * A1[], two N x d bf16 operands and the weights in bf16; each holds
+	 * bf16 values in half as many reals */
+	struct buf A1b[MODEL_MAXL], Xb, Yb, Wb, Ec;
 	/* gradients of the mixed features, kept from the task passes until
 	 * the encoder's backward pass */
 	struct buf dFu, dFv, dFU, dFs, dFq;
@@ -290,6 +295,24 @@ need(struct buf *b, int64_t n)
 	return b->p;
 }
 
+/* A buffer of n bf16 values. */
+static uint16_t *
+needb(struct buf *b, int64_t n)
+{
+	return (uint16_t *)need(b, (n + 1) / 2);
+}
+
+#ifndef NN_DOUBLE
+
+/* The encoder's products in bf16, with the fused passes below: the
+ * precision is bf16 and the blocks' products are large enough. */
+static int
+encoder_bf16(const batch *b, int64_t d)
+{
+	return gemm_precision() == GEMM_BF16 && gemm_bf16_worth(b->N, d, d);
+}
+#endif
+
 /* Carve consecutive arrays out of the arena (sizes known up front). */
 struct carver {
 	real *base;
@@ -325,6 +348,30 @@ embed_fwd(model *M, const batch *b, real *H0)
 	tanh_fwd(H0, H0, N * d);
 }
 
+#ifndef NN_DOUBLE
+#define EMBED_ROWS 4096	/* rows of H0 a chunk of embed_fwd_bf16() */
+
+/* H0 = tanh(X E + e) straight into bf16 (H0b, N x d), EMBED_ROWS rows at
+ * a time through an fp32 chunk in w: no N x d fp32 H0 in the forward
+ * pass of the bf16 encoder.  The same values as embed_fwd() rounded. */
+static void
+embed_fwd_bf16(model *M, const batch *b, mws *w, uint16_t *H0b)
+{
+	int64_t N = b->N, d = M->cfg.d, F = M->cfg.nfeat;
+	real *tmp = need(&w->Ec, (N < EMBED_ROWS ? N : EMBED_ROWS) * d);
+
+	if (b->F != M->cfg.nfeat)
+		die("internal error: a batch of %d features for a model of %d", b->F,
+		    M->cfg.nfeat);
+	for (int64_t r0 = 0; r0 < N; r0 += EMBED_ROWS) {
+		int64_t n = N - r0 < EMBED_ROWS ? N - r0 : EMBED_ROWS;
+		lin_fwd(tmp, b->X + r0 * F, M->P.E, M->P.Eb, n, F, d);
+		tanh_fwd(tmp, tmp, n * d);
+		gemm_to_bf16(H0b + r0 * d, tmp, n * d);
+	}
+}
+#endif
+
 /*
  * Encoder forward: H[1..L] into w.  With keep, each block's A1, XH and
  * istd are kept for the backward pass; without (model_encode_fwd), one
@@ -336,17 +383,50 @@ encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep)
 	const struct model_cfg *c = &M->cfg;
 	int64_t N = b->N, d = c->d;
 	struct mview *P = &M->P;
-	embed_fwd(M, b, T2);
+#ifndef NN_DOUBLE
+	if (encoder_bf16(b, d))	/* H0 in bf16, the first block's operand */
+		embed_fwd_bf16(M, b, w, needb(&w->Xb, N * d));
+	else
+#endif
+		embed_fwd(M, b, T2);
 	for (int l = 0; l < c->layers; l++) {
 		int k = keep ? l : 0;
-		real *Hin = l ? w->H[l].p : T2, *A1 = need(&w->A1[k], N * d),
-		    *XH = need(&w->XH[k], N * d), *is = need(&w->istd[k], (int64_t)b->G * d),
+		real *Hin = l ? w->H[l].p : T2, *is = need(&w->istd[k], (int64_t)b->G * d),
 		    *Ho = need(&w->H[l + 1], N * d);
-		lin_fwd(A1, Hin, P->W1[l], NULL, N, d, d);
-		relu_fwd(A1, A1, N * d);
-		lin_fwd(T1, A1, P->W2[l], NULL, N, d, d);
-		gnorm_fwd(T1, XH, is, T1, P->gam[l], P->bet[l], b->off, b->G, d,
-			  (real)c->bn_eps);
+		int bf = 0;
+#ifndef NN_DOUBLE
+		if ((bf = encoder_bf16(b, d))) {
+			/* A1 = relu(H W1) straight into bf16 (relu in the
+			 * product's epilogue), the operand of T1 = A1 W2 and
+			 * kept for the backward pass: no fp32 A1, no relu pass,
+			 * no conversion of A1 */
+			uint16_t *Hb = needb(&w->Xb, N * d), *A1b = needb(&w->A1b[k], N * d),
+			    *Wb = needb(&w->Wb, d * d);
+			if (l > 0)	/* H0 is in Xb already */
+				gemm_to_bf16(Hb, Hin, N * d);
+			gemm_to_bf16(Wb, P->W1[l], d * d);
+			gemm_bf16(0, 0, N, d, d, 1, Hb, d, Wb, d, 0, A1b, d, GEMM_OUT_BF16 | GEMM_RELU);
+			gemm_to_bf16(Wb, P->W2[l], d * d);
+			gemm_bf16(0, 0, N, d, d, 1, A1b, d, Wb, d, 0, T1, d, 0);
+		} else
+#endif
+		{
+			real *A1 = need(&w->A1[k], N * d);
+			lin_fwd(A1, Hin, P->W1[l], NULL, N, d, d);
+			relu_fwd(A1, A1, N * d);
+			lin_fwd(T1, A1, P->W2[l], NULL, N, d, d);
+		}
+		/* the normalised values kept for the backward pass: in bf16
+		 * with the bf16 products */
+		if (bf) {	/* and its output, the operand of Â, in bf16 */
+			uint16_t *Yb = needb(&w->Xb, N * d);
+			gnorm_fwd_xb(Yb, needb(&w->XH[k], N * d), is, T1, P->gam[l], P->bet[l],
+				     b->off, b->G, d, (real)c->bn_eps);
+			csr_spmm_xb(Ho, b->rp, b->ci, b->av, Yb, N, d, 1);	/* relu(Â T1) */
+			continue;
+		}
+		gnorm_fwd(T1, need(&w->XH[k], N * d), is, T1, P->gam[l], P->bet[l],
+			  b->off, b->G, d, (real)c->bn_eps);
 		csr_spmm(Ho, b->rp, b->ci, b->av, T1, N, d, 1);	/* relu(Â T1) */
 	}
 }
@@ -382,6 +462,49 @@ task_sources(const model *M, const batch *b, const mws *w, struct mix_src *src)
 	return n;
 }
 
+#ifndef NN_DOUBLE
+/*
+ * Block l's products backward in bf16, from dT = T1 (the gradient of
+ * relu(H W1) W2, fp32): dW2 += A1^T dT, dA1 = dT W2^T, through the relu
+ * (its output A1 kept in bf16) fused with the rounding of dA1, dW1 +=
+ * H^T dA1 and, when dx, dH = dA1 W1^T.  Each N x d operand is rounded to
+ * bf16 once (dT into Yb, then dA1 into Yb; H into Xb).  The weight
+ * gradients accumulate in fp32 (the products' sum post-op).  T2 is
+ * scratch; with l = 0, T1 is overwritten by H0.
+ */
+static void
+block_bwd_bf16(model *M, const batch *b, mws *w, int l, real *T1, real *dH, int train,
+	       int dx)
+{
+	int64_t N = b->N, d = M->cfg.d;
+	struct mview *P = &M->P, *G = &M->G;
+	uint16_t *Xb = needb(&w->Xb, N * d), *Yb = needb(&w->Yb, N * d),
+	    *Wb = needb(&w->Wb, d * d), *A1b = (uint16_t *)w->A1b[l].p;
+	real *Hin = w->H[l].p;
+
+	gemm_to_bf16(Yb, T1, N * d);
+	if (train)
+		gemm_bf16(1, 0, d, d, N, 1, A1b, d, Yb, d, 1, G->W2[l], d, 0);
+	gemm_to_bf16(Wb, P->W2[l], d * d);
+	/* dA1 in bf16, then the relu's mask: the same values as masking the
+	 * fp32 product and rounding it */
+	gemm_bf16(0, 1, N, d, d, 1, Yb, d, Wb, d, 0, Xb, d, GEMM_OUT_BF16);
+	gemm_relu_mask_bf16(Xb, A1b, N * d);
+	if (l == 0) {		/* T1 is free again: H0 goes there */
+		embed_fwd(M, b, T1);
+		Hin = T1;
+	}
+	if (train) {
+		gemm_to_bf16(Yb, Hin, N * d);
+		gemm_bf16(1, 0, d, d, N, 1, Yb, d, Xb, d, 1, G->W1[l], d, 0);
+	}
+	if (dx) {
+		gemm_to_bf16(Wb, P->W1[l], d * d);
+		gemm_bf16(0, 1, N, d, d, 1, Xb, d, Wb, d, 0, dH, d, 0);
+	}
+}
+#endif
+
 /*
  * Backward pass of the encoder from the mixing gradients: parameter
  * gradients of blocks from..L-1, and of the embedding when embed; the pass
@@ -404,9 +527,23 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
 	for (int l = L - 1; l >= low; l--) {
 		real *Hin = w->H[l].p, *Ho = w->H[l + 1].p, *A1 = w->A1[l].p;
 		int train = l >= from, more = l > low || embed;
+		/* a frozen block passes the gradient down and keeps none */
+#ifndef NN_DOUBLE
+		if (encoder_bf16(b, d)) {
+			uint16_t *Yb = needb(&w->Yb, N * d);
+			relu_bwd_xb(Yb, dH, Ho, N * d);
+			csr_spmm_xb(T1, b->rp, b->ci, b->av, Yb, N, d, 0);	/* Â symmetric */
+			gnorm_bwd_xb(T1, train ? G->gam[l] : sg, train ? G->bet[l] : sg + d, T1,
+				     (const uint16_t *)w->XH[l].p, w->istd[l].p, P->gam[l], b->off,
+				     b->G, d);
+			block_bwd_bf16(M, b, w, l, T1, dH, train, train ? more : 1);
+			if (l > 0)
+				mix_input_grads(M, src, nsrc, dH, l - 1);
+			continue;
+		}
+#endif
 		relu_bwd(dH, dH, Ho, N * d);
 		csr_spmm(T1, b->rp, b->ci, b->av, dH, N, d, 0);	/* Â symmetric */
-		/* a frozen block passes the gradient down and keeps none */
 		gnorm_bwd(T1, train ? G->gam[l] : sg, train ? G->bet[l] : sg + d, T1,
 			  w->XH[l].p, w->istd[l].p, P->gam[l], b->off, b->G, d);
 		if (train)
@@ -582,7 +719,14 @@ model_step(model *M, const batch *b, mws *w, int backward, struct mout *out)
 {
 	const struct model_cfg *c = &M->cfg;
 	int64_t N = b->N, d = c->d;
-	int64_t an = 3 * rup(N * d);	/* the encoder's T1, T2, dH */
+	/* the encoder's T1, T2, dH; in bf16 T2 is not used (H0 and the
+	 * blocks' dA1 are bf16 buffers of w), and dH takes its place */
+	int ne = 3;
+#ifndef NN_DOUBLE
+	if (encoder_bf16(b, d))
+		ne = 2;
+#endif
+	int64_t an = ne * rup(N * d);
 	if (c->tasks & 1 << TASK_REC && rec_arena(M, b) > an)
 		an = rec_arena(M, b);
 	if (c->tasks & 1 << TASK_RANK && rank_arena(M, b) > an)
@@ -590,7 +734,7 @@ model_step(model *M, const batch *b, mws *w, int backward, struct mout *out)
 	if (c->tasks & 1 << TASK_CLUSTER && cluster_arena(M, b) > an)
 		an = cluster_arena(M, b);
 	real *arena = need(&w->arena, an);
-	real *T1 = arena, *T2 = arena + rup(N * d), *T3 = T2 + rup(N * d);
+	real *T1 = arena, *T2 = arena + rup(N * d), *T3 = ne == 3 ? T2 + rup(N * d) : T2;
 
 	memset(out, 0, sizeof *out);
 	encoder_fwd(M, b, w, T1, T2, 1);
@@ -648,10 +792,12 @@ model_encode_fwd(model *M, const batch *b, mws *w, real **Hs)
 	free(w->arena.p);
 	w->arena.p = NULL;
 	w->arena.cap = 0;
-	free(w->A1[0].p);
-	free(w->XH[0].p);
-	w->A1[0].p = w->XH[0].p = NULL;
-	w->A1[0].cap = w->XH[0].cap = 0;
+	struct buf *fb[] = { &w->A1[0], &w->XH[0], &w->A1b[0], &w->Xb, &w->Wb, &w->Ec };
+	for (size_t i = 0; i < sizeof fb / sizeof fb[0]; i++) {
+		free(fb[i]->p);
+		fb[i]->p = NULL;
+		fb[i]->cap = 0;
+	}
 }
 
 void

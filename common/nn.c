@@ -8,13 +8,12 @@
 #include <cblas.h>
 
 #include "err.h"
+#include "gemm.h"
 #include "nn.h"
 
 #ifdef NN_DOUBLE
-#define GEMM cblas_dgemm
 #define TANH tanh
 #else
-#define GEMM cblas_sgemm
 #define TANH fast_tanhf
 #endif
 
@@ -71,9 +70,15 @@ nn_gemm(int ta, int tb, int64_t M, int64_t N, int64_t K, real alpha,
 				C[r * ldc + c] = beta == 0 ? 0 : beta * C[r * ldc + c];
 		return;
 	}
-	GEMM(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
-	     tb ? CblasTrans : CblasNoTrans, (int)M, (int)N, (int)K, alpha,
-	     A, (int)lda, B, (int)ldb, beta, C, (int)ldc);
+#ifdef NN_DOUBLE
+	cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
+		    tb ? CblasTrans : CblasNoTrans, (int)M, (int)N, (int)K, alpha,
+		    A, (int)lda, B, (int)ldb, beta, C, (int)ldc);
+#else
+	/* OpenBLAS sgemm, or bf16 operands for the large products when the
+	 * program chose bf16 (gemm.h) */
+	gemm_f32(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+#endif
 }
 
 /* ------------------------------------------------------------------ */
@@ -187,9 +192,30 @@ relu_bwd(real *dx, const real *dy, const real *y, int64_t n)
 /* ------------------------------------------------------------------ */
 /* per-graph normalisation */
 
-void
-gnorm_fwd(real *Y, real *XH, real *istd, const real *X, const real *gamma,
-	  const real *beta, const int64_t *off, int G, int64_t d, real eps)
+/* Columns of a block of the normalisation's passes: 64 columns of a
+ * graph of 2,000 nodes are 512 KB of fp32, which stay in a core's L2. */
+#define GNCOLS 64
+
+/* XH element i of an fp32 (bf 0) or bf16 (bf 1) array: the bodies below
+ * are inlined with a constant bf, one specialisation each. */
+static inline real
+xh_get(const void *XH, int bf, int64_t i)
+{
+	return bf ? (real)gemm_f32_of(((const uint16_t *)XH)[i]) : ((const real *)XH)[i];
+}
+
+static inline void
+xh_put(void *XH, int bf, int64_t i, real v)
+{
+	if (bf)
+		((uint16_t *)XH)[i] = gemm_bf16_of((float)v);
+	else
+		((real *)XH)[i] = v;
+}
+
+static inline void
+gnorm_fwd_body(void *Y, void *XH, int bf, real *istd, const real *X, const real *gamma,
+	       const real *beta, const int64_t *off, int G, int64_t d, real eps)
 {
 	#pragma omp parallel if (PAR(off[G] * d))
 	{
@@ -202,25 +228,31 @@ gnorm_fwd(real *Y, real *XH, real *istd, const real *X, const real *gamma,
 				continue;
 			memset(mu, 0, (size_t)d * sizeof *mu);
 			memset(var, 0, (size_t)d * sizeof *var);
-			for (int64_t r = r0; r < r1; r++)
-				for (int64_t c = 0; c < d; c++)
-					mu[c] += X[r * d + c];
-			for (int64_t c = 0; c < d; c++)
-				mu[c] /= (double)n;
-			for (int64_t r = r0; r < r1; r++)
-				for (int64_t c = 0; c < d; c++) {
-					double t = X[r * d + c] - mu[c];
-					var[c] += t * t;
-				}
 			real *is = istd + (int64_t)g * d;
-			for (int64_t c = 0; c < d; c++)
-				is[c] = (real)(1 / sqrt(var[c] / (double)n + eps));
-			for (int64_t r = r0; r < r1; r++)
-				for (int64_t c = 0; c < d; c++) {
-					real xh = (real)((X[r * d + c] - mu[c]) * is[c]);
-					XH[r * d + c] = xh;
-					Y[r * d + c] = gamma[c] * xh + beta[c];
-				}
+			/* GNCOLS columns at a time, so that the three passes
+			 * over a graph's rows find them in cache; each column's
+			 * sums run over the rows in order, as without blocks */
+			for (int64_t c0 = 0; c0 < d; c0 += GNCOLS) {
+				int64_t c1 = c0 + GNCOLS < d ? c0 + GNCOLS : d;
+				for (int64_t r = r0; r < r1; r++)
+					for (int64_t c = c0; c < c1; c++)
+						mu[c] += X[r * d + c];
+				for (int64_t c = c0; c < c1; c++)
+					mu[c] /= (double)n;
+				for (int64_t r = r0; r < r1; r++)
+					for (int64_t c = c0; c < c1; c++) {
+						double t = X[r * d + c] - mu[c];
+						var[c] += t * t;
+					}
+				for (int64_t c = c0; c < c1; c++)
+					is[c] = (real)(1 / sqrt(var[c] / (double)n + eps));
+				for (int64_t r = r0; r < r1; r++)
+					for (int64_t c = c0; c < c1; c++) {
+						real xh = (real)((X[r * d + c] - mu[c]) * is[c]);
+						xh_put(XH, bf, r * d + c, xh);
+						xh_put(Y, bf, r * d + c, gamma[c] * xh + beta[c]);
+					}
+			}
 		}
 		free(mu);
 		free(var);
@@ -228,9 +260,22 @@ gnorm_fwd(real *Y, real *XH, real *istd, const real *X, const real *gamma,
 }
 
 void
-gnorm_bwd(real *dX, real *dgamma, real *dbeta, const real *dY,
-	  const real *XH, const real *istd, const real *gamma,
-	  const int64_t *off, int G, int64_t d)
+gnorm_fwd(real *Y, real *XH, real *istd, const real *X, const real *gamma,
+	  const real *beta, const int64_t *off, int G, int64_t d, real eps)
+{
+	gnorm_fwd_body(Y, XH, 0, istd, X, gamma, beta, off, G, d, eps);
+}
+
+void
+gnorm_fwd_xb(uint16_t *Y, uint16_t *XH, real *istd, const real *X, const real *gamma,
+	     const real *beta, const int64_t *off, int G, int64_t d, real eps)
+{
+	gnorm_fwd_body(Y, XH, 1, istd, X, gamma, beta, off, G, d, eps);
+}
+
+static inline void
+gnorm_bwd_body(real *dX, real *dgamma, real *dbeta, const real *dY, const void *XH, int bf,
+	       const real *istd, const real *gamma, const int64_t *off, int G, int64_t d)
 {
 	/* Per-graph sums of dY and dY XH: they give dgamma/dbeta (reduced
 	 * serially below) and the two terms of the input gradient. */
@@ -243,18 +288,21 @@ gnorm_bwd(real *dX, real *dgamma, real *dbeta, const real *dY,
 		const real *is = istd + (int64_t)g * d;
 		if (n == 0)
 			continue;
-		for (int64_t r = r0; r < r1; r++)
-			for (int64_t c = 0; c < d; c++) {
-				a[c] += dY[r * d + c];
-				b[c] += dY[r * d + c] * XH[r * d + c];
-			}
-		for (int64_t r = r0; r < r1; r++)
-			for (int64_t c = 0; c < d; c++) {
-				/* dXH = gamma dY; sums of dXH are gamma * sums */
-				double t = (double)n * dY[r * d + c] - a[c]
-				    - XH[r * d + c] * b[c];
-				dX[r * d + c] = (real)(gamma[c] * is[c] * t / (double)n);
-			}
+		for (int64_t c0 = 0; c0 < d; c0 += GNCOLS) {	/* as gnorm_fwd_body */
+			int64_t c1 = c0 + GNCOLS < d ? c0 + GNCOLS : d;
+			for (int64_t r = r0; r < r1; r++)
+				for (int64_t c = c0; c < c1; c++) {
+					a[c] += dY[r * d + c];
+					b[c] += dY[r * d + c] * xh_get(XH, bf, r * d + c);
+				}
+			for (int64_t r = r0; r < r1; r++)
+				for (int64_t c = c0; c < c1; c++) {
+					/* dXH = gamma dY; sums of dXH are gamma * sums */
+					double t = (double)n * dY[r * d + c] - a[c]
+					    - xh_get(XH, bf, r * d + c) * b[c];
+					dX[r * d + c] = (real)(gamma[c] * is[c] * t / (double)n);
+				}
+		}
 	}
 	for (int g = 0; g < G; g++)
 		for (int64_t c = 0; c < d; c++) {
@@ -266,8 +314,24 @@ gnorm_bwd(real *dX, real *dgamma, real *dbeta, const real *dY,
 }
 
 void
-csr_spmm(real *Y, const int64_t *rp, const int32_t *ci, const real *av,
-	 const real *X, int64_t N, int64_t d, int relu)
+gnorm_bwd(real *dX, real *dgamma, real *dbeta, const real *dY,
+	  const real *XH, const real *istd, const real *gamma,
+	  const int64_t *off, int G, int64_t d)
+{
+	gnorm_bwd_body(dX, dgamma, dbeta, dY, XH, 0, istd, gamma, off, G, d);
+}
+
+void
+gnorm_bwd_xb(real *dX, real *dgamma, real *dbeta, const real *dY,
+	     const uint16_t *XH, const real *istd, const real *gamma,
+	     const int64_t *off, int G, int64_t d)
+{
+	gnorm_bwd_body(dX, dgamma, dbeta, dY, XH, 1, istd, gamma, off, G, d);
+}
+
+static inline void
+csr_spmm_body(real *Y, const int64_t *rp, const int32_t *ci, const real *av,
+	      const void *X, int bf, int64_t N, int64_t d, int relu)
 {
 	/* Whole rows: each neighbour row is one contiguous read.  (Column
 	 * panels that keep a graph's rows in L2 measured slower here.) */
@@ -276,15 +340,37 @@ csr_spmm(real *Y, const int64_t *rp, const int32_t *ci, const real *av,
 		real *y = Y + r * d;
 		memset(y, 0, (size_t)d * sizeof *y);
 		for (int64_t e = rp[r]; e < rp[r + 1]; e++) {
-			const real *x = X + (int64_t)ci[e] * d;
+			int64_t x = (int64_t)ci[e] * d;
 			real a = av[e];
 			for (int64_t c = 0; c < d; c++)
-				y[c] += a * x[c];
+				y[c] += a * xh_get(X, bf, x + c);
 		}
 		if (relu)	/* while the row is in cache */
 			for (int64_t c = 0; c < d; c++)
 				y[c] = y[c] > 0 ? y[c] : 0;
 	}
+}
+
+void
+csr_spmm(real *Y, const int64_t *rp, const int32_t *ci, const real *av,
+	 const real *X, int64_t N, int64_t d, int relu)
+{
+	csr_spmm_body(Y, rp, ci, av, X, 0, N, d, relu);
+}
+
+void
+csr_spmm_xb(real *Y, const int64_t *rp, const int32_t *ci, const real *av,
+	    const uint16_t *X, int64_t N, int64_t d, int relu)
+{
+	csr_spmm_body(Y, rp, ci, av, X, 1, N, d, relu);
+}
+
+void
+relu_bwd_xb(uint16_t *dx, const real *dy, const real *y, int64_t n)
+{
+	#pragma omp parallel for schedule(static) if (PAR(n))
+	for (int64_t i = 0; i < n; i++)
+		dx[i] = y[i] > 0 ? gemm_bf16_of((float)dy[i]) : 0;
 }
 
 /* ------------------------------------------------------------------ */

@@ -19,7 +19,8 @@
  * OpenMP threads: loops are split over rows when each row is written by one
  * thread, over column blocks when rows are scattered into (gathers with
  * repeated indices), and per-segment partial sums are reduced serially.
- * BLAS results may depend on the BLAS thread count, which gcn-train fixes.
+ * BLAS results may depend on the BLAS thread count, which gcn-train fixes,
+ * and on the precision of the products (gemm.h), which the model records.
  */
 #ifndef GNN_NN_H
 #define GNN_NN_H
@@ -32,7 +33,10 @@ typedef double real;
 typedef float real;
 #endif
 
-/* C = alpha op(A) op(B) + beta C, row-major; ta/tb nonzero = transpose. */
+/* C = alpha op(A) op(B) + beta C, row-major; ta/tb nonzero = transpose.
+ * In float, through gemm.h: fp32 (OpenBLAS) or, for the large products
+ * when the program chose bf16, bf16 operands with fp32 accumulation; in
+ * double (the gradient tests), plain dgemm. */
 void nn_gemm(int ta, int tb, int64_t M, int64_t N, int64_t K, real alpha,
 	     const real *A, int64_t lda, const real *B, int64_t ldb,
 	     real beta, real *C, int64_t ldc);
@@ -71,6 +75,16 @@ void gnorm_fwd(real *Y, real *XH, real *istd, const real *X,
 void gnorm_bwd(real *dX, real *dgamma, real *dbeta, const real *dY,
 	       const real *XH, const real *istd, const real *gamma,
 	       const int64_t *off, int G, int64_t d);
+/* The same pair with XH kept and Y written in bf16 (gemm.h), half their
+ * memory: the bf16 encoder's.  The statistics (mu, var, istd) stay in
+ * full precision; the saved XH and the output Y are rounded.  Y must not
+ * alias X. */
+void gnorm_fwd_xb(uint16_t *Y, uint16_t *XH, real *istd, const real *X,
+		  const real *gamma, const real *beta, const int64_t *off, int G,
+		  int64_t d, real eps);
+void gnorm_bwd_xb(real *dX, real *dgamma, real *dbeta, const real *dY,
+		  const uint16_t *XH, const real *istd, const real *gamma,
+		  const int64_t *off, int G, int64_t d);
 
 /*
  * Y = A X for a sparse N x N matrix in CSR form (rp, ci, av), followed by
@@ -80,6 +94,13 @@ void gnorm_bwd(real *dX, real *dgamma, real *dbeta, const real *dY,
  */
 void csr_spmm(real *Y, const int64_t *rp, const int32_t *ci, const real *av,
 	      const real *X, int64_t N, int64_t d, int relu);
+/* The same with X in bf16 (half the bytes gathered), summed in full
+ * precision. */
+void csr_spmm_xb(real *Y, const int64_t *rp, const int32_t *ci, const real *av,
+		 const uint16_t *X, int64_t N, int64_t d, int relu);
+/* dx = dy [y > 0] rounded to bf16 (relu_bwd fused with the rounding of
+ * the gradient for csr_spmm_xb). */
+void relu_bwd_xb(uint16_t *dx, const real *dy, const real *y, int64_t n);
 
 /* ---- layer mixing (paper eq. 2) ---- */
 

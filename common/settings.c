@@ -8,6 +8,7 @@
 
 #include "config.h"
 #include "err.h"
+#include "gemm.h"
 #include "settings.h"
 
 void
@@ -40,6 +41,7 @@ train_settings_default(struct train_settings *s)
 	s->support_fraction = bo.support_fraction;
 	s->tie_rtol = bo.tie_rtol;
 	s->seed = 0;
+	s->precision = xstrdup("auto");
 }
 
 size_t
@@ -68,6 +70,7 @@ train_schema(struct train_settings *s, struct cfg_key *k)
 		{ "train.negatives", CFG_INT, &s->nneg, 0, 1e9, NULL },
 		{ "train.support_fraction", CFG_DOUBLE, &s->support_fraction, 1e-9, 1, NULL },
 		{ "train.tie_rtol", CFG_DOUBLE, &s->tie_rtol, 0, 1, NULL },
+		{ "train.precision", CFG_STRING, &s->precision, 0, 0, NULL },
 		{ "seed", CFG_INT, &s->seed, 0, 9.2e18, NULL },
 	};
 	memcpy(k, keys, sizeof keys);
@@ -118,7 +121,9 @@ train_settings_free(struct train_settings *s)
 	free(s->feature_stage);
 	free(s->feature_command);
 	free(s->feature_columns);
+	free(s->precision);
 	s->tasks = s->feature_stage = s->feature_command = s->feature_columns = NULL;
+	s->precision = NULL;
 }
 
 void
@@ -158,4 +163,62 @@ train_settings_features_check(const struct train_settings *s, char *msg, size_t 
 		return -1;
 	}
 	return 0;
+}
+
+int
+train_settings_precision(struct train_settings *s, int *unavailable, char *why,
+			 size_t whylen)
+{
+	int want = gemm_precision_parse(s->precision), p;
+
+	*unavailable = 0;
+	if (want < 0) {
+		snprintf(why, whylen, "'%.40s': expected auto, fp32 or bf16", s->precision);
+		return -1;
+	}
+	if ((p = gemm_choose(want, why, whylen)) < 0) {
+		*unavailable = 1;
+		return -1;
+	}
+	gemm_set_precision(p);
+	free(s->precision);
+	s->precision = xstrdup(gemm_precision_name(p));
+	return 0;
+}
+
+char **
+argv_with_precision(int argc, char **argv, int optind, const char *prec, int *nargc,
+		    int *noptind)
+{
+	char **v = xmallocarray((size_t)argc + 3, sizeof *v);
+	int n = 0, at = optind;
+
+	/* getopt has put the options before optind (and a "--" last) */
+	if (at > 1 && at <= argc && strcmp(argv[at - 1], "--") == 0)
+		at--;
+	for (int i = 0; i < argc; i++) {
+		if (i == optind)
+			*noptind = n + (at == optind ? 2 : 0);
+		if (i == at) {
+			v[n++] = "--precision";
+			v[n++] = (char *)prec;
+		}
+		/* --precision X, --precision=X and their abbreviations (--prec) */
+		size_t len = i > 0 && i < at ? strcspn(argv[i], "=") : 0;
+		if (len >= 5 && len <= 11 && strncmp(argv[i], "--precision", len) == 0) {
+			if (argv[i][len] != '=')
+				i++;	/* and its value */
+			continue;
+		}
+		v[n++] = argv[i];
+	}
+	if (at >= argc) {
+		v[n++] = "--precision";
+		v[n++] = (char *)prec;
+	}
+	if (optind >= argc)
+		*noptind = n;
+	v[n] = NULL;
+	*nargc = n;
+	return v;
 }

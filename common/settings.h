@@ -28,6 +28,9 @@ struct train_settings {
 	long long batch, epochs, steps, patience, validation, npos, nneg;
 	double lr, mask_fraction, support_fraction, tie_rtol;
 	long long seed;
+	/* the products' precision (gemm.h): "auto", "fp32" or "bf16" asked;
+	 * a model records the one used, fp32 or bf16 (allocated) */
+	char *precision;
 };
 
 #define TRAIN_SCHEMA_MAX 32
@@ -51,6 +54,27 @@ void train_settings_features(struct train_settings *s, const char *arg);
 /* 0 if the feature stage of s is one of those (and a command has its
  * command line); else -1 with msg. */
 int train_settings_features_check(const struct train_settings *s, char *msg, size_t msglen);
+
+/*
+ * The precision asked for (--precision or train.precision: auto, fp32,
+ * bf16), chosen on this machine (gemm_choose()) and set for the process;
+ * s->precision becomes the one chosen, for the model's config.  Returns
+ * 0 with a sentence on the choice in why; -1 with the reason in why when
+ * the name is not one of the three (a usage error) or bf16 is not
+ * available here (a runtime error: see *unavailable).
+ */
+int train_settings_precision(struct train_settings *s, int *unavailable, char *why,
+			     size_t whylen);
+
+/*
+ * The command line argv (argc words, getopt's operands from optind on)
+ * with the precision chosen in place of any --precision given, for the
+ * pg record: "--precision bf16" before the operands, which start at
+ * *noptind.  A new array of *nargc words (the words themselves are
+ * argv's or static); free() it.
+ */
+char **argv_with_precision(int argc, char **argv, int optind, const char *prec, int *nargc,
+			   int *noptind);
 
 /* The batch part of s. */
 void train_settings_batch_opts(const struct train_settings *s, struct batch_opts *bo);

@@ -8,6 +8,12 @@
 #   sh mk/deps.sh WHAT...
 #     build     what the programs need (`make`): make, a C compiler, OpenMP,
 #               GSL, zlib, libyaml, OpenBLAS (CBLAS), LAPACKE, ARPACK
+#     optional  what the programs use when it is there (`make`, before
+#               build): oneDNN (bf16 products, common/gemm.h).  Installed
+#               like the others as root where apt-get is; elsewhere named on
+#               stderr, and the build goes on without it.  Writes the make
+#               variables DNNL_CPPFLAGS and DNNL_LDLIBS to the file
+#               $OPTIONAL_MK (default build/optional.mk); never fails
 #     test      Criterion and the figures' tools (`make test`)
 #     asan      the compiler's AddressSanitizer and UBSan (`make test-asan`)
 #     valgrind  valgrind (`make test-valgrind`)
@@ -39,8 +45,8 @@ PY=/usr/bin/python3	# bench/*.sh run the peers with it
 [ $# -gt 0 ] || set -- build
 for w in "$@"; do
 	case $w in
-	build | test | numpy | asan | valgrind | figures | bench | fuzz) ;;
-	*) echo "usage: sh mk/deps.sh [build|test|numpy|asan|valgrind|figures|bench|fuzz]..." >&2; exit 2 ;;
+	build | optional | test | numpy | asan | valgrind | figures | bench | fuzz) ;;
+	*) echo "usage: sh mk/deps.sh [build|optional|test|numpy|asan|valgrind|figures|bench|fuzz]..." >&2; exit 2 ;;
 	esac
 done
 
@@ -191,6 +197,58 @@ $(sed 's/^/deps:     /' "$T/cc.err" | head -n 20)
 	fi
 }
 
+# ---- optional libraries ----
+
+# oneDNN's matmul, as common/gemm.c calls it (compiled and linked, never run)
+cat >"$T/dnnl.c" <<'EOF'
+#include <oneapi/dnnl/dnnl.h>
+
+typedef void (*fn)(void);
+fn volatile used[] = { (fn)dnnl_matmul_desc_init, (fn)dnnl_post_ops_append_sum };
+
+int main(int argc, char **argv)
+{
+	(void)argv;
+	return used[argc % 2] == 0;
+}
+EOF
+# linked only into the programs that use it
+DNNL_LDLIBS="-Wl,--push-state,--as-needed -ldnnl -Wl,--pop-state"
+
+check_optional() {
+	cc_try dnnl.c "-std=c11 $CFLAGS $CPPFLAGS $LDFLAGS" "$DNNL_LDLIBS" ||
+		need oneDNN "no usable <oneapi/dnnl/dnnl.h> or -ldnnl; without it the programs have fp32 products only (no --precision bf16)" \
+			libdnnl-dev "the oneDNN development package"
+}
+
+# optional: install what is missing where we may, never fail; write the
+# make variables
+optional() {
+	out=${OPTIONAL_MK:-build/optional.mk}
+	tried=""
+	while ! check check_optional; do
+		if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+			break
+		fi
+		case " $tried " in *" $pkgs "*) break ;; esac
+		tried="$tried$pkgs"
+		echo "deps: installing:$pkgs" >&2
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq -o DPkg::Lock::Timeout=600 >&2 || true
+		apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=600 $pkgs >&2 ||
+			echo "deps: apt-get install failed" >&2
+	done
+	case $out in */*) mkdir -p "${out%/*}" || exit 0 ;; esac
+	if [ -z "$report" ]; then
+		printf '# mk/deps.sh optional: oneDNN found\nDNNL_CPPFLAGS = -DGNN_DNNL\nDNNL_LDLIBS = %s\n' \
+			"$DNNL_LDLIBS" >"$out"
+	else
+		printf 'deps: optional, missing here (the build goes on without it):\n%s' "$report" >&2
+		printf '# mk/deps.sh optional: oneDNN not found\nDNNL_CPPFLAGS =\nDNNL_LDLIBS =\n' >"$out"
+	fi
+	exit 0
+}
+
 # ---- what the other targets add ----
 
 tool() {	# tool COMMAND DEBIAN ELSEWHERE
@@ -271,6 +329,7 @@ check() {
 	for w in "$@"; do
 		case $w in
 		build) check_build ;;
+		check_optional) check_optional ;;
 		test) check_test ;;
 		asan) check_asan ;;
 		valgrind) tool valgrind valgrind valgrind ;;
@@ -282,6 +341,10 @@ check() {
 	done
 	[ -z "$report" ]
 }
+
+case " $* " in
+*" optional "*) optional ;;
+esac
 
 # As root where apt-get is: install what is missing, check again (a
 # compiler installed can reveal the libraries missing behind it); never

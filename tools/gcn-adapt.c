@@ -37,6 +37,7 @@
 
 #include "config.h"
 #include "err.h"
+#include "gemm.h"
 #include "head.h"
 #include "model.h"
 #include "modelio.h"
@@ -54,14 +55,14 @@ enum {
 	OPT_RUNS, OPT_LABEL, OPT_EPOCHS, OPT_PATIENCE, OPT_LR, OPT_HIDDEN, OPT_HEAD_WIDTH,
 	OPT_TRAIN_PER_CLASS, OPT_VAL, OPT_TEST, OPT_SCALE, OPT_DROPOUT,
 	OPT_ATTRIBUTES, OPT_ATTR_ONLY, OPT_TRAIN_FRACTION, OPT_RANDOM_ABOVE, OPT_FIRST_RUN,
-	OPT_RAW_CONCAT, OPT_FEATURES, OPT_PREDICT, OPT_SAVE_MODEL
+	OPT_RAW_CONCAT, OPT_FEATURES, OPT_PREDICT, OPT_SAVE_MODEL, OPT_PRECISION
 };
 
 #define SYNOPSIS "gcn-adapt [-qt] [-j threads] [-l level] [-o file] [-s seed] [--attr-only]\n" \
 	"                 [--attributes] [--dropout p] [--epochs n] [--features stage]\n" \
 	"                 [--first-run r] [--freeze k] [--head-width n] [--label name]\n" \
 	"                 [--lr x] [--model file] [--no-pretrain] [--patience n]\n" \
-	"                 [--predict] [--progress] [--random-above] [--raw-concat]\n" \
+	"                 [--precision p] [--predict] [--progress] [--random-above] [--raw-concat]\n" \
 	"                 [--runs n] [--save-model file] [--scale minmax|log]\n" \
 	"                 [--task node|link|graph] [--test n] [--train-fraction x]\n" \
 	"                 [--train-per-class n] [--val n] [file ...]"
@@ -86,6 +87,7 @@ struct opts {
 	int predict;		/* --predict: apply a saved adapted model */
 	const char *train_opt;	/* the first option given that only adaptation takes */
 	int label_set, task_set;
+	const char *precision;	/* --precision: auto, fp32 or bf16 */
 };
 
 static void
@@ -117,9 +119,11 @@ usage(FILE *f, const struct opts *o)
 		"      --no-pretrain       the same architecture from random initial values\n"
 		"  -o, --output FILE       write to FILE instead of stdout\n"
 		"      --patience N        stop after N epochs without a better validation accuracy [%d]\n"
+		"      --precision P       products in auto, fp32 or bf16 (bf16 operands, fp32\n"
+		"                          accumulation); auto measures which is faster [%s]\n"
 		"      --predict           label every item of the input with the adapted model of\n"
 		"                          --model: no training; takes only -jloqt, --features,\n"
-		"                          --label and --task\n"
+		"                          --label, --precision and --task\n"
 		"      --progress          progress on stderr even when it is not a terminal\n"
 		"      --random-above      random initial values above the fix-tune boundary (Fig. 3)\n"
 		"      --raw-concat        --attributes: the encoder output as it is, not scaled to\n"
@@ -139,7 +143,7 @@ usage(FILE *f, const struct opts *o)
 		"      --val N             validation nodes per run (node task) [%d]\n"
 		"      --version           print the version\n",
 		o->dropout, o->epochs, o->head_width, o->label, o->c.level, o->lr, o->patience,
-		o->runs, o->ntest, o->train_per_class, o->nval);
+		o->precision, o->runs, o->ntest, o->train_per_class, o->nval);
 }
 
 static void
@@ -161,6 +165,7 @@ parse(struct opts *o, int argc, char **argv)
 		{ "model", required_argument, NULL, OPT_MODEL },
 		{ "no-pretrain", no_argument, NULL, OPT_NO_PRETRAIN },
 		{ "patience", required_argument, NULL, OPT_PATIENCE },
+		{ "precision", required_argument, NULL, OPT_PRECISION },
 		{ "predict", no_argument, NULL, OPT_PREDICT },
 		{ "random-above", no_argument, NULL, OPT_RANDOM_ABOVE },
 		{ "raw-concat", no_argument, NULL, OPT_RAW_CONCAT },
@@ -190,6 +195,7 @@ parse(struct opts *o, int argc, char **argv)
 	o->nval = 500;
 	o->ntest = 1000;
 	o->train_fraction = 1;
+	o->precision = "auto";
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, COPT_LETTERS, lo, NULL)) != -1) {
 		if (ch == 'h') {
@@ -198,7 +204,7 @@ parse(struct opts *o, int argc, char **argv)
 		}
 		/* what only adaptation takes, for --predict's check */
 		if (!o->train_opt && ch != OPT_FEATURES && ch != OPT_LABEL && ch != OPT_MODEL &&
-		    ch != OPT_PREDICT && ch != OPT_TASK && ch != OPT_HIDDEN && ch != 'j' &&
+		    ch != OPT_PREDICT && ch != OPT_TASK && ch != OPT_HIDDEN && ch != OPT_PRECISION && ch != 'j' &&
 		    ch != 'l' && ch != 'o' && ch != 'q' && ch != 't' && ch != COPT_VERSION)
 			for (int i = 0; lo[i].name; i++)
 				if (lo[i].val == ch)
@@ -237,6 +243,11 @@ parse(struct opts *o, int argc, char **argv)
 		case OPT_RANDOM_ABOVE: o->random_above = 1; break;
 		case OPT_RAW_CONCAT: o->raw_concat = 1; break;
 		case OPT_PATIENCE: o->patience = (int)opt_ll(optarg, 1, 1000000, "--patience"); break;
+		case OPT_PRECISION:
+			if (gemm_precision_parse(optarg) < 0)
+				die_usage("--precision: '%.40s': expected auto, fp32 or bf16", optarg);
+			o->precision = optarg;
+			break;
 		case OPT_PREDICT: o->predict = 1; break;
 		case OPT_RUNS: o->runs = (int)opt_ll(optarg, 1, 100000, "--runs"); break;
 		case OPT_SAVE_MODEL:
@@ -1232,6 +1243,7 @@ write_predictions(struct adapt *a, int run, gs_file *out, gs_rec *rec, struct ru
 	res->test_acc = tok / a->nte;
 	gs_attr_set(rec, "task", adapt_task[o->task]);
 	gs_attr_set(rec, "dataset", ds->name);
+	gs_attr_set(rec, "precision", gemm_precision_name(gemm_precision()));
 	gs_attr_setf(rec, "classes", "%" PRId64, C);
 	if (a->link)
 		gs_attr_set(rec, "class_values", ds->cvals);
@@ -1560,6 +1572,7 @@ predict_main(struct opts *o, int argc, char **argv)
 	predictions_tensor(&rec, ac.run, ilg, ident, NI, ds.y, C);
 	gs_attr_set(&rec, "task", adapt_task[task]);
 	gs_attr_set(&rec, "dataset", ds.name);
+	gs_attr_set(&rec, "precision", gemm_precision_name(gemm_precision()));
 	gs_attr_setf(&rec, "classes", "%" PRId64, C);
 	if (link)
 		gs_attr_set(&rec, "class_values", ac.class_values);
@@ -1594,5 +1607,22 @@ main(int argc, char **argv)
 	err_setprog(argv[0]);
 	parse(&o, argc, argv);
 	copt_apply_threads_blas(&o.c);
-	return o.predict ? predict_main(&o, argc, argv) : adapt_main(&o, argc, argv);
+	/* the products' precision, with the threads set (auto measures); the
+	 * pg records' command line and the predictions say the one chosen */
+	char why[256];
+	int prec = gemm_choose(gemm_precision_parse(o.precision), why, sizeof why);
+	if (prec < 0)
+		die("--precision %s: %s", o.precision, why);
+	gemm_set_precision(prec);
+	int pgargc, pgoptind;
+	char **pgargv = argv_with_precision(argc, argv, optind, gemm_precision_name(prec), &pgargc,
+					    &pgoptind);
+	optind = pgoptind;	/* the operands in pgargv */
+	int rc = o.predict ? predict_main(&o, pgargc, pgargv) : adapt_main(&o, pgargc, pgargv);
+	/* at the end, as the other summaries: a failing run says one line */
+	if (strcmp(o.precision, "auto") == 0 && !o.c.quiet)
+		warnx_("precision auto: %s", why);
+	free(pgargv);
+	gemm_release();
+	return rc;
 }

@@ -23,6 +23,7 @@
 #include "config.h"
 #include "err.h"
 #include "featcmd.h"
+#include "gemm.h"
 #include "model.h"
 #include "modelio.h"
 #include "settings.h"
@@ -38,14 +39,14 @@
 enum {
 	OPT_CONFIG = COPT_FIRST_TOOL, OPT_HIDDEN, OPT_LAYERS, OPT_TASKS,
 	OPT_BATCH, OPT_LR, OPT_EPOCHS, OPT_STEPS, OPT_PATIENCE, OPT_VALIDATION,
-	OPT_LOG, OPT_CHECKPOINT, OPT_RESUME, OPT_BENCH, OPT_FEATURES
+	OPT_LOG, OPT_CHECKPOINT, OPT_RESUME, OPT_BENCH, OPT_FEATURES, OPT_PRECISION
 };
 
 #define SYNOPSIS "gcn-train [-qt] [-j threads] [-l level] [-o file] [-s seed] [--batch n]\n" \
 	"                 [--bench-steps n] [--checkpoint file] [--config file]\n" \
 	"                 [--epochs n] [--features stage] [--hidden d] [--layers L]\n" \
 	"                 [--log file] [--lr x]\n" \
-	"                 [--patience n] [--progress] [--resume file] [--steps n]\n" \
+	"                 [--patience n] [--precision p] [--progress] [--resume file] [--steps n]\n" \
 	"                 [--tasks list] [--validation n] [file ...]"
 
 struct opts {
@@ -56,6 +57,8 @@ struct opts {
 	int features_given;	/* --features or features.stage chose the stage */
 	int width_given;	/* the config states features.width / .columns */
 	int columns_given;
+	int precision_opt;	/* --precision given */
+	char precision_why[300];	/* what auto chose, for stderr, or "" */
 };
 
 
@@ -83,6 +86,8 @@ usage(FILE *f, const struct opts *o)
 		"      --lr X              Adam learning rate [%g]\n"
 		"  -o, --output FILE       write the model to FILE instead of stdout\n"
 		"      --patience N        stop after N epochs without a better validation score [%lld]\n"
+		"      --precision P       products in auto, fp32 or bf16 (bf16 operands, fp32\n"
+		"                          accumulation); auto measures which is faster [%s]\n"
 		"      --progress          progress on stderr even when it is not a terminal\n"
 		"  -q, --quiet             no progress\n"
 		"      --resume FILE       continue from a --checkpoint file\n"
@@ -93,7 +98,7 @@ usage(FILE *f, const struct opts *o)
 		"      --validation N      validation graphs, taken from the end [124 per 1024]\n"
 		"      --version           print the version\n",
 		s->batch, s->epochs, s->hidden, o->c.level, s->layers, s->lr,
-		s->patience, s->seed, s->steps, s->tasks);
+		s->patience, s->precision, s->seed, s->steps, s->tasks);
 }
 
 static const struct option longopts[] = {
@@ -109,6 +114,7 @@ static const struct option longopts[] = {
 	{ "log", required_argument, NULL, OPT_LOG },
 	{ "lr", required_argument, NULL, OPT_LR },
 	{ "patience", required_argument, NULL, OPT_PATIENCE },
+	{ "precision", required_argument, NULL, OPT_PRECISION },
 	{ "resume", required_argument, NULL, OPT_RESUME },
 	{ "steps", required_argument, NULL, OPT_STEPS },
 	{ "tasks", required_argument, NULL, OPT_TASKS },
@@ -172,6 +178,11 @@ parse(struct opts *o, int argc, char **argv)
 		case OPT_LOG: o->log = optarg; break;
 		case OPT_LR: o->s.lr = opt_double(optarg, 0, 10, "--lr"); break;
 		case OPT_PATIENCE: o->s.patience = opt_ll(optarg, 1, 1000000000, "--patience"); break;
+		case OPT_PRECISION:
+			o->precision_opt = 1;
+			free(o->s.precision);
+			o->s.precision = xstrdup(optarg);
+			break;
 		case OPT_RESUME: o->resume = optarg; break;
 		case OPT_STEPS: o->s.steps = opt_ll(optarg, 0, 1000000000000LL, "--steps"); break;
 		case OPT_TASKS:
@@ -197,6 +208,31 @@ parse(struct opts *o, int argc, char **argv)
 		die_usage("tasks: '%s': expected a list of rec, rank, cluster", o->s.tasks);
 	if (train_settings_features_check(&o->s, msg, sizeof msg) != 0)
 		die_usage("%s", msg);
+	if (gemm_precision_parse(o->s.precision) < 0)
+		die_usage("%s: '%.40s': expected auto, fp32 or bf16",
+			  o->precision_opt ? "--precision" : "train.precision", o->s.precision);
+}
+
+/* The precision of the products, chosen with the threads set (auto
+ * measures), said on stderr when auto chose; the model's config and the
+ * pg record's command line (*pargc, *pargv) get the one chosen. */
+static void
+apply_precision(struct opts *o, int argc, char **argv, int *pargc, char ***pargv)
+{
+	char why[256];
+	int unavailable, asked_auto = strcmp(o->s.precision, "auto") == 0;
+	if (train_settings_precision(&o->s, &unavailable, why, sizeof why) != 0) {
+		if (unavailable)
+			die("%s %s: %s", o->precision_opt ? "--precision" : "train.precision",
+			    o->s.precision, why);
+		die_usage("precision: %s", why);	/* parse() checked the name */
+	}
+	/* said once the input is read: a run that fails on its input says
+	 * one line, its error */
+	if (asked_auto && !o->c.quiet)
+		snprintf(o->precision_why, sizeof o->precision_why, "precision auto: %s", why);
+	int pgoptind;	/* the operands are read from argv, at optind */
+	*pargv = argv_with_precision(argc, argv, optind, o->s.precision, pargc, &pgoptind);
 }
 
 /* ---- input ---- */
@@ -1006,12 +1042,14 @@ main(int argc, char **argv)
 	struct batch_opts bo;
 	model M;
 	gs_file *out;
-	int tasks;
+	int tasks, pgargc;
+	char **pgargv;		/* the command line of the pg records */
 
 	copt_passive_wait(argv);
 	err_setprog(argv[0]);
 	parse(&o, argc, argv);
 	copt_apply_threads_blas(&o.c);
+	apply_precision(&o, argc, argv, &pgargc, &pgargv);
 	tasks_parse(o.s.tasks, &tasks);
 	memset(&ds, 0, sizeof ds);
 	memset(&fc, 0, sizeof fc);
@@ -1021,19 +1059,23 @@ main(int argc, char **argv)
 	resolve_features(&o, &ds, &fc, &bo.fs);
 	model_setup(&o, &M);
 	if (o.bench_steps) {
+		if (o.precision_why[0])
+			warnx_("%s", o.precision_why);
 		bench(&o, &M, &ds, &bo);
 	} else {
 		trainer_init(&t, &o, &M, &ds, &bo);
 		if (o.resume)
 			resume(&t, o.resume);
-		out = gs_open_out(&o.c, argc, argv);	/* a bad -o fails now, not after hours */
+		out = gs_open_out(&o.c, pgargc, pgargv);	/* a bad -o fails now, not after hours */
 		t.log = open_log(&o, &M);
+		if (o.precision_why[0])
+			warnx_("%s", o.precision_why);
 		if (!o.c.quiet)
 			fprintf(stderr, "%s: %" PRId64 " training and %" PRId64 " validation "
 				"graphs, %" PRId64 " parameters, tasks %s\n", err_prog(), t.nt,
 				t.nv, M.n, o.s.tasks);
 		catch_signals();
-		train(&t, argc, argv);
+		train(&t, pgargc, pgargv);
 		write_model(out, &ds, &t);
 		gs_close(out);
 		if (t.log && fclose(t.log) != 0)
@@ -1044,6 +1086,8 @@ main(int argc, char **argv)
 	featcmd_free(&fc);
 	model_free(&M);
 	train_settings_free(&o.s);
+	free(pgargv);
+	gemm_release();
 	if (stop_signal) {
 		/* the model is written; now die of the signal, so that a shell,
 		 * make or a job runner knows the run was cut short and does not

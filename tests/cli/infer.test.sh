@@ -30,11 +30,14 @@ agree() {
 }
 # items (first column) of the rows in file $1 that file $2 lists
 among() { awk 'NR == FNR { in2[$1] = 1; next } $1 in in2 { print $1 }' "$2" "$1"; }
-# the run with the best val_acc (the first of equals) of a text stream
+# the runs with the best val_acc of a text stream, as " id id ... " (on a
+# tie gcn-adapt keeps the lower validation loss, which the predictions
+# do not carry)
 best_run() {
 	awk '/^@tensor .*name=predictions/ { id = $2; sub(/id=/, "", id); v = $0
-		sub(/.* val_acc=/, "", v); sub(/ .*/, "", v)
-		if (n++ == 0 || v + 0 > best) { best = v + 0; r = id } } END { print r }' "$1"
+		sub(/.* val_acc=/, "", v); sub(/ .*/, "", v); acc[id] = v + 0; ids[++n] = id
+		if (n == 1 || v + 0 > best) best = v + 0 }
+		END { s = " "; for (i = 1; i <= n; i++) if (acc[ids[i]] == best) s = s ids[i] " "; print s }' "$1"
 }
 
 # ---- node task: every fifth node without a class (-1) ----
@@ -54,7 +57,7 @@ x=$(among "$T/p.rows" "$T/gu.unl")
 check "[ -s $T/p.rows ] && [ \$(awk '\$2 < 0' $T/p.rows | wc -l) -eq 0 ] && [ -z '$x' ]" \
 	"no node without a class is among the runs' test predictions"
 r=$(cfg adapt.run "$T/m.txt")
-check "[ '$r' = '$(best_run "$T/p.txt")' ]" "the saved run ($r) is the one with the best validation accuracy"
+check "case '$(best_run "$T/p.txt")' in *' $r '*) true ;; *) false ;; esac" "the saved run ($r) is one with the best validation accuracy"
 check "grep -q '^@model name=gcn-adapted ' $T/m.txt && [ '$(cfg adapt.task "$T/m.txt")' = '\"node\"' ] &&
 	[ '$(cfg adapt.classes "$T/m.txt")' = 3 ] && [ '$(cfg adapt.label "$T/m.txt")' = '\"cluster\"' ] &&
 	[ '$(cfg features.stage "$T/m.txt")' = '\"paper\"' ]" \
@@ -130,7 +133,7 @@ pred_rows "$T/gp.txt" >"$T/gp.rows"
 x=$(among "$T/gp.rows" "$T/gl.unl")
 check "[ -s $T/gp.rows ] && [ -z '$x' ]" "no graph without a class is tested"
 gr=$(cfg adapt.run "$T/gm.txt")
-check "[ '$gr' = '$(best_run "$T/gp.txt")' ]" "the saved run ($gr) has the best validation accuracy"
+check "case '$(best_run "$T/gp.txt")' in *' $gr '*) true ;; *) false ;; esac" "the saved run ($gr) has the best validation accuracy"
 expect 0 "gcn-adapt -j 2 --predict --model $T/gm.txt -t -o $T/gq.txt $T/gl.txt"
 pred_rows "$T/gq.txt" >"$T/gq.rows"
 check "[ \$(wc -l <$T/gq.rows) -eq 80 ] && grep -q '^@tensor .*task=graph .*labelled=$((80 - ng))' $T/gq.txt" \

@@ -1,0 +1,226 @@
+/*
+ * test_bf16.c - a training step with bf16 products (gemm.h) against the
+ * same step in fp32: the loss and every gradient tensor agree within a
+ * tolerance derived from bf16's precision, and differ (the bf16 path ran).
+ * Built in float like the programs (test_nn.c is the double build).
+ *
+ * The tolerance.  bf16 keeps 8 significant bits: rounding to nearest
+ * changes a value by at most u = 2^-8 relative, by less on average
+ * (measured: the 37,000 x 512 x 512 product of the issue has relative
+ * Frobenius error 2.1e-3 = 0.54 u, both operands rounded).  The reduction
+ * length K enters only through cancellation: the worst case of a sum of
+ * K rounded terms is K u times their mean size, which says nothing (K =
+ * 750 here); for independent rounding errors the error grows like
+ * sqrt(K) and so does a sum of terms of either sign, so relative to the
+ * result it stays about u/2 whatever K (fp32 accumulation adds K 2^-24,
+ * negligible).  What does cancel in this model is the mean over a graph's
+ * nodes: the normalisation divides each column's deviation from its mean
+ * by its spread, and the gradients it passes down sum to zero over a
+ * graph's nodes, so that the weight gradients' sums over the nodes lose
+ * the mean of their other factor.  Both turn an error of u/2 relative to
+ * a column's size into kappa u/2 relative to its spread, kappa =
+ * sqrt(mean(x^2) / var(x)) over the columns of a graph: measured here on
+ * the first block's normalisation input (relu(H0 W1) W2, whose inputs
+ * are >= 0, kappa about 4).  A gradient passes through 2 L + 4 products
+ * (forward and backward through L blocks and a task head) and so
+ * model: rel_err ~ kappa^2 sqrt(2 L + 4) u / 2 (0.11 for kappa 4.25, L 3;
+ * block1.W1 measured 0.116).  The bound is twice the model,
+ * kappa^2 sqrt(2 L + 4) u, for every gradient tensor (relative Frobenius
+ * norm), and u for the loss, whose error averages over every item.  Two
+ * gradients are 0 in exact arithmetic (the output bias of the cluster
+ * NTN, under a softmax; the ranking output biases, under the antisymmetric
+ * RankNet pairs): their fp32 value is rounding noise, and they are left
+ * out.  The test prints each tensor's error against the bound.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "err.h"
+#include "gemm.h"
+#include "graph.h"
+#include "model.h"
+#include "rng.h"
+
+#ifdef NN_DOUBLE
+#error "test_bf16.c is the float build"
+#endif
+
+/* A graph of n nodes in K clusters (edges within a cluster with
+ * probability pin, between clusters pout) with centrality-like targets. */
+static struct lgraph *
+cluster_graph(gsl_rng *r, int64_t id, int32_t n, int K, double pin, double pout)
+{
+	struct lgraph *lg = lgraph_new(id);
+	int64_t cap = (int64_t)n * n / 2, m = 0;
+	int32_t *u = xmallocarray((size_t)cap, sizeof *u), *v = xmallocarray((size_t)cap, sizeof *v);
+	lg->K = K;
+	lg->cluster = xmallocarray((size_t)n, sizeof *lg->cluster);
+	for (int32_t i = 0; i < n; i++)
+		lg->cluster[i] = i % K;
+	for (int32_t i = 0; i < n; i++)
+		for (int32_t j = i + 1; j < n; j++)
+			if (gsl_rng_uniform(r) < (lg->cluster[i] == lg->cluster[j] ? pin : pout)) {
+				u[m] = i;
+				v[m++] = j;
+			}
+	char msg[100];
+	cr_assert(graph_build(&lg->g, n, m, u, v, GRAPH_STRICT, NULL, msg, sizeof msg) == 0);
+	lg->cent = xmallocarray((size_t)n * MODEL_NCENT, sizeof *lg->cent);
+	for (int32_t i = 0; i < n; i++)
+		for (int t = 0; t < MODEL_NCENT; t++)
+			lg->cent[i * MODEL_NCENT + t] = graph_degree(&lg->g, i) + gsl_rng_uniform(r);
+	free(u);
+	free(v);
+	return lg;
+}
+
+static double
+rel_err(const real *a, const real *b, int64_t n)
+{
+	double e = 0, s = 0;
+	for (int64_t i = 0; i < n; i++) {
+		e += ((double)a[i] - b[i]) * ((double)a[i] - b[i]);
+		s += (double)b[i] * b[i];
+	}
+	return s > 0 ? sqrt(e / s) : sqrt(e);
+}
+
+Test(bf16, step_agrees_with_fp32)
+{
+	char why[256];
+	if (gemm_choose(GEMM_BF16, why, sizeof why) < 0)
+		cr_skip_test("%s", why);
+	gsl_rng *r = rng_new(2024, 0);
+	struct model_cfg cfg;
+	model_cfg_default(&cfg);
+	cfg.d = 128;
+	cfg.rank_hidden = 64;
+	cfg.att_hidden = 128;
+	model M;
+	cr_assert(model_init(&M, &cfg) == 0);
+	model_init_params(&M, r);
+	struct lgraph *gs[3] = { cluster_graph(r, 1, 300, 4, 0.08, 0.01),
+		cluster_graph(r, 2, 250, 3, 0.1, 0.01), cluster_graph(r, 3, 200, 5, 0.12, 0.02) };
+	struct batch_opts bo;
+	batch_opts_default(&bo);
+	batch b;
+	batch_init(&b);
+	char msg[200];
+	cr_assert(batch_build(&b, gs, 3, 1, 0, &bo, msg, sizeof msg) == 0, "%s", msg);
+	cr_assert(gemm_bf16_worth(b.N, cfg.d, cfg.d), "the encoder's products go to bf16");
+
+	/* kappa of the first block's normalisation input T1 = relu(H0 W1) W2:
+	 * a column's size against its spread within its graph */
+	double kappa;
+	{
+		int64_t N = b.N, d = cfg.d;
+		real *H0 = xmallocarray((size_t)(N * d), sizeof *H0), *A1 = xmallocarray((size_t)(N * d), sizeof *A1);
+		real *T1 = xmallocarray((size_t)(N * d), sizeof *T1);
+		lin_fwd(H0, b.X, M.P.E, M.P.Eb, N, cfg.nfeat, d);
+		tanh_fwd(H0, H0, N * d);
+		lin_fwd(A1, H0, M.P.W1[0], NULL, N, d, d);
+		relu_fwd(A1, A1, N * d);
+		lin_fwd(T1, A1, M.P.W2[0], NULL, N, d, d);
+		double ss = 0, sv = 0;
+		for (int g = 0; g < b.G; g++)
+			for (int64_t c = 0; c < d; c++) {
+				double mu = 0, m2 = 0;
+				int64_t n = b.off[g + 1] - b.off[g];
+				for (int64_t v = b.off[g]; v < b.off[g + 1]; v++) {
+					mu += T1[v * d + c];
+					m2 += (double)T1[v * d + c] * T1[v * d + c];
+				}
+				mu /= n;
+				ss += m2;
+				sv += m2 - n * mu * mu;
+			}
+		kappa = sqrt(ss / sv);
+		free(H0);
+		free(A1);
+		free(T1);
+	}
+	mws *w = mws_new();
+	struct mout o;
+	real *g32 = xmallocarray((size_t)M.n, sizeof *g32);
+	gemm_set_precision(GEMM_FP32);
+	model_zero_grad(&M);
+	double l32 = model_step(&M, &b, w, 1, &o);
+	memcpy(g32, M.g, (size_t)M.n * sizeof *g32);
+	gemm_set_precision(GEMM_BF16);
+	model_zero_grad(&M);
+	double l16 = model_step(&M, &b, w, 1, &o);
+	gemm_set_precision(GEMM_FP32);
+
+	const double u = 1.0 / 256;	/* 2^-8 */
+	double gbound = kappa * kappa * sqrt(2.0 * cfg.layers + 4) * u, worst = 0;
+	double dl = fabs(l16 - l32) / l32;
+	int differ = 0;
+	printf("bf16 step: kappa %.2f; loss %.6f (fp32 %.6f), relative difference %.2e "
+	       "(bound u = %.2e)\n", kappa, l16, l32, dl, u);
+	cr_expect(isfinite(l16) && dl <= u, "loss: bf16 %.6f against fp32 %.6f", l16, l32);
+	for (int i = 0; i < M.nt; i++) {
+		struct mtensor *t = &M.t[i];
+		int64_t n = t->rows * t->cols;
+		if (strcmp(t->name, "cluster.out.b") == 0 || strcmp(t->name, "rank.b2") == 0)
+			continue;	/* 0 in exact arithmetic */
+		double e = rel_err(M.g + t->off, g32 + t->off, n);
+		printf("bf16 step: %-18s relative error %.2e (bound %.2e)\n", t->name, e, gbound);
+		cr_expect(e <= gbound, "%s: relative error %.3g > %.3g", t->name, e, gbound);
+		if (e > worst)
+			worst = e;
+		differ |= e > 0;
+	}
+	/* the bf16 products ran: rounding left its mark on the big tensors */
+	cr_expect(differ && worst > 0.05 * u, "bf16 and fp32 gradients equal: bf16 not used?");
+	printf("bf16 step: largest gradient error %.2e, %.2f of the bound\n", worst, worst / gbound);
+
+	free(g32);
+	mws_free(w);
+	batch_free(&b);
+	for (int i = 0; i < 3; i++)
+		lgraph_free(gs[i]);
+	model_free(&M);
+	gsl_rng_free(r);
+	gemm_release();
+}
+
+/* gemm_f32 in bf16 against sgemm on every transpose and a leading
+ * dimension wider than the matrix: the error of rounded operands only. */
+Test(bf16, products_every_layout)
+{
+	char why[256];
+	if (gemm_choose(GEMM_BF16, why, sizeof why) < 0)
+		cr_skip_test("%s", why);
+	gsl_rng *r = rng_new(7, 0);
+	const int64_t M = 70, N = 50, K = 300, pad = 3;
+	float *A = xmallocarray((size_t)(K + pad) * (K + pad), sizeof *A);
+	float *B = xmallocarray((size_t)(K + pad) * (K + pad), sizeof *B);
+	float *C0 = xmallocarray((size_t)(M * N), sizeof *C0), *C1 = xmallocarray((size_t)(M * N), sizeof *C1);
+	for (int64_t i = 0; i < (K + pad) * (K + pad); i++) {
+		A[i] = (float)(gsl_rng_uniform(r) - 0.5);
+		B[i] = (float)(gsl_rng_uniform(r) - 0.5);
+	}
+	for (int ta = 0; ta < 2; ta++)
+		for (int tb = 0; tb < 2; tb++) {
+			int64_t lda = (ta ? M : K) + pad, ldb = (tb ? K : N) + pad;
+			for (int64_t i = 0; i < M * N; i++)
+				C0[i] = C1[i] = (float)(gsl_rng_uniform(r) - 0.5);
+			gemm_set_precision(GEMM_FP32);
+			gemm_f32(ta, tb, M, N, K, 0.75f, A, lda, B, ldb, 0.5f, C0, N);
+			gemm_set_precision(GEMM_BF16);
+			gemm_f32(ta, tb, M, N, K, 0.75f, A, lda, B, ldb, 0.5f, C1, N);
+			double e = rel_err(C1, C0, M * N);
+			cr_expect(e > 0 && e < 1.0 / 256, "ta %d tb %d: relative error %.3g", ta, tb, e);
+		}
+	gemm_set_precision(GEMM_FP32);
+	free(A);
+	free(B);
+	free(C0);
+	free(C1);
+	gsl_rng_free(r);
+	gemm_release();
+}
