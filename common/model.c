@@ -4,6 +4,7 @@
  * batch.c, the settings in settings.c, records in modelio.c.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,6 +238,10 @@ struct mws {
 	struct buf dFu, dFv, dFU, dFs, dFq;
 	/* outputs kept for the caller */
 	struct buf rlog, rS, clog;
+	/* not buffers (mws_all() stops here): the input of block hin_from
+	 * when model_encode_from() was given it, or NULL */
+	const real *hin;
+	int hin_from;
 };
 
 mws *
@@ -248,7 +253,7 @@ mws_new(void)
 static struct buf *
 mws_all(mws *w, int *nb)
 {
-	*nb = (int)(sizeof *w / sizeof(struct buf));
+	*nb = (int)(offsetof(struct mws, hin) / sizeof(struct buf));
 	return (struct buf *)w;
 }
 
@@ -329,17 +334,24 @@ embed_fwd(model *M, const batch *b, real *H0)
  * Encoder forward: H[1..L] into w.  With keep, each block's A1, XH and
  * istd are kept for the backward pass; without (model_encode_fwd), one
  * set of those buffers serves every block, and the output alone stays.
+ * With Hgiven, the blocks from `from` up run on it as block from's input
+ * (model_encode_from); without, everything runs from X (from is 0).
  */
 static void
-encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep)
+encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep, int from,
+	    const real *Hgiven)
 {
 	const struct model_cfg *c = &M->cfg;
 	int64_t N = b->N, d = c->d;
 	struct mview *P = &M->P;
-	embed_fwd(M, b, T2);
-	for (int l = 0; l < c->layers; l++) {
+	w->hin = Hgiven;
+	w->hin_from = from;
+	if (!Hgiven)
+		embed_fwd(M, b, T2);
+	for (int l = from; l < c->layers; l++) {
 		int k = keep ? l : 0;
-		real *Hin = l ? w->H[l].p : T2, *A1 = need(&w->A1[k], N * d),
+		const real *Hin = l > from ? w->H[l].p : Hgiven ? Hgiven : T2;
+		real *A1 = need(&w->A1[k], N * d),
 		    *XH = need(&w->XH[k], N * d), *is = need(&w->istd[k], (int64_t)b->G * d),
 		    *Ho = need(&w->H[l + 1], N * d);
 		lin_fwd(A1, Hin, P->W1[l], NULL, N, d, d);
@@ -401,8 +413,12 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
 	real *sg = xcalloc(2 * (size_t)d, sizeof *sg);	/* frozen gamma, beta */
 	memset(dH, 0, (size_t)(N * d) * sizeof *dH);
 	mix_input_grads(M, src, nsrc, dH, L - 1);
+	if (w->hin && low < w->hin_from)
+		die("internal error: the encoder's backward pass below its given input");
+	const real *H0 = T1;
 	for (int l = L - 1; l >= low; l--) {
-		real *Hin = w->H[l].p, *Ho = w->H[l + 1].p, *A1 = w->A1[l].p;
+		const real *Hin = w->H[l].p;
+		real *Ho = w->H[l + 1].p, *A1 = w->A1[l].p;
 		int train = l >= from, more = l > low || embed;
 		relu_bwd(dH, dH, Ho, N * d);
 		csr_spmm(T1, b->rp, b->ci, b->av, dH, N, d, 0);	/* Â symmetric */
@@ -414,10 +430,14 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
 		else
 			nn_gemm(0, 1, N, d, d, 1, T1, d, P->W2[l], d, 0, T2, d);
 		relu_bwd(T2, T2, A1, N * d);
-		if (l == 0) {		/* T1 is free again: H0 goes there */
+		if (w->hin && l == w->hin_from) {	/* the input the forward pass was given */
+			Hin = w->hin;
+		} else if (l == 0) {	/* T1 is free again: H0 goes there */
 			embed_fwd(M, b, T1);
 			Hin = T1;
 		}
+		if (l == 0)
+			H0 = Hin;
 		if (train)
 			lin_bwd(more ? dH : NULL, G->W1[l], NULL, T2, Hin, P->W1[l], N, d, d, 0);
 		else
@@ -426,7 +446,7 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
 			mix_input_grads(M, src, nsrc, dH, l - 1);
 	}
 	if (embed) {
-		tanh_bwd(dH, dH, T1, N * d);	/* T1 = H0 */
+		tanh_bwd(dH, dH, H0, N * d);
 		lin_bwd(NULL, G->E, G->Eb, dH, b->X, P->E, N, M->cfg.nfeat, d, 0);
 	}
 	free(sg);
@@ -593,7 +613,7 @@ model_step(model *M, const batch *b, mws *w, int backward, struct mout *out)
 	real *T1 = arena, *T2 = arena + rup(N * d), *T3 = T2 + rup(N * d);
 
 	memset(out, 0, sizeof *out);
-	encoder_fwd(M, b, w, T1, T2, 1);
+	encoder_fwd(M, b, w, T1, T2, 1, 0, NULL);
 	double total = 0;
 	if (c->tasks & 1 << TASK_REC) {
 		out->loss[TASK_REC] = task_rec(M, b, w, arena, backward);
@@ -631,8 +651,26 @@ void
 model_encode(model *M, const batch *b, mws *w, real **Hs)
 {
 	real *arena = need(&w->arena, encoder_arena(M, b));
-	encoder_fwd(M, b, w, arena, arena + rup(b->N * M->cfg.d), 1);
+	encoder_fwd(M, b, w, arena, arena + rup(b->N * M->cfg.d), 1, 0, NULL);
 	for (int l = 0; l < M->cfg.layers; l++)
+		Hs[l] = w->H[l + 1].p;
+}
+
+void
+model_embed(model *M, const batch *b, real *H0)
+{
+	embed_fwd(M, b, H0);
+}
+
+void
+model_encode_from(model *M, const batch *b, mws *w, int from, const real *Hin, real **Hs)
+{
+	if (from < 0 || from > M->cfg.layers || !Hin)
+		die("internal error: model_encode_from(from %d, %s input)", from,
+		    Hin ? "an" : "no");
+	real *arena = need(&w->arena, encoder_arena(M, b));
+	encoder_fwd(M, b, w, arena, arena + rup(b->N * M->cfg.d), 1, from, Hin);
+	for (int l = from; l < M->cfg.layers; l++)
 		Hs[l] = w->H[l + 1].p;
 }
 
@@ -641,7 +679,7 @@ model_encode_fwd(model *M, const batch *b, mws *w, real **Hs)
 {
 	int64_t nd = rup(b->N * M->cfg.d);
 	real *arena = need(&w->arena, 2 * nd);
-	encoder_fwd(M, b, w, arena, arena + nd, 0);
+	encoder_fwd(M, b, w, arena, arena + nd, 0, 0, NULL);
 	for (int l = 0; l < M->cfg.layers; l++)
 		Hs[l] = w->H[l + 1].p;
 	/* what the forward pass alone needed: given back */
