@@ -160,10 +160,12 @@ tanh_fwd(real *y, const real *x, int64_t n)
 		y[i] = TANH(x[i]);
 }
 
+/* The relu passes select on signs, which a branch mispredicts about half
+ * the time: simd makes them a compare and a mask (the same values). */
 void
 relu_fwd(real *y, const real *x, int64_t n)
 {
-	#pragma omp parallel for schedule(static) if (PAR(n))
+	#pragma omp parallel for simd schedule(static) if (PAR(n))
 	for (int64_t i = 0; i < n; i++)
 		y[i] = x[i] > 0 ? x[i] : 0;
 }
@@ -179,9 +181,11 @@ tanh_bwd(real *dx, const real *dy, const real *y, int64_t n)
 void
 relu_bwd(real *dx, const real *dy, const real *y, int64_t n)
 {
-	#pragma omp parallel for schedule(static) if (PAR(n))
-	for (int64_t i = 0; i < n; i++)
-		dx[i] = y[i] > 0 ? dy[i] : 0;
+	#pragma omp parallel for simd schedule(static) if (PAR(n))
+	for (int64_t i = 0; i < n; i++) {
+		real g = dy[i];		/* loaded either way, so no branch */
+		dx[i] = y[i] > 0 ? g : 0;
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -282,6 +286,7 @@ csr_spmm(real *Y, const int64_t *rp, const int32_t *ci, const real *av,
 				y[c] += a * x[c];
 		}
 		if (relu)	/* while the row is in cache */
+			#pragma omp simd
 			for (int64_t c = 0; c < d; c++)
 				y[c] = y[c] > 0 ? y[c] : 0;
 	}
