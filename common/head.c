@@ -148,6 +148,26 @@ dropout(real *restrict y, uint8_t *restrict mask, const real *restrict x, int64_
 	}
 }
 
+/* Rows of the link decoder's node arrays are read and written in the
+ * random order of the edges, and most miss the cache: ask for the row of
+ * an edge PF_AHEAD edges on while this one is computed. */
+#define PF_AHEAD 8
+static inline void
+prefetch_row(const real *X, int64_t r, int64_t n, int write)
+{
+#ifdef __GNUC__
+	const char *p = (const char *)(X + r * n);
+	for (int64_t b = 0; b < n * (int64_t)sizeof(real); b += 64) {
+		if (write)
+			__builtin_prefetch(p + b, 1);
+		else
+			__builtin_prefetch(p + b, 0);
+	}
+#else
+	(void)X, (void)r, (void)n, (void)write;
+#endif
+}
+
 /* y += x over n values (y, x apart): one vectorised loop per row of the
  * link decoder's per-endpoint sums */
 static inline void
@@ -268,8 +288,11 @@ head_graph_logits(real *glg, const real *lg, const batch *b, int64_t C)
 	}
 }
 
-double
-head_softmax_stats(const real *z, int64_t C, double *s, int *best)
+/* head_softmax_stats(), and each exp(z_j - max) into e unless e is NULL
+ * (head_xent's gradient takes them from there: one exp per class, not
+ * two, and the same values). */
+static double
+softmax_stats(const real *z, int64_t C, double *e, double *s, int *best)
 {
 	double mx = z[0];
 	*best = 0;
@@ -279,30 +302,42 @@ head_softmax_stats(const real *z, int64_t C, double *s, int *best)
 			*best = (int)j;
 		}
 	*s = 0;
-	for (int64_t j = 0; j < C; j++)
-		*s += exp(z[j] - mx);
+	for (int64_t j = 0; j < C; j++) {
+		double x = exp(z[j] - mx);
+		if (e)
+			e[j] = x;
+		*s += x;
+	}
 	return mx;
 }
+
+double
+head_softmax_stats(const real *z, int64_t C, double *s, int *best)
+{
+	return softmax_stats(z, C, NULL, s, best);
+}
+
+#define XENT_KEEP 64	/* classes whose exps head_xent keeps */
 
 double
 head_xent(const real *ilg, real *dil, const int32_t *y, const int32_t *idx, int k,
      int64_t C, int64_t nitems, double *acc, int backward)
 {
-	double loss = 0;
-	int ok = 0;
+	double loss = 0, e[XENT_KEEP];
+	int ok = 0, keep = backward && C <= XENT_KEEP;
 	if (backward)
 		memset(dil, 0, (size_t)(nitems * C) * sizeof *dil);
 	for (int i = 0; i < k; i++) {
 		const real *z = ilg + (int64_t)idx[i] * C;
 		double s;
 		int best;
-		double mx = head_softmax_stats(z, C, &s, &best);
+		double mx = softmax_stats(z, C, keep ? e : NULL, &s, &best);
 		loss += mx + log(s) - z[y[idx[i]]];
 		ok += best == y[idx[i]];
 		if (backward)
 			for (int64_t j = 0; j < C; j++)
 				dil[(int64_t)idx[i] * C + j] =
-				    (real)((exp(z[j] - mx) / s - (j == y[idx[i]])) / k);
+				    (real)(((keep ? e[j] : exp(z[j] - mx)) / s - (j == y[idx[i]])) / k);
 	}
 	*acc = (double)ok / k;
 	return loss / k;
@@ -409,6 +444,11 @@ link_chunk_fwd(struct head *h, struct lbuf *lb, const int32_t *eu, const int32_t
 	const real *restrict b3 = h->b3;
 	for (int64_t i = 0; i < kc; i++) {
 		int32_t e = idx[i];
+		if (i + PF_AHEAD < kc) {
+			int32_t f = idx[i + PF_AHEAD];
+			prefetch_row(lb->P, eu[f], hid, 0);
+			prefetch_row(lb->Q, ev[f], hid, 0);
+		}
 		const real *restrict pu = lb->P + (int64_t)eu[e] * hid;
 		const real *restrict qv = lb->Q + (int64_t)ev[e] * hid;
 		real *restrict z3 = lb->Z3 + i * hid;
@@ -481,6 +521,11 @@ head_link_pass(struct head *h, struct lbuf *lb, const int32_t *eu, const int32_t
 		/* through dropout and relu, then summed per endpoint */
 		for (int64_t i = 0; i < kc; i++) {
 			int32_t e = idx[c0 + i];
+			if (i + PF_AHEAD < kc) {
+				int32_t f = idx[c0 + i + PF_AHEAD];
+				prefetch_row(lb->SU, eu[f], hid, 1);
+				prefetch_row(lb->SV, ev[f], hid, 1);
+			}
 			real *restrict g3 = lb->Y3 + i * hid;
 			const real *restrict z3 = lb->Z3 + i * hid;
 			const uint8_t *restrict m3 = lb->m3 + i * hid;

@@ -921,7 +921,8 @@ struct adapt {
 	struct hbuf hb;
 	struct lbuf lb;		/* link task: the edge decoder's buffers */
 	real *elg;		/* link: (NI x C) logits of the validation edges */
-	int32_t *tu, *tv;	/* link: the run's training edges */
+	int32_t *tu, *tv;	/* link: the run's training edges, in the order of tr */
+	int32_t *ty;		/* link: their classes */
 	graph gtr;		/* link: the run's training graph */
 	int32_t *ident;		/* 0, 1, 2, ... */
 	int32_t *tr, *va, *te;	/* the run's split */
@@ -1020,6 +1021,7 @@ adapt_init(struct adapt *a, const struct opts *o, struct pretrained *pt, struct 
 		a->elg = xcalloc((size_t)(a->NI * a->C), sizeof *a->elg);
 		a->tu = xmallocarray((size_t)a->NI, sizeof *a->tu);
 		a->tv = xmallocarray((size_t)a->NI, sizeof *a->tv);
+		a->ty = xmallocarray((size_t)a->NI, sizeof *a->ty);
 	}
 	a->tr = xmallocarray((size_t)a->NI + 1, sizeof *a->tr);
 	a->va = xmallocarray((size_t)a->NI + (size_t)o->nval + 1, sizeof *a->va);
@@ -1058,7 +1060,7 @@ adapt_free(struct adapt *a)
 		free(a->glg);
 		free(a->dil);
 	}
-	free(a->elg); free(a->tu); free(a->tv); free(a->lab); free(a->unl);
+	free(a->elg); free(a->tu); free(a->tv); free(a->ty); free(a->lab); free(a->unl);
 	free(a->snapM); free(a->snapH); free(a->keepM); free(a->keepH);
 	graph_free(&a->gtr);
 	hbuf_free(&a->hb);
@@ -1093,6 +1095,7 @@ split_run(struct adapt *a, int run)
 		for (int i = 0; i < a->ntr; i++) {
 			a->tu[i] = ds->eu[a->tr[i]];
 			a->tv[i] = ds->ev[a->tr[i]];
+			a->ty[i] = ds->y[a->tr[i]];
 		}
 		for (int64_t i = 0; i < a->nunl; i++) {
 			a->tu[a->ntr + i] = ds->eu[a->unl[i]];
@@ -1244,7 +1247,9 @@ train_run(struct adapt *a, int run, struct run_result *res)
 		prof_mark(a->prof, PH_HEAD_FWD);
 		if (a->link) {
 			relu_fwd(hb->lg, hb->lg, N * hid);
-			head_link_pass(&h, &a->lb, ds->eu, ds->ev, ds->y, hb->lg, hb->dlg, N, a->tr,
+			/* training edge i is tr[i]: its endpoints and class
+			 * gathered once per run, read in order here */
+			head_link_pass(&h, &a->lb, a->tu, a->tv, a->ty, hb->lg, hb->dlg, N, a->ident,
 				       a->ntr, hid, C, o->dropout, a->rr, NULL, a->ident);
 			relu_bwd(hb->dlg, hb->dlg, hb->lg, N * hid);
 			prof_mark(a->prof, PH_LINK_TRAIN);

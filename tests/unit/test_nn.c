@@ -868,6 +868,16 @@ tiny_setup(model *M, batch *b, struct lgraph **gs, int scale)
 	cr_assert(batch_plain(b, gg, 2, &fs, NULL, msg, sizeof msg) == 0, "%s", msg);
 }
 
+/* What tiny_setup() made. */
+static void
+tiny_free(model *M, batch *b, struct lgraph **gs)
+{
+	batch_free(b);
+	lgraph_free(gs[0]);
+	lgraph_free(gs[1]);
+	model_free(M);
+}
+
 struct enc_ctx {
 	model *M;
 	batch *b;
@@ -1029,10 +1039,7 @@ check_encode_from(int from, int bfrom, int embed)
 	free(Hin); free(r); free(alpha); free(psi); free(idx); free(g1);
 	mws_free(w1);
 	mws_free(w2);
-	batch_free(&b);
-	lgraph_free(gs[0]);
-	lgraph_free(gs[1]);
-	model_free(&M);
+	tiny_free(&M, &b, gs);
 }
 
 Test(model, encoder_from_h0_is_the_whole_pass, .init = setup, .fini = teardown) { check_encode_from(0, 0, 0); }
@@ -1196,10 +1203,7 @@ head_ctx_free(struct head_ctx *c, struct head_fix *f)
 	hbuf_free(&c->hb);
 	head_free(&f->h);
 	mws_free(c->w);
-	batch_free(&f->b);
-	lgraph_free(f->gs[0]);
-	lgraph_free(f->gs[1]);
-	model_free(&f->M);
+	tiny_free(&f->M, &f->b, f->gs);
 }
 
 /* Every gradient of the head and of the trained encoder against finite
