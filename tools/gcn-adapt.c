@@ -805,6 +805,7 @@ static void
 decay_and_step(real *p, real *g, real *m, real *v, int64_t n, double lr, double wd,
 	       int64_t t)
 {
+	#pragma omp simd
 	for (int64_t i = 0; i < n; i++)
 		g[i] += (real)(wd * p[i]);
 	adam_step(p, g, m, v, n, lr, 0.9, 0.999, 1e-8, t);
