@@ -8,6 +8,7 @@
 
 #include "err.h"
 #include "head.h"
+#include "rng.h"
 
 
 
@@ -98,14 +99,123 @@ head_free(struct head *h)
 }
 
 
+/*
+ * v where keep is 1 and +0 where it is 0 (what keep ? v : 0 gives), by a
+ * mask of the bits rather than a branch: the loops below select on coin
+ * flips (dropout) and signs (relu), which a branch mispredicts half the
+ * time, and a loop without one vectorises (omp simd).
+ */
+static inline real
+kept(real v, unsigned keep)
+{
+#ifdef NN_DOUBLE
+	uint64_t u, m = (uint64_t)0 - (uint64_t)(keep & 1);
+#else
+	uint32_t u, m = (uint32_t)0 - (uint32_t)(keep & 1);
+#endif
+	memcpy(&u, &v, sizeof u);
+	u &= m;
+	memcpy(&v, &u, sizeof v);
+	return v;
+}
+
+/*
+ * Training dropout: y = x / (1 - p) where mask is 1, 0 elsewhere.  Element
+ * i is kept when the i-th uniform of r is >= p, that is when the i-th raw
+ * value k of r (gsl_rng_uniform() is k / 2^32) is >= ceil(p 2^32): the
+ * draws and masks of a gsl_rng_uniform() call per element, taken in
+ * blocks (rng_get_block).
+ */
+#define DROP_BLOCK 2048
 static void
-dropout(real *y, uint8_t *mask, const real *x, int64_t n, double p, gsl_rng *r)
+dropout(real *restrict y, uint8_t *restrict mask, const real *restrict x, int64_t n, double p,
+	gsl_rng *r)
 {
 	real s = (real)(1 / (1 - p));
-	for (int64_t i = 0; i < n; i++) {
-		mask[i] = !r || gsl_rng_uniform(r) >= p;
-		y[i] = mask[i] ? (r ? x[i] * s : x[i]) : 0;
+	double t = ceil(p * 4294967296.0);
+	/* p so close to 1 that no 32-bit value reaches it: all dropped */
+	uint32_t thr = t > 4294967295.0 ? UINT32_MAX : (uint32_t)t, none = t > 4294967295.0;
+	uint32_t k[DROP_BLOCK];
+	for (int64_t i0 = 0; i0 < n; i0 += DROP_BLOCK) {
+		int64_t m = n - i0 < DROP_BLOCK ? n - i0 : DROP_BLOCK;
+		rng_get_block(r, k, (size_t)m);
+		#pragma omp simd
+		for (int64_t i = 0; i < m; i++) {
+			uint8_t keep = (uint8_t)((k[i] >= thr) & !none);
+			mask[i0 + i] = keep;
+			y[i0 + i] = kept(x[i0 + i] * s, keep);
+		}
 	}
+}
+
+/* Rows of the link decoder's node arrays are read and written in the
+ * random order of the edges, and most miss the cache: ask for the row of
+ * an edge PF_AHEAD edges on while this one is computed. */
+#define PF_AHEAD 8
+static inline void
+prefetch_row(const real *X, int64_t r, int64_t n, int write)
+{
+#ifdef __GNUC__
+	const char *p = (const char *)(X + r * n);
+	for (int64_t b = 0; b < n * (int64_t)sizeof(real); b += 64) {
+		if (write)
+			__builtin_prefetch(p + b, 1);
+		else
+			__builtin_prefetch(p + b, 0);
+	}
+#else
+	(void)X, (void)r, (void)n, (void)write;
+#endif
+}
+
+/* y += x over n values (y, x apart): one vectorised loop per row of the
+ * link decoder's per-endpoint sums */
+static inline void
+add_row(real *restrict y, const real *restrict x, int64_t n)
+{
+	#pragma omp simd
+	for (int64_t j = 0; j < n; j++)
+		y[j] += x[j];
+}
+
+void
+head_freeze(model *M, const batch *b, mws *w, struct hbuf *hb, int from, int embed)
+{
+	int64_t nd = b->N * M->cfg.d;
+	int L = M->cfg.layers;
+
+	if (b->N != hb->N || M->cfg.d != hb->d || from < 0 || from > L)
+		die("internal error: head_freeze() on another batch or model");
+	hb->cfrom = -1;
+	if (embed || !hb->use_enc)
+		return;
+	for (int l = from ? 1 : 0; l <= (from ? from : 0); l++)
+		if (!hb->Hc[l])
+			hb->Hc[l] = xmallocarray((size_t)nd + 1, sizeof(real));
+	if (from == 0) {
+		model_embed(M, b, hb->Hc[0]);
+	} else {
+		real *Hs[MODEL_MAXL];
+		model_encode(M, b, w, Hs);
+		for (int l = 1; l <= from; l++)
+			memcpy(hb->Hc[l], Hs[l - 1], (size_t)nd * sizeof(real));
+	}
+	hb->cfrom = from;
+}
+
+void
+head_encode(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
+	    const int32_t *ident)
+{
+	int k = hb->cfrom;
+	if (k < 0) {
+		model_encode(M, b, w, hb->Hs);
+	} else {
+		for (int l = 0; l < k; l++)
+			hb->Hs[l] = hb->Hc[l + 1];
+		model_encode_from(M, b, w, k, hb->Hc[k], hb->Hs);
+	}
+	mix_fwd(hb->Fm, hb->Hs, M->cfg.layers, h->alpha, h->psi, ident, b->N, M->cfg.d);
 }
 
 /*
@@ -120,35 +230,44 @@ head_forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
 	int64_t hid, int64_t C, double p, gsl_rng *r, const int32_t *ident, int encode)
 {
 	int64_t N = b->N, d = M->cfg.d;
-	int L = M->cfg.layers;
 	int64_t din = hb->din, dd = hb->use_enc ? d : 0;
-	if (hb->use_enc && encode) {
-		model_encode(M, b, w, hb->Hs);
-		mix_fwd(hb->Fm, hb->Hs, L, h->alpha, h->psi, ident, N, d);
-	}
-	for (int64_t i = 0; i < N; i++) {
-		if (dd && hb->es == 1)
-			memcpy(hb->F + i * din, hb->Fm + i * d, (size_t)d * sizeof(real));
-		else if (dd)
-			for (int64_t c = 0; c < d; c++)
-				hb->F[i * din + c] = hb->es * hb->Fm[i * d + c];
-		if (hb->A)
-			memcpy(hb->F + i * din + dd, hb->A + i * hb->na, (size_t)hb->na * sizeof(real));
-	}
-	dropout(hb->Fd, hb->m1, hb->F, N * din, p, r);
-	lin_fwd(hb->t1, hb->Fd, h->W1, NULL, N, din, hid);
-	csr_spmm(hb->Y1, b->rp, b->ci, b->av, hb->t1, N, hid, 0);
-	for (int64_t i = 0; i < N; i++)
-		for (int64_t j = 0; j < hid; j++) {
-			real x = hb->Y1[i * hid + j] + h->b1[j];
-			hb->Z1[i * hid + j] = x > 0 ? x : 0;
+	if (hb->use_enc && encode)
+		head_encode(M, h, b, w, hb, ident);
+	/* the input: the mix's output itself when nothing is appended or
+	 * scaled; evaluation (no dropout) reads it in place */
+	const real *F = hb->Fm;
+	if (!dd || hb->es != 1 || hb->A) {
+		for (int64_t i = 0; i < N; i++) {
+			if (dd && hb->es == 1)
+				memcpy(hb->F + i * din, hb->Fm + i * d, (size_t)d * sizeof(real));
+			else if (dd)
+				for (int64_t c = 0; c < d; c++)
+					hb->F[i * din + c] = hb->es * hb->Fm[i * d + c];
+			if (hb->A)
+				memcpy(hb->F + i * din + dd, hb->A + i * hb->na,
+				       (size_t)hb->na * sizeof(real));
 		}
-	dropout(hb->Z1d, hb->m2, hb->Z1, N * hid, p, r);
-	lin_fwd(hb->t2, hb->Z1d, h->W2, NULL, N, hid, C);
+		F = hb->F;
+	}
+	if (r)
+		dropout(hb->Fd, hb->m1, F, N * din, p, r);
+	lin_fwd(hb->t1, r ? hb->Fd : F, h->W1, NULL, N, din, hid);
+	csr_spmm(hb->Y1, b->rp, b->ci, b->av, hb->t1, N, hid, 0);
+	for (int64_t i = 0; i < N; i++) {
+		const real *restrict y1 = hb->Y1 + i * hid, *restrict b1 = h->b1;
+		real *restrict z1 = hb->Z1 + i * hid;
+		#pragma omp simd
+		for (int64_t j = 0; j < hid; j++) {
+			real x = y1[j] + b1[j];
+			z1[j] = kept(x, x > 0);
+		}
+	}
+	if (r)
+		dropout(hb->Z1d, hb->m2, hb->Z1, N * hid, p, r);
+	lin_fwd(hb->t2, r ? hb->Z1d : hb->Z1, h->W2, NULL, N, hid, C);
 	csr_spmm(hb->lg, b->rp, b->ci, b->av, hb->t2, N, C, 0);
 	for (int64_t i = 0; i < N; i++)
-		for (int64_t j = 0; j < C; j++)
-			hb->lg[i * C + j] += h->b2[j];
+		add_row(hb->lg + i * C, h->b2, C);
 }
 
 /* Graph task: graph logits = mean of its nodes' logits (a mean readout
@@ -169,8 +288,11 @@ head_graph_logits(real *glg, const real *lg, const batch *b, int64_t C)
 	}
 }
 
-double
-head_softmax_stats(const real *z, int64_t C, double *s, int *best)
+/* head_softmax_stats(), and each exp(z_j - max) into e unless e is NULL
+ * (head_xent's gradient takes them from there: one exp per class, not
+ * two, and the same values). */
+static double
+softmax_stats(const real *z, int64_t C, double *e, double *s, int *best)
 {
 	double mx = z[0];
 	*best = 0;
@@ -180,56 +302,69 @@ head_softmax_stats(const real *z, int64_t C, double *s, int *best)
 			*best = (int)j;
 		}
 	*s = 0;
-	for (int64_t j = 0; j < C; j++)
-		*s += exp(z[j] - mx);
+	for (int64_t j = 0; j < C; j++) {
+		double x = exp(z[j] - mx);
+		if (e)
+			e[j] = x;
+		*s += x;
+	}
 	return mx;
 }
+
+double
+head_softmax_stats(const real *z, int64_t C, double *s, int *best)
+{
+	return softmax_stats(z, C, NULL, s, best);
+}
+
+#define XENT_KEEP 64	/* classes whose exps head_xent keeps */
 
 double
 head_xent(const real *ilg, real *dil, const int32_t *y, const int32_t *idx, int k,
      int64_t C, int64_t nitems, double *acc, int backward)
 {
-	double loss = 0;
-	int ok = 0;
+	double loss = 0, e[XENT_KEEP];
+	int ok = 0, keep = backward && C <= XENT_KEEP;
 	if (backward)
 		memset(dil, 0, (size_t)(nitems * C) * sizeof *dil);
 	for (int i = 0; i < k; i++) {
 		const real *z = ilg + (int64_t)idx[i] * C;
 		double s;
 		int best;
-		double mx = head_softmax_stats(z, C, &s, &best);
+		double mx = softmax_stats(z, C, keep ? e : NULL, &s, &best);
 		loss += mx + log(s) - z[y[idx[i]]];
 		ok += best == y[idx[i]];
 		if (backward)
 			for (int64_t j = 0; j < C; j++)
 				dil[(int64_t)idx[i] * C + j] =
-				    (real)((exp(z[j] - mx) / s - (j == y[idx[i]])) / k);
+				    (real)(((keep ? e[j] : exp(z[j] - mx)) / s - (j == y[idx[i]])) / k);
 	}
 	*acc = (double)ok / k;
 	return loss / k;
 }
 
 void
-head_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
-	 int64_t hid, int64_t C, double p, int from, int embed, const int32_t *ident)
+head_gcn_backward(model *M, struct head *h, const batch *b, struct hbuf *hb, int64_t hid,
+		  int64_t C, double p)
 {
 	int64_t N = b->N, d = M->cfg.d;
-	int L = M->cfg.layers;
 	real s = (real)(1 / (1 - p));
 	/* logits = Â t2 + b2, t2 = Z1d W2 */
 	for (int64_t i = 0; i < N; i++)
-		for (int64_t j = 0; j < C; j++)
-			h->gb2[j] += hb->dlg[i * C + j];
+		add_row(h->gb2, hb->dlg + i * C, C);
 	csr_spmm(hb->t2, b->rp, b->ci, b->av, hb->dlg, N, C, 0);
 	lin_bwd(hb->Z1d, h->gW2, NULL, hb->t2, hb->Z1d, h->W2, N, hid, C, 0);
 	/* hb->Z1d now holds d(Z1d); through dropout and relu into dY1 */
-	for (int64_t i = 0; i < N * hid; i++) {
-		real g = hb->m2[i] ? hb->Z1d[i] * s : 0;
-		hb->Y1[i] = hb->Z1[i] > 0 ? g : 0;
+	{
+		real *restrict y1 = hb->Y1;
+		const real *restrict z1 = hb->Z1, *restrict dz = hb->Z1d;
+		const uint8_t *restrict m2 = hb->m2;
+		#pragma omp simd
+		for (int64_t i = 0; i < N * hid; i++)
+			y1[i] = kept(dz[i] * s, m2[i] & (z1[i] > 0));
 	}
 	for (int64_t i = 0; i < N; i++)
-		for (int64_t j = 0; j < hid; j++)
-			h->gb1[j] += hb->Y1[i * hid + j];
+		add_row(h->gb1, hb->Y1 + i * hid, hid);
 	csr_spmm(hb->t1, b->rp, b->ci, b->av, hb->Y1, N, hid, 0);
 	int64_t din = hb->din;
 	if (!hb->use_enc) {		/* attributes only: nothing below W1 */
@@ -238,15 +373,37 @@ head_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
 	}
 	lin_bwd(hb->dF, h->gW1, NULL, hb->t1, hb->Fd, h->W1, N, din, hid, 0);
 	/* the encoder's columns, through dropout, into Fm */
-	for (int64_t i = 0; i < N; i++)
-		for (int64_t c = 0; c < d; c++) {
-			int64_t k = i * din + c;
-			hb->Fm[i * d + c] = hb->m1[k] ? hb->dF[k] * s * hb->es : 0;
-		}
+	real es = hb->es;
+	for (int64_t i = 0; i < N; i++) {
+		real *restrict fm = hb->Fm + i * d;
+		const real *restrict df = hb->dF + i * din;
+		const uint8_t *restrict m1 = hb->m1 + i * din;
+		#pragma omp simd
+		for (int64_t c = 0; c < d; c++)
+			fm[c] = kept(df[c] * s * es, m1[c]);
+	}
+}
+
+void
+head_encode_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
+		     int from, int embed, const int32_t *ident)
+{
+	int64_t N = b->N, d = M->cfg.d;
+	int L = M->cfg.layers;
+	if (!hb->use_enc)
+		return;
 	/* the mix and the encoder (its H_l are still in w) */
 	mix_bwd_params(h->galpha, h->gpsi, hb->Fm, hb->Hs, L, h->alpha, h->psi, ident, N, d);
 	struct mix_src src = { h->alpha, h->psi, hb->Fm, ident, N, 1 };
 	model_encode_bwd(M, b, w, &src, 1, from, embed);
+}
+
+void
+head_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
+	 int64_t hid, int64_t C, double p, int from, int embed, const int32_t *ident)
+{
+	head_gcn_backward(M, h, b, hb, hid, C, p);
+	head_encode_backward(M, h, b, w, hb, from, embed, ident);
 }
 
 /* ---- the link decoder ---- */
@@ -273,6 +430,51 @@ lbuf_free(struct lbuf *lb)
 	free(lb->P); free(lb->Q); free(lb->SU); free(lb->SV);
 	free(lb->Y3); free(lb->Z3); free(lb->Z3d);
 	free(lb->lo); free(lb->dlo); free(lb->m3); free(lb->y);
+}
+
+/* The decoder's output layer on the chunk of kc edges idx[0..kc) from
+ * P and Q (lb): Z3 = relu(P[u] + Q[v] + b3), dropped out into Z3d when
+ * training (r), the logits lo = Z3(d) W4 + b4 and, for the loss, the
+ * classes into lb->y. */
+static void
+link_chunk_fwd(struct head *h, struct lbuf *lb, const int32_t *eu, const int32_t *ev,
+	       const int32_t *y, const int32_t *idx, int64_t kc, int64_t hid, int64_t C,
+	       double p, gsl_rng *r)
+{
+	const real *restrict b3 = h->b3;
+	for (int64_t i = 0; i < kc; i++) {
+		int32_t e = idx[i];
+		if (i + PF_AHEAD < kc) {
+			int32_t f = idx[i + PF_AHEAD];
+			prefetch_row(lb->P, eu[f], hid, 0);
+			prefetch_row(lb->Q, ev[f], hid, 0);
+		}
+		const real *restrict pu = lb->P + (int64_t)eu[e] * hid;
+		const real *restrict qv = lb->Q + (int64_t)ev[e] * hid;
+		real *restrict z3 = lb->Z3 + i * hid;
+		#pragma omp simd
+		for (int64_t j = 0; j < hid; j++) {
+			real x = pu[j] + qv[j] + b3[j];
+			z3[j] = kept(x, x > 0);
+		}
+		if (y)
+			lb->y[i] = y[e];
+	}
+	if (r)
+		dropout(lb->Z3d, lb->m3, lb->Z3, kc * hid, p, r);
+	lin_fwd(lb->lo, r ? lb->Z3d : lb->Z3, h->W4, h->b4, kc, hid, C);
+}
+
+void
+head_link_logits(struct head *h, struct lbuf *lb, const int32_t *eu, const int32_t *ev,
+		 const int32_t *idx, int64_t k, int64_t hid, int64_t C, real *out)
+{
+	for (int64_t c0 = 0; c0 < k; c0 += LCHUNK) {
+		int64_t kc = k - c0 < LCHUNK ? k - c0 : LCHUNK;
+		link_chunk_fwd(h, lb, eu, ev, NULL, idx + c0, kc, hid, C, 0, NULL);
+		for (int64_t i = 0; i < kc; i++)
+			memcpy(out + (int64_t)idx[c0 + i] * C, lb->lo + i * C, (size_t)C * sizeof *out);
+	}
 }
 
 /*
@@ -302,54 +504,43 @@ head_link_pass(struct head *h, struct lbuf *lb, const int32_t *eu, const int32_t
 	const real *W3u = h->W3, *W3v = h->W3 + hid * hid;
 	lin_fwd(lb->P, H, W3u, NULL, N, hid, hid);
 	lin_fwd(lb->Q, H, W3v, NULL, N, hid, hid);
-	if (r) {
-		memset(lb->SU, 0, (size_t)(N * hid) * sizeof *lb->SU);
-		memset(lb->SV, 0, (size_t)(N * hid) * sizeof *lb->SV);
+	if (!r) {
+		head_link_logits(h, lb, eu, ev, idx, k, hid, C, out);
+		return 0;
 	}
+	memset(lb->SU, 0, (size_t)(N * hid) * sizeof *lb->SU);
+	memset(lb->SV, 0, (size_t)(N * hid) * sizeof *lb->SV);
 	for (int64_t c0 = 0; c0 < k; c0 += LCHUNK) {
 		int64_t kc = k - c0 < LCHUNK ? k - c0 : LCHUNK;
-		for (int64_t i = 0; i < kc; i++) {
-			int32_t e = idx[c0 + i];
-			const real *pu = lb->P + (int64_t)eu[e] * hid, *qv = lb->Q + (int64_t)ev[e] * hid;
-			real *y3 = lb->Y3 + i * hid;
-			for (int64_t j = 0; j < hid; j++)
-				y3[j] = pu[j] + qv[j] + h->b3[j];
-			lb->y[i] = y[e];
-		}
-		relu_fwd(lb->Z3, lb->Y3, kc * hid);
-		dropout(lb->Z3d, lb->m3, lb->Z3, kc * hid, p, r);
-		lin_fwd(lb->lo, lb->Z3d, h->W4, h->b4, kc, hid, C);
-		if (!r) {
-			for (int64_t i = 0; i < kc; i++)
-				memcpy(out + (int64_t)idx[c0 + i] * C, lb->lo + i * C,
-				       (size_t)C * sizeof *out);
-			continue;
-		}
+		link_chunk_fwd(h, lb, eu, ev, y, idx + c0, kc, hid, C, p, r);
 		/* the chunk's share of the mean loss and its gradient */
 		loss += head_xent(lb->lo, lb->dlo, lb->y, ident, (int)kc, C, kc, &acc, 1) * (double)kc;
 		for (int64_t i = 0; i < kc * C; i++)
 			lb->dlo[i] *= (real)((double)kc / (double)k);
 		lin_bwd(lb->Y3, h->gW4, h->gb4, lb->dlo, lb->Z3d, h->W4, kc, hid, C, 0);
-		for (int64_t i = 0; i < kc * hid; i++)	/* through dropout and relu */
-			lb->Y3[i] = lb->m3[i] && lb->Z3[i] > 0 ? lb->Y3[i] * s : 0;
+		/* through dropout and relu, then summed per endpoint */
 		for (int64_t i = 0; i < kc; i++) {
 			int32_t e = idx[c0 + i];
-			real *su = lb->SU + (int64_t)eu[e] * hid, *sv = lb->SV + (int64_t)ev[e] * hid;
-			const real *g = lb->Y3 + i * hid;
-			for (int64_t j = 0; j < hid; j++) {
-				su[j] += g[j];
-				sv[j] += g[j];
-				h->gb3[j] += g[j];
+			if (i + PF_AHEAD < kc) {
+				int32_t f = idx[c0 + i + PF_AHEAD];
+				prefetch_row(lb->SU, eu[f], hid, 1);
+				prefetch_row(lb->SV, ev[f], hid, 1);
 			}
+			real *restrict g3 = lb->Y3 + i * hid;
+			const real *restrict z3 = lb->Z3 + i * hid;
+			const uint8_t *restrict m3 = lb->m3 + i * hid;
+			#pragma omp simd
+			for (int64_t j = 0; j < hid; j++)
+				g3[j] = kept(g3[j] * s, m3[j] & (z3[j] > 0));
+			add_row(lb->SU + (int64_t)eu[e] * hid, g3, hid);
+			add_row(lb->SV + (int64_t)ev[e] * hid, g3, hid);
+			add_row(h->gb3, g3, hid);
 		}
 	}
-	if (r) {
-		lin_bwd(dH, h->gW3, NULL, lb->SU, H, W3u, N, hid, hid, 0);
-		lin_bwd(dH, h->gW3 + hid * hid, NULL, lb->SV, H, W3v, N, hid, hid, 1);
-	}
+	lin_bwd(dH, h->gW3, NULL, lb->SU, H, W3u, N, hid, hid, 0);
+	lin_bwd(dH, h->gW3 + hid * hid, NULL, lb->SV, H, W3v, N, hid, hid, 1);
 	return loss / (double)k;
 }
-
 
 void
 hbuf_init(struct hbuf *hb, int64_t N, int64_t d, int64_t hid, int64_t Cout,
@@ -361,6 +552,9 @@ hbuf_init(struct hbuf *hb, int64_t N, int64_t d, int64_t hid, int64_t Cout,
 	hb->na = A ? na : 0;
 	hb->din = (use_enc ? d : 0) + hb->na;
 	hb->es = 1;
+	hb->cfrom = -1;
+	hb->N = N;
+	hb->d = d;
 	int64_t din = hb->din;
 	hb->Fm = xmallocarray((size_t)(N * d) + 1, sizeof(real));
 	hb->F = xmallocarray((size_t)(N * din), sizeof(real));
@@ -383,6 +577,8 @@ hbuf_free(struct hbuf *hb)
 	free(hb->Fm); free(hb->F); free(hb->Fd); free(hb->dF); free(hb->m1);
 	free(hb->Y1); free(hb->Z1); free(hb->Z1d); free(hb->t1); free(hb->m2);
 	free(hb->t2); free(hb->lg); free(hb->dlg);
+	for (int l = 0; l <= MODEL_MAXL; l++)
+		free(hb->Hc[l]);
 }
 
 void

@@ -46,6 +46,12 @@ struct hbuf {
 	const real *A;		/* (N x na) attributes appended, or NULL */
 	int64_t na, din;	/* head input width: d (if use_enc) + na */
 	real es;		/* the encoder's columns enter the head times es (1) */
+	/* head_freeze(): the encoder's fixed part, a constant of the run:
+	 * Hc[0] = H0 (N x d) when cfrom is 0, else Hc[l] = H_l for l = 1..cfrom;
+	 * cfrom -1: nothing fixed is kept, the encoder runs whole */
+	real *Hc[MODEL_MAXL + 1];
+	int cfrom;
+	int64_t N, d;		/* the sizes hbuf_init() was given */
 };
 
 /* Buffers of the link decoder. */
@@ -94,6 +100,26 @@ void hbuf_init(struct hbuf *hb, int64_t N, int64_t d, int64_t hid, int64_t Cout,
 void hbuf_free(struct hbuf *hb);
 
 /*
+ * The encoder's part below the fix-tune boundary (from, embed as for
+ * model_encode_bwd: blocks below from are fixed, and E too unless embed)
+ * computed once for the batch b and kept in hb: H0 = tanh(X E + e) when
+ * from is 0, the outputs H_1..H_from otherwise; head_encode() then runs the
+ * encoder from block `from` up (model_encode_from), with the same values
+ * to the bit as the whole pass.  Call it again whenever b or the fixed
+ * parameters change (the link task's batch is new every run); with embed
+ * set nothing is fixed and nothing is kept.  Time complexity: one forward
+ * pass of the encoder's fixed part; memory: max(from, 1) N d values.
+ */
+void head_freeze(model *M, const batch *b, mws *w, struct hbuf *hb, int from, int embed);
+
+/* The encoder and the layer mix: hb->Fm (N x d) = alpha * sum_l
+ * softmax(psi)_l H_l, the H_l kept in w (and pointed at by hb->Hs) for the
+ * backward pass; from the boundary up when head_freeze() kept the part
+ * below it. */
+void head_encode(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
+		 const int32_t *ident);
+
+/*
  * Forward through encoder and head: the GCN's output (N x Cout) in
  * hb->lg.  With a generator, dropout p is on (training); r NULL gives the
  * evaluation pass.  The encoder and the mix run when encode is set;
@@ -106,12 +132,18 @@ void head_forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf 
 		  int encode);
 
 /* From the gradient of the GCN's output in hb->dlg: the head's gradients
- * (added to h->g) and, below the fix-tune boundary (from, embed as for
+ * (added to h->g) and, above the fix-tune boundary (from, embed as for
  * model_encode_bwd), the encoder's (added to M->g).  Call right after the
- * training head_forward(). */
+ * training head_forward().  It is head_gcn_backward() (the GCN's
+ * gradients; the gradient of the layer mix's output goes to hb->Fm)
+ * followed by head_encode_backward() (the mix's and the encoder's). */
 void head_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
 		   int64_t hid, int64_t Cout, double p, int from, int embed,
 		   const int32_t *ident);
+void head_gcn_backward(model *M, struct head *h, const batch *b, struct hbuf *hb,
+		       int64_t hid, int64_t Cout, double p);
+void head_encode_backward(model *M, struct head *h, const batch *b, mws *w,
+			  struct hbuf *hb, int from, int embed, const int32_t *ident);
 
 /* Graph task: glg (G x C) = the mean of each graph's rows of lg; and the
  * way back, from dglg into the node rows dlg. */
@@ -146,5 +178,14 @@ double head_link_pass(struct head *h, struct lbuf *lb, const int32_t *eu,
 		      const int32_t *ev, const int32_t *y, const real *H, real *dH,
 		      int64_t N, const int32_t *idx, int64_t k, int64_t hid, int64_t C,
 		      double p, gsl_rng *r, real *out, const int32_t *ident);
+
+/*
+ * Evaluation after head_link_pass() on the same H: the logits of edges
+ * idx[0..k) into rows idx[i] of out (edges x C), from the decoder's first
+ * layer's node products of that pass (lb->P, lb->Q), so a second set of
+ * edges (the test edges at a new best epoch) costs no GEMM over the nodes.
+ */
+void head_link_logits(struct head *h, struct lbuf *lb, const int32_t *eu, const int32_t *ev,
+		      const int32_t *idx, int64_t k, int64_t hid, int64_t C, real *out);
 
 #endif

@@ -4,6 +4,7 @@
  * batch.c, the settings in settings.c, records in modelio.c.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,6 +243,10 @@ struct mws {
 	struct buf dFu, dFv, dFU, dFs, dFq;
 	/* outputs kept for the caller */
 	struct buf rlog, rS, clog;
+	/* not buffers (mws_all() stops here): the input of block hin_from
+	 * when model_encode_from() was given it, or NULL */
+	const real *hin;
+	int hin_from;
 };
 
 mws *
@@ -253,7 +258,7 @@ mws_new(void)
 static struct buf *
 mws_all(mws *w, int *nb)
 {
-	*nb = (int)(sizeof *w / sizeof(struct buf));
+	*nb = (int)(offsetof(struct mws, hin) / sizeof(struct buf));
 	return (struct buf *)w;
 }
 
@@ -376,22 +381,33 @@ embed_fwd_bf16(model *M, const batch *b, mws *w, uint16_t *H0b)
  * Encoder forward: H[1..L] into w.  With keep, each block's A1, XH and
  * istd are kept for the backward pass; without (model_encode_fwd), one
  * set of those buffers serves every block, and the output alone stays.
+ * With Hgiven, the blocks from `from` up run on it as block from's input
+ * (model_encode_from); without, everything runs from X (from is 0).
  */
 static void
-encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep)
+encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep, int from,
+	    const real *Hgiven)
 {
 	const struct model_cfg *c = &M->cfg;
 	int64_t N = b->N, d = c->d;
 	struct mview *P = &M->P;
+	int h0b = 0;		/* H0 made in bf16, straight into Xb */
+	(void)h0b;		/* (not with NN_DOUBLE) */
+	w->hin = Hgiven;
+	w->hin_from = from;
+	if (!Hgiven) {
 #ifndef NN_DOUBLE
-	if (encoder_bf16(b, d))	/* H0 in bf16, the first block's operand */
-		embed_fwd_bf16(M, b, w, needb(&w->Xb, N * d));
-	else
+		if (encoder_bf16(b, d)) {	/* H0 in bf16, the first block's operand */
+			embed_fwd_bf16(M, b, w, needb(&w->Xb, N * d));
+			h0b = 1;
+		} else
 #endif
-		embed_fwd(M, b, T2);
-	for (int l = 0; l < c->layers; l++) {
+			embed_fwd(M, b, T2);
+	}
+	for (int l = from; l < c->layers; l++) {
 		int k = keep ? l : 0;
-		real *Hin = l ? w->H[l].p : T2, *is = need(&w->istd[k], (int64_t)b->G * d),
+		const real *Hin = l > from ? w->H[l].p : Hgiven ? Hgiven : T2;
+		real *is = need(&w->istd[k], (int64_t)b->G * d),
 		    *Ho = need(&w->H[l + 1], N * d);
 		int bf = 0;
 #ifndef NN_DOUBLE
@@ -402,7 +418,7 @@ encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep)
 			 * no conversion of A1 */
 			uint16_t *Hb = needb(&w->Xb, N * d), *A1b = needb(&w->A1b[k], N * d),
 			    *Wb = needb(&w->Wb, d * d);
-			if (l > 0)	/* H0 is in Xb already */
+			if (!(l == from && h0b))	/* else H0 is in Xb already */
 				gemm_to_bf16(Hb, Hin, N * d);
 			gemm_to_bf16(Wb, P->W1[l], d * d);
 			gemm_bf16(0, 0, N, d, d, 1, Hb, d, Wb, d, 0, A1b, d, GEMM_OUT_BF16 | GEMM_RELU);
@@ -469,18 +485,18 @@ task_sources(const model *M, const batch *b, const mws *w, struct mix_src *src)
  * (its output A1 kept in bf16) fused with the rounding of dA1, dW1 +=
  * H^T dA1 and, when dx, dH = dA1 W1^T.  Each N x d operand is rounded to
  * bf16 once (dT into Yb, then dA1 into Yb; H into Xb).  The weight
- * gradients accumulate in fp32 (the products' sum post-op).  T2 is
- * scratch; with l = 0, T1 is overwritten by H0.
+ * gradients accumulate in fp32 (the products' sum post-op).  Hin is the
+ * block's input; NULL (block 0, no given input) makes H0 in T1, which is
+ * free by then.  Returns the input used.
  */
-static void
-block_bwd_bf16(model *M, const batch *b, mws *w, int l, real *T1, real *dH, int train,
-	       int dx)
+static const real *
+block_bwd_bf16(model *M, const batch *b, mws *w, int l, const real *Hin, real *T1, real *dH,
+	       int train, int dx)
 {
 	int64_t N = b->N, d = M->cfg.d;
 	struct mview *P = &M->P, *G = &M->G;
 	uint16_t *Xb = needb(&w->Xb, N * d), *Yb = needb(&w->Yb, N * d),
 	    *Wb = needb(&w->Wb, d * d), *A1b = (uint16_t *)w->A1b[l].p;
-	real *Hin = w->H[l].p;
 
 	gemm_to_bf16(Yb, T1, N * d);
 	if (train)
@@ -490,7 +506,7 @@ block_bwd_bf16(model *M, const batch *b, mws *w, int l, real *T1, real *dH, int 
 	 * fp32 product and rounding it */
 	gemm_bf16(0, 1, N, d, d, 1, Yb, d, Wb, d, 0, Xb, d, GEMM_OUT_BF16);
 	gemm_relu_mask_bf16(Xb, A1b, N * d);
-	if (l == 0) {		/* T1 is free again: H0 goes there */
+	if (!Hin) {		/* T1 is free again: H0 goes there */
 		embed_fwd(M, b, T1);
 		Hin = T1;
 	}
@@ -502,6 +518,7 @@ block_bwd_bf16(model *M, const batch *b, mws *w, int l, real *T1, real *dH, int 
 		gemm_to_bf16(Wb, P->W1[l], d * d);
 		gemm_bf16(0, 1, N, d, d, 1, Xb, d, Wb, d, 0, dH, d, 0);
 	}
+	return Hin;
 }
 #endif
 
@@ -524,8 +541,12 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
 	real *sg = xcalloc(2 * (size_t)d, sizeof *sg);	/* frozen gamma, beta */
 	memset(dH, 0, (size_t)(N * d) * sizeof *dH);
 	mix_input_grads(M, src, nsrc, dH, L - 1);
+	if (w->hin && low < w->hin_from)
+		die("internal error: the encoder's backward pass below its given input");
+	const real *H0 = T1;
 	for (int l = L - 1; l >= low; l--) {
-		real *Hin = w->H[l].p, *Ho = w->H[l + 1].p, *A1 = w->A1[l].p;
+		const real *Hin = w->H[l].p;
+		real *Ho = w->H[l + 1].p, *A1 = w->A1[l].p;
 		int train = l >= from, more = l > low || embed;
 		/* a frozen block passes the gradient down and keeps none */
 #ifndef NN_DOUBLE
@@ -536,7 +557,10 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
 			gnorm_bwd_xb(T1, train ? G->gam[l] : sg, train ? G->bet[l] : sg + d, T1,
 				     (const uint16_t *)w->XH[l].p, w->istd[l].p, P->gam[l], b->off,
 				     b->G, d);
-			block_bwd_bf16(M, b, w, l, T1, dH, train, train ? more : 1);
+			const real *Hb = w->hin && l == w->hin_from ? w->hin : l == 0 ? NULL : Hin;
+			Hb = block_bwd_bf16(M, b, w, l, Hb, T1, dH, train, train ? more : 1);
+			if (l == 0)
+				H0 = Hb;
 			if (l > 0)
 				mix_input_grads(M, src, nsrc, dH, l - 1);
 			continue;
@@ -551,10 +575,14 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
 		else
 			nn_gemm(0, 1, N, d, d, 1, T1, d, P->W2[l], d, 0, T2, d);
 		relu_bwd(T2, T2, A1, N * d);
-		if (l == 0) {		/* T1 is free again: H0 goes there */
+		if (w->hin && l == w->hin_from) {	/* the input the forward pass was given */
+			Hin = w->hin;
+		} else if (l == 0) {	/* T1 is free again: H0 goes there */
 			embed_fwd(M, b, T1);
 			Hin = T1;
 		}
+		if (l == 0)
+			H0 = Hin;
 		if (train)
 			lin_bwd(more ? dH : NULL, G->W1[l], NULL, T2, Hin, P->W1[l], N, d, d, 0);
 		else
@@ -563,7 +591,7 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
 			mix_input_grads(M, src, nsrc, dH, l - 1);
 	}
 	if (embed) {
-		tanh_bwd(dH, dH, T1, N * d);	/* T1 = H0 */
+		tanh_bwd(dH, dH, H0, N * d);
 		lin_bwd(NULL, G->E, G->Eb, dH, b->X, P->E, N, M->cfg.nfeat, d, 0);
 	}
 	free(sg);
@@ -737,7 +765,7 @@ model_step(model *M, const batch *b, mws *w, int backward, struct mout *out)
 	real *T1 = arena, *T2 = arena + rup(N * d), *T3 = ne == 3 ? T2 + rup(N * d) : T2;
 
 	memset(out, 0, sizeof *out);
-	encoder_fwd(M, b, w, T1, T2, 1);
+	encoder_fwd(M, b, w, T1, T2, 1, 0, NULL);
 	double total = 0;
 	if (c->tasks & 1 << TASK_REC) {
 		out->loss[TASK_REC] = task_rec(M, b, w, arena, backward);
@@ -775,8 +803,26 @@ void
 model_encode(model *M, const batch *b, mws *w, real **Hs)
 {
 	real *arena = need(&w->arena, encoder_arena(M, b));
-	encoder_fwd(M, b, w, arena, arena + rup(b->N * M->cfg.d), 1);
+	encoder_fwd(M, b, w, arena, arena + rup(b->N * M->cfg.d), 1, 0, NULL);
 	for (int l = 0; l < M->cfg.layers; l++)
+		Hs[l] = w->H[l + 1].p;
+}
+
+void
+model_embed(model *M, const batch *b, real *H0)
+{
+	embed_fwd(M, b, H0);
+}
+
+void
+model_encode_from(model *M, const batch *b, mws *w, int from, const real *Hin, real **Hs)
+{
+	if (from < 0 || from > M->cfg.layers || !Hin)
+		die("internal error: model_encode_from(from %d, %s input)", from,
+		    Hin ? "an" : "no");
+	real *arena = need(&w->arena, encoder_arena(M, b));
+	encoder_fwd(M, b, w, arena, arena + rup(b->N * M->cfg.d), 1, from, Hin);
+	for (int l = from; l < M->cfg.layers; l++)
 		Hs[l] = w->H[l + 1].p;
 }
 
@@ -785,7 +831,7 @@ model_encode_fwd(model *M, const batch *b, mws *w, real **Hs)
 {
 	int64_t nd = rup(b->N * M->cfg.d);
 	real *arena = need(&w->arena, 2 * nd);
-	encoder_fwd(M, b, w, arena, arena + nd, 0);
+	encoder_fwd(M, b, w, arena, arena + nd, 0, 0, NULL);
 	for (int l = 0; l < M->cfg.layers; l++)
 		Hs[l] = w->H[l + 1].p;
 	/* what the forward pass alone needed: given back */

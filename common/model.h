@@ -133,7 +133,26 @@ void model_encode(model *M, const batch *b, mws *w, real **Hs);
  */
 void model_encode_fwd(model *M, const batch *b, mws *w, real **Hs);
 /*
- * Backward after model_encode(): ADDS the gradients of blocks from..L-1
+ * The encoder above a fixed part (gcn-adapt's fix-tune boundary, whose
+ * lower part is a constant of the run): blocks from..L-1 run on Hin
+ * (N x d), the input of block `from`: H0 = tanh(X E + e) when from is 0
+ * (model_embed()), H_from (Hs[from - 1] of an earlier pass) otherwise;
+ * nothing below it runs.  Hs[l] = H_(l+1) for l >= from, as
+ * model_encode() gives them, to the bit, when Hin is what that pass
+ * computed; Hs[l] for l < from are not touched.  Hin must stay unchanged
+ * until model_encode_bwd() has run, which may follow with from' >= from
+ * (and embed only when from is 0: Hin is then H0).  from = L runs nothing.
+ * Time complexity: that of the L - from blocks run.
+ */
+void model_encode_from(model *M, const batch *b, mws *w, int from, const real *Hin,
+		       real **Hs);
+/* H0 = tanh(X E + e) (N x d, the caller's buffer): the input of block 0,
+ * as model_encode() computes it; the input model_encode_from() takes with
+ * from 0.  Time complexity: O(N F d). */
+void model_embed(model *M, const batch *b, real *H0);
+/*
+ * Backward after model_encode() or model_encode_from(): ADDS the
+ * gradients of blocks from..L-1
  * (0-based) and, when embed, of the embedding E into M->g; lower blocks
  * are frozen (the paper's fix-tune boundary).
  */

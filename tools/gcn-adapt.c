@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cblas.h>
@@ -815,6 +816,7 @@ static void
 decay_and_step(real *p, real *g, real *m, real *v, int64_t n, double lr, double wd,
 	       int64_t t)
 {
+	#pragma omp simd
 	for (int64_t i = 0; i < n; i++)
 		g[i] += (real)(wd * p[i]);
 	adam_step(p, g, m, v, n, lr, 0.9, 0.999, 1e-8, t);
@@ -841,6 +843,77 @@ mean_row_norm(const real *X, int64_t n, int64_t k)
 
 /* ---- the model ---- */
 
+/* ---- GNN_PROFILE=1: where the time goes ---- */
+
+/* The phases of a run; a mark gives the time since the previous mark to
+ * the phase just ended. */
+enum {
+	PH_SETUP, PH_FEAT, PH_FROZEN, PH_ENC_FWD, PH_HEAD_EVAL, PH_LINK_EVAL, PH_SCORE,
+	PH_HEAD_FWD, PH_LINK_TRAIN, PH_LOSS, PH_HEAD_BWD, PH_ENC_BWD, PH_ADAM, NPH
+};
+static const char *const ph_name[NPH] = {
+	"setup (input, model, buffers)", "features + batch (per run)",
+	"frozen encoder part (per run)", "encoder forward + mix", "head GCN, evaluation",
+	"link decoder, evaluation", "evaluation scores, best copy", "head GCN forward, training",
+	"link decoder, training", "training loss", "head GCN backward",
+	"mix + encoder backward", "Adam (+ zeroing)"
+};
+
+struct prof {
+	int on;
+	double w, c;		/* the last mark: wall and process CPU seconds */
+	double wall[NPH], cpu[NPH];
+	int64_t epochs, evals, runs;
+};
+
+static double
+clock_s(clockid_t id)
+{
+	struct timespec t;
+	clock_gettime(id, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void
+prof_mark(struct prof *p, int ph)
+{
+	if (!p->on)
+		return;
+	double w = clock_s(CLOCK_MONOTONIC), c = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+	if (ph >= 0) {
+		p->wall[ph] += w - p->w;
+		p->cpu[ph] += c - p->c;
+	}
+	p->w = w;
+	p->c = c;
+}
+
+/* The table on stderr: per phase wall and CPU seconds, CPU milliseconds
+ * per epoch, share of the CPU time; the load average beside it. */
+static void
+prof_print(const struct prof *p)
+{
+	double tw = 0, tc = 0, la[3] = { -1, -1, -1 };
+	if (!p->on)
+		return;
+	for (int i = 0; i < NPH; i++) {
+		tw += p->wall[i];
+		tc += p->cpu[i];
+	}
+	if (getloadavg(la, 3) < 0)
+		la[0] = la[1] = la[2] = -1;
+	fflush(stdout);
+	fprintf(stderr, "gcn-adapt: profile: %" PRId64 " runs, %" PRId64 " epochs, %" PRId64
+		" evaluations; wall %.2f s, CPU %.2f s; load %.2f %.2f %.2f\n", p->runs, p->epochs,
+		p->evals, tw, tc, la[0], la[1], la[2]);
+	fprintf(stderr, "%-32s %10s %10s %14s %7s\n", "phase", "wall s", "CPU s",
+		"CPU ms/epoch", "CPU %");
+	for (int i = 0; i < NPH; i++)
+		fprintf(stderr, "%-32s %10.3f %10.3f %14.2f %7.1f\n", ph_name[i], p->wall[i],
+			p->cpu[i], p->epochs ? 1e3 * p->cpu[i] / (double)p->epochs : 0,
+			tc > 0 ? 100 * p->cpu[i] / tc : 0);
+}
+
 /* ---- one adaptation ---- */
 
 /* Everything the runs share: the model and its pre-trained values, the
@@ -859,9 +932,9 @@ struct adapt {
 	batch b;		/* the encoder's input (link: of the run) */
 	struct hbuf hb;
 	struct lbuf lb;		/* link task: the edge decoder's buffers */
-	real *elg;		/* link: (NI x C) logits, validation and test edges */
-	int32_t *vt;		/* link: validation then test edges */
-	int32_t *tu, *tv;	/* link: the run's training edges */
+	real *elg;		/* link: (NI x C) logits of the validation edges */
+	int32_t *tu, *tv;	/* link: the run's training edges, in the order of tr */
+	int32_t *ty;		/* link: their classes */
 	graph gtr;		/* link: the run's training graph */
 	int32_t *ident;		/* 0, 1, 2, ... */
 	int32_t *tr, *va, *te;	/* the run's split */
@@ -873,6 +946,7 @@ struct adapt {
 	mws *w;
 	gsl_rng *rr;		/* the run's stream (seed, run) */
 	struct progress pr;
+	struct prof *prof;	/* GNN_PROFILE=1 */
 	/* --save-model: the encoder's (M->n) and the head's (nh) parameters at
 	 * the best epoch of the run in progress (snap) and of the best run so
 	 * far (keep), the head's sizes, and what the kept run gave */
@@ -891,7 +965,8 @@ struct run_result {
 };
 
 static void
-adapt_init(struct adapt *a, const struct opts *o, struct pretrained *pt, struct dataset *ds)
+adapt_init(struct adapt *a, const struct opts *o, struct pretrained *pt, struct dataset *ds,
+	   struct prof *prof)
 {
 	model *M = &pt->M;
 	const struct feat_src *fs = &pt->fs;
@@ -900,6 +975,7 @@ adapt_init(struct adapt *a, const struct opts *o, struct pretrained *pt, struct 
 
 	memset(a, 0, sizeof *a);
 	a->o = o;
+	a->prof = prof;
 	a->M = M;
 	a->ds = ds;
 	a->fs = fs;
@@ -951,12 +1027,13 @@ adapt_init(struct adapt *a, const struct opts *o, struct pretrained *pt, struct 
 				a->unl[a->nunl++] = (int32_t)e;
 		}
 		lbuf_init(&a->lb, a->N, a->hid, a->C);
-		/* evaluation scores the validation and test edges (vt) only; the
-		 * training edges' rows of elg stay 0 */
+		/* evaluation scores the validation edges (elg) every epoch and
+		 * the test edges (into bestlg) at a new best only; the other
+		 * rows of elg stay 0 */
 		a->elg = xcalloc((size_t)(a->NI * a->C), sizeof *a->elg);
-		a->vt = xmallocarray((size_t)a->NI, sizeof *a->vt);
 		a->tu = xmallocarray((size_t)a->NI, sizeof *a->tu);
 		a->tv = xmallocarray((size_t)a->NI, sizeof *a->tv);
+		a->ty = xmallocarray((size_t)a->NI, sizeof *a->ty);
 	}
 	a->tr = xmallocarray((size_t)a->NI + 1, sizeof *a->tr);
 	a->va = xmallocarray((size_t)a->NI + (size_t)o->nval + 1, sizeof *a->va);
@@ -995,7 +1072,7 @@ adapt_free(struct adapt *a)
 		free(a->glg);
 		free(a->dil);
 	}
-	free(a->elg); free(a->vt); free(a->tu); free(a->tv); free(a->lab); free(a->unl);
+	free(a->elg); free(a->tu); free(a->tv); free(a->ty); free(a->lab); free(a->unl);
 	free(a->snapM); free(a->snapH); free(a->keepM); free(a->keepH);
 	graph_free(&a->gtr);
 	hbuf_free(&a->hb);
@@ -1014,6 +1091,7 @@ split_run(struct adapt *a, int run)
 	struct dataset *ds = a->ds;
 	char msg[512];
 
+	prof_mark(a->prof, PH_SETUP);
 	a->nva = o->nval;
 	a->nte = o->ntest;
 	rng_reseed(a->rr, o->c.seed, (uint64_t)run);
@@ -1024,13 +1102,12 @@ split_run(struct adapt *a, int run)
 			       &a->nte) != 0)
 			die("%" PRId64 " labelled edges: too few to split into training, "
 			    "validation and test edges", a->nlab);
-		memcpy(a->vt, a->va, (size_t)a->nva * sizeof *a->vt);
-		memcpy(a->vt + a->nva, a->te, (size_t)a->nte * sizeof *a->vt);
 		/* the encoder and the head see the training edges only, and the
 		 * edges without a class, which are structure and no item */
 		for (int i = 0; i < a->ntr; i++) {
 			a->tu[i] = ds->eu[a->tr[i]];
 			a->tv[i] = ds->ev[a->tr[i]];
+			a->ty[i] = ds->y[a->tr[i]];
 		}
 		for (int64_t i = 0; i < a->nunl; i++) {
 			a->tu[a->ntr + i] = ds->eu[a->unl[i]];
@@ -1047,6 +1124,7 @@ split_run(struct adapt *a, int run)
 	} else if (split(ds, o, a->rr, a->tr, &a->ntr, a->va, a->te, msg, sizeof msg) != 0) {
 		die("%s", msg);
 	}
+	prof_mark(a->prof, PH_FEAT);
 }
 
 /* The encoder's values at the start of a run: pre-trained, or fresh for
@@ -1109,9 +1187,16 @@ train_run(struct adapt *a, int run, struct run_result *res)
 	 * Iteration it evaluates the parameters after it - 1 epochs of
 	 * training, then trains epoch it from the same encoder pass.
 	 */
+	prof_mark(a->prof, PH_SETUP);
+	/* the encoder below the fix-tune boundary is a constant of the run */
+	if (hb->use_enc)
+		head_freeze(M, &a->b, a->w, hb, a->from, a->embed);
+	prof_mark(a->prof, PH_FROZEN);
 	for (int it = 1;; it++) {
 		ep = it - 1;
-		head_forward(M, &h, &a->b, a->w, hb, hid, Cout, 0, NULL, a->ident, 1);
+		if (hb->use_enc)
+			head_encode(M, &h, &a->b, a->w, hb, a->ident);
+		prof_mark(a->prof, PH_ENC_FWD);
 		/*
 		 * --attributes: the encoder's columns enter the head scaled
 		 * to the attributes' mean row norm, fixed for the run from
@@ -1124,11 +1209,14 @@ train_run(struct adapt *a, int run, struct run_result *res)
 		}
 		if (ep > 0) {	/* evaluation: no dropout */
 			const real *ilg = hb->lg;
-			if (a->link) {
+			head_forward(M, &h, &a->b, a->w, hb, hid, Cout, 0, NULL, a->ident, 0);
+			prof_mark(a->prof, PH_HEAD_EVAL);
+			if (a->link) {	/* the validation edges; the test edges below */
 				relu_fwd(hb->lg, hb->lg, N * hid);
-				head_link_pass(&h, &a->lb, ds->eu, ds->ev, ds->y, hb->lg, NULL, N, a->vt,
-					       a->nva + a->nte, hid, C, 0, NULL, a->elg, a->ident);
+				head_link_pass(&h, &a->lb, ds->eu, ds->ev, ds->y, hb->lg, NULL, N, a->va,
+					       a->nva, hid, C, 0, NULL, a->elg, a->ident);
 				ilg = a->elg;
+				prof_mark(a->prof, PH_LINK_EVAL);
 			} else if (o->task == TASK_GRAPH) {
 				head_graph_logits(a->glg, hb->lg, &a->b, C);
 				ilg = a->glg;
@@ -1138,7 +1226,14 @@ train_run(struct adapt *a, int run, struct run_result *res)
 				best_acc = vacc;
 				best_loss = vl;
 				best_ep = ep;
-				memcpy(a->bestlg, ilg, (size_t)(NI * C) * sizeof *a->bestlg);
+				/* the test items' logits of this epoch: the link
+				 * task decodes its test edges now, from the same
+				 * pass, and only at a new best */
+				if (a->link)
+					head_link_logits(&h, &a->lb, ds->eu, ds->ev, a->te, a->nte,
+							 hid, C, a->bestlg);
+				else
+					memcpy(a->bestlg, ilg, (size_t)(NI * C) * sizeof *a->bestlg);
 				if (o->save_model) {	/* the parameters that gave them */
 					memcpy(a->snapM, M->p, (size_t)M->n * sizeof *a->snapM);
 					memcpy(a->snapH, h.p, (size_t)h.n * sizeof *a->snapH);
@@ -1147,25 +1242,40 @@ train_run(struct adapt *a, int run, struct run_result *res)
 			progress_note(&a->pr, "val %.3f, best %.3f at epoch %d", vacc, best_acc,
 				      best_ep);
 			progress_update(&a->pr, ep);
+			a->prof->evals++;
+			prof_mark(a->prof, PH_SCORE);
 			if (ep - best_ep >= o->patience || ep == o->epochs)
 				break;
 		}
-		model_zero_grad(M);
+		/* the gradients: of what is trained (the pre-training heads'
+		 * tensors, most of M, get none) */
+		for (int i = 0; i < M->nt; i++)
+			if (a->trained[i])
+				memset(M->g + M->t[i].off, 0,
+				       (size_t)(M->t[i].rows * M->t[i].cols) * sizeof *M->g);
 		memset(h.g, 0, (size_t)h.n * sizeof *h.g);
+		prof_mark(a->prof, PH_ADAM);
 		head_forward(M, &h, &a->b, a->w, hb, hid, Cout, o->dropout, a->rr, a->ident, 0);
+		prof_mark(a->prof, PH_HEAD_FWD);
 		if (a->link) {
 			relu_fwd(hb->lg, hb->lg, N * hid);
-			head_link_pass(&h, &a->lb, ds->eu, ds->ev, ds->y, hb->lg, hb->dlg, N, a->tr,
+			/* training edge i is tr[i]: its endpoints and class
+			 * gathered once per run, read in order here */
+			head_link_pass(&h, &a->lb, a->tu, a->tv, a->ty, hb->lg, hb->dlg, N, a->ident,
 				       a->ntr, hid, C, o->dropout, a->rr, NULL, a->ident);
 			relu_bwd(hb->dlg, hb->dlg, hb->lg, N * hid);
+			prof_mark(a->prof, PH_LINK_TRAIN);
 		} else if (o->task == TASK_GRAPH) {
 			head_graph_logits(a->glg, hb->lg, &a->b, C);
 			head_xent(a->glg, a->dil, ds->y, a->tr, a->ntr, C, NI, &tacc, 1);
 			head_graph_bwd(hb->dlg, a->dil, &a->b, C);
 		} else
 			head_xent(hb->lg, hb->dlg, ds->y, a->tr, a->ntr, C, NI, &tacc, 1);
-		head_backward(M, &h, &a->b, a->w, hb, hid, Cout, o->dropout, a->from, a->embed,
-			      a->ident);
+		prof_mark(a->prof, PH_LOSS);
+		head_gcn_backward(M, &h, &a->b, hb, hid, Cout, o->dropout);
+		prof_mark(a->prof, PH_HEAD_BWD);
+		head_encode_backward(M, &h, &a->b, a->w, hb, a->from, a->embed, a->ident);
+		prof_mark(a->prof, PH_ENC_BWD);
 		/* Adam with weight decay on what is trained */
 		for (int i = 0; i < M->nt; i++) {
 			const struct mtensor *t = &M->t[i];
@@ -1174,7 +1284,10 @@ train_run(struct adapt *a, int run, struct run_result *res)
 					       M->v + t->off, t->rows * t->cols, o->lr, o->wd, it);
 		}
 		decay_and_step(h.p, h.g, h.m, h.v, h.n, o->lr, o->wd, it);
+		a->prof->epochs++;
+		prof_mark(a->prof, PH_ADAM);
 	}
+	a->prof->runs++;
 	progress_done(&a->pr);
 	head_free(&h);
 	res->epochs = ep;
@@ -1361,9 +1474,14 @@ adapt_main(struct opts *o, int argc, char **argv)
 	struct pretrained pt;
 	struct adapt a;
 	struct run_result res;
+	struct prof prof;
 	gs_file *out, *mf = NULL;
 	gs_rec rec;
+	const char *pe = getenv("GNN_PROFILE");
 
+	memset(&prof, 0, sizeof prof);
+	prof.on = pe && strcmp(pe, "1") == 0;
+	prof_mark(&prof, -1);
 	refuse_adapted(o->model);
 	pretrained_load(&pt, o->model);
 	memset(&ds, 0, sizeof ds);
@@ -1380,7 +1498,7 @@ adapt_main(struct opts *o, int argc, char **argv)
 	} else {
 		pt.fs.scale = o->scale;
 	}
-	adapt_init(&a, o, &pt, &ds);
+	adapt_init(&a, o, &pt, &ds, &prof);
 	out = gs_open_out(&o->c, argc, argv);
 	gs_reader_write_pg(&ds.rd, out);	/* provenance: the dataset's, the model's */
 	gs_reader_write_pg(&pt.rd, out);
@@ -1392,6 +1510,7 @@ adapt_main(struct opts *o, int argc, char **argv)
 		gs_reader_write_pg(&pt.rd, mf);
 	}
 	gs_rec_init(&rec);
+	prof_mark(&prof, PH_SETUP);
 	for (int run = o->first_run; run < o->first_run + o->runs; run++) {
 		split_run(&a, run);
 		train_run(&a, run, &res);
@@ -1407,6 +1526,8 @@ adapt_main(struct opts *o, int argc, char **argv)
 		write_model(&a, &pt, mf, &rec);
 	gs_close(out);
 	gs_close(mf);
+	prof_mark(&prof, PH_SETUP);
+	prof_print(&prof);
 	if (mf && !o->c.quiet)
 		warnx_("%s: the model of run %d (validation accuracy %.3f, the best of %d "
 		       "run%s)", o->save_model, a.kept_run, a.kept_acc, o->runs,

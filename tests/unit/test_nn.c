@@ -868,6 +868,16 @@ tiny_setup(model *M, batch *b, struct lgraph **gs, int scale)
 	cr_assert(batch_plain(b, gg, 2, &fs, NULL, msg, sizeof msg) == 0, "%s", msg);
 }
 
+/* What tiny_setup() made. */
+static void
+tiny_free(model *M, batch *b, struct lgraph **gs)
+{
+	batch_free(b);
+	lgraph_free(gs[0]);
+	lgraph_free(gs[1]);
+	model_free(M);
+}
+
 struct enc_ctx {
 	model *M;
 	batch *b;
@@ -960,6 +970,114 @@ Test(model, encoder_forward_only_is_the_training_forward, .init = setup, .fini =
 	model_free(&M);
 }
 
+/* Bitwise equality of n values, with the first difference in the message. */
+static void
+same_bits(const char *what, const real *a, const real *b, int64_t n)
+{
+	for (int64_t i = 0; i < n; i++)
+		cr_assert(memcmp(&a[i], &b[i], sizeof a[i]) == 0, "%s, value %lld: %.17g != %.17g",
+			  what, (long long)i, (double)a[i], (double)b[i]);
+}
+
+/*
+ * gcn-adapt's frozen part: the encoder run from block `from` on the input
+ * given (H0 from model_embed(), or H_from of a whole pass) gives the whole
+ * pass's block outputs to the bit, and the backward pass after it the same
+ * gradients (from and embed of the backward as given).
+ */
+static void
+check_encode_from(int from, int bfrom, int embed)
+{
+	model M;
+	batch b;
+	struct lgraph *gs[2];
+	real *H1[MODEL_MAXL], *H2[MODEL_MAXL];
+
+	tiny_setup(&M, &b, gs, FEAT_SCALE_LOG);
+	int64_t N = b.N, d = M.cfg.d, L = M.cfg.layers;
+	mws *w1 = mws_new(), *w2 = mws_new();
+	model_encode(&M, &b, w1, H1);
+	real *Hin = xmalloc((size_t)(N * d) * sizeof *Hin), *keep[MODEL_MAXL];
+	if (from == 0)
+		model_embed(&M, &b, Hin);
+	else
+		memcpy(Hin, H1[from - 1], (size_t)(N * d) * sizeof *Hin);
+	for (int l = 0; l < from; l++) {	/* the caller's copies below the boundary */
+		keep[l] = xmalloc((size_t)(N * d) * sizeof *keep[l]);
+		memcpy(keep[l], H1[l], (size_t)(N * d) * sizeof *keep[l]);
+		H2[l] = keep[l];
+	}
+	model_encode_from(&M, &b, w2, from, Hin, H2);
+	for (int l = 0; l < L; l++) {
+		char what[64];
+		snprintf(what, sizeof what, "from %d: block %d", from, l + 1);
+		cr_assert(l >= from || H2[l] == keep[l], "%s: a block below the boundary moved", what);
+		same_bits(what, H1[l], H2[l], N * d);
+	}
+	/* the backward pass: the same gradients, whichever forward ran */
+	real *r = rnd(N * d, -1, 1), *alpha = rnd(d, 0.5, 1.5), *psi = rnd(L, -1, 1);
+	int32_t *idx = xmalloc((size_t)N * sizeof *idx);
+	for (int i = 0; i < N; i++)
+		idx[i] = i;
+	struct mix_src src = { alpha, psi, r, idx, N, 1 };
+	real *g1 = xmalloc((size_t)M.n * sizeof *g1);
+	model_zero_grad(&M);
+	model_encode_bwd(&M, &b, w1, &src, 1, bfrom, embed);
+	memcpy(g1, M.g, (size_t)M.n * sizeof *g1);
+	model_zero_grad(&M);
+	model_encode_bwd(&M, &b, w2, &src, 1, bfrom, embed);
+	same_bits("gradients", g1, M.g, M.n);
+	int nz = 0;	/* some, unless every block is fixed */
+	for (int64_t i = 0; i < M.n; i++)
+		nz += g1[i] != 0;
+	if (bfrom < L || embed)
+		cr_assert(nz > 0, "no gradient at all");
+	else
+		cr_assert(nz == 0, "every block is fixed, yet %d gradients", nz);
+	for (int l = 0; l < from; l++)
+		free(keep[l]);
+	free(Hin); free(r); free(alpha); free(psi); free(idx); free(g1);
+	mws_free(w1);
+	mws_free(w2);
+	tiny_free(&M, &b, gs);
+}
+
+Test(model, encoder_from_h0_is_the_whole_pass, .init = setup, .fini = teardown) { check_encode_from(0, 0, 0); }
+Test(model, encoder_from_h0_trains_e_too, .init = setup, .fini = teardown) { check_encode_from(0, 0, 1); }
+Test(model, encoder_from_block_1, .init = setup, .fini = teardown) { check_encode_from(1, 1, 0); }
+Test(model, encoder_from_block_2_trains_above, .init = setup, .fini = teardown) { check_encode_from(2, 2, 0); }
+Test(model, encoder_from_h0_trains_block_2_up, .init = setup, .fini = teardown) { check_encode_from(0, 2, 0); }
+Test(model, encoder_from_the_top_runs_nothing, .init = setup, .fini = teardown) { check_encode_from(3, 3, 0); }
+
+/* rng_get_block: the values of gsl_rng_get, one call after another, across
+ * MT19937's 624-word blocks, and the generator left where the calls leave
+ * it. */
+Test(rng, block_draws_are_gsl_rng_get)
+{
+	gsl_rng *a = rng_new(7, 3), *b = rng_new(7, 3);
+	static const size_t len[] = { 1, 5, 618, 624, 625, 0, 1, 2000, 623, 1248, 3 };
+	uint32_t buf[2048];
+	for (size_t t = 0; t < sizeof len / sizeof *len; t++) {
+		rng_get_block(a, buf, len[t]);
+		for (size_t i = 0; i < len[t]; i++) {
+			unsigned long want = gsl_rng_get(b);
+			cr_assert_eq(buf[i], want, "call %zu, value %zu: %u != %lu", t, i, buf[i], want);
+		}
+		cr_assert_eq(gsl_rng_get(a), gsl_rng_get(b), "the state after call %zu", t);
+	}
+	/* another generator type: gsl_rng_get itself */
+	gsl_rng *c = gsl_rng_alloc(gsl_rng_taus2), *e = gsl_rng_alloc(gsl_rng_taus2);
+	gsl_rng_set(c, 11);
+	gsl_rng_set(e, 11);
+	rng_get_block(c, buf, 700);
+	for (size_t i = 0; i < 700; i++)
+		cr_assert_eq(buf[i], gsl_rng_get(e));
+	gsl_rng_free(a);
+	gsl_rng_free(b);
+	gsl_rng_free(c);
+	gsl_rng_free(e);
+}
+
 /* ---- the downstream head of gcn-adapt, on the encoder ---- */
 
 enum { HT_NODE, HT_GRAPH, HT_LINK };
@@ -976,20 +1094,23 @@ struct head_ctx {
 	int32_t *y, *idx, *ident, *eu, *ev;
 	int k;
 	real *glg, *dglg, *dH;
+	double p;		/* dropout: 0 for the gradient checks */
+	gsl_rng *r;		/* its generator: R unless set */
 };
 
-/* The training loss with dropout 0 (the generator is drawn from but
- * every mask is 1); with backward, every gradient. */
+/* The training loss with dropout c->p (0: the generator is drawn from
+ * but every mask is 1); with backward, every gradient. */
 static double
 head_loss_bwd(struct head_ctx *c, int backward, int from, int embed)
 {
 	double acc, loss;
 	int64_t N = c->b->N;
-	head_forward(c->M, c->h, c->b, c->w, &c->hb, c->hid, c->Cout, 0, R, c->ident, 1);
+	gsl_rng *r = c->r ? c->r : R;
+	head_forward(c->M, c->h, c->b, c->w, &c->hb, c->hid, c->Cout, c->p, r, c->ident, 1);
 	if (c->task == HT_LINK) {
 		relu_fwd(c->hb.lg, c->hb.lg, N * c->hid);
 		loss = head_link_pass(c->h, &c->lb, c->eu, c->ev, c->y, c->hb.lg, c->hb.dlg, N,
-				      c->idx, c->k, c->hid, c->C, 0, R, NULL, c->ident);
+				      c->idx, c->k, c->hid, c->C, c->p, r, NULL, c->ident);
 		if (backward)
 			relu_bwd(c->hb.dlg, c->hb.dlg, c->hb.lg, N * c->hid);
 	} else if (c->task == HT_GRAPH) {
@@ -1000,7 +1121,7 @@ head_loss_bwd(struct head_ctx *c, int backward, int from, int embed)
 	} else
 		loss = head_xent(c->hb.lg, c->hb.dlg, c->y, c->idx, c->k, c->C, N, &acc, 1);
 	if (backward)
-		head_backward(c->M, c->h, c->b, c->w, &c->hb, c->hid, c->Cout, 0, from, embed,
+		head_backward(c->M, c->h, c->b, c->w, &c->hb, c->hid, c->Cout, c->p, from, embed,
 			      c->ident);
 	return loss;
 }
@@ -1011,23 +1132,31 @@ head_loss(void *p)
 	return head_loss_bwd(p, 0, 0, 0);
 }
 
-static void
-check_head(int task, int from, int embed, int attributes)
-{
+/* What a head test runs on: the tiny model and batch, a head, attributes. */
+struct head_fix {
 	model M;
 	batch b;
 	struct lgraph *gs[2];
-	tiny_setup(&M, &b, gs, FEAT_SCALE_MINMAX);
-	int64_t N = b.N, na = 2;
 	struct head h;
-	struct head_ctx c = { .M = &M, .h = &h, .b = &b, .w = mws_new(), .task = task,
+	real *A;
+};
+
+/* A head of hidden width 3 and 3 classes for task on the tiny model, with
+ * labelled items (nodes, the two graphs, or 12 node pairs), and 2 columns
+ * of attributes when attributes is set. */
+static void
+head_ctx_init(struct head_ctx *cc, struct head_fix *f, int task, int attributes)
+{
+	tiny_setup(&f->M, &f->b, f->gs, FEAT_SCALE_MINMAX);
+	int64_t N = f->b.N, na = 2;
+	struct head_ctx c = { .M = &f->M, .h = &f->h, .b = &f->b, .w = mws_new(), .task = task,
 			      .hid = 3, .C = 3 };
 	c.Cout = task == HT_LINK ? c.hid : c.C;
-	real *A = attributes ? rnd(N * na, 0, 1) : NULL;
-	hbuf_init(&c.hb, N, 4, c.hid, c.Cout, 1, A, na);
-	head_init(&h, 4, c.hb.din, 3, c.hid, c.Cout, c.C, task == HT_LINK, R);
-	for (int64_t i = 0; i < h.n; i++)	/* nonzero biases, psi, alpha */
-		h.p[i] += (real)(0.2 * (gsl_rng_uniform(R) - 0.5));
+	f->A = attributes ? rnd(N * na, 0, 1) : NULL;
+	hbuf_init(&c.hb, N, 4, c.hid, c.Cout, 1, f->A, na);
+	head_init(&f->h, 4, c.hb.din, 3, c.hid, c.Cout, c.C, task == HT_LINK, R);
+	for (int64_t i = 0; i < f->h.n; i++)	/* nonzero biases, psi, alpha */
+		f->h.p[i] += (real)(0.2 * (gsl_rng_uniform(R) - 0.5));
 	c.ident = xmallocarray(LCHUNK, sizeof *c.ident);
 	for (int i = 0; i < LCHUNK; i++)
 		c.ident[i] = i;
@@ -1061,7 +1190,36 @@ check_head(int task, int from, int embed, int attributes)
 		}
 		c.k = 12;
 	}
-	model_zero_grad(&M);
+	*cc = c;
+}
+
+static void
+head_ctx_free(struct head_ctx *c, struct head_fix *f)
+{
+	if (c->task == HT_LINK)
+		lbuf_free(&c->lb);
+	free(f->A); free(c->ident); free(c->y); free(c->idx); free(c->eu); free(c->ev);
+	free(c->glg); free(c->dglg);
+	hbuf_free(&c->hb);
+	head_free(&f->h);
+	mws_free(c->w);
+	tiny_free(&f->M, &f->b, f->gs);
+}
+
+/* Every gradient of the head and of the trained encoder against finite
+ * differences; with freeze, along gcn-adapt's path, the encoder's fixed
+ * part computed once (head_freeze) and the encoder run from the boundary. */
+static void
+check_head(int task, int from, int embed, int attributes, int freeze)
+{
+	struct head_fix f;
+	struct head_ctx c;
+	head_ctx_init(&c, &f, task, attributes);
+	model M = f.M;	/* the same buffers: the context points at f */
+	struct head h = f.h;
+	if (freeze)
+		head_freeze(c.M, c.b, c.w, &c.hb, from, embed);
+	model_zero_grad(c.M);
 	memset(h.g, 0, (size_t)h.n * sizeof *h.g);
 	head_loss_bwd(&c, 1, from, embed);
 	real *g = xmalloc((size_t)M.n * sizeof *g), *hg = xmalloc((size_t)h.n * sizeof *hg);
@@ -1082,21 +1240,129 @@ check_head(int task, int from, int embed, int attributes)
 				cr_expect(g[t->off + k] == 0, "%s: frozen but has a gradient", t->name);
 		}
 	}
-	if (task == HT_LINK)
-		lbuf_free(&c.lb);
-	free(g); free(hg); free(A); free(c.ident); free(c.y); free(c.idx); free(c.eu); free(c.ev);
-	free(c.glg); free(c.dglg);
-	hbuf_free(&c.hb);
-	head_free(&h);
-	mws_free(c.w);
-	batch_free(&b);
-	lgraph_free(gs[0]);
-	lgraph_free(gs[1]);
-	model_free(&M);
+	free(g);
+	free(hg);
+	head_ctx_free(&c, &f);
 }
 
-Test(head, node_task_gradient, .init = setup, .fini = teardown) { check_head(HT_NODE, 0, 1, 0); }
-Test(head, node_task_with_attributes_e_fixed, .init = setup, .fini = teardown) { check_head(HT_NODE, 0, 0, 1); }
-Test(head, graph_task_gradient, .init = setup, .fini = teardown) { check_head(HT_GRAPH, 1, 0, 0); }
-Test(head, link_task_gradient, .init = setup, .fini = teardown) { check_head(HT_LINK, 0, 1, 0); }
-Test(head, link_task_with_attributes_two_blocks_fixed, .init = setup, .fini = teardown) { check_head(HT_LINK, 2, 0, 1); }
+Test(head, node_task_gradient, .init = setup, .fini = teardown) { check_head(HT_NODE, 0, 1, 0, 0); }
+Test(head, node_task_with_attributes_e_fixed, .init = setup, .fini = teardown) { check_head(HT_NODE, 0, 0, 1, 0); }
+Test(head, graph_task_gradient, .init = setup, .fini = teardown) { check_head(HT_GRAPH, 1, 0, 0, 0); }
+Test(head, link_task_gradient, .init = setup, .fini = teardown) { check_head(HT_LINK, 0, 1, 0, 0); }
+Test(head, link_task_with_attributes_two_blocks_fixed, .init = setup, .fini = teardown) { check_head(HT_LINK, 2, 0, 1, 0); }
+Test(head, node_task_gradient_h0_kept, .init = setup, .fini = teardown) { check_head(HT_NODE, 0, 0, 0, 1); }
+Test(head, graph_task_gradient_block_1_kept, .init = setup, .fini = teardown) { check_head(HT_GRAPH, 1, 0, 0, 1); }
+Test(head, link_task_gradient_two_blocks_kept, .init = setup, .fini = teardown) { check_head(HT_LINK, 2, 0, 1, 1); }
+
+/*
+ * gcn-adapt's cached path: the encoder's fixed part computed once
+ * (head_freeze) gives the same logits, loss and gradients, to the bit, as
+ * the whole encoder run on every pass; dropout on, from twin generators.
+ */
+static void
+check_frozen_same(int task, int from, int attributes)
+{
+	struct head_fix f;
+	struct head_ctx c;
+	head_ctx_init(&c, &f, task, attributes);
+	int64_t nlg = c.b->N * c.Cout, np = c.M->n, nh = c.h->n;
+	real *lg = xmalloc((size_t)nlg * sizeof *lg), *g = xmalloc((size_t)np * sizeof *g),
+	    *hg = xmalloc((size_t)nh * sizeof *hg);
+	gsl_rng *r1 = rng_new(5, 1), *r2 = rng_new(5, 1);
+	c.p = 0.4;
+	double loss[2];
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass)	/* now the fixed part is kept */
+			head_freeze(c.M, c.b, c.w, &c.hb, from, 0);
+		cr_assert_eq(c.hb.cfrom, pass ? from : -1);
+		c.r = pass ? r2 : r1;
+		model_zero_grad(c.M);
+		memset(c.h->g, 0, (size_t)nh * sizeof *c.h->g);
+		loss[pass] = head_loss_bwd(&c, 1, from, 0);
+		if (!pass) {
+			memcpy(lg, c.hb.lg, (size_t)nlg * sizeof *lg);
+			memcpy(g, c.M->g, (size_t)np * sizeof *g);
+			memcpy(hg, c.h->g, (size_t)nh * sizeof *hg);
+		}
+	}
+	cr_assert(memcmp(&loss[0], &loss[1], sizeof loss[0]) == 0, "loss %.17g != %.17g",
+		  loss[0], loss[1]);
+	same_bits("head output", lg, c.hb.lg, nlg);
+	same_bits("encoder gradients", g, c.M->g, np);
+	same_bits("head gradients", hg, c.h->g, nh);
+	int nz = 0;
+	for (int64_t i = 0; i < np; i++)
+		nz += g[i] != 0;
+	cr_assert(nz > 0 || from == c.M->cfg.layers, "no encoder gradient");
+	free(lg); free(g); free(hg);
+	gsl_rng_free(r1);
+	gsl_rng_free(r2);
+	head_ctx_free(&c, &f);
+}
+
+Test(head, h0_kept_is_the_whole_pass, .init = setup, .fini = teardown) { check_frozen_same(HT_NODE, 0, 0); }
+Test(head, block_1_kept_is_the_whole_pass, .init = setup, .fini = teardown) { check_frozen_same(HT_GRAPH, 1, 0); }
+Test(head, two_blocks_kept_is_the_whole_pass, .init = setup, .fini = teardown) { check_frozen_same(HT_LINK, 2, 1); }
+Test(head, every_block_kept_is_the_whole_pass, .init = setup, .fini = teardown) { check_frozen_same(HT_NODE, 3, 1); }
+
+/*
+ * Dropout takes one uniform of the generator per element, as a
+ * gsl_rng_uniform() call each would: element i of the head's input is
+ * kept (times 1 / (1 - p)) when the i-th uniform is >= p, then the same
+ * for the hidden layer.
+ */
+Test(head, dropout_draws_are_gsl_rng_uniform, .init = setup, .fini = teardown)
+{
+	struct head_fix f;
+	struct head_ctx c;
+	head_ctx_init(&c, &f, HT_NODE, 1);
+	const double p = 0.3;
+	real s = (real)(1 / (1 - p));
+	gsl_rng *r1 = rng_new(9, 2), *r2 = rng_new(9, 2);
+	head_forward(c.M, c.h, c.b, c.w, &c.hb, c.hid, c.Cout, p, r1, c.ident, 1);
+	int64_t n1 = c.b->N * c.hb.din, n2 = c.b->N * c.hid, kept = 0;
+	for (int64_t i = 0; i < n1 + n2; i++) {
+		int want = gsl_rng_uniform(r2) >= p;
+		int got = i < n1 ? c.hb.m1[i] : c.hb.m2[i - n1];
+		real x = i < n1 ? c.hb.F[i] : c.hb.Z1[i - n1];
+		real y = i < n1 ? c.hb.Fd[i] : c.hb.Z1d[i - n1];
+		cr_assert_eq(got, want, "element %lld: mask %d, the uniform says %d", (long long)i,
+			     got, want);
+		cr_assert(y == (want ? x * s : 0), "element %lld: %g from %g", (long long)i,
+			  (double)y, (double)x);
+		kept += want;
+	}
+	cr_assert(kept > 0 && kept < n1 + n2, "%lld of %lld kept", (long long)kept,
+		  (long long)(n1 + n2));
+	cr_assert_eq(gsl_rng_get(r1), gsl_rng_get(r2), "the generators part after the pass");
+	gsl_rng_free(r1);
+	gsl_rng_free(r2);
+	head_ctx_free(&c, &f);
+}
+
+/* The link decoder's evaluation: the test edges decoded after the
+ * validation edges (head_link_logits, from the same first layer) get the
+ * logits of one pass over all of them, to the bit. */
+Test(head, link_logits_of_a_second_set, .init = setup, .fini = teardown)
+{
+	struct head_fix f;
+	struct head_ctx c;
+	head_ctx_init(&c, &f, HT_LINK, 0);
+	int64_t N = c.b->N, C = c.C;
+	real *one = zeros(12 * C), *two = zeros(12 * C);
+	head_forward(c.M, c.h, c.b, c.w, &c.hb, c.hid, c.Cout, 0, NULL, c.ident, 1);
+	relu_fwd(c.hb.lg, c.hb.lg, N * c.hid);
+	head_link_pass(c.h, &c.lb, c.eu, c.ev, c.y, c.hb.lg, NULL, N, c.idx, 12, c.hid, C, 0,
+		       NULL, one, c.ident);
+	head_link_pass(c.h, &c.lb, c.eu, c.ev, c.y, c.hb.lg, NULL, N, c.idx, 5, c.hid, C, 0,
+		       NULL, two, c.ident);
+	head_link_logits(c.h, &c.lb, c.eu, c.ev, c.idx + 5, 7, c.hid, C, two);
+	same_bits("logits", one, two, 12 * C);
+	int nz = 0;
+	for (int64_t i = 0; i < 12 * C; i++)
+		nz += one[i] != 0;
+	cr_assert(nz == 12 * C, "%d of %lld logits are 0", 12 * (int)C - nz, (long long)(12 * C));
+	free(one);
+	free(two);
+	head_ctx_free(&c, &f);
+}
