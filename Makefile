@@ -78,6 +78,38 @@ bin/%: tools/%.c libcommon.a $(COMMON_HDR)
 	@mkdir -p bin
 	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< libcommon.a $(LDLIBS)
 
+# MPI (optional): gcn-train is built with Open MPI where it is found
+# (mpicc in PATH, or pkg-config's ompi-c), without it otherwise; MPI=no
+# builds without it anyway.  Only common/dist.c differs: built again with
+# -DGNN_MPI into build/dist-mpi.o, which gcn-train links before
+# libcommon.a (whose dist.o is the build without MPI).  build/mpi-flags
+# keeps the flags used, so that MPI installed or removed later rebuilds.
+MPI       ?= auto
+MPICC     ?= mpicc
+ifneq ($(MPI),no)
+MPI_CFLAGS ?= $(shell $(MPICC) -showme:compile 2>/dev/null || pkg-config --cflags ompi-c 2>/dev/null)
+MPI_LIBS   ?= $(shell $(MPICC) -showme:link 2>/dev/null || pkg-config --libs ompi-c 2>/dev/null)
+endif
+MPI_KEY    = $(strip $(MPI_CFLAGS) | $(MPI_LIBS))
+ifneq ($(strip $(shell cat build/mpi-flags 2>/dev/null)),$(MPI_KEY))
+build/mpi-flags: FORCE
+endif
+build/mpi-flags:
+	@mkdir -p build
+	@echo '$(MPI_KEY)' >$@
+
+ifneq ($(strip $(MPI_LIBS)),)
+build/dist-mpi.o: common/dist.c $(COMMON_HDR) build/mpi-flags | .deps-ok
+	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(MPI_CFLAGS) -DGNN_MPI -c -o $@ common/dist.c
+
+bin/gcn-train: tools/gcn-train.c build/dist-mpi.o libcommon.a $(COMMON_HDR) build/mpi-flags
+	@mkdir -p bin
+	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< build/dist-mpi.o libcommon.a \
+		$(LDLIBS) $(MPI_LIBS)
+else
+bin/gcn-train: build/mpi-flags
+endif
+
 tests/bin/%: tests/unit/%.c libcommon.a $(COMMON_HDR) $(UNIT_HDR)
 	@mkdir -p tests/bin
 	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< libcommon.a -lcriterion $(LDLIBS)

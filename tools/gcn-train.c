@@ -4,6 +4,7 @@
  * The model is common/model.c, its layers common/nn.c.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -21,6 +22,7 @@
 #endif
 
 #include "config.h"
+#include "dist.h"
 #include "err.h"
 #include "featcmd.h"
 #include "model.h"
@@ -38,14 +40,15 @@
 enum {
 	OPT_CONFIG = COPT_FIRST_TOOL, OPT_HIDDEN, OPT_LAYERS, OPT_TASKS,
 	OPT_BATCH, OPT_LR, OPT_EPOCHS, OPT_STEPS, OPT_PATIENCE, OPT_VALIDATION,
-	OPT_LOG, OPT_CHECKPOINT, OPT_RESUME, OPT_BENCH, OPT_FEATURES
+	OPT_LOG, OPT_CHECKPOINT, OPT_RESUME, OPT_BENCH, OPT_FEATURES, OPT_REDUCE
 };
 
 #define SYNOPSIS "gcn-train [-qt] [-j threads] [-l level] [-o file] [-s seed] [--batch n]\n" \
 	"                 [--bench-steps n] [--checkpoint file] [--config file]\n" \
 	"                 [--epochs n] [--features stage] [--hidden d] [--layers L]\n" \
 	"                 [--log file] [--lr x]\n" \
-	"                 [--patience n] [--progress] [--resume file] [--steps n]\n" \
+	"                 [--patience n] [--progress] [--reduce batch|graph]\n" \
+	"                 [--resume file] [--steps n]\n" \
 	"                 [--tasks list] [--validation n] [file ...]"
 
 struct opts {
@@ -56,6 +59,7 @@ struct opts {
 	int features_given;	/* --features or features.stage chose the stage */
 	int width_given;	/* the config states features.width / .columns */
 	int columns_given;
+	int by_graph;		/* --reduce graph, or more than one process */
 };
 
 
@@ -85,15 +89,21 @@ usage(FILE *f, const struct opts *o)
 		"      --patience N        stop after N epochs without a better validation score [%lld]\n"
 		"      --progress          progress on stderr even when it is not a terminal\n"
 		"  -q, --quiet             no progress\n"
+		"      --reduce MODE       batch: one pass over each step's batch; graph: one\n"
+		"                          pass per graph, the gradients summed exactly, as\n"
+		"                          every run of more than one MPI process does [batch]\n"
 		"      --resume FILE       continue from a --checkpoint file\n"
 		"  -s, --seed N            random seed [%lld]\n"
 		"      --steps N           most training steps, 0 = no limit [%lld]\n"
 		"  -t, --text              write the text form\n"
 		"      --tasks LIST        pre-training tasks: rec,rank,cluster [%s]\n"
 		"      --validation N      validation graphs, taken from the end [124 per 1024]\n"
-		"      --version           print the version\n",
+		"      --version           print the version\n"
+		"  MPI: %s%s\n",
 		s->batch, s->epochs, s->hidden, o->c.level, s->layers, s->lr,
-		s->patience, s->seed, s->steps, s->tasks);
+		s->patience, s->seed, s->steps, s->tasks,
+		dist_library() ? dist_library() : "not built in",
+		dist_library() ? " (mpirun -np N gcn-train ...: gcn-train(1), MPI)" : "");
 }
 
 static const struct option longopts[] = {
@@ -109,6 +119,7 @@ static const struct option longopts[] = {
 	{ "log", required_argument, NULL, OPT_LOG },
 	{ "lr", required_argument, NULL, OPT_LR },
 	{ "patience", required_argument, NULL, OPT_PATIENCE },
+	{ "reduce", required_argument, NULL, OPT_REDUCE },
 	{ "resume", required_argument, NULL, OPT_RESUME },
 	{ "steps", required_argument, NULL, OPT_STEPS },
 	{ "tasks", required_argument, NULL, OPT_TASKS },
@@ -172,6 +183,11 @@ parse(struct opts *o, int argc, char **argv)
 		case OPT_LOG: o->log = optarg; break;
 		case OPT_LR: o->s.lr = opt_double(optarg, 0, 10, "--lr"); break;
 		case OPT_PATIENCE: o->s.patience = opt_ll(optarg, 1, 1000000000, "--patience"); break;
+		case OPT_REDUCE:
+			if (strcmp(optarg, "batch") != 0 && strcmp(optarg, "graph") != 0)
+				die_usage("--reduce: '%s': expected batch or graph", optarg);
+			o->by_graph = strcmp(optarg, "graph") == 0;
+			break;
 		case OPT_RESUME: o->resume = optarg; break;
 		case OPT_STEPS: o->s.steps = opt_ll(optarg, 0, 1000000000000LL, "--steps"); break;
 		case OPT_TASKS:
@@ -602,6 +618,165 @@ catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+/* ---- the data-parallel step ---- */
+
+/*
+ * A step by graph (--reduce graph, and every run of more than one
+ * process): each rank takes some of the step's graphs, runs each graph's
+ * forward and backward pass alone, its losses a share of the step's
+ * means (model_step_part), and adds its gradient to an exact sum (xsum);
+ * the sums of all ranks are added by one allreduce.  A graph's pass does
+ * not depend on the other graphs (batch normalisation is per graph, the
+ * masking seeded by the graph's id), and the exact sum not on the order
+ * of its terms, so the step's gradient, and the model, are the same bytes
+ * for any number of processes (with the same threads per process).
+ */
+struct dpar {
+	int B;
+	xsum acc;		/* the gradient summed over graphs and ranks */
+	batch one;		/* one graph of the rank's share */
+	int *rank_of;		/* (B) the rank that runs each graph */
+	int64_t *load;		/* (ranks) nodes given to each */
+	int *mine;		/* (B) this rank's graphs, ascending */
+	struct lgraph **mg;	/* (B) and the graphs themselves */
+	double *gl;		/* (B x NTASK) each graph's share of the losses */
+	/* the last step's seconds, on this rank: building the share, the
+	 * graphs' passes, adding their gradients, the allreduce */
+	double t_build, t_pass, t_add, t_reduce;
+	int64_t P, Q, ncl;	/* the last step's pairs, queries, clusters */
+};
+
+static void
+dpar_init(struct dpar *d, int64_t nparams, int B)
+{
+	memset(d, 0, sizeof *d);
+	d->B = B;
+	xsum_init(&d->acc, nparams);
+	batch_init(&d->one);
+	d->rank_of = xmallocarray((size_t)B, sizeof *d->rank_of);
+	d->load = xmallocarray((size_t)dist_size(), sizeof *d->load);
+	d->mine = xmallocarray((size_t)B, sizeof *d->mine);
+	d->mg = xmallocarray((size_t)B, sizeof *d->mg);
+	d->gl = xmallocarray((size_t)B * NTASK, sizeof *d->gl);
+}
+
+static void
+dpar_free(struct dpar *d)
+{
+	xsum_free(&d->acc);
+	batch_free(&d->one);
+	free(d->rank_of);
+	free(d->load);
+	free(d->mine);
+	free(d->mg);
+	free(d->gl);
+}
+
+/*
+ * Which rank runs which of the step's graphs: the largest first, each to
+ * the rank with the fewest nodes so far (lowest rank on ties).  Any split
+ * gives the same sum; this one evens out the ranks' work.  Fills
+ * d->mine/mg with this rank's graphs; returns their count.
+ */
+static int
+dpar_split(struct dpar *d, struct lgraph **bg)
+{
+	int B = d->B, R = dist_size(), me = dist_rank(), n = 0;
+	int *ord = d->mine;	/* scratch until the end */
+
+	for (int i = 0; i < B; i++)
+		ord[i] = i;
+	for (int i = 1; i < B; i++)	/* by nodes, descending; stable */
+		for (int j = i; j > 0 && bg[ord[j - 1]]->g.n < bg[ord[j]]->g.n; j--) {
+			int x = ord[j];
+			ord[j] = ord[j - 1];
+			ord[j - 1] = x;
+		}
+	for (int r = 0; r < R; r++)
+		d->load[r] = 0;
+	for (int k = 0; k < B; k++) {
+		int best = 0;
+		for (int r = 1; r < R; r++)
+			if (d->load[r] < d->load[best])
+				best = r;
+		d->rank_of[ord[k]] = best;
+		d->load[best] += bg[ord[k]]->g.n;
+	}
+	for (int i = 0; i < B; i++)
+		if (d->rank_of[i] == me) {
+			d->mine[n] = i;
+			d->mg[n++] = bg[i];
+		}
+	return n;
+}
+
+/*
+ * One step's gradient into M->g and its losses into loss (the means over
+ * the step, as model_step()'s): graphs bg[0..B-1], masked for step `step`;
+ * b and w are this rank's batch and workspace.  Returns 0, or 1 when a
+ * signal stops the run: the ranks agree on it before the step, so that
+ * all of them stop at the same step.
+ */
+static int
+dpar_step(struct dpar *d, model *M, struct lgraph **bg, uint64_t seed, long long step,
+	  const struct batch_opts *bo, batch *b, mws *w, double *loss)
+{
+	int n = dpar_split(d, bg);
+	int64_t c[4];
+	char msg[256];
+	double t0 = now(), t1;
+
+	if (n > 0 && batch_build(b, d->mg, n, seed, (uint64_t)step, bo, msg, sizeof msg))
+		die("%s", msg);
+	t1 = now();
+	d->t_build = t1 - t0;
+	/* the step's item counts (each task's mean is over all of them),
+	 * and whether a signal stops the run here */
+	c[0] = n > 0 ? b->P : 0;
+	c[1] = n > 0 ? b->Q : 0;
+	c[2] = n > 0 ? b->ncl : 0;
+	c[3] = stop_signal != 0;
+	dist_sum_i64(c, 4);
+	if (c[3])
+		return 1;
+	d->P = c[0];
+	d->Q = c[1];
+	d->ncl = c[2];
+	int64_t tot[NTASK] = { c[0], c[0], c[1] };
+	memset(d->gl, 0, (size_t)d->B * NTASK * sizeof *d->gl);
+	xsum_zero(&d->acc);
+	d->t_pass = d->t_add = 0;
+	for (int j = 0; j < n; j++) {
+		struct mout out;
+		double ta = now(), tb;
+		batch_graph(&d->one, b, j);
+		model_zero_grad(M);
+		model_step_part(M, &d->one, w, 1, &out, tot);
+		tb = now();
+		int64_t bad = xsum_add(&d->acc, M->g);
+		if (bad >= 0)
+			die("step %lld: graph %" PRId64 ": a gradient is %g (not finite, or too "
+			    "large to sum); try a smaller --lr", step + 1, d->mg[j]->id,
+			    (double)M->g[bad]);
+		for (int k = 0; k < NTASK; k++)
+			d->gl[(int64_t)d->mine[j] * NTASK + k] = out.loss[k];
+		d->t_pass += tb - ta;
+		d->t_add += now() - tb;
+	}
+	t0 = now();
+	xsum_allreduce(&d->acc);
+	d->t_reduce = now() - t0;
+	xsum_get(&d->acc, M->g);
+	/* the losses: every graph's share, added in graph order */
+	dist_gather_f64(d->gl, d->B * NTASK);
+	for (int k = 0; k < NTASK; k++) {
+		loss[k] = 0;
+		for (int i = 0; i < d->B; i++)
+			loss[k] += d->gl[(int64_t)i * NTASK + k];
+	}
+	return 0;
+}
+
 /* ---- training ---- */
 
 static double
@@ -612,6 +787,36 @@ peak_rss_mib(void)
 	return (double)ru.ru_maxrss / 1024.0;
 }
 
+/* The median of x[0..n-1] (sorted in place). */
+static double
+median(double *x, long long n)
+{
+	for (long long i = 1; i < n; i++)
+		for (long long j = i; j > 0 && x[j - 1] > x[j]; j--) {
+			double t = x[j];
+			x[j] = x[j - 1];
+			x[j - 1] = t;
+		}
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+/* The timings of a data-parallel step, the slowest rank's, and of the
+ * allreduce alone (after the ranks met): one row per value, from rank 0. */
+enum { BD_WALL, BD_BUILD, BD_PASS, BD_ADD, BD_WAIT, BD_REDUCE, BD_N };
+
+static void
+bench_dpar_step(struct dpar *d, double *row)
+{
+	row[BD_BUILD] = dist_max_f64(d->t_build);
+	row[BD_PASS] = dist_max_f64(d->t_pass);
+	row[BD_ADD] = dist_max_f64(d->t_add);
+	row[BD_WAIT] = dist_max_f64(d->t_reduce);	/* the allreduce, with waiting */
+	dist_max_f64(0);				/* the ranks meet */
+	double t0 = now();
+	xsum_allreduce(&d->acc);
+	row[BD_REDUCE] = dist_max_f64(now() - t0);
+}
+
 /* --bench-steps: time steps on the first batch, fresh masks each step. */
 static void
 bench(const struct opts *o, model *M, const struct dataset *ds, const struct batch_opts *bo)
@@ -620,27 +825,53 @@ bench(const struct opts *o, model *M, const struct dataset *ds, const struct bat
 	mws *w = mws_new();
 	int G = (int)(ds->n < o->s.batch ? ds->n : o->s.batch);
 	char msg[256];
-	double tprep = 0, tstep[1024] = { 0 };
+	double tprep = 0, tstep[1024] = { 0 }, twall[1024] = { 0 }, bd[BD_N][1024];
 	long long n = o->bench_steps < 1024 ? o->bench_steps : 1024;
-	int64_t nodes = 0, edges = 0;
+	int64_t nodes = 0, edges = 0, P = 0, Q = 0, ncl = 0;
+	struct dpar d;
 
 	batch_init(&b);
+	if (o->by_graph)
+		dpar_init(&d, M->n, G);
 	for (int i = 0; i < G; i++) {
 		nodes += ds->g[i]->g.n;
 		edges += ds->g[i]->g.m;
 	}
 	for (long long s = 0; s < n; s++) {
 		struct mout out;
-		double t0 = now();
-		if (batch_build(&b, ds->g, G, (uint64_t)o->s.seed, (uint64_t)s, bo, msg, sizeof msg))
-			die("%s", msg);
-		double t1 = now();
-		model_zero_grad(M);
-		double loss = model_step(M, &b, w, 1, &out);
+		double t0 = now(), t1, loss = 0;
+		if (o->by_graph) {
+			double l[NTASK];
+			dpar_step(&d, M, ds->g, (uint64_t)o->s.seed, s, bo, &b, w, l);
+			for (int k = 0; k < NTASK; k++)
+				loss += l[k];
+			P = d.P;
+			Q = d.Q;
+			ncl = d.ncl;
+			t1 = t0 + d.t_build;
+		} else {
+			if (batch_build(&b, ds->g, G, (uint64_t)o->s.seed, (uint64_t)s, bo, msg,
+					sizeof msg))
+				die("%s", msg);
+			t1 = now();
+			model_zero_grad(M);
+			loss = model_step(M, &b, w, 1, &out);
+			P = b.P;
+			Q = b.Q;
+			ncl = b.ncl;
+		}
 		model_adam(M, o->s.lr);
 		double t2 = now();
 		tprep += t1 - t0;
 		tstep[s] = t2 - t1;
+		twall[s] = t2 - t0;
+		if (o->by_graph) {
+			double row[BD_N];
+			bench_dpar_step(&d, row);
+			row[BD_WALL] = dist_max_f64(twall[s]);
+			for (int k = 0; k < BD_N; k++)
+				bd[k][s] = row[k];
+		}
 		if (!o->c.quiet)
 			fprintf(stderr, "%s: bench step %lld: %.3f s, loss %.4f\n", err_prog(),
 				s + 1, tstep[s], loss);
@@ -648,27 +879,32 @@ bench(const struct opts *o, model *M, const struct dataset *ds, const struct bat
 	/* median step time, the first (warm-up: page faults, BLAS buffers)
 	 * left out when there are more */
 	double first = tstep[0];
-	long long total = n;
-	if (n > 1) {
-		memmove(tstep, tstep + 1, (size_t)(n - 1) * sizeof *tstep);
-		n--;
-	}
-	for (long long i = 1; i < n; i++)
-		for (long long j = i; j > 0 && tstep[j - 1] > tstep[j]; j--) {
-			double t = tstep[j];
-			tstep[j] = tstep[j - 1];
-			tstep[j - 1] = t;
-		}
+	long long total = n, skip = n > 1;
+	n -= skip;
+	double med = median(tstep + skip, n), wall = median(twall + skip, n);
+	if (dist_rank() != 0)
+		goto out;
 	printf("graphs\t%d\nnodes\t%" PRId64 "\nedges\t%" PRId64 "\npairs\t%" PRId64
 	       "\ncluster_queries\t%" PRId64 "\nclusters\t%" PRId64 "\nparams\t%" PRId64
 	       "\nsteps\t%lld\ntimed_steps\t%lld\nfirst_step_s\t%.4f\nstep_s_median\t%.4f\nstep_s_min\t%.4f\nstep_s_max\t%.4f\n"
 	       "prep_s_mean\t%.4f\nworkspace_mib\t%.0f\npeak_rss_mib\t%.0f\n",
-	       G, nodes, edges, b.P, b.Q, b.ncl, M->n, total, n, first,
-	       n % 2 ? tstep[n / 2] : (tstep[n / 2 - 1] + tstep[n / 2]) / 2, tstep[0],
-	       tstep[n - 1], tprep / (double)n, (double)mws_bytes(w) / 1048576.0,
-	       peak_rss_mib());
+	       G, nodes, edges, P, Q, ncl, M->n, total, n, first,
+	       med, tstep[skip], tstep[skip + n - 1], tprep / (double)total,
+	       (double)mws_bytes(w) / 1048576.0, peak_rss_mib());
+	printf("wall_s_median\t%.4f\nreduce\t%s\n", wall, o->by_graph ? "graph" : "batch");
+	if (o->by_graph) {
+		static const char *const name[BD_N] = { "wall_slowest", "build", "pass", "add",
+			"allreduce_in_step", "allreduce" };
+		printf("ranks\t%d\nallreduce_bytes\t%" PRId64 "\n", dist_size(),
+		       (int64_t)sizeof(uint64_t) * 2 * M->n);
+		for (int k = 0; k < BD_N; k++)
+			printf("%s_s_median\t%.4f\n", name[k], median(bd[k] + skip, n));
+	}
+out:
 	batch_free(&b);
 	mws_free(w);
+	if (o->by_graph)
+		dpar_free(&d);
 }
 
 /* A training run: the model, the two sets, the step's batch and
@@ -689,6 +925,9 @@ struct trainer {
 	FILE *log;		/* --log, or NULL */
 	double t_start;
 	struct progress pr;
+	int by_graph;		/* the data-parallel step (dp) */
+	struct dpar dp;
+	int stop;		/* a signal stops the run (all ranks agree) */
 };
 
 /* The model of the settings, with its initial values (stream "init"). */
@@ -733,6 +972,9 @@ trainer_init(struct trainer *t, struct opts *o, model *M, struct dataset *ds,
 	t->best = xmallocarray((size_t)M->n, sizeof *t->best);
 	memcpy(t->best, M->p, (size_t)M->n * sizeof *t->best);
 	t->st.best_score = -1;
+	t->by_graph = o->by_graph;
+	if (t->by_graph)
+		dpar_init(&t->dp, M->n, t->B);
 	say_masking(t->train, t->nt, o->c.quiet);
 }
 
@@ -744,6 +986,8 @@ trainer_free(struct trainer *t)
 	gsl_rng_free(t->er);
 	batch_free(&t->b);
 	mws_free(t->w);
+	if (t->by_graph)
+		dpar_free(&t->dp);
 }
 
 /* --resume: the parameters, the best ones, Adam's moments and the state. */
@@ -868,6 +1112,13 @@ say_epoch(const struct trainer *t, long long epoch, double seconds,
 	       line, better ? " *" : "");
 }
 
+/* A signal stops the run: in a data-parallel run, once the ranks agreed. */
+static int
+stopping(const struct trainer *t)
+{
+	return t->by_graph ? t->stop : stop_signal != 0;
+}
+
 /*
  * The training steps of one epoch: the training graphs shuffled with the
  * stream (seed, epoch), cut into batches of B (the remainder left out),
@@ -892,29 +1143,39 @@ train_epoch(struct trainer *t, long long epoch, double *lsum, int *budget_hit)
 		t->perm[i] = t->perm[j];
 		t->perm[j] = x;
 	}
-	for (int64_t i0 = 0; i0 + t->B <= t->nt && !stop_signal; i0 += t->B) {
-		struct mout out1;
+	for (int64_t i0 = 0; i0 + t->B <= t->nt && !stopping(t); i0 += t->B) {
+		double l[NTASK], loss = 0;
 		if (o->s.steps && t->st.step >= o->s.steps) {
 			*budget_hit = 1;
 			break;
 		}
 		for (int i = 0; i < t->B; i++)
 			bg[i] = t->train[t->perm[i0 + i]];
-		if (batch_build(&t->b, bg, t->B, (uint64_t)o->s.seed, (uint64_t)t->st.step,
-				&t->bo, msg, sizeof msg))
-			die("%s", msg);
-		model_zero_grad(t->M);
-		double loss = model_step(t->M, &t->b, t->w, 1, &out1);
-		if (!isfinite(loss))
-			die("step %lld: the loss is %g; try a smaller --lr", t->st.step + 1, loss);
+		if (t->by_graph) {
+			if ((t->stop = dpar_step(&t->dp, t->M, bg, (uint64_t)o->s.seed, t->st.step,
+						 &t->bo, &t->b, t->w, l)))
+				break;
+		} else {
+			struct mout out1;
+			if (batch_build(&t->b, bg, t->B, (uint64_t)o->s.seed,
+					(uint64_t)t->st.step, &t->bo, msg, sizeof msg))
+				die("%s", msg);
+			model_zero_grad(t->M);
+			model_step(t->M, &t->b, t->w, 1, &out1);
+			memcpy(l, out1.loss, sizeof l);
+		}
+		for (int k = 0; k < NTASK; k++)
+			loss += l[k];
+		if (!isfinite(loss))	/* every rank has the same losses */
+			dist_die_all("step %lld: the loss is %g; try a smaller --lr",
+				     t->st.step + 1, loss);
 		model_adam(t->M, o->s.lr);
 		t->st.step++;
 		nb++;
 		for (int k = 0; k < NTASK; k++)
-			lsum[k] += out1.loss[k];
+			lsum[k] += l[k];
 		progress_note(&t->pr, "epoch %lld, step %lld: loss %.4f (rec %.4f rank %.4f "
-			      "cluster %.4f)", epoch + 1, t->st.step, loss, out1.loss[0],
-			      out1.loss[1], out1.loss[2]);
+			      "cluster %.4f)", epoch + 1, t->st.step, loss, l[0], l[1], l[2]);
 		progress_update(&t->pr, t->pr.done + 1);
 		if (o->s.steps && t->st.step >= o->s.steps) {
 			*budget_hit = 1;
@@ -923,6 +1184,43 @@ train_epoch(struct trainer *t, long long epoch, double *lsum, int *budget_hit)
 	}
 	free(bg);
 	return nb;
+}
+
+/*
+ * The end of an epoch of lsum's nb steps: its validation, the best
+ * parameters kept, its lines on stderr and in --log, the checkpoint.
+ * Returns 1 when --patience ends the run.
+ */
+static int
+epoch_end(struct trainer *t, long long epoch, const double *lsum, int nb, double t_ep,
+	  int argc, char **argv)
+{
+	const struct opts *o = t->o;
+	struct train_state *st = &t->st;
+	struct val_scores sc;
+
+	validate(t->M, t->val, t->nv, t->B, (uint64_t)o->s.seed, &t->bo, &t->b, t->w, &sc);
+	int better = sc.score > st->best_score;
+	if (better) {
+		st->best_score = sc.score;
+		st->best_epoch = epoch + 1;
+		st->best_step = st->step;
+		st->best_sc = sc;
+		memcpy(t->best, t->M->p, (size_t)t->M->n * sizeof *t->best);
+		st->stale = 0;
+	} else
+		st->stale++;
+	st->epoch = epoch + 1;
+	say_epoch(t, epoch, now() - t_ep, &sc, better);
+	log_epoch(t, epoch, lsum, nb, &sc, better);
+	if (o->checkpoint && !stopping(t))
+		write_checkpoint(t, argc, argv);
+	if (st->stale >= o->s.patience) {
+		if (!o->c.quiet)
+			warnx_("no better validation score for %lld epochs; stopping", st->stale);
+		return 1;
+	}
+	return 0;
 }
 
 /*
@@ -944,40 +1242,130 @@ train(struct trainer *t, int argc, char **argv)
 	progress_init(&t->pr, &o->c);
 	progress_start(&t->pr, "steps", todo, NULL);
 	t->t_start = now();
-	for (epoch = st->epoch; epoch < o->s.epochs && !budget_hit && !stop_signal; epoch++) {
+	for (epoch = st->epoch; epoch < o->s.epochs && !budget_hit && !stopping(t); epoch++) {
 		double lsum[NTASK] = { 0 }, t_ep = now();
-		struct val_scores sc;
-		int nb = train_epoch(t, epoch, lsum, &budget_hit);
+		int nb = train_epoch(t, epoch, lsum, &budget_hit), end = 0;
 		if (nb == 0)		/* a signal or the step budget came first */
 			break;
-		validate(t->M, t->val, t->nv, t->B, (uint64_t)o->s.seed, &t->bo, &t->b, t->w, &sc);
-		int better = sc.score > st->best_score;
-		if (better) {
-			st->best_score = sc.score;
-			st->best_epoch = epoch + 1;
-			st->best_step = st->step;
-			st->best_sc = sc;
-			memcpy(t->best, t->M->p, (size_t)t->M->n * sizeof *t->best);
-			st->stale = 0;
-		} else
-			st->stale++;
-		st->epoch = epoch + 1;
-		say_epoch(t, epoch, now() - t_ep, &sc, better);
-		log_epoch(t, epoch, lsum, nb, &sc, better);
-		if (o->checkpoint && !stop_signal)
-			write_checkpoint(t, argc, argv);
-		if (st->stale >= o->s.patience) {
-			if (!o->c.quiet)
-				warnx_("no better validation score for %lld epochs; stopping",
-				       st->stale);
+		/* rank 0 alone validates and writes; the others wait for its
+		 * word on whether the run goes on */
+		if (dist_rank() == 0)
+			end = epoch_end(t, epoch, lsum, nb, t_ep, argc, argv);
+		else
+			st->epoch = epoch + 1;
+		dist_bcast_idle(&end, sizeof end, 0);
+		if (end)
 			break;
-		}
 	}
 	progress_done(&t->pr);
-	if (stop_signal)
+	if ((stop_signal || t->stop) && dist_rank() == 0)
 		fprintf(stderr, "%s: %s at step %lld; writing the best model so far (epoch %lld)\n",
 			err_prog(), stop_signal == SIGINT ? "interrupted" : "terminated", st->step,
 			st->best_epoch);
+}
+
+/* ---- processes ---- */
+
+/* A rank other than 0 that fails as rank 0 does lets rank 0's line come
+ * first: the first exit ends the job. */
+static void
+linger(void *arg)
+{
+	(void)arg;
+	sleep(1);
+}
+
+/*
+ * The options, parsed by every process before MPI starts (so that -h and
+ * --version end a run of several processes cleanly); the processes a
+ * launcher started as ranks other than 0 parse them silently.
+ */
+static void
+parse_rank(struct opts *o, int argc, char **argv)
+{
+	int fd1 = -1, fd2 = -1, nul;
+
+	if (dist_launch_rank() != 0 && (nul = open("/dev/null", O_WRONLY)) >= 0) {
+		fd1 = dup(STDOUT_FILENO);
+		fd2 = dup(STDERR_FILENO);
+		dup2(nul, STDOUT_FILENO);
+		dup2(nul, STDERR_FILENO);
+		close(nul);
+		err_atexit(linger, NULL);
+	}
+	parse(o, argc, argv);
+	if (fd1 >= 0 && fd2 >= 0) {
+		fflush(stdout);
+		dup2(fd1, STDOUT_FILENO);
+		dup2(fd2, STDERR_FILENO);
+		close(fd1);
+		close(fd2);
+		err_atexit(NULL, NULL);
+	}
+}
+
+/*
+ * MPI, when a launcher started several processes: the step goes by graph
+ * in every rank; rank 0 reads the input first (a bad input is said once),
+ * and standard input, which only rank 0 gets, is copied to the others;
+ * the other ranks wait for rank 0's setup, then do theirs without a word.
+ * The model goes to -o FILE: the launcher passes rank 0's standard output
+ * through a terminal.
+ */
+static void
+start_ranks(struct opts *o, int nfiles, char **files)
+{
+	int std = nfiles == 0;
+
+	if (dist_init(NULL, NULL) == 1)
+		return;
+	o->by_graph = 1;
+	for (int i = 0; i < nfiles; i++)
+		std |= strcmp(files[i], "-") == 0;
+	if (dist_rank() != 0) {
+		o->c.quiet = 1;
+		dist_stdin_share();
+		return;
+	}
+	if (!o->bench_steps && (!o->c.output || strcmp(o->c.output, "-") == 0))
+		die_usage("%d processes: write the model with -o FILE (the launcher passes "
+			  "standard output through a terminal)", dist_size());
+	if (std)
+		dist_stdin_read();
+}
+
+/* Every rank starts from rank 0's parameters, Adam state and step (after
+ * --resume); the best parameters stay with rank 0. */
+static void
+share_state(struct trainer *t)
+{
+	model *M = t->M;
+
+	if (dist_size() == 1)
+		return;
+	dist_bcast_idle(&t->st, sizeof t->st, 0);	/* the others may still read */
+	dist_bcast(&M->adam_t, sizeof M->adam_t, 0);
+	dist_bcast(M->p, (size_t)M->n * sizeof *M->p, 0);
+	dist_bcast(M->m, (size_t)M->n * sizeof *M->m, 0);
+	dist_bcast(M->v, (size_t)M->n * sizeof *M->v, 0);
+}
+
+/* The run's first line on stderr. */
+static void
+say_start(const struct trainer *t)
+{
+	const struct opts *o = t->o;
+	char how[160] = "";
+
+	if (o->c.quiet)
+		return;
+	if (dist_size() > 1)
+		snprintf(how, sizeof how, ", %d processes (%s), the gradient summed graph by "
+			 "graph", dist_size(), dist_library());
+	else if (t->by_graph)
+		snprintf(how, sizeof how, ", the gradient summed graph by graph");
+	fprintf(stderr, "%s: %" PRId64 " training and %" PRId64 " validation graphs, %" PRId64
+		" parameters, tasks %s%s\n", err_prog(), t->nt, t->nv, t->M->n, o->s.tasks, how);
 }
 
 /* The output: the inputs' provenance, then the best model. */
@@ -1005,12 +1393,13 @@ main(int argc, char **argv)
 	struct featcmd fc;
 	struct batch_opts bo;
 	model M;
-	gs_file *out;
+	gs_file *out = NULL;
 	int tasks;
 
 	copt_passive_wait(argv);
 	err_setprog(argv[0]);
-	parse(&o, argc, argv);
+	parse_rank(&o, argc, argv);
+	start_ranks(&o, argc - optind, argv + optind);
 	copt_apply_threads_blas(&o.c);
 	tasks_parse(o.s.tasks, &tasks);
 	memset(&ds, 0, sizeof ds);
@@ -1021,29 +1410,35 @@ main(int argc, char **argv)
 	resolve_features(&o, &ds, &fc, &bo.fs);
 	model_setup(&o, &M);
 	if (o.bench_steps) {
+		if (dist_rank() == 0)
+			dist_stdin_share();	/* rank 0's setup is done */
 		bench(&o, &M, &ds, &bo);
 	} else {
 		trainer_init(&t, &o, &M, &ds, &bo);
-		if (o.resume)
-			resume(&t, o.resume);
-		out = gs_open_out(&o.c, argc, argv);	/* a bad -o fails now, not after hours */
-		t.log = open_log(&o, &M);
-		if (!o.c.quiet)
-			fprintf(stderr, "%s: %" PRId64 " training and %" PRId64 " validation "
-				"graphs, %" PRId64 " parameters, tasks %s\n", err_prog(), t.nt,
-				t.nv, M.n, o.s.tasks);
+		if (dist_rank() == 0) {
+			if (o.resume)
+				resume(&t, o.resume);
+			out = gs_open_out(&o.c, argc, argv);	/* a bad -o fails now */
+			t.log = open_log(&o, &M);
+			say_start(&t);
+			dist_stdin_share();	/* rank 0's setup is done */
+		}
+		share_state(&t);
 		catch_signals();
 		train(&t, argc, argv);
-		write_model(out, &ds, &t);
-		gs_close(out);
-		if (t.log && fclose(t.log) != 0)
-			die("%s: %s", o.log, strerror(errno));
+		if (dist_rank() == 0) {
+			write_model(out, &ds, &t);
+			gs_close(out);
+			if (t.log && fclose(t.log) != 0)
+				die("%s: %s", o.log, strerror(errno));
+		}
 		trainer_free(&t);
 	}
 	dataset_free(&ds);
 	featcmd_free(&fc);
 	model_free(&M);
 	train_settings_free(&o.s);
+	dist_end();
 	if (stop_signal) {
 		/* the model is written; now die of the signal, so that a shell,
 		 * make or a job runner knows the run was cut short and does not
