@@ -120,6 +120,11 @@ tests/bin/test_nn: tests/unit/test_nn.c $(NN_DOUBLE_SRC) libcommon.a $(COMMON_HD
 	@mkdir -p tests/bin
 	$(CC) $(ALLCFLAGS) $(CPPFLAGS) -DNN_DOUBLE $(LDFLAGS) -o $@ $< $(NN_DOUBLE_SRC) libcommon.a -lcriterion $(LDLIBS)
 
+# So do the tests of a step cut into graphs (common/dist.c, no MPI).
+tests/bin/test_dist: tests/unit/test_dist.c $(NN_DOUBLE_SRC) common/dist.c libcommon.a $(COMMON_HDR) $(UNIT_HDR)
+	@mkdir -p tests/bin
+	$(CC) $(ALLCFLAGS) $(CPPFLAGS) -DNN_DOUBLE $(LDFLAGS) -o $@ $< $(NN_DOUBLE_SRC) common/dist.c libcommon.a -lcriterion $(LDLIBS)
+
 # The composition test's case generator (tests/cli/compose.test.sh): plain
 # C, no library, so a seed draws the same case everywhere.
 tests/bin/compose-gen: tests/cli/compose-gen.c
@@ -258,6 +263,11 @@ $(ASAN_DIR)/tests/bin/%: tests/unit/%.c $(ASAN_DIR)/libcommon.a $(COMMON_HDR) $(
 $(ASAN_DIR)/tests/bin/test_nn: tests/unit/test_nn.c $(NN_DOUBLE_SRC) $(ASAN_DIR)/libcommon.a $(COMMON_HDR) $(UNIT_HDR)
 	@mkdir -p $(ASAN_DIR)/tests/bin
 	$(ASAN_CC) $(ASAN_CFLAGS) $(CPPFLAGS) -DNN_DOUBLE $(LDFLAGS) -o $@ $< $(NN_DOUBLE_SRC) \
+		$(ASAN_DIR)/libcommon.a -lcriterion $(LDLIBS)
+
+$(ASAN_DIR)/tests/bin/test_dist: tests/unit/test_dist.c $(NN_DOUBLE_SRC) common/dist.c $(ASAN_DIR)/libcommon.a $(COMMON_HDR) $(UNIT_HDR)
+	@mkdir -p $(ASAN_DIR)/tests/bin
+	$(ASAN_CC) $(ASAN_CFLAGS) $(CPPFLAGS) -DNN_DOUBLE $(LDFLAGS) -o $@ $< $(NN_DOUBLE_SRC) common/dist.c \
 		$(ASAN_DIR)/libcommon.a -lcriterion $(LDLIBS)
 
 asan-build: .deps-ok deps-asan $(ASAN_TOOLS) $(ASAN_UNITS)

@@ -468,6 +468,14 @@ xsum_add(xsum *s, const float *x)
 }
 
 void
+xsum_merge(xsum *s, const xsum *t)
+{
+	#pragma omp parallel for schedule(static)
+	for (int64_t i = 0; i < s->n; i++)
+		word_put(s->w + 2 * i, word_get(s->w + 2 * i) + word_get(t->w + 2 * i));
+}
+
+void
 xsum_get(const xsum *s, float *x)
 {
 	#pragma omp parallel for schedule(static)

@@ -103,6 +103,8 @@ void xsum_zero(xsum *s);
  * collective.  Time complexity: O(n).
  */
 int64_t xsum_add(xsum *s, const float *x);
+/* s += t (both of n sums).  Not collective. */
+void xsum_merge(xsum *s, const xsum *t);
 /* x[0..n-1] = the sums, each rounded to the nearest float (ties to even).
  * Not collective. */
 void xsum_get(const xsum *s, float *x);

@@ -1424,7 +1424,11 @@ main(int argc, char **argv)
 			dist_stdin_share();	/* rank 0's setup is done */
 		}
 		share_state(&t);
-		catch_signals();
+		/* several processes: mpirun ends every rank on a signal, so the
+		 * ranks keep the default action, with which -o's temporary
+		 * files are removed (outfile.h) */
+		if (dist_size() == 1)
+			catch_signals();
 		train(&t, argc, argv);
 		if (dist_rank() == 0) {
 			write_model(out, &ds, &t);
