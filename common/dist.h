@@ -99,8 +99,8 @@ void xsum_free(xsum *s);
 void xsum_zero(xsum *s);
 /*
  * s += x[0..n-1].  Returns -1, or the index of the first value that is
- * not finite or not below 2^46 (nothing of x is added then).  Not
- * collective.  Time complexity: O(n).
+ * not finite or not below 2^46 (such values are left out, the others
+ * added).  Not collective.  Time complexity: O(n).
  */
 int64_t xsum_add(xsum *s, const float *x);
 /* s += t (both of n sums).  Not collective. */
