@@ -23,6 +23,7 @@
 
 #include "config.h"
 #include "dist.h"
+#include "dstep.h"
 #include "err.h"
 #include "featcmd.h"
 #include "model.h"
@@ -618,165 +619,6 @@ catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-/* ---- the data-parallel step ---- */
-
-/*
- * A step by graph (--reduce graph, and every run of more than one
- * process): each rank takes some of the step's graphs, runs each graph's
- * forward and backward pass alone, its losses a share of the step's
- * means (model_step_part), and adds its gradient to an exact sum (xsum);
- * the sums of all ranks are added by one allreduce.  A graph's pass does
- * not depend on the other graphs (batch normalisation is per graph, the
- * masking seeded by the graph's id), and the exact sum not on the order
- * of its terms, so the step's gradient, and the model, are the same bytes
- * for any number of processes (with the same threads per process).
- */
-struct dpar {
-	int B;
-	xsum acc;		/* the gradient summed over graphs and ranks */
-	batch one;		/* one graph of the rank's share */
-	int *rank_of;		/* (B) the rank that runs each graph */
-	int64_t *load;		/* (ranks) nodes given to each */
-	int *mine;		/* (B) this rank's graphs, ascending */
-	struct lgraph **mg;	/* (B) and the graphs themselves */
-	double *gl;		/* (B x NTASK) each graph's share of the losses */
-	/* the last step's seconds, on this rank: building the share, the
-	 * graphs' passes, adding their gradients, the allreduce */
-	double t_build, t_pass, t_add, t_reduce;
-	int64_t P, Q, ncl;	/* the last step's pairs, queries, clusters */
-};
-
-static void
-dpar_init(struct dpar *d, int64_t nparams, int B)
-{
-	memset(d, 0, sizeof *d);
-	d->B = B;
-	xsum_init(&d->acc, nparams);
-	batch_init(&d->one);
-	d->rank_of = xmallocarray((size_t)B, sizeof *d->rank_of);
-	d->load = xmallocarray((size_t)dist_size(), sizeof *d->load);
-	d->mine = xmallocarray((size_t)B, sizeof *d->mine);
-	d->mg = xmallocarray((size_t)B, sizeof *d->mg);
-	d->gl = xmallocarray((size_t)B * NTASK, sizeof *d->gl);
-}
-
-static void
-dpar_free(struct dpar *d)
-{
-	xsum_free(&d->acc);
-	batch_free(&d->one);
-	free(d->rank_of);
-	free(d->load);
-	free(d->mine);
-	free(d->mg);
-	free(d->gl);
-}
-
-/*
- * Which rank runs which of the step's graphs: the largest first, each to
- * the rank with the fewest nodes so far (lowest rank on ties).  Any split
- * gives the same sum; this one evens out the ranks' work.  Fills
- * d->mine/mg with this rank's graphs; returns their count.
- */
-static int
-dpar_split(struct dpar *d, struct lgraph **bg)
-{
-	int B = d->B, R = dist_size(), me = dist_rank(), n = 0;
-	int *ord = d->mine;	/* scratch until the end */
-
-	for (int i = 0; i < B; i++)
-		ord[i] = i;
-	for (int i = 1; i < B; i++)	/* by nodes, descending; stable */
-		for (int j = i; j > 0 && bg[ord[j - 1]]->g.n < bg[ord[j]]->g.n; j--) {
-			int x = ord[j];
-			ord[j] = ord[j - 1];
-			ord[j - 1] = x;
-		}
-	for (int r = 0; r < R; r++)
-		d->load[r] = 0;
-	for (int k = 0; k < B; k++) {
-		int best = 0;
-		for (int r = 1; r < R; r++)
-			if (d->load[r] < d->load[best])
-				best = r;
-		d->rank_of[ord[k]] = best;
-		d->load[best] += bg[ord[k]]->g.n;
-	}
-	for (int i = 0; i < B; i++)
-		if (d->rank_of[i] == me) {
-			d->mine[n] = i;
-			d->mg[n++] = bg[i];
-		}
-	return n;
-}
-
-/*
- * One step's gradient into M->g and its losses into loss (the means over
- * the step, as model_step()'s): graphs bg[0..B-1], masked for step `step`;
- * b and w are this rank's batch and workspace.  Returns 0, or 1 when a
- * signal stops the run: the ranks agree on it before the step, so that
- * all of them stop at the same step.
- */
-static int
-dpar_step(struct dpar *d, model *M, struct lgraph **bg, uint64_t seed, long long step,
-	  const struct batch_opts *bo, batch *b, mws *w, double *loss)
-{
-	int n = dpar_split(d, bg);
-	int64_t c[4];
-	char msg[256];
-	double t0 = now(), t1;
-
-	if (n > 0 && batch_build(b, d->mg, n, seed, (uint64_t)step, bo, msg, sizeof msg))
-		die("%s", msg);
-	t1 = now();
-	d->t_build = t1 - t0;
-	/* the step's item counts (each task's mean is over all of them),
-	 * and whether a signal stops the run here */
-	c[0] = n > 0 ? b->P : 0;
-	c[1] = n > 0 ? b->Q : 0;
-	c[2] = n > 0 ? b->ncl : 0;
-	c[3] = stop_signal != 0;
-	dist_sum_i64(c, 4);
-	if (c[3])
-		return 1;
-	d->P = c[0];
-	d->Q = c[1];
-	d->ncl = c[2];
-	int64_t tot[NTASK] = { c[0], c[0], c[1] };
-	memset(d->gl, 0, (size_t)d->B * NTASK * sizeof *d->gl);
-	xsum_zero(&d->acc);
-	d->t_pass = d->t_add = 0;
-	for (int j = 0; j < n; j++) {
-		struct mout out;
-		double ta = now(), tb;
-		batch_graph(&d->one, b, j);
-		model_zero_grad(M);
-		model_step_part(M, &d->one, w, 1, &out, tot);
-		tb = now();
-		int64_t bad = xsum_add(&d->acc, M->g);
-		if (bad >= 0)
-			die("step %lld: graph %" PRId64 ": a gradient is %g (not finite, or too "
-			    "large to sum); try a smaller --lr", step + 1, d->mg[j]->id,
-			    (double)M->g[bad]);
-		for (int k = 0; k < NTASK; k++)
-			d->gl[(int64_t)d->mine[j] * NTASK + k] = out.loss[k];
-		d->t_pass += tb - ta;
-		d->t_add += now() - tb;
-	}
-	t0 = now();
-	xsum_allreduce(&d->acc);
-	d->t_reduce = now() - t0;
-	xsum_get(&d->acc, M->g);
-	/* the losses: every graph's share, added in graph order */
-	dist_gather_f64(d->gl, d->B * NTASK);
-	for (int k = 0; k < NTASK; k++) {
-		loss[k] = 0;
-		for (int i = 0; i < d->B; i++)
-			loss[k] += d->gl[(int64_t)i * NTASK + k];
-	}
-	return 0;
-}
-
 /* ---- training ---- */
 
 static double
@@ -805,7 +647,7 @@ median(double *x, long long n)
 enum { BD_WALL, BD_BUILD, BD_PASS, BD_ADD, BD_WAIT, BD_REDUCE, BD_N };
 
 static void
-bench_dpar_step(struct dpar *d, double *row)
+bench_dstep(struct dstep *d, double *row)
 {
 	row[BD_BUILD] = dist_max_f64(d->t_build);
 	row[BD_PASS] = dist_max_f64(d->t_pass);
@@ -828,11 +670,11 @@ bench(const struct opts *o, model *M, const struct dataset *ds, const struct bat
 	double tprep = 0, tstep[1024] = { 0 }, twall[1024] = { 0 }, bd[BD_N][1024];
 	long long n = o->bench_steps < 1024 ? o->bench_steps : 1024;
 	int64_t nodes = 0, edges = 0, P = 0, Q = 0, ncl = 0;
-	struct dpar d;
+	struct dstep d;
 
 	batch_init(&b);
 	if (o->by_graph)
-		dpar_init(&d, M->n, G);
+		dstep_init(&d, M->n, G);
 	for (int i = 0; i < G; i++) {
 		nodes += ds->g[i]->g.n;
 		edges += ds->g[i]->g.m;
@@ -842,7 +684,9 @@ bench(const struct opts *o, model *M, const struct dataset *ds, const struct bat
 		double t0 = now(), t1, loss = 0;
 		if (o->by_graph) {
 			double l[NTASK];
-			dpar_step(&d, M, ds->g, (uint64_t)o->s.seed, s, bo, &b, w, l);
+			if (dstep_run(&d, M, ds->g, (uint64_t)o->s.seed, (uint64_t)s, bo, &b, w, 0, l,
+				      msg, sizeof msg) < 0)
+				die("%s", msg);
 			for (int k = 0; k < NTASK; k++)
 				loss += l[k];
 			P = d.P;
@@ -867,7 +711,7 @@ bench(const struct opts *o, model *M, const struct dataset *ds, const struct bat
 		twall[s] = t2 - t0;
 		if (o->by_graph) {
 			double row[BD_N];
-			bench_dpar_step(&d, row);
+			bench_dstep(&d, row);
 			row[BD_WALL] = dist_max_f64(twall[s]);
 			for (int k = 0; k < BD_N; k++)
 				bd[k][s] = row[k];
@@ -881,9 +725,15 @@ bench(const struct opts *o, model *M, const struct dataset *ds, const struct bat
 	double first = tstep[0];
 	long long total = n, skip = n > 1;
 	n -= skip;
-	double med = median(tstep + skip, n), wall = median(twall + skip, n);
+	double med = median(tstep + skip, n), wall = median(twall + skip, n), fwd = 0;
 	if (dist_rank() != 0)
 		goto out;
+	if (!o->by_graph) {	/* the forward pass alone, as validation runs it */
+		struct mout out;
+		double t0 = now();
+		model_step(M, &b, w, 0, &out);
+		fwd = now() - t0;
+	}
 	printf("graphs\t%d\nnodes\t%" PRId64 "\nedges\t%" PRId64 "\npairs\t%" PRId64
 	       "\ncluster_queries\t%" PRId64 "\nclusters\t%" PRId64 "\nparams\t%" PRId64
 	       "\nsteps\t%lld\ntimed_steps\t%lld\nfirst_step_s\t%.4f\nstep_s_median\t%.4f\nstep_s_min\t%.4f\nstep_s_max\t%.4f\n"
@@ -892,6 +742,8 @@ bench(const struct opts *o, model *M, const struct dataset *ds, const struct bat
 	       med, tstep[skip], tstep[skip + n - 1], tprep / (double)total,
 	       (double)mws_bytes(w) / 1048576.0, peak_rss_mib());
 	printf("wall_s_median\t%.4f\nreduce\t%s\n", wall, o->by_graph ? "graph" : "batch");
+	if (!o->by_graph)
+		printf("forward_s\t%.4f\n", fwd);
 	if (o->by_graph) {
 		static const char *const name[BD_N] = { "wall_slowest", "build", "pass", "add",
 			"allreduce_in_step", "allreduce" };
@@ -904,7 +756,7 @@ out:
 	batch_free(&b);
 	mws_free(w);
 	if (o->by_graph)
-		dpar_free(&d);
+		dstep_free(&d);
 }
 
 /* A training run: the model, the two sets, the step's batch and
@@ -926,7 +778,7 @@ struct trainer {
 	double t_start;
 	struct progress pr;
 	int by_graph;		/* the data-parallel step (dp) */
-	struct dpar dp;
+	struct dstep dp;
 	int stop;		/* a signal stops the run (all ranks agree) */
 };
 
@@ -974,7 +826,7 @@ trainer_init(struct trainer *t, struct opts *o, model *M, struct dataset *ds,
 	t->st.best_score = -1;
 	t->by_graph = o->by_graph;
 	if (t->by_graph)
-		dpar_init(&t->dp, M->n, t->B);
+		dstep_init(&t->dp, M->n, t->B);
 	say_masking(t->train, t->nt, o->c.quiet);
 }
 
@@ -987,7 +839,7 @@ trainer_free(struct trainer *t)
 	batch_free(&t->b);
 	mws_free(t->w);
 	if (t->by_graph)
-		dpar_free(&t->dp);
+		dstep_free(&t->dp);
 }
 
 /* --resume: the parameters, the best ones, Adam's moments and the state. */
@@ -1152,8 +1004,12 @@ train_epoch(struct trainer *t, long long epoch, double *lsum, int *budget_hit)
 		for (int i = 0; i < t->B; i++)
 			bg[i] = t->train[t->perm[i0 + i]];
 		if (t->by_graph) {
-			if ((t->stop = dpar_step(&t->dp, t->M, bg, (uint64_t)o->s.seed, t->st.step,
-						 &t->bo, &t->b, t->w, l)))
+			int rc = dstep_run(&t->dp, t->M, bg, (uint64_t)o->s.seed,
+					   (uint64_t)t->st.step, &t->bo, &t->b, t->w,
+					   stop_signal != 0, l, msg, sizeof msg);
+			if (rc < 0)
+				die("%s", msg);
+			if ((t->stop = rc))
 				break;
 		} else {
 			struct mout out1;
