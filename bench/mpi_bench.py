@@ -2,7 +2,7 @@
 """mpi_bench.py OUTDIR RUNS - the tables of bench/mpi.sh.
 
 Reads OUTDIR/{batch,graph,ranks2}.R.tsv (gcn-train --bench-steps output plus
-load_before/load_after) for R = 1..RUNS and OUTDIR/sizes (the node counts of
+load_before/load_after) and OUTDIR/allreduce.R.tsv (mpi_allreduce) for R = 1..RUNS and OUTDIR/sizes (the node counts of
 1,024 DCBM graphs), and prints markdown: the measured step of each set-up
 (medians over the rounds of each run's median), then a projection of the step
 across machines.
@@ -58,7 +58,7 @@ def imbalance(sizes, n, batches=2000, B=32, seed=1):
 def main():
     out, runs = sys.argv[1], int(sys.argv[2])
     rs = {c: [read(f"{out}/{c}.{r}.tsv") for r in range(1, runs + 1)]
-          for c in ("batch", "graph", "ranks2")}
+          for c in ("batch", "graph", "ranks2", "allreduce")}
     loads = [r[k] for c in rs for r in rs[c] for k in ("load_before", "load_after")]
     b, g, r2 = rs["batch"], rs["graph"], rs["ranks2"]
     params = int(b[0]["params"])
@@ -82,9 +82,12 @@ def main():
           f"{med(r2, 'allreduce_in_step_s_median'):.2f} | {med(r2, 'allreduce_s_median'):.3f} | "
           f"{med(r2, 'peak_rss_mib'):.0f} (rank 0) |")
     print()
-    print(f"The allreduce moves the exact sums: {V / 1e6:.1f} MB a step (16 bytes a parameter; "
-          f"a float sum would be {4 * params / 1e6:.1f} MB). Its time alone is taken after the "
-          "processes met; in the step it includes waiting for the slower process.")
+    a = rs["allreduce"]
+    print(f"The allreduce moves the exact sums: {V / 1e6:.1f} MB a step (16 bytes a parameter). "
+          "Its time alone is taken after the processes met; in the step it includes waiting for "
+          "the slower process. Alone, between 2 processes on this machine (shared memory), "
+          f"medians of 10: {med(a, 'exact_s'):.3f} s exact, {med(a, 'float_s'):.3f} s for the "
+          f"same {params:,} values as a plain float MPI_SUM ({4 * params / 1e6:.1f} MB, not exact).")
     print()
 
     sizes = [int(x) for x in open(f"{out}/sizes").read().split()]
