@@ -629,6 +629,30 @@ peak_rss_mib(void)
 	return (double)ru.ru_maxrss / 1024.0;
 }
 
+/* CPU seconds of this process so far, all threads, user and system. */
+static double
+cpu_s(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+	    (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+}
+
+/* x summed over the ranks. */
+static double
+sum_ranks(double x)
+{
+	int R = dist_size();
+	double *v = xcalloc((size_t)R, sizeof *v), s = 0;
+	v[dist_rank()] = x;
+	dist_gather_f64(v, R);
+	for (int r = 0; r < R; r++)
+		s += v[r];
+	free(v);
+	return s;
+}
+
 /* The median of x[0..n-1] (sorted in place). */
 static double
 median(double *x, long long n)
@@ -667,7 +691,8 @@ bench(const struct opts *o, model *M, const struct dataset *ds, const struct bat
 	mws *w = mws_new();
 	int G = (int)(ds->n < o->s.batch ? ds->n : o->s.batch);
 	char msg[256];
-	double tprep = 0, tstep[1024] = { 0 }, twall[1024] = { 0 }, bd[BD_N][1024];
+	double tprep = 0, tstep[1024] = { 0 }, twall[1024] = { 0 }, tcpu[1024] = { 0 },
+	    bd[BD_N][1024];
 	long long n = o->bench_steps < 1024 ? o->bench_steps : 1024;
 	int64_t nodes = 0, edges = 0, P = 0, Q = 0, ncl = 0;
 	struct dstep d;
@@ -681,7 +706,7 @@ bench(const struct opts *o, model *M, const struct dataset *ds, const struct bat
 	}
 	for (long long s = 0; s < n; s++) {
 		struct mout out;
-		double t0 = now(), t1, loss = 0;
+		double t0 = now(), t1, loss = 0, c0 = cpu_s();
 		if (o->by_graph) {
 			double l[NTASK];
 			if (dstep_run(&d, M, ds->g, (uint64_t)o->s.seed, (uint64_t)s, bo, &b, w, 0, l,
@@ -709,6 +734,7 @@ bench(const struct opts *o, model *M, const struct dataset *ds, const struct bat
 		tprep += t1 - t0;
 		tstep[s] = t2 - t1;
 		twall[s] = t2 - t0;
+		tcpu[s] = sum_ranks(cpu_s() - c0);
 		if (o->by_graph) {
 			double row[BD_N];
 			bench_dstep(&d, row);
@@ -725,7 +751,8 @@ bench(const struct opts *o, model *M, const struct dataset *ds, const struct bat
 	double first = tstep[0];
 	long long total = n, skip = n > 1;
 	n -= skip;
-	double med = median(tstep + skip, n), wall = median(twall + skip, n), fwd = 0;
+	double med = median(tstep + skip, n), wall = median(twall + skip, n), fwd = 0,
+	    cpu = median(tcpu + skip, n);
 	if (dist_rank() != 0)
 		goto out;
 	if (!o->by_graph) {	/* the forward pass alone, as validation runs it */
@@ -741,7 +768,8 @@ bench(const struct opts *o, model *M, const struct dataset *ds, const struct bat
 	       G, nodes, edges, P, Q, ncl, M->n, total, n, first,
 	       med, tstep[skip], tstep[skip + n - 1], tprep / (double)total,
 	       (double)mws_bytes(w) / 1048576.0, peak_rss_mib());
-	printf("wall_s_median\t%.4f\nreduce\t%s\n", wall, o->by_graph ? "graph" : "batch");
+	printf("wall_s_median\t%.4f\ncpu_s_median\t%.4f\nreduce\t%s\n", wall, cpu,
+	       o->by_graph ? "graph" : "batch");
 	if (!o->by_graph)
 		printf("forward_s\t%.4f\n", fwd);
 	if (o->by_graph) {
