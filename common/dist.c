@@ -72,8 +72,11 @@ dist_init(int *argc, char ***argv)
 
 	if (!launched())
 		return 1;
-	if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
-		die("MPI_Init_thread failed");
+	/* FUNNELED: only the main thread calls MPI (an OpenMP thread that
+	 * dies calls _exit, not MPI) */
+	if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS ||
+	    provided < MPI_THREAD_FUNNELED)
+		die("MPI_Init_thread: no MPI_THREAD_FUNNELED");
 	d_started = 1;
 	/* an MPI error ends the job (the default, said here) */
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
@@ -130,7 +133,7 @@ bcast(void *buf, size_t n, int root, int idle)
 
 	if (d_size == 1)
 		return;
-	for (size_t at = 0; at < n || (n == 0 && at == 0); at += CHUNK) {
+	for (size_t at = 0; at < n; at += CHUNK) {	/* n is the same in every rank */
 		int k = (int)(n - at < CHUNK ? n - at : CHUNK);
 		MPI_Request q;
 		if (idle) {
@@ -139,8 +142,6 @@ bcast(void *buf, size_t n, int root, int idle)
 		} else {
 			MPI_Bcast(p + at, k, MPI_BYTE, root, MPI_COMM_WORLD);
 		}
-		if (n == 0)
-			break;
 	}
 }
 
