@@ -20,8 +20,9 @@ step of N machines takes
     + allreduce(N) = 2 (N - 1) / N x V / bandwidth   (a ring allreduce across
       the machines; inside a machine it is shared memory)
     + validation a step = ceil(124 / 32) forward passes / 28 steps an epoch
-      (rank 0 alone; the paper's 1,024 graphs: 900 train, 124 validate), the
-      forward pass scaled as T0 is
+      (the paper's 1,024 graphs: 900 train, 124 validate), the forward pass
+      scaled as T0 is, split between the 2N processes as the steps are (the
+      124 graphs' imbalance)
 with V the bytes of the exact sums.  imbalance(N) is the slowest process's
 nodes over the mean when the step's 32 graphs are split as gcn-train splits
 them (largest first, each to the process with the fewest nodes), averaged over
@@ -50,7 +51,7 @@ def med(runs, key):
     return statistics.median(r[key] for r in runs)
 
 
-def imbalance(sizes, n, batches=2000, B=32, seed=1):
+def imbalance(sizes, n, B=32, batches=2000, seed=1):
     rnd = random.Random(seed)
     tot = 0.0
     for _ in range(batches):
@@ -113,20 +114,22 @@ def main():
           "at the bandwidth named; speed-up against one machine's default step (by batch, "
           f"{t0:.2f} s, {one:.2f} s with validation). Inputs from the runs above: the "
           f"2-process step {t2:.2f} s (CPU seconds / 2 cores), {100 * p:.0f}% of it split "
-          f"between the processes; validation {val:.2f} s a step, on rank 0 alone.")
+          f"between the processes; validation {val:.2f} s a step on one machine, split "
+          "between the processes as the steps are.")
     print()
-    print("| machines | imbalance of 2N processes | compute (s) | " +
+    print("| machines | imbalance of 2N processes | compute (s) | validation (s) | " +
           " | ".join(f"allreduce {x} Gb/s (s)" for x in bws) + " | " +
           " | ".join(f"step {x} Gb/s (s)" for x in bws) + " | " +
           " | ".join(f"speed-up {x} Gb/s" for x in bws) + " |")
-    print("|---" * (3 + 3 * len(bws)) + "|")
-    imb2 = imbalance(sizes, 2)
+    print("|---" * (4 + 3 * len(bws)) + "|")
+    imb2, vimb2 = imbalance(sizes, 2), imbalance(sizes, 2, 124, 200)
     for n in (1, 2, 4, 8, 16):
         imb = imbalance(sizes, 2 * n)
         comp = t2 * (p * imb / (n * imb2) + 1 - p)
+        v = val * imbalance(sizes, 2 * n, 124, 200) / (n * vimb2)
         ar = [2 * (n - 1) / n * V / (x * 1e9 / 8) for x in bws]
-        st = [comp + a + val for a in ar]
-        print(f"| {n} | {imb:.2f} | {comp:.2f} | " + " | ".join(f"{a:.3f}" for a in ar) + " | " +
+        st = [comp + a + v for a in ar]
+        print(f"| {n} | {imb:.2f} | {comp:.2f} | {v:.3f} | " + " | ".join(f"{a:.3f}" for a in ar) + " | " +
               " | ".join(f"{s:.2f}" for s in st) + " | " +
               " | ".join(f"{one / s:.1f}x" for s in st) + " |")
 

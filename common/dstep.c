@@ -26,8 +26,6 @@ dstep_init(struct dstep *d, int64_t nparams, int B)
 	xsum_init(&d->acc, nparams);
 	batch_init(&d->one);
 	d->rank_of = xmallocarray((size_t)B, sizeof *d->rank_of);
-	d->ord = xmallocarray((size_t)B, sizeof *d->ord);
-	d->load = xmallocarray((size_t)dist_size(), sizeof *d->load);
 	d->mine = xmallocarray((size_t)B, sizeof *d->mine);
 	d->mg = xmallocarray((size_t)B, sizeof *d->mg);
 	d->gl = xmallocarray((size_t)B * NTASK, sizeof *d->gl);
@@ -41,8 +39,6 @@ dstep_free(struct dstep *d)
 	xsum_free(&d->acc);
 	batch_free(&d->one);
 	free(d->rank_of);
-	free(d->ord);
-	free(d->load);
 	free(d->mine);
 	free(d->mg);
 	free(d->gl);
@@ -57,28 +53,37 @@ cmp_size(const void *a, const void *b)
 	return x[0] != y[0] ? (x[0] < y[0]) - (x[0] > y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
 }
 
+void
+dstep_split(struct lgraph *const *g, int n, int *rank_of)
+{
+	int R = dist_size();
+	int64_t (*ord)[2] = xmallocarray((size_t)n + 1, sizeof *ord);
+	int64_t *load = xcalloc((size_t)R, sizeof *load);
+
+	for (int i = 0; i < n; i++) {
+		ord[i][0] = g[i]->g.n;
+		ord[i][1] = i;
+	}
+	qsort(ord, (size_t)n, sizeof *ord, cmp_size);
+	for (int k = 0; k < n; k++) {
+		int best = 0;
+		for (int r = 1; r < R; r++)
+			if (load[r] < load[best])
+				best = r;
+		rank_of[ord[k][1]] = best;
+		load[best] += ord[k][0];
+	}
+	free(ord);
+	free(load);
+}
+
 /* This rank's graphs of the step into d->mine/mg; returns their count. */
 static int
 split(struct dstep *d, struct lgraph *const *bg)
 {
-	int B = d->B, R = dist_size(), me = dist_rank(), n = 0;
-	int64_t (*ord)[2] = d->ord;
+	int B = d->B, me = dist_rank(), n = 0;
 
-	for (int i = 0; i < B; i++) {
-		ord[i][0] = bg[i]->g.n;
-		ord[i][1] = i;
-	}
-	qsort(ord, (size_t)B, sizeof *ord, cmp_size);
-	for (int r = 0; r < R; r++)
-		d->load[r] = 0;
-	for (int k = 0; k < B; k++) {
-		int best = 0;
-		for (int r = 1; r < R; r++)
-			if (d->load[r] < d->load[best])
-				best = r;
-		d->rank_of[ord[k][1]] = best;
-		d->load[best] += ord[k][0];
-	}
+	dstep_split(bg, B, d->rank_of);
 	for (int i = 0; i < B; i++)
 		if (d->rank_of[i] == me) {
 			d->mine[n] = i;

@@ -29,8 +29,6 @@ struct dstep {
 	xsum acc;		/* the gradient summed over graphs and ranks */
 	batch one;		/* one graph of the rank's share */
 	int *rank_of;		/* (B) the rank that runs each graph */
-	int64_t (*ord)[2];	/* (B) nodes and place of each graph, sorted */
-	int64_t *load;		/* (ranks) nodes given to each */
 	int *mine;		/* (B) this rank's graphs, ascending */
 	struct lgraph **mg;	/* (B) and the graphs themselves */
 	double *gl;		/* (B x NTASK) each graph's share of the losses */
@@ -41,6 +39,15 @@ struct dstep {
 	int64_t P, Q, ncl;	/* the last step's pairs, queries, clusters */
 };
 
+/*
+ * Which rank runs which of graphs g[0..n-1], into rank_of: the largest
+ * first, each to the rank with the fewest nodes so far (lowest rank on
+ * ties; any split gives the same sums, this one evens out the work).  Not
+ * collective: every rank computes the same.
+ * Time complexity: O(n log n + n ranks).
+ */
+void dstep_split(struct lgraph *const *g, int n, int *rank_of);
+
 /* Buffers for steps of B graphs of a model of nparams parameters. */
 void dstep_init(struct dstep *d, int64_t nparams, int B);
 void dstep_free(struct dstep *d);
@@ -49,9 +56,8 @@ void dstep_free(struct dstep *d);
  * One step, collective: the gradient of graphs bg[0..B-1], masked for
  * `step` from seed, into M->g (the same on every rank), and the losses
  * into loss[NTASK] (the means over the step, as model_step()'s); b and w
- * are this rank's batch and workspace.  Which rank runs which graph: the
- * largest first, each to the rank with the fewest nodes so far (any split
- * gives the same sum; this one evens out the work).
+ * are this rank's batch and workspace; dstep_split() says which rank
+ * runs which graph.
  * stop: this rank wants to stop (a signal); the ranks agree before any
  * work, and all return 1 when one asked.  Returns 0, 1, or -1 with msg
  * (this rank's batch could not be built, or a gradient is not finite or

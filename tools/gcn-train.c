@@ -527,75 +527,225 @@ auc(struct pairscore *ps, int64_t n)
 	return (rs - (double)np * (double)(np + 1) / 2) / ((double)np * (double)nn);
 }
 
+/* What validation adds up: the pair logits, the ranking and cluster
+ * counts, each batch's losses. */
+struct vtally {
+	struct pairscore *ps;
+	int64_t nps, cps, rq[MODEL_NCENT], cq, ccorr;
+	double rok[MODEL_NCENT], lsum[NTASK];
+	int nb;
+};
+
+/* Add one pair's logit z and label y. */
 static void
-validate(model *M, struct lgraph **vg, int64_t nv, int B, uint64_t seed,
-	 const struct batch_opts *bo, batch *b, mws *w, struct val_scores *sc)
+tally_pair(struct vtally *v, real z, int y)
 {
-	int tasks = M->cfg.tasks;
-	struct pairscore *ps = NULL;
-	int64_t nps = 0, cps = 0, rq[MODEL_NCENT] = { 0 }, cq = 0, ccorr = 0;
-	double rok[MODEL_NCENT] = { 0 }, lsum[NTASK] = { 0 };
-	int nb = 0;
-	char msg[256];
+	if (v->nps == v->cps) {
+		v->cps = v->cps ? 2 * v->cps : 1024;
+		v->ps = xreallocarray(v->ps, (size_t)v->cps, sizeof *v->ps);
+	}
+	v->ps[v->nps].z = z;
+	v->ps[v->nps++].y = y;
+}
+
+/* Add the ranking pairs of b, scored in o: rok counts sign agreements
+ * (a zero score difference counts half) and rq the pairs that are not
+ * ties, for each centrality. */
+static void
+tally_rank(double *rok, int64_t *rq, const batch *b, const struct mout *o)
+{
+	for (int64_t i = 0; i < b->P; i++)
+		for (int t = 0; t < MODEL_NCENT; t++) {
+			real tg = b->R[i * MODEL_NCENT + t];
+			if (tg == (real)0.5)
+				continue;
+			real dz = o->rank_S[(int64_t)b->ru[i] * MODEL_NCENT + t] -
+			    o->rank_S[(int64_t)b->rv[i] * MODEL_NCENT + t];
+			rok[t] += dz == 0 ? 0.5 : (dz > 0) == (tg > 0.5);
+			rq[t]++;
+		}
+}
+
+/* The scores of the tally; frees its logits. */
+static void
+tally_scores(struct vtally *v, int tasks, struct val_scores *sc)
+{
+	int nt = 0;
 
 	memset(sc, 0, sizeof *sc);
-	for (int64_t i0 = 0; i0 < nv; i0 += B, nb++) {
-		int G = (int)(nv - i0 < B ? nv - i0 : B);
-		struct mout o;
-		if (batch_build(b, vg + i0, G, seed, VAL_STEP, bo, msg, sizeof msg) != 0)
-			die("validation: %s", msg);
-		model_step(M, b, w, 0, &o);
-		for (int t = 0; t < NTASK; t++)
-			lsum[t] += o.loss[t];
-		if (tasks & 1 << TASK_REC) {
-			if (nps + b->P > cps) {
-				cps = 2 * (nps + b->P);
-				ps = xreallocarray(ps, (size_t)cps, sizeof *ps);
-			}
-			for (int64_t i = 0; i < b->P; i++) {
-				ps[nps].z = o.rec_logit[i];
-				ps[nps++].y = b->y[i] > 0;
-			}
-		}
-		if (tasks & 1 << TASK_RANK)
-			for (int64_t i = 0; i < b->P; i++)
-				for (int t = 0; t < MODEL_NCENT; t++) {
-					real tg = b->R[i * MODEL_NCENT + t];
-					if (tg == (real)0.5)
-						continue;
-					real dz = o.rank_S[(int64_t)b->ru[i] * MODEL_NCENT + t] -
-					    o.rank_S[(int64_t)b->rv[i] * MODEL_NCENT + t];
-					rok[t] += dz == 0 ? 0.5 : (dz > 0) == (tg > 0.5);
-					rq[t]++;
-				}
-		if (tasks & 1 << TASK_CLUSTER) {
-			ccorr += o.clu_correct;
-			cq += b->Q;
-		}
-	}
-	int nt = 0;
 	for (int t = 0; t < NTASK; t++)
-		sc->loss[t] = nb ? lsum[t] / nb : 0;
+		sc->loss[t] = v->nb ? v->lsum[t] / v->nb : 0;
 	if (tasks & 1 << TASK_REC) {
-		sc->auc = auc(ps, nps);
+		sc->auc = auc(v->ps, v->nps);
 		sc->score += sc->auc;
 		nt++;
 	}
 	if (tasks & 1 << TASK_RANK) {
 		for (int t = 0; t < MODEL_NCENT; t++) {
-			sc->rank[t] = rq[t] ? rok[t] / (double)rq[t] : 0.5;
+			sc->rank[t] = v->rq[t] ? v->rok[t] / (double)v->rq[t] : 0.5;
 			sc->rank_mean += sc->rank[t] / MODEL_NCENT;
 		}
 		sc->score += sc->rank_mean;
 		nt++;
 	}
 	if (tasks & 1 << TASK_CLUSTER) {
-		sc->cluster = cq ? (double)ccorr / (double)cq : 0;
+		sc->cluster = v->cq ? (double)v->ccorr / (double)v->cq : 0;
 		sc->score += sc->cluster;
 		nt++;
 	}
 	sc->score /= nt;
-	free(ps);
+	free(v->ps);
+	v->ps = NULL;
+}
+
+/*
+ * Score the model on the validation graphs vg[0..nv-1], in batches of B,
+ * each graph masked once from the stream (seed, VAL_STEP, graph id).
+ */
+static void
+validate(model *M, struct lgraph **vg, int64_t nv, int B, uint64_t seed,
+	 const struct batch_opts *bo, batch *b, mws *w, struct val_scores *sc)
+{
+	int tasks = M->cfg.tasks;
+	struct vtally v;
+	char msg[256];
+
+	memset(&v, 0, sizeof v);
+	for (int64_t i0 = 0; i0 < nv; i0 += B, v.nb++) {
+		int G = (int)(nv - i0 < B ? nv - i0 : B);
+		struct mout o;
+		if (batch_build(b, vg + i0, G, seed, VAL_STEP, bo, msg, sizeof msg) != 0)
+			die("validation: %s", msg);
+		model_step(M, b, w, 0, &o);
+		for (int t = 0; t < NTASK; t++)
+			v.lsum[t] += o.loss[t];
+		if (tasks & 1 << TASK_REC)
+			for (int64_t i = 0; i < b->P; i++)
+				tally_pair(&v, o.rec_logit[i], b->y[i] > 0);
+		if (tasks & 1 << TASK_RANK)
+			tally_rank(v.rok, v.rq, b, &o);
+		if (tasks & 1 << TASK_CLUSTER) {
+			v.ccorr += o.clu_correct;
+			v.cq += b->Q;
+		}
+	}
+	tally_scores(&v, tasks, sc);
+}
+
+/* A validation graph's numbers in validate_by_graph(): its losses (the
+ * means over its own items), pairs, queries, ranking counts, right
+ * cluster answers. */
+enum { VG_LOSS = 0, VG_P = NTASK, VG_Q, VG_ROK, VG_RQ = VG_ROK + MODEL_NCENT,
+	VG_CC = VG_RQ + MODEL_NCENT, VG_N };
+
+/*
+ * The same scores by graph (the runs that sum by graph, collective): each
+ * rank scores its share of the validation graphs (dstep_split), one
+ * graph's forward pass at a time; every graph's numbers and pair logits
+ * are gathered and added up in graph order, so the scores do not depend
+ * on the number of processes.  A batch's loss is the mean over its items
+ * of its graphs' losses, as validate()'s.  b and one are scratch batches
+ * (the share's, one graph's).  sc is rank 0's.
+ */
+static void
+validate_by_graph(model *M, struct lgraph **vg, int nv, int B, uint64_t seed,
+		  const struct batch_opts *bo, batch *b, batch *one, mws *w,
+		  struct val_scores *sc)
+{
+	int tasks = M->cfg.tasks, me = dist_rank(), n = 0;
+	int *rank_of = xmallocarray((size_t)nv, sizeof *rank_of),
+	    *idx = xmallocarray((size_t)nv, sizeof *idx);
+	struct lgraph **mine = xmallocarray((size_t)nv, sizeof *mine);
+	double *gr = xcalloc((size_t)nv * VG_N, sizeof *gr), *z = NULL, *y = NULL;
+	float *lz = NULL, *ly = NULL;	/* this rank's logits and labels, its graphs in order */
+	int64_t nlz = 0, *at = xcalloc((size_t)nv + 1, sizeof *at);
+	struct vtally v;
+	char msg[256];
+
+	dstep_split(vg, nv, rank_of);
+	for (int i = 0; i < nv; i++)
+		if (rank_of[i] == me) {
+			idx[n] = i;
+			mine[n++] = vg[i];
+		}
+	for (int c0 = 0; c0 < n; c0 += B) {
+		int G = n - c0 < B ? n - c0 : B;
+		if (batch_build(b, mine + c0, G, seed, VAL_STEP, bo, msg, sizeof msg) != 0)
+			die("validation: %s", msg);
+		lz = xreallocarray(lz, (size_t)(nlz + b->P + 1), sizeof *lz);
+		ly = xreallocarray(ly, (size_t)(nlz + b->P + 1), sizeof *ly);
+		for (int j = 0; j < G; j++) {
+			double *r = gr + (int64_t)idx[c0 + j] * VG_N;
+			int64_t rq[MODEL_NCENT] = { 0 };
+			struct mout o;
+			batch_graph(one, b, j);
+			model_step_part(M, one, w, 0, &o, NULL);
+			for (int k = 0; k < NTASK; k++)
+				r[VG_LOSS + k] = o.loss[k];
+			r[VG_P] = (double)one->P;
+			r[VG_Q] = (double)one->Q;
+			if (tasks & 1 << TASK_REC)
+				for (int64_t i = 0; i < one->P; i++) {
+					lz[nlz] = o.rec_logit[i];
+					ly[nlz++] = one->y[i] > 0;
+				}
+			if (tasks & 1 << TASK_RANK) {
+				tally_rank(r + VG_ROK, rq, one, &o);
+				for (int k = 0; k < MODEL_NCENT; k++)
+					r[VG_RQ + k] = (double)rq[k];
+			}
+			r[VG_CC] = (double)o.clu_correct;
+		}
+	}
+	dist_gather_f64(gr, nv * VG_N);	/* integers and one value each: exact */
+	/* the logits of every graph, in graph order */
+	for (int i = 0; i < nv; i++)
+		at[i + 1] = at[i] + (tasks & 1 << TASK_REC ? (int64_t)gr[(int64_t)i * VG_N + VG_P] : 0);
+	z = xcalloc((size_t)at[nv] + 1, sizeof *z);
+	y = xcalloc((size_t)at[nv] + 1, sizeof *y);
+	nlz = 0;
+	for (int j = 0; j < n; j++)
+		for (int64_t k = at[idx[j]]; k < at[idx[j] + 1]; k++) {
+			z[k] = lz[nlz];
+			y[k] = ly[nlz++];
+		}
+	dist_gather_f64(z, (int)at[nv]);
+	dist_gather_f64(y, (int)at[nv]);
+	if (me == 0) {
+		memset(&v, 0, sizeof v);
+		for (int i0 = 0; i0 < nv; i0 += B, v.nb++)
+			for (int k = 0; k < NTASK; k++) {
+				double num = 0, den = 0;
+				for (int i = i0; i < nv && i < i0 + B; i++) {
+					const double *r = gr + (int64_t)i * VG_N;
+					double cnt = r[k == TASK_CLUSTER ? VG_Q : VG_P];
+					num += r[VG_LOSS + k] * cnt;
+					den += cnt;
+				}
+				v.lsum[k] += den > 0 ? num / den : 0;
+			}
+		for (int64_t k = 0; k < at[nv]; k++)
+			tally_pair(&v, (real)z[k], y[k] > 0);
+		for (int i = 0; i < nv; i++) {
+			const double *r = gr + (int64_t)i * VG_N;
+			for (int k = 0; k < MODEL_NCENT; k++) {
+				v.rok[k] += r[VG_ROK + k];
+				v.rq[k] += (int64_t)r[VG_RQ + k];
+			}
+			v.ccorr += (int64_t)r[VG_CC];
+			v.cq += (int64_t)r[VG_Q];
+		}
+		tally_scores(&v, tasks, sc);
+	}
+	free(rank_of);
+	free(idx);
+	free(mine);
+	free(gr);
+	free(z);
+	free(y);
+	free(lz);
+	free(ly);
+	free(at);
 }
 
 /* ---- signals ---- */
@@ -1071,19 +1221,17 @@ train_epoch(struct trainer *t, long long epoch, double *lsum, int *budget_hit)
 }
 
 /*
- * The end of an epoch of lsum's nb steps: its validation, the best
- * parameters kept, its lines on stderr and in --log, the checkpoint.
- * Returns 1 when --patience ends the run.
+ * The end of an epoch of lsum's nb steps, scored sc on the validation
+ * graphs: the best parameters kept, its lines on stderr and in --log, the
+ * checkpoint.  Returns 1 when --patience ends the run.
  */
 static int
 epoch_end(struct trainer *t, long long epoch, const double *lsum, int nb, double t_ep,
-	  int argc, char **argv)
+	  struct val_scores sc, int argc, char **argv)
 {
 	const struct opts *o = t->o;
 	struct train_state *st = &t->st;
-	struct val_scores sc;
 
-	validate(t->M, t->val, t->nv, t->B, (uint64_t)o->s.seed, &t->bo, &t->b, t->w, &sc);
 	int better = sc.score > st->best_score;
 	if (better) {
 		st->best_score = sc.score;
@@ -1131,10 +1279,18 @@ train(struct trainer *t, int argc, char **argv)
 		int nb = train_epoch(t, epoch, lsum, &budget_hit), end = 0;
 		if (nb == 0)		/* a signal or the step budget came first */
 			break;
-		/* rank 0 alone validates and writes; the others wait for its
-		 * word on whether the run goes on */
+		/* every rank scores its share when the step goes by graph;
+		 * rank 0 alone writes, and the others wait for its word on
+		 * whether the run goes on */
+		struct val_scores sc;
+		if (t->by_graph)
+			validate_by_graph(t->M, t->val, (int)t->nv, t->B, (uint64_t)o->s.seed, &t->bo,
+					  &t->b, &t->dp.one, t->w, &sc);
+		else
+			validate(t->M, t->val, t->nv, t->B, (uint64_t)o->s.seed, &t->bo, &t->b,
+				 t->w, &sc);
 		if (dist_rank() == 0)
-			end = epoch_end(t, epoch, lsum, nb, t_ep, argc, argv);
+			end = epoch_end(t, epoch, lsum, nb, t_ep, sc, argc, argv);
 		else
 			st->epoch = epoch + 1;
 		dist_bcast_idle(&end, sizeof end, 0);

@@ -107,14 +107,15 @@ EOF
 check "awk -v lr=0.002 -v steps=20 -f $T/cmp.awk $T/batch/ck.gs $T/np2/ckt.gs" \
 	"2 processes: the parameters of one process's batch pass, within the tolerance"
 
-# -- a rank that fails: a feature stage that fails in rank 1 from its 6th
-# call (its setup's, then one a step: step 5, in epoch 3, after the
-# checkpoints of epochs 1 and 2) ends the run with rank 1's line
+# -- a rank that fails: a feature stage that fails in rank 1 from its 8th
+# call (its setup's, then one a step and one for its share of each
+# validation: step 5, in epoch 3, after the checkpoints of epochs 1 and 2)
+# ends the run with rank 1's line
 cat >"$T/feat.sh" <<'EOF'
 r=${OMPI_COMM_WORLD_RANK:-0}
 n=$(($(cat "$1/calls.$r" 2>/dev/null || echo 0) + 1))
 echo $n >"$1/calls.$r"
-if [ "$r" = 1 ] && [ $n -ge 6 ] && [ -e "$1/fail" ]; then
+if [ "$r" = 1 ] && [ $n -ge 8 ] && [ -e "$1/fail" ]; then
 	cat >/dev/null
 	exit 3
 fi
