@@ -91,6 +91,38 @@ bin/%: tools/%.c libcommon.a $(COMMON_HDR)
 	@mkdir -p bin
 	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< libcommon.a $(LDLIBS)
 
+# MPI (optional): gcn-train is built with Open MPI where it is found
+# (mpicc in PATH, or pkg-config's ompi-c), without it otherwise; MPI=no
+# builds without it anyway.  Only common/dist.c differs: built again with
+# -DGNN_MPI into build/dist-mpi.o, which gcn-train links before
+# libcommon.a (whose dist.o is the build without MPI).  build/mpi-flags
+# keeps the flags used, so that MPI installed or removed later rebuilds.
+MPI       ?= auto
+MPICC     ?= mpicc
+ifneq ($(MPI),no)
+MPI_CFLAGS ?= $(shell $(MPICC) -showme:compile 2>/dev/null || pkg-config --cflags ompi-c 2>/dev/null)
+MPI_LIBS   ?= $(shell $(MPICC) -showme:link 2>/dev/null || pkg-config --libs ompi-c 2>/dev/null)
+endif
+MPI_KEY    = $(strip $(MPI_CFLAGS) | $(MPI_LIBS))
+ifneq ($(strip $(shell cat build/mpi-flags 2>/dev/null)),$(MPI_KEY))
+build/mpi-flags: FORCE
+endif
+build/mpi-flags:
+	@mkdir -p build
+	@echo '$(MPI_KEY)' >$@
+
+ifneq ($(strip $(MPI_LIBS)),)
+build/dist-mpi.o: common/dist.c $(COMMON_HDR) build/mpi-flags | .deps-ok
+	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(MPI_CFLAGS) -DGNN_MPI -c -o $@ common/dist.c
+
+bin/gcn-train: tools/gcn-train.c build/dist-mpi.o libcommon.a $(COMMON_HDR) build/mpi-flags
+	@mkdir -p bin
+	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< build/dist-mpi.o libcommon.a \
+		$(LDLIBS) $(MPI_LIBS)
+else
+bin/gcn-train: build/mpi-flags
+endif
+
 tests/bin/%: tests/unit/%.c libcommon.a $(COMMON_HDR) $(UNIT_HDR)
 	@mkdir -p tests/bin
 	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< libcommon.a -lcriterion $(LDLIBS)
@@ -100,6 +132,11 @@ NN_DOUBLE_SRC = common/nn.c common/model.c common/batch.c common/modelio.c commo
 tests/bin/test_nn: tests/unit/test_nn.c $(NN_DOUBLE_SRC) libcommon.a $(COMMON_HDR) $(UNIT_HDR)
 	@mkdir -p tests/bin
 	$(CC) $(ALLCFLAGS) $(CPPFLAGS) -DNN_DOUBLE $(LDFLAGS) -o $@ $< $(NN_DOUBLE_SRC) libcommon.a -lcriterion $(LDLIBS)
+
+# So do the tests of a step cut into graphs (common/dist.c, no MPI).
+tests/bin/test_dist: tests/unit/test_dist.c $(NN_DOUBLE_SRC) common/dist.c libcommon.a $(COMMON_HDR) $(UNIT_HDR)
+	@mkdir -p tests/bin
+	$(CC) $(ALLCFLAGS) $(CPPFLAGS) -DNN_DOUBLE $(LDFLAGS) -o $@ $< $(NN_DOUBLE_SRC) common/dist.c libcommon.a -lcriterion $(LDLIBS)
 
 # The composition test's case generator (tests/cli/compose.test.sh): plain
 # C, no library, so a seed draws the same case everywhere.
@@ -247,6 +284,11 @@ $(ASAN_DIR)/tests/bin/%: tests/unit/%.c $(ASAN_DIR)/libcommon.a $(COMMON_HDR) $(
 $(ASAN_DIR)/tests/bin/test_nn: tests/unit/test_nn.c $(NN_DOUBLE_SRC) $(ASAN_DIR)/libcommon.a $(COMMON_HDR) $(UNIT_HDR)
 	@mkdir -p $(ASAN_DIR)/tests/bin
 	$(ASAN_CC) $(ASAN_CFLAGS) $(CPPFLAGS) -DNN_DOUBLE $(LDFLAGS) -o $@ $< $(NN_DOUBLE_SRC) \
+		$(ASAN_DIR)/libcommon.a -lcriterion $(LDLIBS)
+
+$(ASAN_DIR)/tests/bin/test_dist: tests/unit/test_dist.c $(NN_DOUBLE_SRC) common/dist.c $(ASAN_DIR)/libcommon.a $(COMMON_HDR) $(UNIT_HDR)
+	@mkdir -p $(ASAN_DIR)/tests/bin
+	$(ASAN_CC) $(ASAN_CFLAGS) $(CPPFLAGS) -DNN_DOUBLE $(LDFLAGS) -o $@ $< $(NN_DOUBLE_SRC) common/dist.c \
 		$(ASAN_DIR)/libcommon.a -lcriterion $(LDLIBS)
 
 # The programs find the shipped model beside them (bin/../models): the

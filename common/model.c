@@ -597,9 +597,26 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
 	free(sg);
 }
 
+/*
+ * A part's share of a mean over the whole step (model_step_part): the
+ * loss and its gradient dz (len values), a mean over the part's n items,
+ * become its share of the mean over the step's tot items (tot 0: the
+ * part is the step).
+ */
+static double
+share(double loss, real *dz, int64_t len, int64_t n, int64_t tot)
+{
+	if (tot <= 0 || tot == n)
+		return loss;
+	double f = (double)n / (double)tot;
+	for (int64_t i = 0; i < len; i++)
+		dz[i] = (real)(dz[i] * f);
+	return loss * f;
+}
+
 /* Link reconstruction: loss, and dFu, dFv when backward. */
 static double
-task_rec(model *M, const batch *b, mws *w, real *arena, int backward)
+task_rec(model *M, const batch *b, mws *w, real *arena, int backward, int64_t tot)
 {
 	const struct model_cfg *c = &M->cfg;
 	struct mview *P = &M->P, *G = &M->G;
@@ -620,6 +637,7 @@ task_rec(model *M, const batch *b, mws *w, real *arena, int backward)
 	for (int64_t i = 0; i < Pn; i++)
 		y[i] = b->y[i];
 	double loss = bce_logits(dl, lg, y, NULL, Pn);
+	loss = share(loss, dl, Pn, Pn, tot);
 	if (!backward)
 		return loss;
 	real *dFu = need(&w->dFu, Pn * d), *dFv = need(&w->dFv, Pn * d);
@@ -641,7 +659,7 @@ rec_arena(const model *M, const batch *b)
 
 /* Centrality ranking: RankNet on the pairs, one MLP per centrality. */
 static double
-task_rank(model *M, const batch *b, mws *w, real *arena, int backward)
+task_rank(model *M, const batch *b, mws *w, real *arena, int backward, int64_t tot)
 {
 	const struct model_cfg *c = &M->cfg;
 	struct mview *P = &M->P, *G = &M->G;
@@ -662,6 +680,7 @@ task_rank(model *M, const batch *b, mws *w, real *arena, int backward)
 			z[i * MODEL_NCENT + t] = S[(int64_t)b->ru[i] * MODEL_NCENT + t]
 			    - S[(int64_t)b->rv[i] * MODEL_NCENT + t];
 	double loss = bce_logits(dz, z, b->R, NULL, Pn * MODEL_NCENT);
+	loss = share(loss, dz, Pn * MODEL_NCENT, Pn, tot);
 	if (!backward)
 		return loss;
 	memset(dS, 0, (size_t)(U * MODEL_NCENT) * sizeof *dS);
@@ -690,7 +709,7 @@ rank_arena(const model *M, const batch *b)
  * graph's clusters. */
 static double
 task_cluster(model *M, const batch *b, mws *w, real *arena, int backward,
-	     int64_t *correct)
+	     int64_t tot, int64_t *correct)
 {
 	const struct model_cfg *c = &M->cfg;
 	struct mview *P = &M->P, *G = &M->G;
@@ -715,6 +734,7 @@ task_cluster(model *M, const batch *b, mws *w, real *arena, int backward,
 	ntn_cand_fwd(lg, CW, XV, CV, h, P->clu, Fq, C, b->qbeg, b->qnum, Q, S,
 		     (int)km, d, (int)k);
 	double loss = softmax_xent(dl, lg, b->qnum, b->qtgt, Q, (int)km, correct);
+	loss = share(loss, dl, Q * km, Q, tot);
 	if (!backward)
 		return loss;
 	real *dFs = need(&w->dFs, Ns * d), *dFq = need(&w->dFq, Q * d);
@@ -745,6 +765,14 @@ cluster_arena(const model *M, const batch *b)
 double
 model_step(model *M, const batch *b, mws *w, int backward, struct mout *out)
 {
+	return model_step_part(M, b, w, backward, out, NULL);
+}
+
+double
+model_step_part(model *M, const batch *b, mws *w, int backward, struct mout *out,
+		const int64_t *tot)
+{
+	static const int64_t whole[NTASK];	/* 0: the means over b's own items */
 	const struct model_cfg *c = &M->cfg;
 	int64_t N = b->N, d = c->d;
 	/* the encoder's T1, T2, dH; in bf16 T2 is not used (H0 and the
@@ -765,19 +793,21 @@ model_step(model *M, const batch *b, mws *w, int backward, struct mout *out)
 	real *T1 = arena, *T2 = arena + rup(N * d), *T3 = ne == 3 ? T2 + rup(N * d) : T2;
 
 	memset(out, 0, sizeof *out);
+	if (!tot)
+		tot = whole;
 	encoder_fwd(M, b, w, T1, T2, 1, 0, NULL);
 	double total = 0;
 	if (c->tasks & 1 << TASK_REC) {
-		out->loss[TASK_REC] = task_rec(M, b, w, arena, backward);
+		out->loss[TASK_REC] = task_rec(M, b, w, arena, backward, tot[TASK_REC]);
 		out->rec_logit = w->rlog.p;
 	}
 	if (c->tasks & 1 << TASK_RANK) {
-		out->loss[TASK_RANK] = task_rank(M, b, w, arena, backward);
+		out->loss[TASK_RANK] = task_rank(M, b, w, arena, backward, tot[TASK_RANK]);
 		out->rank_S = w->rS.p;
 	}
 	if (c->tasks & 1 << TASK_CLUSTER) {
 		out->loss[TASK_CLUSTER] = task_cluster(M, b, w, arena, backward,
-						       &out->clu_correct);
+						       tot[TASK_CLUSTER], &out->clu_correct);
 		out->clu_logit = w->clog.p;
 	}
 	for (int t = 0; t < NTASK; t++)

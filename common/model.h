@@ -105,6 +105,15 @@ struct mout {
  * Returns the total loss.
  */
 double model_step(model *M, const batch *b, mws *w, int backward, struct mout *out);
+/*
+ * The same over a part of a step's batch (data-parallel training: the
+ * graphs of one rank, or one graph): each task's loss is its share of the
+ * mean over the whole step, whose items tot[TASK_x] counts (rec: pairs,
+ * rank: pairs, cluster: queries), so the parts' losses and gradients add
+ * up to model_step()'s over the whole batch.  tot NULL: model_step().
+ */
+double model_step_part(model *M, const batch *b, mws *w, int backward, struct mout *out,
+		       const int64_t *tot);
 void model_zero_grad(model *M);
 /* Adam over every parameter (lr, beta1 0.9, beta2 0.999, eps 1e-8). */
 void model_adam(model *M, double lr);

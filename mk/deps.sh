@@ -23,9 +23,13 @@
 #     numpy     /usr/bin/python3 with numpy: the tests that check a file format
 #               or a computation with an independent reader run where it is,
 #               and say they are skipped where it is not (.ci/run asks for it)
+#     mpi       Open MPI (mpicc, mpirun): optional; gcn-train is built with it
+#               where it is found, and tests/cli/mpi.test.sh runs where it
+#               is and says it is skipped where it is not (.ci/run asks for it)
 # make passes the flags of the build in the environment: CC, OMPFLAGS,
 # CFLAGS, CPPFLAGS, LDFLAGS, LDLIBS (ALLCFLAGS is -std=c11 $OMPFLAGS
-# $CFLAGS), and FUZZ_CC, FUZZ_FLAGS; run by hand, the Makefile's defaults.
+# $CFLAGS), and FUZZ_CC, FUZZ_FLAGS, MPICC; run by hand, the Makefile's
+# defaults.
 # Exit 0 when everything is there (installed if need be), 1 when something
 # is missing, 2 on misuse.  Prints nothing when nothing is missing.
 # The flags are lists of words: split, never globbed.
@@ -40,13 +44,14 @@ LDLIBS=${LDLIBS:--lgsl -llapacke -lopenblas -larpack -lyaml -lz -lm}
 ASAN_FLAGS=${ASAN_FLAGS:--fsanitize=address,undefined -fno-omit-frame-pointer -g -O1}
 FUZZ_CC=${FUZZ_CC:-clang}
 FUZZ_FLAGS=${FUZZ_FLAGS:--g -O1 -fsanitize=fuzzer,address,undefined}
+MPICC=${MPICC:-mpicc}
 PY=/usr/bin/python3	# bench/*.sh run the peers with it
 
 [ $# -gt 0 ] || set -- build
 for w in "$@"; do
 	case $w in
-	build | optional | test | numpy | asan | valgrind | figures | bench | fuzz) ;;
-	*) echo "usage: sh mk/deps.sh [build|optional|test|numpy|asan|valgrind|figures|bench|fuzz]..." >&2; exit 2 ;;
+	build | optional | test | numpy | mpi | asan | valgrind | figures | bench | fuzz) ;;
+	*) echo "usage: sh mk/deps.sh [build|optional|test|numpy|mpi|asan|valgrind|figures|bench|fuzz]..." >&2; exit 2 ;;
 	esac
 done
 
@@ -306,6 +311,18 @@ check_numpy() {
 	fi
 }
 
+# Open MPI as the Makefile finds it: mpicc, which builds an MPI program
+# (libopenmpi-dev), and mpirun (openmpi-bin)
+check_mpi() {
+	printf '#include <mpi.h>\n\nint main(void)\n{\n\treturn MPI_Init(NULL, NULL);\n}\n' >"$T/mpi.c"
+	if ! command -v "${MPICC%% *}" >/dev/null 2>&1 ||
+		! $MPICC -o "$T/a.out" "$T/mpi.c" >"$T/cc.err" 2>&1; then
+		need "Open MPI" "no $MPICC that builds an MPI program" libopenmpi-dev \
+			"the Open MPI development package"
+	fi
+	tool mpirun openmpi-bin "Open MPI's mpirun"
+}
+
 check_fuzz() {
 	if ! command -v "${FUZZ_CC%% *}" >/dev/null 2>&1; then
 		need "$FUZZ_CC" "not in PATH" "clang libomp-dev libclang-rt-dev" \
@@ -336,6 +353,7 @@ check() {
 		figures) check_figures ;;
 		bench) check_bench ;;
 		numpy) check_numpy ;;
+		mpi) check_mpi ;;
 		fuzz) check_fuzz ;;
 		esac
 	done

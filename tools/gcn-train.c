@@ -4,6 +4,7 @@
  * The model is common/model.c, its layers common/nn.c.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -21,6 +22,8 @@
 #endif
 
 #include "config.h"
+#include "dist.h"
+#include "dstep.h"
 #include "err.h"
 #include "featcmd.h"
 #include "gemm.h"
@@ -39,14 +42,16 @@
 enum {
 	OPT_CONFIG = COPT_FIRST_TOOL, OPT_HIDDEN, OPT_LAYERS, OPT_TASKS,
 	OPT_BATCH, OPT_LR, OPT_EPOCHS, OPT_STEPS, OPT_PATIENCE, OPT_VALIDATION,
-	OPT_LOG, OPT_CHECKPOINT, OPT_RESUME, OPT_BENCH, OPT_FEATURES, OPT_PRECISION
+	OPT_LOG, OPT_CHECKPOINT, OPT_RESUME, OPT_BENCH, OPT_FEATURES, OPT_PRECISION,
+	OPT_REDUCE
 };
 
 #define SYNOPSIS "gcn-train [-qt] [-j threads] [-l level] [-o file] [-s seed] [--batch n]\n" \
 	"                 [--bench-steps n] [--checkpoint file] [--config file]\n" \
 	"                 [--epochs n] [--features stage] [--hidden d] [--layers L]\n" \
 	"                 [--log file] [--lr x]\n" \
-	"                 [--patience n] [--precision p] [--progress] [--resume file] [--steps n]\n" \
+	"                 [--patience n] [--precision p] [--progress]\n" \
+	"                 [--reduce batch|graph] [--resume file] [--steps n]\n" \
 	"                 [--tasks list] [--validation n] [file ...]"
 
 struct opts {
@@ -59,6 +64,7 @@ struct opts {
 	int columns_given;
 	int precision_opt;	/* --precision given */
 	char precision_why[300];	/* what auto chose, for stderr, or "" */
+	int by_graph;		/* --reduce graph, or more than one process */
 };
 
 
@@ -90,15 +96,21 @@ usage(FILE *f, const struct opts *o)
 		"                          accumulation); auto measures which is faster [%s]\n"
 		"      --progress          progress on stderr even when it is not a terminal\n"
 		"  -q, --quiet             no progress\n"
+		"      --reduce MODE       batch: one pass over each step's batch; graph: one\n"
+		"                          pass per graph, the gradients summed exactly, as\n"
+		"                          every run of more than one MPI process does [batch]\n"
 		"      --resume FILE       continue from a --checkpoint file\n"
 		"  -s, --seed N            random seed [%lld]\n"
 		"      --steps N           most training steps, 0 = no limit [%lld]\n"
 		"  -t, --text              write the text form\n"
 		"      --tasks LIST        pre-training tasks: rec,rank,cluster [%s]\n"
 		"      --validation N      validation graphs, taken from the end [124 per 1024]\n"
-		"      --version           print the version\n",
+		"      --version           print the version\n"
+		"  MPI: %s%s\n",
 		s->batch, s->epochs, s->hidden, o->c.level, s->layers, s->lr,
-		s->patience, s->precision, s->seed, s->steps, s->tasks);
+		s->patience, s->precision, s->seed, s->steps, s->tasks,
+		dist_library() ? dist_library() : "not built in",
+		dist_library() ? " (mpirun -np N gcn-train ...: gcn-train(1), MPI)" : "");
 }
 
 static const struct option longopts[] = {
@@ -115,6 +127,7 @@ static const struct option longopts[] = {
 	{ "lr", required_argument, NULL, OPT_LR },
 	{ "patience", required_argument, NULL, OPT_PATIENCE },
 	{ "precision", required_argument, NULL, OPT_PRECISION },
+	{ "reduce", required_argument, NULL, OPT_REDUCE },
 	{ "resume", required_argument, NULL, OPT_RESUME },
 	{ "steps", required_argument, NULL, OPT_STEPS },
 	{ "tasks", required_argument, NULL, OPT_TASKS },
@@ -183,6 +196,11 @@ parse(struct opts *o, int argc, char **argv)
 			free(o->s.precision);
 			o->s.precision = xstrdup(optarg);
 			break;
+		case OPT_REDUCE:
+			if (strcmp(optarg, "batch") != 0 && strcmp(optarg, "graph") != 0)
+				die_usage("--reduce: '%s': expected batch or graph", optarg);
+			o->by_graph = strcmp(optarg, "graph") == 0;
+			break;
 		case OPT_RESUME: o->resume = optarg; break;
 		case OPT_STEPS: o->s.steps = opt_ll(optarg, 0, 1000000000000LL, "--steps"); break;
 		case OPT_TASKS:
@@ -221,6 +239,10 @@ apply_precision(struct opts *o, int argc, char **argv, int *pargc, char ***pargv
 {
 	char why[256];
 	int unavailable, asked_auto = strcmp(o->s.precision, "auto") == 0;
+	if (asked_auto && dist_rank() != 0) {	/* rank 0's choice: share_precision() */
+		free(o->s.precision);
+		o->s.precision = xstrdup("fp32");
+	}
 	if (train_settings_precision(&o->s, &unavailable, why, sizeof why) != 0) {
 		if (unavailable)
 			die("%s %s: %s", o->precision_opt ? "--precision" : "train.precision",
@@ -546,75 +568,225 @@ auc(struct pairscore *ps, int64_t n)
 	return (rs - (double)np * (double)(np + 1) / 2) / ((double)np * (double)nn);
 }
 
+/* What validation adds up: the pair logits, the ranking and cluster
+ * counts, each batch's losses. */
+struct vtally {
+	struct pairscore *ps;
+	int64_t nps, cps, rq[MODEL_NCENT], cq, ccorr;
+	double rok[MODEL_NCENT], lsum[NTASK];
+	int nb;
+};
+
+/* Add one pair's logit z and label y. */
 static void
-validate(model *M, struct lgraph **vg, int64_t nv, int B, uint64_t seed,
-	 const struct batch_opts *bo, batch *b, mws *w, struct val_scores *sc)
+tally_pair(struct vtally *v, real z, int y)
 {
-	int tasks = M->cfg.tasks;
-	struct pairscore *ps = NULL;
-	int64_t nps = 0, cps = 0, rq[MODEL_NCENT] = { 0 }, cq = 0, ccorr = 0;
-	double rok[MODEL_NCENT] = { 0 }, lsum[NTASK] = { 0 };
-	int nb = 0;
-	char msg[256];
+	if (v->nps == v->cps) {
+		v->cps = v->cps ? 2 * v->cps : 1024;
+		v->ps = xreallocarray(v->ps, (size_t)v->cps, sizeof *v->ps);
+	}
+	v->ps[v->nps].z = z;
+	v->ps[v->nps++].y = y;
+}
+
+/* Add the ranking pairs of b, scored in o: rok counts sign agreements
+ * (a zero score difference counts half) and rq the pairs that are not
+ * ties, for each centrality. */
+static void
+tally_rank(double *rok, int64_t *rq, const batch *b, const struct mout *o)
+{
+	for (int64_t i = 0; i < b->P; i++)
+		for (int t = 0; t < MODEL_NCENT; t++) {
+			real tg = b->R[i * MODEL_NCENT + t];
+			if (tg == (real)0.5)
+				continue;
+			real dz = o->rank_S[(int64_t)b->ru[i] * MODEL_NCENT + t] -
+			    o->rank_S[(int64_t)b->rv[i] * MODEL_NCENT + t];
+			rok[t] += dz == 0 ? 0.5 : (dz > 0) == (tg > 0.5);
+			rq[t]++;
+		}
+}
+
+/* The scores of the tally; frees its logits. */
+static void
+tally_scores(struct vtally *v, int tasks, struct val_scores *sc)
+{
+	int nt = 0;
 
 	memset(sc, 0, sizeof *sc);
-	for (int64_t i0 = 0; i0 < nv; i0 += B, nb++) {
-		int G = (int)(nv - i0 < B ? nv - i0 : B);
-		struct mout o;
-		if (batch_build(b, vg + i0, G, seed, VAL_STEP, bo, msg, sizeof msg) != 0)
-			die("validation: %s", msg);
-		model_step(M, b, w, 0, &o);
-		for (int t = 0; t < NTASK; t++)
-			lsum[t] += o.loss[t];
-		if (tasks & 1 << TASK_REC) {
-			if (nps + b->P > cps) {
-				cps = 2 * (nps + b->P);
-				ps = xreallocarray(ps, (size_t)cps, sizeof *ps);
-			}
-			for (int64_t i = 0; i < b->P; i++) {
-				ps[nps].z = o.rec_logit[i];
-				ps[nps++].y = b->y[i] > 0;
-			}
-		}
-		if (tasks & 1 << TASK_RANK)
-			for (int64_t i = 0; i < b->P; i++)
-				for (int t = 0; t < MODEL_NCENT; t++) {
-					real tg = b->R[i * MODEL_NCENT + t];
-					if (tg == (real)0.5)
-						continue;
-					real dz = o.rank_S[(int64_t)b->ru[i] * MODEL_NCENT + t] -
-					    o.rank_S[(int64_t)b->rv[i] * MODEL_NCENT + t];
-					rok[t] += dz == 0 ? 0.5 : (dz > 0) == (tg > 0.5);
-					rq[t]++;
-				}
-		if (tasks & 1 << TASK_CLUSTER) {
-			ccorr += o.clu_correct;
-			cq += b->Q;
-		}
-	}
-	int nt = 0;
 	for (int t = 0; t < NTASK; t++)
-		sc->loss[t] = nb ? lsum[t] / nb : 0;
+		sc->loss[t] = v->nb ? v->lsum[t] / v->nb : 0;
 	if (tasks & 1 << TASK_REC) {
-		sc->auc = auc(ps, nps);
+		sc->auc = auc(v->ps, v->nps);
 		sc->score += sc->auc;
 		nt++;
 	}
 	if (tasks & 1 << TASK_RANK) {
 		for (int t = 0; t < MODEL_NCENT; t++) {
-			sc->rank[t] = rq[t] ? rok[t] / (double)rq[t] : 0.5;
+			sc->rank[t] = v->rq[t] ? v->rok[t] / (double)v->rq[t] : 0.5;
 			sc->rank_mean += sc->rank[t] / MODEL_NCENT;
 		}
 		sc->score += sc->rank_mean;
 		nt++;
 	}
 	if (tasks & 1 << TASK_CLUSTER) {
-		sc->cluster = cq ? (double)ccorr / (double)cq : 0;
+		sc->cluster = v->cq ? (double)v->ccorr / (double)v->cq : 0;
 		sc->score += sc->cluster;
 		nt++;
 	}
 	sc->score /= nt;
-	free(ps);
+	free(v->ps);
+	v->ps = NULL;
+}
+
+/*
+ * Score the model on the validation graphs vg[0..nv-1], in batches of B,
+ * each graph masked once from the stream (seed, VAL_STEP, graph id).
+ */
+static void
+validate(model *M, struct lgraph **vg, int64_t nv, int B, uint64_t seed,
+	 const struct batch_opts *bo, batch *b, mws *w, struct val_scores *sc)
+{
+	int tasks = M->cfg.tasks;
+	struct vtally v;
+	char msg[256];
+
+	memset(&v, 0, sizeof v);
+	for (int64_t i0 = 0; i0 < nv; i0 += B, v.nb++) {
+		int G = (int)(nv - i0 < B ? nv - i0 : B);
+		struct mout o;
+		if (batch_build(b, vg + i0, G, seed, VAL_STEP, bo, msg, sizeof msg) != 0)
+			die("validation: %s", msg);
+		model_step(M, b, w, 0, &o);
+		for (int t = 0; t < NTASK; t++)
+			v.lsum[t] += o.loss[t];
+		if (tasks & 1 << TASK_REC)
+			for (int64_t i = 0; i < b->P; i++)
+				tally_pair(&v, o.rec_logit[i], b->y[i] > 0);
+		if (tasks & 1 << TASK_RANK)
+			tally_rank(v.rok, v.rq, b, &o);
+		if (tasks & 1 << TASK_CLUSTER) {
+			v.ccorr += o.clu_correct;
+			v.cq += b->Q;
+		}
+	}
+	tally_scores(&v, tasks, sc);
+}
+
+/* A validation graph's numbers in validate_by_graph(): its losses (the
+ * means over its own items), pairs, queries, ranking counts, right
+ * cluster answers. */
+enum { VG_LOSS = 0, VG_P = NTASK, VG_Q, VG_ROK, VG_RQ = VG_ROK + MODEL_NCENT,
+	VG_CC = VG_RQ + MODEL_NCENT, VG_N };
+
+/*
+ * The same scores by graph (the runs that sum by graph, collective): each
+ * rank scores its share of the validation graphs (dstep_split), one
+ * graph's forward pass at a time; every graph's numbers and pair logits
+ * are gathered and added up in graph order, so the scores do not depend
+ * on the number of processes.  A batch's loss is the mean over its items
+ * of its graphs' losses, as validate()'s.  b and one are scratch batches
+ * (the share's, one graph's).  sc is rank 0's.
+ */
+static void
+validate_by_graph(model *M, struct lgraph **vg, int nv, int B, uint64_t seed,
+		  const struct batch_opts *bo, batch *b, batch *one, mws *w,
+		  struct val_scores *sc)
+{
+	int tasks = M->cfg.tasks, me = dist_rank(), n = 0;
+	int *rank_of = xmallocarray((size_t)nv, sizeof *rank_of),
+	    *idx = xmallocarray((size_t)nv, sizeof *idx);
+	struct lgraph **mine = xmallocarray((size_t)nv, sizeof *mine);
+	double *gr = xcalloc((size_t)nv * VG_N, sizeof *gr), *z = NULL, *y = NULL;
+	float *lz = NULL, *ly = NULL;	/* this rank's logits and labels, its graphs in order */
+	int64_t nlz = 0, *at = xcalloc((size_t)nv + 1, sizeof *at);
+	struct vtally v;
+	char msg[256];
+
+	dstep_split(vg, nv, rank_of);
+	for (int i = 0; i < nv; i++)
+		if (rank_of[i] == me) {
+			idx[n] = i;
+			mine[n++] = vg[i];
+		}
+	for (int c0 = 0; c0 < n; c0 += B) {
+		int G = n - c0 < B ? n - c0 : B;
+		if (batch_build(b, mine + c0, G, seed, VAL_STEP, bo, msg, sizeof msg) != 0)
+			die("validation: %s", msg);
+		lz = xreallocarray(lz, (size_t)(nlz + b->P + 1), sizeof *lz);
+		ly = xreallocarray(ly, (size_t)(nlz + b->P + 1), sizeof *ly);
+		for (int j = 0; j < G; j++) {
+			double *r = gr + (int64_t)idx[c0 + j] * VG_N;
+			int64_t rq[MODEL_NCENT] = { 0 };
+			struct mout o;
+			batch_graph(one, b, j);
+			model_step_part(M, one, w, 0, &o, NULL);
+			for (int k = 0; k < NTASK; k++)
+				r[VG_LOSS + k] = o.loss[k];
+			r[VG_P] = (double)one->P;
+			r[VG_Q] = (double)one->Q;
+			if (tasks & 1 << TASK_REC)
+				for (int64_t i = 0; i < one->P; i++) {
+					lz[nlz] = o.rec_logit[i];
+					ly[nlz++] = one->y[i] > 0;
+				}
+			if (tasks & 1 << TASK_RANK) {
+				tally_rank(r + VG_ROK, rq, one, &o);
+				for (int k = 0; k < MODEL_NCENT; k++)
+					r[VG_RQ + k] = (double)rq[k];
+			}
+			r[VG_CC] = (double)o.clu_correct;
+		}
+	}
+	dist_gather_f64(gr, nv * VG_N);	/* integers and one value each: exact */
+	/* the logits of every graph, in graph order */
+	for (int i = 0; i < nv; i++)
+		at[i + 1] = at[i] + (tasks & 1 << TASK_REC ? (int64_t)gr[(int64_t)i * VG_N + VG_P] : 0);
+	z = xcalloc((size_t)at[nv] + 1, sizeof *z);
+	y = xcalloc((size_t)at[nv] + 1, sizeof *y);
+	nlz = 0;
+	for (int j = 0; j < n; j++)
+		for (int64_t k = at[idx[j]]; k < at[idx[j] + 1]; k++) {
+			z[k] = lz[nlz];
+			y[k] = ly[nlz++];
+		}
+	dist_gather_f64(z, (int)at[nv]);
+	dist_gather_f64(y, (int)at[nv]);
+	if (me == 0) {
+		memset(&v, 0, sizeof v);
+		for (int i0 = 0; i0 < nv; i0 += B, v.nb++)
+			for (int k = 0; k < NTASK; k++) {
+				double num = 0, den = 0;
+				for (int i = i0; i < nv && i < i0 + B; i++) {
+					const double *r = gr + (int64_t)i * VG_N;
+					double cnt = r[k == TASK_CLUSTER ? VG_Q : VG_P];
+					num += r[VG_LOSS + k] * cnt;
+					den += cnt;
+				}
+				v.lsum[k] += den > 0 ? num / den : 0;
+			}
+		for (int64_t k = 0; k < at[nv]; k++)
+			tally_pair(&v, (real)z[k], y[k] > 0);
+		for (int i = 0; i < nv; i++) {
+			const double *r = gr + (int64_t)i * VG_N;
+			for (int k = 0; k < MODEL_NCENT; k++) {
+				v.rok[k] += r[VG_ROK + k];
+				v.rq[k] += (int64_t)r[VG_RQ + k];
+			}
+			v.ccorr += (int64_t)r[VG_CC];
+			v.cq += (int64_t)r[VG_Q];
+		}
+		tally_scores(&v, tasks, sc);
+	}
+	free(rank_of);
+	free(idx);
+	free(mine);
+	free(gr);
+	free(z);
+	free(y);
+	free(lz);
+	free(ly);
+	free(at);
 }
 
 /* ---- signals ---- */
@@ -648,6 +820,60 @@ peak_rss_mib(void)
 	return (double)ru.ru_maxrss / 1024.0;
 }
 
+/* CPU seconds of this process so far, all threads, user and system. */
+static double
+cpu_s(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+	    (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+}
+
+/* x summed over the ranks. */
+static double
+sum_ranks(double x)
+{
+	int R = dist_size();
+	double *v = xcalloc((size_t)R, sizeof *v), s = 0;
+	v[dist_rank()] = x;
+	dist_gather_f64(v, R);
+	for (int r = 0; r < R; r++)
+		s += v[r];
+	free(v);
+	return s;
+}
+
+/* The median of x[0..n-1] (sorted in place). */
+static double
+median(double *x, long long n)
+{
+	for (long long i = 1; i < n; i++)
+		for (long long j = i; j > 0 && x[j - 1] > x[j]; j--) {
+			double t = x[j];
+			x[j] = x[j - 1];
+			x[j - 1] = t;
+		}
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+/* The timings of a data-parallel step, the slowest rank's, and of the
+ * allreduce alone (after the ranks met): one row per value, from rank 0. */
+enum { BD_WALL, BD_BUILD, BD_PASS, BD_ADD, BD_WAIT, BD_REDUCE, BD_N };
+
+static void
+bench_dstep(struct dstep *d, double *row)
+{
+	row[BD_BUILD] = dist_max_f64(d->t_build);
+	row[BD_PASS] = dist_max_f64(d->t_pass);
+	row[BD_ADD] = dist_max_f64(d->t_add);
+	row[BD_WAIT] = dist_max_f64(d->t_reduce);	/* the allreduce, with waiting */
+	dist_max_f64(0);				/* the ranks meet */
+	double t0 = now();
+	xsum_allreduce(&d->acc);
+	row[BD_REDUCE] = dist_max_f64(now() - t0);
+}
+
 /* --bench-steps: time steps on the first batch, fresh masks each step. */
 static void
 bench(const struct opts *o, model *M, const struct dataset *ds, const struct batch_opts *bo)
@@ -656,27 +882,57 @@ bench(const struct opts *o, model *M, const struct dataset *ds, const struct bat
 	mws *w = mws_new();
 	int G = (int)(ds->n < o->s.batch ? ds->n : o->s.batch);
 	char msg[256];
-	double tprep = 0, tstep[1024] = { 0 };
+	double tprep = 0, tstep[1024] = { 0 }, twall[1024] = { 0 }, tcpu[1024] = { 0 },
+	    bd[BD_N][1024];
 	long long n = o->bench_steps < 1024 ? o->bench_steps : 1024;
-	int64_t nodes = 0, edges = 0;
+	int64_t nodes = 0, edges = 0, P = 0, Q = 0, ncl = 0;
+	struct dstep d;
 
 	batch_init(&b);
+	if (o->by_graph)
+		dstep_init(&d, M->n, G);
 	for (int i = 0; i < G; i++) {
 		nodes += ds->g[i]->g.n;
 		edges += ds->g[i]->g.m;
 	}
 	for (long long s = 0; s < n; s++) {
 		struct mout out;
-		double t0 = now();
-		if (batch_build(&b, ds->g, G, (uint64_t)o->s.seed, (uint64_t)s, bo, msg, sizeof msg))
-			die("%s", msg);
-		double t1 = now();
-		model_zero_grad(M);
-		double loss = model_step(M, &b, w, 1, &out);
+		double t0 = now(), t1, loss = 0, c0 = cpu_s();
+		if (o->by_graph) {
+			double l[NTASK];
+			if (dstep_run(&d, M, ds->g, (uint64_t)o->s.seed, (uint64_t)s, bo, &b, w, 0, l,
+				      msg, sizeof msg) < 0)
+				die("%s", msg);
+			for (int k = 0; k < NTASK; k++)
+				loss += l[k];
+			P = d.P;
+			Q = d.Q;
+			ncl = d.ncl;
+			t1 = t0 + d.t_build;
+		} else {
+			if (batch_build(&b, ds->g, G, (uint64_t)o->s.seed, (uint64_t)s, bo, msg,
+					sizeof msg))
+				die("%s", msg);
+			t1 = now();
+			model_zero_grad(M);
+			loss = model_step(M, &b, w, 1, &out);
+			P = b.P;
+			Q = b.Q;
+			ncl = b.ncl;
+		}
 		model_adam(M, o->s.lr);
 		double t2 = now();
 		tprep += t1 - t0;
 		tstep[s] = t2 - t1;
+		twall[s] = t2 - t0;
+		tcpu[s] = sum_ranks(cpu_s() - c0);
+		if (o->by_graph) {
+			double row[BD_N];
+			bench_dstep(&d, row);
+			row[BD_WALL] = dist_max_f64(twall[s]);
+			for (int k = 0; k < BD_N; k++)
+				bd[k][s] = row[k];
+		}
 		if (!o->c.quiet)
 			fprintf(stderr, "%s: bench step %lld: %.3f s, loss %.4f\n", err_prog(),
 				s + 1, tstep[s], loss);
@@ -684,27 +940,42 @@ bench(const struct opts *o, model *M, const struct dataset *ds, const struct bat
 	/* median step time, the first (warm-up: page faults, BLAS buffers)
 	 * left out when there are more */
 	double first = tstep[0];
-	long long total = n;
-	if (n > 1) {
-		memmove(tstep, tstep + 1, (size_t)(n - 1) * sizeof *tstep);
-		n--;
+	long long total = n, skip = n > 1;
+	n -= skip;
+	double med = median(tstep + skip, n), wall = median(twall + skip, n), fwd = 0,
+	    cpu = median(tcpu + skip, n);
+	if (dist_rank() != 0)
+		goto out;
+	if (!o->by_graph) {	/* the forward pass alone, as validation runs it */
+		struct mout out;
+		double t0 = now();
+		model_step(M, &b, w, 0, &out);
+		fwd = now() - t0;
 	}
-	for (long long i = 1; i < n; i++)
-		for (long long j = i; j > 0 && tstep[j - 1] > tstep[j]; j--) {
-			double t = tstep[j];
-			tstep[j] = tstep[j - 1];
-			tstep[j - 1] = t;
-		}
 	printf("graphs\t%d\nnodes\t%" PRId64 "\nedges\t%" PRId64 "\npairs\t%" PRId64
 	       "\ncluster_queries\t%" PRId64 "\nclusters\t%" PRId64 "\nparams\t%" PRId64
 	       "\nsteps\t%lld\ntimed_steps\t%lld\nfirst_step_s\t%.4f\nstep_s_median\t%.4f\nstep_s_min\t%.4f\nstep_s_max\t%.4f\n"
 	       "prep_s_mean\t%.4f\nworkspace_mib\t%.0f\npeak_rss_mib\t%.0f\n",
-	       G, nodes, edges, b.P, b.Q, b.ncl, M->n, total, n, first,
-	       n % 2 ? tstep[n / 2] : (tstep[n / 2 - 1] + tstep[n / 2]) / 2, tstep[0],
-	       tstep[n - 1], tprep / (double)n, (double)mws_bytes(w) / 1048576.0,
-	       peak_rss_mib());
+	       G, nodes, edges, P, Q, ncl, M->n, total, n, first,
+	       med, tstep[skip], tstep[skip + n - 1], tprep / (double)total,
+	       (double)mws_bytes(w) / 1048576.0, peak_rss_mib());
+	printf("wall_s_median\t%.4f\ncpu_s_median\t%.4f\nreduce\t%s\n", wall, cpu,
+	       o->by_graph ? "graph" : "batch");
+	if (!o->by_graph)
+		printf("forward_s\t%.4f\n", fwd);
+	if (o->by_graph) {
+		static const char *const name[BD_N] = { "wall_slowest", "build", "pass", "add",
+			"allreduce_in_step", "allreduce" };
+		printf("ranks\t%d\nallreduce_bytes\t%" PRId64 "\n", dist_size(),
+		       (int64_t)sizeof(uint64_t) * 2 * M->n);
+		for (int k = 0; k < BD_N; k++)
+			printf("%s_s_median\t%.4f\n", name[k], median(bd[k] + skip, n));
+	}
+out:
 	batch_free(&b);
 	mws_free(w);
+	if (o->by_graph)
+		dstep_free(&d);
 }
 
 /* A training run: the model, the two sets, the step's batch and
@@ -725,6 +996,9 @@ struct trainer {
 	FILE *log;		/* --log, or NULL */
 	double t_start;
 	struct progress pr;
+	int by_graph;		/* the data-parallel step (dp) */
+	struct dstep dp;
+	int stop;		/* a signal stops the run (all ranks agree) */
 };
 
 /* The model of the settings, with its initial values (stream "init"). */
@@ -769,6 +1043,9 @@ trainer_init(struct trainer *t, struct opts *o, model *M, struct dataset *ds,
 	t->best = xmallocarray((size_t)M->n, sizeof *t->best);
 	memcpy(t->best, M->p, (size_t)M->n * sizeof *t->best);
 	t->st.best_score = -1;
+	t->by_graph = o->by_graph;
+	if (t->by_graph)
+		dstep_init(&t->dp, M->n, t->B);
 	say_masking(t->train, t->nt, o->c.quiet);
 }
 
@@ -780,6 +1057,8 @@ trainer_free(struct trainer *t)
 	gsl_rng_free(t->er);
 	batch_free(&t->b);
 	mws_free(t->w);
+	if (t->by_graph)
+		dstep_free(&t->dp);
 }
 
 /* --resume: the parameters, the best ones, Adam's moments and the state. */
@@ -904,6 +1183,13 @@ say_epoch(const struct trainer *t, long long epoch, double seconds,
 	       line, better ? " *" : "");
 }
 
+/* A signal stops the run: in a data-parallel run, once the ranks agreed. */
+static int
+stopping(const struct trainer *t)
+{
+	return t->by_graph ? t->stop : stop_signal != 0;
+}
+
 /*
  * The training steps of one epoch: the training graphs shuffled with the
  * stream (seed, epoch), cut into batches of B (the remainder left out),
@@ -928,29 +1214,43 @@ train_epoch(struct trainer *t, long long epoch, double *lsum, int *budget_hit)
 		t->perm[i] = t->perm[j];
 		t->perm[j] = x;
 	}
-	for (int64_t i0 = 0; i0 + t->B <= t->nt && !stop_signal; i0 += t->B) {
-		struct mout out1;
+	for (int64_t i0 = 0; i0 + t->B <= t->nt && !stopping(t); i0 += t->B) {
+		double l[NTASK], loss = 0;
 		if (o->s.steps && t->st.step >= o->s.steps) {
 			*budget_hit = 1;
 			break;
 		}
 		for (int i = 0; i < t->B; i++)
 			bg[i] = t->train[t->perm[i0 + i]];
-		if (batch_build(&t->b, bg, t->B, (uint64_t)o->s.seed, (uint64_t)t->st.step,
-				&t->bo, msg, sizeof msg))
-			die("%s", msg);
-		model_zero_grad(t->M);
-		double loss = model_step(t->M, &t->b, t->w, 1, &out1);
-		if (!isfinite(loss))
-			die("step %lld: the loss is %g; try a smaller --lr", t->st.step + 1, loss);
+		if (t->by_graph) {
+			int rc = dstep_run(&t->dp, t->M, bg, (uint64_t)o->s.seed,
+					   (uint64_t)t->st.step, &t->bo, &t->b, t->w,
+					   stop_signal != 0, l, msg, sizeof msg);
+			if (rc < 0)
+				die("%s", msg);
+			if ((t->stop = rc))
+				break;
+		} else {
+			struct mout out1;
+			if (batch_build(&t->b, bg, t->B, (uint64_t)o->s.seed,
+					(uint64_t)t->st.step, &t->bo, msg, sizeof msg))
+				die("%s", msg);
+			model_zero_grad(t->M);
+			model_step(t->M, &t->b, t->w, 1, &out1);
+			memcpy(l, out1.loss, sizeof l);
+		}
+		for (int k = 0; k < NTASK; k++)
+			loss += l[k];
+		if (!isfinite(loss))	/* every rank has the same losses */
+			dist_die_all("step %lld: the loss is %g; try a smaller --lr",
+				     t->st.step + 1, loss);
 		model_adam(t->M, o->s.lr);
 		t->st.step++;
 		nb++;
 		for (int k = 0; k < NTASK; k++)
-			lsum[k] += out1.loss[k];
+			lsum[k] += l[k];
 		progress_note(&t->pr, "epoch %lld, step %lld: loss %.4f (rec %.4f rank %.4f "
-			      "cluster %.4f)", epoch + 1, t->st.step, loss, out1.loss[0],
-			      out1.loss[1], out1.loss[2]);
+			      "cluster %.4f)", epoch + 1, t->st.step, loss, l[0], l[1], l[2]);
 		progress_update(&t->pr, t->pr.done + 1);
 		if (o->s.steps && t->st.step >= o->s.steps) {
 			*budget_hit = 1;
@@ -959,6 +1259,41 @@ train_epoch(struct trainer *t, long long epoch, double *lsum, int *budget_hit)
 	}
 	free(bg);
 	return nb;
+}
+
+/*
+ * The end of an epoch of lsum's nb steps, scored sc on the validation
+ * graphs: the best parameters kept, its lines on stderr and in --log, the
+ * checkpoint.  Returns 1 when --patience ends the run.
+ */
+static int
+epoch_end(struct trainer *t, long long epoch, const double *lsum, int nb, double t_ep,
+	  struct val_scores sc, int argc, char **argv)
+{
+	const struct opts *o = t->o;
+	struct train_state *st = &t->st;
+
+	int better = sc.score > st->best_score;
+	if (better) {
+		st->best_score = sc.score;
+		st->best_epoch = epoch + 1;
+		st->best_step = st->step;
+		st->best_sc = sc;
+		memcpy(t->best, t->M->p, (size_t)t->M->n * sizeof *t->best);
+		st->stale = 0;
+	} else
+		st->stale++;
+	st->epoch = epoch + 1;
+	say_epoch(t, epoch, now() - t_ep, &sc, better);
+	log_epoch(t, epoch, lsum, nb, &sc, better);
+	if (o->checkpoint && !stopping(t))
+		write_checkpoint(t, argc, argv);
+	if (st->stale >= o->s.patience) {
+		if (!o->c.quiet)
+			warnx_("no better validation score for %lld epochs; stopping", st->stale);
+		return 1;
+	}
+	return 0;
 }
 
 /*
@@ -980,40 +1315,150 @@ train(struct trainer *t, int argc, char **argv)
 	progress_init(&t->pr, &o->c);
 	progress_start(&t->pr, "steps", todo, NULL);
 	t->t_start = now();
-	for (epoch = st->epoch; epoch < o->s.epochs && !budget_hit && !stop_signal; epoch++) {
+	for (epoch = st->epoch; epoch < o->s.epochs && !budget_hit && !stopping(t); epoch++) {
 		double lsum[NTASK] = { 0 }, t_ep = now();
-		struct val_scores sc;
-		int nb = train_epoch(t, epoch, lsum, &budget_hit);
+		int nb = train_epoch(t, epoch, lsum, &budget_hit), end = 0;
 		if (nb == 0)		/* a signal or the step budget came first */
 			break;
-		validate(t->M, t->val, t->nv, t->B, (uint64_t)o->s.seed, &t->bo, &t->b, t->w, &sc);
-		int better = sc.score > st->best_score;
-		if (better) {
-			st->best_score = sc.score;
-			st->best_epoch = epoch + 1;
-			st->best_step = st->step;
-			st->best_sc = sc;
-			memcpy(t->best, t->M->p, (size_t)t->M->n * sizeof *t->best);
-			st->stale = 0;
-		} else
-			st->stale++;
-		st->epoch = epoch + 1;
-		say_epoch(t, epoch, now() - t_ep, &sc, better);
-		log_epoch(t, epoch, lsum, nb, &sc, better);
-		if (o->checkpoint && !stop_signal)
-			write_checkpoint(t, argc, argv);
-		if (st->stale >= o->s.patience) {
-			if (!o->c.quiet)
-				warnx_("no better validation score for %lld epochs; stopping",
-				       st->stale);
+		/* every rank scores its share when the step goes by graph;
+		 * rank 0 alone writes, and the others wait for its word on
+		 * whether the run goes on */
+		struct val_scores sc;
+		if (t->by_graph)
+			validate_by_graph(t->M, t->val, (int)t->nv, t->B, (uint64_t)o->s.seed, &t->bo,
+					  &t->b, &t->dp.one, t->w, &sc);
+		else
+			validate(t->M, t->val, t->nv, t->B, (uint64_t)o->s.seed, &t->bo, &t->b,
+				 t->w, &sc);
+		if (dist_rank() == 0)
+			end = epoch_end(t, epoch, lsum, nb, t_ep, sc, argc, argv);
+		else
+			st->epoch = epoch + 1;
+		dist_bcast_idle(&end, sizeof end, 0);
+		if (end)
 			break;
-		}
 	}
 	progress_done(&t->pr);
-	if (stop_signal)
+	if ((stop_signal || t->stop) && dist_rank() == 0)
 		fprintf(stderr, "%s: %s at step %lld; writing the best model so far (epoch %lld)\n",
 			err_prog(), stop_signal == SIGINT ? "interrupted" : "terminated", st->step,
 			st->best_epoch);
+}
+
+/* ---- processes ---- */
+
+/* A rank other than 0 that fails as rank 0 does lets rank 0's line come
+ * first: the first exit ends the job. */
+static void
+linger(void *arg)
+{
+	(void)arg;
+	sleep(1);
+}
+
+/*
+ * The options, parsed by every process before MPI starts (so that -h and
+ * --version end a run of several processes cleanly); the processes a
+ * launcher started as ranks other than 0 parse them silently.
+ */
+static void
+parse_rank(struct opts *o, int argc, char **argv)
+{
+	int fd1 = -1, fd2 = -1, nul;
+
+	if (dist_launch_rank() != 0 && (nul = open("/dev/null", O_WRONLY)) >= 0) {
+		fd1 = dup(STDOUT_FILENO);
+		fd2 = dup(STDERR_FILENO);
+		dup2(nul, STDOUT_FILENO);
+		dup2(nul, STDERR_FILENO);
+		close(nul);
+		err_atexit(linger, NULL);
+	}
+	parse(o, argc, argv);
+	if (fd1 >= 0 && fd2 >= 0) {
+		fflush(stdout);
+		dup2(fd1, STDOUT_FILENO);
+		dup2(fd2, STDERR_FILENO);
+		close(fd1);
+		close(fd2);
+		err_atexit(NULL, NULL);
+	}
+}
+
+/*
+ * MPI, when a launcher started several processes: the step goes by graph
+ * in every rank; rank 0 reads the input first (a bad input is said once),
+ * and standard input, which only rank 0 gets, is copied to the others;
+ * the other ranks wait for rank 0's setup, then do theirs without a word.
+ * The model goes to -o FILE: the launcher passes rank 0's standard output
+ * through a terminal.
+ */
+static void
+start_ranks(struct opts *o, int nfiles, char **files)
+{
+	int std = nfiles == 0;
+
+	if (dist_init(NULL, NULL) == 1)
+		return;
+	o->by_graph = 1;
+	for (int i = 0; i < nfiles; i++)
+		std |= strcmp(files[i], "-") == 0;
+	if (dist_rank() != 0) {
+		o->c.quiet = 1;
+		dist_stdin_share();
+		return;
+	}
+	if (!o->bench_steps && (!o->c.output || strcmp(o->c.output, "-") == 0))
+		die_usage("%d processes: write the model with -o FILE (the launcher passes "
+			  "standard output through a terminal)", dist_size());
+	if (std)
+		dist_stdin_read();
+}
+
+/* Every rank multiplies in rank 0's precision (auto measured there). */
+static void
+share_precision(void)
+{
+	int p = gemm_precision();
+
+	if (dist_size() == 1)
+		return;
+	dist_bcast(&p, sizeof p, 0);
+	gemm_set_precision(p);
+}
+
+/* Every rank starts from rank 0's parameters, Adam state and step (after
+ * --resume); the best parameters stay with rank 0. */
+static void
+share_state(struct trainer *t)
+{
+	model *M = t->M;
+
+	if (dist_size() == 1)
+		return;
+	dist_bcast_idle(&t->st, sizeof t->st, 0);	/* the others may still read */
+	dist_bcast(&M->adam_t, sizeof M->adam_t, 0);
+	dist_bcast(M->p, (size_t)M->n * sizeof *M->p, 0);
+	dist_bcast(M->m, (size_t)M->n * sizeof *M->m, 0);
+	dist_bcast(M->v, (size_t)M->n * sizeof *M->v, 0);
+}
+
+/* The run's first line on stderr. */
+static void
+say_start(const struct trainer *t)
+{
+	const struct opts *o = t->o;
+	char how[160] = "";
+
+	if (o->c.quiet)
+		return;
+	if (dist_size() > 1)
+		snprintf(how, sizeof how, ", %d processes (%s), the gradient summed graph by "
+			 "graph", dist_size(), dist_library());
+	else if (t->by_graph)
+		snprintf(how, sizeof how, ", the gradient summed graph by graph");
+	fprintf(stderr, "%s: %" PRId64 " training and %" PRId64 " validation graphs, %" PRId64
+		" parameters, tasks %s%s\n", err_prog(), t->nt, t->nv, t->M->n, o->s.tasks, how);
 }
 
 /* The output: the inputs' provenance, then the best model. */
@@ -1041,13 +1486,14 @@ main(int argc, char **argv)
 	struct featcmd fc;
 	struct batch_opts bo;
 	model M;
-	gs_file *out;
+	gs_file *out = NULL;
 	int tasks, pgargc;
 	char **pgargv;		/* the command line of the pg records */
 
 	copt_passive_wait(argv);
 	err_setprog(argv[0]);
-	parse(&o, argc, argv);
+	parse_rank(&o, argc, argv);
+	start_ranks(&o, argc - optind, argv + optind);
 	copt_apply_threads_blas(&o.c);
 	apply_precision(&o, argc, argv, &pgargc, &pgargv);
 	tasks_parse(o.s.tasks, &tasks);
@@ -1059,27 +1505,39 @@ main(int argc, char **argv)
 	resolve_features(&o, &ds, &fc, &bo.fs);
 	model_setup(&o, &M);
 	if (o.bench_steps) {
-		if (o.precision_why[0])
-			warnx_("%s", o.precision_why);
+		if (dist_rank() == 0) {
+			if (o.precision_why[0])
+				warnx_("%s", o.precision_why);
+			dist_stdin_share();	/* rank 0's setup is done */
+		}
+		share_precision();
 		bench(&o, &M, &ds, &bo);
 	} else {
 		trainer_init(&t, &o, &M, &ds, &bo);
-		if (o.resume)
-			resume(&t, o.resume);
-		out = gs_open_out(&o.c, pgargc, pgargv);	/* a bad -o fails now, not after hours */
-		t.log = open_log(&o, &M);
-		if (o.precision_why[0])
-			warnx_("%s", o.precision_why);
-		if (!o.c.quiet)
-			fprintf(stderr, "%s: %" PRId64 " training and %" PRId64 " validation "
-				"graphs, %" PRId64 " parameters, tasks %s\n", err_prog(), t.nt,
-				t.nv, M.n, o.s.tasks);
-		catch_signals();
+		if (dist_rank() == 0) {
+			if (o.resume)
+				resume(&t, o.resume);
+			out = gs_open_out(&o.c, pgargc, pgargv);	/* a bad -o fails now */
+			t.log = open_log(&o, &M);
+			if (o.precision_why[0])
+				warnx_("%s", o.precision_why);
+			say_start(&t);
+			dist_stdin_share();	/* rank 0's setup is done */
+		}
+		share_precision();
+		share_state(&t);
+		/* several processes: mpirun ends every rank on a signal, so the
+		 * ranks keep the default action, with which -o's temporary
+		 * files are removed (outfile.h) */
+		if (dist_size() == 1)
+			catch_signals();
 		train(&t, pgargc, pgargv);
-		write_model(out, &ds, &t);
-		gs_close(out);
-		if (t.log && fclose(t.log) != 0)
-			die("%s: %s", o.log, strerror(errno));
+		if (dist_rank() == 0) {
+			write_model(out, &ds, &t);
+			gs_close(out);
+			if (t.log && fclose(t.log) != 0)
+				die("%s: %s", o.log, strerror(errno));
+		}
 		trainer_free(&t);
 	}
 	dataset_free(&ds);
@@ -1088,6 +1546,7 @@ main(int argc, char **argv)
 	train_settings_free(&o.s);
 	free(pgargv);
 	gemm_release();
+	dist_end();
 	if (stop_signal) {
 		/* the model is written; now die of the signal, so that a shell,
 		 * make or a job runner knows the run was cut short and does not
