@@ -379,8 +379,10 @@ embed_fwd_bf16(model *M, const batch *b, mws *w, uint16_t *H0b)
 
 /*
  * Encoder forward: H[1..L] into w.  With keep, each block's A1, XH and
- * istd are kept for the backward pass; without (model_encode_fwd), one
- * set of those buffers serves every block, and the output alone stays.
+ * istd are kept for the backward pass; without (model_encode_fwd), the
+ * outputs alone stay: in fp32 a block's A1 goes into its output's buffer
+ * and XH into T2, so the pass needs the L outputs and T1, T2 (5 n d
+ * floats for 3 blocks, against 7 with buffers of their own).
  * With Hgiven, the blocks from `from` up run on it as block from's input
  * (model_encode_from); without, everything runs from X (from is 0).
  */
@@ -427,7 +429,9 @@ encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep, int 
 		} else
 #endif
 		{
-			real *A1 = need(&w->A1[k], N * d);
+			/* forward only (!keep): A1 in the output's buffer,
+			 * which the sparse product fills last */
+			real *A1 = keep ? need(&w->A1[k], N * d) : Ho;
 			lin_fwd(A1, Hin, P->W1[l], NULL, N, d, d);
 			relu_fwd(A1, A1, N * d);
 			lin_fwd(T1, A1, P->W2[l], NULL, N, d, d);
@@ -441,7 +445,9 @@ encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep, int 
 			csr_spmm_xb(Ho, b->rp, b->ci, b->av, Yb, N, d, 1);	/* relu(Â T1) */
 			continue;
 		}
-		gnorm_fwd(T1, need(&w->XH[k], N * d), is, T1, P->gam[l], P->bet[l],
+		/* forward only: the normalised values, which no backward
+		 * pass needs, in T2 (H0's, read already by the first product) */
+		gnorm_fwd(T1, keep ? need(&w->XH[k], N * d) : T2, is, T1, P->gam[l], P->bet[l],
 			  b->off, b->G, d, (real)c->bn_eps);
 		csr_spmm(Ho, b->rp, b->ci, b->av, T1, N, d, 1);	/* relu(Â T1) */
 	}
