@@ -74,8 +74,9 @@ echo "| graph | quantity | stated bound | max error (bound's scale) | median rel
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 awk -F '\t' -v sub_max="$SUB_MAX" '
 	function pct(x) {
-		return x == "-" ? "-" : 100 * x >= 100 ? sprintf("%.0f%%", 100 * x) :
-			sprintf("%.3g%%", 100 * x)
+		if (x == "-")
+			return "-"
+		return 100 * x >= 100 ? sprintf("%.0f%%", 100 * x) : sprintf("%.3g%%", 100 * x)
 	}
 	{
 		g = sprintf("%s (n %d, m %d)", $1, $2, $3)
