@@ -62,8 +62,8 @@ int gemm_calibrate(struct gemm_rates *r);
 /*
  * The precision to use for a request want (GEMM_x): GEMM_FP32 as asked;
  * GEMM_BF16 when available; GEMM_AUTO: bf16 when the CPU has bf16 matrix
- * instructions and the calibration measured bf16 at least 1.25 times the
- * fp32 rate, fp32 otherwise.  A short sentence saying why goes into why
+ * instructions and the calibration measured bf16 faster than fp32 (the
+ * fastest of five timings each), fp32 otherwise.  A short sentence saying why goes into why
  * (for the program to say on stderr).  Returns the precision, or -1 with
  * the reason in why when bf16 was asked for and is not available.
  */
