@@ -17,6 +17,7 @@
 #   tfF-base      the same without pre-training
 #   rwse-pre      pre-trained on RWSE features (model-rwse.gs, its stage)
 #   rwse-base     no pre-training, RWSE features (RWSE_FEATURES)
+#   long-pre      pre-trained until converged (model-long.gs)
 # Environment (set by the Makefile): BIN, DATA, MODELS (the directory of
 # model-*.gs), RUNS, SEED, THREADS, ADAPT_OPTS (extra gcn-adapt options),
 # RUN_LOG (optional: the run log below).
@@ -56,6 +57,7 @@ tf*-pre | tf*-base)
 	opt="$m --train-fraction 0.$f"
 	[ "$f" = 10 ] && opt="$m --train-fraction 1" ;;
 rwse-pre) opt="--model $MODELS/model-rwse.gs" ;;
+long-pre) opt="--model $MODELS/model-long.gs" ;;
 rwse-base) opt="$a --no-pretrain" feat="${RWSE_FEATURES:?adapt.sh: RWSE_FEATURES is not set}" ;;
 *) echo "adapt.sh: unknown arm '$arm'" >&2; exit 2 ;;
 esac

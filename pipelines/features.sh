@@ -17,17 +17,6 @@ here=$(dirname "$0")
 dir=$1 title=$2
 shift 2
 sets="cora imdb-binary"
-# mean ± std of a cell, or "not run"
-cell() {
-	f="$dir/score/$1.tsv"
-	[ -s "$f" ] || [ -z "${SCORES:-}" ] || f="$SCORES/$1.tsv"
-	if [ -s "$f" ]; then
-		awk -F '\t' '$1 == "mean" { m = $3 } $1 == "std" { s = $3 } $1 ~ /^[0-9]+$/ { n++ }
-			END { printf "%.1f ± %.1f", 100 * m, 100 * s; if (n != 10) printf " [%d runs]", n }' "$f"
-	else
-		echo "not run"
-	fi
-}
 echo "# $title"
 echo
 echo "Micro-F1 (%), mean ± standard deviation over the runs, structure only. Each"
@@ -50,7 +39,7 @@ for fs in paper rwse; do
 		case $arm in *base) m="Baseline (no pre-train)" ;; *) m="Pre-train (all tasks)" ;; esac
 		line="| $name | $m |"
 		for s in $sets; do
-			line="$line $(cell "$s--$arm") |"
+			line="$line $(cell_f1 "$dir" "$s--$arm") |"
 		done
 		echo "$line"
 	done

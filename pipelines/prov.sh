@@ -1,5 +1,5 @@
-# prov.sh - the provenance block of a results file, sourced by table.sh
-# and figs.sh:
+# prov.sh - the provenance block of a results file, sourced by table.sh,
+# figs.sh, features.sh and converged.sh (and cell_f1, below):
 #   provenance CONFIG... -- STREAM...
 # writes a markdown code block: each CONFIG's sha256, the source tree's
 # `git describe`, then the pg records (gnnstream(5)) of every STREAM, each
@@ -31,4 +31,18 @@ provenance() {
 		sed "s|$_root/||g" |
 		awk '{ k = $0; sub(/^id=[^ ]* /, "", k) } !seen[k]++'
 	echo '```'
+}
+
+# cell_f1 DIR CELL: a cell's micro-F1 (%), "mean ± std" from DIR/score/CELL.tsv
+# (evalf1 --format tsv), or from $SCORES/CELL.tsv when DIR lacks it; "[n
+# runs]" after it when there are not 10, "not run" when there is none.
+cell_f1() {
+	_cf="$1/score/$2.tsv"
+	[ -s "$_cf" ] || [ -z "${SCORES:-}" ] || _cf="$SCORES/$2.tsv"
+	if [ -s "$_cf" ]; then
+		awk -F '\t' '$1 == "mean" { m = $3 } $1 == "std" { s = $3 } $1 ~ /^[0-9]+$/ { n++ }
+			END { printf "%.1f ± %.1f", 100 * m, 100 * s; if (n != 10) printf " [%d runs]", n }' "$_cf"
+	else
+		echo "not run"
+	fi
 }

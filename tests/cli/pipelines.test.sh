@@ -47,6 +47,15 @@ check "! $P -q $R/fig3.md" "a newer Table 1 cell puts fig3 out of date"
 expect 0 "$P table1 fig3 >/dev/null 2>$T/recopy.err"
 check "cmp -s $T/build/pred/cora--fz0-pre.txt $T/build/pred/cora--pre.txt && ! grep -q gcn-adapt $T/recopy.err" \
 	"remade by a copy, not a run"
+# pre-training until the stopping rule ends it (here at most 2 epochs),
+# beside Table 1's model and cells
+expect 0 "$P LONG_EPOCHS=2 converged >$T/conv.out 2>$T/conv.err"
+check "grep -q '^- until converged: 2 epochs (10 steps), .*products in [bf0-9]*\$' $R/converged.md &&
+	grep -q '^| 2 | 0\.[0-9]* | 0\.[0-9]* |\$' $R/converged.md &&
+	grep -q '^| Pre-train until converged | [0-9.]* ± [0-9.]* \[2 runs\] | [0-9.]* ± [0-9.]* \[2 runs\] |\$' $R/converged.md &&
+	grep -q '^| Baseline (no pre-train) | [0-9.]* ± [0-9.]* \[2 runs\] |' $R/converged.md &&
+	grep -q 'prog=gcn-train .*--epochs 2 --patience 10' $R/converged.md" \
+	"converged: the longer pre-training's epochs, validation curve beside Table 1's model, and cells"
 check "grep -q 'prog=dcbm-gen .*seed=1 .*dcbm-quick.yaml' $R/table1.md && grep -q 'prog=gcn-train' $R/table1.md &&
 	grep -q '^[0-9a-f]\{64\}  pretrain-quick.yaml' $R/table1.md" \
 	"table1: provenance of every stage and the configs' checksums"
