@@ -89,29 +89,52 @@ rel_err(const real *a, const real *b, int64_t n)
 	return s > 0 ? sqrt(e / s) : sqrt(e);
 }
 
-Test(bf16, step_agrees_with_fp32)
+/* The tests' model (d = 128) and a batch of ng (at most 3) clustered
+ * graphs, large enough that the encoder's products go to bf16; the test
+ * is skipped where bf16 is not available. */
+static void
+bf16_setup(gsl_rng *r, model *M, struct lgraph **gs, int ng, batch *b)
 {
 	char why[256];
 	if (gemm_choose(GEMM_BF16, why, sizeof why) < 0)
 		cr_skip_test("%s", why);
-	gsl_rng *r = rng_new(2024, 0);
+	static const struct { int32_t n; int K; double pin, pout; } gp[3] = {
+		{ 300, 4, 0.08, 0.01 }, { 250, 3, 0.1, 0.01 }, { 200, 5, 0.12, 0.02 } };
 	struct model_cfg cfg;
 	model_cfg_default(&cfg);
 	cfg.d = 128;
 	cfg.rank_hidden = 64;
 	cfg.att_hidden = 128;
-	model M;
-	cr_assert(model_init(&M, &cfg) == 0);
-	model_init_params(&M, r);
-	struct lgraph *gs[3] = { cluster_graph(r, 1, 300, 4, 0.08, 0.01),
-		cluster_graph(r, 2, 250, 3, 0.1, 0.01), cluster_graph(r, 3, 200, 5, 0.12, 0.02) };
+	cr_assert(model_init(M, &cfg) == 0);
+	model_init_params(M, r);
+	for (int i = 0; i < ng; i++)
+		gs[i] = cluster_graph(r, i + 1, gp[i].n, gp[i].K, gp[i].pin, gp[i].pout);
 	struct batch_opts bo;
 	batch_opts_default(&bo);
-	batch b;
-	batch_init(&b);
+	batch_init(b);
 	char msg[200];
-	cr_assert(batch_build(&b, gs, 3, 1, 0, &bo, msg, sizeof msg) == 0, "%s", msg);
-	cr_assert(gemm_bf16_worth(b.N, cfg.d, cfg.d), "the encoder's products go to bf16");
+	cr_assert(batch_build(b, gs, ng, 1, 0, &bo, msg, sizeof msg) == 0, "%s", msg);
+	cr_assert(gemm_bf16_worth(b->N, cfg.d, cfg.d), "the encoder's products go to bf16");
+}
+
+static void
+bf16_teardown(model *M, struct lgraph **gs, int ng, batch *b)
+{
+	batch_free(b);
+	for (int i = 0; i < ng; i++)
+		lgraph_free(gs[i]);
+	model_free(M);
+	gemm_release();
+}
+
+Test(bf16, step_agrees_with_fp32)
+{
+	gsl_rng *r = rng_new(2024, 0);
+	model M;
+	struct lgraph *gs[3];
+	batch b;
+	bf16_setup(r, &M, gs, 3, &b);
+	const struct model_cfg cfg = M.cfg;
 
 	/* kappa of the first block's normalisation input T1 = relu(H0 W1) W2:
 	 * a column's size against its spread within its graph */
@@ -180,12 +203,8 @@ Test(bf16, step_agrees_with_fp32)
 
 	free(g32);
 	mws_free(w);
-	batch_free(&b);
-	for (int i = 0; i < 3; i++)
-		lgraph_free(gs[i]);
-	model_free(&M);
+	bf16_teardown(&M, gs, 3, &b);
 	gsl_rng_free(r);
-	gemm_release();
 }
 
 /* gemm_f32 in bf16 against sgemm on every transpose and a leading
@@ -224,3 +243,85 @@ Test(bf16, products_every_layout)
 	gsl_rng_free(r);
 	gemm_release();
 }
+
+/*
+ * gcn-adapt's cached path in bf16: the encoder run from block `from` on
+ * the whole pass's H_from gives the whole bf16 pass's block outputs to the
+ * bit (the given input is rounded to bf16 as the whole pass rounds its
+ * own), and the backward pass after it the same gradients.  From H0
+ * (model_embed(), fp32, rounded where the whole pass rounds its H0 made in
+ * chunks) the outputs agree within bf16's rounding and the gradients too.
+ */
+static void
+check_encode_from_bf16(int from, int bfrom, int embed)
+{
+	gsl_rng *r = rng_new(99, 0);
+	model M;
+	struct lgraph *gs[2];
+	batch b;
+	bf16_setup(r, &M, gs, 2, &b);
+	int64_t N = b.N, d = M.cfg.d, L = M.cfg.layers;
+	gemm_set_precision(GEMM_BF16);
+
+	mws *w1 = mws_new(), *w2 = mws_new();
+	real *H1[MODEL_MAXL], *H2[MODEL_MAXL];
+	model_encode(&M, &b, w1, H1);
+	real *Hin = xmallocarray((size_t)(N * d), sizeof *Hin);
+	if (from == 0)
+		model_embed(&M, &b, Hin);
+	else
+		memcpy(Hin, H1[from - 1], (size_t)(N * d) * sizeof *Hin);
+	model_encode_from(&M, &b, w2, from, Hin, H2);
+	for (int l = from; l < L; l++) {
+		double e = rel_err(H2[l], H1[l], N * d);
+		if (from > 0)
+			cr_assert(memcmp(H1[l], H2[l], (size_t)(N * d) * sizeof(real)) == 0,
+				  "from %d: block %d differs (relative %.2e)", from, l + 1, e);
+		else
+			cr_assert(e <= 1.0 / 256, "from H0: block %d, relative %.2e", l + 1, e);
+	}
+	real *rr = xmallocarray((size_t)(N * d), sizeof *rr), *alpha = xmallocarray((size_t)d, sizeof *alpha),
+	    *psi = xmallocarray((size_t)L, sizeof *psi);
+	for (int64_t i = 0; i < N * d; i++)
+		rr[i] = (real)gsl_rng_uniform(r) * 2 - 1;
+	for (int64_t i = 0; i < d; i++)
+		alpha[i] = (real)(0.5 + gsl_rng_uniform(r));
+	for (int64_t i = 0; i < L; i++)
+		psi[i] = (real)gsl_rng_uniform(r) * 2 - 1;
+	int32_t *idx = xmallocarray((size_t)N, sizeof *idx);
+	for (int32_t i = 0; i < N; i++)
+		idx[i] = i;
+	struct mix_src src = { alpha, psi, rr, idx, N, 1 };
+	real *g1 = xmallocarray((size_t)M.n, sizeof *g1);
+	model_zero_grad(&M);
+	model_encode_bwd(&M, &b, w1, &src, 1, bfrom, embed);
+	memcpy(g1, M.g, (size_t)M.n * sizeof *g1);
+	model_zero_grad(&M);
+	model_encode_bwd(&M, &b, w2, &src, 1, bfrom, embed);
+	if (from > 0) {
+		cr_assert(memcmp(g1, M.g, (size_t)M.n * sizeof *g1) == 0,
+			  "from %d: the gradients differ", from);
+	} else {
+		const double u = 1.0 / 256;
+		for (int i = 0; i < M.nt; i++) {
+			struct mtensor *t = &M.t[i];
+			double e = rel_err(M.g + t->off, g1 + t->off, t->rows * t->cols);
+			cr_expect(e <= 4 * u, "from H0: %s, relative %.2e", t->name, e);
+		}
+	}
+	int nz = 0;
+	for (int64_t i = 0; i < M.n; i++)
+		nz += g1[i] != 0;
+	cr_assert(nz > 0, "no gradient at all");
+	gemm_set_precision(GEMM_FP32);
+	free(Hin); free(rr); free(alpha); free(psi); free(idx); free(g1);
+	mws_free(w1);
+	mws_free(w2);
+	bf16_teardown(&M, gs, 2, &b);
+	gsl_rng_free(r);
+}
+
+Test(bf16, encoder_from_block_1_is_the_whole_pass) { check_encode_from_bf16(1, 1, 0); }
+Test(bf16, encoder_from_block_2_is_the_whole_pass) { check_encode_from_bf16(2, 2, 0); }
+Test(bf16, encoder_from_h0_trains_e_too) { check_encode_from_bf16(0, 0, 1); }
+Test(bf16, encoder_from_h0_trains_block_1_up) { check_encode_from_bf16(0, 1, 0); }
