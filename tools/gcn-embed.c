@@ -15,6 +15,7 @@
 
 #include "err.h"
 #include "filter.h"
+#include "gemm.h"
 #include "model.h"
 #include "npy.h"
 #include "opt.h"
@@ -23,10 +24,10 @@
 #include "stream.h"
 
 #define SYNOPSIS "gcn-embed [-qt] [-j threads] [-l level] [-o file] [-s seed] [--embedding kind]\n" \
-	"                 [--features stage] [--model file] [--npy file] [--progress] [--tsv]\n" \
-	"                 [file ...]"
+	"                 [--features stage] [--model file] [--npy file] [--precision p]\n" \
+	"                 [--progress] [--tsv] [file ...]"
 
-enum { OPT_EMBEDDING = COPT_FIRST_TOOL, OPT_FEATURES, OPT_MODEL, OPT_NPY, OPT_TSV };
+enum { OPT_EMBEDDING = COPT_FIRST_TOOL, OPT_FEATURES, OPT_MODEL, OPT_NPY, OPT_PRECISION, OPT_TSV };
 
 /* What each node's row holds. */
 enum { EMB_BLOCKS = 0, EMB_BLOCK, EMB_MIX };
@@ -41,6 +42,8 @@ struct opts {
 	int kind, block, task;	/* EMB_x; the block (1..L) or the task */
 	int tsv;
 	int shipped;		/* no --model: the shipped one */
+	int want_prec;		/* --precision: GEMM_x */
+	const char *prec;	/* the precision used */
 };
 
 struct state {
@@ -76,6 +79,8 @@ usage(FILE *f, const struct opts *o)
 		"      --model FILE        the pre-trained model [the shipped one]\n"
 		"      --npy FILE          write a NumPy .npy file (the rows of every graph)\n"
 		"  -o, --output FILE       write to FILE instead of stdout\n"
+		"      --precision P       products in fp32 or bf16 (bf16 operands, fp32\n"
+		"                          accumulation; less accurate, gcn-embed(1)) [fp32]\n"
 		"      --progress          progress on stderr even when it is not a terminal\n"
 		"  -q, --quiet             no warnings or progress\n"
 		"  -s, --seed N            accepted for uniformity; nothing is drawn at random\n"
@@ -117,6 +122,7 @@ parse(struct opts *o, int argc, char **argv)
 		{ "features", required_argument, NULL, OPT_FEATURES },
 		{ "model", required_argument, NULL, OPT_MODEL },
 		{ "npy", required_argument, NULL, OPT_NPY },
+		{ "precision", required_argument, NULL, OPT_PRECISION },
 		{ "tsv", no_argument, NULL, OPT_TSV },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -125,6 +131,7 @@ parse(struct opts *o, int argc, char **argv)
 	memset(o, 0, sizeof *o);
 	copt_init(&o->c);
 	o->kind_text = "blocks";
+	o->want_prec = GEMM_FP32;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":" COPT_LETTERS, longopts, NULL)) != -1) {
 		switch (ch) {
@@ -146,6 +153,13 @@ parse(struct opts *o, int argc, char **argv)
 			if (!*optarg || strcmp(optarg, "-") == 0)
 				die_usage("--npy: expected a file (the header is rewritten at the end)");
 			o->npy = optarg;
+			break;
+		case OPT_PRECISION:
+			/* no auto: bf16's error depends on the graph (gcn-embed(1)),
+			 * so it is never chosen for the user */
+			if ((o->want_prec = gemm_precision_parse(optarg)) < 0 ||
+			    o->want_prec == GEMM_AUTO)
+				die_usage("--precision: '%.40s': expected fp32 or bf16", optarg);
 			break;
 		case OPT_TSV:
 			o->tsv = 1;
@@ -244,6 +258,7 @@ write_rows(struct state *s, const struct filter_graph *fg, real *const *Hs)
 		gs_attr_set(&s->out, "embedding", s->o->kind_text);
 		gs_attr_set(&s->out, "features", pretrained_stage_name(&s->pt));
 		gs_attr_set(&s->out, "model", s->o->shipped ? "shipped" : s->o->model);
+		gs_attr_set(&s->out, "precision", s->o->prec);
 		gs_write1(fg->out, &s->out);
 		return;
 	}
@@ -337,6 +352,13 @@ main(int argc, char **argv)
 	err_setprog(argv[0]);
 	parse(&o, argc, argv);
 	copt_apply_threads_blas(&o.c);
+	/* the precision: is bf16 there? */
+	char why[256];
+	int prec = gemm_choose(o.want_prec, why, sizeof why);
+	if (prec < 0)
+		die("--precision bf16: %s", why);
+	gemm_set_precision(prec);
+	o.prec = gemm_precision_name(prec);
 	memset(&s, 0, sizeof s);
 	s.o = &o;
 	pretrained_load(&s.pt, o.model);
@@ -367,5 +389,6 @@ main(int argc, char **argv)
 	free(s.mix);
 	free(s.rows);
 	free(s.given);
+	gemm_release();
 	return 0;
 }

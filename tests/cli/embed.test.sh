@@ -92,3 +92,24 @@ check "grep -q '^gcn-embed: model: .*gcn-pretrain.gs (the shipped model; --model
 mkdir -p "$T/elsewhere" && cp "$BIN/gcn-embed" "$T/elsewhere/"
 expect_err 2 "$T/elsewhere/gcn-embed $T/new.gs" "the shipped model (models/gcn-pretrain.gs) is not found"
 expect_err 2 "gcn-embed --model $T/m.txt --npy - $T/new.gs" "--npy: expected a file"
+
+# --precision bf16: the encoder's products on bf16 operands.  Each block of
+# the shipped model's Cora embeddings within 2^-6 of fp32's (relative
+# Frobenius norm: u = 2^-8 a product, magnified about 4-fold by the
+# per-graph normalisation, tests/unit/test_bf16.c; measured 0.006 to 0.009)
+# and not equal to them; fp32 stays the default
+if gcn-embed -q --precision bf16 --tsv "$TOP/data/cora.gs" >"$T/c16.tsv" 2>"$T/c16.err"; then
+	expect 0 "gcn-embed -q --tsv $TOP/data/cora.gs >$T/c32.tsv"
+	check "paste $T/c32.tsv $T/c16.tsv | awk -F '\t' 'NR > 1 && \$1 !~ /^#/ {
+		for (i = 2; i <= 1537; i++) { b = int((i - 2) / 512); x = \$i; y = \$(i + 1537)
+			e[b] += (x - y) * (x - y); s[b] += x * x } }
+		END { for (b = 0; b < 3; b++) { r = sqrt(e[b] / s[b]); if (!(r > 0 && r <= 1 / 64)) exit 1 } }'" \
+		"--precision bf16: every block within 2^-6 of fp32's, and not equal"
+	check "gcn-embed -q -t --precision bf16 $T/new.gs | grep -q 'name=embedding .* precision=bf16' &&
+		gcn-embed -q -t $T/new.gs | grep -q 'name=embedding .* precision=fp32'" \
+		"the precision used is the tensor's attribute; fp32 by default"
+else
+	check "grep -q 'bf16 is not available' $T/c16.err" "--precision bf16 where it is not available: $(cat "$T/c16.err")"
+	echo "embed.test.sh: bf16 not available here; its comparison skipped"
+fi
+expect_err 2 "gcn-embed --precision half $T/new.gs" "--precision: 'half': expected fp32 or bf16"
