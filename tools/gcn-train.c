@@ -1477,16 +1477,52 @@ write_model(gs_file *out, const struct dataset *ds, const struct trainer *t)
 	gs_rec_free(&r);
 }
 
+/* The run proper: -o opened before the first step (a bad -o fails now,
+ * not after hours), the training, the model written; rank 0 alone writes
+ * and speaks, the other ranks wait for its setup. */
+static void
+run(struct opts *o, model *M, struct dataset *ds, const struct batch_opts *bo, int pgargc,
+    char **pgargv)
+{
+	struct trainer t;
+	gs_file *out = NULL;
+
+	trainer_init(&t, o, M, ds, bo);
+	if (dist_rank() == 0) {
+		if (o->resume)
+			resume(&t, o->resume);
+		out = gs_open_out(&o->c, pgargc, pgargv);
+		t.log = open_log(o, M);
+		if (o->precision_why[0])
+			warnx_("%s", o->precision_why);
+		say_start(&t);
+		dist_stdin_share();	/* rank 0's setup is done */
+	}
+	share_precision();
+	share_state(&t);
+	/* several processes: mpirun ends every rank on a signal, so the ranks
+	 * keep the default action, with which -o's temporary files are
+	 * removed (outfile.h) */
+	if (dist_size() == 1)
+		catch_signals();
+	train(&t, pgargc, pgargv);
+	if (dist_rank() == 0) {
+		write_model(out, ds, &t);
+		gs_close(out);
+		if (t.log && fclose(t.log) != 0)
+			die("%s: %s", o->log, strerror(errno));
+	}
+	trainer_free(&t);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct opts o;
 	struct dataset ds;
-	struct trainer t;
 	struct featcmd fc;
 	struct batch_opts bo;
 	model M;
-	gs_file *out = NULL;
 	int tasks, pgargc;
 	char **pgargv;		/* the command line of the pg records */
 
@@ -1513,32 +1549,7 @@ main(int argc, char **argv)
 		share_precision();
 		bench(&o, &M, &ds, &bo);
 	} else {
-		trainer_init(&t, &o, &M, &ds, &bo);
-		if (dist_rank() == 0) {
-			if (o.resume)
-				resume(&t, o.resume);
-			out = gs_open_out(&o.c, pgargc, pgargv);	/* a bad -o fails now */
-			t.log = open_log(&o, &M);
-			if (o.precision_why[0])
-				warnx_("%s", o.precision_why);
-			say_start(&t);
-			dist_stdin_share();	/* rank 0's setup is done */
-		}
-		share_precision();
-		share_state(&t);
-		/* several processes: mpirun ends every rank on a signal, so the
-		 * ranks keep the default action, with which -o's temporary
-		 * files are removed (outfile.h) */
-		if (dist_size() == 1)
-			catch_signals();
-		train(&t, pgargc, pgargv);
-		if (dist_rank() == 0) {
-			write_model(out, &ds, &t);
-			gs_close(out);
-			if (t.log && fclose(t.log) != 0)
-				die("%s: %s", o.log, strerror(errno));
-		}
-		trainer_free(&t);
+		run(&o, &M, &ds, &bo, pgargc, pgargv);
 	}
 	dataset_free(&ds);
 	featcmd_free(&fc);
