@@ -9,14 +9,7 @@
 
 #include "dstep.h"
 #include "err.h"
-
-static double
-now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "progress.h"
 
 void
 dstep_init(struct dstep *d, int64_t nparams, int B)
@@ -99,11 +92,11 @@ dstep_run(struct dstep *d, model *M, struct lgraph *const *bg, uint64_t seed,
 {
 	int n = split(d, bg);
 	int64_t c[4];
-	double t0 = now();
+	double t0 = progress_now();
 
 	if (n > 0 && batch_build(b, d->mg, n, seed, step, bo, msg, msglen))
 		return -1;
-	d->t_build = now() - t0;
+	d->t_build = progress_now() - t0;
 	/* the step's items (each task's mean is over all of them), and
 	 * whether a rank stops the run here */
 	c[0] = n > 0 ? b->P : 0;
@@ -122,11 +115,11 @@ dstep_run(struct dstep *d, model *M, struct lgraph *const *bg, uint64_t seed,
 	d->t_pass = d->t_add = 0;
 	for (int j = 0; j < n; j++) {
 		struct mout out;
-		double ta = now(), tb;
+		double ta = progress_now(), tb;
 		batch_graph(&d->one, b, j);
 		model_zero_grad(M);
 		model_step_part(M, &d->one, w, 1, &out, tot);
-		tb = now();
+		tb = progress_now();
 		int64_t bad = xsum_add(&d->acc, M->g);
 		if (bad >= 0) {
 			snprintf(msg, msglen, "step %" PRIu64 ": graph %" PRId64 ": a gradient is %g "
@@ -137,11 +130,11 @@ dstep_run(struct dstep *d, model *M, struct lgraph *const *bg, uint64_t seed,
 		for (int k = 0; k < NTASK; k++)
 			d->gl[(int64_t)d->mine[j] * NTASK + k] = out.loss[k];
 		d->t_pass += tb - ta;
-		d->t_add += now() - tb;
+		d->t_add += progress_now() - tb;
 	}
-	t0 = now();
+	t0 = progress_now();
 	xsum_allreduce(&d->acc);
-	d->t_reduce = now() - t0;
+	d->t_reduce = progress_now() - t0;
 	xsum_get(&d->acc, M->g);
 	/* the losses: every graph's share, added in the step's order */
 	dist_gather_f64(d->gl, d->B * NTASK);

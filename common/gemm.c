@@ -27,6 +27,7 @@
 
 #include "err.h"
 #include "gemm.h"
+#include "progress.h"
 
 static int cur_prec = GEMM_FP32;
 
@@ -366,14 +367,6 @@ gemm_release(void)
 
 /* ---- calibration ---- */
 
-static double
-now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int
 cmpd(const void *a, const void *b)
 {
@@ -426,13 +419,13 @@ gemm_calibrate(struct gemm_rates *r)
 		int saved = cur_prec;
 		for (int rep = -1; rep < REPS; rep++) {
 			/* interleaved, so that a burst of other load hits both */
-			double t0 = now();
+			double t0 = progress_now();
 			sgemm(0, 0, M, N, K, 1, a, K, b, N, 0, c, N);
-			double t1 = now();
+			double t1 = progress_now();
 			cur_prec = GEMM_BF16;
 			gemm_bf16(0, 0, M, N, K, 1, ab, K, bb, N, 0, c, N, 0);
 			cur_prec = saved;
-			double t2 = now();
+			double t2 = progress_now();
 			if (rep >= 0) {
 				tf[rep] = t1 - t0;
 				tb[rep] = t2 - t1;
