@@ -78,9 +78,14 @@ common/%.o: common/%.c $(COMMON_HDR) | .deps-ok
 # that may alias; -O2's cheap vectoriser leaves them scalar, -O3 vectorises
 # them with alias checks (an 18% shorter training step, measured).  The
 # same for head.o: the link decoder's per-edge gathers and scatters.
-common/nn.o common/head.o: OPTFLAGS = -O3
+# -fno-trapping-math lets it turn the compares and divisions of a select
+# (tanh's clamps, bf16's NaN test) into vector selects instead of leaving
+# the loop scalar; it changes no value, only what may raise a floating-point
+# exception flag, which nothing here reads (tanh 5x faster, measured).
+VECFLAGS = -O3 -fno-trapping-math
+common/nn.o common/head.o: OPTFLAGS = $(VECFLAGS)
 # gemm.c calls oneDNN when build/optional.mk found it
-common/gemm.o: OPTFLAGS = -O3 $(DNNL_CPPFLAGS)
+common/gemm.o: OPTFLAGS = $(VECFLAGS) $(DNNL_CPPFLAGS)
 common/gemm.o: build/optional.mk
 
 libcommon.a: $(COMMON_OBJ)

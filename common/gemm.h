@@ -115,9 +115,10 @@ static inline uint16_t
 gemm_bf16_of(float x)
 {
 	union { float f; uint32_t u; } v = { x };
-	if ((v.u & 0x7fffffffu) > 0x7f800000u)		/* NaN: keep it quiet */
-		return (uint16_t)((v.u >> 16) | 0x40u);
-	return (uint16_t)((v.u + 0x7fffu + ((v.u >> 16) & 1u)) >> 16);
+	uint32_t q = (v.u >> 16) | 0x40u,	/* NaN: keep it quiet */
+	    r = (v.u + 0x7fffu + ((v.u >> 16) & 1u)) >> 16;
+	/* a select, not a branch: loops of it vectorise */
+	return (uint16_t)((v.u & 0x7fffffffu) > 0x7f800000u ? q : r);
 }
 
 static inline float

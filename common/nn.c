@@ -28,7 +28,7 @@ static inline float
 fast_tanhf(float x)
 {
 	const float c = 7.90531110763549805f;
-	float t = x > c ? c : (x < -c ? -c : x), x2 = t * t;
+	float lo = x < -c ? -c : x, t = lo > c ? c : lo, x2 = t * t;
 	float p = -2.76076847742355e-16f;
 	p = p * x2 + 2.00018790482477e-13f;
 	p = p * x2 + -8.60467152213735e-11f;
@@ -41,7 +41,10 @@ fast_tanhf(float x)
 	q = q * x2 + 1.18534705686654e-04f;
 	q = q * x2 + 2.26843463243900e-03f;
 	q = q * x2 + 4.89352518554385e-03f;
-	return fabsf(x) < 0.0004f ? x : p / q;
+	/* the quotient apart from the select: a division is not moved into
+	 * a branch's arms (it may trap), so this way the loop vectorises */
+	float r = p / q;
+	return fabsf(x) < 0.0004f ? x : r;
 }
 #endif
 
@@ -160,7 +163,7 @@ lin_bwd(real *dX, real *dW, real *db, const real *dY, const real *X,
 void
 tanh_fwd(real *y, const real *x, int64_t n)
 {
-	#pragma omp parallel for schedule(static) if (PAR(n))
+	#pragma omp parallel for simd schedule(static) if (PAR(n))
 	for (int64_t i = 0; i < n; i++)
 		y[i] = TANH(x[i]);
 }
@@ -200,21 +203,37 @@ relu_bwd(real *dx, const real *dy, const real *y, int64_t n)
  * graph of 2,000 nodes are 512 KB of fp32, which stay in a core's L2. */
 #define GNCOLS 64
 
-/* XH element i of an fp32 (bf 0) or bf16 (bf 1) array: the bodies below
- * are inlined with a constant bf, one specialisation each. */
-static inline real
-xh_get(const void *XH, int bf, int64_t i)
+/*
+ * n elements from i of an fp32 (bf 0) or bf16 (bf 1) array, a row of a
+ * block at a time.  The bodies below are inlined with a constant bf, but
+ * their OpenMP regions are outlined before that constant reaches them, so
+ * bf is tested per row here, never per element: the loops over a row stay
+ * free of branches and vectorise (an element-wise test made the
+ * normalisation and the sparse product scalar).  xh_row returns the row
+ * as fp32, converted into buf (bf16) or in place (fp32); xh_put_row
+ * stores v.
+ */
+static inline const real *
+xh_row(real *buf, const void *XH, int bf, int64_t i, int64_t n)
 {
-	return bf ? (real)gemm_f32_of(((const uint16_t *)XH)[i]) : ((const real *)XH)[i];
+	if (!bf)
+		return (const real *)XH + i;
+	const uint16_t *h = (const uint16_t *)XH + i;
+	for (int64_t c = 0; c < n; c++)
+		buf[c] = (real)gemm_f32_of(h[c]);
+	return buf;
 }
 
 static inline void
-xh_put(void *XH, int bf, int64_t i, real v)
+xh_put_row(void *XH, int bf, int64_t i, const real *v, int64_t n)
 {
-	if (bf)
-		((uint16_t *)XH)[i] = gemm_bf16_of((float)v);
-	else
-		((real *)XH)[i] = v;
+	if (!bf) {
+		memcpy((real *)XH + i, v, (size_t)n * sizeof *v);
+		return;
+	}
+	uint16_t *h = (uint16_t *)XH + i;
+	for (int64_t c = 0; c < n; c++)
+		h[c] = gemm_bf16_of((float)v[c]);
 }
 
 static inline void
@@ -250,12 +269,16 @@ gnorm_fwd_body(void *Y, void *XH, int bf, real *istd, const real *X, const real 
 					}
 				for (int64_t c = c0; c < c1; c++)
 					is[c] = (real)(1 / sqrt(var[c] / (double)n + eps));
-				for (int64_t r = r0; r < r1; r++)
+				for (int64_t r = r0; r < r1; r++) {
+					real xr[GNCOLS], yr[GNCOLS];
 					for (int64_t c = c0; c < c1; c++) {
 						real xh = (real)((X[r * d + c] - mu[c]) * is[c]);
-						xh_put(XH, bf, r * d + c, xh);
-						xh_put(Y, bf, r * d + c, gamma[c] * xh + beta[c]);
+						xr[c - c0] = xh;
+						yr[c - c0] = gamma[c] * xh + beta[c];
 					}
+					xh_put_row(XH, bf, r * d + c0, xr, c1 - c0);
+					xh_put_row(Y, bf, r * d + c0, yr, c1 - c0);
+				}
 			}
 		}
 		free(mu);
@@ -294,18 +317,23 @@ gnorm_bwd_body(real *dX, real *dgamma, real *dbeta, const real *dY, const void *
 			continue;
 		for (int64_t c0 = 0; c0 < d; c0 += GNCOLS) {	/* as gnorm_fwd_body */
 			int64_t c1 = c0 + GNCOLS < d ? c0 + GNCOLS : d;
-			for (int64_t r = r0; r < r1; r++)
+			real buf[GNCOLS];
+			for (int64_t r = r0; r < r1; r++) {
+				const real *xr = xh_row(buf, XH, bf, r * d + c0, c1 - c0);
 				for (int64_t c = c0; c < c1; c++) {
 					a[c] += dY[r * d + c];
-					b[c] += dY[r * d + c] * xh_get(XH, bf, r * d + c);
+					b[c] += dY[r * d + c] * xr[c - c0];
 				}
-			for (int64_t r = r0; r < r1; r++)
+			}
+			for (int64_t r = r0; r < r1; r++) {
+				const real *xr = xh_row(buf, XH, bf, r * d + c0, c1 - c0);
 				for (int64_t c = c0; c < c1; c++) {
 					/* dXH = gamma dY; sums of dXH are gamma * sums */
 					double t = (double)n * dY[r * d + c] - a[c]
-					    - xh_get(XH, bf, r * d + c) * b[c];
+					    - xr[c - c0] * b[c];
 					dX[r * d + c] = (real)(gamma[c] * is[c] * t / (double)n);
 				}
+			}
 		}
 	}
 	for (int g = 0; g < G; g++)
@@ -369,8 +397,15 @@ csr_spmm_body(real *Y, const int64_t *rp, const int32_t *ci, const real *av,
 				prefetch_row(X, bf, (int64_t)ci[e + SPMM_AHEAD] * d, d);
 			int64_t x = (int64_t)ci[e] * d;
 			real a = av[e];
-			for (int64_t c = 0; c < d; c++)
-				y[c] += a * xh_get(X, bf, x + c);
+			if (bf) {	/* the test per row, not per element */
+				const uint16_t *xb = (const uint16_t *)X + x;
+				for (int64_t c = 0; c < d; c++)
+					y[c] += a * (real)gemm_f32_of(xb[c]);
+			} else {
+				const real *xf = (const real *)X + x;
+				for (int64_t c = 0; c < d; c++)
+					y[c] += a * xf[c];
+			}
 		}
 		if (relu)	/* while the row is in cache */
 			#pragma omp simd
@@ -396,9 +431,11 @@ csr_spmm_xb(real *Y, const int64_t *rp, const int32_t *ci, const real *av,
 void
 relu_bwd_xb(uint16_t *dx, const real *dy, const real *y, int64_t n)
 {
-	#pragma omp parallel for schedule(static) if (PAR(n))
-	for (int64_t i = 0; i < n; i++)
-		dx[i] = y[i] > 0 ? gemm_bf16_of((float)dy[i]) : 0;
+	#pragma omp parallel for simd schedule(static) if (PAR(n))
+	for (int64_t i = 0; i < n; i++) {
+		uint16_t g = gemm_bf16_of((float)dy[i]);	/* as relu_bwd: no branch */
+		dx[i] = y[i] > 0 ? g : 0;
+	}
 }
 
 /* ------------------------------------------------------------------ */
