@@ -544,13 +544,28 @@ mix_bwd_input(real *dH, int l, const real *dF, const real *alpha,
 /* ------------------------------------------------------------------ */
 /* NTN */
 
+/*
+ * a . b in DOT_LANES running sums (element i into sum i mod DOT_LANES),
+ * added pairwise at the end: a fixed order, so the same value whatever
+ * the thread count, and the sums vectorise where one running sum is a
+ * chain of dependent adds (the candidate scorer of the cluster task spent
+ * 4% of a bf16 step in it).
+ */
+#define DOT_LANES 8
 static inline real
 dotr(const real *a, const real *b, int64_t n)
 {
-	real s = 0;
-	for (int64_t i = 0; i < n; i++)
-		s += a[i] * b[i];
-	return s;
+	real s[DOT_LANES] = { 0 };
+	int64_t i = 0;
+	for (; i + DOT_LANES <= n; i += DOT_LANES)
+		for (int j = 0; j < DOT_LANES; j++)
+			s[j] += a[i + j] * b[i + j];
+	for (; i < n; i++)
+		s[i % DOT_LANES] += a[i] * b[i];
+	for (int w = DOT_LANES / 2; w > 0; w /= 2)
+		for (int j = 0; j < w; j++)
+			s[j] += s[j + w];
+	return s[0];
 }
 
 void
