@@ -393,15 +393,15 @@ encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep, int 
 	const struct model_cfg *c = &M->cfg;
 	int64_t N = b->N, d = c->d;
 	struct mview *P = &M->P;
-	int h0b = 0;		/* H0 made in bf16, straight into Xb */
-	(void)h0b;		/* (not with NN_DOUBLE) */
+	int hb = 0;		/* the next block's input is in Xb in bf16 already */
+	(void)hb;		/* (not with NN_DOUBLE) */
 	w->hin = Hgiven;
 	w->hin_from = from;
 	if (!Hgiven) {
 #ifndef NN_DOUBLE
 		if (encoder_bf16(b, d)) {	/* H0 in bf16, the first block's operand */
 			embed_fwd_bf16(M, b, w, needb(&w->Xb, N * d));
-			h0b = 1;
+			hb = 1;
 		} else
 #endif
 			embed_fwd(M, b, T2);
@@ -420,7 +420,7 @@ encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep, int 
 			 * no conversion of A1 */
 			uint16_t *Hb = needb(&w->Xb, N * d), *A1b = needb(&w->A1b[k], N * d),
 			    *Wb = needb(&w->Wb, d * d);
-			if (!(l == from && h0b))	/* else H0 is in Xb already */
+			if (!hb)	/* else H0, or the last block's output, is in Xb */
 				gemm_to_bf16(Hb, Hin, N * d);
 			gemm_to_bf16(Wb, P->W1[l], d * d);
 			gemm_bf16(0, 0, N, d, d, 1, Hb, d, Wb, d, 0, A1b, d, GEMM_OUT_BF16 | GEMM_RELU);
@@ -439,10 +439,17 @@ encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep, int 
 		/* the normalised values kept for the backward pass: in bf16
 		 * with the bf16 products */
 		if (bf) {	/* and its output, the operand of Â, in bf16 */
-			uint16_t *Yb = needb(&w->Xb, N * d);
-			gnorm_fwd_xb(Yb, needb(&w->XH[k], N * d), is, T1, P->gam[l], P->bet[l],
+			/* training (keep, which needs Yb for the backward pass
+			 * anyway): the output in Yb, so that the sparse product
+			 * can write the block's output rounded into Xb, the next
+			 * block's operand; forward only: no Yb, and the next
+			 * block rounds its input itself */
+			hb = keep && l + 1 < c->layers;
+			uint16_t *Gb = needb(hb ? &w->Yb : &w->Xb, N * d);
+			gnorm_fwd_xb(Gb, needb(&w->XH[k], N * d), is, T1, P->gam[l], P->bet[l],
 				     b->off, b->G, d, (real)c->bn_eps);
-			csr_spmm_xb(Ho, b->rp, b->ci, b->av, Yb, N, d, 1);	/* relu(Â T1) */
+			csr_spmm_xb(Ho, hb ? needb(&w->Xb, N * d) : NULL, b->rp, b->ci, b->av, Gb,
+				    N, d, 1);	/* relu(Â T1) */
 			continue;
 		}
 		/* forward only: the normalised values, which no backward
@@ -486,14 +493,15 @@ task_sources(const model *M, const batch *b, const mws *w, struct mix_src *src)
 
 #ifndef NN_DOUBLE
 /*
- * Block l's products backward in bf16, from dT = T1 (the gradient of
- * relu(H W1) W2, fp32): dW2 += A1^T dT, dA1 = dT W2^T, through the relu
- * (its output A1 kept in bf16) fused with the rounding of dA1, dW1 +=
- * H^T dA1 and, when dx, dH = dA1 W1^T.  Each N x d operand is rounded to
- * bf16 once (dT into Yb, then dA1 into Yb; H into Xb).  The weight
+ * Block l's products backward in bf16, from dT in Yb (the gradient of
+ * relu(H W1) W2, rounded to bf16 by the normalisation's backward pass
+ * that made it): dW2 += A1^T dT, dA1 = dT W2^T, through the relu (its
+ * output A1 kept in bf16) fused with the rounding of dA1, dW1 += H^T dA1
+ * and, when dx, dH = dA1 W1^T.  Each N x d operand is rounded to bf16
+ * once (dT where it is made, dA1 into Xb, H into Yb).  The weight
  * gradients accumulate in fp32 (the products' sum post-op).  Hin is the
  * block's input; NULL (block 0, no given input) makes H0 in T1, which is
- * free by then.  Returns the input used.
+ * free.  Returns the input used.
  */
 static const real *
 block_bwd_bf16(model *M, const batch *b, mws *w, int l, const real *Hin, real *T1, real *dH,
@@ -504,7 +512,6 @@ block_bwd_bf16(model *M, const batch *b, mws *w, int l, const real *Hin, real *T
 	uint16_t *Xb = needb(&w->Xb, N * d), *Yb = needb(&w->Yb, N * d),
 	    *Wb = needb(&w->Wb, d * d), *A1b = (uint16_t *)w->A1b[l].p;
 
-	gemm_to_bf16(Yb, T1, N * d);
 	if (train)
 		gemm_bf16(1, 0, d, d, N, 1, A1b, d, Yb, d, 1, G->W2[l], d, 0);
 	gemm_to_bf16(Wb, P->W2[l], d * d);
@@ -559,8 +566,10 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
 		if (encoder_bf16(b, d)) {
 			uint16_t *Yb = needb(&w->Yb, N * d);
 			relu_bwd_xb(Yb, dH, Ho, N * d);
-			csr_spmm_xb(T1, b->rp, b->ci, b->av, Yb, N, d, 0);	/* Â symmetric */
-			gnorm_bwd_xb(T1, train ? G->gam[l] : sg, train ? G->bet[l] : sg + d, T1,
+			csr_spmm_xb(T1, NULL, b->rp, b->ci, b->av, Yb, N, d, 0);	/* Â symmetric */
+			/* dT, rounded, into Yb (read by the sparse product
+			 * already): the products' operand */
+			gnorm_bwd_xb(Yb, train ? G->gam[l] : sg, train ? G->bet[l] : sg + d, T1,
 				     (const uint16_t *)w->XH[l].p, w->istd[l].p, P->gam[l], b->off,
 				     b->G, d);
 			const real *Hb = w->hin && l == w->hin_from ? w->hin : l == 0 ? NULL : Hin;

@@ -300,8 +300,10 @@ gnorm_fwd_xb(uint16_t *Y, uint16_t *XH, real *istd, const real *X, const real *g
 	gnorm_fwd_body(Y, XH, 1, istd, X, gamma, beta, off, G, d, eps);
 }
 
+/* dX and XH both fp32 (bf 0) or both bf16 (bf 1); dY may be dX's
+ * memory when both are fp32 (a row is computed before it is stored) */
 static inline void
-gnorm_bwd_body(real *dX, real *dgamma, real *dbeta, const real *dY, const void *XH, int bf,
+gnorm_bwd_body(void *dX, real *dgamma, real *dbeta, const real *dY, const void *XH, int bf,
 	       const real *istd, const real *gamma, const int64_t *off, int G, int64_t d)
 {
 	/* Per-graph sums of dY and dY XH: they give dgamma/dbeta (reduced
@@ -327,12 +329,14 @@ gnorm_bwd_body(real *dX, real *dgamma, real *dbeta, const real *dY, const void *
 			}
 			for (int64_t r = r0; r < r1; r++) {
 				const real *xr = xh_row(buf, XH, bf, r * d + c0, c1 - c0);
+				real dr[GNCOLS];
 				for (int64_t c = c0; c < c1; c++) {
 					/* dXH = gamma dY; sums of dXH are gamma * sums */
 					double t = (double)n * dY[r * d + c] - a[c]
 					    - xr[c - c0] * b[c];
-					dX[r * d + c] = (real)(gamma[c] * is[c] * t / (double)n);
+					dr[c - c0] = (real)(gamma[c] * is[c] * t / (double)n);
 				}
+				xh_put_row(dX, bf, r * d + c0, dr, c1 - c0);
 			}
 		}
 	}
@@ -375,7 +379,7 @@ gnorm_bwd(real *dX, real *dgamma, real *dbeta, const real *dY,
 }
 
 void
-gnorm_bwd_xb(real *dX, real *dgamma, real *dbeta, const real *dY,
+gnorm_bwd_xb(uint16_t *dX, real *dgamma, real *dbeta, const real *dY,
 	     const uint16_t *XH, const real *istd, const real *gamma,
 	     const int64_t *off, int G, int64_t d)
 {
@@ -383,7 +387,7 @@ gnorm_bwd_xb(real *dX, real *dgamma, real *dbeta, const real *dY,
 }
 
 static inline void
-csr_spmm_body(real *Y, const int64_t *rp, const int32_t *ci, const real *av,
+csr_spmm_body(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const real *av,
 	      const void *X, int bf, int64_t N, int64_t d, int relu)
 {
 	/* Whole rows: each neighbour row is one contiguous read.  (Column
@@ -411,6 +415,8 @@ csr_spmm_body(real *Y, const int64_t *rp, const int32_t *ci, const real *av,
 			#pragma omp simd
 			for (int64_t c = 0; c < d; c++)
 				y[c] = y[c] > 0 ? y[c] : 0;
+		if (Yb)
+			xh_put_row(Yb, 1, r * d, y, d);
 	}
 }
 
@@ -418,14 +424,14 @@ void
 csr_spmm(real *Y, const int64_t *rp, const int32_t *ci, const real *av,
 	 const real *X, int64_t N, int64_t d, int relu)
 {
-	csr_spmm_body(Y, rp, ci, av, X, 0, N, d, relu);
+	csr_spmm_body(Y, NULL, rp, ci, av, X, 0, N, d, relu);
 }
 
 void
-csr_spmm_xb(real *Y, const int64_t *rp, const int32_t *ci, const real *av,
+csr_spmm_xb(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const real *av,
 	    const uint16_t *X, int64_t N, int64_t d, int relu)
 {
-	csr_spmm_body(Y, rp, ci, av, X, 1, N, d, relu);
+	csr_spmm_body(Y, Yb, rp, ci, av, X, 1, N, d, relu);
 }
 
 void

@@ -78,11 +78,12 @@ void gnorm_bwd(real *dX, real *dgamma, real *dbeta, const real *dY,
 /* The same pair with XH kept and Y written in bf16 (gemm.h), half their
  * memory: the bf16 encoder's.  The statistics (mu, var, istd) stay in
  * full precision; the saved XH and the output Y are rounded.  Y must not
- * alias X. */
+ * alias X.  Backward, dX is written in bf16 too (it is the operand of the
+ * next bf16 products): the fp32 values rounded, as gemm_to_bf16 would. */
 void gnorm_fwd_xb(uint16_t *Y, uint16_t *XH, real *istd, const real *X,
 		  const real *gamma, const real *beta, const int64_t *off, int G,
 		  int64_t d, real eps);
-void gnorm_bwd_xb(real *dX, real *dgamma, real *dbeta, const real *dY,
+void gnorm_bwd_xb(uint16_t *dX, real *dgamma, real *dbeta, const real *dY,
 		  const uint16_t *XH, const real *istd, const real *gamma,
 		  const int64_t *off, int G, int64_t d);
 
@@ -95,9 +96,10 @@ void gnorm_bwd_xb(real *dX, real *dgamma, real *dbeta, const real *dY,
 void csr_spmm(real *Y, const int64_t *rp, const int32_t *ci, const real *av,
 	      const real *X, int64_t N, int64_t d, int relu);
 /* The same with X in bf16 (half the bytes gathered), summed in full
- * precision. */
-void csr_spmm_xb(real *Y, const int64_t *rp, const int32_t *ci, const real *av,
-		 const uint16_t *X, int64_t N, int64_t d, int relu);
+ * precision; with Yb not NULL, Y rounded to bf16 is written there too
+ * (the next bf16 product's operand, made while the row is in cache). */
+void csr_spmm_xb(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci,
+		 const real *av, const uint16_t *X, int64_t N, int64_t d, int relu);
 /* dx = dy [y > 0] rounded to bf16 (relu_bwd fused with the rounding of
  * the gradient for csr_spmm_xb). */
 void relu_bwd_xb(uint16_t *dx, const real *dy, const real *y, int64_t n);
