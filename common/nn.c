@@ -208,8 +208,9 @@ relu_bwd(real *dx, const real *dy, const real *y, int64_t n)
  * block at a time.  The bodies below are inlined with a constant bf, but
  * their OpenMP regions are outlined before that constant reaches them, so
  * bf is tested per row here, never per element: the loops over a row stay
- * free of branches and vectorise (an element-wise test made the
- * normalisation and the sparse product scalar).  xh_row returns the row
+ * free of branches and vectorise (an element-wise test, with the stores
+ * and the row-dependent loads of the normalisation, kept its loops
+ * scalar).  xh_row returns the row
  * as fp32, converted into buf (bf16) or in place (fp32); xh_put_row
  * stores v.
  */
@@ -401,15 +402,11 @@ csr_spmm_body(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const
 				prefetch_row(X, bf, (int64_t)ci[e + SPMM_AHEAD] * d, d);
 			int64_t x = (int64_t)ci[e] * d;
 			real a = av[e];
-			if (bf) {	/* the test per row, not per element */
-				const uint16_t *xb = (const uint16_t *)X + x;
-				for (int64_t c = 0; c < d; c++)
-					y[c] += a * (real)gemm_f32_of(xb[c]);
-			} else {
-				const real *xf = (const real *)X + x;
-				for (int64_t c = 0; c < d; c++)
-					y[c] += a * xf[c];
-			}
+			/* bf is loop-invariant here: the compiler unswitches
+			 * the loop and vectorises both versions */
+			for (int64_t c = 0; c < d; c++)
+				y[c] += a * (bf ? (real)gemm_f32_of(((const uint16_t *)X)[x + c])
+					    : ((const real *)X)[x + c]);
 		}
 		if (relu)	/* while the row is in cache */
 			#pragma omp simd
