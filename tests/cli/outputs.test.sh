@@ -80,3 +80,53 @@ chmod 0640 "$T/rw.gs"
 expect 0 "nodefeat -q -o $T/rw.gs $T/node.gs"
 check "[ \$(stat -c %a $T/rw.gs) = 640 ] && nodefeat -q $T/rw.gs >/dev/null" "a replaced file keeps its mode (0640)"
 check "[ -z \"\$(ls -A $T | grep tmp)\" ]" "no temporary file left anywhere"
+
+# -- gcn-train: an output that is an input or another output is refused up
+# front, by file identity; the checkpoint's directory is checked up front
+G="$T/train"
+mkdir -p "$G"
+cp "$T/lab.gs" "$G/l.gs"
+cp "$G/l.gs" "$G/l.orig"
+ln -s l.gs "$G/l-link"
+expect_err 2 "gcn-train $TR --checkpoint $G/l.gs -o $G/m.gs $G/l.gs" "--checkpoint $G/l.gs: the same file as the input"
+expect_err 2 "gcn-train $TR --checkpoint $G/l-link -o $G/m.gs $G/l.gs" "the same file as the input"
+expect_err 2 "gcn-train $TR --log $G/l.gs -o $G/m.gs $G/l.gs" "--log $G/l.gs: the same file as the input"
+expect_err 2 "gcn-train $TR -o $G/l-link $G/l.gs" "the same file as the input"
+same "$G/l.gs" "$G/l.orig" "the training input is unchanged"
+expect_err 2 "gcn-train $TR --checkpoint $G/X -o $G/X $G/l.gs" "--checkpoint $G/X: the same file as -o $G/X"
+expect_err 2 "gcn-train $TR --checkpoint $G/X -o $G/./X $G/l.gs" "the same file as -o"
+expect_err 2 "gcn-train $TR --log $G/X -o $G/X $G/l.gs" "--log $G/X: the same file as -o"
+expect_err 2 "gcn-train $TR --checkpoint $G/X --log $G/X -o $G/m.gs $G/l.gs" "--log $G/X: the same file as --checkpoint"
+expect_err 2 "gcn-train $TR --checkpoint -" "--checkpoint: expected a file name"
+check "[ \"\$(ls -A $G)\" = 'l-link
+l.gs
+l.orig' ]" "refused runs leave nothing"
+# the checkpoint's directory: checked before the first step (no log line)
+expect_err 1 "gcn-train $TR --log $G/log.tsv --checkpoint $G/nodir/ck.gs -o $G/m.gs $G/l.gs" "nodir/ck.gs: No such file or directory"
+check "[ ! -e $G/log.tsv ] && [ ! -e $G/m.gs ]" "--checkpoint nodir/ck.gs fails before training (no log, no model)"
+echo keep >"$G/ro-ck.gs"
+chmod 0444 "$G/ro-ck.gs"
+expect_err 1 "gcn-train $TR --log $G/log.tsv --checkpoint $G/ro-ck.gs -o $G/m.gs $G/l.gs" "ro-ck.gs: read-only file"
+check "[ ! -e $G/log.tsv ] && [ \"\$(cat $G/ro-ck.gs)\" = keep ]" "a read-only checkpoint file fails before training, kept"
+# resuming from and checkpointing to the same file goes on; -o over it does not
+expect 0 "gcn-train $TR --checkpoint $G/ck.gs -o $G/m.gs $G/l.gs"
+expect 0 "gcn-train $TR --epochs 2 --resume $G/ck.gs --checkpoint $G/ck.gs -o $G/m2.gs $G/l.gs"
+check "nodefeat -q -t $G/ck.gs | grep -q '^@model name=gcn-pretrain-checkpoint .* epoch=2 '" \
+	"--resume X --checkpoint X: the checkpoint goes on (epoch 2)"
+expect_err 2 "gcn-train $TR --epochs 3 --resume $G/ck.gs -o $G/ck.gs $G/l.gs" "-o $G/ck.gs: the same file as --resume"
+
+# -- gcn-adapt: the predictions and --save-model are replaced together
+A="$T/adapt"
+mkdir -p "$A"
+echo old-pred >"$A/p.gs"
+expect_err 1 "gcn-adapt $AD --model $T/m.gs -o $A/p.gs --save-model /dev/full $T/node.gs" "/dev/full: write error"
+check "[ \"\$(cat $A/p.gs)\" = old-pred ] && [ \"\$(ls -A $A)\" = p.gs ]" \
+	"--save-model fails (/dev/full): the old predictions are kept, no temporary file left"
+echo old-model >"$A/am.gs"
+expect_err 1 "gcn-adapt $AD --model $T/m.gs -o /dev/full --save-model $A/am.gs $T/node.gs" "/dev/full: write error"
+check "[ \"\$(cat $A/am.gs)\" = old-model ]" "-o fails (/dev/full): the old --save-model file is kept"
+expect_err 2 "gcn-adapt $AD --model $T/m.gs -o $A/p.gs --save-model $A/./p.gs $T/node.gs" "the predictions go there too"
+expect_err 2 "gcn-adapt $AD --model $T/m.gs --save-model $T/m.gs $T/node.gs" "the same file as --model"
+expect 0 "gcn-adapt $AD --model $T/m.gs -o $A/p.gs --save-model $A/am.gs $T/node.gs"
+check "evalf1 $A/p.gs >/dev/null && gcn-adapt -q --predict --model $A/am.gs $T/node.gs | evalf1 >/dev/null" \
+	"both files written when both are complete"
