@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -136,12 +137,22 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+/* Whether writing a would write over b: the same file (outfile_same()),
+ * unless a character device (/dev/null, a terminal), which two outputs
+ * can share. */
+static int
+clash(const char *a, const char *b)
+{
+	struct stat st;
+	return outfile_same(a, b) && !(stat(a, &st) == 0 && S_ISCHR(st.st_mode));
+}
+
 /*
- * The run's outputs (-o, --checkpoint, --log) are files of their own: none
- * is another output, nor an input (a FILE, --resume, --config) that it
- * would replace; files are compared by identity (outfile_same()).  The one
- * exception, --checkpoint the file --resume reads, goes on from where the
- * run stopped.  Time complexity: O(number of FILEs).
+ * The run's outputs (-o or standard output, --checkpoint, --log) are files
+ * of their own: none is another output, nor an input (a FILE, --resume,
+ * --config) that it would replace; files are compared by identity
+ * (clash()).  The one exception, --checkpoint the file --resume reads,
+ * goes on from where the run stopped.  Time complexity: O(number of FILEs).
  */
 static void
 check_files(const struct opts *o, int nfiles, char **files)
@@ -149,23 +160,25 @@ check_files(const struct opts *o, int nfiles, char **files)
 	const char *opt[3] = { "-o", "--checkpoint", "--log" };
 	const char *out[3] = { o->c.output, o->checkpoint, o->log };
 
-	if (out[0] && strcmp(out[0], "-") == 0)
-		out[0] = NULL;
+	if (!out[0] || strcmp(out[0], "-") == 0) {	/* the model to stdout */
+		opt[0] = "the model's standard output,";
+		out[0] = "/dev/stdout";
+	}
 	for (int i = 0; i < 3; i++) {
 		if (!out[i])
 			continue;
 		for (int j = 0; j < i; j++)
-			if (out[j] && outfile_same(out[i], out[j]))
+			if (out[j] && clash(out[i], out[j]))
 				die_usage("%s %s: the same file as %s %s: give each output a "
 					  "file of its own", opt[i], out[i], opt[j], out[j]);
 		for (int k = 0; k < nfiles; k++)
-			if (strcmp(files[k], "-") != 0 && outfile_same(out[i], files[k]))
+			if (strcmp(files[k], "-") != 0 && clash(out[i], files[k]))
 				die_usage("%s %s: the same file as the input %s, which it would "
 					  "replace", opt[i], out[i], files[k]);
-		if (o->resume && i != 1 && outfile_same(out[i], o->resume))
+		if (o->resume && i != 1 && clash(out[i], o->resume))
 			die_usage("%s %s: the same file as --resume %s, which it would "
 				  "replace", opt[i], out[i], o->resume);
-		if (o->config && outfile_same(out[i], o->config))
+		if (o->config && clash(out[i], o->config))
 			die_usage("%s %s: the same file as --config %s, which it would "
 				  "replace", opt[i], out[i], o->config);
 	}

@@ -98,6 +98,10 @@ expect_err 2 "gcn-train $TR --checkpoint $G/X -o $G/./X $G/l.gs" "the same file 
 expect_err 2 "gcn-train $TR --log $G/X -o $G/X $G/l.gs" "--log $G/X: the same file as -o"
 expect_err 2 "gcn-train $TR --checkpoint $G/X --log $G/X -o $G/m.gs $G/l.gs" "--log $G/X: the same file as --checkpoint"
 expect_err 2 "gcn-train $TR --checkpoint -" "--checkpoint: expected a file name"
+expect_err 2 "gcn-train $TR --log $G/X $G/l.gs >$G/X" "--log $G/X: the same file as the model's standard output"
+expect_err 2 "gcn-train $TR --checkpoint $G/X $G/l.gs >$G/X" "the same file as the model's standard output"
+rm -f "$G/X"
+expect 0 "gcn-train $TR --checkpoint /dev/null --log /dev/null $G/l.gs >/dev/null"
 check "[ \"\$(ls -A $G)\" = 'l-link
 l.gs
 l.orig' ]" "refused runs leave nothing"
