@@ -367,3 +367,10 @@ outfile_same(const char *a, const char *b)
 	free(nb);
 	return same;
 }
+
+int
+outfile_clash(const char *a, const char *b)
+{
+	struct stat st;
+	return outfile_same(a, b) && !(stat(a, &st) == 0 && S_ISCHR(st.st_mode));
+}

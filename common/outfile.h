@@ -76,4 +76,11 @@ void outfile_check(const char *path);
  */
 int outfile_same(const char *a, const char *b);
 
+/*
+ * Whether an output to a would write over the file b (an input, another
+ * output): outfile_same(a, b), unless a is a character device (/dev/null,
+ * a terminal), which several outputs may share.
+ */
+int outfile_clash(const char *a, const char *b);
+
 #endif

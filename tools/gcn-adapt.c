@@ -291,9 +291,11 @@ parse(struct opts *o, int argc, char **argv)
 	if (o->save_model && o->attr_only)
 		die_usage("--save-model: --attr-only has no encoder; the saved model is an "
 			  "encoder and its head");
-	if (o->save_model && o->c.output && outfile_same(o->save_model, o->c.output))
-		die_usage("--save-model %s: the predictions go there too (-o %s)", o->save_model,
-			  o->c.output);
+	const char *pred = o->c.output && strcmp(o->c.output, "-") != 0 ? o->c.output
+	    : "/dev/stdout";
+	if (o->save_model && outfile_clash(o->save_model, pred))
+		die_usage("--save-model %s: the predictions go there too (%s %s)", o->save_model,
+			  pred == o->c.output ? "-o" : "the standard output,", pred);
 	if (o->save_model && o->model && outfile_same(o->save_model, o->model))
 		die_usage("--save-model %s: the same file as --model %s, which it would replace",
 			  o->save_model, o->model);

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -137,22 +136,13 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* Whether writing a would write over b: the same file (outfile_same()),
- * unless a character device (/dev/null, a terminal), which two outputs
- * can share. */
-static int
-clash(const char *a, const char *b)
-{
-	struct stat st;
-	return outfile_same(a, b) && !(stat(a, &st) == 0 && S_ISCHR(st.st_mode));
-}
-
 /*
  * The run's outputs (-o or standard output, --checkpoint, --log) are files
  * of their own: none is another output, nor an input (a FILE, --resume,
  * --config) that it would replace; files are compared by identity
- * (clash()).  The one exception, --checkpoint the file --resume reads,
- * goes on from where the run stopped.  Time complexity: O(number of FILEs).
+ * (outfile_clash()).  The one exception, --checkpoint the file --resume
+ * reads, goes on from where the run stopped.  Time complexity: O(number
+ * of FILEs).
  */
 static void
 check_files(const struct opts *o, int nfiles, char **files)
@@ -168,17 +158,17 @@ check_files(const struct opts *o, int nfiles, char **files)
 		if (!out[i])
 			continue;
 		for (int j = 0; j < i; j++)
-			if (out[j] && clash(out[i], out[j]))
+			if (out[j] && outfile_clash(out[i], out[j]))
 				die_usage("%s %s: the same file as %s %s: give each output a "
 					  "file of its own", opt[i], out[i], opt[j], out[j]);
 		for (int k = 0; k < nfiles; k++)
-			if (strcmp(files[k], "-") != 0 && clash(out[i], files[k]))
+			if (strcmp(files[k], "-") != 0 && outfile_clash(out[i], files[k]))
 				die_usage("%s %s: the same file as the input %s, which it would "
 					  "replace", opt[i], out[i], files[k]);
-		if (o->resume && i != 1 && clash(out[i], o->resume))
+		if (o->resume && i != 1 && outfile_clash(out[i], o->resume))
 			die_usage("%s %s: the same file as --resume %s, which it would "
 				  "replace", opt[i], out[i], o->resume);
-		if (o->config && clash(out[i], o->config))
+		if (o->config && outfile_clash(out[i], o->config))
 			die_usage("%s %s: the same file as --config %s, which it would "
 				  "replace", opt[i], out[i], o->config);
 	}

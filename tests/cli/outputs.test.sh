@@ -131,6 +131,8 @@ expect_err 1 "gcn-adapt $AD --model $T/m.gs -o /dev/full --save-model $A/am.gs $
 check "[ \"\$(cat $A/am.gs)\" = old-model ]" "-o fails (/dev/full): the old --save-model file is kept"
 expect_err 2 "gcn-adapt $AD --model $T/m.gs -o $A/p.gs --save-model $A/./p.gs $T/node.gs" "the predictions go there too"
 expect_err 2 "gcn-adapt $AD --model $T/m.gs --save-model $T/m.gs $T/node.gs" "the same file as --model"
+expect_err 2 "gcn-adapt $AD --model $T/m.gs --save-model $A/x.gs $T/node.gs >$A/x.gs" "the predictions go there too (the standard output"
+rm -f "$A/x.gs"
 expect 0 "gcn-adapt $AD --model $T/m.gs -o $A/p.gs --save-model $A/am.gs $T/node.gs"
 check "evalf1 $A/p.gs >/dev/null && gcn-adapt -q --predict --model $A/am.gs $T/node.gs | evalf1 >/dev/null" \
 	"both files written when both are complete"

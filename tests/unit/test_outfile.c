@@ -258,4 +258,7 @@ Test(outfile, same_file)
 	cr_assert(!outfile_same(at("b"), at("c")));
 	cr_assert(outfile_same("nodir/x", "nodir/x"));
 	cr_assert(!outfile_same("nodir/x", "nodir/y"));
+	/* two outputs may share a character device, not a file */
+	cr_assert(outfile_same("/dev/null", "/dev/null") && !outfile_clash("/dev/null", "/dev/null"));
+	cr_assert(outfile_clash(at("La"), at("a")));
 }
