@@ -59,6 +59,12 @@ void pretrained_load(struct pretrained *p, const char *path)
 	gs_rec_init(&r);
 	while ((k = gs_reader_next(&p->rd, &r)) > 0)
 		if (k == GS_MODEL && !found) {
+			/* a checkpoint's parameters are the current ones, not the
+			 * best: refused rather than taken for the model */
+			if (strcmp(r.name, CKPT_NAME) == 0)
+				die("%s: a gcn-train checkpoint (%s), not a model: use the model "
+				    "gcn-train wrote (-o), or go on training with gcn-train --resume",
+				    gs_where(p->rd.in), CKPT_NAME);
 			train_settings_free(&p->ts);
 			if (model_from_record(&p->M, &p->ts, &r, gs_where(p->rd.in), msg,
 					      sizeof msg) != 0)
