@@ -306,3 +306,15 @@ cp ml/* ml-gz/ && rm ml-gz/u.data && gzip -c ml/u.data | head -c 40 >ml-gz/u.dat
 cp ml/* ml-garbage/ && cp garbage.bin ml-garbage/u.data
 printf '1 1000000000000\n' >el-1e12.txt
 printf '0 1\n' >el-small.txt
+
+# ---- files that name a feature command (issue 37): a model, an adapted
+# model, a stage name that is a command line, a config ----
+MC="$TOP/tests/cli/modelcfg.awk"
+TC="-q -j 1 -s 1 --hidden 8 --epochs 1 --batch 2 --validation 1"
+gcn-train $TC --features 'nodefeat -j 1' -t -o model-cmd0.txt lab.gs
+awk -v key=features.command -v val="touch $B/pwned; nodefeat -j 1" -f "$MC" model-cmd0.txt >model-cmd.txt
+awk -v key=features.stage -v val="touch $B/pwned" -f "$MC" model-cmd0.txt >model-stage.txt
+gcn-adapt -q -j 1 -s 1 --head-width 8 --runs 1 --epochs 2 --label cluster --model model-cmd0.txt \
+	--allow-features-command --train-per-class 2 --val 5 --test 5 -o /dev/null -t \
+	--save-model adapted-cmd.txt node.gs
+printf 'features:\n  stage: command\n  command: "touch %s/pwned; nodefeat -j 1"\n' "$B" >train-cmd.yaml

@@ -1,6 +1,7 @@
 /*
- * test_featcmd.c - a feature command: the child that lives and dies with
- * its program (cmdrun.h): its standard error's kept tail, its timeout, its
+ * test_featcmd.c - a feature command: which command lines are the built-in
+ * sets (featcmd_builtin), and the child that lives and dies with its
+ * program (cmdrun.h): its standard error's kept tail, its timeout, its
  * end, what it leaves in its group.
  */
 #include <errno.h>
@@ -15,6 +16,39 @@
 #include <criterion/criterion.h>
 
 #include "cmdrun.h"
+#include "featcmd.h"
+
+static const char *
+builtin(const char *cmd)
+{
+	const char *s = featcmd_builtin(cmd);
+	return s ? s : "(command)";
+}
+
+Test(featcmd, builtin_invocations)
+{
+	cr_expect_str_eq(builtin("nodefeat"), "paper");
+	cr_expect_str_eq(builtin("nodefeat -q"), "paper");
+	cr_expect_str_eq(builtin("  nodefeat\t--quiet  "), "paper");
+	cr_expect_str_eq(builtin("nodefeat --set paper"), "paper");
+	cr_expect_str_eq(builtin("nodefeat -q --set rwse"), "rwse");
+	cr_expect_str_eq(builtin("nodefeat --set rwse -q"), "rwse");
+	cr_expect_str_eq(builtin("nodefeat --set=rwse"), "rwse");
+	cr_expect_str_eq(builtin("nodefeat --set rwse --set paper"), "paper");	/* the last */
+}
+
+Test(featcmd, commands_are_not_builtin)
+{
+	static const char *const cmds[] = {
+		"", "   ", "nodefeat --set", "nodefeat --set foo", "nodefeat --set=",
+		"nodefeat -j 1", "nodefeat -q --set rwse --rw-steps 8", "nodefeat --scale log",
+		"/usr/bin/nodefeat", "./nodefeat", "nodefeat | cat", "nodefeat -q; touch x",
+		"nodefeat -q --set rwse|cat", "nodefeat --se rwse", "nodefeatx", "-q nodefeat",
+		"nodefeat\n-q", "nodefeat -qq", "NODEFEAT",
+	};
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		cr_expect(featcmd_builtin(cmds[i]) == NULL, "'%s' is not a built-in set", cmds[i]);
+}
 
 /* Run cmd with standard input /dev/null and its output read to the end;
  * the output (up to len bytes) into out. */
