@@ -132,20 +132,21 @@ check "grep -q '^@tensor .* features=rwse ' $T/prw.txt" "gcn-adapt: the predicti
 
 # ---- a command lives and dies with its program ----
 # killed during a call: the command and what it started end too
-for p in gcn-embed gcn-adapt; do
+for c in "gcn-embed TERM 143" "gcn-adapt HUP 129" "gcn-train TERM 143"; do
+	set -- $c
 	rm -f "$T/pid" "$T/o.gs"
-	case $p in
-	gcn-embed) gcn-embed --model "$T/paper.txt" --features "sleep 1000 & echo \$! >$T/pid; wait" \
-		-o "$T/o.gs" "$T/g.gs" 2>/dev/null & ;;
-	gcn-adapt) gcn-adapt $AD --model "$T/paper.txt" --features "sleep 1000 & echo \$! >$T/pid; wait" \
-		-o "$T/o.gs" "$T/one.gs" 2>/dev/null & ;;
+	F="sleep 1000 & echo \$! >$T/pid; wait"
+	case $1 in
+	gcn-embed) gcn-embed --model "$T/paper.txt" --features "$F" -o "$T/o.gs" "$T/g.gs" 2>/dev/null & ;;
+	gcn-adapt) gcn-adapt $AD --model "$T/paper.txt" --features "$F" -o "$T/o.gs" "$T/one.gs" 2>/dev/null & ;;
+	gcn-train) gcn-train $TR --features "$F" -o "$T/o.gs" "$T/lab.gs" 2>/dev/null & ;;
 	esac
 	P=$!
 	waitfor "[ -s $T/pid ]" 60
-	stop TERM $P
-	check "[ $rc = 143 ]" "$p: SIGTERM during a feature call: exit 143 (got $rc)"
-	gone $T/pid "$p: SIGTERM ends the feature command and what it started"
-	check "[ -z \"\$(ls -A $T | grep '^o\.gs')\" ]" "$p: no output or temporary file left"
+	stop "$2" $P
+	check "[ $rc = $3 ]" "$1: SIG$2 during a feature call: exit $3 (got $rc)"
+	gone $T/pid "$1: SIG$2 ends the feature command and what it started"
+	check "[ -z \"\$(ls -A $T | grep '^o\.gs')\" ]" "$1: no output or temporary file left"
 done
 
 # gcn-train: a signal during a call that hangs ends the run with the best
