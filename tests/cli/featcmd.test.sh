@@ -151,7 +151,7 @@ done
 
 # gcn-train: a signal during a call that hangs ends the run with the best
 # model so far, exit 130 (SIGINT) or 143 (SIGTERM); no temporary file,
-# no orphan.  Calls: 1 learns the width, 2..6 are epoch 1's steps, 7 its
+# no orphan; the batch's one pass and the pass per graph.  Calls: 1 learns the width, 2..6 are epoch 1's steps, 7 its
 # validation, 8 the first step of epoch 2.
 cat >"$T/hang.sh" <<'EOF'
 # hang.sh DIR N: the Nth call hangs (its pid in DIR/pid), the others are nodefeat
@@ -159,20 +159,22 @@ n=$(($(cat "$1/n" 2>/dev/null || echo 0) + 1)); echo $n >"$1/n"
 if [ "$n" -eq "$2" ]; then echo $$ >"$1/pid"; exec sleep 1000; fi
 exec nodefeat -j 1
 EOF
-for c in "3 INT 130 1 0" "7 TERM 143 5 0" "8 INT 130 5 1"; do
+for c in "3 INT 130 1 0 batch" "7 TERM 143 5 0 batch" "8 INT 130 5 1 batch" \
+	"3 TERM 143 1 0 graph" "7 INT 130 5 0 graph"; do
 	set -- $c
-	d="$T/hang$1"
+	d="$T/hang$1$6"
 	mkdir -p "$d"
-	gcn-train $TR --epochs 5 --features "sh $T/hang.sh $d $1" -o "$d/m.gs" "$T/lab.gs" 2>"$d/err" &
+	gcn-train $TR --epochs 5 --reduce $6 --features "sh $T/hang.sh $d $1" -o "$d/m.gs" \
+		"$T/lab.gs" 2>"$d/err" &
 	P=$!
 	waitfor "[ -s $d/pid ]" 120
 	stop "$2" $P
-	check "[ $rc = $3 ]" "gcn-train: SIG$2 during feature call $1: exit $3 (got $rc; $(tail -n 1 "$d/err"))"
+	check "[ $rc = $3 ]" "gcn-train --reduce $6: SIG$2 during feature call $1: exit $3 (got $rc; $(tail -n 1 "$d/err"))"
 	check "grep -q 'at step $4; writing the best model so far (epoch $5)' $d/err" \
-		"gcn-train: SIG$2 during feature call $1: the best model so far (epoch $5)"
+		"gcn-train --reduce $6: SIG$2 during feature call $1: the best model so far (epoch $5)"
 	check "gcn-embed -q --model $d/m.gs --features paper --tsv $T/g.gs >/dev/null && [ \"\$(ls -A $d)\" = \"\$(printf 'err\\nm.gs\\nn\\npid')\" ]" \
-		"gcn-train: SIG$2 during feature call $1: the model is whole, no temporary file"
-	gone $d/pid "gcn-train: SIG$2 during feature call $1: the command is ended"
+		"gcn-train --reduce $6: SIG$2 during feature call $1: the model is whole, no temporary file"
+	gone $d/pid "gcn-train --reduce $6: SIG$2 during feature call $1: the command is ended"
 done
 
 # gcn-adapt's link task calls the stage in each run, with -o open: its
