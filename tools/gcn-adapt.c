@@ -57,11 +57,13 @@ enum {
 	OPT_RUNS, OPT_LABEL, OPT_EPOCHS, OPT_PATIENCE, OPT_LR, OPT_HIDDEN, OPT_HEAD_WIDTH,
 	OPT_TRAIN_PER_CLASS, OPT_VAL, OPT_TEST, OPT_SCALE, OPT_DROPOUT,
 	OPT_ATTRIBUTES, OPT_ATTR_ONLY, OPT_TRAIN_FRACTION, OPT_RANDOM_ABOVE, OPT_FIRST_RUN,
-	OPT_RAW_CONCAT, OPT_FEATURES, OPT_PREDICT, OPT_SAVE_MODEL, OPT_PRECISION
+	OPT_RAW_CONCAT, OPT_FEATURES, OPT_PREDICT, OPT_SAVE_MODEL, OPT_PRECISION,
+	OPT_ALLOW_CMD, OPT_FEATURES_TIMEOUT
 };
 
-#define SYNOPSIS "gcn-adapt [-qt] [-j threads] [-l level] [-o file] [-s seed] [--attr-only]\n" \
-	"                 [--attributes] [--dropout p] [--epochs n] [--features stage]\n" \
+#define SYNOPSIS "gcn-adapt [-qt] [-j threads] [-l level] [-o file] [-s seed]\n" \
+	"                 [--allow-features-command] [--attr-only] [--attributes] [--dropout p]\n" \
+	"                 [--epochs n] [--features stage] [--features-timeout s]\n" \
 	"                 [--first-run r] [--freeze k] [--head-width n] [--label name]\n" \
 	"                 [--lr x] [--model file] [--no-pretrain] [--patience n]\n" \
 	"                 [--precision p] [--predict] [--progress] [--random-above] [--raw-concat]\n" \
@@ -81,6 +83,8 @@ struct opts {
 	struct copt c;
 	const char *model, *label;
 	const char *features;	/* --features, or NULL: the model's stage */
+	int allow_cmd;		/* --allow-features-command */
+	double features_timeout;	/* --features-timeout */
 	int shipped;		/* model is the shipped one, no --model given */
 	int task, no_pretrain, freeze, runs, first_run, epochs, patience, head_width, scale, random_above;
 	int train_per_class, nval, ntest, attributes, attr_only, raw_concat;
@@ -100,13 +104,17 @@ usage(FILE *f, const struct opts *o)
 		"  Adapts a gcn-train model to a labelled graph; writes the test predictions of\n"
 		"  every run (evalf1 scores them).  With --predict, labels every item of the\n"
 		"  input with a model saved by --save-model.\n"
+		"      --allow-features-command  run the feature command the model records\n"
+		"                          (a model file runs nothing by itself)\n"
 		"      --attr-only         the baseline on node attributes alone (no encoder)\n"
 		"      --attributes        concatenate the node attributes with the encoder output\n"
 		"      --dropout P         dropout of the GCN head's inputs [%g]\n"
 		"      --epochs N          most epochs per run [%d]\n"
-		"      --features STAGE    the encoder's input: paper (the four built in), stream\n"
+		"      --features STAGE    the encoder's input: paper or rwse (built in), stream\n"
 		"                          (the input's 'features' tensors) or a command run on\n"
 		"                          the graph [the model's feature stage]\n"
+		"      --features-timeout S  seconds a feature command may take, 0 = no limit\n"
+		"                          [%g]\n"
 		"      --first-run R       number the runs from R: runs R..R+N-1 of a longer set [0]\n"
 		"      --freeze K          fix E and the bottom K blocks (-1: fix nothing) [0]\n"
 		"  -h, --help              this help\n"
@@ -125,6 +133,7 @@ usage(FILE *f, const struct opts *o)
 		"                          accumulation); auto measures which is faster [%s]\n"
 		"      --predict           label every item of the input with the adapted model of\n"
 		"                          --model: no training; takes only -jloqt, --features,\n"
+		"                          --allow-features-command, --features-timeout,\n"
 		"                          --label, --precision and --task\n"
 		"      --progress          progress on stderr even when it is not a terminal\n"
 		"      --random-above      random initial values above the fix-tune boundary (Fig. 3)\n"
@@ -144,7 +153,7 @@ usage(FILE *f, const struct opts *o)
 		"      --train-per-class N labelled training nodes per class [%d]\n"
 		"      --val N             validation nodes per run (node task) [%d]\n"
 		"      --version           print the version\n",
-		o->dropout, o->epochs, o->head_width, o->label, o->c.level, o->lr, o->patience,
+		o->dropout, o->epochs, o->features_timeout, o->head_width, o->label, o->c.level, o->lr, o->patience,
 		o->precision, o->runs, o->ntest, o->train_per_class, o->nval);
 }
 
@@ -153,11 +162,13 @@ parse(struct opts *o, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		COPT_LONGOPTS,
+		{ "allow-features-command", no_argument, NULL, OPT_ALLOW_CMD },
 		{ "attr-only", no_argument, NULL, OPT_ATTR_ONLY },
 		{ "attributes", no_argument, NULL, OPT_ATTRIBUTES },
 		{ "dropout", required_argument, NULL, OPT_DROPOUT },
 		{ "epochs", required_argument, NULL, OPT_EPOCHS },
 		{ "features", required_argument, NULL, OPT_FEATURES },
+		{ "features-timeout", required_argument, NULL, OPT_FEATURES_TIMEOUT },
 		{ "first-run", required_argument, NULL, OPT_FIRST_RUN },
 		{ "freeze", required_argument, NULL, OPT_FREEZE },
 		{ "head-width", required_argument, NULL, OPT_HEAD_WIDTH },
@@ -198,6 +209,7 @@ parse(struct opts *o, int argc, char **argv)
 	o->ntest = 1000;
 	o->train_fraction = 1;
 	o->precision = "auto";
+	o->features_timeout = FEATCMD_TIMEOUT;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, COPT_LETTERS, lo, NULL)) != -1) {
 		if (ch == 'h') {
@@ -206,6 +218,7 @@ parse(struct opts *o, int argc, char **argv)
 		}
 		/* what only adaptation takes, for --predict's check */
 		if (!o->train_opt && ch != OPT_FEATURES && ch != OPT_LABEL && ch != OPT_MODEL &&
+		    ch != OPT_ALLOW_CMD && ch != OPT_FEATURES_TIMEOUT &&
 		    ch != OPT_PREDICT && ch != OPT_TASK && ch != OPT_HIDDEN && ch != OPT_PRECISION && ch != 'j' &&
 		    ch != 'l' && ch != 'o' && ch != 'q' && ch != 't' && ch != COPT_VERSION)
 			for (int i = 0; lo[i].name; i++)
@@ -220,8 +233,12 @@ parse(struct opts *o, int argc, char **argv)
 		case OPT_EPOCHS: o->epochs = (int)opt_ll(optarg, 1, 1000000, "--epochs"); break;
 		case OPT_FEATURES:
 			if (!*optarg)
-				die_usage("--features: expected paper, stream or a command");
+				die_usage("--features: expected paper, rwse, stream or a command");
 			o->features = optarg;
+			break;
+		case OPT_ALLOW_CMD: o->allow_cmd = 1; break;
+		case OPT_FEATURES_TIMEOUT:
+			o->features_timeout = opt_double(optarg, 0, 1e9, "--features-timeout");
 			break;
 		case OPT_FIRST_RUN:
 			o->first_run = (int)opt_ll(optarg, 0, 1000000, "--first-run");
@@ -1420,13 +1437,15 @@ write_model(const struct adapt *a, const struct pretrained *pt, gs_file *mf, gs_
 	struct train_settings s = pt->ts;	/* the strings are borrowed */
 	struct adapted_cfg ac;
 	int kind = pt->fs.kind;
+	char bcols[6 * RWSE_STEPS_MAX];
 
+	feat_src_columns(&pt->fs, bcols, sizeof bcols);	/* a built-in set's */
 	s.nfeat = a->M->cfg.nfeat;
-	s.feature_stage = (char *)(kind == FEAT_SRC_PAPER ? "paper" : kind == FEAT_SRC_GIVEN
-				   ? "stream" : "command");
+	s.feature_stage = (char *)(kind == FEAT_SRC_GIVEN ? "stream" : kind == FEAT_SRC_CALL
+				   ? "command" : feat_src_name(&pt->fs));
 	s.feature_command = (char *)(kind == FEAT_SRC_CALL ? pt->fc.cmd : "");
-	s.feature_columns = (char *)(kind == FEAT_SRC_PAPER ? FEATURES_COLUMNS
-				     : kind == FEAT_SRC_GIVEN ? ds->fcols : pt->fc.columns);
+	s.feature_columns = kind == FEAT_SRC_GIVEN ? ds->fcols : kind == FEAT_SRC_CALL
+	    ? pt->fc.columns : bcols;
 	memset(&ac, 0, sizeof ac);
 	ac.task = (char *)adapt_task[o->task];
 	ac.head_width = o->head_width;
@@ -1495,7 +1514,8 @@ adapt_main(struct opts *o, int argc, char **argv)
 	read_dataset(&ds, o, argc - optind, argv + optind);
 	if (!o->attr_only) {	/* the encoder's input: the model's feature stage */
 		struct stage_ask sa = {
-			.features = o->features, .scale = o->scale, .fresh = o->no_pretrain,
+			.features = o->features, .allow_command = o->allow_cmd,
+			.timeout = o->features_timeout, .scale = o->scale, .fresh = o->no_pretrain,
 			.changes = o->task == TASK_LINK, .quiet = o->c.quiet,
 			.g0 = o->task == TASK_GRAPH ? &ds.gs[0] : &ds.g,
 			.ngraphs = o->task == TASK_GRAPH ? ds.ng : 1, .nfeat = ds.nfeat,
@@ -1649,7 +1669,8 @@ predict_main(struct opts *o, int argc, char **argv)
 			       ds.g.n);
 	}
 	struct stage_ask sa = {
-		.features = o->features,
+		.features = o->features, .allow_command = o->allow_cmd,
+		.timeout = o->features_timeout,
 		.scale = strcmp(ac.scale, "log") == 0 ? FEAT_SCALE_LOG : FEAT_SCALE_MINMAX,
 		.quiet = o->c.quiet, .g0 = task == TASK_GRAPH ? &ds.gs[0] : &ds.g,
 		.ngraphs = task == TASK_GRAPH ? ds.ng : 1, .nfeat = ds.nfeat, .F = ds.F,

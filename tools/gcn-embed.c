@@ -23,11 +23,13 @@
 #include "progress.h"
 #include "stream.h"
 
-#define SYNOPSIS "gcn-embed [-qt] [-j threads] [-l level] [-o file] [-s seed] [--embedding kind]\n" \
-	"                 [--features stage] [--model file] [--npy file] [--precision p]\n" \
+#define SYNOPSIS "gcn-embed [-qt] [-j threads] [-l level] [-o file] [-s seed]\n" \
+	"                 [--allow-features-command] [--embedding kind] [--features stage]\n" \
+	"                 [--features-timeout s] [--model file] [--npy file] [--precision p]\n" \
 	"                 [--progress] [--tsv] [file ...]"
 
-enum { OPT_EMBEDDING = COPT_FIRST_TOOL, OPT_FEATURES, OPT_MODEL, OPT_NPY, OPT_PRECISION, OPT_TSV };
+enum { OPT_ALLOW_CMD = COPT_FIRST_TOOL, OPT_EMBEDDING, OPT_FEATURES, OPT_FEATURES_TIMEOUT,
+       OPT_MODEL, OPT_NPY, OPT_PRECISION, OPT_TSV };
 
 /* What each node's row holds. */
 enum { EMB_BLOCKS = 0, EMB_BLOCK, EMB_MIX };
@@ -39,6 +41,8 @@ struct opts {
 	struct copt c;
 	const char *model, *features, *npy;
 	const char *kind_text;	/* --embedding as given */
+	int allow_cmd;		/* --allow-features-command */
+	double timeout;		/* --features-timeout */
 	int kind, block, task;	/* EMB_x; the block (1..L) or the task */
 	int tsv;
 	int shipped;		/* no --model: the shipped one */
@@ -69,10 +73,14 @@ usage(FILE *f, const struct opts *o)
 	fprintf(f,
 		"usage: " SYNOPSIS "\n"
 		"  Writes each node's embedding by a pre-trained model (gcn-train's output).\n"
+		"      --allow-features-command  run the feature command the model records\n"
+		"                          (a model file runs nothing by itself)\n"
 		"      --embedding KIND    blocks (H1..HL side by side), blockN (one block),\n"
 		"                          rec, rank or cluster (a task's layer mix) [blocks]\n"
-		"      --features STAGE    the encoder's input: paper, stream or a command\n"
-		"                          [the model's feature stage]\n"
+		"      --features STAGE    the encoder's input: paper, rwse (built in), stream or\n"
+		"                          a command [the model's feature stage]\n"
+		"      --features-timeout S  seconds a feature command may take, 0 = no limit\n"
+		"                          [%g]\n"
 		"  -h, --help              this help\n"
 		"  -j, --threads N         threads, OpenMP and BLAS [all cores]\n"
 		"  -l, --level N           gzip level, 0 = plain [%d]\n"
@@ -87,7 +95,7 @@ usage(FILE *f, const struct opts *o)
 		"  -t, --text              write the text form (plain unless -l is given)\n"
 		"      --tsv               print a table (node, one column per value) instead\n"
 		"      --version           print the version\n",
-		o->c.level);
+		o->timeout, o->c.level);
 }
 
 /* --embedding: blocks, blockN, rec, rank or cluster. */
@@ -118,8 +126,10 @@ parse(struct opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		COPT_LONGOPTS,
+		{ "allow-features-command", no_argument, NULL, OPT_ALLOW_CMD },
 		{ "embedding", required_argument, NULL, OPT_EMBEDDING },
 		{ "features", required_argument, NULL, OPT_FEATURES },
+		{ "features-timeout", required_argument, NULL, OPT_FEATURES_TIMEOUT },
 		{ "model", required_argument, NULL, OPT_MODEL },
 		{ "npy", required_argument, NULL, OPT_NPY },
 		{ "precision", required_argument, NULL, OPT_PRECISION },
@@ -132,19 +142,26 @@ parse(struct opts *o, int argc, char **argv)
 	copt_init(&o->c);
 	o->kind_text = "blocks";
 	o->want_prec = GEMM_FP32;
+	o->timeout = FEATCMD_TIMEOUT;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":" COPT_LETTERS, longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(stdout, o);
 			copt_exit_ok();
+		case OPT_ALLOW_CMD:
+			o->allow_cmd = 1;
+			break;
 		case OPT_EMBEDDING:
 			parse_kind(o, optarg);
 			break;
 		case OPT_FEATURES:
 			if (!*optarg)
-				die_usage("--features: expected paper, stream or a command");
+				die_usage("--features: expected paper, rwse, stream or a command");
 			o->features = optarg;
+			break;
+		case OPT_FEATURES_TIMEOUT:
+			o->timeout = opt_double(optarg, 0, 1e9, "--features-timeout");
 			break;
 		case OPT_MODEL:
 			o->model = optarg;
@@ -190,7 +207,8 @@ choose_stage(struct state *s, const struct filter_graph *fg, int has_feat, int F
 {
 	const struct opts *o = s->o;
 	struct stage_ask sa = {
-		.features = o->features, .scale = FEAT_SCALE_MINMAX, .quiet = o->c.quiet,
+		.features = o->features, .allow_command = o->allow_cmd, .timeout = o->timeout,
+		.scale = FEAT_SCALE_MINMAX, .quiet = o->c.quiet,
 		.g0 = fg->g, .ngraphs = 1, .nfeat = has_feat, .F = F, .fcols = cols,
 	};
 	model *M = &s->pt.M;

@@ -44,12 +44,14 @@ enum {
 	OPT_CONFIG = COPT_FIRST_TOOL, OPT_HIDDEN, OPT_LAYERS, OPT_TASKS,
 	OPT_BATCH, OPT_LR, OPT_EPOCHS, OPT_STEPS, OPT_PATIENCE, OPT_VALIDATION,
 	OPT_LOG, OPT_CHECKPOINT, OPT_RESUME, OPT_BENCH, OPT_FEATURES, OPT_PRECISION,
-	OPT_REDUCE
+	OPT_REDUCE, OPT_ALLOW_CMD, OPT_FEATURES_TIMEOUT
 };
 
-#define SYNOPSIS "gcn-train [-qt] [-j threads] [-l level] [-o file] [-s seed] [--batch n]\n" \
+#define SYNOPSIS "gcn-train [-qt] [-j threads] [-l level] [-o file] [-s seed]\n" \
+	"                 [--allow-features-command] [--batch n]\n" \
 	"                 [--bench-steps n] [--checkpoint file] [--config file]\n" \
-	"                 [--epochs n] [--features stage] [--hidden d] [--layers L]\n" \
+	"                 [--epochs n] [--features stage] [--features-timeout s]\n" \
+	"                 [--hidden d] [--layers L]\n" \
 	"                 [--log file] [--lr x]\n" \
 	"                 [--patience n] [--precision p] [--progress]\n" \
 	"                 [--reduce batch|graph] [--resume file] [--steps n]\n" \
@@ -61,6 +63,9 @@ struct opts {
 	const char *config, *log, *checkpoint, *resume;
 	long long bench_steps;
 	int features_given;	/* --features or features.stage chose the stage */
+	int features_cli;	/* --features chose it */
+	int allow_cmd;		/* --allow-features-command */
+	double features_timeout;	/* --features-timeout */
 	int width_given;	/* the config states features.width / .columns */
 	int columns_given;
 	int precision_opt;	/* --precision given */
@@ -76,14 +81,18 @@ usage(FILE *f, const struct opts *o)
 	fprintf(f,
 		"usage: " SYNOPSIS "\n"
 		"  Reads graphs labelled by dcbm-gen (cluster) and centrality, writes the model.\n"
+		"      --allow-features-command  run the feature command of --config's file\n"
+		"                          (a config file runs nothing by itself)\n"
 		"      --batch N           graphs per training step [%lld]\n"
 		"      --bench-steps N     time N steps on one batch, print the timings, write no model\n"
 		"      --checkpoint FILE   write the full training state to FILE after each epoch\n"
 		"      --config FILE       YAML settings (see gcn-train(1)); options override it\n"
 		"      --epochs N          most epochs [%lld]\n"
-		"      --features STAGE    the model's input: paper (the four built in), stream (the\n"
+		"      --features STAGE    the model's input: paper or rwse (built in), stream (the\n"
 		"                          input's 'features' tensors) or a command run on every\n"
 		"                          masked graph [paper, or the input's tensors]\n"
+		"      --features-timeout S  seconds a feature command may take, 0 = no limit\n"
+		"                          [%g]\n"
 		"  -h, --help              this help\n"
 		"      --hidden D          hidden width d [%lld]\n"
 		"  -j, --threads N         threads, OpenMP and BLAS [all cores]\n"
@@ -108,7 +117,7 @@ usage(FILE *f, const struct opts *o)
 		"      --validation N      validation graphs, taken from the end [124 per 1024]\n"
 		"      --version           print the version\n"
 		"  MPI: %s%s\n",
-		s->batch, s->epochs, s->hidden, o->c.level, s->layers, s->lr,
+		s->batch, s->epochs, o->features_timeout, s->hidden, o->c.level, s->layers, s->lr,
 		s->patience, s->precision, s->seed, s->steps, s->tasks,
 		dist_library() ? dist_library() : "not built in",
 		dist_library() ? " (mpirun -np N gcn-train ...: gcn-train(1), MPI)" : "");
@@ -116,12 +125,14 @@ usage(FILE *f, const struct opts *o)
 
 static const struct option longopts[] = {
 	COPT_LONGOPTS,
+	{ "allow-features-command", no_argument, NULL, OPT_ALLOW_CMD },
 	{ "batch", required_argument, NULL, OPT_BATCH },
 	{ "bench-steps", required_argument, NULL, OPT_BENCH },
 	{ "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "epochs", required_argument, NULL, OPT_EPOCHS },
 	{ "features", required_argument, NULL, OPT_FEATURES },
+	{ "features-timeout", required_argument, NULL, OPT_FEATURES_TIMEOUT },
 	{ "hidden", required_argument, NULL, OPT_HIDDEN },
 	{ "layers", required_argument, NULL, OPT_LAYERS },
 	{ "log", required_argument, NULL, OPT_LOG },
@@ -174,6 +185,40 @@ check_files(const struct opts *o, int nfiles, char **files)
 	}
 }
 
+/*
+ * The feature stage a command line or a config names: a bare nodefeat
+ * invocation is the built-in set (featcmd_builtin), said on stderr.  A
+ * config file is data, like a model: the command it names runs only on the
+ * user's word, --features or --allow-features-command (gcn-train(1),
+ * SECURITY).
+ */
+static void
+config_command(struct opts *o)
+{
+	struct train_settings *s = &o->s;
+	char shown[200];
+
+	snprintf(shown, sizeof shown, "%.160s%s", s->feature_command,
+		 strlen(s->feature_command) > 160 ? "..." : "");
+	err_one_line(shown);
+	if (train_settings_features_builtin(s)) {
+		if (!o->c.quiet)
+			warnx_("features: '%s' is the built-in set %s: computed built in, "
+			       "recorded as features.stage %s", shown, s->feature_stage,
+			       s->feature_stage);
+	} else if (strcmp(s->feature_stage, "command") == 0 && !o->features_cli &&
+		   !o->allow_cmd) {
+		die("%s: features.command '%s': a config file runs nothing by itself: give "
+		    "--features '%s' to run it, or --allow-features-command", o->config, shown,
+		    shown);
+	}
+	if (o->allow_cmd && (o->features_cli || strcmp(s->feature_stage, "command") != 0) &&
+	    !o->c.quiet)
+		warnx_("--allow-features-command: %s; nothing to allow", o->features_cli
+		       ? "--features chooses the stage" : o->config ? "the config names no command"
+		       : "no --config");
+}
+
 /* Two passes: the first finds --config (and -h), the file is loaded, the
  * second applies every option over it. */
 static void
@@ -183,6 +228,7 @@ parse(struct opts *o, int argc, char **argv)
 	memset(o, 0, sizeof *o);
 	copt_init(&o->c);
 	train_settings_default(&o->s);
+	o->features_timeout = FEATCMD_TIMEOUT;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, COPT_LETTERS, longopts, NULL)) != -1)
 		if (ch == OPT_CONFIG)
@@ -215,6 +261,7 @@ parse(struct opts *o, int argc, char **argv)
 			continue;
 		switch (ch) {
 		case OPT_CONFIG: break;
+		case OPT_ALLOW_CMD: o->allow_cmd = 1; break;
 		case OPT_BATCH: o->s.batch = opt_ll(optarg, 1, 1 << 20, "--batch"); break;
 		case OPT_BENCH: o->bench_steps = opt_ll(optarg, 1, 1024, "--bench-steps"); break;
 		case OPT_CHECKPOINT:
@@ -226,9 +273,12 @@ parse(struct opts *o, int argc, char **argv)
 		case OPT_EPOCHS: o->s.epochs = opt_ll(optarg, 1, 1000000000, "--epochs"); break;
 		case OPT_FEATURES:
 			if (!*optarg)
-				die_usage("--features: expected paper, stream or a command");
+				die_usage("--features: expected paper, rwse, stream or a command");
 			train_settings_features(&o->s, optarg);
-			o->features_given = 1;
+			o->features_given = o->features_cli = 1;
+			break;
+		case OPT_FEATURES_TIMEOUT:
+			o->features_timeout = opt_double(optarg, 0, 1e9, "--features-timeout");
 			break;
 		case OPT_HIDDEN: o->s.hidden = opt_ll(optarg, 1, 8192, "--hidden"); break;
 		case OPT_LAYERS: o->s.layers = opt_ll(optarg, 1, MODEL_MAXL, "--layers"); break;
@@ -270,6 +320,7 @@ parse(struct opts *o, int argc, char **argv)
 		die_usage("tasks: '%s': expected a list of rec, rank, cluster", o->s.tasks);
 	if (train_settings_features_check(&o->s, msg, sizeof msg) != 0)
 		die_usage("%s", msg);
+	config_command(o);
 	if (gemm_precision_parse(o->s.precision) < 0)
 		die_usage("%s: '%.40s': expected auto, fp32 or bf16",
 			  o->precision_opt ? "--precision" : "train.precision", o->s.precision);
@@ -528,20 +579,24 @@ resolve_features(struct opts *o, const struct dataset *ds, struct featcmd *fc,
 			       fs->F, ds->fcols);
 	} else if (strcmp(s->feature_stage, "command") == 0) {
 		const graph *g0 = &ds->g[0]->g;
-		if (featcmd_source(fc, fs, s->feature_command, o->c.quiet, g0, msg, sizeof msg))
+		featcmd_init(fc, s->feature_command, o->c.quiet, o->features_timeout);
+		if (featcmd_source(fc, fs, g0, msg, sizeof msg))
 			die("%s", msg);
 		free(s->feature_columns);
 		s->feature_columns = xstrdup(fc->columns);
 		if (!o->c.quiet)
 			warnx_("features: '%s' on every graph the model sees (%d columns: %.80s)%s",
-			       fc->cmd, fc->F, fc->columns, ds->nfeat ? "; the input's 'features' "
-			       "tensors are not used" : "");
+			       fc->shown, fc->F, fc->columns, ds->nfeat ? "; the input's "
+			       "'features' tensors are not used" : "");
 	} else {
+		char cols[6 * RWSE_STEPS_MAX];
+		feat_src_builtin(fs, s->feature_stage);	/* checked by parse() */
+		feat_src_columns(fs, cols, sizeof cols);
 		free(s->feature_columns);
-		s->feature_columns = xstrdup(FEATURES_COLUMNS);
+		s->feature_columns = xstrdup(cols);
 		if (ds->nfeat > 0 && o->features_given && !o->c.quiet)
-			warnx_("features: the paper's four, built in (--features paper); the "
-			       "input's 'features' tensors are not used");
+			warnx_("features: the built-in set %s (--features %s); the input's "
+			       "'features' tensors are not used", s->feature_stage, s->feature_stage);
 	}
 	/* what the config expects of the stage, checked */
 	if (o->width_given && want_width != fs->F)
@@ -684,11 +739,15 @@ tally_scores(struct vtally *v, int tasks, struct val_scores *sc)
 	v->ps = NULL;
 }
 
+/* Set by the SIGINT and SIGTERM handler (---- signals ----). */
+static volatile sig_atomic_t stop_signal;
+
 /*
  * Score the model on the validation graphs vg[0..nv-1], in batches of B,
  * each graph masked once from the stream (seed, VAL_STEP, graph id).
+ * Returns 0, or -1 when a signal cut a feature command short (sc not set).
  */
-static void
+static int
 validate(model *M, struct lgraph **vg, int64_t nv, int B, uint64_t seed,
 	 const struct batch_opts *bo, batch *b, mws *w, struct val_scores *sc)
 {
@@ -700,8 +759,13 @@ validate(model *M, struct lgraph **vg, int64_t nv, int B, uint64_t seed,
 	for (int64_t i0 = 0; i0 < nv; i0 += B, v.nb++) {
 		int G = (int)(nv - i0 < B ? nv - i0 : B);
 		struct mout o;
-		if (batch_build(b, vg + i0, G, seed, VAL_STEP, bo, msg, sizeof msg) != 0)
+		if (batch_build(b, vg + i0, G, seed, VAL_STEP, bo, msg, sizeof msg) != 0) {
+			if (stop_signal) {
+				free(v.ps);
+				return -1;
+			}
 			die("validation: %s", msg);
+		}
 		model_step(M, b, w, 0, &o);
 		for (int t = 0; t < NTASK; t++)
 			v.lsum[t] += o.loss[t];
@@ -716,6 +780,7 @@ validate(model *M, struct lgraph **vg, int64_t nv, int B, uint64_t seed,
 		}
 	}
 	tally_scores(&v, tasks, sc);
+	return 0;
 }
 
 /* A validation graph's numbers in validate_by_graph(): its losses (the
@@ -733,12 +798,12 @@ enum { VG_LOSS = 0, VG_P = NTASK, VG_Q, VG_ROK, VG_RQ = VG_ROK + MODEL_NCENT,
  * of its graphs' losses, as validate()'s.  b and one are scratch batches
  * (the share's, one graph's).  sc is rank 0's.
  */
-static void
+static int
 validate_by_graph(model *M, struct lgraph **vg, int nv, int B, uint64_t seed,
 		  const struct batch_opts *bo, batch *b, batch *one, mws *w,
 		  struct val_scores *sc)
 {
-	int tasks = M->cfg.tasks, me = dist_rank(), n = 0;
+	int tasks = M->cfg.tasks, me = dist_rank(), n = 0, rc = 0;
 	int *rank_of = xmallocarray((size_t)nv, sizeof *rank_of),
 	    *idx = xmallocarray((size_t)nv, sizeof *idx);
 	struct lgraph **mine = xmallocarray((size_t)nv, sizeof *mine);
@@ -756,8 +821,13 @@ validate_by_graph(model *M, struct lgraph **vg, int nv, int B, uint64_t seed,
 		}
 	for (int c0 = 0; c0 < n; c0 += B) {
 		int G = n - c0 < B ? n - c0 : B;
-		if (batch_build(b, mine + c0, G, seed, VAL_STEP, bo, msg, sizeof msg) != 0)
+		if (batch_build(b, mine + c0, G, seed, VAL_STEP, bo, msg, sizeof msg) != 0) {
+			if (stop_signal && dist_size() == 1) {	/* several: no handler */
+				rc = -1;
+				goto out;
+			}
 			die("validation: %s", msg);
+		}
 		lz = xreallocarray(lz, (size_t)(nlz + b->P + 1), sizeof *lz);
 		ly = xreallocarray(ly, (size_t)(nlz + b->P + 1), sizeof *ly);
 		for (int j = 0; j < G; j++) {
@@ -823,6 +893,7 @@ validate_by_graph(model *M, struct lgraph **vg, int nv, int B, uint64_t seed,
 		}
 		tally_scores(&v, tasks, sc);
 	}
+out:
 	free(rank_of);
 	free(idx);
 	free(mine);
@@ -832,11 +903,10 @@ validate_by_graph(model *M, struct lgraph **vg, int nv, int B, uint64_t seed,
 	free(lz);
 	free(ly);
 	free(at);
+	return rc;
 }
 
 /* ---- signals ---- */
-
-static volatile sig_atomic_t stop_signal;
 
 static void
 on_signal(int sig)
@@ -1044,6 +1114,8 @@ struct trainer {
 	int by_graph;		/* the data-parallel step (dp) */
 	struct dstep dp;
 	int stop;		/* a signal stops the run (all ranks agree) */
+	int cut;		/* a signal cut a feature command short: the
+				 * epoch ends unscored */
 };
 
 /* The model of the settings, with its initial values (stream "init"). */
@@ -1271,6 +1343,10 @@ train_epoch(struct trainer *t, long long epoch, double *lsum, int *budget_hit)
 			int rc = dstep_run(&t->dp, t->M, bg, (uint64_t)o->s.seed,
 					   (uint64_t)t->st.step, &t->bo, &t->b, t->w,
 					   stop_signal != 0, l, msg, sizeof msg);
+			if (rc < 0 && stop_signal && dist_size() == 1) {
+				t->stop = t->cut = 1;	/* a feature command cut short */
+				break;
+			}
 			if (rc < 0)
 				die("%s", msg);
 			if ((t->stop = rc))
@@ -1278,8 +1354,13 @@ train_epoch(struct trainer *t, long long epoch, double *lsum, int *budget_hit)
 		} else {
 			struct mout out1;
 			if (batch_build(&t->b, bg, t->B, (uint64_t)o->s.seed,
-					(uint64_t)t->st.step, &t->bo, msg, sizeof msg))
+					(uint64_t)t->st.step, &t->bo, msg, sizeof msg)) {
+				if (stop_signal) {	/* a feature command cut short */
+					t->cut = 1;
+					break;
+				}
 				die("%s", msg);
+			}
 			model_zero_grad(t->M);
 			model_step(t->M, &t->b, t->w, 1, &out1);
 			memcpy(l, out1.loss, sizeof l);
@@ -1363,18 +1444,21 @@ train(struct trainer *t, int argc, char **argv)
 	for (epoch = st->epoch; epoch < o->s.epochs && !budget_hit && !stopping(t); epoch++) {
 		double lsum[NTASK] = { 0 }, t_ep = now();
 		int nb = train_epoch(t, epoch, lsum, &budget_hit), end = 0;
-		if (nb == 0)		/* a signal or the step budget came first */
+		if (nb == 0 || t->cut)	/* a signal or the step budget came first */
 			break;
 		/* every rank scores its share when the step goes by graph;
 		 * rank 0 alone writes, and the others wait for its word on
 		 * whether the run goes on */
 		struct val_scores sc;
+		int cut;
 		if (t->by_graph)
-			validate_by_graph(t->M, t->val, (int)t->nv, t->B, (uint64_t)o->s.seed, &t->bo,
-					  &t->b, &t->dp.one, t->w, &sc);
+			cut = validate_by_graph(t->M, t->val, (int)t->nv, t->B, (uint64_t)o->s.seed,
+						&t->bo, &t->b, &t->dp.one, t->w, &sc);
 		else
-			validate(t->M, t->val, t->nv, t->B, (uint64_t)o->s.seed, &t->bo, &t->b,
-				 t->w, &sc);
+			cut = validate(t->M, t->val, t->nv, t->B, (uint64_t)o->s.seed, &t->bo,
+				       &t->b, t->w, &sc);
+		if (cut)	/* a signal cut a feature command short */
+			break;
 		if (dist_rank() == 0)
 			end = epoch_end(t, epoch, lsum, nb, t_ep, sc, argc, argv);
 		else

@@ -335,3 +335,14 @@ ed ck.txt ck-score.txt 's/ state\.best_score=[^ ]* / state.best_score=2 /'
 awk '/^@model/ { n = $0; sub(/.* params=/, "", n); sub(/ .*/, "", n); sub(/ params=[0-9]+/, " params=" (n - 1)) }
 	/^@param name=state\.adam_m / { skip = 1; next } /^@/ { skip = 0 } !skip' ck.txt |
 	sed 's/^@end .*/@end/' >ck-missing.txt
+# ---- files that name a feature command (issue 37): a model, an adapted
+# model, a stage name that is a command line, a config ----
+MC="$TOP/tests/cli/modelcfg.awk"
+TC="-q -j 1 -s 1 --hidden 8 --epochs 1 --batch 2 --validation 1"
+gcn-train $TC --features 'nodefeat -j 1' -t -o model-cmd0.txt lab.gs
+awk -v key=features.command -v val="touch $B/pwned; nodefeat -j 1" -f "$MC" model-cmd0.txt >model-cmd.txt
+awk -v key=features.stage -v val="touch $B/pwned" -f "$MC" model-cmd0.txt >model-stage.txt
+gcn-adapt -q -j 1 -s 1 --head-width 8 --runs 1 --epochs 2 --label cluster --model model-cmd0.txt \
+	--allow-features-command --train-per-class 2 --val 5 --test 5 -o /dev/null -t \
+	--save-model adapted-cmd.txt node.gs
+printf 'features:\n  stage: command\n  command: "touch %s/pwned; nodefeat -j 1"\n' "$B" >train-cmd.yaml

@@ -10,7 +10,10 @@ bin=${GNN_BIN:-$top/bin}
 export TOP="$top" BIN="$bin" PATH="$bin:$PATH"
 mkdir -p "$top/tests/tmp"
 TMPD=$(mktemp -d "$top/tests/tmp/cli.XXXXXX")
-export TMPD
+# what the programs leave in TMPDIR (a failed feature command's standard
+# error) goes with the rest
+TMPDIR=$TMPD
+export TMPD TMPDIR
 trap 'rm -rf "$TMPD"' EXIT
 pass=0; fail=0; named=$#
 if [ $# -gt 0 ]; then
