@@ -210,8 +210,9 @@ char *motif_class_names(const struct motif_opts *o);
  * floor(i B / M), evenly along the base's node order (for a cycle, along
  * the cycle).
  * Time complexity: O(n + m) expected (the BA draws and the added edges by
- * rejection: the graphs are sparse).  Memory: about 40 bytes per edge and
- * 30 per node at the peak.
+ * rejection: the graphs are sparse).  Memory at the peak: about 32 bytes
+ * per edge, 16 to 32 more with added edges (their hash set), and 24 per
+ * node.
  */
 void motif_generate(const struct motif_opts *o, uint64_t seed, uint64_t stream,
 		    motif_graph *g);
