@@ -157,8 +157,7 @@ static void settle(struct opts *o, const struct given *cl)
 		motif_preset("ba-shapes", &o->M);
 		o->M.add_edges = 0;
 	} else if (motif_preset(o->preset, &o->M) != 0) {
-		die_usage("--preset: '%s': expected ba-shapes, cycle-varied, tree-cycles or "
-			  "tree-grid", o->preset);
+		die("--preset: '%s': no such preset", o->preset);	/* checked when parsed */
 	}
 #define KEEP(flag, field) do { if (cl->flag) o->M.field = cl->M.field; } while (0)
 	KEEP(base, base);
@@ -185,8 +184,10 @@ static void add_motif(struct given *cl, const char *arg)
 
 	if (cl->M.nspec == MOTIF_MAX_SPECS)
 		die_usage("--motif: at most %d motifs", MOTIF_MAX_SPECS);
-	if (motif_spec_parse(arg, &cl->M.spec[cl->M.nspec], msg, sizeof msg) != 0)
+	if (motif_spec_parse(arg, &cl->M.spec[cl->M.nspec], msg, sizeof msg) != 0) {
+		err_one_line(msg);	/* it quotes the argument */
 		die_usage("--motif: %s", msg);
+	}
 	cl->M.nspec++;
 }
 
@@ -228,7 +229,7 @@ static int tool_option(struct opts *o, struct given *cl, int ch, const char *arg
 		add_motif(cl, arg);
 		break;
 	case OPT_PRESET:
-		o->preset = arg;
+		o->preset = motif_preset_names[opt_keyword(arg, motif_preset_names, "--preset")];
 		break;
 	case OPT_REMOVE_EDGES:
 		cl->M.remove_edges = opt_double(arg, 0, 1, "--remove-edges");
