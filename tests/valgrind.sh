@@ -65,5 +65,9 @@ vg gcn-embed-npy $BIN/gcn-embed -q -j 2 --model "$T/model.gs" --embedding rank \
 vg gcn-train-stage $BIN/gcn-train -q -j 2 -s 3 --hidden 8 --epochs 1 --batch 4 \
 	--validation 4 --features "$BIN/nodefeat -q" -o "$T/model2.gs" "$T/lab.gs"
 vg gcn-export $BIN/gcn-export -o "$T/model.safetensors" "$T/model.gs"
+# the structural-role generator, with noise, and the refex feature set
+vg motif-gen $BIN/motif-gen -q -s 6 --preset cycle-varied --count 2 --add-edges 0.1 \
+	--remove-edges 0.1 -o "$T/motif.gs"
+vg nodefeat-refex $BIN/nodefeat -q -j 2 --set refex -o "$T/refex.gs" "$T/motif.gs"
 echo "valgrind.sh: $n programs, $fails failed"
 [ "$fails" -eq 0 ]

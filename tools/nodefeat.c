@@ -7,7 +7,10 @@
  *          is) and the raw values "features_raw";
  *   rwse   random-walk return probabilities p_k(v) = [(D^-1 A)^k]_vv,
  *          k = 1..K, exact or estimated with a stated error (common/rwse.h);
- *          one tensor record "features".
+ *          one tensor record "features";
+ *   refex  the paper's four with log-scaled counts and their means and
+ *          maxima over neighbours, twice (common/refex.h): a hand-made
+ *          baseline; one tensor record "features".
  * Manual: man/man1/nodefeat.1.
  */
 #include <getopt.h>
@@ -20,19 +23,20 @@
 #include "filter.h"
 #include "nodefeat.h"
 #include "opt.h"
+#include "refex.h"
 #include "rng.h"
 #include "rwse.h"
 #include "stream.h"
 
 #define SYNOPSIS "nodefeat [-qt] [-j threads] [-l level] [-o file] [-s seed] [--exact-max n]\n" \
 	"                [--progress] [--rw-delta p] [--rw-error eps] [--rw-steps k]\n" \
-	"                [--scale minmax|log] [--set paper|rwse] [--tsv] [file ...]"
+	"                [--scale minmax|log] [--set paper|refex|rwse] [--tsv] [file ...]"
 
 enum { OPT_EXACT_MAX = COPT_FIRST_TOOL, OPT_RW_DELTA, OPT_RW_ERROR, OPT_RW_STEPS,
        OPT_SCALE, OPT_SET, OPT_TSV };
-enum { SET_PAPER, SET_RWSE };
+enum { SET_PAPER, SET_RWSE, SET_REFEX };
 
-static const char *const sets[] = { "paper", "rwse", NULL };
+static const char *const sets[] = { "paper", "rwse", "refex", NULL };
 /* Both sets replace both names: a features_raw left beside another set's
  * features would describe something else. */
 static const char *const written[] = { "features", "features_raw", NULL };
@@ -44,6 +48,7 @@ struct state {
 	struct rwse_opts ro;		/* rwse */
 	features_ws ws;
 	rwse_ws rws;
+	refex_ws rx;
 	double *raw, *norm, *both;	/* paper: (n, 4), (n, 4), (n, 7) */
 	double *rw;			/* rwse with --tsv: (n, K) */
 	size_t cap, cap_rw;		/* nodes allocated */
@@ -72,8 +77,9 @@ static void usage(FILE *f, const struct state *s)
 		"  -s, --seed N        rwse: seed of the walks (estimates only) [%" PRIu64 "]\n"
 		"      --scale MODE    paper: model input minmax (per graph, the paper's) or\n"
 		"                      log (log1p, keeps graph size) [minmax]\n"
-		"      --set NAME      feature set: paper (degree, core, ci1, clustering) or\n"
-		"                      rwse (random-walk return probabilities) [paper]\n"
+		"      --set NAME      feature set: paper (degree, core, ci1, clustering),\n"
+		"                      rwse (random-walk return probabilities) or refex\n"
+		"                      (paper's, log, neighbour means and maxima) [paper]\n"
 		"  -t, --text          write the text form (plain unless -l is given)\n"
 		"      --tsv           print a table (node, one column per value) instead\n"
 		"      --version       print the version\n",
@@ -162,12 +168,28 @@ static void rwse_graph(struct state *s, const struct filter_graph *fg)
 	gs_write1(fg->out, &s->out);
 }
 
+/* refex: computed straight into the record, which --tsv prints instead */
+static void refex_graph(struct state *s, const struct filter_graph *fg)
+{
+	gs_rec_tensor(&s->out, fg->rec->id, "features", fg->g->n, REFEX_COLS, GS_F64,
+		      REFEX_COLUMNS);
+	refex_compute(fg->g, s->out.data, &s->rx);
+	if (fg->tsv) {
+		tsv_rows(fg->tsv, fg, REFEX_COLUMNS, s->out.data, fg->g->n, REFEX_COLS);
+		return;
+	}
+	gs_attr_set(&s->out, "set", "refex");
+	gs_write1(fg->out, &s->out);
+}
+
 static void one_graph(void *ctx, const struct filter_graph *fg)
 {
 	struct state *s = ctx;
 
 	if (s->set == SET_RWSE)
 		rwse_graph(s, fg);
+	else if (s->set == SET_REFEX)
+		refex_graph(s, fg);
 	else
 		paper_graph(s, fg);
 }
@@ -237,16 +259,20 @@ int main(int argc, char **argv)
 			copt_bad_option(ch, argv, SYNOPSIS);
 		}
 	}
-	if (s.set == SET_PAPER && rw_opt)
+	if (s.set != SET_RWSE && rw_opt)
 		die_usage("%s: applies to --set rwse only", rw_opt);
 	if (s.set == SET_RWSE && scale_opt)
 		die_usage("--scale: applies to --set paper only (rwse values are "
 			  "probabilities in [0, 1])");
+	if (s.set == SET_REFEX && scale_opt)
+		die_usage("--scale: applies to --set paper only (refex takes log(1 + x) "
+			  "of the counts)");
 	if (s.set == SET_RWSE)
 		c.seed_set = 1;	/* the default seed is a seed: the pg record shows it */
 	copt_apply_threads(&c);
 	features_ws_init(&s.ws);
 	rwse_ws_init(&s.rws);
+	refex_ws_init(&s.rx);
 	rwse_columns(s.ro.steps, s.columns, sizeof s.columns);
 	gs_rec_init(&s.out);
 	f.c = &c;
@@ -260,6 +286,7 @@ int main(int argc, char **argv)
 		       s.ro.exact_max);
 	features_ws_free(&s.ws);
 	rwse_ws_free(&s.rws);
+	refex_ws_free(&s.rx);
 	gs_rec_free(&s.out);
 	free(s.raw);
 	free(s.norm);
