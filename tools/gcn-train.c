@@ -1554,7 +1554,10 @@ agree(const char *settings, const struct dataset *ds)
 /*
  * The pg record's command line (*pargc words at *pargv, options first, as
  * getopt left them) under MPI: --mpi-timeout left out (it cannot change
- * the model, as -j and -q, which the stream leaves out).
+ * the model, as -j and -q, which the stream leaves out), and, for several
+ * processes, --reduce graph, which they always use: so it tells their
+ * model from one process's (--reduce batch by default), and makes the
+ * same model in one process.
  */
 static void
 pg_mpi(const struct opts *o, int *pargc, char ***pargv)
@@ -1562,8 +1565,11 @@ pg_mpi(const struct opts *o, int *pargc, char ***pargv)
 	char **a = *pargv, **v = xmallocarray((size_t)*pargc + 3, sizeof *v);
 	int n = 0, opts = 1;
 
-	(void)o;
 	v[n++] = a[0];
+	if (dist_size() > 1 && !o->reduce_given) {
+		v[n++] = (char *)"--reduce";
+		v[n++] = (char *)"graph";
+	}
 	for (int i = 1; i < *pargc; i++) {
 		size_t len = strcspn(a[i], "=");
 		opts &= strcmp(a[i], "--") != 0;
@@ -1638,6 +1644,8 @@ write_model(gs_file *out, const struct dataset *ds, const struct trainer *t)
 	model_record(&r, MODEL_NAME, &t->o->s, t->M, t->best,
 		     st->best_score >= 0 ? &st->best_sc : NULL, st->best_epoch, st->best_step);
 	gs_attr_setf(&r, "trained_steps", "%lld", st->step);
+	gs_attr_setf(&r, "processes", "%d", dist_size());
+	gs_attr_set(&r, "reduce", t->by_graph ? "graph" : "batch");
 	gs_write1(out, &r);
 	gs_rec_free(&r);
 }

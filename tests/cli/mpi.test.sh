@@ -67,6 +67,8 @@ model_body() {
 }
 for n in 1 2 3; do
 	model_body "$T/np$n/m.gs" >"$T/np$n/m.body"
+	check "nodefeat -q -t $T/np$n/m.gs | grep -q '^@model name=gcn-pretrain .* processes=$n reduce=graph'" \
+		"$n processes: the model says processes=$n reduce=graph"
 done
 for n in 2 3; do
 	same "$T/np1/m.body" "$T/np$n/m.body" \
@@ -92,6 +94,14 @@ expect 0 "cd $T/np2 && $MPIRUN -np 2 $TRAIN --precision fp32 --checkpoint ckt.gs
 check "awk -F '\t' 'FNR == 1 { f++; next } { for (i = 4; i <= 6; i++) if (f == 1) a[FNR, i] = \$i;
 	else { d = a[FNR, i] - \$i; if (d < 0) d = -d; if (d > 1e-4 * a[FNR, i] + 1e-6) exit 1 } }' \
 	$T/batch/log.tsv $T/np2/logt.tsv" "2 processes: the training losses of one process's batch pass"
+# provenance: the two models differ in their bytes, and say so where a
+# reader looks (the model record, the command line of the pg record)
+check "grep -q '^@model name=gcn-pretrain .* processes=1 reduce=batch' $T/batch/m.gs &&
+	grep -q '^@model name=gcn-pretrain .* processes=2 reduce=graph' $T/np2/mt.gs" \
+	"the model records the processes and the reduction: 1 and batch, 2 and graph"
+check "grep -q '^@pg .*prog=gcn-train .*cmd=\"gcn-train --reduce graph ' $T/np2/mt.gs &&
+	! grep '^@pg .*prog=gcn-train' $T/batch/m.gs | grep -q reduce" \
+	"several processes: the pg record's command line says --reduce graph"
 # the current parameters of two text checkpoints: per tensor, the largest
 # difference over the largest value
 cat >"$T/cmp.awk" <<'EOF'
