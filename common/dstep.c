@@ -2,11 +2,11 @@
  * dstep.c - one step of data-parallel pre-training by graph (see dstep.h).
  */
 #include <inttypes.h>
-#include <zlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <zlib.h>
 
 #include "dstep.h"
 #include "err.h"
@@ -135,8 +135,8 @@ dstep_run(struct dstep *d, model *M, struct lgraph *const *bg, uint64_t seed,
 		d->t_pass += tb - ta;
 		d->t_add += progress_now() - tb;
 	}
-	dist_fail_if_any(bad, msg);
 	t0 = progress_now();
+	dist_fail_if_any(bad, msg);	/* the wait for the slowest rank is here now */
 	xsum_allreduce(&d->acc);
 	d->t_reduce = progress_now() - t0;
 	xsum_get(&d->acc, M->g);
