@@ -44,7 +44,7 @@ enum {
 	OPT_CONFIG = COPT_FIRST_TOOL, OPT_HIDDEN, OPT_LAYERS, OPT_TASKS,
 	OPT_BATCH, OPT_LR, OPT_EPOCHS, OPT_STEPS, OPT_PATIENCE, OPT_VALIDATION,
 	OPT_LOG, OPT_CHECKPOINT, OPT_RESUME, OPT_BENCH, OPT_FEATURES, OPT_PRECISION,
-	OPT_REDUCE, OPT_ALLOW_CMD, OPT_FEATURES_TIMEOUT
+	OPT_REDUCE, OPT_ALLOW_CMD, OPT_FEATURES_TIMEOUT, OPT_MPI_TIMEOUT
 };
 
 #define SYNOPSIS "gcn-train [-qt] [-j threads] [-l level] [-o file] [-s seed]\n" \
@@ -52,7 +52,7 @@ enum {
 	"                 [--bench-steps n] [--checkpoint file] [--config file]\n" \
 	"                 [--epochs n] [--features stage] [--features-timeout s]\n" \
 	"                 [--hidden d] [--layers L]\n" \
-	"                 [--log file] [--lr x]\n" \
+	"                 [--log file] [--lr x] [--mpi-timeout s]\n" \
 	"                 [--patience n] [--precision p] [--progress]\n" \
 	"                 [--reduce batch|graph] [--resume file] [--steps n]\n" \
 	"                 [--tasks list] [--validation n] [file ...]"
@@ -71,6 +71,8 @@ struct opts {
 	int precision_opt;	/* --precision given */
 	char precision_why[300];	/* what auto chose, for stderr, or "" */
 	int by_graph;		/* --reduce graph, or more than one process */
+	int reduce_given;	/* --reduce given */
+	double mpi_timeout;	/* --mpi-timeout: seconds a process waits for the others */
 };
 
 
@@ -100,6 +102,8 @@ usage(FILE *f, const struct opts *o)
 		"      --layers L          GCN blocks [%lld]\n"
 		"      --log FILE          one TSV line per epoch: losses, validation scores\n"
 		"      --lr X              Adam learning rate [%g]\n"
+		"      --mpi-timeout S     MPI: end the run when a process waits S seconds\n"
+		"                          for the others, 0 = never [%g]\n"
 		"  -o, --output FILE       write the model to FILE instead of stdout\n"
 		"      --patience N        stop after N epochs without a better validation score [%lld]\n"
 		"      --precision P       products in auto, fp32 or bf16 (bf16 operands, fp32\n"
@@ -118,6 +122,7 @@ usage(FILE *f, const struct opts *o)
 		"      --version           print the version\n"
 		"  MPI: %s%s\n",
 		s->batch, s->epochs, o->features_timeout, s->hidden, o->c.level, s->layers, s->lr,
+		o->mpi_timeout,
 		s->patience, s->precision, s->seed, s->steps, s->tasks,
 		dist_library() ? dist_library() : "not built in",
 		dist_library() ? " (mpirun -np N gcn-train ...: gcn-train(1), MPI)" : "");
@@ -137,6 +142,7 @@ static const struct option longopts[] = {
 	{ "layers", required_argument, NULL, OPT_LAYERS },
 	{ "log", required_argument, NULL, OPT_LOG },
 	{ "lr", required_argument, NULL, OPT_LR },
+	{ "mpi-timeout", required_argument, NULL, OPT_MPI_TIMEOUT },
 	{ "patience", required_argument, NULL, OPT_PATIENCE },
 	{ "precision", required_argument, NULL, OPT_PRECISION },
 	{ "reduce", required_argument, NULL, OPT_REDUCE },
@@ -229,6 +235,7 @@ parse(struct opts *o, int argc, char **argv)
 	copt_init(&o->c);
 	train_settings_default(&o->s);
 	o->features_timeout = FEATCMD_TIMEOUT;
+	o->mpi_timeout = 600;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, COPT_LETTERS, longopts, NULL)) != -1)
 		if (ch == OPT_CONFIG)
@@ -284,6 +291,9 @@ parse(struct opts *o, int argc, char **argv)
 		case OPT_LAYERS: o->s.layers = opt_ll(optarg, 1, MODEL_MAXL, "--layers"); break;
 		case OPT_LOG: o->log = optarg; break;
 		case OPT_LR: o->s.lr = opt_double(optarg, 0, 10, "--lr"); break;
+		case OPT_MPI_TIMEOUT:
+			o->mpi_timeout = opt_double(optarg, 0, 1e9, "--mpi-timeout");
+			break;
 		case OPT_PATIENCE: o->s.patience = opt_ll(optarg, 1, 1000000000, "--patience"); break;
 		case OPT_PRECISION:
 			o->precision_opt = 1;
@@ -294,6 +304,7 @@ parse(struct opts *o, int argc, char **argv)
 			if (strcmp(optarg, "batch") != 0 && strcmp(optarg, "graph") != 0)
 				die_usage("--reduce: '%s': expected batch or graph", optarg);
 			o->by_graph = strcmp(optarg, "graph") == 0;
+			o->reduce_given = 1;
 			break;
 		case OPT_RESUME: o->resume = optarg; break;
 		case OPT_STEPS: o->s.steps = opt_ll(optarg, 0, 1000000000000LL, "--steps"); break;
@@ -812,6 +823,7 @@ validate_by_graph(model *M, struct lgraph **vg, int nv, int B, uint64_t seed,
 	int64_t nlz = 0, *at = xcalloc((size_t)nv + 1, sizeof *at);
 	struct vtally v;
 	char msg[256];
+	int bad = 0;
 
 	dstep_split(vg, nv, rank_of);
 	for (int i = 0; i < nv; i++)
@@ -821,12 +833,12 @@ validate_by_graph(model *M, struct lgraph **vg, int nv, int B, uint64_t seed,
 		}
 	for (int c0 = 0; c0 < n; c0 += B) {
 		int G = n - c0 < B ? n - c0 : B;
-		if (batch_build(b, mine + c0, G, seed, VAL_STEP, bo, msg, sizeof msg) != 0) {
+		if ((bad = batch_build(b, mine + c0, G, seed, VAL_STEP, bo, msg, sizeof msg) != 0)) {
 			if (stop_signal && dist_size() == 1) {	/* several: no handler */
 				rc = -1;
 				goto out;
 			}
-			die("validation: %s", msg);
+			break;
 		}
 		lz = xreallocarray(lz, (size_t)(nlz + b->P + 1), sizeof *lz);
 		ly = xreallocarray(ly, (size_t)(nlz + b->P + 1), sizeof *ly);
@@ -853,6 +865,10 @@ validate_by_graph(model *M, struct lgraph **vg, int nv, int B, uint64_t seed,
 			r[VG_CC] = (double)o.clu_correct;
 		}
 	}
+	char m[300] = "";
+	if (bad)
+		snprintf(m, sizeof m, "validation: %s", msg);
+	dist_fail_if_any(bad, m);	/* one line from the rank that failed */
 	dist_gather_f64(gr, nv * VG_N);	/* integers and one value each: exact */
 	/* the logits of every graph, in graph order */
 	for (int i = 0; i < nv; i++)
@@ -1015,9 +1031,8 @@ bench(const struct opts *o, model *M, const struct dataset *ds, const struct bat
 		double t0 = now(), t1, loss = 0, c0 = cpu_s();
 		if (o->by_graph) {
 			double l[NTASK];
-			if (dstep_run(&d, M, ds->g, (uint64_t)o->s.seed, (uint64_t)s, bo, &b, w, 0, l,
-				      msg, sizeof msg) < 0)
-				die("%s", msg);
+			dstep_run(&d, M, ds->g, (uint64_t)o->s.seed, (uint64_t)s, bo, &b, w, 0, l, msg,
+				  sizeof msg);
 			for (int k = 0; k < NTASK; k++)
 				loss += l[k];
 			P = d.P;
@@ -1116,7 +1131,22 @@ struct trainer {
 	int stop;		/* a signal stops the run (all ranks agree) */
 	int cut;		/* a signal cut a feature command short: the
 				 * epoch ends unscored */
+	long long ck_epoch;	/* the epoch --checkpoint holds, or 0 */
 };
+
+/* Where the run stands, for the line of a timeout or a signal under MPI
+ * (dist_set_where): the step, its epoch, the last checkpoint. */
+static void
+say_where(const struct trainer *t, const char *what, long long step, long long epoch)
+{
+	if (dist_size() == 1)
+		return;
+	if (t->ck_epoch > 0)
+		dist_set_where("%s %lld (epoch %lld; %s holds epoch %lld)", what, step, epoch,
+			       t->o->checkpoint, t->ck_epoch);
+	else
+		dist_set_where("%s %lld (epoch %lld)", what, step, epoch);
+}
 
 /* The model of the settings, with its initial values (stream "init"). */
 static void
@@ -1132,17 +1162,27 @@ model_setup(const struct opts *o, model *M)
 	gsl_rng_free(r);
 }
 
+/* The validation graphs of n (--validation, or 124 of every 1024), or a
+ * usage error when none or all would be. */
+static int64_t
+validation_count(const struct opts *o, int64_t n)
+{
+	int64_t nv = o->s.validation >= 0 ? o->s.validation
+	    : (int64_t)llround((double)n * 124.0 / 1024.0);
+
+	if (nv < 1 || nv >= n)
+		die_usage("%" PRId64 " graphs: cannot keep %" PRId64
+			  " for validation and train on the rest (--validation)", n, nv);
+	return nv;
+}
+
 /* The last --validation graphs validate, the others train. */
 static void
 trainer_init(struct trainer *t, struct opts *o, model *M, struct dataset *ds,
 	     const struct batch_opts *bo)
 {
-	int64_t nv = o->s.validation >= 0 ? o->s.validation
-	    : (int64_t)llround((double)ds->n * 124.0 / 1024.0);
+	int64_t nv = validation_count(o, ds->n);
 
-	if (nv < 1 || nv >= ds->n)
-		die_usage("%" PRId64 " graphs: cannot keep %" PRId64
-			  " for validation and train on the rest (--validation)", ds->n, nv);
 	o->s.validation = nv;		/* the model's config says what was used */
 	memset(t, 0, sizeof *t);
 	t->o = o;
@@ -1340,6 +1380,7 @@ train_epoch(struct trainer *t, long long epoch, double *lsum, int *budget_hit)
 		for (int i = 0; i < t->B; i++)
 			bg[i] = t->train[t->perm[i0 + i]];
 		if (t->by_graph) {
+			say_where(t, "at step", t->st.step + 1, epoch + 1);
 			int rc = dstep_run(&t->dp, t->M, bg, (uint64_t)o->s.seed,
 					   (uint64_t)t->st.step, &t->bo, &t->b, t->w,
 					   stop_signal != 0, l, msg, sizeof msg);
@@ -1451,6 +1492,8 @@ train(struct trainer *t, int argc, char **argv)
 		 * whether the run goes on */
 		struct val_scores sc;
 		int cut;
+
+		say_where(t, "validating after step", st->step, epoch + 1);
 		if (t->by_graph)
 			cut = validate_by_graph(t->M, t->val, (int)t->nv, t->B, (uint64_t)o->s.seed,
 						&t->bo, &t->b, &t->dp.one, t->w, &sc);
@@ -1464,6 +1507,8 @@ train(struct trainer *t, int argc, char **argv)
 		else
 			st->epoch = epoch + 1;
 		dist_bcast_idle(&end, sizeof end, 0);
+		if (o->checkpoint)
+			t->ck_epoch = epoch + 1;	/* rank 0 wrote it before its word */
 		if (end)
 			break;
 	}
@@ -1476,40 +1521,71 @@ train(struct trainer *t, int argc, char **argv)
 
 /* ---- processes ---- */
 
-/* A rank other than 0 that fails as rank 0 does lets rank 0's line come
- * first: the first exit ends the job. */
+/* The standard error of a rank other than 0 while it parses the options:
+ * its own and a file that keeps its message. */
+static int parse_err = -1, parse_msg = -1;
+
+/*
+ * A rank other than 0 that fails to parse its options: rank 0, with the
+ * same options, fails the same way and says so, and the first exit ends
+ * the job; so this one waits, then says its message as its own ("rank 1:
+ * ...") only when it is still running: its options differ from rank 0's
+ * (mpirun's MPMD form).
+ */
 static void
 linger(void *arg)
 {
+	char buf[1024], out[1100];
+	ssize_t n;
+	int k, p = (int)strlen(err_prog()) + 2;	/* after "gcn-train: " */
+
 	(void)arg;
-	sleep(1);
+	sleep(5);
+	if (parse_err < 0 || (n = pread(parse_msg, buf, sizeof buf - 1, 0)) <= p)
+		return;
+	buf[n] = '\0';
+	k = snprintf(out, sizeof out, "%.*srank %d: %s", p, buf, dist_launch_rank(), buf + p);
+	if (write(parse_err, out, (size_t)(k < (int)sizeof out ? k : (int)sizeof out - 1)) < 0)
+		return;
 }
 
 /*
  * The options, parsed by every process before MPI starts (so that -h and
  * --version end a run of several processes cleanly); the processes a
- * launcher started as ranks other than 0 parse them silently.
+ * launcher started as ranks other than 0 parse them without a word, but
+ * for an error that rank 0 does not share (linger()).
  */
 static void
 parse_rank(struct opts *o, int argc, char **argv)
 {
-	int fd1 = -1, fd2 = -1, nul;
+	int fd1 = -1, nul;
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
 
+	snprintf(path, sizeof path, "%s/gcn-train-parse.XXXXXX", dir && *dir ? dir : "/tmp");
 	if (dist_launch_rank() != 0 && (nul = open("/dev/null", O_WRONLY)) >= 0) {
 		fd1 = dup(STDOUT_FILENO);
-		fd2 = dup(STDERR_FILENO);
+		parse_err = dup(STDERR_FILENO);
 		dup2(nul, STDOUT_FILENO);
-		dup2(nul, STDERR_FILENO);
+		if ((parse_msg = mkstemp(path)) >= 0) {
+			unlink(path);
+			dup2(parse_msg, STDERR_FILENO);
+		} else {
+			dup2(nul, STDERR_FILENO);
+		}
 		close(nul);
 		err_atexit(linger, NULL);
 	}
 	parse(o, argc, argv);
-	if (fd1 >= 0 && fd2 >= 0) {
+	if (fd1 >= 0 && parse_err >= 0) {
 		fflush(stdout);
 		dup2(fd1, STDOUT_FILENO);
-		dup2(fd2, STDERR_FILENO);
+		dup2(parse_err, STDERR_FILENO);
 		close(fd1);
-		close(fd2);
+		close(parse_err);
+		if (parse_msg >= 0)
+			close(parse_msg);
+		parse_err = parse_msg = -1;
 		err_atexit(NULL, NULL);
 	}
 }
@@ -1527,8 +1603,12 @@ start_ranks(struct opts *o, int nfiles, char **files)
 {
 	int std = nfiles == 0;
 
+	dist_set_timeout(o->mpi_timeout);
 	if (dist_init(NULL, NULL) == 1)
 		return;
+	if (o->reduce_given && !o->by_graph && dist_rank() == 0)
+		die_usage("%d processes: --reduce batch is one process's step; several always "
+			  "sum by graph (gcn-train(1), MPI)", dist_size());
 	o->by_graph = 1;
 	for (int i = 0; i < nfiles; i++)
 		std |= strcmp(files[i], "-") == 0;
@@ -1544,6 +1624,102 @@ start_ranks(struct opts *o, int nfiles, char **files)
 		dist_stdin_read();
 }
 
+/*
+ * What every process must share, as lines "key: value": the settings as
+ * given (options over --config, before auto or a default is resolved),
+ * and the options outside them that change the run or that rank 0 alone
+ * uses (one process's different -o would go unused without a word).
+ * -q, --progress and --mpi-timeout may differ.  A new string.
+ */
+static char *
+settings_text(struct opts *o)
+{
+	struct cfg_key keys[TRAIN_SCHEMA_MAX];
+	size_t nk = train_schema(&o->s, keys), len;
+	char *cfg = cfg_dump(keys, nk), *text = NULL;
+	FILE *f = open_memstream(&text, &len);
+	const char *none = "(none)";
+
+	if (!f)
+		die("open_memstream:");
+	fprintf(f, "%s-j: %d\n-l: %d\n-t: %d\n--bench-steps: %lld\n--reduce: %s\n"
+		"-o: %s\n--checkpoint: %s\n--log: %s\n--resume: %s\n", cfg, o->c.threads,
+		o->c.level, o->c.text, o->bench_steps, o->reduce_given ? (o->by_graph ?
+		"graph" : "batch") : none, o->c.output ? o->c.output : none,
+		o->checkpoint ? o->checkpoint : none, o->log ? o->log : none,
+		o->resume ? o->resume : none);
+	if (fclose(f) != 0)
+		die("open_memstream:");
+	free(cfg);
+	return text;
+}
+
+/*
+ * Several processes must train on rank 0's settings and input, or the
+ * collectives of a step no longer match (a deadlock, MPI's own error, or
+ * a model that differs without a word).  Checked once every process has
+ * read its input, before anything is written: a difference ends the run
+ * with one line naming the first rank and what differs.
+ */
+static void
+agree(const char *settings, const struct dataset *ds)
+{
+	/* the options of the config's keys, to name what differs */
+	static const char *const opt_of[][2] = {
+		{ "features.stage", "--features" }, { "features.command", "--features" },
+		{ "model.hidden", "--hidden" }, { "model.layers", "--layers" },
+		{ "tasks", "--tasks" }, { "train.batch_graphs", "--batch" },
+		{ "train.epochs", "--epochs" }, { "train.steps", "--steps" },
+		{ "train.patience", "--patience" }, { "train.validation_graphs", "--validation" },
+		{ "train.lr", "--lr" }, { "train.precision", "--precision" }, { "seed", "-s" },
+	};
+	char msg[640] = "";
+	int bad;
+
+	if (dist_size() == 1)
+		return;
+	bad = dist_same_lines(settings, opt_of, sizeof opt_of / sizeof opt_of[0], msg,
+			      sizeof msg) != 0;
+	dist_fail_if_any(bad, msg);
+	bad = dstep_same_input(ds->g, ds->n, msg, sizeof msg) != 0;
+	dist_fail_if_any(bad, msg);
+}
+
+/*
+ * The pg record's command line (*pargc words at *pargv, options first, as
+ * getopt left them) under MPI: --mpi-timeout left out (it cannot change
+ * the model, as -j and -q, which the stream leaves out), and, for several
+ * processes, --reduce graph, which they always use: so it tells their
+ * model from one process's (--reduce batch by default), and makes the
+ * same model in one process.
+ */
+static void
+pg_mpi(const struct opts *o, int *pargc, char ***pargv)
+{
+	char **a = *pargv, **v = xmallocarray((size_t)*pargc + 3, sizeof *v);
+	int n = 0, opts = 1;
+
+	v[n++] = a[0];
+	if (dist_size() > 1 && !o->reduce_given) {
+		v[n++] = (char *)"--reduce";
+		v[n++] = (char *)"graph";
+	}
+	for (int i = 1; i < *pargc; i++) {
+		size_t len = strcspn(a[i], "=");
+		opts &= strcmp(a[i], "--") != 0;
+		/* --mpi-timeout S, --mpi-timeout=S and their abbreviations */
+		if (opts && len >= 5 && len <= 13 && strncmp(a[i], "--mpi-timeout", len) == 0) {
+			i += a[i][len] != '=';
+			continue;
+		}
+		v[n++] = a[i];
+	}
+	v[n] = NULL;
+	free(a);
+	*pargv = v;
+	*pargc = n;
+}
+
 /* Every rank multiplies in rank 0's precision (auto measured there). */
 static void
 share_precision(void)
@@ -1552,7 +1728,7 @@ share_precision(void)
 
 	if (dist_size() == 1)
 		return;
-	dist_bcast(&p, sizeof p, 0);
+	dist_bcast_idle(&p, sizeof p, 0);	/* rank 0 may still be setting up */
 	gemm_set_precision(p);
 }
 
@@ -1602,6 +1778,8 @@ write_model(gs_file *out, const struct dataset *ds, const struct trainer *t)
 	model_record(&r, MODEL_NAME, &t->o->s, t->M, t->best,
 		     st->best_score >= 0 ? &st->best_sc : NULL, st->best_epoch, st->best_step);
 	gs_attr_setf(&r, "trained_steps", "%lld", st->step);
+	gs_attr_setf(&r, "processes", "%d", dist_size());
+	gs_attr_set(&r, "reduce", t->by_graph ? "graph" : "batch");
 	gs_write1(out, &r);
 	gs_rec_free(&r);
 }
@@ -1627,15 +1805,20 @@ run(struct opts *o, model *M, struct dataset *ds, const struct batch_opts *bo, i
 		if (o->precision_why[0])
 			warnx_("%s", o->precision_why);
 		say_start(&t);
-		dist_stdin_share();	/* rank 0's setup is done */
 	}
 	share_precision();
 	share_state(&t);
 	/* several processes: mpirun ends every rank on a signal, so the ranks
-	 * keep the default action, with which -o's temporary files are
-	 * removed (outfile.h) */
-	if (dist_size() == 1)
+	 * keep its action, with which -o's temporary files are removed
+	 * (outfile.h), after rank 0's line on why */
+	if (dist_size() == 1) {
 		catch_signals();
+	} else {
+		if (o->checkpoint && o->resume && strcmp(o->checkpoint, o->resume) == 0)
+			t.ck_epoch = t.st.epoch;
+		dist_set_where("before step %lld", t.st.step + 1);
+		dist_catch_signals();
+	}
 	train(&t, pgargc, pgargv);
 	if (dist_rank() == 0) {
 		write_model(out, ds, &t);
@@ -1656,13 +1839,16 @@ main(int argc, char **argv)
 	model M;
 	int tasks, pgargc;
 	char **pgargv;		/* the command line of the pg records */
+	char *settings;		/* what every process must share (MPI) */
 
 	copt_passive_wait(argv);
 	err_setprog(argv[0]);
 	parse_rank(&o, argc, argv);
+	settings = settings_text(&o);	/* as given, before any is chosen */
 	start_ranks(&o, argc - optind, argv + optind);
 	copt_apply_threads_blas(&o.c);
 	apply_precision(&o, argc, argv, &pgargc, &pgargv);
+	pg_mpi(&o, &pgargc, &pgargv);
 	tasks_parse(o.s.tasks, &tasks);
 	memset(&ds, 0, sizeof ds);
 	memset(&fc, 0, sizeof fc);
@@ -1671,12 +1857,16 @@ main(int argc, char **argv)
 	train_settings_batch_opts(&o.s, &bo);
 	resolve_features(&o, &ds, &fc, &bo.fs);
 	model_setup(&o, &M);
+	if (dist_rank() == 0) {
+		if (!o.bench_steps)
+			validation_count(&o, ds.n);	/* said once, here */
+		dist_stdin_share();	/* rank 0's setup is done: the others do theirs */
+	}
+	agree(settings, &ds);
+	free(settings);
 	if (o.bench_steps) {
-		if (dist_rank() == 0) {
-			if (o.precision_why[0])
-				warnx_("%s", o.precision_why);
-			dist_stdin_share();	/* rank 0's setup is done */
-		}
+		if (dist_rank() == 0 && o.precision_why[0])
+			warnx_("%s", o.precision_why);
 		share_precision();
 		bench(&o, &M, &ds, &bo);
 	} else {
