@@ -26,8 +26,17 @@ LDFLAGS   ?=
 # mk/deps.sh optional, which writes build/optional.mk: oneDNN for the bf16
 # products of common/gemm.c (DNNL_CPPFLAGS -DGNN_DNNL, DNNL_LDLIBS -ldnnl,
 # linked as needed), or nothing, and the programs compute in fp32 only.
-# make makes the file first (again when mk/deps.sh changes) and reads it.
+# make makes the file first (again when mk/deps.sh or DNNL changes) and
+# reads it.  DNNL=no builds without oneDNN even where it is installed: the
+# programs a machine without it gets (.ci/run tests them so).
+DNNL      ?= auto
+ifeq ($(filter auto no,$(DNNL)),)
+$(error DNNL=$(DNNL): expected auto or no)
+endif
 -include build/optional.mk
+ifneq ($(DNNL_BUILD),$(DNNL))
+build/optional.mk: FORCE
+endif
 LDLIBS    += $(DNNL_LDLIBS)
 
 COMMON_SRC = $(sort $(wildcard common/*.c))
@@ -61,7 +70,7 @@ endif
 	@echo '$(DEPS_KEY)' >$@
 FORCE:
 build/optional.mk: mk/deps.sh
-	@$(DEPS_ENV) OPTIONAL_MK='$@' sh mk/deps.sh optional
+	@$(DEPS_ENV) DNNL='$(DNNL)' OPTIONAL_MK='$@' sh mk/deps.sh optional
 
 # What a target needs beyond the build, checked each time it runs: the
 # unit tests' Criterion and the figures' tools (make test runs the

@@ -12,8 +12,11 @@
 #               build): oneDNN (bf16 products, common/gemm.h).  Installed
 #               like the others as root where apt-get is; elsewhere named on
 #               stderr, and the build goes on without it.  Writes the make
-#               variables DNNL_CPPFLAGS and DNNL_LDLIBS to the file
-#               $OPTIONAL_MK (default build/optional.mk); never fails
+#               variables DNNL_BUILD (the DNNL it was made for),
+#               DNNL_CPPFLAGS and DNNL_LDLIBS to the file $OPTIONAL_MK
+#               (default build/optional.mk); fails only on misuse.  With
+#               DNNL=no (make DNNL=no) oneDNN is left out: nothing is
+#               checked or installed, and the programs are fp32 only
 #     test      Criterion and the figures' tools (`make test`)
 #     asan      the compiler's AddressSanitizer and UBSan (`make test-asan`)
 #     valgrind  valgrind (`make test-valgrind`)
@@ -230,6 +233,13 @@ check_optional() {
 # make variables
 optional() {
 	out=${OPTIONAL_MK:-build/optional.mk}
+	dnnl=${DNNL:-auto}
+	case $dnnl in auto | no) ;; *) echo "deps: DNNL=$dnnl: expected auto or no" >&2; exit 2 ;; esac
+	case $out in */*) mkdir -p "${out%/*}" || exit 0 ;; esac
+	if [ "$dnnl" = no ]; then
+		printf '# mk/deps.sh optional: oneDNN left out (DNNL=no)\nDNNL_BUILD = no\nDNNL_CPPFLAGS =\nDNNL_LDLIBS =\n' >"$out"
+		exit 0
+	fi
 	tried=""
 	while ! check check_optional; do
 		if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
@@ -243,13 +253,12 @@ optional() {
 		apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=600 $pkgs >&2 ||
 			echo "deps: apt-get install failed" >&2
 	done
-	case $out in */*) mkdir -p "${out%/*}" || exit 0 ;; esac
 	if [ -z "$report" ]; then
-		printf '# mk/deps.sh optional: oneDNN found\nDNNL_CPPFLAGS = -DGNN_DNNL\nDNNL_LDLIBS = %s\n' \
+		printf '# mk/deps.sh optional: oneDNN found\nDNNL_BUILD = auto\nDNNL_CPPFLAGS = -DGNN_DNNL\nDNNL_LDLIBS = %s\n' \
 			"$DNNL_LDLIBS" >"$out"
 	else
 		printf 'deps: optional, missing here (the build goes on without it):\n%s' "$report" >&2
-		printf '# mk/deps.sh optional: oneDNN not found\nDNNL_CPPFLAGS =\nDNNL_LDLIBS =\n' >"$out"
+		printf '# mk/deps.sh optional: oneDNN not found\nDNNL_BUILD = auto\nDNNL_CPPFLAGS =\nDNNL_LDLIBS =\n' >"$out"
 	fi
 	exit 0
 }
