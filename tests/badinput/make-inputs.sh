@@ -306,3 +306,5 @@ cp ml/* ml-gz/ && rm ml-gz/u.data && gzip -c ml/u.data | head -c 40 >ml-gz/u.dat
 cp ml/* ml-garbage/ && cp garbage.bin ml-garbage/u.data
 printf '1 1000000000000\n' >el-1e12.txt
 printf '0 1\n' >el-small.txt
+# ---- issue 37: gcn-adapt --predict follows the adapted model's train.precision ----
+sed 's/^train\.precision: .*/train.precision: "half"/; s/^@end .*/@end/' adapted.txt >adapted-prec.txt
