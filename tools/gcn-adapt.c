@@ -94,6 +94,7 @@ struct opts {
 	const char *train_opt;	/* the first option given that only adaptation takes */
 	int label_set, task_set;
 	const char *precision;	/* --precision: auto, fp32 or bf16 */
+	char precision_why[400];	/* what auto chose and why, for stderr */
 };
 
 static void
@@ -1441,6 +1442,8 @@ write_model(const struct adapt *a, const struct pretrained *pt, gs_file *mf, gs_
 
 	feat_src_columns(&pt->fs, bcols, sizeof bcols);	/* a built-in set's */
 	s.nfeat = a->M->cfg.nfeat;
+	/* the runs' precision, which --predict follows (with_precision()) */
+	s.precision = (char *)gemm_precision_name(gemm_precision());
 	s.feature_stage = (char *)(kind == FEAT_SRC_GIVEN ? "stream" : kind == FEAT_SRC_CALL
 				   ? "command" : feat_src_name(&pt->fs));
 	s.feature_command = (char *)(kind == FEAT_SRC_CALL ? pt->fc.cmd : "");
@@ -1624,6 +1627,48 @@ class_values(const char *list, int64_t C)
 }
 
 /*
+ * The products' precision (gemm.h), chosen with the threads set (auto
+ * measures) and set for the process; returns the command line for the pg
+ * records, with the precision chosen in place of any --precision given
+ * (optind moved to its operands; the caller frees the array).  recorded:
+ * for --predict, the precision the model was adapted in (its
+ * train.precision), which auto follows, so that the saved run's test items
+ * get their own predictions back (another precision changes them by its
+ * rounding); where that is bf16 and bf16 is not available here, fp32, and
+ * o->precision_why says so.  "auto" (models saved before the adaptation's
+ * precision was recorded) and NULL (adaptation): auto measures.
+ */
+static char **
+with_precision(struct opts *o, const char *recorded, int argc, char **argv, int *pgargc)
+{
+	char *why = o->precision_why, r[256];
+	size_t len = sizeof o->precision_why;
+	int want = gemm_precision_parse(o->precision), prec, pgoptind;
+
+	if (want != GEMM_AUTO || !recorded || strcmp(recorded, "auto") == 0) {
+		if ((prec = gemm_choose(want, why, len)) < 0)
+			die("--precision %s: %s", o->precision, why);
+	} else {
+		int rec = gemm_precision_parse(recorded);
+		if (rec != GEMM_FP32 && rec != GEMM_BF16)
+			die("%s: config: train.precision '%.40s': expected auto, fp32 or bf16",
+			    o->model, recorded);
+		if ((prec = gemm_choose(rec, r, sizeof r)) >= 0) {
+			snprintf(why, len, "%s, the precision the model was adapted in", recorded);
+		} else {
+			prec = GEMM_FP32;
+			snprintf(why, len, "fp32: the model was adapted in bf16, and %s; the "
+				 "probabilities differ from its run's by bf16's rounding", r);
+		}
+	}
+	gemm_set_precision(prec);
+	char **v = argv_with_precision(argc, argv, optind, gemm_precision_name(prec), pgargc,
+				       &pgoptind);
+	optind = pgoptind;	/* the operands in v */
+	return v;
+}
+
+/*
  * --predict: every item of the input (every node, every edge of the graph
  * record, every graph) through the adapted model's encoder and head, as
  * in the evaluation pass of a run; one predictions record, whose true
@@ -1631,7 +1676,7 @@ class_values(const char *list, int64_t C)
  * input's, all of its edges: a run's model saw its training edges only.
  */
 static int
-predict_main(struct opts *o, int argc, char **argv)
+predict_main(struct opts *o, int argc0, char **argv0)
 {
 	struct pretrained pt;
 	struct adapted_cfg ac;
@@ -1642,6 +1687,8 @@ predict_main(struct opts *o, int argc, char **argv)
 	gs_rec rec;
 
 	load_adapted(&pt, &ac, &h, o->model);
+	int argc;
+	char **argv = with_precision(o, pt.ts.precision, argc0, argv0, &argc);
 	int task = strcmp(ac.task, "link") == 0 ? TASK_LINK : strcmp(ac.task, "graph") == 0
 	    ? TASK_GRAPH : TASK_NODE;
 	if (o->task_set && o->task != task)
@@ -1748,6 +1795,7 @@ predict_main(struct opts *o, int argc, char **argv)
 	dataset_free(&ds);
 	adapted_cfg_free(&ac);
 	pretrained_free(&pt);
+	free(argv);
 	return 0;
 }
 
@@ -1760,22 +1808,20 @@ main(int argc, char **argv)
 	err_setprog(argv[0]);
 	parse(&o, argc, argv);
 	copt_apply_threads_blas(&o.c);
-	/* the products' precision, with the threads set (auto measures); the
-	 * pg records' command line and the predictions say the one chosen */
-	char why[256];
-	int prec = gemm_choose(gemm_precision_parse(o.precision), why, sizeof why);
-	if (prec < 0)
-		die("--precision %s: %s", o.precision, why);
-	gemm_set_precision(prec);
-	int pgargc, pgoptind;
-	char **pgargv = argv_with_precision(argc, argv, optind, gemm_precision_name(prec), &pgargc,
-					    &pgoptind);
-	optind = pgoptind;	/* the operands in pgargv */
-	int rc = o.predict ? predict_main(&o, pgargc, pgargv) : adapt_main(&o, pgargc, pgargv);
+	/* the pg records' command line and the predictions say the precision
+	 * chosen; --predict chooses once it has read the model */
+	int rc;
+	if (o.predict) {
+		rc = predict_main(&o, argc, argv);
+	} else {
+		int pgargc;
+		char **pgargv = with_precision(&o, NULL, argc, argv, &pgargc);
+		rc = adapt_main(&o, pgargc, pgargv);
+		free(pgargv);
+	}
 	/* at the end, as the other summaries: a failing run says one line */
 	if (strcmp(o.precision, "auto") == 0 && !o.c.quiet)
-		warnx_("precision auto: %s", why);
-	free(pgargv);
+		warnx_("precision auto: %s", o.precision_why);
 	gemm_release();
 	return rc;
 }

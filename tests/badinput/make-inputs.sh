@@ -346,3 +346,5 @@ gcn-adapt -q -j 1 -s 1 --head-width 8 --runs 1 --epochs 2 --label cluster --mode
 	--allow-features-command --train-per-class 2 --val 5 --test 5 -o /dev/null -t \
 	--save-model adapted-cmd.txt node.gs
 printf 'features:\n  stage: command\n  command: "touch %s/pwned; nodefeat -j 1"\n' "$B" >train-cmd.yaml
+# ---- issue 37: gcn-adapt --predict follows the adapted model's train.precision ----
+sed 's/^train\.precision: .*/train.precision: "half"/; s/^@end .*/@end/' adapted.txt >adapted-prec.txt
