@@ -29,6 +29,7 @@
 
 #define BIN_MAGIC "\x89GNS"
 #define TXT_MAGIC "##gnnstream"
+#define UTF8_BOM "\xef\xbb\xbf"	/* skipped where a stream or edge list starts */
 #define MAX_HEADER (1u << 20)	/* one record header line */
 #define IOBUF (1u << 18)
 /* Raw bytes are read RAW_FILL at a time into a buffer of RAW_CAP: the spare
@@ -1435,6 +1436,8 @@ static int read_edgelist(gs_file *fp, gs_rec *rec)
 	while ((rc = read_line(fp)) == 1) {
 		char *s = fp->line;
 		int cols = 2, rest;
+		if (strncmp(s, UTF8_BOM, 3) == 0)
+			s += 3;	/* `cat` of files that each begin with one */
 		while (*s == ' ' || *s == '\t')
 			s++;
 		if (*s == '#' || *s == '\0')
@@ -1507,6 +1510,11 @@ static int read_stream_header(gs_file *fp)
 		unread_plain(fp);	/* a gzip member after plain data */
 	if ((rc = fill(fp, 16)))
 		return rc;
+	if (fp->len - fp->pos >= 3 && memcmp(fp->buf + fp->pos, UTF8_BOM, 3) == 0) {
+		fp->pos += 3;	/* a byte-order mark (Windows editors): not data */
+		if ((rc = fill(fp, 16)))
+			return rc;
+	}
 	have = fp->len - fp->pos;
 	b = fp->buf + fp->pos;
 	if (have == 0) {

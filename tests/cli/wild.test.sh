@@ -1,0 +1,36 @@
+# wild.test.sh - input as it comes from the wild (issue 37, section 6):
+# byte-order marks, graphs that share an id, graphs larger than memory,
+# progress on long work.  Sourced by run.sh with lib.sh (expect,
+# expect_err, check, same).
+T="$TMPD/wild"
+mkdir -p "$T"
+BOM=$(printf '\357\273\277')
+
+# ---- a UTF-8 byte-order mark is not data ----
+printf '%s0 1\n1 2\n2 0\n' "$BOM" >"$T/bom.el"
+printf '0 1\n1 2\n2 0\n' >"$T/plain.el"
+expect 0 "centrality --tsv $T/plain.el >$T/plain.tsv"
+expect 0 "centrality --tsv <$T/bom.el >$T/bom.tsv" "an edge list that starts with a BOM (the issue's example)"
+same "$T/plain.tsv" "$T/bom.tsv" "centrality: a BOM changes nothing"
+expect 0 "nodefeat --tsv $T/bom.el >$T/bomf.tsv"
+expect 0 "nodefeat --tsv $T/plain.el >$T/plainf.tsv"
+same "$T/plainf.tsv" "$T/bomf.tsv" "nodefeat: a BOM changes nothing"
+# cat of two such files: the second mark starts a line
+printf '%s3 4\n' "$BOM" >"$T/bom2.el"
+expect 0 "cat $T/bom.el $T/bom2.el | nodefeat --tsv >$T/cat.tsv"
+check "[ \$(grep -c '^[0-9]' $T/cat.tsv) -eq 5 ]" "cat of two edge lists with a BOM each: 5 nodes"
+# a text stream saved by an editor, and after another one (cat)
+dcbm-gen -q --count 1 --nodes 30 -t >"$T/g.txt"
+{ printf '%s' "$BOM"; cat "$T/g.txt"; } >"$T/bomg.txt"
+expect 0 "centrality -q --tsv $T/g.txt >$T/g.tsv"
+expect 0 "centrality -q --tsv $T/bomg.txt >$T/bomg.tsv" "a text stream that starts with a BOM"
+same "$T/g.tsv" "$T/bomg.tsv" "a text stream: a BOM changes nothing"
+expect 0 "cat $T/g.txt $T/bomg.txt | centrality -q --tsv >$T/two.tsv"
+check "[ \$(grep -c '^# graph' $T/two.tsv) -eq 2 ]" "a text stream with a BOM after another stream"
+# graph-import's readers
+expect 0 "graph-import -f edgelist -t $T/bom.el >$T/imp.txt"
+check "grep -q '^@graph id=0 nodes=3 edges=3 ' $T/imp.txt" "graph-import: an edge list with a BOM"
+printf '%s1\t0\t0\ta\n2\t1\t0\tb\n' "$BOM" >"$T/bom.content"
+printf '%s1\t2\n' "$BOM" >"$T/bom.cites"
+expect 0 "graph-import -f linqs -q -t $T/bom.content $T/bom.cites >$T/linqs.txt" "LINQS files with a BOM"
+check "grep -q '^@graph id=0 nodes=2 edges=1 ' $T/linqs.txt" "graph-import: LINQS with a BOM"
