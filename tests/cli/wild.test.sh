@@ -34,3 +34,24 @@ printf '%s1\t0\t0\ta\n2\t1\t0\tb\n' "$BOM" >"$T/bom.content"
 printf '%s1\t2\n' "$BOM" >"$T/bom.cites"
 expect 0 "graph-import -f linqs -q -t $T/bom.content $T/bom.cites >$T/linqs.txt" "LINQS files with a BOM"
 check "grep -q '^@graph id=0 nodes=2 edges=1 ' $T/linqs.txt" "graph-import: LINQS with a BOM"
+
+# ---- graphs that share an id: gcn-train numbers them by position ----
+# 12 labelled graphs (ids 0..11), and the same stream with every id 0, as
+# cat of edge lists or of streams numbered from 0 gives (a bare @end: the
+# ids changed, so the checksum did)
+dcbm-gen -q -s 3 --count 12 --nodes 80..120 | centrality -q -t >"$T/lab.txt"
+awk '/^@(graph|tensor|pairs|label) / { sub(/ id=[0-9]+/, " id=0") } /^@end/ { $0 = "@end" } 1' \
+	"$T/lab.txt" >"$T/dup.txt"
+printf 'model:\n  hidden: 16\n  rank_hidden: 16\n  attention_hidden: 16\ntrain:\n  batch_graphs: 4\n  validation_graphs: 4\n' >"$T/small.yaml"
+expect 0 "gcn-train -q -j 2 --config $T/small.yaml --epochs 2 -t -o $T/m-ids.txt $T/lab.txt"
+expect_err 0 "gcn-train -j 2 --config $T/small.yaml --epochs 2 -t -o $T/m-dup.txt $T/dup.txt" \
+	"gcn-train: 12 graphs carry 1 distinct ids (cat of edge lists or of streams numbered from 0?), and masks are drawn by graph id: the graphs are numbered 0..11 in input order instead"
+check "[ \$(grep -c 'distinct ids' $LIB_ERR) -eq 1 ]" "the renumbering is said once"
+# the model trained on them is the model of the graphs numbered 0..11 (but
+# for the pg ids, which name other commands)
+model_only() { sed -n '/^@model/,$p' "$1" | sed 's/ pg=[0-9a-f]*//; /^@end/d'; }
+model_only "$T/m-ids.txt" >"$T/m-ids.model"
+model_only "$T/m-dup.txt" >"$T/m-dup.model"
+same "$T/m-ids.model" "$T/m-dup.model" "graphs that shared id 0 draw the masks of graphs 0..11"
+expect 0 "gcn-train -j 2 --config $T/small.yaml --epochs 2 -t -o $T/m-ids2.txt $T/lab.txt"
+check "! grep -q 'distinct ids' $LIB_ERR" "distinct ids: nothing said"
