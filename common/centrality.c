@@ -944,6 +944,13 @@ static int paths(const graph *g, const struct cent_opts *o, const struct comps *
 				s *= scale;
 			else
 				s = 0.0;	/* networkx: nothing to normalise, all 0 */
+			/* An estimate may pass the most a node of its component can
+			 * have, (n_c - 1)(n_c - 2) / ((n - 1)(n - 2)): a star's centre,
+			 * which every sampled leaf credits with n - 2, gets n_c / (n_c -
+			 * 1) when no draw is the centre.  The true value is in range,
+			 * so the clamp only brings an estimate closer to it. */
+			if (P.state[c] == C_SAMPLED && n > 2)
+				s = fmin(s, (double)(nc - 1) * (double)(nc - 2) * scale);
 			bc[v] = s;
 			if (!isfinite(s))
 				bad = 1;

@@ -223,7 +223,12 @@ void cent_opts_init(struct cent_opts *o);
  *   half its betweenness from the one search that starts at the leaf,
  *   which most samples miss: on a 10^5-node DCBM graph at 1,800 sources
  *   its median relative error was 50%, the scaled one's 27% (Cora at 600
- *   sources: 37% and 14%).  Closeness: a node that was drawn gets its
+ *   sources: 37% and 14%).  An estimate past the most a node of c can
+ *   have, (n_c - 1)(n_c - 2) / ((n - 1)(n - 2)), is set to it: a star's
+ *   centre, which every leaf source credits with n_c - 2, would get n_c /
+ *   (n_c - 1) when no draw is the centre.  The true value is within that
+ *   range, so the clamp only brings an estimate closer and the bounds
+ *   below still hold.  Closeness: a node that was drawn gets its
  *   exact value (its own search); for the others S(v) is estimated by
  *   (n_c - 1) / k_c times the sum of the distances to the sources
  *   (unbiased for S(v); Eppstein and Wang 2004), then the formula above.

@@ -1122,3 +1122,43 @@ Test(centrality_approx, subgraph_leading_pairs)
 		graph_free(&g);
 	}
 }
+
+Test(centrality_approx, estimates_within_range)
+{
+	/* A star of 20,000 nodes past exact_max, 50 sampled sources: every
+	 * source is a leaf (the centre is drawn with probability 0.25%; not
+	 * with this seed), and the linear-scaled estimate of the centre's
+	 * betweenness is n_c / k times the sum of 50 dependencies of n - 2
+	 * each, over (n - 1)(n - 2): n / (n - 1) = 1.00005, above the largest
+	 * value the definition allows (1, the centre of a star; the issue saw
+	 * 1.000001 at 10^6 nodes).  Estimates are kept within [0, the most a
+	 * node of their component can have]. */
+	enum { N = 20000 };
+	int32_t *u = malloc(sizeof *u * N), *v = malloc(sizeof *v * N), i;
+	struct cent_opts o;
+	struct all a;
+	char msg[256];
+	graph g;
+
+	for (i = 1; i < N; i++)
+		u[i - 1] = 0, v[i - 1] = i;
+	graph_init(&g);
+	cr_assert_eq(graph_build(&g, N, N - 1, u, v, GRAPH_STRICT, NULL, msg, sizeof msg), 0);
+	free(u);
+	free(v);
+	cent_opts_init(&o);
+	o.exact_max = 100;
+	o.samples = 50;
+	o.seed = 1;
+	paths_compute(&g, &o, &a);
+	cr_assert(a.out.approx & CENT_BETWEENNESS, "betweenness was not estimated");
+	cr_expect(a.bc[0] <= 1.0, "centre: betweenness %.17g > 1", a.bc[0]);
+	cr_expect(a.bc[0] >= 1.0 - a.out.bc_bound, "centre: %.17g, more than the bound %g "
+		  "below 1", a.bc[0], a.out.bc_bound);
+	for (i = 0; i < N; i++) {
+		cr_expect(a.bc[i] >= 0 && a.bc[i] <= 1, "node %d: betweenness %g", i, a.bc[i]);
+		cr_expect(a.cl[i] >= 0 && a.cl[i] <= 1, "node %d: closeness %g", i, a.cl[i]);
+	}
+	all_free(&a);
+	graph_free(&g);
+}
