@@ -44,7 +44,7 @@ struct state {
 	struct rwse_opts ro;		/* rwse */
 	features_ws ws;
 	rwse_ws rws;
-	double *raw, *norm, *both;	/* paper: (n, 4), (n, 4), (n, 7) */
+	double *raw, *both;		/* paper with --tsv: (n, 4), (n, 7) */
 	double *rw;			/* rwse with --tsv: (n, K) */
 	size_t cap, cap_rw;		/* nodes allocated */
 	char columns[6 * RWSE_STEPS_MAX];
@@ -80,37 +80,41 @@ static void usage(FILE *f, const struct state *s)
 		s->ro.exact_max, s->c->level, s->ro.delta, s->ro.error, s->ro.steps, s->c->seed);
 }
 
+/* The four features: written as "features" (scaled) and "features_raw",
+ * each made in the output record's buffer from the counts in s->ws, so
+ * that a graph costs one (n, 4) matrix (nodefeat(1), MEMORY). */
 static void paper_graph(struct state *s, const struct filter_graph *fg)
 {
 	int32_t n = fg->g->n, v;
 
-	if ((size_t)n > s->cap) {
-		s->cap = (size_t)n;
-		s->raw = xreallocarray(s->raw, s->cap, FEAT_N * sizeof *s->raw);
-		s->norm = xreallocarray(s->norm, s->cap, FEAT_N * sizeof *s->norm);
-		s->both = xreallocarray(s->both, s->cap, 7 * sizeof *s->both);
-	}
-	features_raw(fg->g, s->raw, &s->ws);
-	features_scale(s->raw, n, s->norm, s->scale);
+	features_counts(fg->g, &s->ws);
 	if (fg->tsv) {
-		for (v = 0; v < n; v++) {
+		if ((size_t)n > s->cap) {
+			s->cap = (size_t)n;
+			s->raw = xreallocarray(s->raw, s->cap, FEAT_N * sizeof *s->raw);
+			s->both = xreallocarray(s->both, s->cap, 7 * sizeof *s->both);
+		}
+		features_rows(fg->g, &s->ws, s->raw);
+		for (v = 0; v < n; v++)
 			memcpy(s->both + 7 * (size_t)v, s->raw + FEAT_N * (size_t)v,
 			       FEAT_N * sizeof(double));
-			memcpy(s->both + 7 * (size_t)v + FEAT_N, s->norm + FEAT_N * (size_t)v,
+		features_scale(s->raw, n, s->raw, s->scale);
+		for (v = 0; v < n; v++)
+			memcpy(s->both + 7 * (size_t)v + FEAT_N, s->raw + FEAT_N * (size_t)v,
 			       3 * sizeof(double));
-		}
 		tsv_rows(fg->tsv, fg, s->scale == FEAT_SCALE_LOG
 			 ? FEATURES_COLUMNS ",degree_log,core_log,ci1_log"
 			 : FEATURES_COLUMNS ",degree_norm,core_norm,ci1_norm", s->both, n, 7);
 		return;
 	}
 	gs_rec_tensor(&s->out, fg->rec->id, "features", n, FEAT_N, GS_F64, FEATURES_COLUMNS);
-	memcpy(s->out.data, s->norm, (size_t)n * FEAT_N * sizeof(double));
+	features_rows(fg->g, &s->ws, s->out.data);
+	features_scale(s->out.data, n, s->out.data, s->scale);
 	gs_attr_set(&s->out, "scale", features_scale_name(s->scale));
 	gs_write1(fg->out, &s->out);
 	gs_rec_tensor(&s->out, fg->rec->id, "features_raw", n, FEAT_N, GS_F64,
 		      FEATURES_COLUMNS);
-	memcpy(s->out.data, s->raw, (size_t)n * FEAT_N * sizeof(double));
+	features_rows(fg->g, &s->ws, s->out.data);
 	gs_write1(fg->out, &s->out);
 }
 
@@ -262,7 +266,6 @@ int main(int argc, char **argv)
 	rwse_ws_free(&s.rws);
 	gs_rec_free(&s.out);
 	free(s.raw);
-	free(s.norm);
 	free(s.both);
 	free(s.rw);
 	return 0;
