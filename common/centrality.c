@@ -50,7 +50,6 @@ enum {
 	W_AR_WORKD,	/* ARPACK: double (3 nc) */
 	W_AR_WORKL,	/* ARPACK: double (ncv (ncv + 8)) */
 	W_AR_SEL,	/* ARPACK: a_int (ncv) */
-	W_AR_Z,		/* ARPACK: double (nc nev) eigenvectors */
 	W_AR_D,		/* ARPACK: double (nev) eigenvalues */
 	W_CLAM,		/* double (ncomp): lambda_max per component */
 	W_CORD,		/* struct cbound (ncomp): visiting order */
@@ -123,6 +122,25 @@ static void *wsget(cent_ws *ws, int i, size_t n, size_t sz)
 		ws->cap[i] = bytes;
 	}
 	return ws->buf[i];
+}
+
+/* Free the slots from..to (enum order) that hold more than WS_KEEP bytes:
+ * the buffers of a phase that is over, so that the next phase's, and the
+ * caller's, do not come on top of them (the searches of a 10^6-node graph
+ * hold some 200 MB that the eigensolver does not use).  Small slots stay
+ * for the next call. */
+#define WS_KEEP ((size_t)1 << 20)
+
+static void ws_trim(cent_ws *ws, int from, int to)
+{
+	int i;
+
+	for (i = from; i <= to; i++)
+		if (ws->cap[i] > WS_KEEP) {
+			free(ws->buf[i]);
+			ws->buf[i] = NULL;
+			ws->cap[i] = 0;
+		}
 }
 
 /* ---- connected components ---- */
@@ -346,6 +364,8 @@ struct srch {
 	const graph *g;
 	const struct comps *cp;
 	int32_t n, nb;		/* nodes; accumulator blocks */
+	int32_t cmax;		/* nodes of the largest component */
+	int64_t amax;		/* edges of the component with the most */
 	int nth;		/* threads (at most) */
 	size_t per;		/* bytes of one thread's BFS state */
 	char *thr;		/* (nth, per) BFS states */
@@ -369,12 +389,14 @@ struct srch {
 	int64_t done, total, next, step;
 };
 
-/* Thread t's BFS state inside S->thr: st (n), dstart (n + 1), order (n),
- * dag (m); 16-byte aligned. */
-static size_t bfs_bytes(const graph *g)
+/* Thread t's BFS state inside S->thr: st (n), dstart (cmax + 1), order
+ * (cmax), dag (amax): a search stays in its component, whose DAG has at
+ * most one arc an edge.  16-byte aligned. */
+static size_t bfs_bytes(int32_t n, int32_t cmax, int64_t amax)
 {
-	return ((size_t)g->n * (sizeof(struct nst) + sizeof(int64_t) + sizeof(int32_t)) +
-		sizeof(int64_t) + ((size_t)g->m + 1) * sizeof(int32_t) + 15) & ~(size_t)15;
+	return ((size_t)n * sizeof(struct nst) + ((size_t)cmax + 1) * sizeof(int64_t) +
+		(size_t)cmax * sizeof(int32_t) + ((size_t)amax + 1) * sizeof(int32_t) + 15) &
+		~(size_t)15;
 }
 
 static void bfs_bind(const struct srch *S, int t, struct bfs *b)
@@ -383,8 +405,27 @@ static void bfs_bind(const struct srch *S, int t, struct bfs *b)
 
 	b->st = (struct nst *)base;
 	b->dstart = (int64_t *)(b->st + S->n);
-	b->order = (int32_t *)(b->dstart + S->n + 1);
-	b->dag = b->order + S->n;
+	b->order = (int32_t *)(b->dstart + S->cmax + 1);
+	b->dag = b->order + S->cmax;
+}
+
+/* The nodes of the largest component and the edges of the one with the
+ * most, for the BFS states. */
+static void comp_max(const graph *g, const struct comps *cp, int32_t *cmax, int64_t *amax)
+{
+	int32_t c, i;
+
+	*cmax = 0;
+	*amax = 0;
+	for (c = 0; c < cp->n; c++) {
+		int64_t arcs = 0;
+		if (cp->start[c + 1] - cp->start[c] > *cmax)
+			*cmax = cp->start[c + 1] - cp->start[c];
+		for (i = cp->start[c]; i < cp->start[c + 1]; i++)
+			arcs += graph_degree(g, cp->nodes[i]);
+		if (arcs / 2 > *amax)
+			*amax = arcs / 2;
+	}
 }
 
 /* Searches from the round's sources S->src[0 .. S->cnt): distances and
@@ -852,6 +893,18 @@ static void sampled_paths(struct srch *S, const struct cent_opts *o, struct plan
 	}
 }
 
+/* Whether a component is large enough to be sampled (it may still be
+ * searched from every node): the sampling's sums are needed only then. */
+static int sampled_comps(const struct comps *cp, const struct cent_opts *o)
+{
+	int32_t c, small = o->exact_max > SMALL_COMP ? o->exact_max : SMALL_COMP;
+
+	for (c = 0; c < cp->n; c++)
+		if (cp->start[c + 1] - cp->start[c] > small)
+			return 1;
+	return 0;
+}
+
 static int paths(const graph *g, const struct cent_opts *o, const struct comps *cp,
 		 double *bc, double *cl, cent_out *out, cent_ws *ws, char *msg, size_t msglen)
 {
@@ -865,7 +918,8 @@ static int paths(const graph *g, const struct cent_opts *o, const struct comps *
 	S.cp = cp;
 	S.n = n;
 	S.nth = omp_get_max_threads();
-	S.per = bfs_bytes(g);
+	comp_max(g, cp, &S.cmax, &S.amax);
+	S.per = bfs_bytes(n, S.cmax, S.amax);
 	S.thr = wsget(ws, W_THR, (size_t)S.nth, S.per);
 	S.src = wsget(ws, W_SRC, (size_t)n, sizeof(int32_t));
 	S.reach = wsget(ws, W_REACH, (size_t)n, sizeof(int32_t));
@@ -878,7 +932,7 @@ static int paths(const graph *g, const struct cent_opts *o, const struct comps *
 	S.next = S.step;
 	P.state = wsget(ws, W_CSTATE, (size_t)cp->n, 1);
 	P.k = wsget(ws, W_KC, (size_t)cp->n, sizeof(int64_t));
-	P.ecc = wsget(ws, W_ECC, (size_t)n, sizeof(int32_t));
+	P.ecc = NULL;		/* sampled closeness only, below */
 	if (cl)
 		for (v = 0; v < n; v++)
 			cl[v] = 0.0;	/* isolated nodes stay 0 */
@@ -908,11 +962,14 @@ static int paths(const graph *g, const struct cent_opts *o, const struct comps *
 		nbn = (size_t)S.nb * (size_t)n;
 		if (bc) {
 			S.acc = wsget(ws, W_ACC, nbn, sizeof(double));
-			S.acc2 = wsget(ws, W_ACC2, nbn, sizeof(double));
 			memset(S.acc, 0, nbn * sizeof(double));
+		}
+		if (bc && sampled_comps(cp, o)) {
+			S.acc2 = wsget(ws, W_ACC2, nbn, sizeof(double));
 			memset(S.acc2, 0, nbn * sizeof(double));
 		}
-		if (cl) {
+		if (cl && sampled_comps(cp, o)) {
+			P.ecc = wsget(ws, W_ECC, (size_t)n, sizeof(int32_t));
 			size_t tn = (size_t)S.nth * (size_t)n, i;
 			S.dsum = wsget(ws, W_DSUM, tn, sizeof(int64_t));
 			S.dsum2 = wsget(ws, W_DSUM2, tn, sizeof(int64_t));
@@ -1086,7 +1143,8 @@ static void comp_matvec(const struct ccsr *h, const double *x, double *y)
 /* The nev algebraically largest eigenpairs of component c by ARPACK
  * (dsaupd/dseupd, implicitly restarted Lanczos).
  * Needs nc >= nev + 2.  d: nev eigenvalues, descending; Z: nc x nev,
- * column j the eigenvector of d[j]. */
+ * column j the eigenvector of d[j], in the workspace's Lanczos basis (the
+ * next call overwrites it). */
 static int lanczos(const graph *g, const struct comps *cp, int32_t c, int nev,
 		   uint64_t seed, double **dout, double **Zout, cent_ws *ws,
 		   char *msg, size_t msglen)
@@ -1111,7 +1169,6 @@ static int lanczos(const graph *g, const struct comps *cp, int32_t c, int nev,
 	workd = wsget(ws, W_AR_WORKD, 3 * (size_t)nc, sizeof(double));
 	workl = wsget(ws, W_AR_WORKL, (size_t)lworkl, sizeof(double));
 	sel = wsget(ws, W_AR_SEL, (size_t)ncv, sizeof(a_int));
-	Z = wsget(ws, W_AR_Z, (size_t)nc * (size_t)nev, sizeof(double));
 	d = wsget(ws, W_AR_D, (size_t)nev + 1, sizeof(double));
 	comp_csr(g, cp, c, &h, ws);
 	/* Deterministic start vector (ARPACK's own random start depends on
@@ -1144,6 +1201,9 @@ static int lanczos(const graph *g, const struct comps *cp, int32_t c, int nev,
 			comp_matvec(&h, workd + ipntr[0] - 1, workd + ipntr[1] - 1);
 		}
 		if (info == 0) {
+			/* the Ritz vectors overwrite the basis (dseupd allows Z = V):
+			 * a second nc x nev array would be 256 bytes a node at 32 */
+			Z = V;
 			dseupd_c(1, "A", sel, d, Z, nc, 0.0, "I", nc, "LA", nev, tol,
 				 resid, ncv, V, nc, iparam, ipntr, workd, workl,
 				 lworkl, &info);
@@ -1512,6 +1572,106 @@ static int spectral(const graph *g, const struct cent_opts *o, const struct comp
 	return 0;
 }
 
+/* ---- memory: what the workspace grows to (cent_*_bytes) ---- */
+
+/* Lanczos vectors of a call for nev eigenpairs on nc nodes (lanczos()). */
+static double lanczos_ncv(int32_t nc, int nev)
+{
+	int ncv = 2 * nev + 1 > nev + 20 ? 2 * nev + 1 : nev + 20;
+
+	return ncv < nc ? ncv : nc;
+}
+
+/* The searches' workspace (paths()) as far as it is written, for the
+ * components in cp: flags, per-component state and draws (and a budget's
+ * shares), the sources of a round with their reach and distance sums (at
+ * most the nodes of components of two or more), the accumulators, each
+ * thread's BFS state (bfs_bytes) and, when sampling closeness, the
+ * eccentricity bounds and each thread's sums. */
+static double search_bytes(const graph *g, const struct cent_opts *o,
+			   const struct comps *cp, int bc, int cl, int threads)
+{
+	double N = g->n, N2 = 0, base, acc = 0, thr, sums = 0;
+	int sampled = g->n > o->exact_max && sampled_comps(cp, o);
+	int32_t nb = g->n > o->exact_max ? nblocks(g->n, INT32_MAX) : nblocks(g->n, g->n);
+	int32_t c, cmax;
+	int64_t amax;
+
+	if (!bc && !cl)
+		return 0;
+	for (c = 0; c < cp->n; c++)
+		if (cp->start[c + 1] - cp->start[c] > 1)
+			N2 += cp->start[c + 1] - cp->start[c];
+	base = N + 9.0 * cp->n + (sampled && o->samples ? 16.0 * cp->n : 0) + 16 * N2;
+	if (bc)
+		acc = 8.0 * nb * N * (sampled ? 2 : 1);
+	comp_max(g, cp, &cmax, &amax);
+	thr = threads * (double)bfs_bytes(g->n, cmax, amax);
+	if (cl && sampled)
+		sums = 4 * N + 20.0 * threads * N;
+	return base + acc + thr + sums;
+}
+
+/* The eigensolvers' workspace (spectral()) for the components in cp:
+ * per-component lambda_max and visiting order; the dense solver of the
+ * largest exact component (A, eigenvalues, dsyevd's work of 1 + 6 nc +
+ * 2 nc^2 doubles and its iwork, the exponent buckets, K <= 2 nc / 600 +
+ * 1); the Lanczos run of the largest other component (resid, the basis,
+ * which also takes the Ritz vectors, workd, workl, the component's own
+ * CSR). */
+static double spectral_bytes(const graph *g, const struct cent_opts *o,
+			     const struct comps *cp, int ev, int sc)
+{
+	int32_t c, dense_max = 0, lz = 0, dmax = o->exact_max > DENSE_EV_MAX ?
+		o->exact_max : DENSE_EV_MAX;
+	double lz_arcs = 0, dense = 0, lanc = 0;
+
+	if (!ev && !sc)
+		return 0;
+	for (c = 0; c < cp->n; c++) {
+		int32_t nc = cp->start[c + 1] - cp->start[c], i;
+		if (nc < 2)
+			continue;
+		if (nc <= (sc ? dmax : DENSE_EV_MAX)) {
+			if (nc > dense_max)
+				dense_max = nc;
+		} else if (nc > lz) {
+			lz = nc;
+			lz_arcs = 0;
+			for (i = cp->start[c]; i < cp->start[c + 1]; i++)
+				lz_arcs += graph_degree(g, cp->nodes[i]);
+		}
+	}
+	if (dense_max > 0) {
+		double d = dense_max;
+		dense = 8 * d * d + 8 * d + 8 * (1 + 6 * d + 2 * d * d) + 4 * (3 + 5 * d) +
+			8 * d * (2 * d / SC_BUCKET + 1);
+	}
+	if (lz > 0) {
+		int nev = sc ? (o->eig_pairs < lz - 2 ? o->eig_pairs : lz - 2) : 1;
+		double d = lz, ncv = fmax(lanczos_ncv(lz, nev), ev ? lanczos_ncv(lz, 1) : 0);
+		lanc = 8 * d + 8 * d * ncv + 24 * d + 8 * ncv * (ncv + 8) + 12 * ncv +
+			8 * (d + 1) + 4 * lz_arcs;
+	}
+	return 24.0 * cp->n + dense + lanc;
+}
+
+void cent_ws_bytes(const graph *g, const struct cent_opts *o, const cent_out *want,
+		   int threads, cent_ws *ws, double *search, double *spectral)
+{
+	struct comps cp;
+	double comps = 16.0 * g->n + 4;
+
+	*search = *spectral = 0;
+	if (g->n == 0)
+		return;
+	find_components(g, &cp, ws);
+	*search = comps + search_bytes(g, o, &cp, want->betweenness != NULL,
+				       want->closeness != NULL, threads);
+	*spectral = comps + spectral_bytes(g, o, &cp, want->eigenvector != NULL,
+					   want->subgraph != NULL || want->subgraph_log != NULL);
+}
+
 int centrality_compute(const graph *g, const struct cent_opts *opts, cent_out *out,
 		       cent_ws *ws, char *msg, size_t msglen)
 {
@@ -1550,9 +1710,11 @@ int centrality_compute(const graph *g, const struct cent_opts *opts, cent_out *o
 	find_components(g, &cp, ws);
 	if (out->betweenness || out->closeness)
 		rc = paths(g, opts, &cp, out->betweenness, out->closeness, out, ws, msg, msglen);
+	ws_trim(ws, W_SRC, W_EMIN);
 	if (rc == 0 && (out->eigenvector || out->subgraph || out->subgraph_log))
 		rc = spectral(g, opts, &cp, out->eigenvector, out->subgraph, out->subgraph_log,
 			      out, ws, msg, msglen);
+	ws_trim(ws, 0, W_COUNT - 1);
 	if (ws == &own)
 		cent_ws_free(&own);
 	return rc;

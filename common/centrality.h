@@ -128,7 +128,8 @@ typedef struct cent_out {
 				 * on every node (no probability: see the doc) */
 } cent_out;
 
-/* Opaque reusable scratch (buffers grow as needed, never shrink). */
+/* Opaque reusable scratch: buffers grow as needed, and those above 1 MiB
+ * are freed as the phase that used them ends (cent_search_bytes). */
 #define CENT_WS_NBUF 48
 typedef struct cent_ws {
 	void *buf[CENT_WS_NBUF];
@@ -323,6 +324,35 @@ void cent_opts_init(struct cent_opts *o);
  */
 int centrality_compute(const graph *g, const struct cent_opts *opts, cent_out *out,
 		       cent_ws *ws, char *msg, size_t msglen);
+
+/*
+ * The workspace centrality_compute() fills on g with options o and the
+ * results wanted as in want (which of its arrays are non-NULL), on threads
+ * OpenMP threads, in bytes, for memory checks.  The call has two phases,
+ * and frees the buffers of one above 1 MiB before the next and all of them
+ * at its end, so it holds at most the larger of:
+ *   *search    the searches, while betweenness and closeness are written:
+ *              16 n for the components, about n + 9 per component + 16
+ *              per node of the components of two or more, 8 n B for the
+ *              betweenness accumulators (B <= 64 blocks, B n <= 2^23 unless
+ *              B = 4; twice that when a component is sampled), and a
+ *              thread 16 n + 12 n_c + 4 m_c for its BFS state (n_c, m_c:
+ *              the largest component's nodes, the most edges of one), and
+ *              24 n + 20 n a thread for the closeness sums when a
+ *              component is sampled;
+ *   *spectral  the eigensolvers, while eigenvector and subgraph are
+ *              written: the components, 24 bytes a component, about 24
+ *              n_c^2 for the dense solver of the largest exact component,
+ *              and 8 n_c (ncv + 6) + 4 arcs for the Lanczos run of the
+ *              largest other one, ncv = max(2 k + 1, k + 20) for k =
+ *              eig_pairs (65 at 32: 568 bytes a node).
+ * g and the result arrays are the caller's and not counted.  This counts
+ * the pages written: a buffer sized for the worst case that the graph does
+ * not fill costs address space, not memory.  Finds the components, in ws
+ * (centrality_compute finds them again).  Time complexity: O(n + m).
+ */
+void cent_ws_bytes(const graph *g, const struct cent_opts *o, const cent_out *want,
+		   int threads, cent_ws *ws, double *search, double *spectral);
 
 /*
  * The building blocks of the sampled estimates' bounds (centrality_compute,

@@ -1,11 +1,13 @@
 /* filter.c - the per-graph filter loop; see filter.h. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
 #include "filter.h"
+#include "mem.h"
 #include "progress.h"
 
 static int replaced(const struct filter *f, const gs_rec *r, int64_t graph_id)
@@ -63,6 +65,18 @@ static void hold(struct held *h, gs_file *in, gs_rec *rec)
 	*rec = t;
 }
 
+/* Before a graph is built: will the tool's work on it fit?  Building
+ * holds the record, the graph and graph_build's scratch, or, for an edge
+ * list to be simplified, 16 bytes an edge of gs_graph_build's own. */
+static void check_memory(const struct filter *f, gs_file *in, const gs_rec *rec)
+{
+	double m = (double)rec->m, build = gs_rec_bytes(rec) + graph_bytes(rec->n, rec->m) +
+		fmax(graph_build_scratch(rec->n, rec->m), rec->from_edgelist ? 16 * m : 0);
+
+	mem_require(fmax(build, f->need_fn(f->ctx, rec)), "%s: graph %" PRId64 " (%" PRId32
+		    " nodes, %" PRId64 " edges)", gs_where(in), rec->id, rec->n, rec->m);
+}
+
 int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 		   char **argv)
 {
@@ -118,6 +132,8 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 				progress_update(&pr, fg.index);
 				pending = 0;
 			}
+			if (f->need_fn)
+				check_memory(f, in, &rec);
 			if (gs_graph_build(in, &rec, &g, f->c->quiet) < 0)
 				die("%s", gs_strerror(in));
 			graph_id = rec.id;

@@ -55,6 +55,18 @@ void graph_free(graph *g);
 int graph_build(graph *g, int32_t n, int64_t m, const int32_t *u, const int32_t *v,
 		int policy, struct graph_fix *fix, char *msg, size_t msglen);
 
+/* Bytes a graph of n nodes and m edges holds (off and adj), and the
+ * scratch graph_build() takes on top of them while it builds one. */
+static inline double graph_bytes(int32_t n, int64_t m)
+{
+	return 8.0 * ((double)n + 1) + 8.0 * (double)m;
+}
+
+static inline double graph_build_scratch(int32_t n, int64_t m)
+{
+	return 8.0 * ((double)n + 1) + 8.0 * (double)m;
+}
+
 /* Degree of v. */
 static inline int32_t graph_degree(const graph *g, int32_t v)
 {

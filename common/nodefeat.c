@@ -366,9 +366,10 @@ void features_raw(const graph *g, double *out, features_ws *ws)
 double features_ws_bytes(int32_t n, int64_t m)
 {
 	/* tri_threads() and max_degree() at their largest: every thread, and
-	 * md <= n - 1 */
+	 * md <= min(n - 1, m) */
 	double nth = 2 * m >= FEATURES_PAR_MIN_ARCS ? omp_get_max_threads() : 1;
-	double i32 = fmax((double)m + ceil((double)n * nth / 4), 2.0 * n);
+	double i32 = fmax((double)m + ceil((double)n * nth / 4),
+			  (double)n + fmin((double)n - 1, (double)m) + 1);
 
 	return 8 * (2.0 * n + 1) + 4 * i32;
 }

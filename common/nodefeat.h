@@ -128,9 +128,10 @@ void features_rows(const graph *g, const features_ws *ws, double *out);
  * The most scratch features_counts() (and features_raw()) grows a
  * workspace to for a graph of n nodes and m edges, in bytes: 16 n + 8
  * (triangle counts, then core numbers, and the oriented row offsets) and
- * 4 max(m + n t / 4, 2 n), t the threads of the triangle count (1 below
- * FEATURES_PAR_MIN_ARCS arcs).  For memory checks before the graph is
- * built.  Time complexity: O(1).
+ * 4 max(m + n t / 4, n + min(n - 1, m) + 1) (the oriented arcs and the
+ * marks, then the peeling's buckets), t the threads of the triangle count
+ * (1 below FEATURES_PAR_MIN_ARCS arcs).  For memory checks before the
+ * graph is built.  Time complexity: O(1).
  */
 double features_ws_bytes(int32_t n, int64_t m);
 

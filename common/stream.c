@@ -97,6 +97,16 @@ void gs_rec_free(gs_rec *r)
 	gs_rec_init(r);
 }
 
+double gs_rec_bytes(const gs_rec *r)
+{
+	double b = 2.0 * (double)r->cap_m * sizeof(int32_t) + (double)r->cap_lab +
+		(double)r->cap_data + (double)r->cap_cfg;
+
+	for (int i = 0; i < r->cap_params; i++)
+		b += (double)r->params[i].cap;
+	return b;
+}
+
 size_t gs_dtype_size(int dtype)
 {
 	switch (dtype) {

@@ -135,6 +135,10 @@ void gs_attr_setf(gs_rec *r, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 const char *gs_attr_get(const gs_rec *r, const char *key);
 
+/* Bytes of data the record's buffers hold (their capacity: a record
+ * reused for smaller ones keeps its largest), for memory checks. */
+double gs_rec_bytes(const gs_rec *r);
+
 /* Index of a tensor column by name, or -1. */
 int gs_tensor_col(const gs_rec *r, const char *name);
 size_t gs_dtype_size(int dtype);

@@ -8,6 +8,8 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
+#include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include "centrality.h"
 #include "err.h"
 #include "filter.h"
+#include "mem.h"
 #include "opt.h"
 #include "progress.h"
 #include "rng.h"
@@ -39,7 +42,6 @@ struct state {
 	struct cent_opts co;
 	cent_ws ws;
 	double *col[NCOL];	/* (n) each */
-	double *table;		/* (n, NCOL) */
 	size_t cap;
 	gs_rec out;
 	int64_t approx_graphs;
@@ -184,6 +186,39 @@ static void set_bounds(gs_rec *t, const struct cent_opts *o, const cent_out *r)
 	}
 }
 
+/* What centrality holds at most for a graph (centrality(1), MEMORY): the
+ * record and its graph, and the largest of the three phases: the searches
+ * with the betweenness and closeness columns, the eigensolvers with all
+ * five, the five with the output rows.  search, spectral: the workspace
+ * of the first two (0: not known yet). */
+static double need_of(const gs_rec *rec, double search, double spectral)
+{
+	double n = rec->n, cols = 8.0 * NCOL * n;
+
+	return gs_rec_bytes(rec) + graph_bytes(rec->n, rec->m) +
+		fmax(fmax(16 * n + search, cols + spectral), 2 * cols);
+}
+
+/* filter_run's check before the graph is built: what it takes whatever
+ * its shape. */
+static double need(void *ctx, const gs_rec *rec)
+{
+	(void)ctx;
+	return need_of(rec, 0, 0);
+}
+
+/* Once the graph is built, its components say what the searches and the
+ * eigensolvers take. */
+static void check_memory(struct state *s, const struct filter_graph *fg, cent_out *want)
+{
+	double search, spectral;
+
+	cent_ws_bytes(fg->g, &s->co, want, omp_get_max_threads(), &s->ws, &search, &spectral);
+	mem_require(need_of(fg->rec, search, spectral), "%s: graph %" PRId64 " (%" PRId32
+		    " nodes, %" PRId64 " edges)", gs_where(fg->in), fg->rec->id, fg->g->n,
+		    fg->g->m);
+}
+
 static void one_graph(void *ctx, const struct filter_graph *fg)
 {
 	struct state *s = ctx;
@@ -191,13 +226,13 @@ static void one_graph(void *ctx, const struct filter_graph *fg)
 	struct cent_opts co = s->co;
 	cent_out res;
 	char msg[256];
+	double *table;
 	int j;
 
 	if ((size_t)n > s->cap) {
 		s->cap = (size_t)n;
 		for (j = 0; j < NCOL; j++)
 			s->col[j] = xreallocarray(s->col[j], s->cap, sizeof(double));
-		s->table = xreallocarray(s->table, s->cap, NCOL * sizeof(double));
 	}
 	memset(&res, 0, sizeof res);
 	res.eigenvector = s->col[0];
@@ -205,6 +240,7 @@ static void one_graph(void *ctx, const struct filter_graph *fg)
 	res.closeness = s->col[2];
 	res.subgraph = s->col[3];
 	res.subgraph_log = s->col[4];
+	check_memory(s, fg, &res);
 	/* every graph samples its own sources: the seed is per graph */
 	co.seed = rng_mix(s->c->seed, (uint64_t)fg->rec->id);
 	co.on_progress = on_sources;
@@ -224,15 +260,16 @@ static void one_graph(void *ctx, const struct filter_graph *fg)
 		       "exceeds the double range (largest eigenvalue %.1f); written as "
 		       "DBL_MAX, use subgraph_log", gs_where(fg->in), fg->rec->id,
 		       res.subgraph_clamped, res.lambda_max);
+	/* the rows, in the record's buffer (also the table of --tsv) */
+	gs_rec_tensor(&s->out, fg->rec->id, "centrality", n, NCOL, GS_F64, COLUMNS);
+	table = s->out.data;
 	for (v = 0; v < n; v++)
 		for (j = 0; j < NCOL; j++)
-			s->table[(size_t)v * NCOL + (size_t)j] = s->col[j][v];
+			table[(size_t)v * NCOL + (size_t)j] = s->col[j][v];
 	if (fg->tsv) {
-		tsv_rows(fg->tsv, fg, COLUMNS, s->table, n, NCOL);
+		tsv_rows(fg->tsv, fg, COLUMNS, table, n, NCOL);
 		return;
 	}
-	gs_rec_tensor(&s->out, fg->rec->id, "centrality", n, NCOL, GS_F64, COLUMNS);
-	memcpy(s->out.data, s->table, (size_t)n * NCOL * sizeof(double));
 	if (res.approx)
 		set_bounds(&s->out, &co, &res);
 	gs_write1(fg->out, &s->out);
@@ -309,6 +346,7 @@ int main(int argc, char **argv)
 	f.c = &c;
 	f.replaces = written;
 	f.graph_fn = one_graph;
+	f.need_fn = need;
 	f.ctx = &s;
 	filter_run(&f, argc - optind, argv + optind, argc, argv);
 	if (!c.quiet && s.approx_graphs > 1)
@@ -318,6 +356,5 @@ int main(int argc, char **argv)
 	gs_rec_free(&s.out);
 	for (j = 0; j < NCOL; j++)
 		free(s.col[j]);
-	free(s.table);
 	return 0;
 }

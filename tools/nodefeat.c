@@ -12,6 +12,7 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,7 @@ static const char *const written[] = { "features", "features_raw", NULL };
 struct state {
 	const struct copt *c;
 	int set;			/* SET_x */
+	int tsv;			/* --tsv */
 	int scale;			/* paper: FEAT_SCALE_x of "features" */
 	struct rwse_opts ro;		/* rwse */
 	features_ws ws;
@@ -166,6 +168,22 @@ static void rwse_graph(struct state *s, const struct filter_graph *fg)
 	gs_write1(fg->out, &s->out);
 }
 
+/* What nodefeat holds at most for a graph record (nodefeat(1), MEMORY): the
+ * record and its graph, and for the four features the counts' scratch and
+ * one (n, 4) matrix (--tsv: an (n, 4) and an (n, 7) one); for rwse about
+ * 28 + 4 t bytes a node (t threads) and 8 an edge of scratch and the
+ * (n, K) values (rwse.h). */
+static double need(void *ctx, const gs_rec *rec)
+{
+	const struct state *s = ctx;
+	double n = rec->n, held = gs_rec_bytes(rec) + graph_bytes(rec->n, rec->m);
+
+	if (s->set == SET_RWSE)
+		return held + (28.0 + 4.0 * omp_get_max_threads() + 8.0 * s->ro.steps) * n +
+			8.0 * (double)rec->m;
+	return held + features_ws_bytes(rec->n, rec->m) + (s->tsv ? 88.0 : 32.0) * n;
+}
+
 static void one_graph(void *ctx, const struct filter_graph *fg)
 {
 	struct state *s = ctx;
@@ -233,7 +251,7 @@ int main(int argc, char **argv)
 			s.set = opt_keyword(optarg, sets, "--set");
 			break;
 		case OPT_TSV:
-			f.tsv = 1;
+			f.tsv = s.tsv = 1;
 			break;
 		default:
 			if (copt_handle(&c, ch, optarg))
@@ -256,6 +274,7 @@ int main(int argc, char **argv)
 	f.c = &c;
 	f.replaces = written;
 	f.graph_fn = one_graph;
+	f.need_fn = need;
 	f.ctx = &s;
 	filter_run(&f, argc - optind, argv + optind, argc, argv);
 	if (!c.quiet && s.estimated_graphs > 1)

@@ -55,3 +55,43 @@ model_only "$T/m-dup.txt" >"$T/m-dup.model"
 same "$T/m-ids.model" "$T/m-dup.model" "graphs that shared id 0 draw the masks of graphs 0..11"
 expect 0 "gcn-train -j 2 --config $T/small.yaml --epochs 2 -t -o $T/m-ids2.txt $T/lab.txt"
 check "! grep -q 'distinct ids' $LIB_ERR" "distinct ids: nothing said"
+
+# ---- memory: what cannot fit is refused in one line, before the work ----
+# (GNNPIPE_MEMORY stands in for the machine's memory: mem.h)
+printf '999999 0\n' >"$T/wide.el"		# 10^6 nodes, one edge
+for p in nodefeat centrality; do
+	GNNPIPE_MEMORY=24M; export GNNPIPE_MEMORY
+	expect_err 1 "$p -o $T/wide.$p.gs $T/wide.el" "$p: $T/wide.el: line 1: graph 0 (1000000 nodes, 1 edges) needs about "
+	check "grep -q 'MiB, this process can have 24 MiB (GNNPIPE_MEMORY); GNNPIPE_MEMORY=off tries anyway\$' $LIB_ERR" \
+		"$p: what it needs, what it can have, and the way out: $(cat "$LIB_ERR")"
+	check "[ ! -e $T/wide.$p.gs ]" "$p: no output after the refusal"
+	GNNPIPE_MEMORY=off
+	expect 0 "$p -o $T/wide.$p.gs $T/wide.el" "$p: GNNPIPE_MEMORY=off: no check"
+	unset GNNPIPE_MEMORY
+done
+GNNPIPE_MEMORY=lots; export GNNPIPE_MEMORY
+expect_err 2 "nodefeat $T/wide.el" "nodefeat: GNNPIPE_MEMORY=lots: expected off or a size"
+unset GNNPIPE_MEMORY
+# centrality checks again once the graph is built: a 20,000-node star past
+# --exact-max takes 20 MB of accumulators for its sampled searches, which
+# its size alone (2 MB of columns) does not show
+awk 'BEGIN { for (i = 1; i < 20000; i++) print 0, i }' >"$T/star.el"
+GNNPIPE_MEMORY=8M; export GNNPIPE_MEMORY
+expect_err 1 "centrality --exact-max 100 $T/star.el" "centrality: $T/star.el: line 19999: graph 0 (20000 nodes, 19999 edges) needs about "
+unset GNNPIPE_MEMORY
+# the estimates are what the programs take (peak resident set within 25%
+# of the estimate, and the programs' own ~30 MB of code and libraries)
+if [ -x /usr/bin/time ]; then
+	# (100M: past centrality's check before the graph is built, which
+	# counts the columns only, not its check after)
+	for p in nodefeat centrality; do
+		GNNPIPE_MEMORY=$([ $p = nodefeat ] && echo 1M || echo 100M) "$p" "$T/wide.el" 2>"$T/est.$p" >/dev/null
+		est=$(sed -n 's/.* needs about \([0-9]*\) MiB.*/\1/p' "$T/est.$p")
+		/usr/bin/time -f '%M' -o "$T/rss.$p" "$p" -q "$T/wide.el" >/dev/null
+		rss=$(tail -n 1 "$T/rss.$p")
+		check "awk -v e='$est' -v r='$rss' 'BEGIN { r /= 1024; exit !(e > 0 && r >= 0.75 * e && r <= 1.25 * e + 30) }'" \
+			"$p: 10^6 nodes: peak RSS ${rss} KB against the estimate ${est} MiB"
+	done
+else
+	echo "wild.test.sh: no /usr/bin/time, the estimates are not checked against the peak RSS"
+fi
