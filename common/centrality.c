@@ -51,6 +51,7 @@ enum {
 	W_AR_WORKL,	/* ARPACK: double (ncv (ncv + 8)) */
 	W_AR_SEL,	/* ARPACK: a_int (ncv) */
 	W_AR_D,		/* ARPACK: double (nev) eigenvalues */
+	W_AR_WATCH,	/* double (3 ncv): the restarts' Ritz estimates seen (lz_watch) */
 	W_CLAM,		/* double (ncomp): lambda_max per component */
 	W_CORD,		/* struct cbound (ncomp): visiting order */
 	W_C_OFF,	/* int64 (nc + 1): component CSR offsets */
@@ -384,7 +385,7 @@ struct srch {
 				 * round goes to block (draws + i) mod nb */
 	char *issrc;		/* (n) 1 once a node has been a source */
 	const char *cstate;	/* (ncomp) C_* of each component; NULL: all exact */
-	void (*on_progress)(void *, int64_t, int64_t);
+	void (*on_progress)(void *, int, int64_t, int64_t);
 	void *parg;
 	int64_t done, total, next, step;
 };
@@ -491,7 +492,8 @@ static void search_round(struct srch *S)
 					/* thread 0 is the caller's thread */
 					if (t == 0 && done >= S->next) {
 						S->next = done + S->step;
-						S->on_progress(S->parg, done, S->total);
+						S->on_progress(S->parg, CENT_P_SOURCES, done,
+								S->total);
 					}
 				}
 			}
@@ -983,7 +985,7 @@ static int paths(const graph *g, const struct cent_opts *o, const struct comps *
 		sampled_paths(&S, o, &P, bc != NULL, cl != NULL, cl, out, ws);
 	}
 	if (S.on_progress)
-		S.on_progress(S.parg, S.done, S.done);
+		S.on_progress(S.parg, CENT_P_SOURCES, S.done, S.done);
 
 	if (bc) {
 		double scale = n > 2 ? 1.0 / ((double)(n - 1) * (double)(n - 2)) : 1.0;
@@ -1140,15 +1142,98 @@ static void comp_matvec(const struct ccsr *h, const double *x, double *y)
 	}
 }
 
+/* Progress of a Lanczos run: each restart of dsaupd leaves the Ritz
+ * values and their error estimates in workl, where ipntr(6) and ipntr(7)
+ * point (dsaupd's documented layout: 2 ncv and 3 ncv, 0-based); its first
+ * call zeroes workl.  A change of the estimates between two
+ * matrix-vector products is a restart.  The residual of the worst of the
+ * nev largest Ritz pairs, relative as dsaupd's test has it, falls about
+ * geometrically, which predicts the restarts left (centrality.h,
+ * CENT_P_LANCZOS). */
+struct lz_watch {
+	const struct cent_opts *o;
+	int ncv, nev, on;
+	double tol, first, *seen, *pair;	/* seen (ncv), pair (2 ncv) */
+	int64_t restarts;
+};
+
+static void lz_watch_init(struct lz_watch *w, const struct cent_opts *o, int ncv, int nev,
+			  double tol, cent_ws *ws)
+{
+	w->o = o;
+	w->on = o->on_progress != NULL;
+	w->ncv = ncv;
+	w->nev = nev;
+	/* tol 0 asks for machine precision, but dsaupd_c takes tol by value
+	 * and replaces 0 with eps only in its first call, so the later tests
+	 * compare with 0: a run goes on until the wanted estimates are
+	 * exactly 0, which they became one restart after reaching about
+	 * 1e-28 relative in the runs we watched; eps^2 stands for that. */
+	w->tol = tol > 0 ? tol : DBL_EPSILON * DBL_EPSILON / 4;
+	w->first = 0;
+	w->restarts = 0;
+	w->seen = w->pair = NULL;
+	if (!w->on)
+		return;
+	w->seen = wsget(ws, W_AR_WATCH, 3 * (size_t)ncv, sizeof(double));
+	w->pair = w->seen + ncv;
+	memset(w->seen, 0, (size_t)ncv * sizeof(double));
+}
+
+static int cmp_desc(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a < b) - (a > b);
+}
+
+/* After a matrix-vector product: a restart? then the hook. */
+static void lz_watch(struct lz_watch *w, const double *workl, const a_int *ipntr)
+{
+	const double *ritz = workl + 2 * w->ncv, *bnd = workl + 3 * w->ncv;
+	double eps23 = pow(DBL_EPSILON / 2, 2.0 / 3.0), worst = 0;
+	int64_t total = 0;
+	int j;
+
+	if (!w->on)
+		return;
+	if (ipntr[5] - 1 != 2 * w->ncv || ipntr[6] - 1 != 3 * w->ncv) {
+		w->on = 0;	/* another layout: no progress rather than a wrong one */
+		return;
+	}
+	if (memcmp(w->seen, bnd, (size_t)w->ncv * sizeof(double)) == 0)
+		return;
+	memcpy(w->seen, bnd, (size_t)w->ncv * sizeof(double));
+	w->restarts++;
+	for (j = 0; j < w->ncv; j++) {
+		w->pair[2 * j] = ritz[j];
+		w->pair[2 * j + 1] = fabs(bnd[j]) / fmax(eps23, fabs(ritz[j]));
+	}
+	qsort(w->pair, (size_t)w->ncv, 2 * sizeof(double), cmp_desc);
+	for (j = 0; j < w->nev; j++)
+		worst = fmax(worst, w->pair[2 * j + 1]);
+	if (w->restarts == 1)
+		w->first = worst;
+	if (w->restarts > 1 && worst < w->first)
+		total = (int64_t)fmin(ARPACK_MAXITER, ceil((double)w->restarts *
+			log(w->first / w->tol) / log(w->first / worst)));
+	/* the last restart, whose test passes, is not seen here: at least one
+	 * more */
+	if (total && total <= w->restarts)
+		total = w->restarts + 1;
+	w->o->on_progress(w->o->progress_arg, CENT_P_LANCZOS, w->restarts, total);
+}
+
 /* The nev algebraically largest eigenpairs of component c by ARPACK
  * (dsaupd/dseupd, implicitly restarted Lanczos).
  * Needs nc >= nev + 2.  d: nev eigenvalues, descending; Z: nc x nev,
  * column j the eigenvector of d[j], in the workspace's Lanczos basis (the
  * next call overwrites it). */
-static int lanczos(const graph *g, const struct comps *cp, int32_t c, int nev,
-		   uint64_t seed, double **dout, double **Zout, cent_ws *ws,
-		   char *msg, size_t msglen)
+static int lanczos(const graph *g, const struct cent_opts *o, const struct comps *cp,
+		   int32_t c, int nev, uint64_t seed, double **dout, double **Zout,
+		   cent_ws *ws, char *msg, size_t msglen)
 {
+	struct lz_watch w;
 	int32_t a = cp->start[c], nc = cp->start[c + 1] - a, i;
 	a_int ncv, lworkl, ido = 0, info = 1, iparam[11], ipntr[14], *sel;
 	struct ccsr h;
@@ -1184,6 +1269,7 @@ static int lanczos(const graph *g, const struct comps *cp, int32_t c, int nev,
 	iparam[0] = 1;			/* exact shifts */
 	iparam[2] = ARPACK_MAXITER;
 	iparam[6] = 1;			/* mode 1: A x = lambda x */
+	lz_watch_init(&w, o, (int)ncv, nev, tol, ws);
 
 #pragma omp critical(gnn_arpack)
 	{
@@ -1199,6 +1285,7 @@ static int lanczos(const graph *g, const struct comps *cp, int32_t c, int nev,
 			if (ido != -1 && ido != 1)
 				break;
 			comp_matvec(&h, workd + ipntr[0] - 1, workd + ipntr[1] - 1);
+			lz_watch(&w, workl, ipntr);
 		}
 		if (info == 0) {
 			/* the Ritz vectors overwrite the basis (dseupd allows Z = V):
@@ -1214,6 +1301,8 @@ static int lanczos(const graph *g, const struct comps *cp, int32_t c, int nev,
 		}
 		openblas_set_num_threads(blas_threads);
 	}
+	if (o->on_progress)
+		o->on_progress(o->progress_arg, CENT_P_LANCZOS, w.restarts, w.restarts);
 	if (rc != 0) {
 		snprintf(msg, msglen, "Lanczos (ARPACK %s) failed on a %d-node "
 			 "component: info %d", rc == -1 ? "dsaupd" : "dseupd",
@@ -1460,7 +1549,7 @@ static int spectral(const graph *g, const struct cent_opts *o, const struct comp
 	int32_t n = g->n, c, idx;
 	int want_sc = sc || sclog;
 	double *clam = wsget(ws, W_CLAM, (size_t)cp->n, sizeof(double));
-	double best = -HUGE_VAL;
+	double best = -HUGE_VAL, work = 0, next_work = PROGRESS_WORK;
 	struct cbound *ord = NULL;
 
 	/* Visiting order: for eigenvector alone, largest lambda bound first
@@ -1482,6 +1571,13 @@ static int spectral(const graph *g, const struct cent_opts *o, const struct comp
 
 		if (ord && ord[idx].bound < best - TIE_RTOL * fmax(1.0, fabs(best)))
 			break;	/* sorted: no later component can reach best */
+		/* progress by components, every PROGRESS_WORK of dense work (a
+		 * component of nc nodes costs about nc^3) or so many nodes */
+		work += nc > 2 && nc <= o->exact_max ? (double)nc * nc * nc : nc;
+		if (o->on_progress && work >= next_work) {
+			o->on_progress(o->progress_arg, CENT_P_COMPONENTS, idx, cp->n);
+			next_work = work + PROGRESS_WORK;
+		}
 		if (nc == 1) {
 			int32_t v = cp->nodes[a];
 			clam[cc] = 0.0;
@@ -1504,7 +1600,7 @@ static int spectral(const graph *g, const struct cent_opts *o, const struct comp
 			double *d, *Z;
 			if (k > nc - 2)
 				k = nc - 2;
-			if (lanczos(g, cp, cc, k, rng_mix(o->seed, (uint64_t)cc), &d, &Z,
+			if (lanczos(g, o, cp, cc, k, rng_mix(o->seed, (uint64_t)cc), &d, &Z,
 				    ws, msg, msglen))
 				return -1;
 			subgraph_approx(g, cp, cc, k, d, Z, sc, sclog, &out->subgraph_clamped,
@@ -1514,7 +1610,7 @@ static int spectral(const graph *g, const struct cent_opts *o, const struct comp
 			/* The k pairs are converged to 1e-10 only: the eigenvector
 			 * gets its own run to machine precision. */
 			if (ev) {
-				if (lanczos(g, cp, cc, 1, rng_mix(o->seed, (uint64_t)cc), &d, &Z,
+				if (lanczos(g, o, cp, cc, 1, rng_mix(o->seed, (uint64_t)cc), &d, &Z,
 					    ws, msg, msglen))
 					return -1;
 				clam[cc] = d[0];
@@ -1528,7 +1624,7 @@ static int spectral(const graph *g, const struct cent_opts *o, const struct comp
 			store_perron(cp, cc, Z + (size_t)(nc - 1) * nc, ev);
 		} else {
 			double *d, *Z;
-			if (lanczos(g, cp, cc, 1, rng_mix(o->seed, (uint64_t)cc), &d, &Z,
+			if (lanczos(g, o, cp, cc, 1, rng_mix(o->seed, (uint64_t)cc), &d, &Z,
 				    ws, msg, msglen))
 				return -1;
 			clam[cc] = d[0];
@@ -1538,6 +1634,8 @@ static int spectral(const graph *g, const struct cent_opts *o, const struct comp
 			best = clam[cc];
 	}
 	out->lambda_max = best;
+	if (o->on_progress)
+		o->on_progress(o->progress_arg, CENT_P_COMPONENTS, cp->n, cp->n);
 
 	if (ev) {
 		/* Keep the components whose lambda_max ties with the best; weight

@@ -61,6 +61,9 @@ enum {
 	CENT_SUBGRAPH = 8
 };
 
+/* Phases of cent_opts.on_progress. */
+enum { CENT_P_SOURCES, CENT_P_COMPONENTS, CENT_P_LANCZOS };
+
 /* Column names in the usual order, for tensor records and TSV headers. */
 #define CENT_COLUMNS "eigenvector,betweenness,closeness,subgraph"
 
@@ -90,12 +93,24 @@ struct cent_opts {
 	 * Derive it per graph (rng_mix(seed, graph id)) so that graphs do not
 	 * share samples. */
 	uint64_t seed;
-	/* Progress of the searches, or NULL: called with the BFS sources done
-	 * and the total planned so far (which grows when the sampling decides
-	 * it needs more sources), only ever on the calling thread, at most
-	 * once every few hundred sources and once at the end (done = total).
-	 * It cannot change the results. */
-	void (*on_progress)(void *arg, int64_t done, int64_t total);
+	/* Progress, or NULL: called only ever on the calling thread, with
+	 * the phase (CENT_P_*) and its count done of the total so far, at
+	 * most every few tens of milliseconds of work and once at the end of
+	 * the phase (done = total).  It cannot change the results.  Phases:
+	 *   CENT_P_SOURCES     BFS sources searched of those planned (the
+	 *                      total grows when the sampling decides it needs
+	 *                      more sources);
+	 *   CENT_P_COMPONENTS  components through the eigensolvers, of all
+	 *                      components (isolated nodes included);
+	 *   CENT_P_LANCZOS     restarts of one Lanczos run (a component past
+	 *                      exact_max, or one whose eigenvector alone is
+	 *                      wanted), of the restarts its convergence so far
+	 *                      predicts (0: no prediction yet): the residual of
+	 *                      the worst wanted Ritz pair falls about
+	 *                      geometrically, so restarts to the tolerance =
+	 *                      restarts so far times log(first / tolerance) /
+	 *                      log(first / now). */
+	void (*on_progress)(void *arg, int phase, int64_t done, int64_t total);
 	void *progress_arg;
 };
 

@@ -77,6 +77,34 @@ static void check_memory(const struct filter *f, gs_file *in, const gs_rec *rec)
 		    " nodes, %" PRId64 " edges)", gs_where(in), rec->id, rec->n, rec->m);
 }
 
+/* The progress line: the bytes of an input file read, with the graphs
+ * done as a note, or, in a pipe, whose size is not known, the graphs
+ * done, counted over all inputs. */
+static void start_progress(struct progress *pr, gs_file *in, int first)
+{
+	int64_t size = gs_in_size(in);
+	int u = size >= 100000000 ? 2 : size >= 1000000;
+	static const char *const name[] = { "bytes", "kB", "MB" };
+	static const int64_t unit[] = { 1, 1000, 1000000 };
+
+	if (size > 0) {
+		progress_start(pr, name[u], size / unit[u], "%s", gs_name(in));
+		gs_set_progress(in, pr, unit[u]);
+	} else if (first || strcmp(pr->unit, "graphs") != 0) {
+		progress_start(pr, "graphs", 0, NULL);
+	}
+}
+
+static void graph_done(struct progress *pr, gs_file *in, int64_t graphs)
+{
+	if (gs_in_size(in) > 0) {
+		progress_note(pr, "%" PRId64 " graph%s", graphs, graphs == 1 ? "" : "s");
+		progress_update(pr, pr->done);
+	} else {
+		progress_update(pr, graphs);
+	}
+}
+
 int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 		   char **argv)
 {
@@ -108,12 +136,12 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 	gs_rec_init(&grec);
 	graph_init(&g);
 	progress_init(&pr, f->c);
-	progress_start(&pr, "graphs", 0, NULL);
 	for (i = 0; i < nfiles; i++) {
 		in = gs_open_in(files[i], msg, sizeof msg);
 		if (in == NULL)
 			die("%s", msg);
 		fg.in = in;
+		start_progress(&pr, in, i == 0);
 		graph_id = -1;
 		while ((k = gs_read1(in, &rec)) >= 0) {
 			if (k != GS_GRAPH) {
@@ -129,7 +157,7 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 				fg.nheld = h.n;
 				f->graph_fn(f->ctx, &fg);
 				fg.index++;
-				progress_update(&pr, fg.index);
+				graph_done(&pr, in, fg.index);
 				pending = 0;
 			}
 			if (f->need_fn)
@@ -153,7 +181,7 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 			fg.g = &g;
 			f->graph_fn(f->ctx, &fg);
 			fg.index++;
-			progress_update(&pr, fg.index);
+			graph_done(&pr, in, fg.index);
 		}
 		if (k < -1)
 			die("%s", gs_strerror(in));
@@ -162,12 +190,13 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 			fg.nheld = h.n;
 			f->graph_fn(f->ctx, &fg);
 			fg.index++;
-			progress_update(&pr, fg.index);
+			graph_done(&pr, in, fg.index);
 			pending = 0;
 		}
+		if (gs_in_size(in) > 0 || i == nfiles - 1)
+			progress_done(&pr);
 		gs_close(in);
 	}
-	progress_done(&pr);
 	if (out)
 		gs_close(out);
 	else if (fg.tsv && (fflush(stdout) != 0 || ferror(stdout)))

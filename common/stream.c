@@ -21,6 +21,7 @@
 
 #include "err.h"
 #include "outfile.h"
+#include "progress.h"
 #include "stream.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -370,6 +371,9 @@ struct gs_file {
 	char *hdr;		/* header line of the current record */
 	size_t hdr_cap;
 	int64_t el_attrs;	/* edge list: edges whose attribute dict was ignored */
+	int64_t rbytes;		/* bytes read from fd so far */
+	struct progress *pr;	/* told rbytes / pr_unit as they arrive, or NULL */
+	int64_t pr_unit;
 
 	/* writing */
 	FILE *fp;		/* level 0 */
@@ -495,7 +499,30 @@ static int raw_fill(gs_file *fp)
 	if (n == 0)
 		fp->reof = 1;
 	fp->rlen += (size_t)n;
+	fp->rbytes += n;
+	if (fp->pr)
+		progress_update(fp->pr, fp->rbytes / fp->pr_unit);
 	return 0;
+}
+
+void gs_set_progress(gs_file *fp, struct progress *p, int64_t unit)
+{
+	fp->pr = p;
+	fp->pr_unit = unit > 0 ? unit : 1;
+}
+
+int64_t gs_in_bytes(const gs_file *fp)
+{
+	return fp->rbytes;
+}
+
+int64_t gs_in_size(const gs_file *fp)
+{
+	struct stat st;
+
+	if (fstat(fp->fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return -1;
+	return (int64_t)st.st_size;
 }
 
 /*

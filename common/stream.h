@@ -179,6 +179,20 @@ const char *gs_where(gs_file *fp);
 const char *gs_name(const gs_file *fp);
 
 /*
+ * Reading progress: gs_in_bytes() is the count of bytes read from the
+ * input so far (compressed, as they are in the file), gs_in_size() the
+ * file's size when it is a regular file, else -1.  With
+ * gs_set_progress(fp, p, unit) each read passes the count in units of
+ * unit bytes (1000: kB) to progress_update(p), so that the line of a long
+ * record moves while it is read (the caller started p; NULL stops it; p
+ * must outlive the reads).
+ */
+struct progress;
+void gs_set_progress(gs_file *fp, struct progress *p, int64_t unit);
+int64_t gs_in_bytes(const gs_file *fp);
+int64_t gs_in_size(const gs_file *fp);
+
+/*
  * Build the CSR graph of a GS_GRAPH record: GRAPH_STRICT for stream
  * records, GRAPH_SIMPLIFY for edge-list input.  An edge-list record is then
  * rewritten as the simple graph built (self-loops dropped, each repeated

@@ -46,8 +46,12 @@ struct state {
 	gs_rec out;
 	int64_t approx_graphs;
 	int error_set;		/* --error or --closeness-error given */
-	struct progress pr;	/* BFS sources of the current graph */
-	int pr_started;
+	/* Progress of the current graph (centrality_compute's hook): the
+	 * BFS sources, then the components through the eigensolvers, and
+	 * within them the restarts of a Lanczos run.  pr_on: the line of pr
+	 * was started (sources, components); lz_on: the Lanczos line. */
+	struct progress pr, lz;
+	int pr_on, pr_phase, lz_on;
 	int64_t graph_id;
 	double work;		/* node and arc visits of one search */
 };
@@ -83,17 +87,44 @@ static void usage(FILE *f, const struct state *s)
 		s->c->level, s->c->seed);
 }
 
-/* centrality_compute's progress hook (on the calling thread): BFS sources
- * done of the total planned, which grows when the sampling needs more. */
-static void on_sources(void *arg, int64_t done, int64_t total)
+/* End a line: its last line (--progress) if it showed at all, or, for
+ * the sources, whose line is started only for long searches, always. */
+static void end_line(struct progress *p, int *on, int always)
+{
+	if (*on && (always || p->drawn))
+		progress_done(p);
+	*on = 0;
+}
+
+/* centrality_compute's progress hook (on the calling thread). */
+static void on_progress(void *arg, int phase, int64_t done, int64_t total)
 {
 	struct state *s = arg;
 
-	if (!s->pr_started) {
-		if ((double)total * s->work < PROGRESS_MIN_WORK || done >= total)
+	if (phase == CENT_P_LANCZOS) {
+		if (!s->lz_on)
+			progress_start(&s->lz, "restarts", total, "graph %" PRId64 ": Lanczos",
+				       s->graph_id);
+		s->lz_on = 1;
+		s->lz.total = total;
+		progress_update(&s->lz, done);
+		if (total > 0 && done >= total)	/* the run's last call */
+			end_line(&s->lz, &s->lz_on, 0);
+		return;
+	}
+	if (s->pr_on && s->pr_phase != phase)
+		end_line(&s->pr, &s->pr_on, s->pr_phase == CENT_P_SOURCES);
+	if (!s->pr_on) {
+		/* a graph whose searches take less than a few seconds shows no
+		 * line of its own: the filter's line counts graphs */
+		if (phase == CENT_P_SOURCES &&
+		    ((double)total * s->work < PROGRESS_MIN_WORK || done >= total))
 			return;
-		progress_start(&s->pr, "sources", total, "graph %" PRId64, s->graph_id);
-		s->pr_started = 1;
+		progress_start(&s->pr, phase == CENT_P_SOURCES ? "sources" : "components", total,
+			       "graph %" PRId64 "%s", s->graph_id,
+			       phase == CENT_P_SOURCES ? "" : ": eigensolvers");
+		s->pr_on = 1;
+		s->pr_phase = phase;
 	}
 	s->pr.total = total;
 	progress_update(&s->pr, done);
@@ -243,15 +274,15 @@ static void one_graph(void *ctx, const struct filter_graph *fg)
 	check_memory(s, fg, &res);
 	/* every graph samples its own sources: the seed is per graph */
 	co.seed = rng_mix(s->c->seed, (uint64_t)fg->rec->id);
-	co.on_progress = on_sources;
+	co.on_progress = on_progress;
 	co.progress_arg = s;
-	s->pr_started = 0;
+	s->pr_on = s->lz_on = 0;
 	s->graph_id = fg->rec->id;
 	s->work = (double)n + 2.0 * (double)fg->g->m;
 	if (centrality_compute(fg->g, &co, &res, &s->ws, msg, sizeof msg) != 0)
 		die("%s: graph %" PRId64 ": %s", gs_where(fg->in), fg->rec->id, msg);
-	if (s->pr_started)
-		progress_done(&s->pr);
+	end_line(&s->pr, &s->pr_on, s->pr_phase == CENT_P_SOURCES);
+	end_line(&s->lz, &s->lz_on, 0);
 	if (!s->c->quiet && (res.approx || res.switched_comps) &&
 	    (s->approx_graphs++ == 0 || s->c->progress))
 		say_estimates(s, fg, &res);
@@ -341,6 +372,7 @@ int main(int argc, char **argv)
 	c.seed_set = 1;		/* the default seed is a seed: the pg record shows it */
 	copt_apply_threads(&c);
 	progress_init(&s.pr, &c);
+	progress_init(&s.lz, &c);
 	cent_ws_init(&s.ws);
 	gs_rec_init(&s.out);
 	f.c = &c;

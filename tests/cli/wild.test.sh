@@ -95,3 +95,26 @@ if [ -x /usr/bin/time ]; then
 else
 	echo "wild.test.sh: no /usr/bin/time, the estimates are not checked against the peak RSS"
 fi
+
+# ---- progress on every long phase: reading, the eigensolvers, Lanczos ----
+E="GNNPIPE_PROGRESS_EVERY=0"
+# reading: a 2 MB edge list moves the line before its one graph is done
+awk 'BEGIN { for (i = 0; i < 200000; i++) print i, (i * 7919 + 1) % 200000 }' >"$T/long.el"
+expect 0 "$E nodefeat -q --progress $T/long.el >/dev/null 2>$T/read.err; [ ! -s $T/read.err ]" "-q: no progress"
+expect 0 "$E nodefeat --progress $T/long.el >/dev/null 2>$T/read.err"
+check "grep -q '^nodefeat: $T/long.el: [0-9,]*/[0-9,]* kB ([1-9]\{0,1\}[0-9]%), .*/s, .* left\$' $T/read.err &&
+	grep -q '^nodefeat: $T/long.el: [0-9,]*/[0-9,]* kB (100%) in .*; 1 graph\$' $T/read.err" \
+	"reading: kB of the file read, the time left, then the graph done: $(head -n 2 "$T/read.err")"
+# a 3000-node graph past --exact-max: the Lanczos restarts with the time
+# left, the components through the eigensolvers
+dcbm-gen -q -s 2 --count 1 --nodes 3000 --mean-degree 6 -o "$T/big.gs"
+expect 0 "$E centrality --progress --exact-max 100 --samples 20 $T/big.gs >/dev/null 2>$T/lz.err"
+check "grep -q '^centrality: graph 0: Lanczos: [0-9]*/[0-9]* restarts ([0-9]*%), .*, .* left\$' $T/lz.err &&
+	grep -q '^centrality: graph 0: Lanczos: [0-9]* restarts (100%) in ' $T/lz.err || grep -q '^centrality: graph 0: Lanczos: \([0-9]*\)/\1 restarts (100%) in ' $T/lz.err" \
+	"Lanczos: restarts done of those predicted, the time left: $(grep -m 3 Lanczos "$T/lz.err")"
+check "grep -q '^centrality: graph 0: eigensolvers: [0-9,]*/[0-9,]* components (100%) in ' $T/lz.err" \
+	"the components through the eigensolvers"
+# the results are the same with and without the progress hooks
+expect 0 "centrality -q --exact-max 100 --samples 20 -l 0 $T/big.gs >$T/noprog.gs"
+expect 0 "$E centrality --progress --exact-max 100 --samples 20 -l 0 $T/big.gs >$T/prog.gs 2>/dev/null"
+same "$T/noprog.gs" "$T/prog.gs" "progress changes no result (--progress is not in the pg record)"
