@@ -48,6 +48,27 @@ static int64_t *ws_i64(features_ws *ws, size_t n)
 	return ws_grow((void **)&ws->i64, &ws->cap_i64, n, sizeof *ws->i64);
 }
 
+/* Progress of features_counts: nodes through the triangle count, then
+ * through the core peeling (2 n in all), added up by every thread in
+ * steps of FP_STEP and told to ws's hook by thread 0 (the caller's). */
+#define FP_STEP 4096
+struct fprog {
+	const features_ws *ws;
+	int64_t done, total;
+};
+
+static void fprog_add(struct fprog *fp, int64_t nodes)
+{
+	int64_t d;
+
+	if (fp == NULL || fp->ws->on_progress == NULL)
+		return;
+#pragma omp atomic capture
+	d = fp->done += nodes;
+	if (omp_get_thread_num() == 0)
+		fp->ws->on_progress(fp->ws->progress_arg, d, fp->total);
+}
+
 static int32_t max_degree(const graph *g)
 {
 	int32_t v, md = 0;
@@ -62,7 +83,7 @@ static int32_t max_degree(const graph *g)
  * Networks" (2003), algorithm 1.  core doubles as the current degree.
  * scratch: pos (n), vert (n), bin (md + 1) int32. */
 static void core_impl(const graph *g, int32_t md, int32_t *core, int32_t *pos,
-		      int32_t *vert, int32_t *bin)
+		      int32_t *vert, int32_t *bin, struct fprog *fp)
 {
 	int32_t n = g->n, v, i, d, start = 0, num;
 	int64_t p;
@@ -86,6 +107,8 @@ static void core_impl(const graph *g, int32_t md, int32_t *core, int32_t *pos,
 		bin[i] = bin[i - 1];
 	bin[0] = 0;
 	for (i = 0; i < n; i++) {	/* peel in order of current degree */
+		if ((i + 1) % FP_STEP == 0)
+			fprog_add(fp, FP_STEP);
 		v = vert[i];
 		for (p = g->off[v]; p < g->off[v + 1]; p++) {
 			int32_t u = g->adj[p];
@@ -116,7 +139,7 @@ void features_core_number(const graph *g, int32_t *core, features_ws *ws)
 		features_ws_init(&own);
 	md = max_degree(g);
 	scratch = ws_i32(ws ? ws : &own, 2 * (size_t)g->n + (size_t)md + 1);
-	core_impl(g, md, core, scratch, scratch + g->n, scratch + 2 * (size_t)g->n);
+	core_impl(g, md, core, scratch, scratch + g->n, scratch + 2 * (size_t)g->n, NULL);
 	if (ws == NULL)
 		features_ws_free(&own);
 }
@@ -190,7 +213,8 @@ static size_t tri_i32(const graph *g, int nth)
 
 /* ooff: n + 1 int64; oadj: tri_i32() int32 (the byte marks follow the
  * arcs). */
-static void tri_impl(const graph *g, int64_t *tri, int64_t *ooff, int32_t *oadj, int nth)
+static void tri_impl(const graph *g, int64_t *tri, int64_t *ooff, int32_t *oadj, int nth,
+		     struct fprog *fp)
 {
 	int32_t n = g->n, v;
 	uint8_t *mark = (uint8_t *)(oadj + g->m);
@@ -213,19 +237,27 @@ static void tri_impl(const graph *g, int64_t *tri, int64_t *ooff, int32_t *oadj,
 	memset(tri, 0, (size_t)n * sizeof *tri);
 	if (nth <= 1) {
 		memset(mark, 0, (size_t)n);
-		for (v = 0; v < n; v++)
+		for (v = 0; v < n; v++) {
 			tri_from(ooff, oadj, v, mark, tri, 0);
+			if ((v + 1) % FP_STEP == 0)
+				fprog_add(fp, FP_STEP);
+		}
 		return;
 	}
 #pragma omp parallel num_threads(nth)
 	{
 		uint8_t *mk = mark + (size_t)n * (size_t)omp_get_thread_num();
-		int32_t x;
+		int32_t x, mine = 0;
 
 		memset(mk, 0, (size_t)n);
 #pragma omp for schedule(dynamic, 64)
-		for (x = 0; x < n; x++)
+		for (x = 0; x < n; x++) {
 			tri_from(ooff, oadj, x, mk, tri, 1);
+			if (++mine == FP_STEP) {
+				fprog_add(fp, mine);
+				mine = 0;
+			}
+		}
 	}
 }
 
@@ -241,7 +273,7 @@ void features_triangles(const graph *g, int64_t *tri, features_ws *ws)
 		ws = &own;
 	}
 	nth = tri_threads(g);
-	tri_impl(g, tri, ws_i64(ws, (size_t)g->n + 1), ws_i32(ws, tri_i32(g, nth)), nth);
+	tri_impl(g, tri, ws_i64(ws, (size_t)g->n + 1), ws_i32(ws, tri_i32(g, nth)), nth, NULL);
 	if (ws == &own)
 		features_ws_free(&own);
 }
@@ -290,7 +322,7 @@ void features_clustering(const graph *g, double *cc, features_ws *ws)
 	}
 	nth = tri_threads(g);
 	i64 = ws_i64(ws, 2 * (size_t)n + 1);
-	tri_impl(g, i64, i64 + n, ws_i32(ws, tri_i32(g, nth)), nth);
+	tri_impl(g, i64, i64 + n, ws_i32(ws, tri_i32(g, nth)), nth, NULL);
 	for (v = 0; v < n; v++)
 		cc[v] = clustering_of(graph_degree(g, v), i64[v]);
 	if (ws == &own)
@@ -310,6 +342,7 @@ void features_counts(const graph *g, features_ws *ws)
 {
 	int32_t n = g->n, md, *i32, *core;
 	int64_t *i64;
+	struct fprog fp;
 	int nth;
 
 	ws->counted = -1;
@@ -322,9 +355,15 @@ void features_counts(const graph *g, features_ws *ws)
 	md = max_degree(g);
 	i64 = ws_i64(ws, 2 * (size_t)n + 1);
 	i32 = ws_i32(ws, counts_i32(g, nth, md));
-	tri_impl(g, i64, i64 + n, i32, nth);
+	fp.ws = ws;
+	fp.done = 0;
+	fp.total = 2 * (int64_t)n;
+	tri_impl(g, i64, i64 + n, i32, nth, &fp);
+	fp.done = n;		/* (the threads' remainders) */
 	core = (int32_t *)(i64 + n);
-	core_impl(g, md, core, core + n, i32, i32 + n);
+	core_impl(g, md, core, core + n, i32, i32 + n, &fp);
+	if (ws->on_progress)
+		ws->on_progress(ws->progress_arg, fp.total, fp.total);
 	ws->counted = n;
 }
 

@@ -50,6 +50,12 @@ typedef struct features_ws {
 	size_t cap_i32, cap_i64;	/* allocated lengths */
 	int32_t counted;	/* nodes of the graph whose counts features_counts
 				 * left here; -1 once the scratch is used again */
+	/* Progress of features_counts, or NULL (features_ws_init): nodes
+	 * through the triangle count, then the core peeling, of 2 n, told on
+	 * the calling thread every few thousand nodes and at the end (done ==
+	 * total).  The caller sets it; it cannot change the results. */
+	void (*on_progress)(void *arg, int64_t done, int64_t total);
+	void *progress_arg;
 } features_ws;
 
 void features_ws_init(features_ws *ws);

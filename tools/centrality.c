@@ -53,12 +53,7 @@ struct state {
 	struct progress pr, lz;
 	int pr_on, pr_phase, lz_on;
 	int64_t graph_id;
-	double work;		/* node and arc visits of one search */
 };
-
-/* A graph whose searches need fewer node and arc visits than this (a few
- * seconds) shows no line of its own: the filter's line counts graphs. */
-#define PROGRESS_MIN_WORK 1e9
 
 static void usage(FILE *f, const struct state *s)
 {
@@ -87,11 +82,12 @@ static void usage(FILE *f, const struct state *s)
 		s->c->level, s->c->seed);
 }
 
-/* End a line: its last line (--progress) if it showed at all, or, for
- * the sources, whose line is started only for long searches, always. */
-static void end_line(struct progress *p, int *on, int always)
+/* End a line: its last line (--progress) if it showed at all, that is,
+ * if its phase took long enough (progress.h: 10 s, on a terminal 0.2 s),
+ * so that a stream of small graphs shows only the filter's line. */
+static void end_line(struct progress *p, int *on)
 {
-	if (*on && (always || p->drawn))
+	if (*on && p->drawn)
 		progress_done(p);
 	*on = 0;
 }
@@ -109,17 +105,12 @@ static void on_progress(void *arg, int phase, int64_t done, int64_t total)
 		s->lz.total = total;
 		progress_update(&s->lz, done);
 		if (total > 0 && done >= total)	/* the run's last call */
-			end_line(&s->lz, &s->lz_on, 0);
+			end_line(&s->lz, &s->lz_on);
 		return;
 	}
 	if (s->pr_on && s->pr_phase != phase)
-		end_line(&s->pr, &s->pr_on, s->pr_phase == CENT_P_SOURCES);
+		end_line(&s->pr, &s->pr_on);
 	if (!s->pr_on) {
-		/* a graph whose searches take less than a few seconds shows no
-		 * line of its own: the filter's line counts graphs */
-		if (phase == CENT_P_SOURCES &&
-		    ((double)total * s->work < PROGRESS_MIN_WORK || done >= total))
-			return;
 		progress_start(&s->pr, phase == CENT_P_SOURCES ? "sources" : "components", total,
 			       "graph %" PRId64 "%s", s->graph_id,
 			       phase == CENT_P_SOURCES ? "" : ": eigensolvers");
@@ -278,11 +269,10 @@ static void one_graph(void *ctx, const struct filter_graph *fg)
 	co.progress_arg = s;
 	s->pr_on = s->lz_on = 0;
 	s->graph_id = fg->rec->id;
-	s->work = (double)n + 2.0 * (double)fg->g->m;
 	if (centrality_compute(fg->g, &co, &res, &s->ws, msg, sizeof msg) != 0)
 		die("%s: graph %" PRId64 ": %s", gs_where(fg->in), fg->rec->id, msg);
-	end_line(&s->pr, &s->pr_on, s->pr_phase == CENT_P_SOURCES);
-	end_line(&s->lz, &s->lz_on, 0);
+	end_line(&s->pr, &s->pr_on);
+	end_line(&s->lz, &s->lz_on);
 	if (!s->c->quiet && (res.approx || res.switched_comps) &&
 	    (s->approx_graphs++ == 0 || s->c->progress))
 		say_estimates(s, fg, &res);

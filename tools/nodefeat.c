@@ -21,6 +21,7 @@
 #include "filter.h"
 #include "nodefeat.h"
 #include "opt.h"
+#include "progress.h"
 #include "rng.h"
 #include "rwse.h"
 #include "stream.h"
@@ -52,6 +53,9 @@ struct state {
 	char columns[6 * RWSE_STEPS_MAX];
 	gs_rec out;
 	int64_t estimated_graphs;
+	struct progress pr;		/* the nodes of the current graph */
+	int pr_on;
+	int64_t graph_id;
 };
 
 static void usage(FILE *f, const struct state *s)
@@ -89,6 +93,7 @@ static void paper_graph(struct state *s, const struct filter_graph *fg)
 {
 	int32_t n = fg->g->n, v;
 
+	s->graph_id = fg->rec->id;
 	features_counts(fg->g, &s->ws);
 	if (fg->tsv) {
 		if ((size_t)n > s->cap) {
@@ -120,6 +125,27 @@ static void paper_graph(struct state *s, const struct filter_graph *fg)
 	gs_write1(fg->out, &s->out);
 }
 
+/* The progress hook of rwse_compute and features_counts (on the calling
+ * thread): one line a graph, ended with a last line only if it showed
+ * (progress.h: the graph took 10 s, 0.2 s on a terminal).  The paper's
+ * features count each node twice: triangles, then cores. */
+static void on_nodes(void *arg, int64_t done, int64_t total)
+{
+	struct state *s = arg;
+
+	if (!s->pr_on)
+		progress_start(&s->pr, s->set == SET_RWSE ? "nodes" : "node passes", total,
+			       "graph %" PRId64 ": %s", s->graph_id,
+			       s->set == SET_RWSE ? "rwse" : "triangles and cores");
+	s->pr_on = 1;
+	progress_update(&s->pr, done);
+	if (done >= total) {
+		if (s->pr.drawn)
+			progress_done(&s->pr);
+		s->pr_on = 0;
+	}
+}
+
 static void rwse_graph(struct state *s, const struct filter_graph *fg)
 {
 	struct rwse_opts ro = s->ro;
@@ -138,6 +164,9 @@ static void rwse_graph(struct state *s, const struct filter_graph *fg)
 		vals = s->out.data;
 	}
 	ro.seed = rng_mix(s->c->seed, (uint64_t)fg->rec->id);	/* walks per graph */
+	ro.on_progress = on_nodes;
+	ro.progress_arg = s;
+	s->graph_id = fg->rec->id;
 	if (rwse_compute(fg->g, &ro, vals, &inf, &s->rws) != 0)
 		die("rwse: options out of range");	/* checked in main() */
 	if (!s->c->quiet && inf.estimated > 0 && (s->estimated_graphs++ == 0 || s->c->progress))
@@ -267,7 +296,10 @@ int main(int argc, char **argv)
 	if (s.set == SET_RWSE)
 		c.seed_set = 1;	/* the default seed is a seed: the pg record shows it */
 	copt_apply_threads(&c);
+	progress_init(&s.pr, &c);
 	features_ws_init(&s.ws);
+	s.ws.on_progress = on_nodes;
+	s.ws.progress_arg = &s;
 	rwse_ws_init(&s.rws);
 	rwse_columns(s.ro.steps, s.columns, sizeof s.columns);
 	gs_rec_init(&s.out);

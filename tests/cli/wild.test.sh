@@ -118,3 +118,15 @@ check "grep -q '^centrality: graph 0: eigensolvers: [0-9,]*/[0-9,]* components (
 expect 0 "centrality -q --exact-max 100 --samples 20 -l 0 $T/big.gs >$T/noprog.gs"
 expect 0 "$E centrality --progress --exact-max 100 --samples 20 -l 0 $T/big.gs >$T/prog.gs 2>/dev/null"
 same "$T/noprog.gs" "$T/prog.gs" "progress changes no result (--progress is not in the pg record)"
+# nodefeat: the triangle count and core peeling, the return probabilities
+expect 0 "$E nodefeat --progress $T/big.gs >$T/nf-prog.gs 2>$T/nf.err"
+check "grep -q '^nodefeat: graph 0: triangles and cores: [0-9,]*/6,000 node passes ([0-9]*%), .* left\$' $T/nf.err &&
+	grep -q '^nodefeat: graph 0: triangles and cores: 6,000/6,000 node passes (100%) in ' $T/nf.err" \
+	"nodefeat: the nodes through the triangle count and the peeling: $(grep -m 1 triangles "$T/nf.err")"
+expect 0 "$E nodefeat --progress --set rwse --exact-max 0 --rw-error 0.2 $T/big.gs >/dev/null 2>$T/rw.err"
+check "grep -q '^nodefeat: graph 0: rwse: [0-9,]*/[0-9,]* nodes ([0-9]*%), .* left\$' $T/rw.err &&
+	grep -q '^nodefeat: graph 0: rwse: \\([0-9,]*\\)/\\1 nodes (100%) in ' $T/rw.err" \
+	"nodefeat --set rwse: the nodes whose walks are done: $(grep -m 1 rwse: "$T/rw.err")"
+expect 0 "nodefeat -l 0 $T/big.gs >$T/nf-q.gs"
+expect 0 "$E nodefeat --progress -l 0 $T/big.gs >$T/nf-prog0.gs 2>/dev/null"
+same "$T/nf-q.gs" "$T/nf-prog0.gs" "nodefeat: progress changes no result"
