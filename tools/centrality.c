@@ -98,6 +98,8 @@ static void on_progress(void *arg, int phase, int64_t done, int64_t total)
 	struct state *s = arg;
 
 	if (phase == CENT_P_LANCZOS) {
+		if (s->pr_on && s->pr_phase == CENT_P_SOURCES)
+			end_line(&s->pr, &s->pr_on);	/* the searches are over */
 		if (!s->lz_on)
 			progress_start(&s->lz, "restarts", total, "graph %" PRId64 ": Lanczos",
 				       s->graph_id);
