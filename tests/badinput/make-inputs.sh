@@ -306,3 +306,8 @@ cp ml/* ml-gz/ && rm ml-gz/u.data && gzip -c ml/u.data | head -c 40 >ml-gz/u.dat
 cp ml/* ml-garbage/ && cp garbage.bin ml-garbage/u.data
 printf '1 1000000000000\n' >el-1e12.txt
 printf '0 1\n' >el-small.txt
+
+# ---- input from the wild (issue 37, 6): a byte-order mark is not in the message ----
+printf '\357\273\277a b\n' >bom-named.el
+printf '\357\273\277' >bom-only.el
+printf '\357\273\2770 1 0.5\n' >bom-weight.el
