@@ -531,6 +531,43 @@ check_dataset(const struct dataset *ds, int tasks)
 	}
 }
 
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * Graphs that share an id (cat of edge lists, or of streams each numbered
+ * from 0) would draw alike masks, which are seeded by (seed, step, graph
+ * id): when an id repeats, every graph takes its position in the input as
+ * its id instead, said once.  Records were paired with their graph by
+ * position as they were read, so nothing else changes; inputs whose ids
+ * all differ keep them, and their masks.  O(G log G).
+ */
+static void
+renumber_repeated_ids(struct dataset *ds, int quiet)
+{
+	int64_t *ids = xmallocarray((size_t)ds->n + 1, sizeof *ids), distinct = 0;
+
+	for (int64_t i = 0; i < ds->n; i++)
+		ids[i] = ds->g[i]->id;
+	qsort(ids, (size_t)ds->n, sizeof *ids, cmp_i64);
+	for (int64_t i = 0; i < ds->n; i++)
+		distinct += i == 0 || ids[i] != ids[i - 1];
+	free(ids);
+	if (distinct == ds->n)
+		return;
+	for (int64_t i = 0; i < ds->n; i++)
+		ds->g[i]->id = i;
+	if (!quiet)
+		warnx_("%" PRId64 " graphs carry %" PRId64 " distinct ids (cat of edge lists or "
+		       "of streams numbered from 0?), and masks are drawn by graph id: the "
+		       "graphs are numbered 0..%" PRId64 " in input order instead",
+		       ds->n, distinct, ds->n - 1);
+}
+
 /*
  * The feature stage of the run (gcn-train(1), Features): --features or the
  * config's features.stage; else the input's 'features' tensors where the
@@ -1854,6 +1891,7 @@ main(int argc, char **argv)
 	memset(&fc, 0, sizeof fc);
 	read_inputs(&ds, argc - optind, argv + optind, o.c.quiet);
 	check_dataset(&ds, tasks);
+	renumber_repeated_ids(&ds, o.c.quiet);
 	train_settings_batch_opts(&o.s, &bo);
 	resolve_features(&o, &ds, &fc, &bo.fs);
 	model_setup(&o, &M);

@@ -348,3 +348,7 @@ gcn-adapt -q -j 1 -s 1 --head-width 8 --runs 1 --epochs 2 --label cluster --mode
 printf 'features:\n  stage: command\n  command: "touch %s/pwned; nodefeat -j 1"\n' "$B" >train-cmd.yaml
 # ---- issue 37: gcn-adapt --predict follows the adapted model's train.precision ----
 sed 's/^train\.precision: .*/train.precision: "half"/; s/^@end .*/@end/' adapted.txt >adapted-prec.txt
+# ---- input from the wild (issue 37, 6): a byte-order mark is not in the message ----
+printf '\357\273\277a b\n' >bom-named.el
+printf '\357\273\277' >bom-only.el
+printf '\357\273\2770 1 0.5\n' >bom-weight.el
