@@ -1,6 +1,6 @@
 /*
- * probe.c - the linear probe: stratified splits, standardisation, and
- * LIBLINEAR's L2-regularised logistic regression (see probe.h).
+ * probe.c - the linear probe: standardisation and LIBLINEAR's
+ * L2-regularised logistic regression (see probe.h).
  *
  * LIBLINEAR (Fan et al., "LIBLINEAR: A Library for Large Linear
  * Classification", JMLR 9, 2008), solver L2R_LR: for the labels s_i = +-1
@@ -19,6 +19,7 @@
 #include "err.h"
 #include "probe.h"
 #include "rng.h"
+#include "split.h"
 
 #define MAX_GRID 64
 
@@ -56,101 +57,6 @@ probe_grid(const struct probe_opts *o, double *Cs, int max)
 		k++;
 	}
 	return k;
-}
-
-int64_t
-probe_class_counts(const struct probe_data *d, int64_t *counts)
-{
-	int64_t m = 0;
-
-	memset(counts, 0, (size_t)d->C * sizeof *counts);
-	for (int64_t i = 0; i < d->n; i++)
-		if (d->y[i] >= 0) {
-			counts[d->y[i]]++;
-			m++;
-		}
-	return m;
-}
-
-/* perm = a uniform permutation of 0..n-1 from r (Fisher-Yates from the
- * top, gcn-adapt's order of draws). */
-static void
-permutation(gsl_rng *r, int32_t *perm, int64_t n)
-{
-	for (int64_t i = 0; i < n; i++)
-		perm[i] = (int32_t)i;
-	for (int64_t i = n - 1; i > 0; i--) {
-		int64_t j = (int64_t)rng_uniform_u64(r, (uint64_t)i + 1);
-		int32_t t = perm[i];
-		perm[i] = perm[j];
-		perm[j] = t;
-	}
-}
-
-void
-probe_holdout(const struct probe_data *d, double frac, uint64_t seed, int run,
-	      int32_t *train, int64_t *ntrain, int32_t *test, int64_t *ntest)
-{
-	int64_t n = d->n, *cnt = xmallocarray((size_t)d->C, sizeof *cnt);
-	int64_t *want = xmallocarray((size_t)d->C, sizeof *want);
-	int32_t *perm = xmallocarray((size_t)n + 1, sizeof *perm);
-	uint8_t *role = xcalloc((size_t)n + 1, 1);	/* 0 none, 1 train, 2 test */
-	gsl_rng *r = rng_new(seed, (uint64_t)run);
-
-	probe_class_counts(d, cnt);
-	for (int c = 0; c < d->C; c++) {
-		long long k = llround(frac * (double)cnt[c]);
-		want[c] = cnt[c] < 2 ? -1 : k < 1 ? 1 : k > cnt[c] - 1 ? cnt[c] - 1 : k;
-	}
-	permutation(r, perm, n);
-	for (int64_t i = 0; i < n; i++) {
-		int32_t v = perm[i], c = d->y[v];
-		if (c < 0 || want[c] < 0)
-			continue;
-		role[v] = want[c] > 0 ? 2 : 1;
-		if (want[c] > 0)
-			want[c]--;
-	}
-	*ntrain = *ntest = 0;
-	for (int64_t v = 0; v < n; v++)	/* ascending */
-		if (role[v] == 1)
-			train[(*ntrain)++] = (int32_t)v;
-		else if (role[v] == 2)
-			test[(*ntest)++] = (int32_t)v;
-	gsl_rng_free(r);
-	free(role);
-	free(perm);
-	free(want);
-	free(cnt);
-}
-
-void
-probe_folds(const int32_t *y, int64_t n, int C, int K, gsl_rng *r, int *fold)
-{
-	int32_t *perm = xmallocarray((size_t)n + 1, sizeof *perm);
-	int64_t *start = xcalloc((size_t)C + 1, sizeof *start);
-	int32_t *bycls = xmallocarray((size_t)n + 1, sizeof *bycls);
-	int64_t m = 0;		/* items with a class */
-
-	permutation(r, perm, n);
-	/* the items class by class, each class in permutation order */
-	for (int64_t i = 0; i < n; i++) {
-		fold[i] = -1;
-		if (y[i] >= 0) {
-			start[y[i] + 1]++;
-			m++;
-		}
-	}
-	for (int c = 0; c < C; c++)
-		start[c + 1] += start[c];
-	for (int64_t i = 0; i < n; i++)
-		if (y[perm[i]] >= 0)
-			bycls[start[y[perm[i]]]++] = perm[i];
-	for (int64_t k = 0; k < m; k++)
-		fold[bycls[k]] = (int)(k % K);
-	free(bycls);
-	free(start);
-	free(perm);
 }
 
 void
@@ -358,7 +264,7 @@ choose_C(probe_ws *w, const struct probe_data *d, const struct probe_opts *o,
 
 	for (int64_t i = 0; i < ntrain; i++)
 		w->ytr[i] = d->y[train[i]];
-	probe_folds(w->ytr, ntrain, d->C, o->cv_folds, r, w->fold);
+	split_folds(w->ytr, ntrain, d->C, o->cv_folds, r, w->fold);
 	gsl_rng_free(r);
 	for (int f = 0; f < o->cv_folds; f++) {
 		fold_rows(w, train, ntrain, f, &nfit, &nheld);

@@ -20,11 +20,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <gsl/gsl_rng.h>
-
-/* The fold stream of gcn-adapt's graph task ("folds"): probe_folds() drawn
- * from (seed, PROBE_FOLD_STREAM) gives gcn-adapt's folds. */
-#define PROBE_FOLD_STREAM 0x666f6c6473ULL
 /* The sub-stream of run r's inner cross-validation: (seed, rng_mix(r, this)). */
 #define PROBE_CV_STREAM 0x6376ULL	/* "cv" */
 
@@ -66,37 +61,6 @@ void probe_opts_default(struct probe_opts *o);
 int probe_grid(const struct probe_opts *o, double *Cs, int max);
 
 /*
- * Items per class of d (counts: (C), zeroed first).  Returns the number of
- * labelled items.  Time complexity O(n).
- */
-int64_t probe_class_counts(const struct probe_data *d, int64_t *counts);
-
-/*
- * Stratified hold-out split of run `run`: a permutation of all n items from
- * stream (seed, run) (unlabelled ones included, so that the draws do not
- * depend on which items have a class); in its order, the first
- * round(frac * n_c) items of class c, but at least 1 and at most n_c - 1,
- * are test items, the others of the class training items.  Items without
- * a class are in neither.  train and test (n each) come back ascending.
- * Every class must have 0 or at least 2 items (probe_class_counts); a
- * class of one item is left out of both.
- * Time complexity O(n log n).
- */
-void probe_holdout(const struct probe_data *d, double frac, uint64_t seed, int run,
-		   int32_t *train, int64_t *ntrain, int32_t *test, int64_t *ntest);
-
-/*
- * Stratified K-fold assignment of n items with classes y (negative: none)
- * of C classes, drawn from r: the items in the order of a random
- * permutation of all n, then class by class (0, 1, ...) dealt to folds 0,
- * 1, ..., K-1, 0, ... in turn, the count running on across classes (so
- * fold sizes differ by at most one); fold[i] = -1 for an item without a
- * class.  With r = rng_new(seed, PROBE_FOLD_STREAM) this is gcn-adapt's
- * graph-task assignment.  Time complexity O(n C).
- */
-void probe_folds(const int32_t *y, int64_t n, int C, int K, gsl_rng *r, int *fold);
-
-/*
  * Standardisation statistics of columns 0..D-1 over rows[0..m) of X
  * (n x D): mu the mean, sd the population standard deviation (divisor m,
  * scikit-learn's StandardScaler), and sd = 0 for a column whose m values
@@ -125,7 +89,7 @@ void probe_ws_free(probe_ws *w);
  * one-vs-rest decision value, normalised to sum 1; a class absent from
  * the training items has 0) and the most probable class (ties: the
  * smaller).  tick(arg), when not NULL, is called after every fit.
- * train and test as probe_holdout() gives them.  res is filled (its
+ * train and test as split_holdout() gives them.  res is filled (its
  * arrays allocated; probe_result_free()).
  * Time complexity: (cv_folds * grid + 1) LIBLINEAR fits, each O(iterations
  * * nnz) with nnz about |train| * D.

@@ -24,6 +24,7 @@
 #include "progress.h"
 #include "reader.h"
 #include "rng.h"
+#include "split.h"
 #include "stream.h"
 
 #define SYNOPSIS "linprobe [-qt] [-j threads] [-l level] [-o file] [-s seed] [--C c]\n" \
@@ -402,8 +403,7 @@ check_classes(struct input *in, const struct opts *o)
 		die("no %s has a class (every one is negative or missing: --label)",
 		    item[o->task]);
 	cnt = xmallocarray((size_t)in->C, sizeof *cnt);
-	struct probe_data d = { .n = in->n, .D = in->D, .X = in->X, .y = in->y, .C = in->C };
-	m = probe_class_counts(&d, cnt);
+	m = split_class_counts(in->y, in->n, in->C, cnt);
 	for (int c = 0; c < in->C; c++) {
 		kinds += cnt[c] > 0;
 		if (cnt[c] == 1 && !o->folds)
@@ -446,7 +446,7 @@ split(const struct opts *o, const struct probe_data *d, const int *fold, int r,
       int32_t *tr, int64_t *ntr, int32_t *te, int64_t *nte)
 {
 	if (!o->folds) {
-		probe_holdout(d, o->test_fraction, o->c.seed, r, tr, ntr, te, nte);
+		split_holdout(d->y, d->n, d->C, o->test_fraction, o->c.seed, r, tr, ntr, te, nte);
 		return;
 	}
 	*ntr = *nte = 0;
@@ -469,9 +469,9 @@ run_all(const struct opts *o, const struct probe_data *d, int R, int64_t *ntrain
 	int *fold = NULL, T = 1;
 
 	if (o->folds) {	/* gcn-adapt's folds */
-		gsl_rng *r = rng_new(o->c.seed, PROBE_FOLD_STREAM);
+		gsl_rng *r = rng_new(o->c.seed, SPLIT_FOLD_STREAM);
 		fold = xmallocarray((size_t)d->n + 1, sizeof *fold);
-		probe_folds(d->y, d->n, d->C, o->folds, r, fold);
+		split_folds(d->y, d->n, d->C, o->folds, r, fold);
 		gsl_rng_free(r);
 	}
 #ifdef _OPENMP
