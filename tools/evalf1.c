@@ -367,10 +367,14 @@ pair_with(const struct opts *o, const char *path, const struct run *R, int n,
 	struct run *B = read_runs(o, 1, files, &nb, 1);
 	double *a = xmallocarray((size_t)n, 2 * sizeof *a), *b = xmallocarray((size_t)n, 2 * sizeof *b);
 
-	if (B[0].C != R[0].C || strcmp(B[0].task, R[0].task) != 0 ||
-	    strcmp(B[0].dataset, R[0].dataset) != 0)
-		die("%s: task '%s', dataset '%s', %d classes; the main input's: '%s', '%s', %d",
-		    path, B[0].task, B[0].dataset, B[0].C, R[0].task, R[0].dataset, R[0].C);
+	if (B[0].C != R[0].C || strcmp(B[0].task, R[0].task) != 0)
+		die("%s: task '%s', %d classes; the main input's: task '%s', %d classes", path,
+		    B[0].task, B[0].C, R[0].task, R[0].C);
+	/* a dataset's name may be a file name (gcn-adapt, linprobe): the items
+	 * decide, and a difference is said */
+	if (strcmp(B[0].dataset, R[0].dataset) != 0 && !o->c.quiet)
+		warnx_("%s: dataset '%s', the main input's '%s': paired on their items", path,
+		       B[0].dataset, R[0].dataset);
 	for (int i = 0; i < n || i < nb; i++) {	/* both in run order */
 		if (i >= nb || i >= n || B[i].id != R[i].id)
 			die("%s: run %" PRId64 " is in one input only (the main input has %d runs, "

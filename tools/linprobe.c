@@ -311,8 +311,9 @@ take_graph_vector(struct input *in, const struct opts *o, gs_file *f, const gs_r
 	int D = (int)r->cols * (o->pool == PROBE_POOL_MEANMAX ? 2 : 1);
 
 	if (r->rows != rows)
-		die("%s: graph %" PRId64 ": '%s' has %" PRId64 " rows for %" PRId32 " nodes; %s",
-		    gs_where(f), r->id, r->name, r->rows, in->graph_n, o->pool == PROBE_POOL_NONE
+		die("%s: graph %" PRId64 ": '%s' is %" PRId64 " x %" PRId64 " for %" PRId32
+		    " nodes; %s", gs_where(f), r->id, r->name, r->rows, r->cols, in->graph_n,
+		    o->pool == PROBE_POOL_NONE
 		    ? "--pool none takes one row a graph" : r->rows == 1
 		    ? "one vector a graph? --pool none takes it as it is"
 		    : "--pool pools one row a node");
@@ -392,7 +393,7 @@ read_graphs(struct input *in, const struct opts *o)
 static void
 check_classes(struct input *in, const struct opts *o)
 {
-	static const char *const item[] = { "nodes", "graphs" };
+	static const char *const item[] = { "nodes", "graphs" }, *const one[] = { "node", "graph" };
 	int64_t *cnt, m, kinds = 0;
 
 	in->C = 0;
@@ -401,7 +402,7 @@ check_classes(struct input *in, const struct opts *o)
 			in->C = in->y[i] + 1;
 	if (in->C == 0)
 		die("no %s has a class (every one is negative or missing: --label)",
-		    item[o->task]);
+		    one[o->task]);
 	cnt = xmallocarray((size_t)in->C, sizeof *cnt);
 	m = split_class_counts(in->y, in->n, in->C, cnt);
 	for (int c = 0; c < in->C; c++) {
