@@ -282,6 +282,9 @@ read_nodes(struct input *in, const struct opts *o)
 			if (in->ngraphs++)
 				die("%s: a second graph: node classification takes one graph "
 				    "(--task graph probes graphs)", gs_where(f));
+			if (vid >= 0 || lid >= 0)
+				die("%s: a graph after the tensors of graph %" PRId64 ": a graph's "
+				    "records follow it", gs_where(f), vid >= 0 ? vid : lid);
 			gid = r.id;
 			in->graph_n = r.n;
 			const char *nm = gs_attr_get(&r, "dataset");

@@ -335,3 +335,6 @@ awk '/^@/ && pend != "" { print pend; pend = "" }
 	{ print }' lpg.txt >lpg-row.txt
 # evalf1 --baseline: runs without an item column
 printf '##gnnstream 1\n@tensor id=0 name=predictions rows=2 cols=2 type=i32 columns=true,pred classes=2\n0 0\n1 1\n@end\n' >pred-noitem.txt
+# linprobe: the graph record after its tensors
+awk '/^@graph/ { g = $0; on = 1; next } /^@/ { on = 0 } on { g = g "\n" $0; next }
+	/^@end/ { print g; print "@end"; next } { print }' lp.txt >lp-late.txt
