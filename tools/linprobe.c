@@ -486,7 +486,7 @@ run_all(const struct opts *o, const struct probe_data *d, int R, int64_t *ntrain
 		ws[t] = probe_ws_new(d);
 	progress_init(&pr, &o->c);
 	progress_start(&pr, "fits", (int64_t)R * ((o->p.C > 0 ? 0 : o->p.cv_folds *
-		       probe_grid(&o->p, Cs, 64)) + 1), "%d runs", R);
+		       probe_grid(&o->p, Cs, 64)) + 1), "%d run%s", R, R == 1 ? "" : "s");
 #pragma omp parallel num_threads(T)
 	{
 		int t = 0;
