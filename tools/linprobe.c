@@ -313,6 +313,8 @@ take_graph_vector(struct input *in, const struct opts *o, gs_file *f, const gs_r
 	int64_t rows = o->pool == PROBE_POOL_NONE ? 1 : in->graph_n;
 	int D = (int)r->cols * (o->pool == PROBE_POOL_MEANMAX ? 2 : 1);
 
+	if (rows == 0)
+		die("%s: graph %" PRId64 " has no nodes to pool", gs_where(f), r->id);
 	if (r->rows != rows)
 		die("%s: graph %" PRId64 ": '%s' is %" PRId64 " x %" PRId64 " for %" PRId32
 		    " nodes; %s", gs_where(f), r->id, r->name, r->rows, r->cols, in->graph_n,

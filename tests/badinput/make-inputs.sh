@@ -338,3 +338,5 @@ printf '##gnnstream 1\n@tensor id=0 name=predictions rows=2 cols=2 type=i32 colu
 # linprobe: the graph record after its tensors
 awk '/^@graph/ { g = $0; on = 1; next } /^@/ { on = 0 } on { g = g "\n" $0; next }
 	/^@end/ { print g; print "@end"; next } { print }' lp.txt >lp-late.txt
+# linprobe --task graph: a graph without nodes
+printf '##gnnstream 1\n@graph id=0 nodes=2 edges=1\n0 1\n@tensor id=0 name=f rows=2 cols=1 type=f64\n1\n2\n@label id=0 name=label value=0\n@graph id=1 nodes=0 edges=0\n@tensor id=1 name=f rows=0 cols=1 type=f64\n@label id=1 name=label value=1\n@end\n' >lpg-empty.txt
