@@ -74,7 +74,9 @@ void probe_scale_fit(const double *X, int D, const int32_t *rows, int64_t m, dou
  * is 0.  Time complexity O(D). */
 void probe_scale_row(const double *x, const double *mu, const double *sd, int D, double *out);
 
-/* A workspace for runs on d: buffers for d->n rows.  Dies when out of memory. */
+/* A workspace for runs on d: buffers for d->n rows (16 bytes a value).
+ * It also silences LIBLINEAR's messages, a global setting: create the
+ * workspaces before any thread fits.  Dies when out of memory. */
 probe_ws *probe_ws_new(const struct probe_data *d);
 void probe_ws_free(probe_ws *w);
 
