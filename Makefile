@@ -20,7 +20,8 @@ CPPFLAGS  += -iquote common -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 # saved runs are stamped with the programs' SHA-256: pipelines/carry.sh).
 ALLCFLAGS  = -std=c11 $(OMPFLAGS) $(CFLAGS) -ffile-prefix-map=$(CURDIR)=.
 # GSL takes its CBLAS from OpenBLAS (not -lgslcblas); LAPACKE runs on OpenBLAS.
-LDLIBS    ?= -lgsl -llapacke -lopenblas -larpack -lyaml -lz -lm
+# LIBLINEAR is linprobe's classifier (the linker keeps it out of the others).
+LDLIBS    ?= -lgsl -llapacke -lopenblas -larpack -llinear -lyaml -lz -lm
 LDFLAGS   ?=
 
 # Optional libraries, found (and installed as root where apt-get is) by

@@ -7,7 +7,7 @@
 # package, and deps.sh fails.
 #   sh mk/deps.sh [want] WHAT...
 #     build     what the programs need (`make`): make, a C compiler, OpenMP,
-#               GSL, zlib, libyaml, OpenBLAS (CBLAS), LAPACKE, ARPACK
+#               GSL, zlib, libyaml, OpenBLAS (CBLAS), LAPACKE, ARPACK, LIBLINEAR
 #     optional  what the programs use when it is there (`make`, before
 #               build): oneDNN (bf16 products, common/gemm.h).  Installed
 #               like the others as root where apt-get is; elsewhere named on
@@ -46,7 +46,7 @@ OMPFLAGS=${OMPFLAGS--fopenmp}
 CFLAGS=${CFLAGS--O2 -g -Wall -Wextra}
 CPPFLAGS=${CPPFLAGS:-}
 LDFLAGS=${LDFLAGS:-}
-LDLIBS=${LDLIBS:--lgsl -llapacke -lopenblas -larpack -lyaml -lz -lm}
+LDLIBS=${LDLIBS:--lgsl -llapacke -lopenblas -larpack -llinear -lyaml -lz -lm}
 ASAN_FLAGS=${ASAN_FLAGS:--fsanitize=address,undefined -fno-omit-frame-pointer -g -O1}
 FUZZ_CC=${FUZZ_CC:-clang}
 FUZZ_FLAGS=${FUZZ_FLAGS:--g -O1 -fsanitize=fuzzer,address,undefined}
@@ -105,6 +105,7 @@ cat >"$T/all.c" <<'EOF'
 #include <cblas.h>
 #include <gsl/gsl_rng.h>
 #include <lapacke.h>
+#include <linear.h>
 #include <omp.h>
 #include <yaml.h>
 #include <zlib.h>
@@ -112,13 +113,13 @@ cat >"$T/all.c" <<'EOF'
 typedef void (*fn)(void);
 fn volatile used[] = {
 	(fn)dsaupd_c, (fn)cblas_sgemm, (fn)gsl_rng_alloc, (fn)LAPACKE_dsyevd_work,
-	(fn)omp_get_max_threads, (fn)yaml_parser_initialize, (fn)gzdopen,
+	(fn)omp_get_max_threads, (fn)yaml_parser_initialize, (fn)gzdopen, (fn)train,
 };
 
 int main(int argc, char **argv)
 {
 	(void)argv;
-	return used[argc % 7] == 0;
+	return used[argc % 8] == 0;
 }
 EOF
 cat >"$T/omp.c" <<'EOF'
@@ -143,6 +144,7 @@ lib() {
 	openblas) set -- OpenBLAS cblas.h libopenblas-dev openblas \
 		"the OpenBLAS development package, with CBLAS" ;;
 	arpack) set -- ARPACK arpack/arpack.h libarpack2-dev arpack "the arpack-ng development package" ;;
+	linear) set -- LIBLINEAR linear.h liblinear-dev "" "the LIBLINEAR development package" ;;
 	yaml) set -- libyaml yaml.h libyaml-dev yaml-0.1 ;;
 	z) set -- zlib zlib.h zlib1g-dev zlib ;;
 	m) set -- "the C maths library" math.h libc6-dev "" "the C library's development package" ;;
@@ -175,7 +177,7 @@ check_build() {
 		case $w in -l?*) words="$words ${w#-l}" ;; esac
 	done
 	seen=""
-	for w in gsl lapacke openblas arpack yaml z $words; do
+	for w in gsl lapacke openblas arpack linear yaml z $words; do
 		case " $seen " in *" $w "*) continue ;; esac
 		seen="$seen $w"
 		why=""

@@ -50,6 +50,7 @@
 #include "progress.h"
 #include "reader.h"
 #include "rng.h"
+#include "split.h"
 #include "stream.h"
 
 enum {
@@ -77,7 +78,6 @@ static const char *const adapt_task[] = { "node", "link", "graph", NULL };
 #define LINK_TEST 0.2
 #define LINK_VAL 0.1
 #define FOLDS 10
-#define FOLD_STREAM 0x666f6c6473ULL	/* "folds" */
 
 struct opts {
 	struct copt c;
@@ -764,33 +764,19 @@ split(const struct dataset *ds, const struct opts *o, gsl_rng *r, int32_t *tr,
 
 /*
  * Graph task: stratified FOLDS-fold cross-validation.  The folds are drawn
- * once from stream (seed, FOLD_STREAM): each class's graphs in random order
- * go to folds 0, 1, ... in turn.  Run r tests on fold r mod FOLDS,
- * validates on the next fold and trains on the others.  A graph without a
- * class is in no fold.
+ * once from stream (seed, SPLIT_FOLD_STREAM) by split_folds() (linprobe
+ * --folds draws the same): each class's graphs in random order go to folds
+ * 0, 1, ... in turn.  Run r tests on fold r mod FOLDS, validates on the
+ * next fold and trains on the others.  A graph without a class is in no
+ * fold.
  */
 static void
 graph_split(const struct dataset *ds, uint64_t seed, int run, int32_t *tr, int *ntr,
 	    int32_t *va, int *nva, int32_t *te, int *nte)
 {
 	int G = ds->ng, *fold = xmallocarray((size_t)G, sizeof *fold);
-	int32_t *perm = xmallocarray((size_t)G, sizeof *perm);
-	gsl_rng *r = rng_new(seed, FOLD_STREAM);
-	for (int i = 0; i < G; i++) {
-		perm[i] = i;
-		fold[i] = -1;
-	}
-	for (int i = G - 1; i > 0; i--) {
-		int j = (int)rng_uniform_u64(r, (uint64_t)i + 1);
-		int32_t t = perm[i];
-		perm[i] = perm[j];
-		perm[j] = t;
-	}
-	int k = 0;
-	for (int c = 0; c < ds->C; c++)
-		for (int i = 0; i < G; i++)
-			if (ds->y[perm[i]] == c)
-				fold[perm[i]] = k++ % FOLDS;
+	gsl_rng *r = rng_new(seed, SPLIT_FOLD_STREAM);
+	split_folds(ds->y, G, ds->C, FOLDS, r, fold);
 	int ft = run % FOLDS, fv = (run + 1) % FOLDS;
 	*ntr = *nva = *nte = 0;
 	for (int i = 0; i < G; i++) {
@@ -802,7 +788,6 @@ graph_split(const struct dataset *ds, uint64_t seed, int run, int32_t *tr, int *
 			tr[(*ntr)++] = i;
 	}
 	gsl_rng_free(r);
-	free(perm);
 	free(fold);
 }
 

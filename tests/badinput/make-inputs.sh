@@ -352,3 +352,36 @@ sed 's/^train\.precision: .*/train.precision: "half"/; s/^@end .*/@end/' adapted
 printf '\357\273\277a b\n' >bom-named.el
 printf '\357\273\277' >bom-only.el
 printf '\357\273\2770 1 0.5\n' >bom-weight.el
+# ---- linprobe: vectors and classes ----
+# node task: one graph, its clusters the classes, nodefeat's features the vectors
+nodefeat -q -t node.txt >lp.txt
+nodefeat -q node.txt >lp.gs
+# the features' rows one short of the graph's nodes
+awk '/^@tensor id=0 name=features /{ sub(/rows=30/, "rows=29"); skip = 1; print; next }
+	skip == 1 && !/^@/ { skip = 2; next } { print }' lp.txt | sed 's/^@end .*/@end/' >lp-rows.txt
+# every node in class 0; one node alone in class 9
+awk '/^@/ { on = /name=cluster /; print; next } on { $0 = "0" } { print }' lp.txt |
+	sed 's/^@end .*/@end/' >lp-oneclass.txt
+awk '/^@/ { on = /name=cluster /; print; next } on && !done { $0 = "9"; done = 1 } { print }' lp.txt |
+	sed 's/^@end .*/@end/' >lp-single.txt
+# classes as floats; a value that is not a number
+sed -e '/name=cluster /s/type=i32/type=f64/' -e 's/^@end .*/@end/' lp.txt >lp-labfloat.txt
+awk '/^@tensor id=0 name=features /{ on = 1; print; next } on && !/^@/ { sub(/^[^\t]*/, "nan"); on = 0 }
+	{ print }' lp.txt | sed 's/^@end .*/@end/' >lp-nan.txt
+# two graphs (a node task takes one)
+nodefeat -q -t g.txt >lp-two.txt
+# graph task: two graphs with label records after their features; graph 1's
+# features missing; a one-row vector per graph
+awk '/^@graph id=1/ { print "@label id=0 name=label value=0" } /^@end/ { print "@label id=1 name=label value=1" } { print }' lp-two.txt |
+	sed 's/^@end .*/@end/' >lpg.txt
+awk '/^@tensor id=1 name=features /{ skip = 1; next } skip && !/^@/ { next } { skip = 0; print }' lpg.txt >lpg-novec.txt
+awk '/^@/ && pend != "" { print pend; pend = "" }
+	/^@graph/ { id = $2; sub(/id=/, "", id); pend = "@tensor id=" id " name=gvec rows=1 cols=2 type=f64\n" id " 1" }
+	{ print }' lpg.txt >lpg-row.txt
+# evalf1 --baseline: runs without an item column
+printf '##gnnstream 1\n@tensor id=0 name=predictions rows=2 cols=2 type=i32 columns=true,pred classes=2\n0 0\n1 1\n@end\n' >pred-noitem.txt
+# linprobe: the graph record after its tensors
+awk '/^@graph/ { g = $0; on = 1; next } /^@/ { on = 0 } on { g = g "\n" $0; next }
+	/^@end/ { print g; print "@end"; next } { print }' lp.txt >lp-late.txt
+# linprobe --task graph: a graph without nodes
+printf '##gnnstream 1\n@graph id=0 nodes=2 edges=1\n0 1\n@tensor id=0 name=f rows=2 cols=1 type=f64\n1\n2\n@label id=0 name=label value=0\n@graph id=1 nodes=0 edges=0\n@tensor id=1 name=f rows=0 cols=1 type=f64\n@label id=1 name=label value=1\n@end\n' >lpg-empty.txt
