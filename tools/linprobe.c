@@ -79,7 +79,7 @@ usage(FILE *f, const struct opts *o)
 		"      --C C               this regularisation C instead of one chosen by CV\n"
 		"      --C-grid LO..HI     the Cs tried: LO, 10 LO, ... up to HI [%g..%g]\n"
 		"      --cv-folds K        folds of the CV that chooses C [%d]\n"
-		"      --first-run R       number the hold-out runs from R: runs R..R+N-1 [0]\n"
+		"      --first-run R       number the runs from R: runs (folds) R..R+N-1 [0]\n"
 		"      --folds K           K-fold cross-validation: K runs, each testing a fold\n"
 		"  -h, --help              this help\n"
 		"  -j, --threads N         runs on N threads at a time [all cores]\n"
@@ -90,7 +90,7 @@ usage(FILE *f, const struct opts *o)
 		"                          vectors, or none (one row per graph) [mean]\n"
 		"      --progress          progress on stderr even when it is not a terminal\n"
 		"  -q, --quiet             no warnings or progress\n"
-		"      --runs N            hold-out runs [%d]\n"
+		"      --runs N            hold-out runs [%d]; with --folds, folds [the rest]\n"
 		"  -s, --seed N            random seed; run r draws from stream (seed, r) [0]\n"
 		"  -t, --text              write the text form\n"
 		"      --task TASK         node or graph classification [node]\n"
@@ -115,10 +115,13 @@ name_arg(const char *s, const char *opt)
 static void
 check_opts(struct opts *o)
 {
-	if (o->folds && (o->runs_set || o->frac_set || o->per_class || o->first_run))
+	if (o->folds && (o->frac_set || o->per_class))
 		die_usage("--folds K makes K runs, each testing one fold: --%s is for hold-out "
-			  "runs", o->runs_set ? "runs" : o->frac_set ? "test-fraction"
-			  : o->per_class ? "train-per-class" : "first-run");
+			  "runs", o->frac_set ? "test-fraction" : "train-per-class");
+	if (o->folds && o->first_run + (o->runs_set ? o->runs : 1) > o->folds)
+		die_usage("--folds %d: folds 0..%d; --first-run %d%s asks for fold %d", o->folds,
+			  o->folds - 1, o->first_run, o->runs_set ? " and --runs" : "",
+			  o->first_run + (o->runs_set ? o->runs : 1) - 1);
 	if (o->per_class && o->frac_set)
 		die_usage("--train-per-class and --test-fraction: choose one split");
 	if (o->C_set && o->fixed_by)
@@ -578,7 +581,7 @@ write_run(gs_file *out, gs_rec *rec, const struct opts *o, const struct input *i
 		gs_attr_setf(rec, "cv_acc", "%.6f", res->cv_acc);
 	}
 	if (o->folds)
-		gs_attr_setf(rec, "split", "fold %d of %d", r, o->folds);
+		gs_attr_setf(rec, "split", "fold %d of %d", o->first_run + r, o->folds);
 	else if (o->per_class)
 		gs_attr_setf(rec, "split", "%" PRId64 " per class", o->per_class);
 	else
@@ -609,7 +612,7 @@ main(int argc, char **argv)
 		read_graphs(&in, &o);
 	check_classes(&in, &o);
 	struct probe_data d = { .n = in.n, .D = in.D, .X = in.X, .y = in.y, .C = in.C };
-	int R = o.folds ? o.folds : o.runs;
+	int R = o.folds && !o.runs_set ? o.folds - o.first_run : o.runs;
 	int64_t *ntrain = xmallocarray((size_t)R, sizeof *ntrain);
 	out = gs_open_out(&o.c, argc, argv);	/* a bad -o fails before the runs */
 	gs_reader_write_pg(&in.rd, out);

@@ -80,6 +80,14 @@ check "[ \"\$(awk '/^@tensor id=[23] name=predictions/ { on = 1; next } /^@/ { o
 	\"\$(awk '/^@tensor id=[23] name=predictions/ { on = 1; next } /^@/ { on = 0 } on' $T/last2.txt | cksum)\" ] &&
 	! grep -q '^@tensor id=[01] ' $T/last2.txt" "--first-run 2 --runs 2: runs 2 and 3 of --runs 4, byte for byte"
 
+# --folds with --first-run and --runs: those folds of the same assignment
+expect 0 "linprobe -q -t --folds 5 --C 0.5 $T/planted.txt >$T/f5.txt"
+expect 0 "linprobe -q -t --folds 5 --first-run 3 --runs 1 --C 0.5 $T/planted.txt >$T/f5-3.txt"
+check "[ \"\$(awk '/^@tensor id=3 name=predictions/ { on = 1; next } /^@/ { on = 0 } on' $T/f5.txt | cksum)\" = \
+	\"\$(awk '/^@tensor id=3 name=predictions/ { on = 1; next } /^@/ { on = 0 } on' $T/f5-3.txt | cksum)\" ] &&
+	[ \$(grep -c '^@tensor .*name=predictions .*split=\"fold 3 of 5\"' $T/f5-3.txt) = 1 ]" \
+	"--folds 5 --first-run 3 --runs 1: fold 3 alone, as the whole set tests it"
+
 # planted vectors against noise, paired by evalf1 --baseline
 planted noise 3 >"$T/noise.txt"
 expect 0 "linprobe -q -t $T/noise.txt >$T/noise-p.txt"
