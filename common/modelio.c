@@ -101,10 +101,22 @@ model_from_record_keys(model *M, struct train_settings *s, const struct cfg_key 
 		snprintf(msg, msglen, "config: %s", m2);
 		return -1;
 	}
-	if (train_settings_model_cfg(s, &mc) != 0 || model_init(M, &mc) != 0) {
+	if (train_settings_model_cfg(s, &mc) != 0 || model_layout(M, &mc) != 0) {
 		snprintf(msg, msglen, "%s: config: model settings out of range", where);
 		return -1;
 	}
+	/* the shapes first, from the sizes alone: a config that claims a huge
+	 * model (d = 8192 and 16 NTN slices: 4 x 9 GB) is refused by the
+	 * tensors the record holds, before any allocation */
+	for (int i = 0; i < M->nt; i++) {
+		const struct mtensor *t = &M->t[i];
+		if (!check_param(r, t->name, t->rows, t->cols, where, msg, msglen)) {
+			model_free(M);
+			return -1;
+		}
+	}
+	model_free(M);
+	model_init(M, &mc);	/* the layout above: in range */
 	for (int i = 0; i < M->nt; i++) {
 		const struct mtensor *t = &M->t[i];
 		if (load_param(M->p + t->off, r, t->name, t->rows, t->cols, where, msg,

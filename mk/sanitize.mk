@@ -15,9 +15,13 @@ FUZZ_DIR     ?= build/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   ?= -g -O1 -fsanitize=fuzzer,address,undefined
 FUZZ_OPTS    ?= -timeout=10 -rss_limit_mb=2048
-FUZZ_NAMES    = stream text config
+# every harness tests/fuzz/fuzz_NAME.c (FUZZ_NAMES='model tu' runs those)
+FUZZ_NAMES    = $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_BINS     = $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_NAMES))
+FUZZ_HDR      = $(wildcard tests/fuzz/*.h)
 FUZZ_OBJ      = $(patsubst common/%.c,$(FUZZ_DIR)/common/%.o,$(COMMON_SRC))
+# Each target first replays its regression inputs (tests/fuzz/regress/NAME,
+# under the fuzzer's sanitizers and memory limit), then fuzzes.
 # libFuzzer stops at the first crash and writes it to crashes/; the corpora
 # grow in build/fuzz/corpus-NAME, seeded from tests/fuzz/corpus/NAME.
 FUZZ_RUN_ENV  = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
@@ -34,11 +38,20 @@ $(FUZZ_DIR)/libcommon.a: $(FUZZ_OBJ)
 	rm -f $@
 	ar rcs $@ $(FUZZ_OBJ)
 
-$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FUZZ_DIR)/libcommon.a $(COMMON_HDR)
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_HDR) $(FUZZ_DIR)/libcommon.a $(COMMON_HDR)
 	$(FUZZ_CC) -std=c11 $(OMPFLAGS) -Wall -Wextra $(FUZZ_FLAGS) $(CPPFLAGS) $(LDFLAGS) \
 		-o $@ $< $(FUZZ_DIR)/libcommon.a $(LDLIBS)
 
 fuzz-build: $(FUZZ_BINS)
+
+# The harnesses without libFuzzer (tests/fuzz/replay.c): make test replays
+# tests/fuzz/regress/NAME/* through tests/bin/replay_NAME
+# (tests/cli/fuzz.test.sh), make test-asan through the ASan build's.
+REPLAYS       = $(patsubst %,tests/bin/replay_%,$(FUZZ_NAMES))
+tests/bin/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_HDR) libcommon.a $(COMMON_HDR)
+	@mkdir -p tests/bin
+	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c libcommon.a $(LDLIBS)
+test: $(REPLAYS)
 
 fuzz: fuzz-build
 	@rm -rf $(FUZZ_DIR)/crashes; mkdir -p $(FUZZ_DIR)/crashes
@@ -46,6 +59,11 @@ fuzz: fuzz-build
 		mkdir -p $(FUZZ_DIR)/corpus-$$f; \
 		cp -f tests/fuzz/corpus/$$f/* $(FUZZ_DIR)/corpus-$$f/; \
 		echo "== fuzz_$$f ($(FUZZ_SECONDS) s)"; \
+		if [ -d tests/fuzz/regress/$$f ]; then \
+			$(FUZZ_RUN_ENV) $(FUZZ_DIR)/fuzz_$$f $(FUZZ_OPTS) \
+				-artifact_prefix=$(FUZZ_DIR)/crashes/$$f- \
+				tests/fuzz/regress/$$f/* 2>$(FUZZ_DIR)/regress-$$f.log || \
+				{ cat $(FUZZ_DIR)/regress-$$f.log; rc=1; }; fi; \
 		$(FUZZ_RUN_ENV) $(FUZZ_DIR)/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) \
 			$(FUZZ_OPTS) -print_final_stats=1 \
 			-artifact_prefix=$(FUZZ_DIR)/crashes/$$f- \
@@ -108,14 +126,21 @@ $(ASAN_DIR)/tests/bin/test_dist: tests/unit/test_dist.c $(NN_DOUBLE_SRC) common/
 	$(ASAN_CC) $(ASAN_CFLAGS) $(CPPFLAGS) -DNN_DOUBLE $(LDFLAGS) -o $@ $< $(NN_DOUBLE_SRC) common/dist.c \
 		$(ASAN_DIR)/libcommon.a -lcriterion $(LDLIBS)
 
+ASAN_REPLAYS = $(patsubst %,$(ASAN_DIR)/tests/bin/replay_%,$(FUZZ_NAMES))
+$(ASAN_DIR)/tests/bin/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_HDR) $(ASAN_DIR)/libcommon.a $(COMMON_HDR)
+	@mkdir -p $(ASAN_DIR)/tests/bin
+	$(ASAN_CC) $(ASAN_CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c \
+		$(ASAN_DIR)/libcommon.a $(LDLIBS)
+
 # The programs find the shipped model beside them (bin/../models): the
 # ASan tree gets the same view.
-asan-build: .deps-ok deps-asan $(ASAN_TOOLS) $(ASAN_UNITS)
+asan-build: .deps-ok deps-asan $(ASAN_TOOLS) $(ASAN_UNITS) $(ASAN_REPLAYS)
 	@ln -sfn ../../models $(ASAN_DIR)/models
 
 test-asan: asan-build tests/bin/compose-gen
 	@set -e; for t in $(ASAN_UNITS); do echo "== $$t"; $(ASAN_RUN_ENV) $$t --jobs 2; done
-	@$(ASAN_RUN_ENV) GNN_BIN=$(CURDIR)/$(ASAN_DIR)/bin sh tests/cli/run.sh \
+	@$(ASAN_RUN_ENV) GNN_BIN=$(CURDIR)/$(ASAN_DIR)/bin \
+		GNN_REPLAY=$(CURDIR)/$(ASAN_DIR)/tests/bin sh tests/cli/run.sh \
 		$(if $(filter all,$(ASAN_CLI)),$(ASAN_CLI_ALL),$(ASAN_CLI))
 
 # memcheck over a short pipeline through every program (tests/valgrind.sh)
@@ -127,4 +152,4 @@ clean-sanitize:
 	rm -rf $(FUZZ_DIR) $(ASAN_DIR)
 
 .PHONY: fuzz fuzz-build test-asan test-valgrind asan-build clean-sanitize deps-fuzz deps-asan
-.PRECIOUS: $(ASAN_DIR)/tests/bin/% $(ASAN_DIR)/bin/% $(FUZZ_DIR)/fuzz_%
+.PRECIOUS: $(ASAN_DIR)/tests/bin/% $(ASAN_DIR)/bin/% $(FUZZ_DIR)/fuzz_% tests/bin/replay_%

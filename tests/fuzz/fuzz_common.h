@@ -31,7 +31,7 @@
 #define FUZZ_MAX_BUILD_NODES (1 << 20)
 
 /* The bytes (prefix, then data) in a memfd positioned at 0; -1 on failure. */
-static int fuzz_memfd(const void *prefix, size_t plen, const uint8_t *data, size_t size)
+static inline int fuzz_memfd(const void *prefix, size_t plen, const uint8_t *data, size_t size)
 {
 	int fd = memfd_create("fuzz", MFD_CLOEXEC);
 	const uint8_t *parts[2] = { prefix, data };
@@ -57,7 +57,7 @@ static int fuzz_memfd(const void *prefix, size_t plen, const uint8_t *data, size
  * Read every record as the programs do; graph records are built into a
  * CSR graph.  An error must leave a one-line message naming the input.
  */
-static void fuzz_read_all(int fd)
+static inline void fuzz_read_all(int fd)
 {
 	gs_file *in = gs_open_fd(fd, "fuzz");
 	gs_rec rec;
