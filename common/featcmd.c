@@ -227,3 +227,9 @@ int featcmd_source(struct featcmd *fc, struct feat_src *fs, const char *cmd, int
 	fs->ctx = fc;
 	return 0;
 }
+
+int featcmd_read(struct featcmd *fc, gs_file *in, const graph *const *gs, int G,
+		 double *const *feat, char *msg, size_t msglen)
+{
+	return read_features(fc, in, gs, G, feat, msg, msglen);
+}
