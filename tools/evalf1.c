@@ -7,7 +7,8 @@
  * writes them), one per run: the record's id is the run, its columns
  * include "true" and "pred" (class indices), and its attribute classes=C
  * gives the number of classes.  An item whose true class is negative has
- * none (gcn-adapt --predict writes -1 there): it is not scored.
+ * none (gcn-adapt --predict writes -1 there): it is not scored.  The
+ * records are checked and scored by common/evalrun.c.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "evalrun.h"
 #include "f1.h"
 #include "opt.h"
 #include "outfile.h"
@@ -28,9 +30,6 @@
 enum { OPT_NAME = COPT_FIRST_TOOL, OPT_FORMAT, OPT_PER_CLASS, OPT_CONFUSION };
 enum { FMT_TABLE, FMT_TSV, FMT_YAML };
 static const char *const formats[] = { "table", "tsv", "yaml", NULL };
-/* Most classes scored: a run's confusion matrix holds C x C counts. */
-#define MAX_CLASSES 10000
-
 #define SYNOPSIS "evalf1 [-q] [-j threads] [-o file] [--confusion] [--format table|tsv|yaml]\n" \
 	"              [--name name] [--per-class] [--progress] [file ...]"
 
@@ -38,13 +37,6 @@ struct opts {
 	struct copt c;
 	const char *name;
 	int format, per_class, confusion;
-};
-
-struct run {
-	int64_t id;
-	int C;
-	char *task, *dataset, *where;
-	struct f1 f;
 };
 
 static void
@@ -110,49 +102,17 @@ parse(struct opts *o, int argc, char **argv)
 			  "random", o->c.level_set ? "-l" : o->c.text ? "-t" : "-s");
 }
 
-static char *
-dup_attr(const gs_rec *r, const char *key)
+/* The runs of every input, in id order (dies on a bad record). */
+static void
+read_runs(const struct opts *o, int nfiles, char **files, struct eval_runs *rs)
 {
-	const char *a = gs_attr_get(r, key);
-	return xstrdup(a ? a : "");
-}
-
-/* Labels of column col of a tensor as int32, checked to be whole numbers
- * from 0, or from any negative number when unknown is set (a true class
- * that is not known). */
-static int32_t *
-labels(gs_file *in, const gs_rec *r, int col, const char *what, int unknown)
-{
-	int32_t *out = xmallocarray((size_t)r->rows + 1, sizeof *out);
-	for (int64_t i = 0; i < r->rows; i++) {
-		double x;
-		int64_t k = i * r->cols + col;
-		switch (r->dtype) {
-		case GS_F32: x = ((const float *)r->data)[k]; break;
-		case GS_F64: x = ((const double *)r->data)[k]; break;
-		case GS_I32: x = ((const int32_t *)r->data)[k]; break;
-		default: x = (double)((const int64_t *)r->data)[k]; break;
-		}
-		if (!((x >= 0 || unknown) && fabs(x) <= INT32_MAX && x == floor(x)))
-			die("%s: item %" PRId64 ": %s label %g is not a class index",
-			    gs_where(in), i, what, x);
-		out[i] = x < 0 ? -1 : (int32_t)x;
-	}
-	return out;
-}
-
-static struct run *
-read_runs(const struct opts *o, int nfiles, char **files, int *nrun)
-{
-	struct run *runs = NULL;
-	int n = 0, cap = 0;
-	int64_t skipped = 0, items = 0;	/* items without a true class; all items */
 	gs_rec r;
-	char msg[512];
+	char msg[8192];		/* a message quotes two runs' task and dataset */
 	struct progress pr;
 	progress_init(&pr, &o->c);
 	progress_start(&pr, "runs", 0, NULL);
 	gs_rec_init(&r);
+	eval_runs_init(rs);
 	for (int fi = 0; fi < (nfiles ? nfiles : 1); fi++) {
 		const char *path = nfiles ? files[fi] : "-";
 		gs_file *in = gs_open_in(path, msg, sizeof msg);
@@ -162,66 +122,9 @@ read_runs(const struct opts *o, int nfiles, char **files, int *nrun)
 		while ((k = gs_read1(in, &r)) > 0) {
 			if (k != GS_TENSOR || strcmp(r.name, o->name) != 0)
 				continue;
-			int ct = gs_tensor_col(&r, "true"), cp = gs_tensor_col(&r, "pred");
-			if (ct < 0 || cp < 0)
-				die("%s: '%s' tensor lacks a 'true' or 'pred' column", gs_where(in), o->name);
-			if (r.rows == 0)
-				die("%s: run %" PRId64 " has no predictions", gs_where(in), r.id);
-			for (int i = 0; i < n; i++)
-				if (runs[i].id == r.id)
-					die("%s: run %" PRId64 " appears twice (first at %s)",
-					    gs_where(in), r.id, runs[i].where);
-			int32_t *y = labels(in, &r, ct, "true", 1), *p = labels(in, &r, cp, "predicted", 0);
-			int64_t rows = f1_known(y, p, r.rows);
-			skipped += r.rows - rows;
-			items += r.rows;
-			if (rows == 0)
-				die("%s: run %" PRId64 ": no item has a true class (all %" PRId64
-				    " are negative)", gs_where(in), r.id, r.rows);
-			const char *cs = gs_attr_get(&r, "classes");
-			long long C = 0;
-			if (cs) {
-				char *end;
-				errno = 0;
-				C = strtoll(cs, &end, 10);
-				if (errno || *end || C < 1 || C > MAX_CLASSES)
-					die("%s: classes=%s is not a class count (1..%d)", gs_where(in),
-					    cs, MAX_CLASSES);
-			} else {
-				for (int64_t i = 0; i < rows; i++) {
-					long long c = (y[i] > p[i] ? y[i] : p[i]) + 1LL;
-					if (c > MAX_CLASSES)
-						die("%s: item %" PRId64 ": class %lld: more than %d "
-						    "classes", gs_where(in), i, c - 1, MAX_CLASSES);
-					if (c > C)
-						C = c;
-				}
-			}
-			if (n == cap) {
-				cap = cap ? 2 * cap : 16;
-				runs = xreallocarray(runs, (size_t)cap, sizeof *runs);
-			}
-			struct run *u = &runs[n++];
-			int64_t bad;
-			u->id = r.id;
-			u->C = (int)C;
-			u->task = dup_attr(&r, "task");
-			u->dataset = dup_attr(&r, "dataset");
-			u->where = xstrdup(gs_where(in));
-			f1_init(&u->f);
-			if (f1_compute(&u->f, y, p, rows, (int)C, &bad) != 0)
-				die("%s: item %" PRId64 ": class %" PRId32 " or %" PRId32
-				    " outside 0..%lld", gs_where(in), bad, y[bad], p[bad], C - 1);
-			free(y);
-			free(p);
-			progress_update(&pr, n);
-			/* every run must score the same thing */
-			if (u->C != runs[0].C || strcmp(u->task, runs[0].task) != 0 ||
-			    strcmp(u->dataset, runs[0].dataset) != 0)
-				die("%s: run %" PRId64 " (task '%s', dataset '%s', %d classes) does not match "
-				    "run %" PRId64 " (task '%s', dataset '%s', %d classes)", gs_where(in),
-				    u->id, u->task, u->dataset, u->C, runs[0].id, runs[0].task,
-				    runs[0].dataset, runs[0].C);
+			if (eval_runs_add(rs, &r, gs_where(in), msg, sizeof msg) != 0)
+				die("%s", msg);
+			progress_update(&pr, rs->n);
 		}
 		if (k < -1)
 			die("%s", gs_strerror(in));
@@ -229,24 +132,16 @@ read_runs(const struct opts *o, int nfiles, char **files, int *nrun)
 	}
 	progress_done(&pr);
 	gs_rec_free(&r);
-	if (n == 0)
+	if (rs->n == 0)
 		die("no '%s' records in the input (gcn-adapt writes them)", o->name);
-	if (skipped > 0 && !o->c.quiet)
+	if (rs->skipped > 0 && !o->c.quiet)
 		warnx_("%" PRId64 " of %" PRId64 " items have no true class (negative): not scored",
-		       skipped, items);
-	/* runs in id order */
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && runs[j - 1].id > runs[j].id; j--) {
-			struct run t = runs[j];
-			runs[j] = runs[j - 1];
-			runs[j - 1] = t;
-		}
-	*nrun = n;
-	return runs;
+		       rs->skipped, rs->items);
+	eval_runs_sort(rs);
 }
 
 static void
-report(FILE *f, const struct opts *o, const struct run *R, int n)
+report(FILE *f, const struct opts *o, const struct eval_run *R, int n)
 {
 	double *mi = xmallocarray((size_t)n, sizeof *mi), *ma = xmallocarray((size_t)n, sizeof *ma);
 	double mim, mis, mam, mas;
@@ -338,18 +233,18 @@ int
 main(int argc, char **argv)
 {
 	struct opts o;
-	int n;
+	struct eval_runs rs;
 
 	err_setprog(argv[0]);
 	parse(&o, argc, argv);
-	struct run *R = read_runs(&o, argc - optind, argv + optind, &n);
+	read_runs(&o, argc - optind, argv + optind, &rs);
 
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
 	if (!mem)
 		die("out of memory");
-	report(mem, &o, R, n);
+	report(mem, &o, rs.r, rs.n);
 	if (fclose(mem) != 0)
 		die("out of memory");
 
@@ -363,12 +258,6 @@ main(int argc, char **argv)
 	} else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0 || ferror(stdout))
 		die("<stdout>: %s", strerror(errno ? errno : EIO));
 	free(buf);
-	for (int i = 0; i < n; i++) {
-		f1_free(&R[i].f);
-		free(R[i].task);
-		free(R[i].dataset);
-		free(R[i].where);
-	}
-	free(R);
+	eval_runs_free(&rs);
 	return 0;
 }
