@@ -5,6 +5,10 @@
 #                  adapted models of the node, graph and link tasks
 #   corpus/evalf1  predictions records of gcn-adapt (node, graph, link
 #                  tasks, --predict) and evalf1's test input
+#   corpus/linqs, corpus/tu, corpus/movielens  graph-import's test inputs
+#                  (tests/cli/data/import-*) and small slices of the real
+#                  datasets, as the files of fuzz_import.h (0x1E NAME\n ...)
+#   corpus/edgelist edge lists: plain, labelled, commas, networkx's {...}
 #   corpus/featcmd what feature commands write for two graphs of 6..8
 #                  nodes (nodefeat, nodefeat --set rwse: binary, gzip,
 #                  text), after fuzz_featcmd.c's prefix of graph sizes
@@ -17,7 +21,7 @@ PATH="$top/bin:$PATH"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
-[ $# -gt 0 ] || set -- model featcmd evalf1
+[ $# -gt 0 ] || set -- model featcmd evalf1 linqs tu movielens edgelist
 c=$top/tests/fuzz/corpus
 
 # a tiny model, its checkpoint, and adaptations of the three tasks (once)
@@ -86,6 +90,77 @@ featcmd() {
 	nodefeat -q g.txt | cat p - >"$c/featcmd/paper-gzip.gs"
 	nodefeat -q -t g.txt | cat p - >"$c/featcmd/paper-text.gs"
 	nodefeat -q -t --set rwse --rw-steps 3 g.txt | cat p - >"$c/featcmd/rwse-text.gs"
+}
+
+# sec NAME FILE: a file of the input (fuzz_import.h), to standard output
+sec() {
+	printf '\036%s\n' "$1"
+	cat "$2"
+}
+D=$top/tests/cli/data
+M=${MIRROR:-$top/../shared/data}	# the raw datasets (data/Makefile)
+
+linqs() {
+	mkdir -p "$c/linqs"
+	o=$c/linqs
+	{ sec d.content $D/import-tiny.content; sec d.cites $D/import-tiny.cites; } >"$o/tiny"
+	gzip -n -c $D/import-tiny.content >tc.gz
+	{ sec d.content.gz tc.gz; sec d.cites $D/import-tiny.cites; } >"$o/tiny-gzip"
+	printf 's' >s
+	printf '7\t999\n' | cat $D/import-tiny.cites - >uc
+	{ sec d.content $D/import-tiny.content; sec d.cites uc; sec opts s; } >"$o/skip-unknown"
+	printf 'D6' >dim
+	{ sec d.content $D/import-labels.txt; sec d.cites $D/import-tiny.cites
+	  sec d.attr $D/import-attr.txt; sec opts dim; } >"$o/sparse-attributes"
+	{ sec d.content $D/import-pubmed.NODE.paper.tab
+	  sec d.cites $D/import-pubmed.DIRECTED.cites.tab; } >"$o/pubmed-tab"
+	# Cora's first three papers (1,433 words each) and their links
+	zcat "$M/cora/cora.content.gz" | head -n 3 >cc
+	awk 'NR == FNR { id[$1] = 1; next } ($1 in id) && ($2 in id)' cc "$M/cora/cora.cites" >ci
+	[ -s ci ] || head -n 1 cc | awk '{ print $1 "\t" $1 }' >ci
+	{ sec d.content cc; sec d.cites ci; } >"$o/cora-3"
+}
+
+tu() {
+	mkdir -p "$c/tu"
+	o=$c/tu
+	{ for f in A edge_labels graph_indicator graph_labels node_labels; do
+		sec t_$f.txt $D/import-tu_$f.txt; done; } >"$o/labelled"
+	gzip -n -c $D/import-tu_A.txt >ta.gz
+	{ for f in graph_indicator graph_labels; do sec t_$f.txt $D/import-tu_$f.txt; done
+	  sec t_A.txt.gz ta.gz; } >"$o/gzip"
+	awk '{ printf "%g, %d\n", NR / 4, NR % 3 }' $D/import-tu_graph_indicator.txt >attr
+	{ for f in A graph_indicator graph_labels; do sec t_$f.txt $D/import-tu_$f.txt; done
+	  sec t_node_attributes.txt attr; } >"$o/attributes"
+	# MUTAG's first three graphs
+	head -n 3 "$M/mutag/MUTAG_graph_labels.txt" >gl
+	awk '$1 <= 3' "$M/mutag/MUTAG_graph_indicator.txt" >gi
+	n=$(wc -l <gi)
+	awk -F, -v n="$n" '$1 + 0 <= n && $2 + 0 <= n' "$M/mutag/MUTAG_A.txt" >ga
+	{ sec t_graph_labels.txt gl; sec t_graph_indicator.txt gi; sec t_A.txt ga; } >"$o/mutag-3"
+}
+
+movielens() {
+	mkdir -p "$c/movielens"
+	o=$c/movielens
+	{ for f in u.data u.genre u.info u.item u.occupation u.user; do
+		sec $f $D/import-ml100k/$f; done; } >"$o/ml-100k"
+	{ for f in movies.dat ratings.dat users.dat; do sec $f $D/import-ml1m/$f; done; } >"$o/ml-1m"
+	{ sec movies.dat $D/import-ml1m/movies.dat; sec users.dat $D/import-ml1m/users.dat
+	  cut -d: -f1-5 $D/import-ml1m/ratings.dat >tr; sec ratings.triples.dat tr; } >"$o/ml-1m-triples"
+	gzip -n -c $D/import-ml100k/u.data >ud.gz
+	{ for f in u.genre u.item u.occupation u.user; do sec $f $D/import-ml100k/$f; done
+	  sec u.data.gz ud.gz; } >"$o/ml-100k-gzip"
+}
+
+edgelist() {
+	mkdir -p "$c/edgelist"
+	o=$c/edgelist
+	cp $D/mask-small.ok.txt "$o/plain"
+	cp $D/mask-labels.ok.txt "$o/labelled"
+	printf '# a comment\n0,1\n1,2\n\n2,0\n' >"$o/commas"
+	printf "0 1 {'weight': 4}\n1 2 {}\n2 2 {}\n1 0 {'weight': 1}\n" >"$o/networkx"
+	gzip -n -c $D/mask-small.ok.txt >"$o/gzip"
 }
 
 for t in "$@"; do
