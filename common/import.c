@@ -225,6 +225,8 @@ int64_t edges_finish(edges *es, int labelled)
 {
 	int64_t i, k = 0;
 
+	if (es->n == 0)		/* es->e may be NULL: not for qsort */
+		return -1;
 	qsort(es->e, (size_t)es->n, sizeof *es->e, edge_cmp);
 	for (i = 0; i < es->n; i++) {
 		if (k > 0 && es->e[k - 1].g == es->e[i].g && es->e[k - 1].key == es->e[i].key) {

@@ -344,7 +344,9 @@ static void write_tu(struct tu *t, gs_file *out)
 	for (g = 0; g < G; g++) {
 		for (e1 = e0; e1 < t->es.n && t->es.e[e1].g == g; e1++)
 			;
-		put_graph(&rec, g, t->count[g], t->es.e + e0, e1 - e0, t->has_elab);
+		/* no edges at all: es.e is NULL, and NULL + 0 is undefined */
+		put_graph(&rec, g, t->count[g], e1 > e0 ? t->es.e + e0 : NULL, e1 - e0,
+			  t->has_elab);
 		gs_attr_set(&rec, "format", "tu");
 		gs_attr_set(&rec, "dataset", dataset);
 		gs_attr_setf(&rec, "entries", "%" PRId64, t->entries[g]);

@@ -21,6 +21,7 @@ int lr_fail(struct lr_err err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err.msg, err.len, fmt, ap);
 	va_end(ap);
+	err_one_line(err.msg);	/* it quotes input bytes: a tab, \v, ESC... */
 	return -1;
 }
 

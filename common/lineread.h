@@ -7,7 +7,9 @@
  * Ownership: lr_open()/lr_try() fill an lreader that lr_close() releases
  * (lr_close() on a closed or zeroed reader is a no-op); a fields list owns
  * its pointer array (fields_free()), not the strings, which point into the
- * line split.  The message buffer is the caller's.
+ * line split.  The message buffer is the caller's.  Messages quote input
+ * bytes; control bytes among them (tab, \v, ESC...) become '?', so a
+ * message stays one line and sends nothing to a terminal.
  *
  * Files are opened through an lr_src: NULL is the file system; another
  * source (a fuzz harness's files in memory) gives a descriptor for a

@@ -306,3 +306,10 @@ cp ml/* ml-gz/ && rm ml-gz/u.data && gzip -c ml/u.data | head -c 40 >ml-gz/u.dat
 cp ml/* ml-garbage/ && cp garbage.bin ml-garbage/u.data
 printf '1 1000000000000\n' >el-1e12.txt
 printf '0 1\n' >el-small.txt
+
+# ---- fuzzing findings (issue 37, section 7) ----
+# control bytes (ESC, vertical tab) in a field that a message quotes
+printf '0 1\n2 \033[31m\n' >ctl-el.txt
+printf '1\n\v2\n' >ctl_graph_labels.txt
+printf '1\n1\n' >ctl_graph_indicator.txt
+printf '1, 2\n' >ctl_A.txt
