@@ -22,8 +22,8 @@
 
 /*
  * gs_graph_build() allocates O(nodes) scratch whatever the edge count, and
- * nodes= may be up to 2^31-2 (the format's limit), so a 40-byte header asks
- * for tens of GB.  That is a resource limit, not a memory error (reported
+ * nodes= may be up to GS_MAX_NODES (2^26), so a 40-byte header asks for
+ * about 1.6 GB.  That is a resource limit, not a memory error (reported
  * separately); the harnesses build only graphs up to this size so the
  * fuzzer explores the reader instead of stopping at libFuzzer's malloc
  * limit.
