@@ -60,9 +60,10 @@ static void usage(FILE *f)
 		"      --version          print the version\n");
 }
 
-/* ------------------------------------------------------------------- main */
+static const char *const fnames[] = { "", "linqs", "tu", "movielens", "edgelist" };
 
-int main(int argc, char **argv)
+/* The options into o; returns the number of file operands (argv + optind). */
+static int parse(struct opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		COPT_LONGOPTS,
@@ -74,25 +75,19 @@ int main(int argc, char **argv)
 		{ "skip-unknown", no_argument,       NULL, OPT_SKIP_UNKNOWN },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const char *const fnames[] = { "", "linqs", "tu", "movielens", "edgelist" };
-	static const int want_lo[] = { 0, 2, 1, 1, 0 }, want_hi[] = { 0, 2, 1, 1, 1 };
-	struct opts o;
-	gs_file *out;
-	int ch, rc = 0, nfiles, f;
-	char **files, msg[8192];	/* a path (4096) and a line's message */
+	int ch, f;
 
-	err_setprog(argv[0]);
-	memset(&o, 0, sizeof o);
-	copt_init(&o.c);
+	memset(o, 0, sizeof *o);
+	copt_init(&o->c);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":f:" COPT_LETTERS, longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'f':
-			o.format = FMT_NONE;
+			o->format = FMT_NONE;
 			for (f = 1; f <= FMT_EDGELIST; f++)
 				if (strcmp(optarg, fnames[f]) == 0)
-					o.format = f;
-			if (o.format == FMT_NONE)
+					o->format = f;
+			if (o->format == FMT_NONE)
 				die_usage("-f: unknown format '%s' (linqs, tu, movielens or edgelist)",
 					  optarg);
 			break;
@@ -100,60 +95,80 @@ int main(int argc, char **argv)
 			usage(stdout);
 			copt_exit_ok();
 		case OPT_ATTRIBUTES:
-			o.io.attributes = optarg;
+			o->io.attributes = optarg;
 			break;
 		case OPT_ATTR_DIM:
-			o.io.attr_dim = opt_ll(optarg, 1, 1 << 24, "--attr-dim");
+			o->io.attr_dim = opt_ll(optarg, 1, 1 << 24, "--attr-dim");
 			break;
 		case OPT_NAME:
 			if (*optarg == '\0')
 				die_usage("--name: empty name");
-			o.io.name = optarg;
+			o->io.name = optarg;
 			break;
 		case OPT_NODES:
-			o.io.nodes = opt_ll(optarg, 1, GS_MAX_NODES, "--nodes");
+			o->io.nodes = opt_ll(optarg, 1, GS_MAX_NODES, "--nodes");
 			break;
 		case OPT_SKIP_UNKNOWN:
-			o.io.skip_unknown = 1;
+			o->io.skip_unknown = 1;
 			break;
 		default:
-			if (copt_handle(&o.c, ch, optarg))
+			if (copt_handle(&o->c, ch, optarg))
 				break;
 			copt_bad_option(ch, argv, SYNOPSIS);
 		}
 	}
-	nfiles = argc - optind;
-	files = argv + optind;
-	if (o.format == FMT_NONE)
+	o->io.quiet = o->c.quiet;
+	return argc - optind;
+}
+
+/* The checks of the options against the format and the file count. */
+static void validate(const struct opts *o, int nfiles)
+{
+	static const int want_lo[] = { 0, 2, 1, 1, 0 }, want_hi[] = { 0, 2, 1, 1, 1 };
+	static const char *const args[] = { "", "CONTENT CITES", "PREFIX", "DIR", "[FILE]" };
+
+	if (o->format == FMT_NONE)
 		die_usage("no -f FORMAT (linqs, tu, movielens or edgelist)");
-	if (nfiles < want_lo[o.format] || nfiles > want_hi[o.format]) {
-		static const char *const args[] = { "", "CONTENT CITES", "PREFIX", "DIR", "[FILE]" };
-		die_usage("-f %s takes %s, not %d file argument%s", fnames[o.format],
-			  args[o.format], nfiles, nfiles == 1 ? "" : "s");
-	}
-	if ((o.io.attributes || o.io.attr_dim || o.io.skip_unknown) && o.format != FMT_LINQS)
+	if (nfiles < want_lo[o->format] || nfiles > want_hi[o->format])
+		die_usage("-f %s takes %s, not %d file argument%s", fnames[o->format],
+			  args[o->format], nfiles, nfiles == 1 ? "" : "s");
+	if ((o->io.attributes || o->io.attr_dim || o->io.skip_unknown) && o->format != FMT_LINQS)
 		die_usage("--attributes, --attr-dim and --skip-unknown are for -f linqs");
-	if (o.io.attr_dim && !o.io.attributes)
+	if (o->io.attr_dim && !o->io.attributes)
 		die_usage("--attr-dim needs --attributes");
-	if (o.io.nodes && o.format != FMT_EDGELIST)
+	if (o->io.nodes && o->format != FMT_EDGELIST)
 		die_usage("--nodes is for -f edgelist");
-	o.io.quiet = o.c.quiet;
+}
+
+/* The importer of the format; 0, or -1 / -2 with msg (import.h). */
+static int import(const struct opts *o, char **files, int nfiles, gs_file *out, char *msg,
+		  size_t len)
+{
+	switch (o->format) {
+	case FMT_LINQS:
+		return import_linqs(&o->io, files, out, msg, len);
+	case FMT_TU:
+		return import_tu(&o->io, files[0], out, msg, len);
+	case FMT_MOVIELENS:
+		return import_movielens(&o->io, files[0], out, msg, len);
+	default:
+		return import_edgelist(&o->io, nfiles ? files[0] : "-", out, msg, len);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
+	gs_file *out;
+	int nfiles, rc;
+	char msg[8192];		/* a path (4096) and a line's message */
+
+	err_setprog(argv[0]);
+	nfiles = parse(&o, argc, argv);
+	validate(&o, nfiles);
 	copt_apply_threads(&o.c);
 	out = gs_open_out(&o.c, argc, argv);
-	switch (o.format) {
-	case FMT_LINQS:
-		rc = import_linqs(&o.io, files, out, msg, sizeof msg);
-		break;
-	case FMT_TU:
-		rc = import_tu(&o.io, files[0], out, msg, sizeof msg);
-		break;
-	case FMT_MOVIELENS:
-		rc = import_movielens(&o.io, files[0], out, msg, sizeof msg);
-		break;
-	case FMT_EDGELIST:
-		rc = import_edgelist(&o.io, nfiles ? files[0] : "-", out, msg, sizeof msg);
-		break;
-	}
+	rc = import(&o, argv + optind, nfiles, out, msg, sizeof msg);
 	if (rc == -2)
 		die_usage("%s", msg);
 	if (rc != 0)
