@@ -146,9 +146,8 @@ score(struct eval_run *u, const gs_rec *r, const int32_t *y, const int32_t *p, i
 	return 0;
 }
 
-int
-eval_runs_add(struct eval_runs *rs, const gs_rec *r, const char *where, char *msg,
-	      size_t len)
+static int
+add_run(struct eval_runs *rs, const gs_rec *r, const char *where, char *msg, size_t len)
 {
 	int ct = gs_tensor_col(r, "true"), cp = gs_tensor_col(r, "pred");
 	struct eval_run u;
@@ -193,6 +192,16 @@ out:
 	free(y);
 	free(p);
 	return rc;
+}
+
+int
+eval_runs_add(struct eval_runs *rs, const gs_rec *r, const char *where, char *msg,
+	      size_t len)
+{
+	if (add_run(rs, r, where, msg, len) == 0)
+		return 0;
+	err_one_line(msg);	/* it may quote a task or dataset attribute: \r, ESC... */
+	return -1;
 }
 
 void

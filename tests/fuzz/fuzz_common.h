@@ -53,6 +53,18 @@ static inline int fuzz_memfd(const void *prefix, size_t plen, const uint8_t *dat
 	return fd;
 }
 
+/* An error message: not empty, one line of printable bytes (no control
+ * byte: a message quoting input bytes must not send \r or ESC to a
+ * terminal; err_one_line() replaces them). */
+static inline void fuzz_check_line(const char *msg)
+{
+	if (msg[0] == '\0')
+		abort();
+	for (; *msg; msg++)
+		if ((unsigned char)*msg < 0x20 || *msg == 0x7f)
+			abort();
+}
+
 /*
  * Read every record as the programs do; graph records are built into a
  * CSR graph.  An error must leave a one-line message naming the input.

@@ -129,11 +129,9 @@ static inline void fuzz_import(int (*run)(void *, gs_file *, char *, size_t), vo
 		fuzz_read_back(rfd);	/* closes rfd */
 		return;
 	}
-	if ((rc != -1 && rc != -2) || msg[0] == '\0')
+	if (rc != -1 && rc != -2)
 		abort();
-	for (const char *c = msg; *c; c++)
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			abort();
+	fuzz_check_line(msg);
 	close(rfd);
 }
 
