@@ -18,6 +18,23 @@ const char *const model_cent_cols[MODEL_NCENT] = {
 	"eigenvector", "betweenness", "closeness", "subgraph_log"
 };
 
+/*
+ * The n values src as the float32 data of p, a tensor of the model record
+ * r.  A value that is not finite there (a diverged run, a double beyond
+ * float's range) is an error, never a file: dies naming the tensor.
+ */
+static void
+put_f32(gs_param *p, const real *src, int64_t n, const gs_rec *r)
+{
+	float *d = p->data;
+	for (int64_t j = 0; j < n; j++) {
+		d[j] = (float)src[j];
+		if (!isfinite(d[j]))
+			die("%s: parameter '%s' element %" PRId64 " is %g: not written (a model "
+			    "holds finite values only)", r->name, p->name, j, (double)src[j]);
+	}
+}
+
 void
 model_to_record(gs_rec *r, const model *M, const real *params, const char *name,
 		const char *config, int extra)
@@ -27,9 +44,7 @@ model_to_record(gs_rec *r, const model *M, const real *params, const char *name,
 	for (int i = 0; i < M->nt; i++) {
 		const struct mtensor *t = &M->t[i];
 		gs_param *p = gs_rec_param(r, i, t->name, t->rows, t->cols, GS_F32);
-		float *d = p->data;
-		for (int64_t j = 0; j < t->rows * t->cols; j++)
-			d[j] = (float)params[t->off + j];
+		put_f32(p, params + t->off, t->rows * t->cols, r);
 	}
 }
 
@@ -218,9 +233,7 @@ checkpoint_record(gs_rec *r, const struct train_settings *s, const model *M,
 	settings_record(r, s, M, M->p, CKPT_NAME, 3);
 	for (int i = 0; i < 3; i++) {
 		gs_param *p = gs_rec_param(r, M->nt + i, state_tensor[i], M->n, 1, GS_F32);
-		float *d = p->data;
-		for (int64_t j = 0; j < M->n; j++)
-			d[j] = (float)src[i][j];
+		put_f32(p, src[i], M->n, r);
 	}
 	gs_attr_setf(r, "state.adam_t", "%" PRId64, M->adam_t);
 	gs_attr_setf(r, "state.best_score", "%.17g", st->best_score);
@@ -281,64 +294,122 @@ attr_num(const gs_rec *r, const char *key, int optional, double dflt, double *ou
 	return 0;
 }
 
-int
-checkpoint_load(model *M, real *best, struct train_state *st, const gs_rec *r,
-		const char *where, char *msg, size_t len)
+/* Each tensor of the checkpoint r is one M holds (of the shape the run's
+ * config makes) or one of the state's, of M->n values; 0, or -1 with msg. */
+static int
+checkpoint_names(const model *M, const gs_rec *r, const char *where, char *msg, size_t len)
 {
-	long long t;
-
 	for (int i = 0; i < r->nparams; i++) {
 		const gs_param *p = &r->params[i];
-		real *dst = NULL;
-		int64_t n = p->rows * p->cols;
-		int ti = model_tensor(M, p->name);
-		if (p->dtype != GS_F32) {
-			snprintf(msg, len, "%s: parameter '%s' is not float32", where, p->name);
+		int ti = model_tensor(M, p->name), si = 0;
+		while (si < 3 && strcmp(p->name, state_tensor[si]) != 0)
+			si++;
+		if (ti >= 0 && (p->rows != M->t[ti].rows || p->cols != M->t[ti].cols)) {
+			snprintf(msg, len, "%s: parameter '%s' is %" PRId64 " x %" PRId64 ", the "
+				 "config makes it %" PRId64 " x %" PRId64 " (resume with the "
+				 "checkpoint's config)", where, p->name, p->rows, p->cols,
+				 M->t[ti].rows, M->t[ti].cols);
 			return -1;
 		}
-		if (ti >= 0) {
-			if (p->rows != M->t[ti].rows || p->cols != M->t[ti].cols) {
-				snprintf(msg, len, "%s: parameter '%s' is %" PRId64 " x %" PRId64
-					 ", the config makes it %" PRId64 " x %" PRId64 " (resume "
-					 "with the checkpoint's config)", where, p->name, p->rows,
-					 p->cols, M->t[ti].rows, M->t[ti].cols);
-				return -1;
-			}
-			dst = M->p + M->t[ti].off;
-		} else if (n == M->n && strcmp(p->name, state_tensor[0]) == 0)
-			dst = best;
-		else if (n == M->n && strcmp(p->name, state_tensor[1]) == 0)
-			dst = M->m;
-		else if (n == M->n && strcmp(p->name, state_tensor[2]) == 0)
-			dst = M->v;
-		else {
+		if (ti < 0 && si == 3) {
 			snprintf(msg, len, "%s: unexpected parameter '%s'", where, p->name);
 			return -1;
 		}
-		for (int64_t j = 0; j < n; j++)
-			dst[j] = ((const float *)p->data)[j];
 	}
-	if (attr_ll(r, "state.adam_t", 0, INT64_MAX, &t, where, msg, len) ||
-	    attr_ll(r, "epoch", 0, LLONG_MAX, &st->epoch, where, msg, len) ||
+	return 0;
+}
+
+/* The counters of a checkpoint (gcn-train(1), OUTPUT) into M->adam_t and
+ * st, each in range and consistent with the others: a run writes one Adam
+ * step per step, its best epoch and step among those done.  0, or -1. */
+static int
+checkpoint_counters(model *M, struct train_state *st, const gs_rec *r, const char *where,
+		    char *msg, size_t len)
+{
+	long long t;
+	const char *bad = NULL;
+
+	if (attr_ll(r, "state.adam_t", 0, LLONG_MAX, &t, where, msg, len) ||
+	    attr_ll(r, "epoch", 0, 1000000000, &st->epoch, where, msg, len) ||
 	    attr_ll(r, "step", 0, LLONG_MAX, &st->step, where, msg, len) ||
 	    attr_ll(r, "state.best_epoch", 0, LLONG_MAX, &st->best_epoch, where, msg, len) ||
 	    attr_ll(r, "state.stale_epochs", 0, LLONG_MAX, &st->stale, where, msg, len) ||
 	    attr_ll(r, "state.best_step", 0, LLONG_MAX, &st->best_step, where, msg, len) ||
 	    attr_num(r, "state.best_score", 0, 0, &st->best_score, where, msg, len))
 		return -1;
+	if (t != st->step)
+		bad = "state.adam_t is not step (one Adam step a training step)";
+	else if (st->step < st->epoch)
+		bad = "step is below epoch (every epoch takes a step or more)";
+	else if (st->best_epoch > st->epoch || st->best_step > st->step)
+		bad = "the best epoch or step is after the last one done";
+	else if (st->stale > st->epoch)
+		bad = "state.stale_epochs is above epoch";
+	else if (st->best_score != -1 && !(st->best_score >= 0 && st->best_score <= 1))
+		bad = "state.best_score is neither -1 (none yet) nor in [0, 1]";
+	if (bad) {
+		snprintf(msg, len, "%s: %s: not a checkpoint gcn-train wrote", where, bad);
+		return -1;
+	}
 	M->adam_t = t;
+	return 0;
+}
+
+/* An optional score attribute (an accuracy or an AUC, in [0, 1]; 0 when
+ * absent); 0, or -1 with msg. */
+static int
+attr_score(const gs_rec *r, const char *key, double *out, const char *where, char *msg,
+	   size_t len)
+{
+	if (attr_num(r, key, 1, 0, out, where, msg, len) != 0)
+		return -1;
+	if (*out < 0 || *out > 1) {
+		snprintf(msg, len, "%s: %s=%g is not in [0, 1]", where, key, *out);
+		return -1;
+	}
+	return 0;
+}
+
+int
+checkpoint_load(model *M, real *best, struct train_state *st, const gs_rec *r,
+		const char *where, char *msg, size_t len)
+{
+	real *state[3] = { best, M->m, M->v };
+
+	if (checkpoint_names(M, r, where, msg, len) != 0)
+		return -1;
+	/* every tensor present, every value finite (load_param) */
+	for (int i = 0; i < M->nt; i++) {
+		const struct mtensor *t = &M->t[i];
+		if (load_param(M->p + t->off, r, t->name, t->rows, t->cols, where, msg, len) != 0)
+			return -1;
+	}
+	for (int i = 0; i < 3; i++)
+		if (load_param(state[i], r, state_tensor[i], M->n, 1, where, msg, len) != 0)
+			return -1;
+	/* Adam's second moment is a running mean of squared gradients: a
+	 * negative one would make the next step's sqrt NaN */
+	for (int64_t j = 0; j < M->n; j++)
+		if (M->v[j] < 0) {
+			snprintf(msg, len, "%s: parameter '%s' element %" PRId64 " is %g: Adam's "
+				 "second moment cannot be negative", where, state_tensor[2], j,
+				 (double)M->v[j]);
+			return -1;
+		}
+	if (checkpoint_counters(M, st, r, where, msg, len) != 0)
+		return -1;
 	/* the best model's scores, written as its val.* attributes */
 	struct val_scores *b = &st->best_sc;
 	memset(b, 0, sizeof *b);
-	if (attr_num(r, "val.score", 1, 0, &b->score, where, msg, len) ||
-	    attr_num(r, "val.rec_auc", 1, 0, &b->auc, where, msg, len) ||
-	    attr_num(r, "val.rank_acc", 1, 0, &b->rank_mean, where, msg, len) ||
-	    attr_num(r, "val.cluster_acc", 1, 0, &b->cluster, where, msg, len))
+	if (attr_score(r, "val.score", &b->score, where, msg, len) ||
+	    attr_score(r, "val.rec_auc", &b->auc, where, msg, len) ||
+	    attr_score(r, "val.rank_acc", &b->rank_mean, where, msg, len) ||
+	    attr_score(r, "val.cluster_acc", &b->cluster, where, msg, len))
 		return -1;
 	for (int c = 0; c < MODEL_NCENT; c++) {
 		char key[64];
 		snprintf(key, sizeof key, "val.rank_acc.%s", model_cent_cols[c]);
-		if (attr_num(r, key, 1, 0, &b->rank[c], where, msg, len))
+		if (attr_score(r, key, &b->rank[c], where, msg, len))
 			return -1;
 	}
 	return 0;
@@ -408,9 +479,7 @@ adapted_record(gs_rec *r, const struct train_settings *s, const model *M, const 
 	free(cfg);
 	for (int i = 0; i < nh; i++) {
 		gs_param *p = gs_rec_param(r, M->nt + i, ht[i].name, ht[i].rows, ht[i].cols, GS_F32);
-		float *d = p->data;
-		for (int64_t j = 0; j < ht[i].rows * ht[i].cols; j++)
-			d[j] = (float)hp[ht[i].off + j];
+		put_f32(p, hp + ht[i].off, ht[i].rows * ht[i].cols, r);
 	}
 }
 

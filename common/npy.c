@@ -20,6 +20,8 @@ struct npy_writer {
 	FILE *f;
 	char *path, *tmp;
 	int64_t cols, rows;
+	off_t start;	/* where the header is: 0, or further on in a file
+			 * that is standard output (-o /dev/stdout, outfile.h) */
 };
 
 /* The 128 bytes before the data, for rows x cols. */
@@ -51,6 +53,8 @@ npy_writer *npy_open(const char *path, int64_t cols)
 	fd = outfile_open(path, &w->tmp);
 	if ((w->f = fdopen(fd, "wb")) == NULL)
 		die("%s:", path);
+	if ((w->start = lseek(fd, 0, SEEK_CUR)) < 0)
+		w->start = 0;	/* a pipe: npy_close() says so */
 	header(h, 0, cols);
 	if (fwrite(h, 1, NPY_HEAD, w->f) != NPY_HEAD)
 		die("%s: write error:", path);
@@ -71,7 +75,7 @@ void npy_close(npy_writer *w)
 	char h[NPY_HEAD];
 
 	header(h, w->rows, w->cols);
-	if (fflush(w->f) != 0 || fseek(w->f, 0, SEEK_SET) != 0)
+	if (fflush(w->f) != 0 || fseeko(w->f, w->start, SEEK_SET) != 0)
 		die("%s: the header cannot be rewritten (a pipe?):", w->path);
 	if (fwrite(h, 1, NPY_HEAD, w->f) != NPY_HEAD || fflush(w->f) != 0 ||
 	    ferror(w->f))

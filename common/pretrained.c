@@ -82,6 +82,14 @@ static int load_pretrained(struct pretrained *p, const gs_rec *r, void *ctx, cha
 			   size_t len)
 {
 	(void)ctx;
+	/* a checkpoint's parameters are the current ones, not the best:
+	 * refused rather than taken for the model */
+	if (strcmp(r->name, CKPT_NAME) == 0) {
+		snprintf(msg, len, "%s: a gcn-train checkpoint (%s), not a model: use the model "
+			 "gcn-train wrote (-o), or go on training with gcn-train --resume",
+			 gs_where(p->rd.in), CKPT_NAME);
+		return -1;
+	}
 	train_settings_free(&p->ts);
 	return model_from_record(&p->M, &p->ts, r, gs_where(p->rd.in), msg, len);
 }

@@ -45,6 +45,7 @@
 #include "settings.h"
 #include "nn.h"
 #include "opt.h"
+#include "outfile.h"
 #include "pretrained.h"
 #include "progress.h"
 #include "reader.h"
@@ -290,8 +291,14 @@ parse(struct opts *o, int argc, char **argv)
 	if (o->save_model && o->attr_only)
 		die_usage("--save-model: --attr-only has no encoder; the saved model is an "
 			  "encoder and its head");
-	if (o->save_model && o->c.output && strcmp(o->save_model, o->c.output) == 0)
-		die_usage("--save-model %s: the predictions go there too (-o)", o->save_model);
+	const char *pred = o->c.output && strcmp(o->c.output, "-") != 0 ? o->c.output
+	    : "/dev/stdout";
+	if (o->save_model && outfile_clash(o->save_model, pred))
+		die_usage("--save-model %s: the predictions go there too (%s %s)", o->save_model,
+			  pred == o->c.output ? "-o" : "the standard output,", pred);
+	if (o->save_model && o->model && outfile_same(o->save_model, o->model))
+		die_usage("--save-model %s: the same file as --model %s, which it would replace",
+			  o->save_model, o->model);
 	if (o->raw_concat && !o->attributes)
 		die_usage("--raw-concat is for --attributes");
 	if (o->attr_only && (o->attributes || o->no_pretrain || o->model))
@@ -1524,8 +1531,12 @@ adapt_main(struct opts *o, int argc, char **argv)
 	}
 	if (mf)
 		write_model(&a, &pt, mf, &rec);
+	/* the predictions and the model replace what the files held together,
+	 * or neither does (a full disk, /dev/full) */
+	outfile_hold();
 	gs_close(out);
 	gs_close(mf);
+	outfile_release();
 	prof_mark(&prof, PH_SETUP);
 	prof_print(&prof);
 	if (mf && !o->c.quiet)

@@ -31,6 +31,7 @@
 #include "modelio.h"
 #include "settings.h"
 #include "opt.h"
+#include "outfile.h"
 #include "progress.h"
 #include "reader.h"
 #include "rng.h"
@@ -135,6 +136,44 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+/*
+ * The run's outputs (-o or standard output, --checkpoint, --log) are files
+ * of their own: none is another output, nor an input (a FILE, --resume,
+ * --config) that it would replace; files are compared by identity
+ * (outfile_clash()).  The one exception, --checkpoint the file --resume
+ * reads, goes on from where the run stopped.  Time complexity: O(number
+ * of FILEs).
+ */
+static void
+check_files(const struct opts *o, int nfiles, char **files)
+{
+	const char *opt[3] = { "-o", "--checkpoint", "--log" };
+	const char *out[3] = { o->c.output, o->checkpoint, o->log };
+
+	if (!out[0] || strcmp(out[0], "-") == 0) {	/* the model to stdout */
+		opt[0] = "the model's standard output,";
+		out[0] = "/dev/stdout";
+	}
+	for (int i = 0; i < 3; i++) {
+		if (!out[i])
+			continue;
+		for (int j = 0; j < i; j++)
+			if (out[j] && outfile_clash(out[i], out[j]))
+				die_usage("%s %s: the same file as %s %s: give each output a "
+					  "file of its own", opt[i], out[i], opt[j], out[j]);
+		for (int k = 0; k < nfiles; k++)
+			if (strcmp(files[k], "-") != 0 && outfile_clash(out[i], files[k]))
+				die_usage("%s %s: the same file as the input %s, which it would "
+					  "replace", opt[i], out[i], files[k]);
+		if (o->resume && i != 1 && outfile_clash(out[i], o->resume))
+			die_usage("%s %s: the same file as --resume %s, which it would "
+				  "replace", opt[i], out[i], o->resume);
+		if (o->config && outfile_clash(out[i], o->config))
+			die_usage("%s %s: the same file as --config %s, which it would "
+				  "replace", opt[i], out[i], o->config);
+	}
+}
+
 /* Two passes: the first finds --config (and -h), the file is loaded, the
  * second applies every option over it. */
 static void
@@ -178,7 +217,12 @@ parse(struct opts *o, int argc, char **argv)
 		case OPT_CONFIG: break;
 		case OPT_BATCH: o->s.batch = opt_ll(optarg, 1, 1 << 20, "--batch"); break;
 		case OPT_BENCH: o->bench_steps = opt_ll(optarg, 1, 1024, "--bench-steps"); break;
-		case OPT_CHECKPOINT: o->checkpoint = optarg; break;
+		case OPT_CHECKPOINT:
+			if (!*optarg || strcmp(optarg, "-") == 0)
+				die_usage("--checkpoint: expected a file name (the model goes to "
+					  "the standard output or -o)");
+			o->checkpoint = optarg;
+			break;
 		case OPT_EPOCHS: o->s.epochs = opt_ll(optarg, 1, 1000000000, "--epochs"); break;
 		case OPT_FEATURES:
 			if (!*optarg)
@@ -229,6 +273,7 @@ parse(struct opts *o, int argc, char **argv)
 	if (gemm_precision_parse(o->s.precision) < 0)
 		die_usage("%s: '%.40s': expected auto, fp32 or bf16",
 			  o->precision_opt ? "--precision" : "train.precision", o->s.precision);
+	check_files(o, argc - optind, argv + optind);
 }
 
 /* The precision of the products, chosen with the threads set (auto
@@ -1492,6 +1537,8 @@ run(struct opts *o, model *M, struct dataset *ds, const struct batch_opts *bo, i
 		if (o->resume)
 			resume(&t, o->resume);
 		out = gs_open_out(&o->c, pgargc, pgargv);
+		if (o->checkpoint)	/* its directory, its mode: now, not after an epoch */
+			outfile_check(o->checkpoint);
 		t.log = open_log(o, M);
 		if (o->precision_why[0])
 			warnx_("%s", o->precision_why);

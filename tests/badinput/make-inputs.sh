@@ -307,6 +307,35 @@ cp ml/* ml-garbage/ && cp garbage.bin ml-garbage/u.data
 printf '1 1000000000000\n' >el-1e12.txt
 printf '0 1\n' >el-small.txt
 
+# ---- outputs never clobber; checkpoints (issue 37, section 3) ----
+# a read-only output file, a link to it, a link into a missing directory;
+# copies of inputs that a broken run would replace (never the shared ones)
+cp g.gs ro-out.gs
+chmod 0444 ro-out.gs
+ln -sf ro-out.gs ro-link.gs
+ln -sf nothere/x.gs nodir-link.gs
+cp lab.gs ck-input.gs
+cp lab.gs log-input.gs
+cp model.gs model-save.gs
+# a checkpoint of one epoch of one step, and edits gcn-train never writes
+gcn-train -q -j 1 -s 1 --hidden 8 --epochs 1 --batch 2 --validation 1 -t --checkpoint ck.txt \
+	-o /dev/null lab.gs
+cp ck.txt ck-resume.txt
+# cpar IN OUT TENSOR VALUE: the first value of TENSOR set to VALUE
+cpar() {
+	awk -v t="$3" -v v="$4" 'p { sub(/^[^\t ]*/, v); p = 0 } index($0, "@param name=" t " ") == 1 { p = 1 }
+		{ print }' "$1" | sed 's/^@end .*/@end/' >"$2"
+}
+cpar ck.txt ck-adamv-neg.txt state.adam_v -0.5
+cpar ck.txt ck-nan.txt state.adam_m nan
+ed ck.txt ck-adamt.txt 's/ state\.adam_t=1 / state.adam_t=7 /'
+ed ck.txt ck-best.txt 's/ state\.best_epoch=1 / state.best_epoch=5 /'
+ed ck.txt ck-score.txt 's/ state\.best_score=[^ ]* / state.best_score=2 /'
+# without its state.adam_m tensor (one parameter fewer)
+awk '/^@model/ { n = $0; sub(/.* params=/, "", n); sub(/ .*/, "", n); sub(/ params=[0-9]+/, " params=" (n - 1)) }
+	/^@param name=state\.adam_m / { skip = 1; next } /^@/ { skip = 0 } !skip' ck.txt |
+	sed 's/^@end .*/@end/' >ck-missing.txt
+
 # ---- fuzzing findings (issue 37, section 7) ----
 # control bytes (ESC, vertical tab) in a field that a message quotes
 printf '0 1\n2 \033[31m\n' >ctl-el.txt
