@@ -13,9 +13,11 @@
  *     checkpoint_load() into that model (gcn-train --resume: the
  *     parameters, state.best, Adam's moments, the state attributes), and
  *     adapted_from_record().
- * Rules checked: errors are one line of printable bytes; a model that loads has finite
- * parameters, and written back as a record (model_record()) it loads
- * again to the same values.
+ * Rules checked: errors are one line of printable bytes; a model that
+ * loads has finite parameters, and written back as a record
+ * (model_record()) it loads again to the same values; a checkpoint that
+ * loads has finite parameters, best parameters and Adam moments, and no
+ * negative second moment.
  * Built and run by `make fuzz`; seeds in tests/fuzz/corpus/model.
  */
 #include "fuzz_common.h"	/* first: it defines _GNU_SOURCE */
@@ -70,8 +72,17 @@ static void one_record(const gs_rec *r)
 		all_finite(M.p, M.n);
 		round_trip(&M, &s);
 		real *best = xmallocarray((size_t)M.n, sizeof *best);
-		if (checkpoint_load(&M, best, &st, r, "fuzz", msg, sizeof msg) != 0)
+		if (checkpoint_load(&M, best, &st, r, "fuzz", msg, sizeof msg) != 0) {
 			fuzz_check_line(msg);
+		} else {	/* a state to resume from: finite, Adam's v >= 0 */
+			all_finite(M.p, M.n);
+			all_finite(best, M.n);
+			all_finite(M.m, M.n);
+			all_finite(M.v, M.n);
+			for (int64_t i = 0; i < M.n; i++)
+				if (M.v[i] < 0)
+					abort();
+		}
 		free(best);
 		model_free(&M);
 	}
