@@ -174,7 +174,7 @@ report(FILE *f, const struct opts *o, const struct eval_run *R, int n)
 				for (int t = 0; t < C; t++) {
 					fprintf(f, "%s[", t ? ", " : "");
 					for (int p = 0; p < C; p++)
-						fprintf(f, "%s%" PRId64, p ? ", " : "", R[i].f.conf[(int64_t)t * C + p]);
+						fprintf(f, "%s%" PRId64, p ? ", " : "", f1_conf(&R[i].f, t, p));
 					fprintf(f, "]");
 				}
 				fprintf(f, "]");
@@ -217,7 +217,7 @@ report(FILE *f, const struct opts *o, const struct eval_run *R, int n)
 					fprintf(f, "%15s", t == 0 ? "true\\pred" : "");
 					fprintf(f, " %3d:", t);
 					for (int p = 0; p < C; p++)
-						fprintf(f, " %6" PRId64, R[i].f.conf[(int64_t)t * C + p]);
+						fprintf(f, " %6" PRId64, f1_conf(&R[i].f, t, p));
 					fprintf(f, "\n");
 				}
 			}
