@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "err.h"
 #include "evalrun.h"
 #include "f1.h"
@@ -154,8 +155,11 @@ report(FILE *f, const struct opts *o, const struct eval_run *R, int n)
 	f1_mean_std(ma, n, &mam, &mas);
 
 	if (o->format == FMT_YAML) {
-		fprintf(f, "task: \"%s\"\ndataset: \"%s\"\nclasses: %d\nruns: %d\n", R[0].task,
-			R[0].dataset, C, n);
+		/* the attributes are data: quoted and escaped, so the YAML holds */
+		char *task = cfg_quote(R[0].task), *dataset = cfg_quote(R[0].dataset);
+		fprintf(f, "task: %s\ndataset: %s\nclasses: %d\nruns: %d\n", task, dataset, C, n);
+		free(task);
+		free(dataset);
 		fprintf(f, "micro_f1: {mean: %.6f, std: %.6f}\nmacro_f1: {mean: %.6f, std: %.6f}\n",
 			mim, mis, mam, mas);
 		fprintf(f, "per_run:\n");
