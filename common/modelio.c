@@ -158,6 +158,8 @@ model_from_record(model *M, struct train_settings *s, const gs_rec *r,
 		nk = adapted_schema(&a, keys);
 	rc = model_from_record_keys(M, s, keys, nk, r, where, msg, msglen);
 	adapted_cfg_free(&a);
+	if (rc != 0)
+		err_one_line(msg);	/* it may quote the record's bytes */
 	return rc;
 }
 
@@ -370,9 +372,10 @@ attr_score(const gs_rec *r, const char *key, double *out, const char *where, cha
 	return 0;
 }
 
-int
-checkpoint_load(model *M, real *best, struct train_state *st, const gs_rec *r,
-		const char *where, char *msg, size_t len)
+/* checkpoint_load(), its message as written */
+static int
+checkpoint_check(model *M, real *best, struct train_state *st, const gs_rec *r,
+		 const char *where, char *msg, size_t len)
 {
 	real *state[3] = { best, M->m, M->v };
 
@@ -413,6 +416,16 @@ checkpoint_load(model *M, real *best, struct train_state *st, const gs_rec *r,
 			return -1;
 	}
 	return 0;
+}
+
+int
+checkpoint_load(model *M, real *best, struct train_state *st, const gs_rec *r,
+		const char *where, char *msg, size_t len)
+{
+	if (checkpoint_check(M, best, st, r, where, msg, len) == 0)
+		return 0;
+	err_one_line(msg);	/* it quotes a record's names and attributes */
+	return -1;
 }
 
 /* ---- the adapted model (gcn-adapt --save-model, --predict) ---- */
@@ -534,10 +547,10 @@ adapted_check(const struct adapted_cfg *a, const char *where, char *msg, size_t 
 	return 0;
 }
 
-int
-adapted_from_record(model *M, struct train_settings *s, struct adapted_cfg *a,
-		    struct head *h, const gs_rec *r, const char *where, char *msg,
-		    size_t msglen)
+/* adapted_from_record(), its message as written */
+static int
+adapted_read(model *M, struct train_settings *s, struct adapted_cfg *a, struct head *h,
+	     const gs_rec *r, const char *where, char *msg, size_t msglen)
 {
 	struct cfg_key keys[ADAPT_SCHEMA_MAX];
 	struct head_tensor ht[HEAD_NT];
@@ -572,4 +585,15 @@ adapted_from_record(model *M, struct train_settings *s, struct adapted_cfg *a,
 			return -1;
 		}
 	return 0;
+}
+
+int
+adapted_from_record(model *M, struct train_settings *s, struct adapted_cfg *a,
+		    struct head *h, const gs_rec *r, const char *where, char *msg,
+		    size_t msglen)
+{
+	if (adapted_read(M, s, a, h, r, where, msg, msglen) == 0)
+		return 0;
+	err_one_line(msg);	/* it may quote the record's bytes */
+	return -1;
 }

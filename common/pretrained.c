@@ -75,6 +75,8 @@ static int read_model(struct pretrained *p, int (*load)(struct pretrained *, con
 		snprintf(msg, len, "%s: no model record", p->path);
 		k = -1;
 	}
+	if (k < 0)
+		err_one_line(msg);	/* it may quote a record's name */
 	return k < 0 ? -1 : 0;
 }
 

@@ -344,3 +344,5 @@ printf '1\n1\n' >ctl_graph_indicator.txt
 printf '1, 2\n' >ctl_A.txt
 # a carriage return in a predictions record's task attribute (evalf1 quotes it)
 printf '##gnnstream 1\n@tensor id=0 name=predictions rows=1 cols=2 type=i32 columns=true,pred\n0\t0\n@tensor id=1 name=predictions rows=1 cols=2 type=i32 columns=true,pred task=\rx\n1\t1\n@end\n' >ev-ctl.txt
+# a checkpoint tensor whose name holds control bytes (\001, \b)
+ed ck.txt ck-ctl.txt 's/^@param name=mix\.rank\.alpha /@param name=mix.rank.alp\x01\x08 /'
