@@ -155,6 +155,8 @@ static int read_features(struct featcmd *fc, gs_file *in, const graph *const *gs
 		}
 	gs_rec_free(&r);
 	free(got);
+	if (rc != 0)
+		err_one_line(msg);	/* it quotes the output's columns: \r, ESC... */
 	return rc;
 }
 
