@@ -1,6 +1,7 @@
 # gnnpipe - one top-level build.
 #   make            build libcommon.a and every program into bin/
-#   make test       unit tests (Criterion) + command-line tests
+#   make test       unit tests (Criterion) + command-line tests (CLI="precision infer":
+#                   only those of tests/cli)
 #   make run        the shipped model on Cora against no pre-training, and embeddings
 #   make smoke      a few minutes' pre-training and adaptation (a smoke test)
 #   make bench      speed against networkx / igraph / graph-tool (writes bench/out/results.md);
@@ -19,15 +20,25 @@ CPPFLAGS  += -iquote common -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 # saved runs are stamped with the programs' SHA-256: pipelines/carry.sh).
 ALLCFLAGS  = -std=c11 $(OMPFLAGS) $(CFLAGS) -ffile-prefix-map=$(CURDIR)=.
 # GSL takes its CBLAS from OpenBLAS (not -lgslcblas); LAPACKE runs on OpenBLAS.
-LDLIBS    ?= -lgsl -llapacke -lopenblas -larpack -lyaml -lz -lm
+# LIBLINEAR is linprobe's classifier (the linker keeps it out of the others).
+LDLIBS    ?= -lgsl -llapacke -lopenblas -larpack -llinear -lyaml -lz -lm
 LDFLAGS   ?=
 
 # Optional libraries, found (and installed as root where apt-get is) by
 # mk/deps.sh optional, which writes build/optional.mk: oneDNN for the bf16
 # products of common/gemm.c (DNNL_CPPFLAGS -DGNN_DNNL, DNNL_LDLIBS -ldnnl,
 # linked as needed), or nothing, and the programs compute in fp32 only.
-# make makes the file first (again when mk/deps.sh changes) and reads it.
+# make makes the file first (again when mk/deps.sh or DNNL changes) and
+# reads it.  DNNL=no builds without oneDNN even where it is installed: the
+# programs a machine without it gets (.ci/run tests them so).
+DNNL      ?= auto
+ifeq ($(filter auto no,$(DNNL)),)
+$(error DNNL=$(DNNL): expected auto or no)
+endif
 -include build/optional.mk
+ifneq ($(DNNL_BUILD),$(DNNL))
+build/optional.mk: FORCE
+endif
 LDLIBS    += $(DNNL_LDLIBS)
 
 COMMON_SRC = $(sort $(wildcard common/*.c))
@@ -61,7 +72,7 @@ endif
 	@echo '$(DEPS_KEY)' >$@
 FORCE:
 build/optional.mk: mk/deps.sh
-	@$(DEPS_ENV) OPTIONAL_MK='$@' sh mk/deps.sh optional
+	@$(DEPS_ENV) DNNL='$(DNNL)' OPTIONAL_MK='$@' sh mk/deps.sh optional
 
 # What a target needs beyond the build, checked each time it runs: the
 # unit tests' Criterion and the figures' tools (make test runs the
@@ -156,10 +167,17 @@ build/mk/reheader: mk/reheader.c libcommon.a $(COMMON_HDR)
 	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ mk/reheader.c libcommon.a $(LDLIBS)
 
 # Unit tests print Criterion's "Synthesis:" line each; CLI tests end with
-# "N passed, N failed".  Any failure fails the target.
-test: all $(UNITS) tests/bin/compose-gen
+# "N passed, N failed".  Any failure fails the target.  What some tests
+# want beyond Criterion, so that a fresh machine runs the suite CI runs:
+# numpy (the independent readers) and Open MPI (mpi.test.sh), installed as
+# root where apt-get is, else named (those tests say they are skipped).
+# The build comes after, in a make of its own, which finds an Open MPI
+# installed just now and links gcn-train with it.
+test: | .deps-ok
+	@$(DEPS) want numpy mpi
+	@$(MAKE) --no-print-directory all $(UNITS) tests/bin/compose-gen
 	@set -e; for t in $(UNITS); do echo "== $$t"; $$t --jobs 2; done
-	@sh tests/cli/run.sh
+	@sh tests/cli/run.sh $(CLI)
 check: test
 
 run: all

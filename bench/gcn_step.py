@@ -11,7 +11,7 @@ oneDNN's bf16 matmul (bench/gcn_sgemm.c fp32|bf16).
 
   gcn_step.py run --stream BATCH.txt --gcn-train bin/gcn-train --sgemm SGEMM
                   [--steps 5] [--warmup 2] [--threads 2] [--idle-wait 20]
-                  [--load-before "a b c"] [--workdir DIR]
+                  [--load-before "a b c"] [--workdir DIR] [--no-bf16 WHY]
   gcn_step.py torch --stream BATCH.txt --json OUT [--autocast none|bf16] ...
                   (the PyTorch side, in a fresh process so that its peak RSS
                   is its own)
@@ -247,12 +247,15 @@ def run_ours(a, benchlib, prec):
     return kv
 
 
-def run_sgemm(a, prec):
-    """The plain product's rate, or None when prec is unavailable here."""
+def run_sgemm(a, prec, why=None):
+    """The plain product's rate, or None when prec is unavailable here (the
+    reason appended to the list why)."""
     r = subprocess.run([a.sgemm, str(a.sgemm_m), "512", "512", str(a.threads), "5", prec],
                        capture_output=True, text=True)
     if r.returncode != 0:
         log("gcn_step: %s product: %s" % (prec, r.stderr.strip()))
+        if why is not None:
+            why.append(r.stderr.strip())
         return None
     kv = {}
     for line in r.stdout.splitlines():
@@ -309,18 +312,32 @@ def cmd_run(a):
 
     log("gcn_step: plain products %dx512 by 512x512, %d threads" % (a.sgemm_m, a.threads))
     sg = run_sgemm(a, "fp32")
-    bg = run_sgemm(a, "bf16")
+    bg_why = []
+    bg = run_sgemm(a, "bf16", bg_why)
     log("gcn_step: sgemm %.1f GFLOP/s, oneDNN bf16 %s" % (
         sg["gflops_median"], "%.1f GFLOP/s" % bg["gflops_median"] if bg else "not available"))
+    # bf16 rows run where the CPU has bf16 matrix instructions (--no-bf16:
+    # mk/cpu-bf16.sh's reason where it has not): elsewhere bf16 is emulated
+    # in software, a measure of the emulation (PyTorch's autocast took
+    # minutes a step on an AVX2 CPU), not a comparison
+    skipped = []
+    if a.no_bf16:
+        skipped.append("the bf16 rows (gcn-train and PyTorch): %s" % a.no_bf16)
+    elif not bg:
+        skipped.append("gcn-train bf16: %s" % "; ".join(bg_why))
+    for what in skipped:
+        log("gcn_step: SKIP: " + what)
 
     ours = {}
     for prec in ("fp32", "bf16"):
-        if prec == "bf16" and not bg:
+        if prec == "bf16" and (not bg or a.no_bf16):
             continue
         log("gcn_step: gcn-train --precision %s, %d + %d steps" % (prec, a.warmup, a.steps))
         ours[prec] = run_ours(a, benchlib, prec)
     torch = {}
     for ac in ("none", "bf16"):
+        if ac == "bf16" and a.no_bf16:
+            continue
         log("gcn_step: PyTorch reference, autocast %s (fresh process), %d + %d steps"
             % (ac, a.warmup, a.steps))
         torch[ac] = run_torch(a, work, ac)
@@ -340,6 +357,8 @@ def cmd_run(a):
                      o["prep_s_mean"], "%.2f (whole run)" % o["foreign_cores"],
                      bg["gflops_median"]))
     for ac, name in (("none", "PyTorch fp32"), ("bf16", "PyTorch bf16 autocast")):
+        if ac not in torch:
+            continue
         t = torch[ac]
         cols.append((name, t["step_s_median"], [t["step_s_min"], t["step_s_max"]],
                      t["peak_rss_mib"], t["prep_s_median"],
@@ -406,6 +425,8 @@ def cmd_run(a):
          "| other processes' CPU while timing (cores) | " + " | ".join(c[5] for c in cols) + " |",
          "",
          "| ratio | value | target | met |", "|---|---|---|---|"]
+    if skipped:
+        L[-2:-2] = ["Not run: " + "; ".join(skipped) + ".", ""]
     for name, v, tgt in targets:
         if v is None:
             L.append("| %s | not measured | %s | |" % (name, "≤ %.2f" % tgt if tgt else ""))
@@ -467,6 +488,8 @@ def main():
     r.add_argument("--bf16-target", type=float, default=0.5)
     r.add_argument("--mem-target", type=float, default=0.5)
     r.add_argument("--t0", type=float, default=None, help="section start (epoch s)")
+    r.add_argument("--no-bf16", default="", metavar="WHY",
+                   help="skip the bf16 rows, for this reason (no bf16 instructions)")
     sub.choices["torch"].add_argument("--json", required=True)
     sub.choices["torch"].add_argument("--autocast", choices=["none", "bf16"], default="none")
     a = ap.parse_args()

@@ -26,7 +26,10 @@
 #                  default ../shared/bench beside the repository
 # Needs /usr/bin/python3 with numpy, torch and python-igraph, OpenBLAS
 # (-lopenblas) for the sgemm, and oneDNN (build/optional.mk, from
-# mk/deps.sh optional) for the bf16 rows; without it they say so.
+# mk/deps.sh optional) for the bf16 rows; without it they say so.  The bf16
+# rows (ours and PyTorch's) run only where the CPU has bf16 matrix
+# instructions (mk/cpu-bf16.sh, which honours ONEDNN_MAX_CPU_ISA): elsewhere
+# they are skipped, and the table says why.
 set -eu
 T0=$(date +%s)
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -68,7 +71,9 @@ echo "gcn_step.sh: $BATCH_CMD" >&2
 bin/dcbm-gen -t -l 0 -s "$SEED" --count 32 |
 	bin/centrality -t -l 0 -j "$THREADS" -o "$OUT/batch.txt"
 
-$PY bench/gcn_step.py run --stream "$OUT/batch.txt" --gcn-train bin/gcn-train \
+NO_BF16=$(sh mk/cpu-bf16.sh) && NO_BF16=""
+[ -z "$NO_BF16" ] || echo "gcn_step.sh: SKIP: the bf16 rows: $NO_BF16" >&2
+$PY bench/gcn_step.py run --stream "$OUT/batch.txt" --gcn-train bin/gcn-train --no-bf16 "$NO_BF16" \
 	--sgemm "$OUT/gcn_sgemm" --sgemm-m "$SGEMM_M" --steps "$STEPS" --warmup "$WARMUP" \
 	--threads "$THREADS" --idle-wait "$IDLE_WAIT" --workdir "$OUT" \
 	--load-before "$LOAD_BEFORE" --batch-cmd "$BATCH_CMD" --t0 "$T0"

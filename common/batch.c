@@ -109,12 +109,55 @@ batch_opts_default(struct batch_opts *o)
 	feat_src_default(&o->fs);
 }
 
-/* The paper's four features of g, scaled: (n x MODEL_NFEAT) into feat. */
-static int
-paper_features(const graph *g, int scale, double *feat, features_ws *fw)
+int
+feat_src_builtin(struct feat_src *fs, const char *name)
 {
-	features_raw(g, feat, fw);
-	return features_scale(feat, g->n, feat, scale);
+	if (strcmp(name, "paper") == 0) {
+		fs->kind = FEAT_SRC_PAPER;
+		fs->F = MODEL_NFEAT;
+	} else if (strcmp(name, "rwse") == 0) {
+		fs->kind = FEAT_SRC_RWSE;
+		fs->F = RWSE_STEPS;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+const char *
+feat_src_name(const struct feat_src *fs)
+{
+	return fs->kind == FEAT_SRC_RWSE ? "rwse" : "paper";
+}
+
+void
+feat_src_columns(const struct feat_src *fs, char *buf, size_t len)
+{
+	if (fs->kind == FEAT_SRC_RWSE)
+		rwse_columns(RWSE_STEPS, buf, len);
+	else
+		snprintf(buf, len, "%s", FEATURES_COLUMNS);
+}
+
+/*
+ * A built-in set's features of g, the pos-th graph of its batch: the
+ * paper's four scaled, or RWSE (fs->F columns) with nodefeat's defaults and
+ * its seed for a graph of id pos.  (n x fs->F) into feat.  Returns 0 or -1.
+ */
+static int
+builtin_features(const graph *g, const struct feat_src *fs, int pos, double *feat,
+		 features_ws *fw, rwse_ws *rw)
+{
+	struct rwse_opts ro;
+
+	if (fs->kind == FEAT_SRC_PAPER) {
+		features_raw(g, feat, fw);
+		return features_scale(feat, g->n, feat, fs->scale);
+	}
+	rwse_opts_init(&ro);
+	ro.steps = fs->F;
+	ro.seed = rng_mix(0, (uint64_t)pos);
+	return rwse_compute(g, &ro, feat, NULL, rw);
 }
 
 /* One graph's share of a batch, in local node ids. */
@@ -146,6 +189,7 @@ struct piece {
 struct tbuf {			/* one per thread */
 	mask_buf mb;
 	features_ws fw;
+	rwse_ws rw;
 	gsl_rng *rng;
 };
 
@@ -188,6 +232,7 @@ batch_free(batch *b)
 		for (int i = 0; i < bp->ntb; i++) {
 			mask_buf_free(&bp->tb[i].mb);
 			features_ws_free(&bp->tb[i].fw);
+			rwse_ws_free(&bp->tb[i].rw);
 			if (bp->tb[i].rng)
 				gsl_rng_free(bp->tb[i].rng);
 		}
@@ -238,9 +283,10 @@ adj_rows(const graph *g, int32_t base, int64_t e, int64_t *rp, int32_t *ci, real
 	return e;
 }
 
-/* Mask graph lg and fill its piece.  Returns 0 or -1 (msg). */
+/* Mask graph lg, the pos-th of the batch, and fill its piece.  Returns 0
+ * or -1 (msg). */
 static int
-piece_build(struct piece *p, struct lgraph *lg, struct tbuf *tb,
+piece_build(struct piece *p, struct lgraph *lg, int pos, struct tbuf *tb,
 	    uint64_t seed, uint64_t step, const struct batch_opts *o)
 {
 	const graph *gs;		/* the graph the model sees */
@@ -283,7 +329,8 @@ piece_build(struct piece *p, struct lgraph *lg, struct tbuf *tb,
 	grow(&p->feat, &p->c_feat, (size_t)n * o->fs.F + 1, sizeof *p->feat);
 	switch (o->fs.kind) {
 	case FEAT_SRC_PAPER:
-		if (paper_features(gs, o->fs.scale, p->feat, &tb->fw) != 0)
+	case FEAT_SRC_RWSE:
+		if (builtin_features(gs, &o->fs, pos, p->feat, &tb->fw, &tb->rw) != 0)
 			return -1;
 		break;
 	case FEAT_SRC_GIVEN:
@@ -391,6 +438,7 @@ batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
 		for (int i = bp->ntb; i < nth; i++) {
 			mask_buf_init(&bp->tb[i].mb);
 			features_ws_init(&bp->tb[i].fw);
+			rwse_ws_init(&bp->tb[i].rw);
 			bp->tb[i].rng = rng_new(0, 0);
 		}
 		bp->ntb = nth;
@@ -407,7 +455,7 @@ batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
 #ifdef _OPENMP
 		th = omp_get_thread_num();
 #endif
-		int rc = piece_build(&bp->pc[i], gs[i], &bp->tb[th], seed, step, o);
+		int rc = piece_build(&bp->pc[i], gs[i], i, &bp->tb[th], seed, step, o);
 		if (rc < 0) {
 			#pragma omp critical
 			if (bad < 0 || i < bad) {
@@ -529,6 +577,7 @@ batch_plain(batch *b, const graph *const *gs, int G, const struct feat_src *fs,
 	struct bpriv *bp = b->priv;
 	int64_t N = 0, nnz = 0, F = fs->F;
 	features_ws fw;
+	rwse_ws rw;
 	double **feat;
 	int rc = 0;
 
@@ -543,18 +592,22 @@ batch_plain(batch *b, const graph *const *gs, int G, const struct feat_src *fs,
 	/* each graph's features: computed, given, or from the stage called */
 	feat = xcalloc((size_t)G, sizeof *feat);
 	features_ws_init(&fw);
+	rwse_ws_init(&rw);
 	for (int i = 0; i < G && rc == 0; i++) {
 		if (fs->kind == FEAT_SRC_GIVEN) {
 			feat[i] = given[i];
 			continue;
 		}
 		feat[i] = xmallocarray((size_t)gs[i]->n * F + 1, sizeof **feat);
-		if (fs->kind == FEAT_SRC_PAPER && paper_features(gs[i], fs->scale, feat[i], &fw)) {
-			snprintf(msg, msglen, "unknown feature scaling %d", fs->scale);
+		if ((fs->kind == FEAT_SRC_PAPER || fs->kind == FEAT_SRC_RWSE) &&
+		    builtin_features(gs[i], fs, i, feat[i], &fw, &rw) != 0) {
+			snprintf(msg, msglen, "bad built-in feature options (scaling %d, width %d)",
+				 fs->scale, fs->F);
 			rc = -1;
 		}
 	}
 	features_ws_free(&fw);
+	rwse_ws_free(&rw);
 	if (rc == 0 && fs->kind == FEAT_SRC_CALL)
 		rc = fs->call(fs->ctx, gs, G, feat, msg, msglen);
 	if (rc == 0) {

@@ -50,8 +50,8 @@ enum {
 	W_AR_WORKD,	/* ARPACK: double (3 nc) */
 	W_AR_WORKL,	/* ARPACK: double (ncv (ncv + 8)) */
 	W_AR_SEL,	/* ARPACK: a_int (ncv) */
-	W_AR_Z,		/* ARPACK: double (nc nev) eigenvectors */
 	W_AR_D,		/* ARPACK: double (nev) eigenvalues */
+	W_AR_WATCH,	/* double (3 ncv): the restarts' Ritz estimates seen (lz_watch) */
 	W_CLAM,		/* double (ncomp): lambda_max per component */
 	W_CORD,		/* struct cbound (ncomp): visiting order */
 	W_C_OFF,	/* int64 (nc + 1): component CSR offsets */
@@ -123,6 +123,25 @@ static void *wsget(cent_ws *ws, int i, size_t n, size_t sz)
 		ws->cap[i] = bytes;
 	}
 	return ws->buf[i];
+}
+
+/* Free the slots from..to (enum order) that hold more than WS_KEEP bytes:
+ * the buffers of a phase that is over, so that the next phase's, and the
+ * caller's, do not come on top of them (the searches of a 10^6-node graph
+ * hold some 200 MB that the eigensolver does not use).  Small slots stay
+ * for the next call. */
+#define WS_KEEP ((size_t)1 << 20)
+
+static void ws_trim(cent_ws *ws, int from, int to)
+{
+	int i;
+
+	for (i = from; i <= to; i++)
+		if (ws->cap[i] > WS_KEEP) {
+			free(ws->buf[i]);
+			ws->buf[i] = NULL;
+			ws->cap[i] = 0;
+		}
 }
 
 /* ---- connected components ---- */
@@ -346,6 +365,8 @@ struct srch {
 	const graph *g;
 	const struct comps *cp;
 	int32_t n, nb;		/* nodes; accumulator blocks */
+	int32_t cmax;		/* nodes of the largest component */
+	int64_t amax;		/* edges of the component with the most */
 	int nth;		/* threads (at most) */
 	size_t per;		/* bytes of one thread's BFS state */
 	char *thr;		/* (nth, per) BFS states */
@@ -364,17 +385,19 @@ struct srch {
 				 * round goes to block (draws + i) mod nb */
 	char *issrc;		/* (n) 1 once a node has been a source */
 	const char *cstate;	/* (ncomp) C_* of each component; NULL: all exact */
-	void (*on_progress)(void *, int64_t, int64_t);
+	void (*on_progress)(void *, int, int64_t, int64_t);
 	void *parg;
 	int64_t done, total, next, step;
 };
 
-/* Thread t's BFS state inside S->thr: st (n), dstart (n + 1), order (n),
- * dag (m); 16-byte aligned. */
-static size_t bfs_bytes(const graph *g)
+/* Thread t's BFS state inside S->thr: st (n), dstart (cmax + 1), order
+ * (cmax), dag (amax): a search stays in its component, whose DAG has at
+ * most one arc an edge.  16-byte aligned. */
+static size_t bfs_bytes(int32_t n, int32_t cmax, int64_t amax)
 {
-	return ((size_t)g->n * (sizeof(struct nst) + sizeof(int64_t) + sizeof(int32_t)) +
-		sizeof(int64_t) + ((size_t)g->m + 1) * sizeof(int32_t) + 15) & ~(size_t)15;
+	return ((size_t)n * sizeof(struct nst) + ((size_t)cmax + 1) * sizeof(int64_t) +
+		(size_t)cmax * sizeof(int32_t) + ((size_t)amax + 1) * sizeof(int32_t) + 15) &
+		~(size_t)15;
 }
 
 static void bfs_bind(const struct srch *S, int t, struct bfs *b)
@@ -383,8 +406,27 @@ static void bfs_bind(const struct srch *S, int t, struct bfs *b)
 
 	b->st = (struct nst *)base;
 	b->dstart = (int64_t *)(b->st + S->n);
-	b->order = (int32_t *)(b->dstart + S->n + 1);
-	b->dag = b->order + S->n;
+	b->order = (int32_t *)(b->dstart + S->cmax + 1);
+	b->dag = b->order + S->cmax;
+}
+
+/* The nodes of the largest component and the edges of the one with the
+ * most, for the BFS states. */
+static void comp_max(const graph *g, const struct comps *cp, int32_t *cmax, int64_t *amax)
+{
+	int32_t c, i;
+
+	*cmax = 0;
+	*amax = 0;
+	for (c = 0; c < cp->n; c++) {
+		int64_t arcs = 0;
+		if (cp->start[c + 1] - cp->start[c] > *cmax)
+			*cmax = cp->start[c + 1] - cp->start[c];
+		for (i = cp->start[c]; i < cp->start[c + 1]; i++)
+			arcs += graph_degree(g, cp->nodes[i]);
+		if (arcs / 2 > *amax)
+			*amax = arcs / 2;
+	}
 }
 
 /* Searches from the round's sources S->src[0 .. S->cnt): distances and
@@ -450,7 +492,8 @@ static void search_round(struct srch *S)
 					/* thread 0 is the caller's thread */
 					if (t == 0 && done >= S->next) {
 						S->next = done + S->step;
-						S->on_progress(S->parg, done, S->total);
+						S->on_progress(S->parg, CENT_P_SOURCES, done,
+								S->total);
 					}
 				}
 			}
@@ -852,6 +895,18 @@ static void sampled_paths(struct srch *S, const struct cent_opts *o, struct plan
 	}
 }
 
+/* Whether a component is large enough to be sampled (it may still be
+ * searched from every node): the sampling's sums are needed only then. */
+static int sampled_comps(const struct comps *cp, const struct cent_opts *o)
+{
+	int32_t c, small = o->exact_max > SMALL_COMP ? o->exact_max : SMALL_COMP;
+
+	for (c = 0; c < cp->n; c++)
+		if (cp->start[c + 1] - cp->start[c] > small)
+			return 1;
+	return 0;
+}
+
 static int paths(const graph *g, const struct cent_opts *o, const struct comps *cp,
 		 double *bc, double *cl, cent_out *out, cent_ws *ws, char *msg, size_t msglen)
 {
@@ -865,7 +920,8 @@ static int paths(const graph *g, const struct cent_opts *o, const struct comps *
 	S.cp = cp;
 	S.n = n;
 	S.nth = omp_get_max_threads();
-	S.per = bfs_bytes(g);
+	comp_max(g, cp, &S.cmax, &S.amax);
+	S.per = bfs_bytes(n, S.cmax, S.amax);
 	S.thr = wsget(ws, W_THR, (size_t)S.nth, S.per);
 	S.src = wsget(ws, W_SRC, (size_t)n, sizeof(int32_t));
 	S.reach = wsget(ws, W_REACH, (size_t)n, sizeof(int32_t));
@@ -878,7 +934,7 @@ static int paths(const graph *g, const struct cent_opts *o, const struct comps *
 	S.next = S.step;
 	P.state = wsget(ws, W_CSTATE, (size_t)cp->n, 1);
 	P.k = wsget(ws, W_KC, (size_t)cp->n, sizeof(int64_t));
-	P.ecc = wsget(ws, W_ECC, (size_t)n, sizeof(int32_t));
+	P.ecc = NULL;		/* sampled closeness only, below */
 	if (cl)
 		for (v = 0; v < n; v++)
 			cl[v] = 0.0;	/* isolated nodes stay 0 */
@@ -908,11 +964,14 @@ static int paths(const graph *g, const struct cent_opts *o, const struct comps *
 		nbn = (size_t)S.nb * (size_t)n;
 		if (bc) {
 			S.acc = wsget(ws, W_ACC, nbn, sizeof(double));
-			S.acc2 = wsget(ws, W_ACC2, nbn, sizeof(double));
 			memset(S.acc, 0, nbn * sizeof(double));
+		}
+		if (bc && sampled_comps(cp, o)) {
+			S.acc2 = wsget(ws, W_ACC2, nbn, sizeof(double));
 			memset(S.acc2, 0, nbn * sizeof(double));
 		}
-		if (cl) {
+		if (cl && sampled_comps(cp, o)) {
+			P.ecc = wsget(ws, W_ECC, (size_t)n, sizeof(int32_t));
 			size_t tn = (size_t)S.nth * (size_t)n, i;
 			S.dsum = wsget(ws, W_DSUM, tn, sizeof(int64_t));
 			S.dsum2 = wsget(ws, W_DSUM2, tn, sizeof(int64_t));
@@ -926,7 +985,7 @@ static int paths(const graph *g, const struct cent_opts *o, const struct comps *
 		sampled_paths(&S, o, &P, bc != NULL, cl != NULL, cl, out, ws);
 	}
 	if (S.on_progress)
-		S.on_progress(S.parg, S.done, S.done);
+		S.on_progress(S.parg, CENT_P_SOURCES, S.done, S.done);
 
 	if (bc) {
 		double scale = n > 2 ? 1.0 / ((double)(n - 1) * (double)(n - 2)) : 1.0;
@@ -944,6 +1003,13 @@ static int paths(const graph *g, const struct cent_opts *o, const struct comps *
 				s *= scale;
 			else
 				s = 0.0;	/* networkx: nothing to normalise, all 0 */
+			/* An estimate may pass the most a node of its component can
+			 * have, (n_c - 1)(n_c - 2) / ((n - 1)(n - 2)): a star's centre,
+			 * which every sampled leaf credits with n - 2, gets n_c / (n_c -
+			 * 1) when no draw is the centre.  The true value is in range,
+			 * so the clamp only brings an estimate closer to it. */
+			if (P.state[c] == C_SAMPLED && n > 2)
+				s = fmin(s, (double)(nc - 1) * (double)(nc - 2) * scale);
 			bc[v] = s;
 			if (!isfinite(s))
 				bad = 1;
@@ -1076,14 +1142,98 @@ static void comp_matvec(const struct ccsr *h, const double *x, double *y)
 	}
 }
 
+/* Progress of a Lanczos run: each restart of dsaupd leaves the Ritz
+ * values and their error estimates in workl, where ipntr(6) and ipntr(7)
+ * point (dsaupd's documented layout: 2 ncv and 3 ncv, 0-based); its first
+ * call zeroes workl.  A change of the estimates between two
+ * matrix-vector products is a restart.  The residual of the worst of the
+ * nev largest Ritz pairs, relative as dsaupd's test has it, falls about
+ * geometrically, which predicts the restarts left (centrality.h,
+ * CENT_P_LANCZOS). */
+struct lz_watch {
+	const struct cent_opts *o;
+	int ncv, nev, on;
+	double tol, first, *seen, *pair;	/* seen (ncv), pair (2 ncv) */
+	int64_t restarts;
+};
+
+static void lz_watch_init(struct lz_watch *w, const struct cent_opts *o, int ncv, int nev,
+			  double tol, cent_ws *ws)
+{
+	w->o = o;
+	w->on = o->on_progress != NULL;
+	w->ncv = ncv;
+	w->nev = nev;
+	/* tol 0 asks for machine precision, but dsaupd_c takes tol by value
+	 * and replaces 0 with eps only in its first call, so the later tests
+	 * compare with 0: a run goes on until the wanted estimates are
+	 * exactly 0, which they became one restart after reaching about
+	 * 1e-28 relative in the runs we watched; eps^2 stands for that. */
+	w->tol = tol > 0 ? tol : DBL_EPSILON * DBL_EPSILON / 4;
+	w->first = 0;
+	w->restarts = 0;
+	w->seen = w->pair = NULL;
+	if (!w->on)
+		return;
+	w->seen = wsget(ws, W_AR_WATCH, 3 * (size_t)ncv, sizeof(double));
+	w->pair = w->seen + ncv;
+	memset(w->seen, 0, (size_t)ncv * sizeof(double));
+}
+
+static int cmp_desc(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a < b) - (a > b);
+}
+
+/* After a matrix-vector product: a restart? then the hook. */
+static void lz_watch(struct lz_watch *w, const double *workl, const a_int *ipntr)
+{
+	const double *ritz = workl + 2 * w->ncv, *bnd = workl + 3 * w->ncv;
+	double eps23 = pow(DBL_EPSILON / 2, 2.0 / 3.0), worst = 0;
+	int64_t total = 0;
+	int j;
+
+	if (!w->on)
+		return;
+	if (ipntr[5] - 1 != 2 * w->ncv || ipntr[6] - 1 != 3 * w->ncv) {
+		w->on = 0;	/* another layout: no progress rather than a wrong one */
+		return;
+	}
+	if (memcmp(w->seen, bnd, (size_t)w->ncv * sizeof(double)) == 0)
+		return;
+	memcpy(w->seen, bnd, (size_t)w->ncv * sizeof(double));
+	w->restarts++;
+	for (j = 0; j < w->ncv; j++) {
+		w->pair[2 * j] = ritz[j];
+		w->pair[2 * j + 1] = fabs(bnd[j]) / fmax(eps23, fabs(ritz[j]));
+	}
+	qsort(w->pair, (size_t)w->ncv, 2 * sizeof(double), cmp_desc);
+	for (j = 0; j < w->nev; j++)
+		worst = fmax(worst, w->pair[2 * j + 1]);
+	if (w->restarts == 1)
+		w->first = worst;
+	if (w->restarts > 1 && worst < w->first)
+		total = (int64_t)fmin(ARPACK_MAXITER, ceil((double)w->restarts *
+			log(w->first / w->tol) / log(w->first / worst)));
+	/* the last restart, whose test passes, is not seen here: at least one
+	 * more */
+	if (total && total <= w->restarts)
+		total = w->restarts + 1;
+	w->o->on_progress(w->o->progress_arg, CENT_P_LANCZOS, w->restarts, total);
+}
+
 /* The nev algebraically largest eigenpairs of component c by ARPACK
  * (dsaupd/dseupd, implicitly restarted Lanczos).
  * Needs nc >= nev + 2.  d: nev eigenvalues, descending; Z: nc x nev,
- * column j the eigenvector of d[j]. */
-static int lanczos(const graph *g, const struct comps *cp, int32_t c, int nev,
-		   uint64_t seed, double **dout, double **Zout, cent_ws *ws,
-		   char *msg, size_t msglen)
+ * column j the eigenvector of d[j], in the workspace's Lanczos basis (the
+ * next call overwrites it). */
+static int lanczos(const graph *g, const struct cent_opts *o, const struct comps *cp,
+		   int32_t c, int nev, uint64_t seed, double **dout, double **Zout,
+		   cent_ws *ws, char *msg, size_t msglen)
 {
+	struct lz_watch w;
 	int32_t a = cp->start[c], nc = cp->start[c + 1] - a, i;
 	a_int ncv, lworkl, ido = 0, info = 1, iparam[11], ipntr[14], *sel;
 	struct ccsr h;
@@ -1104,7 +1254,6 @@ static int lanczos(const graph *g, const struct comps *cp, int32_t c, int nev,
 	workd = wsget(ws, W_AR_WORKD, 3 * (size_t)nc, sizeof(double));
 	workl = wsget(ws, W_AR_WORKL, (size_t)lworkl, sizeof(double));
 	sel = wsget(ws, W_AR_SEL, (size_t)ncv, sizeof(a_int));
-	Z = wsget(ws, W_AR_Z, (size_t)nc * (size_t)nev, sizeof(double));
 	d = wsget(ws, W_AR_D, (size_t)nev + 1, sizeof(double));
 	comp_csr(g, cp, c, &h, ws);
 	/* Deterministic start vector (ARPACK's own random start depends on
@@ -1120,6 +1269,7 @@ static int lanczos(const graph *g, const struct comps *cp, int32_t c, int nev,
 	iparam[0] = 1;			/* exact shifts */
 	iparam[2] = ARPACK_MAXITER;
 	iparam[6] = 1;			/* mode 1: A x = lambda x */
+	lz_watch_init(&w, o, (int)ncv, nev, tol, ws);
 
 #pragma omp critical(gnn_arpack)
 	{
@@ -1135,8 +1285,12 @@ static int lanczos(const graph *g, const struct comps *cp, int32_t c, int nev,
 			if (ido != -1 && ido != 1)
 				break;
 			comp_matvec(&h, workd + ipntr[0] - 1, workd + ipntr[1] - 1);
+			lz_watch(&w, workl, ipntr);
 		}
 		if (info == 0) {
+			/* the Ritz vectors overwrite the basis (dseupd allows Z = V):
+			 * a second nc x nev array would be 256 bytes a node at 32 */
+			Z = V;
 			dseupd_c(1, "A", sel, d, Z, nc, 0.0, "I", nc, "LA", nev, tol,
 				 resid, ncv, V, nc, iparam, ipntr, workd, workl,
 				 lworkl, &info);
@@ -1147,6 +1301,8 @@ static int lanczos(const graph *g, const struct comps *cp, int32_t c, int nev,
 		}
 		openblas_set_num_threads(blas_threads);
 	}
+	if (o->on_progress)
+		o->on_progress(o->progress_arg, CENT_P_LANCZOS, w.restarts, w.restarts);
 	if (rc != 0) {
 		snprintf(msg, msglen, "Lanczos (ARPACK %s) failed on a %d-node "
 			 "component: info %d", rc == -1 ? "dsaupd" : "dseupd",
@@ -1393,7 +1549,7 @@ static int spectral(const graph *g, const struct cent_opts *o, const struct comp
 	int32_t n = g->n, c, idx;
 	int want_sc = sc || sclog;
 	double *clam = wsget(ws, W_CLAM, (size_t)cp->n, sizeof(double));
-	double best = -HUGE_VAL;
+	double best = -HUGE_VAL, work = 0, next_work = PROGRESS_WORK;
 	struct cbound *ord = NULL;
 
 	/* Visiting order: for eigenvector alone, largest lambda bound first
@@ -1415,6 +1571,13 @@ static int spectral(const graph *g, const struct cent_opts *o, const struct comp
 
 		if (ord && ord[idx].bound < best - TIE_RTOL * fmax(1.0, fabs(best)))
 			break;	/* sorted: no later component can reach best */
+		/* progress by components, every PROGRESS_WORK of dense work (a
+		 * component of nc nodes costs about nc^3) or so many nodes */
+		work += nc > 2 && nc <= o->exact_max ? (double)nc * nc * nc : nc;
+		if (o->on_progress && work >= next_work) {
+			o->on_progress(o->progress_arg, CENT_P_COMPONENTS, idx, cp->n);
+			next_work = work + PROGRESS_WORK;
+		}
 		if (nc == 1) {
 			int32_t v = cp->nodes[a];
 			clam[cc] = 0.0;
@@ -1437,7 +1600,7 @@ static int spectral(const graph *g, const struct cent_opts *o, const struct comp
 			double *d, *Z;
 			if (k > nc - 2)
 				k = nc - 2;
-			if (lanczos(g, cp, cc, k, rng_mix(o->seed, (uint64_t)cc), &d, &Z,
+			if (lanczos(g, o, cp, cc, k, rng_mix(o->seed, (uint64_t)cc), &d, &Z,
 				    ws, msg, msglen))
 				return -1;
 			subgraph_approx(g, cp, cc, k, d, Z, sc, sclog, &out->subgraph_clamped,
@@ -1447,7 +1610,7 @@ static int spectral(const graph *g, const struct cent_opts *o, const struct comp
 			/* The k pairs are converged to 1e-10 only: the eigenvector
 			 * gets its own run to machine precision. */
 			if (ev) {
-				if (lanczos(g, cp, cc, 1, rng_mix(o->seed, (uint64_t)cc), &d, &Z,
+				if (lanczos(g, o, cp, cc, 1, rng_mix(o->seed, (uint64_t)cc), &d, &Z,
 					    ws, msg, msglen))
 					return -1;
 				clam[cc] = d[0];
@@ -1461,7 +1624,7 @@ static int spectral(const graph *g, const struct cent_opts *o, const struct comp
 			store_perron(cp, cc, Z + (size_t)(nc - 1) * nc, ev);
 		} else {
 			double *d, *Z;
-			if (lanczos(g, cp, cc, 1, rng_mix(o->seed, (uint64_t)cc), &d, &Z,
+			if (lanczos(g, o, cp, cc, 1, rng_mix(o->seed, (uint64_t)cc), &d, &Z,
 				    ws, msg, msglen))
 				return -1;
 			clam[cc] = d[0];
@@ -1471,6 +1634,8 @@ static int spectral(const graph *g, const struct cent_opts *o, const struct comp
 			best = clam[cc];
 	}
 	out->lambda_max = best;
+	if (o->on_progress)
+		o->on_progress(o->progress_arg, CENT_P_COMPONENTS, cp->n, cp->n);
 
 	if (ev) {
 		/* Keep the components whose lambda_max ties with the best; weight
@@ -1503,6 +1668,106 @@ static int spectral(const graph *g, const struct cent_opts *o, const struct comp
 		}
 	}
 	return 0;
+}
+
+/* ---- memory: what the workspace grows to (cent_*_bytes) ---- */
+
+/* Lanczos vectors of a call for nev eigenpairs on nc nodes (lanczos()). */
+static double lanczos_ncv(int32_t nc, int nev)
+{
+	int ncv = 2 * nev + 1 > nev + 20 ? 2 * nev + 1 : nev + 20;
+
+	return ncv < nc ? ncv : nc;
+}
+
+/* The searches' workspace (paths()) as far as it is written, for the
+ * components in cp: flags, per-component state and draws (and a budget's
+ * shares), the sources of a round with their reach and distance sums (at
+ * most the nodes of components of two or more), the accumulators, each
+ * thread's BFS state (bfs_bytes) and, when sampling closeness, the
+ * eccentricity bounds and each thread's sums. */
+static double search_bytes(const graph *g, const struct cent_opts *o,
+			   const struct comps *cp, int bc, int cl, int threads)
+{
+	double N = g->n, N2 = 0, base, acc = 0, thr, sums = 0;
+	int sampled = g->n > o->exact_max && sampled_comps(cp, o);
+	int32_t nb = g->n > o->exact_max ? nblocks(g->n, INT32_MAX) : nblocks(g->n, g->n);
+	int32_t c, cmax;
+	int64_t amax;
+
+	if (!bc && !cl)
+		return 0;
+	for (c = 0; c < cp->n; c++)
+		if (cp->start[c + 1] - cp->start[c] > 1)
+			N2 += cp->start[c + 1] - cp->start[c];
+	base = N + 9.0 * cp->n + (sampled && o->samples ? 16.0 * cp->n : 0) + 16 * N2;
+	if (bc)
+		acc = 8.0 * nb * N * (sampled ? 2 : 1);
+	comp_max(g, cp, &cmax, &amax);
+	thr = threads * (double)bfs_bytes(g->n, cmax, amax);
+	if (cl && sampled)
+		sums = 4 * N + 20.0 * threads * N;
+	return base + acc + thr + sums;
+}
+
+/* The eigensolvers' workspace (spectral()) for the components in cp:
+ * per-component lambda_max and visiting order; the dense solver of the
+ * largest exact component (A, eigenvalues, dsyevd's work of 1 + 6 nc +
+ * 2 nc^2 doubles and its iwork, the exponent buckets, K <= 2 nc / 600 +
+ * 1); the Lanczos run of the largest other component (resid, the basis,
+ * which also takes the Ritz vectors, workd, workl, the component's own
+ * CSR). */
+static double spectral_bytes(const graph *g, const struct cent_opts *o,
+			     const struct comps *cp, int ev, int sc)
+{
+	int32_t c, dense_max = 0, lz = 0, dmax = o->exact_max > DENSE_EV_MAX ?
+		o->exact_max : DENSE_EV_MAX;
+	double lz_arcs = 0, dense = 0, lanc = 0;
+
+	if (!ev && !sc)
+		return 0;
+	for (c = 0; c < cp->n; c++) {
+		int32_t nc = cp->start[c + 1] - cp->start[c], i;
+		if (nc < 2)
+			continue;
+		if (nc <= (sc ? dmax : DENSE_EV_MAX)) {
+			if (nc > dense_max)
+				dense_max = nc;
+		} else if (nc > lz) {
+			lz = nc;
+			lz_arcs = 0;
+			for (i = cp->start[c]; i < cp->start[c + 1]; i++)
+				lz_arcs += graph_degree(g, cp->nodes[i]);
+		}
+	}
+	if (dense_max > 0) {
+		double d = dense_max;
+		dense = 8 * d * d + 8 * d + 8 * (1 + 6 * d + 2 * d * d) + 4 * (3 + 5 * d) +
+			8 * d * (2 * d / SC_BUCKET + 1);
+	}
+	if (lz > 0) {
+		int nev = sc ? (o->eig_pairs < lz - 2 ? o->eig_pairs : lz - 2) : 1;
+		double d = lz, ncv = fmax(lanczos_ncv(lz, nev), ev ? lanczos_ncv(lz, 1) : 0);
+		lanc = 8 * d + 8 * d * ncv + 24 * d + 8 * ncv * (ncv + 8) + 12 * ncv +
+			8 * (d + 1) + 4 * lz_arcs;
+	}
+	return 24.0 * cp->n + dense + lanc;
+}
+
+void cent_ws_bytes(const graph *g, const struct cent_opts *o, const cent_out *want,
+		   int threads, cent_ws *ws, double *search, double *spectral)
+{
+	struct comps cp;
+	double comps = 16.0 * g->n + 4;
+
+	*search = *spectral = 0;
+	if (g->n == 0)
+		return;
+	find_components(g, &cp, ws);
+	*search = comps + search_bytes(g, o, &cp, want->betweenness != NULL,
+				       want->closeness != NULL, threads);
+	*spectral = comps + spectral_bytes(g, o, &cp, want->eigenvector != NULL,
+					   want->subgraph != NULL || want->subgraph_log != NULL);
 }
 
 int centrality_compute(const graph *g, const struct cent_opts *opts, cent_out *out,
@@ -1543,9 +1808,11 @@ int centrality_compute(const graph *g, const struct cent_opts *opts, cent_out *o
 	find_components(g, &cp, ws);
 	if (out->betweenness || out->closeness)
 		rc = paths(g, opts, &cp, out->betweenness, out->closeness, out, ws, msg, msglen);
+	ws_trim(ws, W_SRC, W_EMIN);
 	if (rc == 0 && (out->eigenvector || out->subgraph || out->subgraph_log))
 		rc = spectral(g, opts, &cp, out->eigenvector, out->subgraph, out->subgraph_log,
 			      out, ws, msg, msglen);
+	ws_trim(ws, 0, W_COUNT - 1);
 	if (ws == &own)
 		cent_ws_free(&own);
 	return rc;

@@ -61,6 +61,9 @@ enum {
 	CENT_SUBGRAPH = 8
 };
 
+/* Phases of cent_opts.on_progress. */
+enum { CENT_P_SOURCES, CENT_P_COMPONENTS, CENT_P_LANCZOS };
+
 /* Column names in the usual order, for tensor records and TSV headers. */
 #define CENT_COLUMNS "eigenvector,betweenness,closeness,subgraph"
 
@@ -90,12 +93,24 @@ struct cent_opts {
 	 * Derive it per graph (rng_mix(seed, graph id)) so that graphs do not
 	 * share samples. */
 	uint64_t seed;
-	/* Progress of the searches, or NULL: called with the BFS sources done
-	 * and the total planned so far (which grows when the sampling decides
-	 * it needs more sources), only ever on the calling thread, at most
-	 * once every few hundred sources and once at the end (done = total).
-	 * It cannot change the results. */
-	void (*on_progress)(void *arg, int64_t done, int64_t total);
+	/* Progress, or NULL: called only ever on the calling thread, with
+	 * the phase (CENT_P_*) and its count done of the total so far, at
+	 * most every few tens of milliseconds of work and once at the end of
+	 * the phase (done = total).  It cannot change the results.  Phases:
+	 *   CENT_P_SOURCES     BFS sources searched of those planned (the
+	 *                      total grows when the sampling decides it needs
+	 *                      more sources);
+	 *   CENT_P_COMPONENTS  components through the eigensolvers, of all
+	 *                      components (isolated nodes included);
+	 *   CENT_P_LANCZOS     restarts of one Lanczos run (a component past
+	 *                      exact_max, or one whose eigenvector alone is
+	 *                      wanted), of the restarts its convergence so far
+	 *                      predicts (0: no prediction yet): the residual of
+	 *                      the worst wanted Ritz pair falls about
+	 *                      geometrically, so restarts to the tolerance =
+	 *                      restarts so far times log(first / tolerance) /
+	 *                      log(first / now). */
+	void (*on_progress)(void *arg, int phase, int64_t done, int64_t total);
 	void *progress_arg;
 };
 
@@ -128,7 +143,8 @@ typedef struct cent_out {
 				 * on every node (no probability: see the doc) */
 } cent_out;
 
-/* Opaque reusable scratch (buffers grow as needed, never shrink). */
+/* Opaque reusable scratch: buffers grow as needed, and those above 1 MiB
+ * are freed as the phase that used them ends (cent_search_bytes). */
 #define CENT_WS_NBUF 48
 typedef struct cent_ws {
 	void *buf[CENT_WS_NBUF];
@@ -223,7 +239,12 @@ void cent_opts_init(struct cent_opts *o);
  *   half its betweenness from the one search that starts at the leaf,
  *   which most samples miss: on a 10^5-node DCBM graph at 1,800 sources
  *   its median relative error was 50%, the scaled one's 27% (Cora at 600
- *   sources: 37% and 14%).  Closeness: a node that was drawn gets its
+ *   sources: 37% and 14%).  An estimate past the most a node of c can
+ *   have, (n_c - 1)(n_c - 2) / ((n - 1)(n - 2)), is set to it: a star's
+ *   centre, which every leaf source credits with n_c - 2, would get n_c /
+ *   (n_c - 1) when no draw is the centre.  The true value is within that
+ *   range, so the clamp only brings an estimate closer and the bounds
+ *   below still hold.  Closeness: a node that was drawn gets its
  *   exact value (its own search); for the others S(v) is estimated by
  *   (n_c - 1) / k_c times the sum of the distances to the sources
  *   (unbiased for S(v); Eppstein and Wang 2004), then the formula above.
@@ -318,6 +339,35 @@ void cent_opts_init(struct cent_opts *o);
  */
 int centrality_compute(const graph *g, const struct cent_opts *opts, cent_out *out,
 		       cent_ws *ws, char *msg, size_t msglen);
+
+/*
+ * The workspace centrality_compute() fills on g with options o and the
+ * results wanted as in want (which of its arrays are non-NULL), on threads
+ * OpenMP threads, in bytes, for memory checks.  The call has two phases,
+ * and frees the buffers of one above 1 MiB before the next and all of them
+ * at its end, so it holds at most the larger of:
+ *   *search    the searches, while betweenness and closeness are written:
+ *              16 n for the components, about n + 9 per component + 16
+ *              per node of the components of two or more, 8 n B for the
+ *              betweenness accumulators (B <= 64 blocks, B n <= 2^23 unless
+ *              B = 4; twice that when a component is sampled), and a
+ *              thread 16 n + 12 n_c + 4 m_c for its BFS state (n_c, m_c:
+ *              the largest component's nodes, the most edges of one), and
+ *              24 n + 20 n a thread for the closeness sums when a
+ *              component is sampled;
+ *   *spectral  the eigensolvers, while eigenvector and subgraph are
+ *              written: the components, 24 bytes a component, about 24
+ *              n_c^2 for the dense solver of the largest exact component,
+ *              and 8 n_c (ncv + 6) + 4 arcs for the Lanczos run of the
+ *              largest other one, ncv = max(2 k + 1, k + 20) for k =
+ *              eig_pairs (65 at 32: 568 bytes a node).
+ * g and the result arrays are the caller's and not counted.  This counts
+ * the pages written: a buffer sized for the worst case that the graph does
+ * not fill costs address space, not memory.  Finds the components, in ws
+ * (centrality_compute finds them again).  Time complexity: O(n + m).
+ */
+void cent_ws_bytes(const graph *g, const struct cent_opts *o, const cent_out *want,
+		   int threads, cent_ws *ws, double *search, double *spectral);
 
 /*
  * The building blocks of the sampled estimates' bounds (centrality_compute,

@@ -3,7 +3,9 @@
  * collectives gcn-train needs, the exact sum that makes its model the same
  * for any number of processes, and a step's batch cut into its graphs.
  *
- * Ownership: dist_init()/dist_end() own the MPI library's state; xsum_init()
+ * Ownership: dist_init()/dist_end() own the MPI library's state, and
+ * dist_init() starts a thread that watches the waits of several processes
+ * until the process ends (it calls no MPI function); xsum_init()
  * and xsum_free() an exact accumulator (xsum_free(NULL) is a no-op);
  * batch_graph() writes into a batch the caller made with batch_init().
  *
@@ -68,6 +70,62 @@ double dist_max_f64(double x);
  * exit ends the job, so that the run ends with one line.  Not collective.
  */
 void dist_die_all(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/*
+ * An error some ranks may have found (bad != 0, its message in msg): when
+ * any did, rank 0 dies with the lowest such rank's message, "rank R: msg"
+ * (R > 0) or msg, and exit 1, and the others wait silently for the
+ * launcher to end them; else it returns.  So a failure in any rank ends
+ * the run with one line, said by the rank that removes the temporary
+ * output files.  One process: dies with msg when bad.
+ */
+void dist_fail_if_any(int bad, const char *msg);
+
+/*
+ * Whether text, lines of "key: value", is rank 0's (the same keys in the
+ * same order): 0, or -1 with msg on the first line that differs, "KEY
+ * MINE differs from rank 0's THEIRS", where names (n pairs of a key and
+ * its name, as "train.lr", "--lr") may name the key: "--lr (train.lr)
+ * 0.01 differs from rank 0's 0.002".  A number is shown at the fewest
+ * digits that read back the same.  Rank 0's wait for the others is idle
+ * (they may still be reading their input).
+ * Time complexity: O(the text's length).
+ */
+int dist_same_lines(const char *text, const char *const names[][2], size_t n, char *msg,
+		    size_t msglen);
+
+/*
+ * A wait for the other processes, in any collective above, longer than
+ * seconds (0: no limit; 600 unless set) ends the run: rank 0 dies with a
+ * line saying so and naming the processes it sees stopped (those on its
+ * machine), exit 1; rank r > 0 does 5 r seconds later, when rank 0 is the
+ * one that stopped.  Time a process spent stopped itself (SIGSTOP, a
+ * suspended machine) does not count.  Call before dist_init().  Not
+ * collective.
+ */
+void dist_set_timeout(double seconds);
+
+/*
+ * Where the run stands ("at step 5 (epoch 3)"), for the lines of the
+ * timeout and of dist_catch_signals().  Not collective; cheap (a step may
+ * call it).
+ */
+void dist_set_where(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Several processes: a signal that ends the run (SIGTERM, SIGINT, SIGHUP:
+ * the launcher's when another process was killed, or mpirun's own) makes
+ * rank 0 say one line, with dist_set_where()'s text, before the action
+ * the signal had (removing -o's temporary files: outfile.h; so call it
+ * once those are open).  When rank 0 itself was killed, rank 1 says it
+ * instead, where it can see that (the same machine); when rank 0 failed
+ * alone with its line (a write error), rank 1's is a second one.  Nothing
+ * is said for an end already said (dist_fail_if_any, dist_die_all) or by
+ * a process that was stopped until the signal; a stopped process that is
+ * continued after another on its machine has ended (the run is over)
+ * ends at once, silently, before MPI resumes (SIGCONT).  Not collective.
+ */
+void dist_catch_signals(void);
 
 /*
  * Standard input, read to its end by rank 0 (the launcher gives it to no

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <zlib.h>
 
 #include "dstep.h"
 #include "err.h"
@@ -94,8 +95,14 @@ dstep_run(struct dstep *d, model *M, struct lgraph *const *bg, uint64_t seed,
 	int64_t c[4];
 	double t0 = progress_now();
 
-	if (n > 0 && batch_build(b, d->mg, n, seed, step, bo, msg, msglen))
+	/* a rank that cannot build its batch (a feature command failed, say)
+	 * ends the run with its line before the others wait for it; one
+	 * process returns, for its caller to tell an error from a feature
+	 * command that a signal cut short */
+	int nobatch = n > 0 && batch_build(b, d->mg, n, seed, step, bo, msg, msglen);
+	if (nobatch && dist_size() == 1)
 		return -1;
+	dist_fail_if_any(nobatch, msg);
 	d->t_build = progress_now() - t0;
 	/* the step's items (each task's mean is over all of them), and
 	 * whether a rank stops the run here */
@@ -113,19 +120,20 @@ dstep_run(struct dstep *d, model *M, struct lgraph *const *bg, uint64_t seed,
 	memset(d->gl, 0, (size_t)d->B * NTASK * sizeof *d->gl);
 	xsum_zero(&d->acc);
 	d->t_pass = d->t_add = 0;
-	for (int j = 0; j < n; j++) {
+	int bad = 0;
+	for (int j = 0; j < n && !bad; j++) {
 		struct mout out;
 		double ta = progress_now(), tb;
 		batch_graph(&d->one, b, j);
 		model_zero_grad(M);
 		model_step_part(M, &d->one, w, 1, &out, tot);
 		tb = progress_now();
-		int64_t bad = xsum_add(&d->acc, M->g);
-		if (bad >= 0) {
+		int64_t at = xsum_add(&d->acc, M->g);
+		if (at >= 0) {
 			snprintf(msg, msglen, "step %" PRIu64 ": graph %" PRId64 ": a gradient is %g "
 				 "(not finite, or too large to sum); try a smaller --lr", step + 1,
-				 d->mg[j]->id, (double)M->g[bad]);
-			return -1;
+				 d->mg[j]->id, (double)M->g[at]);
+			bad = 1;
 		}
 		for (int k = 0; k < NTASK; k++)
 			d->gl[(int64_t)d->mine[j] * NTASK + k] = out.loss[k];
@@ -133,6 +141,7 @@ dstep_run(struct dstep *d, model *M, struct lgraph *const *bg, uint64_t seed,
 		d->t_add += progress_now() - tb;
 	}
 	t0 = progress_now();
+	dist_fail_if_any(bad, msg);	/* the wait for the slowest rank is here now */
 	xsum_allreduce(&d->acc);
 	d->t_reduce = progress_now() - t0;
 	xsum_get(&d->acc, M->g);
@@ -144,4 +153,72 @@ dstep_run(struct dstep *d, model *M, struct lgraph *const *bg, uint64_t seed,
 			loss[k] += d->gl[(int64_t)i * NTASK + k];
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* the same input in every rank */
+
+/* d's CRC-32 and Adler-32 after the n bytes at p (a 64-bit digest). */
+static void
+digest_add(uint32_t d[2], const void *p, size_t n)
+{
+	d[0] = (uint32_t)crc32_z(d[0], p, n);
+	d[1] = (uint32_t)adler32_z(d[1], p, n);
+}
+
+/* What training reads of a graph; sizes first, so that no two graphs of
+ * other shapes give the same bytes. */
+static uint64_t
+graph_digest(const struct lgraph *lg)
+{
+	const graph *g = &lg->g;
+	int64_t n = g->n, head[8] = { lg->id, n, g->m, lg->K, lg->premasked, lg->npairs,
+		lg->feat ? lg->F : -1, 0 };
+	uint32_t d[2] = { 0, 1 };
+
+	digest_add(d, head, sizeof head);
+	digest_add(d, g->off, (size_t)(n + 1) * sizeof *g->off);
+	digest_add(d, g->adj, (size_t)(2 * g->m) * sizeof *g->adj);
+	digest_add(d, lg->cluster, (size_t)n * sizeof *lg->cluster);
+	digest_add(d, lg->cent, (size_t)n * MODEL_NCENT * sizeof *lg->cent);
+	if (lg->premasked) {
+		digest_add(d, lg->pu, (size_t)lg->npairs * sizeof *lg->pu);
+		digest_add(d, lg->pv, (size_t)lg->npairs * sizeof *lg->pv);
+		digest_add(d, lg->plab, (size_t)lg->npairs);
+	}
+	if (lg->feat)
+		digest_add(d, lg->feat, (size_t)(n * lg->F) * sizeof *lg->feat);
+	return (uint64_t)d[0] << 32 | d[1];
+}
+
+int
+dstep_same_input(struct lgraph *const *g, int64_t n, char *msg, size_t msglen)
+{
+	int64_t n0 = n;
+	uint64_t *h, *h0;
+	int rc = 0;
+
+	if (dist_size() == 1)
+		return 0;
+	h = xmallocarray((size_t)n + 1, sizeof *h);
+	for (int64_t i = 0; i < n; i++)
+		h[i] = graph_digest(g[i]);
+	dist_bcast_idle(&n0, sizeof n0, 0);
+	h0 = xmallocarray((size_t)n0 + 1, sizeof *h0);
+	if (dist_rank() == 0)
+		memcpy(h0, h, (size_t)n * sizeof *h);
+	dist_bcast(h0, (size_t)n0 * sizeof *h0, 0);
+	for (int64_t i = 0; i < n && i < n0 && rc == 0; i++)
+		if (h[i] != h0[i]) {
+			snprintf(msg, msglen, "its input differs from rank 0's at graph %" PRId64
+				 " (id %" PRId64 ")", i + 1, g[i]->id);
+			rc = -1;
+		}
+	if (rc == 0 && n != n0) {
+		snprintf(msg, msglen, "its input has %" PRId64 " graphs, rank 0's %" PRId64, n, n0);
+		rc = -1;
+	}
+	free(h);
+	free(h0);
+	return rc;
 }

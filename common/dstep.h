@@ -59,15 +59,28 @@ void dstep_free(struct dstep *d);
  * are this rank's batch and workspace; dstep_split() says which rank
  * runs which graph.
  * stop: this rank wants to stop (a signal); the ranks agree before any
- * work, and all return 1 when one asked.  Returns 0, 1, or -1 with msg
- * (this rank's batch could not be built, or a gradient is not finite or
- * too large to sum; the other ranks then wait in the step's collectives
- * until the launcher ends them).
+ * work, and all return 1 when one asked.  Returns 0 or 1.  A rank whose
+ * batch cannot be built, or whose gradient is not finite or too large to
+ * sum, ends the run with its message (dist_fail_if_any: one line, exit 1);
+ * msg is scratch for it.  One process alone returns -1 with msg when its
+ * batch cannot be built (a feature command failed, or a signal cut it
+ * short: the caller tells which).
  * Time complexity: O(B log B + B ranks) for the split, the passes, and
  * O(B/ranks + 1) passes over the parameters.
  */
 int dstep_run(struct dstep *d, model *M, struct lgraph *const *bg, uint64_t seed,
 	      uint64_t step, const struct batch_opts *bo, batch *b, mws *w, int stop,
 	      double *loss, char *msg, size_t msglen);
+
+/*
+ * Whether this rank's graphs g[0..n-1] are rank 0's, collective: a digest
+ * of everything training reads of each graph (its id, edges, clusters,
+ * centralities, 'mask' pairs and 'features') against rank 0's, so that
+ * the same data under other paths, or compressed otherwise, passes.
+ * Returns 0, or -1 with msg: the graph counts, or the first graph that
+ * differs.  Rank 0's wait for the others is idle.
+ * Time complexity: O(the graphs' size).
+ */
+int dstep_same_input(struct lgraph *const *g, int64_t n, char *msg, size_t msglen);
 
 #endif

@@ -22,6 +22,8 @@ run_free(struct eval_run *u)
 	free(u->task);
 	free(u->dataset);
 	free(u->where);
+	free(u->item);
+	free(u->truth);
 }
 
 void
@@ -40,6 +42,18 @@ dup_attr(const gs_rec *r, const char *key)
 	return xstrdup(a ? a : "");
 }
 
+/* Value k of a tensor's data, whatever its type. */
+static double
+tensor_value(const gs_rec *r, int64_t k)
+{
+	switch (r->dtype) {
+	case GS_F32: return ((const float *)r->data)[k];
+	case GS_F64: return ((const double *)r->data)[k];
+	case GS_I32: return ((const int32_t *)r->data)[k];
+	default: return (double)((const int64_t *)r->data)[k];
+	}
+}
+
 /* Labels of column col of a tensor as int32 into out, checked to be whole
  * numbers from 0, or from any negative number when unknown is set (a true
  * class that is not known: -1); 0, or -1 with msg. */
@@ -48,14 +62,7 @@ labels(int32_t *out, const gs_rec *r, int col, const char *what, int unknown,
        const char *where, char *msg, size_t len)
 {
 	for (int64_t i = 0; i < r->rows; i++) {
-		double x;
-		int64_t k = i * r->cols + col;
-		switch (r->dtype) {
-		case GS_F32: x = ((const float *)r->data)[k]; break;
-		case GS_F64: x = ((const double *)r->data)[k]; break;
-		case GS_I32: x = ((const int32_t *)r->data)[k]; break;
-		default: x = (double)((const int64_t *)r->data)[k]; break;
-		}
+		double x = tensor_value(r, i * r->cols + col);
 		if (!((x >= 0 || unknown) && fabs(x) <= INT32_MAX && x == floor(x))) {
 			snprintf(msg, len, "%s: item %" PRId64 ": %s label %g is not a class index",
 				 where, i, what, x);
@@ -63,6 +70,52 @@ labels(int32_t *out, const gs_rec *r, int col, const char *what, int unknown,
 		}
 		out[i] = x < 0 ? -1 : (int32_t)x;
 	}
+	return 0;
+}
+
+static int
+cmp_item(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;	/* (item, class) pairs */
+	return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* Run u's scored items (true class y[i] >= 0) and their classes, sorted,
+ * from the 'item' column of r; 0, or -1 with msg. */
+static int
+scored_items(struct eval_run *u, const gs_rec *r, const int32_t *y, const char *where,
+	     char *msg, size_t len)
+{
+	int ci = gs_tensor_col(r, "item");
+	int64_t k = 0, *pair;
+
+	if (ci < 0) {
+		snprintf(msg, len, "%s: run %" PRId64 " has no 'item' column: --baseline pairs "
+			 "runs on their test items", where, r->id);
+		return -1;
+	}
+	pair = xmallocarray((size_t)r->rows + 1, 2 * sizeof *pair);
+	for (int64_t i = 0; i < r->rows; i++) {
+		double x = tensor_value(r, i * r->cols + ci);
+		if (!(x >= 0 && x <= 9e15 && x == floor(x))) {
+			snprintf(msg, len, "%s: item %" PRId64 ": 'item' %g is not an item number",
+				 where, i, x);
+			free(pair);
+			return -1;
+		}
+		if (y[i] >= 0) {
+			pair[2 * k] = (int64_t)x;
+			pair[2 * k++ + 1] = y[i];
+		}
+	}
+	qsort(pair, (size_t)k, 2 * sizeof *pair, cmp_item);
+	u->item = xmallocarray((size_t)k + 1, sizeof *u->item);
+	u->truth = xmallocarray((size_t)k + 1, sizeof *u->truth);
+	for (int64_t i = 0; i < k; i++) {
+		u->item[i] = pair[2 * i];
+		u->truth[i] = (int32_t)pair[2 * i + 1];
+	}
+	free(pair);
 	return 0;
 }
 
@@ -160,7 +213,8 @@ add_run(struct eval_runs *rs, const gs_rec *r, const char *where, char *msg, siz
 	int32_t *p = xmallocarray((size_t)r->rows + 1, sizeof *p);
 	memset(&u, 0, sizeof u);
 	if (labels(y, r, ct, "true", 1, where, msg, len) != 0 ||
-	    labels(p, r, cp, "predicted", 0, where, msg, len) != 0)
+	    labels(p, r, cp, "predicted", 0, where, msg, len) != 0 ||
+	    (rs->want_items && scored_items(&u, r, y, where, msg, len) != 0))
 		goto out;
 	rows = f1_known(y, p, r->rows);
 	rs->skipped += r->rows - rows;

@@ -7,7 +7,8 @@
  *
  * A predictions record: a tensor whose id is the run, with columns 'true'
  * and 'pred' (class indices, whole numbers from 0; a negative true class
- * means the item has none: it is not scored) and, optionally, the
+ * means the item has none: it is not scored), 'item' (whole numbers from
+ * 0) where the runs' items are kept (want_items), and, optionally, the
  * attribute classes=C (else C is the largest class seen + 1).  Every run
  * must have the task, dataset and class count of the first.
  */
@@ -29,12 +30,17 @@ struct eval_run {
 	char *task, *dataset;	/* its attributes ("" when absent) */
 	char *where;		/* where it was read, for messages */
 	struct f1 f;
+	/* with want_items: the scored items (item, true class) in item
+	 * order, f.n of them (evalf1 --baseline pairs runs on them) */
+	int64_t *item;
+	int32_t *truth;
 };
 
 struct eval_runs {
 	struct eval_run *r;	/* (n) in the order added; eval_runs_sort() */
 	int n, cap;
 	int64_t items, skipped;	/* items read; those without a true class */
+	int want_items;		/* keep each run's scored items: set after init */
 };
 
 void eval_runs_init(struct eval_runs *rs);
@@ -42,12 +48,13 @@ void eval_runs_free(struct eval_runs *rs);
 
 /*
  * Check and score the predictions record r, read at where (gs_where()),
- * and add it as a run.  Returns 0, or -1 with msg ("WHERE: what": no
- * 'true' or 'pred' column, no rows, a run id seen before, a label that is
- * not a class index, a bad classes=, no item with a true class, a class
- * outside 0..C-1, a task, dataset or class count other than the first
- * run's), and rs as it was but for its counts.
- * Time: O(rows + C^2 + runs).
+ * and add it as a run.  Returns 0, or -1 with msg ("WHERE: what", one
+ * line: no 'true' or 'pred' column, no rows, a run id seen before, a label
+ * that is not a class index, no 'item' column or an item that is not a
+ * whole number (want_items), a bad classes=, no item with a true class, a
+ * class outside 0..C-1, a task, dataset or class count other than the
+ * first run's), and rs as it was but for its counts.
+ * Time: O(rows log rows + C + runs).
  */
 int eval_runs_add(struct eval_runs *rs, const gs_rec *r, const char *where, char *msg,
 		  size_t msglen);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "err.h"
 #include "f1.h"
 
@@ -141,4 +143,27 @@ f1_mean_std(const double *x, int n, double *mean, double *std)
 	for (int i = 0; i < n; i++)
 		q += (x[i] - *mean) * (x[i] - *mean);
 	*std = sqrt(q / (n - 1));
+}
+
+void
+f1_paired(const double *a, const double *b, int n, struct f1_paired *p)
+{
+	double *d = xmallocarray((size_t)n + 1, sizeof *d), s;
+
+	memset(p, 0, sizeof *p);
+	p->n = n;
+	f1_mean_std(a, n, &p->mean_a, &s);
+	f1_mean_std(b, n, &p->mean_b, &s);
+	for (int i = 0; i < n; i++)
+		d[i] = a[i] - b[i];
+	f1_mean_std(d, n, &p->mean, &p->sd);
+	free(d);
+	if (n < 2) {
+		p->sd = p->lo = p->hi = NAN;
+		return;
+	}
+	double half = gsl_cdf_tdist_Pinv(0.975, n - 1) * p->sd / sqrt(n);
+	p->lo = p->mean - half;
+	p->hi = p->mean + half;
+	p->gain = p->lo > 0;
 }

@@ -69,4 +69,24 @@ int64_t f1_known(int32_t *y, int32_t *p, int64_t n);
  * value) of x[0..n-1]. */
 void f1_mean_std(const double *x, int n, double *mean, double *std);
 
+/*
+ * A paired comparison of n runs: the differences d_r = a[r] - b[r] (a run
+ * of the main arm minus the same run of the baseline), their mean m and
+ * sample standard deviation s (divisor n - 1), and the 95% paired
+ * t-interval of the mean difference,
+ *	m -+ t_{0.975, n-1} s / sqrt(n)
+ * (Student's t quantile with n - 1 degrees of freedom, GSL's
+ * gsl_cdf_tdist_Pinv).  A gain is an interval above 0 (lo > 0).  With one
+ * run there is no interval: s, lo and hi are NaN and gain is 0.
+ * Time complexity O(n).
+ */
+struct f1_paired {
+	int n;
+	double mean_a, mean_b;	/* each arm's mean */
+	double mean, sd;	/* of the differences */
+	double lo, hi;		/* the 95% interval of their mean */
+	int gain;		/* lo > 0 */
+};
+void f1_paired(const double *a, const double *b, int n, struct f1_paired *p);
+
 #endif

@@ -1,9 +1,6 @@
 /* featcmd.c - a command as the feature stage; see featcmd.h. */
-#include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,38 +8,83 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "cmdrun.h"
 #include "err.h"
 #include "featcmd.h"
 #include "stream.h"
 
-extern char **environ;
+#define SHOWN_MAX 160	/* bytes of the command line in messages */
 
-void featcmd_init(struct featcmd *fc, const char *cmd, int quiet)
+void featcmd_init(struct featcmd *fc, const char *cmd, int quiet, double timeout)
 {
+	size_t n = strlen(cmd);
+
 	memset(fc, 0, sizeof *fc);
 	fc->cmd = xstrdup(cmd);
 	fc->quiet = quiet;
+	fc->timeout = timeout;
+	fc->shown = xmalloc(SHOWN_MAX + 4);
+	snprintf(fc->shown, SHOWN_MAX + 4, "%.*s%s", SHOWN_MAX, cmd, n > SHOWN_MAX ? "..." : "");
+	err_one_line(fc->shown);
 }
 
 void featcmd_free(struct featcmd *fc)
 {
 	free(fc->cmd);
+	free(fc->shown);
 	free(fc->columns);
 	memset(fc, 0, sizeof *fc);
 }
 
-/* The graphs as a plain binary stream in a new temporary file, rewound;
- * returns its descriptor. */
+const char *featcmd_builtin(const char *cmd)
+{
+	static const char *const sets[] = { "paper", "rwse" };
+	const char *set = "paper", *p = cmd;
+	char tok[16];
+	int ntok = 0, want_set = 0;
+
+	for (;;) {
+		size_t k;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		k = strcspn(p, " \t");
+		if (k >= sizeof tok)
+			return NULL;
+		memcpy(tok, p, k);
+		tok[k] = '\0';
+		p += k;
+		if (want_set || strncmp(tok, "--set=", 6) == 0) {
+			const char *v = want_set ? tok : tok + 6;
+			set = strcmp(v, sets[0]) == 0 ? sets[0] : strcmp(v, sets[1]) == 0 ? sets[1]
+			    : NULL;
+			if (!set)
+				return NULL;
+			want_set = 0;
+		} else if (ntok == 0 ? strcmp(tok, "nodefeat") != 0
+			   : strcmp(tok, "-q") && strcmp(tok, "--quiet") && strcmp(tok, "--set")) {
+			return NULL;
+		} else {
+			want_set = strcmp(tok, "--set") == 0;
+		}
+		ntok++;
+	}
+	return ntok > 0 && !want_set ? set : NULL;
+}
+
+/* The graphs as a plain binary stream in a new temporary file of $TMPDIR,
+ * rewound; returns its descriptor. */
 static int write_graphs(const graph *const *gs, int G)
 {
-	FILE *tf = tmpfile();
-	int fd;
+	int fd = cmdrun_tmpfile("features-in", 0, NULL), wfd;
 	gs_file *out;
 	gs_rec r;
 
-	if (tf == NULL || (fd = dup(fileno(tf))) < 0)
-		die("features: temporary file:");
-	out = gs_open_fd_out(fd, "<feature stage input>");
+	if (fd < 0 || (wfd = dup(fd)) < 0)
+		die("features: a temporary file in %s:", getenv("TMPDIR") && *getenv("TMPDIR")
+		    ? getenv("TMPDIR") : "/tmp");
+	out = gs_open_fd_out(wfd, "<feature stage input>");
 	gs_rec_init(&r);
 	for (int i = 0; i < G; i++) {
 		gs_rec_graph(&r, i, gs[i]->n, gs[i]->m, GS_NONE);
@@ -51,51 +93,49 @@ static int write_graphs(const graph *const *gs, int G)
 	}
 	gs_close(out);
 	gs_rec_free(&r);
-	fd = dup(fileno(tf));
-	fclose(tf);
-	if (fd < 0 || lseek(fd, 0, SEEK_SET) != 0)
+	if (lseek(fd, 0, SEEK_SET) != 0)
 		die("features: temporary file:");
 	return fd;
 }
 
-/* The last non-empty line of the file at fd, into buf (cut to fit). */
-static void last_line(int fd, char *buf, size_t len)
+/* The last non-empty line of s (cut to fit buf), on one line. */
+static void last_line(const char *s, size_t len, char *buf, size_t buflen)
 {
-	char chunk[4096], cur[300] = "";
-	size_t at = 0;
-	ssize_t k;
+	size_t end = len, beg;
 
-	buf[0] = '\0';
-	if (lseek(fd, 0, SEEK_SET) != 0)
-		return;
-	while ((k = read(fd, chunk, sizeof chunk)) > 0)
-		for (ssize_t i = 0; i < k; i++) {
-			if (chunk[i] == '\n') {
-				if (at > 0)
-					snprintf(buf, len, "%s", cur);
-				at = 0;
-			} else if (at + 1 < sizeof cur) {
-				cur[at++] = chunk[i];
-				cur[at] = '\0';
-			}
-		}
-	if (at > 0)
-		snprintf(buf, len, "%s", cur);
+	while (end > 0 && (s[end - 1] == '\n' || s[end - 1] == '\r'))
+		end--;
+	beg = end;
+	while (beg > 0 && s[beg - 1] != '\n')
+		beg--;
+	snprintf(buf, buflen, "%.*s", (int)(end - beg), s + beg);
 	err_one_line(buf);
 }
 
-/* Copy the file at fd to standard error. */
-static void show(int fd)
+/* The first call's standard error, when it succeeded: its end, at most
+ * FEATCMD_SHOW_LINES lines and FEATCMD_SHOW_BYTES bytes, said to be an end
+ * when that is not all. */
+static void show_err(const struct featcmd *fc, const struct cmdrun *cr)
 {
-	char chunk[4096];
-	ssize_t k;
+	size_t len = cr->err_len, beg = len, min;
+	int lines = 0;
 
-	if (lseek(fd, 0, SEEK_SET) != 0)
+	if (len == 0)
 		return;
+	min = len > FEATCMD_SHOW_BYTES ? len - FEATCMD_SHOW_BYTES : 0;
+	if (cr->err[beg - 1] == '\n')
+		beg--;
+	while (beg > min && lines < FEATCMD_SHOW_LINES)
+		if (cr->err[--beg] == '\n')
+			lines++;
+	beg += beg < len && cr->err[beg] == '\n';
+	if (beg > 0 || cr->err_total > (long long)len)
+		warnx_("features: '%s': the end of its standard error follows (the last %zu of "
+		       "%lld bytes)", fc->shown, len - beg, cr->err_total);
 	fflush(stdout);
-	while ((k = read(fd, chunk, sizeof chunk)) > 0)
-		if (fwrite(chunk, 1, (size_t)k, stderr) != (size_t)k)
-			break;
+	fwrite(cr->err + beg, 1, len - beg, stderr);
+	if (cr->err[len - 1] != '\n')
+		fputc('\n', stderr);
 }
 
 /* Read the command's output: one 'features' tensor per graph. */
@@ -113,7 +153,7 @@ static int read_features(struct featcmd *fc, gs_file *in, const graph *const *gs
 		int64_t i = r.id;
 		if (i < 0 || i >= G || got[i]) {
 			snprintf(msg, len, "features: '%s': a 'features' tensor for graph %" PRId64
-				 ", which it was not given or already described", fc->cmd, i);
+				 ", which it was not given or already described", fc->shown, i);
 			rc = -1;
 			break;
 		}
@@ -121,7 +161,7 @@ static int read_features(struct featcmd *fc, gs_file *in, const graph *const *gs
 		if (r.rows != gs[i]->n || (r.dtype != GS_F64 && r.dtype != GS_F32) ||
 		    r.cols < 1 || r.cols > MODEL_MAXF) {
 			snprintf(msg, len, "features: '%s': graph %" PRId64 ": a %" PRId64 " x %"
-				 PRId64 " %s tensor, want %" PRId32 " rows of floats", fc->cmd, i,
+				 PRId64 " %s tensor, want %" PRId32 " rows of floats", fc->shown, i,
 				 r.rows, r.cols, r.dtype == GS_F64 || r.dtype == GS_F32 ? "float"
 				 : "integer", gs[i]->n);
 			rc = -1;
@@ -132,7 +172,7 @@ static int read_features(struct featcmd *fc, gs_file *in, const graph *const *gs
 			fc->columns = xstrdup(r.columns ? r.columns : "");
 		} else if (r.cols != fc->F || strcmp(r.columns ? r.columns : "", fc->columns)) {
 			snprintf(msg, len, "features: '%s': graph %" PRId64 ": columns '%.80s', "
-				 "where earlier graphs had '%.80s'", fc->cmd, i,
+				 "where earlier graphs had '%.80s'", fc->shown, i,
 				 r.columns ? r.columns : "", fc->columns);
 			rc = -1;
 			break;
@@ -144,13 +184,13 @@ static int read_features(struct featcmd *fc, gs_file *in, const graph *const *gs
 		}
 	}
 	if (rc == 0 && k < -1) {
-		snprintf(msg, len, "features: '%s': %s", fc->cmd, gs_strerror(in));
+		snprintf(msg, len, "features: '%s': %s", fc->shown, gs_strerror(in));
 		rc = -1;
 	}
 	for (int i = 0; rc == 0 && i < G; i++)
 		if (!got[i]) {
 			snprintf(msg, len, "features: '%s' wrote no 'features' tensor for graph %d "
-				 "(%" PRId32 " nodes)", fc->cmd, i, gs[i]->n);
+				 "(%" PRId32 " nodes)", fc->shown, i, gs[i]->n);
 			rc = -1;
 		}
 	gs_rec_free(&r);
@@ -160,67 +200,93 @@ static int read_features(struct featcmd *fc, gs_file *in, const graph *const *gs
 	return rc;
 }
 
+/* Where the kept standard error went, for a message: " (its standard
+ * error: PATH)" when it wrote more than its last line, else "". */
+static void keep_err(const struct cmdrun *cr, char *note, size_t len)
+{
+	const char *nl = memchr(cr->err, '\n', cr->err_len);
+	char *path = NULL;
+	int fd;
+
+	note[0] = '\0';
+	if (cr->err_len == 0 || !nl || (size_t)(nl - cr->err) + 1 >= cr->err_len)
+		return;		/* one line at most: the message holds it */
+	if ((fd = cmdrun_tmpfile("features-stderr", 1, &path)) < 0)
+		return;
+	if (write(fd, cr->err, cr->err_len) == (ssize_t)cr->err_len && close(fd) == 0)
+		snprintf(note, len, " (its standard error%s: %s)", cr->err_total >
+			 (long long)cr->err_len ? ", the last 64 KiB" : "", path);
+	else
+		unlink(path);
+	free(path);
+}
+
+/* Why the call failed, in msg; ours (what we read) unless the command
+ * ended by itself with an error of its own, which comes first. */
+static void why_failed(const struct featcmd *fc, const struct cmdrun *cr, int rc,
+		       const char *ours, char *msg, size_t len)
+{
+	int st = cr->status, pipe_died = (WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) ||
+	    (WIFEXITED(st) && WEXITSTATUS(st) == 128 + SIGPIPE);
+	char line[300], note[600];
+
+	last_line(cr->err, cr->err_len, line, sizeof line);
+	keep_err(cr, note, sizeof note);
+	if (cr->how == CMDRUN_INTERRUPTED)
+		snprintf(msg, len, "features: '%s': interrupted (%s)", fc->shown,
+			 strsignal(cr->sig));
+	else if (cr->how == CMDRUN_TIMEOUT)
+		snprintf(msg, len, "features: '%s': no result after %g s (--features-timeout); "
+			 "ended it%s%s%s", fc->shown, fc->timeout, note, line[0] ? ": " : "", line);
+	else if (rc != 0 && (cr->how == CMDRUN_ENDED || pipe_died ||
+			     (WIFEXITED(st) && WEXITSTATUS(st) == 0)))
+		snprintf(msg, len, "%s%s", ours, note);
+	else if (WIFSIGNALED(st))
+		snprintf(msg, len, "features: '%s' died of signal %d (%s)%s%s%s", fc->shown,
+			 WTERMSIG(st), strsignal(WTERMSIG(st)), note, line[0] ? ": " : "", line);
+	else
+		snprintf(msg, len, "features: '%s' failed (exit %d)%s%s%s", fc->shown,
+			 WEXITSTATUS(st), note, line[0] ? ": " : "", line);
+}
+
 int featcmd_call(void *ctx, const graph *const *gs, int G, double *const *feat,
 		 char *msg, size_t len)
 {
 	struct featcmd *fc = ctx;
-	char *argv[] = { "sh", "-c", fc->cmd, NULL }, line[300];
-	posix_spawn_file_actions_t fa;
-	int in_fd, out[2], status, rc, spawned;
-	FILE *ef = tmpfile();
-	pid_t pid;
+	struct cmdrun cr;
+	char ours[512] = "";
+	int in_fd, rc;
 	gs_file *in;
 
-	if (ef == NULL)
-		die("features: temporary file:");
 	in_fd = write_graphs(gs, G);
-	if (pipe(out) != 0)
-		die("features: pipe:");
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, in_fd, 0);
-	posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, fileno(ef), 2);
-	posix_spawn_file_actions_addclose(&fa, out[0]);
-	spawned = posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(in_fd);
-	close(out[1]);
-	if (spawned != 0) {
-		close(out[0]);
-		fclose(ef);
-		snprintf(msg, len, "features: '%s': cannot run /bin/sh: %s", fc->cmd,
-			 strerror(spawned));
+	if (cmdrun_start(&cr, fc->cmd, in_fd, fc->timeout, ours, sizeof ours) != 0) {
+		close(in_fd);
+		snprintf(msg, len, "features: '%s': %s", fc->shown, ours);
 		return -1;
 	}
-	in = gs_open_fd(out[0], "<feature stage output>");
-	rc = read_features(fc, in, gs, G, feat, msg, len);
+	close(in_fd);
+	in = gs_open_fd(cr.out, "<feature stage output>");
+	rc = read_features(fc, in, gs, G, feat, ours, sizeof ours);
 	gs_close(in);		/* a command still writing gets SIGPIPE */
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			die("features: waitpid:");
+	if (rc != 0)
+		cmdrun_end(&cr);
+	cmdrun_wait(&cr);
 	fc->calls++;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		last_line(fileno(ef), line, sizeof line);
-		if (WIFSIGNALED(status) && rc != 0)
-			;	/* our error says why we stopped reading */
-		else if (WIFSIGNALED(status))
-			snprintf(msg, len, "features: '%s' died of signal %d%s%s", fc->cmd,
-				 WTERMSIG(status), line[0] ? ": " : "", line);
-		else
-			snprintf(msg, len, "features: '%s' failed (exit %d)%s%s", fc->cmd,
-				 WEXITSTATUS(status), line[0] ? ": " : "", line);
+	if (rc != 0 || cr.how != CMDRUN_EXITED || !WIFEXITED(cr.status) ||
+	    WEXITSTATUS(cr.status) != 0) {
+		why_failed(fc, &cr, rc, ours, msg, len);
 		rc = -1;
-	} else if (rc == 0 && fc->calls == 1 && !fc->quiet) {
-		show(fileno(ef));
+	} else if (fc->calls == 1 && !fc->quiet) {
+		show_err(fc, &cr);
 	}
-	fclose(ef);
+	cmdrun_free(&cr);
+	cmdrun_raise(&cr);
 	return rc;
 }
 
-int featcmd_source(struct featcmd *fc, struct feat_src *fs, const char *cmd, int quiet,
-		   const graph *g0, char *msg, size_t msglen)
+int featcmd_source(struct featcmd *fc, struct feat_src *fs, const graph *g0, char *msg,
+		   size_t msglen)
 {
-	featcmd_init(fc, cmd, quiet);
 	if (featcmd_call(fc, &g0, 1, NULL, msg, msglen) != 0)
 		return -1;
 	fs->kind = FEAT_SRC_CALL;

@@ -4,19 +4,28 @@
  * task) are written to the command's standard input as a stream, and the
  * 'features' tensor it writes for each graph is read back.  Any filter
  * that adds a per-node 'features' tensor to every graph of a stream works
- * (nodefeat(1), nodefeat --set rwse, a script around awk...).
+ * (nodefeat(1), a script around awk...).
  *
  * Ownership: featcmd_init() copies the command line; featcmd_free()
  * releases it and what the first call learnt.
  *
- * Each call runs `/bin/sh -c COMMAND` once for all the graphs it is given
- * (a training step's batch), its input a temporary file, so there is no
- * pipe to deadlock on and no process left between calls.  The graphs go
- * with ids 0..G-1.  The command must exit 0 and write exactly one
- * 'features' tensor (float64 or float32, finite) of n rows for each graph;
- * every call must give the same columns.  Its standard error is shown for
- * the first call only (its warnings would repeat every step), and on
- * failure its last line goes into the one-line error.
+ * Each call runs the command once for all the graphs it is given (a
+ * training step's batch) through cmdrun.h: in a process group of its own,
+ * signals passed on, a timeout, its standard error kept (the last
+ * CMDRUN_ERR_KEEP bytes, in memory).  Its input is a temporary file in
+ * $TMPDIR (removed at once), so there is no pipe to deadlock on and no
+ * process left between calls.  The graphs go with ids 0..G-1.  The command
+ * must exit 0 and write exactly one 'features' tensor (float64 or float32,
+ * finite) of n rows for each graph; every call must give the same columns.
+ * Its standard error is shown for the first call only (its warnings would
+ * repeat every step), its end: FEATCMD_SHOW_LINES lines, FEATCMD_SHOW_BYTES
+ * bytes at most.  On
+ * failure its last line ends the one-line error, and when it wrote more,
+ * the kept part is left in a file of $TMPDIR that the error names.
+ * When we stop reading its output (it is not a stream of features), that
+ * is the error, whatever the command's exit status then (SIGPIPE).
+ *
+ * Not thread-safe: one call at a time in a process (cmdrun.h).
  */
 #ifndef GNN_FEATCMD_H
 #define GNN_FEATCMD_H
@@ -25,15 +34,21 @@
 
 #include "graph.h"
 
+#define FEATCMD_TIMEOUT 600	/* default seconds a call may take (0: no limit) */
+#define FEATCMD_SHOW_LINES 20	/* its standard error shown on success: the last */
+#define FEATCMD_SHOW_BYTES 4096	/* lines, and bytes at most */
+
 struct featcmd {
 	char *cmd;		/* the shell command line */
+	char *shown;		/* it in messages: one line, cut to 160 bytes */
+	double timeout;		/* seconds a call may take, 0 = no limit */
 	int F;			/* features per node; 0 until a call learns it */
 	char *columns;		/* their names, "a,b,c", learnt likewise */
 	long long calls;
 	int quiet;		/* never show the command's standard error */
 };
 
-void featcmd_init(struct featcmd *fc, const char *cmd, int quiet);
+void featcmd_init(struct featcmd *fc, const char *cmd, int quiet, double timeout);
 void featcmd_free(struct featcmd *fc);
 
 /*
@@ -41,7 +56,9 @@ void featcmd_free(struct featcmd *fc);
  * the caller) when feat is not NULL.  The first call sets fc->F and
  * fc->columns (call it with feat NULL to learn the width).  A feat_call_fn
  * (batch.h) with fc as its context.  Returns 0, or -1 with msg
- * ("features: 'COMMAND': what").
+ * ("features: 'COMMAND': what").  A signal that ends the call is raised
+ * again before it returns (cmdrun_raise): a program whose handler only
+ * notes it gets -1 and "interrupted" in msg.
  * Time: the command's, plus writing and reading the graphs, O(n + m).
  */
 int featcmd_call(void *fc, const graph *const *gs, int G, double *const *feat,
@@ -64,11 +81,22 @@ int featcmd_read(struct featcmd *fc, gs_file *in, const graph *const *gs, int G,
 struct feat_src;	/* batch.h */
 
 /*
- * Make the command cmd the feature stage fs (FEAT_SRC_CALL with fc as its
- * context): its first run, on g0, learns the width.  Returns 0, or -1 with
- * msg.
+ * Make the command of fc (featcmd_init'ed) the feature stage fs
+ * (FEAT_SRC_CALL with fc as its context): its first run, on g0, learns the
+ * width.  Returns 0, or -1 with msg.
  */
-int featcmd_source(struct featcmd *fc, struct feat_src *fs, const char *cmd, int quiet,
-		   const graph *g0, char *msg, size_t msglen);
+int featcmd_source(struct featcmd *fc, struct feat_src *fs, const graph *g0, char *msg,
+		   size_t msglen);
+
+/*
+ * The built-in feature set a command line stands for: "paper" or "rwse"
+ * when cmd is exactly `nodefeat` with nothing but -q, --quiet and
+ * --set paper|rwse (or --set=...) after it, in any order, separated by
+ * blanks; else NULL.  Such a command computes what the built-in set
+ * computes (batch.h, FEAT_SRC_PAPER and FEAT_SRC_RWSE), to the bit, so it
+ * is computed in-process and needs no shell.  Anything else (another
+ * option, a path, a pipe) is a command.  Time: O(length of cmd).
+ */
+const char *featcmd_builtin(const char *cmd);
 
 #endif

@@ -1,11 +1,13 @@
 /* filter.c - the per-graph filter loop; see filter.h. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
 #include "filter.h"
+#include "mem.h"
 #include "progress.h"
 
 static int replaced(const struct filter *f, const gs_rec *r, int64_t graph_id)
@@ -63,6 +65,46 @@ static void hold(struct held *h, gs_file *in, gs_rec *rec)
 	*rec = t;
 }
 
+/* Before a graph is built: will the tool's work on it fit?  Building
+ * holds the record, the graph and graph_build's scratch, or, for an edge
+ * list to be simplified, 16 bytes an edge of gs_graph_build's own. */
+static void check_memory(const struct filter *f, gs_file *in, const gs_rec *rec)
+{
+	double m = (double)rec->m, build = gs_rec_bytes(rec) + graph_bytes(rec->n, rec->m) +
+		fmax(graph_build_scratch(rec->n, rec->m), rec->from_edgelist ? 16 * m : 0);
+
+	mem_require(fmax(build, f->need_fn(f->ctx, rec)), "%s: graph %" PRId64 " (%" PRId32
+		    " nodes, %" PRId64 " edges)", gs_where(in), rec->id, rec->n, rec->m);
+}
+
+/* The progress line: the bytes of an input file read, with the graphs
+ * done as a note, or, in a pipe, whose size is not known, the graphs
+ * done, counted over all inputs. */
+static void start_progress(struct progress *pr, gs_file *in, int first)
+{
+	int64_t size = gs_in_size(in);
+	int u = size >= 100000000 ? 2 : size >= 1000000;
+	static const char *const name[] = { "bytes", "kB", "MB" };
+	static const int64_t unit[] = { 1, 1000, 1000000 };
+
+	if (size > 0) {
+		progress_start(pr, name[u], size / unit[u], "%s", gs_name(in));
+		gs_set_progress(in, pr, unit[u]);
+	} else if (first || strcmp(pr->unit, "graphs") != 0) {
+		progress_start(pr, "graphs", 0, NULL);
+	}
+}
+
+static void graph_done(struct progress *pr, gs_file *in, int64_t graphs)
+{
+	if (gs_in_size(in) > 0) {
+		progress_note(pr, "%" PRId64 " graph%s", graphs, graphs == 1 ? "" : "s");
+		progress_update(pr, pr->done);
+	} else {
+		progress_update(pr, graphs);
+	}
+}
+
 int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 		   char **argv)
 {
@@ -94,12 +136,12 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 	gs_rec_init(&grec);
 	graph_init(&g);
 	progress_init(&pr, f->c);
-	progress_start(&pr, "graphs", 0, NULL);
 	for (i = 0; i < nfiles; i++) {
 		in = gs_open_in(files[i], msg, sizeof msg);
 		if (in == NULL)
 			die("%s", msg);
 		fg.in = in;
+		start_progress(&pr, in, i == 0);
 		graph_id = -1;
 		while ((k = gs_read1(in, &rec)) >= 0) {
 			if (k != GS_GRAPH) {
@@ -115,9 +157,11 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 				fg.nheld = h.n;
 				f->graph_fn(f->ctx, &fg);
 				fg.index++;
-				progress_update(&pr, fg.index);
+				graph_done(&pr, in, fg.index);
 				pending = 0;
 			}
+			if (f->need_fn)
+				check_memory(f, in, &rec);
 			if (gs_graph_build(in, &rec, &g, f->c->quiet) < 0)
 				die("%s", gs_strerror(in));
 			graph_id = rec.id;
@@ -137,7 +181,7 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 			fg.g = &g;
 			f->graph_fn(f->ctx, &fg);
 			fg.index++;
-			progress_update(&pr, fg.index);
+			graph_done(&pr, in, fg.index);
 		}
 		if (k < -1)
 			die("%s", gs_strerror(in));
@@ -146,12 +190,13 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 			fg.nheld = h.n;
 			f->graph_fn(f->ctx, &fg);
 			fg.index++;
-			progress_update(&pr, fg.index);
+			graph_done(&pr, in, fg.index);
 			pending = 0;
 		}
+		if (gs_in_size(in) > 0 || i == nfiles - 1)
+			progress_done(&pr);
 		gs_close(in);
 	}
-	progress_done(&pr);
 	if (out)
 		gs_close(out);
 	else if (fg.tsv && (fflush(stdout) != 0 || ferror(stdout)))

@@ -45,6 +45,13 @@ struct filter {
 	const char *const *wants;
 	/* Called once per graph record; dies on error. */
 	void (*graph_fn)(void *ctx, const struct filter_graph *fg);
+	/* Or NULL: the bytes the process will hold at most while graph_fn
+	 * works on this graph record (the record and its CSR graph
+	 * included), from its nodes and edges.  filter_run() checks the
+	 * larger of it and what building the graph takes against the memory
+	 * the process can get (mem.h) before it builds the graph, and dies in
+	 * one line when it does not fit. */
+	double (*need_fn)(void *ctx, const gs_rec *rec);
 	void *ctx;
 };
 

@@ -35,8 +35,8 @@ static void reserve(graph *g, int32_t n, int64_t arcs)
 int graph_build(graph *g, int32_t n, int64_t m, const int32_t *u, const int32_t *v,
 		int policy, struct graph_fix *fix, char *msg, size_t msglen)
 {
-	int64_t i, arcs = 0, *cnt = NULL, *pos = NULL;
-	int32_t *tmp_src = NULL, *tmp_dst = NULL, x;
+	int64_t i, arcs = 0, *start, *pos = NULL;
+	int32_t *src = NULL, x;
 	struct graph_fix f = { 0, 0 };
 	int rc = -1;
 
@@ -63,43 +63,43 @@ int graph_build(graph *g, int32_t n, int64_t m, const int32_t *u, const int32_t 
 		arcs += 2;
 	}
 	reserve(g, n, arcs);
-	cnt = xcalloc((size_t)n + 1, sizeof *cnt);
+	/* Row starts, in off itself: a node is the source of as many arcs as
+	 * it is the destination of, so one prefix sum of the degrees serves
+	 * both counting sorts.  Scratch: pos (n + 1) and the arcs' sources. */
+	start = g->off;
+	memset(start, 0, ((size_t)n + 1) * sizeof *start);
 	pos = xmallocarray((size_t)n + 1, sizeof *pos);
-	tmp_src = xmallocarray((size_t)(arcs ? arcs : 1), sizeof *tmp_src);
-	tmp_dst = xmallocarray((size_t)(arcs ? arcs : 1), sizeof *tmp_dst);
-
-	/* Pass 1: stable counting sort of arcs by destination. */
+	src = xmallocarray((size_t)(arcs ? arcs : 1), sizeof *src);
 	for (i = 0; i < m; i++)
 		if (u[i] != v[i]) {
-			cnt[v[i] + 1]++;
-			cnt[u[i] + 1]++;
+			start[v[i] + 1]++;
+			start[u[i] + 1]++;
 		}
 	for (x = 0; x < n; x++)
-		cnt[x + 1] += cnt[x];
-	memcpy(pos, cnt, ((size_t)n + 1) * sizeof *pos);
+		start[x + 1] += start[x];
+
+	/* Pass 1: stable counting sort of arcs by destination; the
+	 * destination of src[p] is the x whose range holds p. */
+	memcpy(pos, start, ((size_t)n + 1) * sizeof *pos);
 	for (i = 0; i < m; i++) {
 		if (u[i] == v[i])
 			continue;
-		tmp_src[pos[v[i]]] = u[i], tmp_dst[pos[v[i]]++] = v[i];
-		tmp_src[pos[u[i]]] = v[i], tmp_dst[pos[u[i]]++] = u[i];
+		src[pos[v[i]]++] = u[i];
+		src[pos[u[i]]++] = v[i];
 	}
-	/* Pass 2: stable counting sort by source; rows end up sorted by dst. */
-	memset(cnt, 0, ((size_t)n + 1) * sizeof *cnt);
-	for (i = 0; i < arcs; i++)
-		cnt[tmp_src[i] + 1]++;
+	/* Pass 2: by source, visiting destinations in ascending order, so
+	 * every row ends up sorted. */
+	memcpy(pos, start, ((size_t)n + 1) * sizeof *pos);
 	for (x = 0; x < n; x++)
-		cnt[x + 1] += cnt[x];
-	memcpy(pos, cnt, ((size_t)n + 1) * sizeof *pos);
-	for (i = 0; i < arcs; i++) {
-		int64_t p = pos[tmp_src[i]]++;
-		g->adj[p] = tmp_dst[i];
-	}
-	/* Remove repeats within each row (sorted, so repeats are adjacent). */
+		for (i = start[x]; i < start[x + 1]; i++)
+			g->adj[pos[src[i]]++] = x;
+	/* Remove repeats within each row (sorted, so repeats are adjacent),
+	 * compacting in place: off[x + 1] is read as the row's end before it
+	 * is written as the new one. */
 	{
 		int64_t w = 0, r = 0;
-		g->off[0] = 0;
 		for (x = 0; x < n; x++) {
-			int64_t end = cnt[x + 1];
+			int64_t end = start[x + 1];
 			int64_t start_w = w;
 			for (; r < end; r++) {
 				if (w > start_w && g->adj[w - 1] == g->adj[r]) {
@@ -131,10 +131,8 @@ out:
 	}
 	if (fix)
 		*fix = f;
-	free(cnt);
 	free(pos);
-	free(tmp_src);
-	free(tmp_dst);
+	free(src);
 	return rc;
 }
 

@@ -166,6 +166,8 @@ int lr_next(lreader *r)
 	r->line++;
 	while (r->len > 0 && (r->buf[r->len - 1] == '\n' || r->buf[r->len - 1] == '\r'))
 		r->buf[--r->len] = '\0';
+	if (r->line == 1 && strncmp(r->buf, "\xef\xbb\xbf", 3) == 0)
+		memmove(r->buf, r->buf + 3, (r->len -= 3) + 1);	/* a byte-order mark */
 	return 1;
 }
 

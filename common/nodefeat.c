@@ -35,14 +35,38 @@ static void *ws_grow(void **p, size_t *cap, size_t n, size_t sz)
 	return *p;
 }
 
+/* (Any use of the scratch forgets the counts of features_counts.) */
 static int32_t *ws_i32(features_ws *ws, size_t n)
 {
+	ws->counted = -1;
 	return ws_grow((void **)&ws->i32, &ws->cap_i32, n, sizeof *ws->i32);
 }
 
 static int64_t *ws_i64(features_ws *ws, size_t n)
 {
+	ws->counted = -1;
 	return ws_grow((void **)&ws->i64, &ws->cap_i64, n, sizeof *ws->i64);
+}
+
+/* Progress of features_counts: nodes through the triangle count, then
+ * through the core peeling (2 n in all), added up by every thread in
+ * steps of FP_STEP and told to ws's hook by thread 0 (the caller's). */
+#define FP_STEP 4096
+struct fprog {
+	const features_ws *ws;
+	int64_t done, total;
+};
+
+static void fprog_add(struct fprog *fp, int64_t nodes)
+{
+	int64_t d;
+
+	if (fp == NULL || fp->ws->on_progress == NULL)
+		return;
+#pragma omp atomic capture
+	d = fp->done += nodes;
+	if (omp_get_thread_num() == 0)
+		fp->ws->on_progress(fp->ws->progress_arg, d, fp->total);
 }
 
 static int32_t max_degree(const graph *g)
@@ -57,11 +81,11 @@ static int32_t max_degree(const graph *g)
 
 /* Batagelj and Zaversnik, "An O(m) Algorithm for Cores Decomposition of
  * Networks" (2003), algorithm 1.  core doubles as the current degree.
- * scratch: 2n + md + 1 int32. */
-static void core_impl(const graph *g, int32_t md, int32_t *core, int32_t *scratch)
+ * scratch: pos (n), vert (n), bin (md + 1) int32. */
+static void core_impl(const graph *g, int32_t md, int32_t *core, int32_t *pos,
+		      int32_t *vert, int32_t *bin, struct fprog *fp)
 {
 	int32_t n = g->n, v, i, d, start = 0, num;
-	int32_t *pos = scratch, *vert = scratch + n, *bin = scratch + 2 * (size_t)n;
 	int64_t p;
 
 	for (v = 0; v < n; v++)
@@ -83,6 +107,8 @@ static void core_impl(const graph *g, int32_t md, int32_t *core, int32_t *scratc
 		bin[i] = bin[i - 1];
 	bin[0] = 0;
 	for (i = 0; i < n; i++) {	/* peel in order of current degree */
+		if ((i + 1) % FP_STEP == 0)
+			fprog_add(fp, FP_STEP);
 		v = vert[i];
 		for (p = g->off[v]; p < g->off[v + 1]; p++) {
 			int32_t u = g->adj[p];
@@ -105,14 +131,15 @@ static void core_impl(const graph *g, int32_t md, int32_t *core, int32_t *scratc
 void features_core_number(const graph *g, int32_t *core, features_ws *ws)
 {
 	features_ws own;
-	int32_t md;
+	int32_t md, *scratch;
 
 	if (g->n == 0)
 		return;
 	if (ws == NULL)
 		features_ws_init(&own);
 	md = max_degree(g);
-	core_impl(g, md, core, ws_i32(ws ? ws : &own, 2 * (size_t)g->n + (size_t)md + 1));
+	scratch = ws_i32(ws ? ws : &own, 2 * (size_t)g->n + (size_t)md + 1);
+	core_impl(g, md, core, scratch, scratch + g->n, scratch + 2 * (size_t)g->n, NULL);
 	if (ws == NULL)
 		features_ws_free(&own);
 }
@@ -124,21 +151,23 @@ static inline int before(int32_t du, int32_t u, int32_t dv, int32_t v)
 }
 
 /* Triangles found from node v (the lowest-ranked node of each of them).
- * mark[x] == v marks the out-neighbours of v.  Counts are integers, so the
- * order of the (atomic) increments does not change the result. */
+ * mark[x] is 1 on the out-neighbours of v during the call, 0 elsewhere
+ * before and after (a byte a node: a quarter of the int32 stamps it
+ * replaced).  Counts are integers, so the order of the (atomic)
+ * increments does not change the result. */
 static inline void tri_from(const int64_t *ooff, const int32_t *oadj, int32_t v,
-			    int32_t *mark, int64_t *tri, int atomic)
+			    uint8_t *mark, int64_t *tri, int atomic)
 {
 	int64_t p, q, here = 0;
 
 	for (p = ooff[v]; p < ooff[v + 1]; p++)
-		mark[oadj[p]] = v;
+		mark[oadj[p]] = 1;
 	for (p = ooff[v]; p < ooff[v + 1]; p++) {
 		int32_t w = oadj[p];
 		int64_t cw = 0;
 		for (q = ooff[w]; q < ooff[w + 1]; q++) {
 			int32_t x = oadj[q];
-			if (mark[x] == v) {
+			if (mark[x]) {
 				cw++;
 				if (atomic) {
 #pragma omp atomic
@@ -158,6 +187,8 @@ static inline void tri_from(const int64_t *ooff, const int32_t *oadj, int32_t v,
 			}
 		}
 	}
+	for (p = ooff[v]; p < ooff[v + 1]; p++)
+		mark[oadj[p]] = 0;
 	if (here) {
 		if (atomic) {
 #pragma omp atomic
@@ -174,12 +205,23 @@ static int tri_threads(const graph *g)
 	return 2 * g->m >= FEATURES_PAR_MIN_ARCS ? omp_get_max_threads() : 1;
 }
 
-/* ooff: n + 1 int64; oadj: m + n * nth int32 (the marks follow the arcs). */
-static void tri_impl(const graph *g, int64_t *tri, int64_t *ooff, int32_t *oadj, int nth)
+/* int32 elements of the arcs and marks of tri_impl: m, then n * nth bytes. */
+static size_t tri_i32(const graph *g, int nth)
 {
-	int32_t n = g->n, v, *mark = oadj + g->m;
+	return (size_t)g->m + ((size_t)g->n * (size_t)nth + 3) / 4;
+}
+
+/* ooff: n + 1 int64; oadj: tri_i32() int32 (the byte marks follow the
+ * arcs). */
+static void tri_impl(const graph *g, int64_t *tri, int64_t *ooff, int32_t *oadj, int nth,
+		     struct fprog *fp)
+{
+	int32_t n = g->n, v;
+	uint8_t *mark = (uint8_t *)(oadj + g->m);
 	int64_t p;
 
+	if (n <= 0)
+		return;
 	/* Oriented CSR: row v keeps the neighbours ranked after v. */
 	ooff[0] = 0;
 	for (v = 0; v < n; v++) {
@@ -194,22 +236,28 @@ static void tri_impl(const graph *g, int64_t *tri, int64_t *ooff, int32_t *oadj,
 	}
 	memset(tri, 0, (size_t)n * sizeof *tri);
 	if (nth <= 1) {
-		for (v = 0; v < n; v++)
-			mark[v] = -1;
-		for (v = 0; v < n; v++)
+		memset(mark, 0, (size_t)n);
+		for (v = 0; v < n; v++) {
 			tri_from(ooff, oadj, v, mark, tri, 0);
+			if ((v + 1) % FP_STEP == 0)
+				fprog_add(fp, FP_STEP);
+		}
 		return;
 	}
 #pragma omp parallel num_threads(nth)
 	{
-		int32_t *mk = mark + (size_t)n * (size_t)omp_get_thread_num();
-		int32_t x;
+		uint8_t *mk = mark + (size_t)n * (size_t)omp_get_thread_num();
+		int32_t x, mine = 0;
 
-		for (x = 0; x < n; x++)
-			mk[x] = -1;
+		memset(mk, 0, (size_t)n);
 #pragma omp for schedule(dynamic, 64)
-		for (x = 0; x < n; x++)
+		for (x = 0; x < n; x++) {
 			tri_from(ooff, oadj, x, mk, tri, 1);
+			if (++mine == FP_STEP) {
+				fprog_add(fp, mine);
+				mine = 0;
+			}
+		}
 	}
 }
 
@@ -225,8 +273,7 @@ void features_triangles(const graph *g, int64_t *tri, features_ws *ws)
 		ws = &own;
 	}
 	nth = tri_threads(g);
-	tri_impl(g, tri, ws_i64(ws, (size_t)g->n + 1),
-		 ws_i32(ws, (size_t)g->m + (size_t)g->n * (size_t)nth), nth);
+	tri_impl(g, tri, ws_i64(ws, (size_t)g->n + 1), ws_i32(ws, tri_i32(g, nth)), nth, NULL);
 	if (ws == &own)
 		features_ws_free(&own);
 }
@@ -275,48 +322,95 @@ void features_clustering(const graph *g, double *cc, features_ws *ws)
 	}
 	nth = tri_threads(g);
 	i64 = ws_i64(ws, 2 * (size_t)n + 1);
-	tri_impl(g, i64, i64 + n, ws_i32(ws, (size_t)g->m + (size_t)n * (size_t)nth), nth);
+	tri_impl(g, i64, i64 + n, ws_i32(ws, tri_i32(g, nth)), nth, NULL);
 	for (v = 0; v < n; v++)
 		cc[v] = clustering_of(graph_degree(g, v), i64[v]);
 	if (ws == &own)
 		features_ws_free(&own);
 }
 
-void features_raw(const graph *g, double *out, features_ws *ws)
+/* The int32 scratch of features_counts: the arcs and marks of the
+ * triangle count, then vert (n) and bin (md + 1) of the core peeling. */
+static size_t counts_i32(const graph *g, int nth, int32_t md)
 {
-	features_ws own;
-	int32_t n = g->n, v, md, *core, *i32;
-	int64_t *tri, *i64;
-	size_t need, nt;
+	size_t a = tri_i32(g, nth), b = (size_t)g->n + (size_t)md + 1;
+
+	return a > b ? a : b;
+}
+
+void features_counts(const graph *g, features_ws *ws)
+{
+	int32_t n = g->n, md, *i32, *core;
+	int64_t *i64;
+	struct fprog fp;
 	int nth;
 
+	ws->counted = -1;
 	if (n == 0)
 		return;
-	if (ws == NULL) {
-		features_ws_init(&own);
-		ws = &own;
-	}
-	/* One block of each type: i64 = [tri (n) | ooff (n + 1)],
-	 * i32 = [core (n) | scratch shared by the triangle and core steps]. */
+	/* i64 = [tri (n) | ooff (n + 1)]; once the triangles are counted,
+	 * ooff's room holds core (n) and pos (n) of the peeling, and the
+	 * arcs' room vert and bin: the counts stay, the rest is reused. */
 	nth = tri_threads(g);
 	md = max_degree(g);
-	nt = (size_t)g->m + (size_t)n * (size_t)nth;
-	need = 2 * (size_t)n + (size_t)md + 1;
 	i64 = ws_i64(ws, 2 * (size_t)n + 1);
-	i32 = ws_i32(ws, (size_t)n + (nt > need ? nt : need));
-	tri = i64;
-	core = i32;
-	tri_impl(g, tri, i64 + n, i32 + n, nth);
-	core_impl(g, md, core, i32 + n);
-	for (v = 0; v < n; v++) {
+	i32 = ws_i32(ws, counts_i32(g, nth, md));
+	fp.ws = ws;
+	fp.done = 0;
+	fp.total = 2 * (int64_t)n;
+	tri_impl(g, i64, i64 + n, i32, nth, &fp);
+	fp.done = n;		/* (the threads' remainders) */
+	core = (int32_t *)(i64 + n);
+	core_impl(g, md, core, core + n, i32, i32 + n, &fp);
+	if (ws->on_progress)
+		ws->on_progress(ws->progress_arg, fp.total, fp.total);
+	ws->counted = n;
+}
+
+void features_rows(const graph *g, const features_ws *ws, double *out)
+{
+	const int64_t *tri = ws->i64;
+	const int32_t *core = (const int32_t *)(ws->i64 + g->n);
+	int32_t v;
+
+	if (g->n == 0)
+		return;
+	if (ws->counted != g->n)
+		die("features_rows: no counts of this graph in the workspace");
+	for (v = 0; v < g->n; v++) {
 		double *row = out + (size_t)v * FEAT_N;
 		row[FEAT_DEGREE] = graph_degree(g, v);
 		row[FEAT_CORE] = core[v];
 		row[FEAT_CI1] = ci1_of(g, v);
 		row[FEAT_CLUSTERING] = clustering_of(graph_degree(g, v), tri[v]);
 	}
+}
+
+void features_raw(const graph *g, double *out, features_ws *ws)
+{
+	features_ws own;
+
+	if (g->n == 0)
+		return;
+	if (ws == NULL) {
+		features_ws_init(&own);
+		ws = &own;
+	}
+	features_counts(g, ws);
+	features_rows(g, ws, out);
 	if (ws == &own)
 		features_ws_free(&own);
+}
+
+double features_ws_bytes(int32_t n, int64_t m)
+{
+	/* tri_threads() and max_degree() at their largest: every thread, and
+	 * md <= min(n - 1, m) */
+	double nth = 2 * m >= FEATURES_PAR_MIN_ARCS ? omp_get_max_threads() : 1;
+	double i32 = fmax((double)m + ceil((double)n * nth / 4),
+			  (double)n + fmin((double)n - 1, (double)m) + 1);
+
+	return 8 * (2.0 * n + 1) + 4 * i32;
 }
 
 void features_normalise(const double *raw, int32_t n, double *out)

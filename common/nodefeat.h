@@ -48,6 +48,14 @@ typedef struct features_ws {
 	int32_t *i32;		/* integer scratch */
 	int64_t *i64;		/* offsets and triangle counts */
 	size_t cap_i32, cap_i64;	/* allocated lengths */
+	int32_t counted;	/* nodes of the graph whose counts features_counts
+				 * left here; -1 once the scratch is used again */
+	/* Progress of features_counts, or NULL (features_ws_init): nodes
+	 * through the triangle count, then the core peeling, of 2 n, told on
+	 * the calling thread every few thousand nodes and at the end (done ==
+	 * total).  The caller sets it; it cannot change the results. */
+	void (*on_progress)(void *arg, int64_t done, int64_t total);
+	void *progress_arg;
 } features_ws;
 
 void features_ws_init(features_ws *ws);
@@ -72,7 +80,7 @@ void features_core_number(const graph *g, int32_t *core, features_ws *ws);
  * triangle is found once, at its lowest-ranked node, and credited to its
  * three nodes.
  * Time complexity: O(m^1.5) worst case (O(m * degeneracy)).
- * Scratch: n + 1 int64, m + n * threads int32.
+ * Scratch: n + 1 int64, m int32 and n bytes a thread.
  */
 void features_triangles(const graph *g, int64_t *tri, features_ws *ws);
 
@@ -105,9 +113,33 @@ void features_clustering(const graph *g, double *cc, features_ws *ws);
  *                    through v; 0 when deg(v) < 2 (and when T(v) = 0).
  * Edge cases: isolated nodes are (0, 0, 0, 0); n = 0 writes nothing.
  * Time complexity: O(n + m^1.5) worst case, O(n + m) for every column but
- * clustering.
+ * clustering.  features_counts() then features_rows().
  */
 void features_raw(const graph *g, double *out, features_ws *ws);
+
+/*
+ * The two halves of features_raw(), for a caller that needs the rows twice
+ * without keeping them (nodefeat writes them, scales them in place, and
+ * writes them again): features_counts() leaves the triangle and core
+ * counts of g in ws (its first 12 n bytes), and features_rows() makes the
+ * (n, FEAT_N) rows from them and g, as often as wanted, until ws is used
+ * for anything else (features_rows() then dies).  ws must not be NULL.
+ * Time complexity: features_counts as features_raw; features_rows
+ * O(n + m).
+ */
+void features_counts(const graph *g, features_ws *ws);
+void features_rows(const graph *g, const features_ws *ws, double *out);
+
+/*
+ * The most scratch features_counts() (and features_raw()) grows a
+ * workspace to for a graph of n nodes and m edges, in bytes: 16 n + 8
+ * (triangle counts, then core numbers, and the oriented row offsets) and
+ * 4 max(m + n t / 4, n + min(n - 1, m) + 1) (the oriented arcs and the
+ * marks, then the peeling's buckets), t the threads of the triangle count
+ * (1 below FEATURES_PAR_MIN_ARCS arcs).  For memory checks before the
+ * graph is built.  Time complexity: O(1).
+ */
+double features_ws_bytes(int32_t n, int64_t m);
 
 /*
  * Model input from raw features: columns FEAT_DEGREE, FEAT_CORE and

@@ -173,6 +173,7 @@ void pretrained_free(struct pretrained *p)
 	train_settings_free(&p->ts);
 	gs_reader_free(&p->rd);
 	featcmd_free(&p->fc);
+	free(p->recorded);
 }
 
 /* The model's own stage: "paper", "stream" or its command. */
@@ -184,25 +185,76 @@ static const char *model_stage(const struct pretrained *p)
 
 const char *pretrained_stage_name(const struct pretrained *p)
 {
-	return p->fs.kind == FEAT_SRC_PAPER ? "paper" : p->fs.kind == FEAT_SRC_GIVEN ? "stream"
-	    : p->fc.cmd;
+	return p->fs.kind == FEAT_SRC_GIVEN ? "stream" : p->fs.kind == FEAT_SRC_CALL
+	    ? p->fc.cmd : feat_src_name(&p->fs);
+}
+
+/*
+ * The model's stage, checked: a known stage name (an unknown one is not
+ * taken for a command), a recorded built-in invocation as its set.
+ */
+static void model_stage_check(struct pretrained *p)
+{
+	char msg[256], *cmd;
+
+	if (!p->path)
+		return;
+	if (train_settings_features_check(&p->ts, msg, sizeof msg) != 0)
+		die("%s: %s", p->path, msg);
+	cmd = xstrdup(p->ts.feature_command);
+	if (train_settings_features_builtin(&p->ts))
+		p->recorded = cmd;
+	else
+		free(cmd);
+}
+
+/*
+ * A model file is data: the command it records runs only on the user's
+ * word, --allow-features-command or a --features of their own.  The flag
+ * given where it allows nothing is said.
+ */
+static void refuse_command(const struct pretrained *p, const struct stage_ask *a)
+{
+	int recorded = p->path && strcmp(p->ts.feature_stage, "command") == 0;
+	const char *cmd = p->ts.feature_command;
+	char shown[200];
+
+	if (recorded && !a->features && !a->allow_command) {
+		snprintf(shown, sizeof shown, "%.160s%s", cmd, strlen(cmd) > 160 ? "..." : "");
+		err_one_line(shown);
+		die("%s: the model's feature stage is the command '%s', and a model file runs "
+		    "nothing by itself: give --features '%s' to run it, or "
+		    "--allow-features-command", p->path, shown, shown);
+	}
+	if (a->allow_command && (!recorded || a->features) && !a->quiet)
+		warnx_("--allow-features-command: %s; nothing to allow", a->features
+		       ? "--features chooses the stage" : p->path ? "the model records no command"
+		       : "no model");
 }
 
 void pretrained_stage(struct pretrained *p, const struct stage_ask *a)
 {
 	model *M = &p->M;
 	struct feat_src *fs = &p->fs;
-	const char *arg = a->features ? a->features : p->path ? model_stage(p) : "paper";
-	const char *why = a->features ? "--features" : p->path ? "the model's feature stage"
-	    : "the default";
-	const char *cols = FEATURES_COLUMNS;
-	char msg[512];
+	const char *arg, *cols = FEATURES_COLUMNS, *set;
+	char msg[512], bcols[6 * RWSE_STEPS_MAX], why[240];
 
+	model_stage_check(p);
+	arg = a->features ? a->features : p->path ? model_stage(p) : "paper";
+	if (a->features || !p->path)
+		snprintf(why, sizeof why, "%s", a->features ? "--features" : "the default");
+	else if (p->recorded)
+		snprintf(why, sizeof why, "the model's feature stage, recorded as '%.160s': "
+			 "computed built in", p->recorded);
+	else
+		snprintf(why, sizeof why, "the model's feature stage");
+	err_one_line(why);
 	feat_src_default(fs);
 	fs->scale = a->scale;
 	if (a->nfeat > 0 && a->nfeat < a->ngraphs)
 		die("%d of %d graphs have a 'features' tensor: give all or none", a->nfeat,
 		    a->ngraphs);
+	refuse_command(p, a);
 	if (strcmp(arg, "stream") == 0) {
 		if (a->changes)
 			die("features: %s is the input's 'features' tensors, which describe the "
@@ -218,8 +270,13 @@ void pretrained_stage(struct pretrained *p, const struct stage_ask *a)
 		fs->kind = FEAT_SRC_GIVEN;
 		fs->F = a->F;
 		cols = a->fcols;
-	} else if (strcmp(arg, "paper") != 0) {
-		if (featcmd_source(&p->fc, fs, arg, a->quiet, a->g0, msg, sizeof msg) != 0)
+	} else if (feat_src_builtin(fs, arg) == 0 ||
+		   ((set = featcmd_builtin(arg)) && feat_src_builtin(fs, set) == 0)) {
+		feat_src_columns(fs, bcols, sizeof bcols);
+		cols = bcols;
+	} else {
+		featcmd_init(&p->fc, arg, a->quiet, a->timeout);
+		if (featcmd_source(&p->fc, fs, a->g0, msg, sizeof msg) != 0)
 			die("%s", msg);
 		cols = p->fc.columns;
 	}

@@ -25,6 +25,8 @@ struct pretrained {
 	const char *path;		/* NULL: no model file */
 	struct featcmd fc;		/* a command stage */
 	struct feat_src fs;		/* the stage in use */
+	char *recorded;			/* the command the model records for a
+					 * built-in set (featcmd_builtin), or NULL */
 };
 
 /* The shipped model (models/gcn-pretrain.gs, installed under
@@ -60,6 +62,10 @@ void pretrained_free(struct pretrained *p);
 /* What a downstream program knows of its graphs and its options. */
 struct stage_ask {
 	const char *features;	/* --features, or NULL: the model's stage */
+	int allow_command;	/* --allow-features-command: the model's command
+				 * may run */
+	double timeout;		/* --features-timeout: seconds a command's call
+				 * may take, 0 = no limit */
 	int scale;		/* --scale: the paper stage's scaling */
 	int fresh;		/* the encoder is drawn anew (--no-pretrain): the
 				 * stage may have another width, the model is
@@ -77,14 +83,20 @@ struct stage_ask {
 
 /*
  * Choose p->fs (gcn-adapt(1), Features): --features, else the model's
- * stage, else the built-in four.  A pre-trained model must get its width
- * and columns; a fresh one is remade for the stage's width.  Every choice
- * but the built-in default is said on stderr (unless quiet).  Dies with
- * one line when the stage cannot be used.
+ * stage, else the built-in four.  A model file is data: the command it
+ * records runs only with a->allow_command, or when --features gives a
+ * stage (the same command, say); without either it is an error that names
+ * the command and both ways (gcn-embed(1), SECURITY).  A recorded command
+ * that is a built-in set (featcmd_builtin) is that set, computed here.  A
+ * pre-trained model must get its width and columns; a fresh one is remade
+ * for the stage's width.  Every choice but the built-in default is said on
+ * stderr (unless quiet).  Dies with one line when the stage cannot be
+ * used.
  */
 void pretrained_stage(struct pretrained *p, const struct stage_ask *a);
 
-/* The stage in use, for records: "paper", "stream" or the command. */
+/* The stage in use, for records: "paper", "rwse", "stream" or the
+ * command. */
 const char *pretrained_stage_name(const struct pretrained *p);
 
 #endif

@@ -60,6 +60,27 @@ void rwse_opts_init(struct rwse_opts *o)
 	o->error = RWSE_ERROR;
 	o->delta = RWSE_DELTA;
 	o->seed = 0;
+	o->on_progress = NULL;
+	o->progress_arg = NULL;
+}
+
+/* Progress of a call: nodes done of total, counted by every thread, told
+ * to the hook by the calling thread (omp thread 0 in the regions). */
+struct rprog {
+	const struct rwse_opts *o;
+	int64_t done, total;
+};
+
+static void rprog_add(struct rprog *rp, int64_t nodes)
+{
+	int64_t d;
+
+	if (rp->o->on_progress == NULL)
+		return;
+#pragma omp atomic capture
+	d = rp->done += nodes;
+	if (omp_get_thread_num() == 0)
+		rp->o->on_progress(rp->o->progress_arg, d, rp->total);
 }
 
 /* Slot i with at least n elements of size sz; new memory is zeroed, old
@@ -324,7 +345,8 @@ static int threads_for(double work)
 /* Exact values of the nodes at positions 0 .. bound[nc) (components
  * bound[c] .. bound[c + 1]). */
 static void exact_part(const graph *g, const int32_t *order, const int32_t *pos,
-		       const int32_t *bound, int32_t nc, int32_t K, double *out, rwse_ws *ws)
+		       const int32_t *bound, int32_t nc, int32_t K, double *out, rwse_ws *ws,
+		       struct rprog *rp)
 {
 	int32_t end = bound[nc], nblk = (end + B - 1) / B, rows = 0, bk, q;
 	int32_t *mark, *act, *padj;
@@ -375,6 +397,7 @@ static void exact_part(const graph *g, const int32_t *order, const int32_t *pos,
 		xb.act = act + t * (size_t)rows;
 		xb.mark = mark + t * (size_t)rows;
 		exact_block(&G, order, lo, hi - lo, s0, nb, K, &xb, out);
+		rprog_add(rp, nb);
 	}
 }
 
@@ -497,7 +520,7 @@ static void walk_group(const graph *g, const int32_t *order, int32_t i0, int32_t
  * exact_max; no isolated node among them); fills info's walk fields. */
 static void estimate_part(const graph *g, const int32_t *order, int32_t first,
 			  const struct rwse_opts *o, double *out, rwse_info *info,
-			  rwse_ws *ws)
+			  rwse_ws *ws, struct rprog *rp)
 {
 	int32_t n = g->n, N = n - first, K = o->steps, i, ng = 0, *R, *gs;
 	int64_t Rmax = rwse_walks(o->error, o->delta), total = 0, in = 0;
@@ -547,8 +570,10 @@ static void estimate_part(const graph *g, const int32_t *order, int32_t first,
 		t->at = i64 + WCHUNK * th;
 		t->mark = mark + (size_t)n * th;
 #pragma omp for schedule(dynamic, 16)
-		for (j = 0; j < ng; j++)
+		for (j = 0; j < ng; j++) {
 			walk_group(g, order, first + gs[j], first + gs[j + 1], R + gs[j], o, t, out);
+			rprog_add(rp, gs[j + 1] - gs[j]);
+		}
 		for (j = 0; j < GMAX; j++)
 			gsl_rng_free(t->r[j]);
 		free(t);
@@ -565,6 +590,7 @@ int rwse_compute(const graph *g, const struct rwse_opts *opts, double *out,
 	struct rwse_opts def;
 	rwse_info inf;
 	rwse_ws own;
+	struct rprog rp;
 	int32_t n = g->n, K, nexact, first, ncest, v;
 	int32_t *order, *pos, *bound;
 
@@ -591,12 +617,17 @@ int rwse_compute(const graph *g, const struct rwse_opts *opts, double *out,
 		for (v = 0; v < n; v++)
 			if (pos[v] == -1)
 				memset(out + (size_t)v * (size_t)K, 0, (size_t)K * sizeof *out);
-		exact_part(g, order, pos, bound, nexact, K, out, ws);
+		rp.o = opts;
+		rp.done = 0;
+		rp.total = bound[nexact] + (n - first);
+		exact_part(g, order, pos, bound, nexact, K, out, ws, &rp);
 		if (first < n) {
 			inf.estimated = n - first;
 			inf.components = ncest;
-			estimate_part(g, order, first, opts, out, &inf, ws);
+			estimate_part(g, order, first, opts, out, &inf, ws, &rp);
 		}
+		if (opts->on_progress)
+			opts->on_progress(opts->progress_arg, rp.total, rp.total);
 		if (ws == &own)
 			rwse_ws_free(&own);
 	}

@@ -53,6 +53,12 @@ struct rwse_opts {
 	/* Seeds the walks.  Derive it per graph (rng_mix(seed, graph id)) so
 	 * that graphs do not share walks. */
 	uint64_t seed;
+	/* Progress, or NULL: the nodes whose values are done (exact blocks
+	 * and walk groups) of the nodes with an edge, called on the calling
+	 * thread only, after each block or group it finished itself and once
+	 * at the end (done = total).  It cannot change the results. */
+	void (*on_progress)(void *arg, int64_t done, int64_t total);
+	void *progress_arg;
 };
 
 /* What a call did.  Filled by rwse_compute. */
@@ -80,7 +86,7 @@ void rwse_ws_init(rwse_ws *ws);
 void rwse_ws_free(rwse_ws *ws);
 
 /* Defaults: steps RWSE_STEPS, exact_max RWSE_EXACT_MAX, error RWSE_ERROR,
- * delta RWSE_DELTA, seed 0. */
+ * delta RWSE_DELTA, seed 0, no progress hook. */
 void rwse_opts_init(struct rwse_opts *o);
 
 /*

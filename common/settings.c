@@ -8,6 +8,7 @@
 
 #include "config.h"
 #include "err.h"
+#include "featcmd.h"
 #include "gemm.h"
 #include "settings.h"
 
@@ -140,12 +141,28 @@ train_settings_batch_opts(const struct train_settings *s, struct batch_opts *bo)
 void
 train_settings_features(struct train_settings *s, const char *arg)
 {
-	int builtin = strcmp(arg, "paper") == 0 || strcmp(arg, "stream") == 0;
+	int named = strcmp(arg, "paper") == 0 || strcmp(arg, "rwse") == 0 ||
+	    strcmp(arg, "stream") == 0;
 
 	free(s->feature_stage);
 	free(s->feature_command);
-	s->feature_stage = xstrdup(builtin ? arg : "command");
-	s->feature_command = xstrdup(builtin ? "" : arg);
+	s->feature_stage = xstrdup(named ? arg : "command");
+	s->feature_command = xstrdup(named ? "" : arg);
+}
+
+int
+train_settings_features_builtin(struct train_settings *s)
+{
+	const char *set;
+
+	if (strcmp(s->feature_stage, "command") != 0 ||
+	    !(set = featcmd_builtin(s->feature_command)))
+		return 0;
+	free(s->feature_stage);
+	free(s->feature_command);
+	s->feature_stage = xstrdup(set);
+	s->feature_command = xstrdup("");
+	return 1;
 }
 
 int
@@ -153,8 +170,9 @@ train_settings_features_check(const struct train_settings *s, char *msg, size_t 
 {
 	const char *st = s->feature_stage;
 
-	if (strcmp(st, "paper") && strcmp(st, "stream") && strcmp(st, "command")) {
-		snprintf(msg, msglen, "features.stage: '%.60s': expected paper, stream or "
+	if (strcmp(st, "paper") && strcmp(st, "rwse") && strcmp(st, "stream") &&
+	    strcmp(st, "command")) {
+		snprintf(msg, msglen, "features.stage: '%.60s': expected paper, rwse, stream or "
 			 "command", st);
 		return -1;
 	}

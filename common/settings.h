@@ -17,9 +17,10 @@
 struct cfg_key;	/* config.h */
 
 struct train_settings {
-	/* the feature stage: "paper" (built in), "stream" (the input's
-	 * 'features' tensors) or "command" (feature_command run on every
-	 * graph the model sees); its width and column names */
+	/* the feature stage: "paper" or "rwse" (the built-in sets, batch.h),
+	 * "stream" (the input's 'features' tensors) or "command"
+	 * (feature_command run on every graph the model sees); its width and
+	 * column names */
 	char *feature_stage, *feature_command, *feature_columns;
 	long long nfeat;
 	long long hidden, layers, ntn_k, rank_hidden, att_hidden;
@@ -47,10 +48,17 @@ int tasks_parse(const char *list, int *mask);
 int train_settings_model_cfg(const struct train_settings *s, struct model_cfg *mc);
 
 /*
- * The feature stage named by arg (--features): "paper", "stream", or else
- * a command line, which sets stage "command".
+ * The feature stage named by arg (--features): "paper", "rwse", "stream",
+ * or else a command line, which sets stage "command" (then
+ * train_settings_features_builtin).
  */
 void train_settings_features(struct train_settings *s, const char *arg);
+/*
+ * A stage "command" whose command is a built-in set (featcmd_builtin(): a
+ * bare nodefeat invocation) becomes that set by name, its command "".
+ * Returns 1 when it did (the caller says so), else 0.
+ */
+int train_settings_features_builtin(struct train_settings *s);
 /* 0 if the feature stage of s is one of those (and a command has its
  * command line); else -1 with msg. */
 int train_settings_features_check(const struct train_settings *s, char *msg, size_t msglen);

@@ -21,6 +21,7 @@
 
 #include "err.h"
 #include "outfile.h"
+#include "progress.h"
 #include "stream.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -29,6 +30,7 @@
 
 #define BIN_MAGIC "\x89GNS"
 #define TXT_MAGIC "##gnnstream"
+#define UTF8_BOM "\xef\xbb\xbf"	/* skipped where a stream or edge list starts */
 #define MAX_HEADER (1u << 20)	/* one record header line */
 #define IOBUF (1u << 18)
 /* Raw bytes are read RAW_FILL at a time into a buffer of RAW_CAP: the spare
@@ -94,6 +96,16 @@ void gs_rec_free(gs_rec *r)
 		free(r->params[i].data);
 	free(r->params);
 	gs_rec_init(r);
+}
+
+double gs_rec_bytes(const gs_rec *r)
+{
+	double b = 2.0 * (double)r->cap_m * sizeof(int32_t) + (double)r->cap_lab +
+		(double)r->cap_data + (double)r->cap_cfg;
+
+	for (int i = 0; i < r->cap_params; i++)
+		b += (double)r->params[i].cap;
+	return b;
 }
 
 size_t gs_dtype_size(int dtype)
@@ -359,6 +371,9 @@ struct gs_file {
 	char *hdr;		/* header line of the current record */
 	size_t hdr_cap;
 	int64_t el_attrs;	/* edge list: edges whose attribute dict was ignored */
+	int64_t rbytes;		/* bytes read from fd so far */
+	struct progress *pr;	/* told rbytes / pr_unit as they arrive, or NULL */
+	int64_t pr_unit;
 
 	/* writing */
 	FILE *fp;		/* level 0 */
@@ -484,7 +499,30 @@ static int raw_fill(gs_file *fp)
 	if (n == 0)
 		fp->reof = 1;
 	fp->rlen += (size_t)n;
+	fp->rbytes += n;
+	if (fp->pr)
+		progress_update(fp->pr, fp->rbytes / fp->pr_unit);
 	return 0;
+}
+
+void gs_set_progress(gs_file *fp, struct progress *p, int64_t unit)
+{
+	fp->pr = p;
+	fp->pr_unit = unit > 0 ? unit : 1;
+}
+
+int64_t gs_in_bytes(const gs_file *fp)
+{
+	return fp->rbytes;
+}
+
+int64_t gs_in_size(const gs_file *fp)
+{
+	struct stat st;
+
+	if (fstat(fp->fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return -1;
+	return (int64_t)st.st_size;
 }
 
 /*
@@ -1435,6 +1473,8 @@ static int read_edgelist(gs_file *fp, gs_rec *rec)
 	while ((rc = read_line(fp)) == 1) {
 		char *s = fp->line;
 		int cols = 2, rest;
+		if (strncmp(s, UTF8_BOM, 3) == 0)
+			s += 3;	/* `cat` of files that each begin with one */
 		while (*s == ' ' || *s == '\t')
 			s++;
 		if (*s == '#' || *s == '\0')
@@ -1507,6 +1547,11 @@ static int read_stream_header(gs_file *fp)
 		unread_plain(fp);	/* a gzip member after plain data */
 	if ((rc = fill(fp, 16)))
 		return rc;
+	if (fp->len - fp->pos >= 3 && memcmp(fp->buf + fp->pos, UTF8_BOM, 3) == 0) {
+		fp->pos += 3;	/* a byte-order mark (Windows editors): not data */
+		if ((rc = fill(fp, 16)))
+			return rc;
+	}
 	have = fp->len - fp->pos;
 	b = fp->buf + fp->pos;
 	if (have == 0) {

@@ -5,15 +5,18 @@
 # package database is asked).  What is missing is installed when run as
 # root where apt-get is (Debian); otherwise it is named, with its Debian
 # package, and deps.sh fails.
-#   sh mk/deps.sh WHAT...
+#   sh mk/deps.sh [want] WHAT...
 #     build     what the programs need (`make`): make, a C compiler, OpenMP,
-#               GSL, zlib, libyaml, OpenBLAS (CBLAS), LAPACKE, ARPACK
+#               GSL, zlib, libyaml, OpenBLAS (CBLAS), LAPACKE, ARPACK, LIBLINEAR
 #     optional  what the programs use when it is there (`make`, before
 #               build): oneDNN (bf16 products, common/gemm.h).  Installed
 #               like the others as root where apt-get is; elsewhere named on
 #               stderr, and the build goes on without it.  Writes the make
-#               variables DNNL_CPPFLAGS and DNNL_LDLIBS to the file
-#               $OPTIONAL_MK (default build/optional.mk); never fails
+#               variables DNNL_BUILD (the DNNL it was made for),
+#               DNNL_CPPFLAGS and DNNL_LDLIBS to the file $OPTIONAL_MK
+#               (default build/optional.mk); fails only on misuse.  With
+#               DNNL=no (make DNNL=no) oneDNN is left out: nothing is
+#               checked or installed, and the programs are fp32 only
 #     test      Criterion and the figures' tools (`make test`)
 #     asan      the compiler's AddressSanitizer and UBSan (`make test-asan`)
 #     valgrind  valgrind (`make test-valgrind`)
@@ -31,7 +34,10 @@
 # $CFLAGS), and FUZZ_CC, FUZZ_FLAGS, MPICC; run by hand, the Makefile's
 # defaults.
 # Exit 0 when everything is there (installed if need be), 1 when something
-# is missing, 2 on misuse.  Prints nothing when nothing is missing.
+# is missing, 2 on misuse.  Prints nothing when nothing is missing.  With
+# want first, what is missing is wanted, not needed: installed as above,
+# otherwise named on stderr, and deps.sh exits 0 (`make test` wants numpy
+# and mpi: their tests say they are skipped where they are missing).
 # The flags are lists of words: split, never globbed.
 # shellcheck disable=SC2086,SC2046
 set -uf
@@ -40,18 +46,20 @@ OMPFLAGS=${OMPFLAGS--fopenmp}
 CFLAGS=${CFLAGS--O2 -g -Wall -Wextra}
 CPPFLAGS=${CPPFLAGS:-}
 LDFLAGS=${LDFLAGS:-}
-LDLIBS=${LDLIBS:--lgsl -llapacke -lopenblas -larpack -lyaml -lz -lm}
+LDLIBS=${LDLIBS:--lgsl -llapacke -lopenblas -larpack -llinear -lyaml -lz -lm}
 ASAN_FLAGS=${ASAN_FLAGS:--fsanitize=address,undefined -fno-omit-frame-pointer -g -O1}
 FUZZ_CC=${FUZZ_CC:-clang}
 FUZZ_FLAGS=${FUZZ_FLAGS:--g -O1 -fsanitize=fuzzer,address,undefined}
 MPICC=${MPICC:-mpicc}
 PY=/usr/bin/python3	# bench/*.sh run the peers with it
 
+want=""
+[ "${1:-}" = want ] && { want=1; shift; }
 [ $# -gt 0 ] || set -- build
 for w in "$@"; do
 	case $w in
 	build | optional | test | numpy | mpi | asan | valgrind | figures | bench | fuzz) ;;
-	*) echo "usage: sh mk/deps.sh [build|optional|test|numpy|mpi|asan|valgrind|figures|bench|fuzz]..." >&2; exit 2 ;;
+	*) echo "usage: sh mk/deps.sh [want] [build|optional|test|numpy|mpi|asan|valgrind|figures|bench|fuzz]..." >&2; exit 2 ;;
 	esac
 done
 
@@ -97,6 +105,7 @@ cat >"$T/all.c" <<'EOF'
 #include <cblas.h>
 #include <gsl/gsl_rng.h>
 #include <lapacke.h>
+#include <linear.h>
 #include <omp.h>
 #include <yaml.h>
 #include <zlib.h>
@@ -104,13 +113,13 @@ cat >"$T/all.c" <<'EOF'
 typedef void (*fn)(void);
 fn volatile used[] = {
 	(fn)dsaupd_c, (fn)cblas_sgemm, (fn)gsl_rng_alloc, (fn)LAPACKE_dsyevd_work,
-	(fn)omp_get_max_threads, (fn)yaml_parser_initialize, (fn)gzdopen,
+	(fn)omp_get_max_threads, (fn)yaml_parser_initialize, (fn)gzdopen, (fn)train,
 };
 
 int main(int argc, char **argv)
 {
 	(void)argv;
-	return used[argc % 7] == 0;
+	return used[argc % 8] == 0;
 }
 EOF
 cat >"$T/omp.c" <<'EOF'
@@ -135,6 +144,7 @@ lib() {
 	openblas) set -- OpenBLAS cblas.h libopenblas-dev openblas \
 		"the OpenBLAS development package, with CBLAS" ;;
 	arpack) set -- ARPACK arpack/arpack.h libarpack2-dev arpack "the arpack-ng development package" ;;
+	linear) set -- LIBLINEAR linear.h liblinear-dev "" "the LIBLINEAR development package" ;;
 	yaml) set -- libyaml yaml.h libyaml-dev yaml-0.1 ;;
 	z) set -- zlib zlib.h zlib1g-dev zlib ;;
 	m) set -- "the C maths library" math.h libc6-dev "" "the C library's development package" ;;
@@ -167,7 +177,7 @@ check_build() {
 		case $w in -l?*) words="$words ${w#-l}" ;; esac
 	done
 	seen=""
-	for w in gsl lapacke openblas arpack yaml z $words; do
+	for w in gsl lapacke openblas arpack linear yaml z $words; do
 		case " $seen " in *" $w "*) continue ;; esac
 		seen="$seen $w"
 		why=""
@@ -230,6 +240,13 @@ check_optional() {
 # make variables
 optional() {
 	out=${OPTIONAL_MK:-build/optional.mk}
+	dnnl=${DNNL:-auto}
+	case $dnnl in auto | no) ;; *) echo "deps: DNNL=$dnnl: expected auto or no" >&2; exit 2 ;; esac
+	case $out in */*) mkdir -p "${out%/*}" || exit 0 ;; esac
+	if [ "$dnnl" = no ]; then
+		printf '# mk/deps.sh optional: oneDNN left out (DNNL=no)\nDNNL_BUILD = no\nDNNL_CPPFLAGS =\nDNNL_LDLIBS =\n' >"$out"
+		exit 0
+	fi
 	tried=""
 	while ! check check_optional; do
 		if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
@@ -243,13 +260,12 @@ optional() {
 		apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=600 $pkgs >&2 ||
 			echo "deps: apt-get install failed" >&2
 	done
-	case $out in */*) mkdir -p "${out%/*}" || exit 0 ;; esac
 	if [ -z "$report" ]; then
-		printf '# mk/deps.sh optional: oneDNN found\nDNNL_CPPFLAGS = -DGNN_DNNL\nDNNL_LDLIBS = %s\n' \
+		printf '# mk/deps.sh optional: oneDNN found\nDNNL_BUILD = auto\nDNNL_CPPFLAGS = -DGNN_DNNL\nDNNL_LDLIBS = %s\n' \
 			"$DNNL_LDLIBS" >"$out"
 	else
 		printf 'deps: optional, missing here (the build goes on without it):\n%s' "$report" >&2
-		printf '# mk/deps.sh optional: oneDNN not found\nDNNL_CPPFLAGS =\nDNNL_LDLIBS =\n' >"$out"
+		printf '# mk/deps.sh optional: oneDNN not found\nDNNL_BUILD = auto\nDNNL_CPPFLAGS =\nDNNL_LDLIBS =\n' >"$out"
 	fi
 	exit 0
 }
@@ -386,7 +402,11 @@ while ! check "$@"; do
 done
 [ -n "$report" ] || exit 0
 
-echo "deps: missing here, needed for $*:" >&2
+if [ -n "$want" ]; then
+	echo "deps: missing here, wanted for $* (what needs it is skipped):" >&2
+else
+	echo "deps: missing here, needed for $*:" >&2
+fi
 printf '%s' "$report" >&2
 if [ -n "$pkgs" ]; then
 	if [ -n "$tried" ]; then
@@ -399,4 +419,5 @@ if [ -n "$pkgs" ]; then
 fi
 [ -z "$libs" ] ||
 	echo "deps: a library installed in another prefix: CPPFLAGS=-I/prefix/include LDFLAGS=-L/prefix/lib make" >&2
+[ -z "$want" ] || exit 0
 exit 1

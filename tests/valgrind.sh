@@ -7,7 +7,8 @@
 #   gcn-train labelled.gs > model.gs
 #   gcn-adapt --model (node task) ; evalf1
 #   graph-import (an edge list with edge labels) ; gcn-adapt --task link
-#   gcn-embed (a stream, a .npy file) ; gcn-train --features COMMAND
+#   gcn-embed (a stream, a .npy file) ; linprobe ; evalf1 --baseline
+#   gcn-train --features COMMAND
 #
 # Each program runs alone under valgrind (not as a pipe of valgrinds: one
 # failure then names its stage).  OMP_WAIT_POLICY is set, so that the gcn
@@ -62,8 +63,16 @@ vg evalf1 $BIN/evalf1 -o "$T/f1.txt" "$T/pred.gs"
 vg gcn-embed $BIN/gcn-embed -q -j 2 --model "$T/model.gs" -o "$T/emb.gs" "$T/one.gs"
 vg gcn-embed-npy $BIN/gcn-embed -q -j 2 --model "$T/model.gs" --embedding rank \
 	--npy "$T/emb.npy" "$T/lab.gs"
+# the linear probe of those embeddings, and the paired comparison
+vg linprobe $BIN/linprobe -q -j 2 --label cluster --runs 2 --cv-folds 2 --C-grid 0.1..10 \
+	-o "$T/probe.gs" "$T/emb.gs"
+vg evalf1-baseline $BIN/evalf1 --baseline "$T/probe.gs" -o "$T/paired.txt" "$T/probe.gs"
 vg gcn-train-stage $BIN/gcn-train -q -j 2 -s 3 --hidden 8 --epochs 1 --batch 4 \
 	--validation 4 --features "$BIN/nodefeat -q" -o "$T/model2.gs" "$T/lab.gs"
 vg gcn-export $BIN/gcn-export -o "$T/model.safetensors" "$T/model.gs"
+# the structural-role generator, with noise, and the refex feature set
+vg motif-gen $BIN/motif-gen -q -s 6 --preset cycle-varied --count 2 --add-edges 0.1 \
+	--remove-edges 0.1 -o "$T/motif.gs"
+vg nodefeat-refex $BIN/nodefeat -q -j 2 --set refex -o "$T/refex.gs" "$T/motif.gs"
 echo "valgrind.sh: $n programs, $fails failed"
 [ "$fails" -eq 0 ]

@@ -8,6 +8,8 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
+#include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include "centrality.h"
 #include "err.h"
 #include "filter.h"
+#include "mem.h"
 #include "opt.h"
 #include "progress.h"
 #include "rng.h"
@@ -39,20 +42,18 @@ struct state {
 	struct cent_opts co;
 	cent_ws ws;
 	double *col[NCOL];	/* (n) each */
-	double *table;		/* (n, NCOL) */
 	size_t cap;
 	gs_rec out;
 	int64_t approx_graphs;
 	int error_set;		/* --error or --closeness-error given */
-	struct progress pr;	/* BFS sources of the current graph */
-	int pr_started;
+	/* Progress of the current graph (centrality_compute's hook): the
+	 * BFS sources, then the components through the eigensolvers, and
+	 * within them the restarts of a Lanczos run.  pr_on: the line of pr
+	 * was started (sources, components); lz_on: the Lanczos line. */
+	struct progress pr, lz;
+	int pr_on, pr_phase, lz_on;
 	int64_t graph_id;
-	double work;		/* node and arc visits of one search */
 };
-
-/* A graph whose searches need fewer node and arc visits than this (a few
- * seconds) shows no line of its own: the filter's line counts graphs. */
-#define PROGRESS_MIN_WORK 1e9
 
 static void usage(FILE *f, const struct state *s)
 {
@@ -81,17 +82,42 @@ static void usage(FILE *f, const struct state *s)
 		s->c->level, s->c->seed);
 }
 
-/* centrality_compute's progress hook (on the calling thread): BFS sources
- * done of the total planned, which grows when the sampling needs more. */
-static void on_sources(void *arg, int64_t done, int64_t total)
+/* End a line: its last line (--progress) if it showed at all, that is,
+ * if its phase took long enough (progress.h: 10 s, on a terminal 0.2 s),
+ * so that a stream of small graphs shows only the filter's line. */
+static void end_line(struct progress *p, int *on)
+{
+	if (*on && p->drawn)
+		progress_done(p);
+	*on = 0;
+}
+
+/* centrality_compute's progress hook (on the calling thread). */
+static void on_progress(void *arg, int phase, int64_t done, int64_t total)
 {
 	struct state *s = arg;
 
-	if (!s->pr_started) {
-		if ((double)total * s->work < PROGRESS_MIN_WORK || done >= total)
-			return;
-		progress_start(&s->pr, "sources", total, "graph %" PRId64, s->graph_id);
-		s->pr_started = 1;
+	if (phase == CENT_P_LANCZOS) {
+		if (s->pr_on && s->pr_phase == CENT_P_SOURCES)
+			end_line(&s->pr, &s->pr_on);	/* the searches are over */
+		if (!s->lz_on)
+			progress_start(&s->lz, "restarts", total, "graph %" PRId64 ": Lanczos",
+				       s->graph_id);
+		s->lz_on = 1;
+		s->lz.total = total;
+		progress_update(&s->lz, done);
+		if (total > 0 && done >= total)	/* the run's last call */
+			end_line(&s->lz, &s->lz_on);
+		return;
+	}
+	if (s->pr_on && s->pr_phase != phase)
+		end_line(&s->pr, &s->pr_on);
+	if (!s->pr_on) {
+		progress_start(&s->pr, phase == CENT_P_SOURCES ? "sources" : "components", total,
+			       "graph %" PRId64 "%s", s->graph_id,
+			       phase == CENT_P_SOURCES ? "" : ": eigensolvers");
+		s->pr_on = 1;
+		s->pr_phase = phase;
 	}
 	s->pr.total = total;
 	progress_update(&s->pr, done);
@@ -184,6 +210,39 @@ static void set_bounds(gs_rec *t, const struct cent_opts *o, const cent_out *r)
 	}
 }
 
+/* What centrality holds at most for a graph (centrality(1), MEMORY): the
+ * record and its graph, and the largest of the three phases: the searches
+ * with the betweenness and closeness columns, the eigensolvers with all
+ * five, the five with the output rows.  search, spectral: the workspace
+ * of the first two (0: not known yet). */
+static double need_of(const gs_rec *rec, double search, double spectral)
+{
+	double n = rec->n, cols = 8.0 * NCOL * n;
+
+	return gs_rec_bytes(rec) + graph_bytes(rec->n, rec->m) +
+		fmax(fmax(16 * n + search, cols + spectral), 2 * cols);
+}
+
+/* filter_run's check before the graph is built: what it takes whatever
+ * its shape. */
+static double need(void *ctx, const gs_rec *rec)
+{
+	(void)ctx;
+	return need_of(rec, 0, 0);
+}
+
+/* Once the graph is built, its components say what the searches and the
+ * eigensolvers take. */
+static void check_memory(struct state *s, const struct filter_graph *fg, cent_out *want)
+{
+	double search, spectral;
+
+	cent_ws_bytes(fg->g, &s->co, want, omp_get_max_threads(), &s->ws, &search, &spectral);
+	mem_require(need_of(fg->rec, search, spectral), "%s: graph %" PRId64 " (%" PRId32
+		    " nodes, %" PRId64 " edges)", gs_where(fg->in), fg->rec->id, fg->g->n,
+		    fg->g->m);
+}
+
 static void one_graph(void *ctx, const struct filter_graph *fg)
 {
 	struct state *s = ctx;
@@ -191,13 +250,13 @@ static void one_graph(void *ctx, const struct filter_graph *fg)
 	struct cent_opts co = s->co;
 	cent_out res;
 	char msg[256];
+	double *table;
 	int j;
 
 	if ((size_t)n > s->cap) {
 		s->cap = (size_t)n;
 		for (j = 0; j < NCOL; j++)
 			s->col[j] = xreallocarray(s->col[j], s->cap, sizeof(double));
-		s->table = xreallocarray(s->table, s->cap, NCOL * sizeof(double));
 	}
 	memset(&res, 0, sizeof res);
 	res.eigenvector = s->col[0];
@@ -205,17 +264,17 @@ static void one_graph(void *ctx, const struct filter_graph *fg)
 	res.closeness = s->col[2];
 	res.subgraph = s->col[3];
 	res.subgraph_log = s->col[4];
+	check_memory(s, fg, &res);
 	/* every graph samples its own sources: the seed is per graph */
 	co.seed = rng_mix(s->c->seed, (uint64_t)fg->rec->id);
-	co.on_progress = on_sources;
+	co.on_progress = on_progress;
 	co.progress_arg = s;
-	s->pr_started = 0;
+	s->pr_on = s->lz_on = 0;
 	s->graph_id = fg->rec->id;
-	s->work = (double)n + 2.0 * (double)fg->g->m;
 	if (centrality_compute(fg->g, &co, &res, &s->ws, msg, sizeof msg) != 0)
 		die("%s: graph %" PRId64 ": %s", gs_where(fg->in), fg->rec->id, msg);
-	if (s->pr_started)
-		progress_done(&s->pr);
+	end_line(&s->pr, &s->pr_on);
+	end_line(&s->lz, &s->lz_on);
 	if (!s->c->quiet && (res.approx || res.switched_comps) &&
 	    (s->approx_graphs++ == 0 || s->c->progress))
 		say_estimates(s, fg, &res);
@@ -224,15 +283,16 @@ static void one_graph(void *ctx, const struct filter_graph *fg)
 		       "exceeds the double range (largest eigenvalue %.1f); written as "
 		       "DBL_MAX, use subgraph_log", gs_where(fg->in), fg->rec->id,
 		       res.subgraph_clamped, res.lambda_max);
+	/* the rows, in the record's buffer (also the table of --tsv) */
+	gs_rec_tensor(&s->out, fg->rec->id, "centrality", n, NCOL, GS_F64, COLUMNS);
+	table = s->out.data;
 	for (v = 0; v < n; v++)
 		for (j = 0; j < NCOL; j++)
-			s->table[(size_t)v * NCOL + (size_t)j] = s->col[j][v];
+			table[(size_t)v * NCOL + (size_t)j] = s->col[j][v];
 	if (fg->tsv) {
-		tsv_rows(fg->tsv, fg, COLUMNS, s->table, n, NCOL);
+		tsv_rows(fg->tsv, fg, COLUMNS, table, n, NCOL);
 		return;
 	}
-	gs_rec_tensor(&s->out, fg->rec->id, "centrality", n, NCOL, GS_F64, COLUMNS);
-	memcpy(s->out.data, s->table, (size_t)n * NCOL * sizeof(double));
 	if (res.approx)
 		set_bounds(&s->out, &co, &res);
 	gs_write1(fg->out, &s->out);
@@ -304,11 +364,13 @@ int main(int argc, char **argv)
 	c.seed_set = 1;		/* the default seed is a seed: the pg record shows it */
 	copt_apply_threads(&c);
 	progress_init(&s.pr, &c);
+	progress_init(&s.lz, &c);
 	cent_ws_init(&s.ws);
 	gs_rec_init(&s.out);
 	f.c = &c;
 	f.replaces = written;
 	f.graph_fn = one_graph;
+	f.need_fn = need;
 	f.ctx = &s;
 	filter_run(&f, argc - optind, argv + optind, argc, argv);
 	if (!c.quiet && s.approx_graphs > 1)
@@ -318,6 +380,5 @@ int main(int argc, char **argv)
 	gs_rec_free(&s.out);
 	for (j = 0; j < NCOL; j++)
 		free(s.col[j]);
-	free(s.table);
 	return 0;
 }

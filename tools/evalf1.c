@@ -9,6 +9,10 @@
  * gives the number of classes.  An item whose true class is negative has
  * none (gcn-adapt --predict writes -1 there): it is not scored.  The
  * records are checked and scored by common/evalrun.c.
+ *
+ * --baseline FILE pairs the runs with those of another arm scored on the
+ * same splits (the same test items, run by run) and prints the mean of the
+ * per-run differences with its paired t-interval (common/f1.h, f1_paired).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -28,16 +32,27 @@
 #include "progress.h"
 #include "stream.h"
 
-enum { OPT_NAME = COPT_FIRST_TOOL, OPT_FORMAT, OPT_PER_CLASS, OPT_CONFUSION };
+enum { OPT_NAME = COPT_FIRST_TOOL, OPT_BASELINE, OPT_FORMAT, OPT_PER_CLASS, OPT_CONFUSION };
 enum { FMT_TABLE, FMT_TSV, FMT_YAML };
 static const char *const formats[] = { "table", "tsv", "yaml", NULL };
-#define SYNOPSIS "evalf1 [-q] [-j threads] [-o file] [--confusion] [--format table|tsv|yaml]\n" \
-	"              [--name name] [--per-class] [--progress] [file ...]"
+#define MAX_BASELINES 64
+
+#define SYNOPSIS "evalf1 [-q] [-j threads] [-o file] [--baseline file] [--confusion]\n" \
+	"              [--format table|tsv|yaml] [--name name] [--per-class] [--progress]\n" \
+	"              [file ...]"
 
 struct opts {
 	struct copt c;
 	const char *name;
 	int format, per_class, confusion;
+	const char *baseline[MAX_BASELINES];	/* --baseline files */
+	int nbase;
+};
+
+/* The main input's runs paired with one baseline's. */
+struct pairing {
+	const char *name;
+	struct f1_paired micro, macro;
 };
 
 static void
@@ -47,6 +62,8 @@ usage(FILE *f)
 		"usage: " SYNOPSIS "\n"
 		"  Reads prediction records (gcn-adapt) of one or many runs; prints F1 per run\n"
 		"  and the mean and standard deviation over runs.\n"
+		"      --baseline FILE     pair the runs with FILE's (the same splits): the mean\n"
+		"                          difference and its 95%% paired t-interval (repeatable)\n"
 		"      --confusion         print each run's confusion matrix (rows true, columns predicted)\n"
 		"      --format F          table (for people), tsv or yaml [table]\n"
 		"  -h, --help              this help\n"
@@ -67,6 +84,7 @@ parse(struct opts *o, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		COPT_LONGOPTS,
+		{ "baseline", required_argument, NULL, OPT_BASELINE },
 		{ "confusion", no_argument, NULL, OPT_CONFUSION },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "name", required_argument, NULL, OPT_NAME },
@@ -86,6 +104,13 @@ parse(struct opts *o, int argc, char **argv)
 		if (copt_handle(&o->c, ch, optarg))
 			continue;
 		switch (ch) {
+		case OPT_BASELINE:
+			if (!*optarg)
+				die_usage("--baseline: expected a file of predictions");
+			if (o->nbase == MAX_BASELINES)
+				die_usage("--baseline: at most %d", MAX_BASELINES);
+			o->baseline[o->nbase++] = optarg;
+			break;
 		case OPT_CONFUSION: o->confusion = 1; break;
 		case OPT_PER_CLASS: o->per_class = 1; break;
 		case OPT_NAME:
@@ -101,11 +126,19 @@ parse(struct opts *o, int argc, char **argv)
 	if (o->c.level_set || o->c.text || o->c.seed_set)
 		die_usage("%s: evalf1 writes a report, not a stream, and draws nothing at "
 			  "random", o->c.level_set ? "-l" : o->c.text ? "-t" : "-s");
+	int stdin_main = optind == argc;
+	for (int i = optind; i < argc; i++)
+		stdin_main |= strcmp(argv[i], "-") == 0;
+	for (int b = 0; b < o->nbase; b++)
+		if (strcmp(o->baseline[b], "-") == 0 && stdin_main)
+			die_usage("--baseline -: the main input is the standard input already");
 }
 
-/* The runs of every input, in id order (dies on a bad record). */
+/* The runs of every input, in id order (dies on a bad record); with
+ * want_items, each run's scored items too (--baseline). */
 static void
-read_runs(const struct opts *o, int nfiles, char **files, struct eval_runs *rs)
+read_runs(const struct opts *o, int nfiles, char **files, int want_items,
+	  struct eval_runs *rs)
 {
 	gs_rec r;
 	char msg[8192];		/* a message quotes two runs' task and dataset */
@@ -114,6 +147,7 @@ read_runs(const struct opts *o, int nfiles, char **files, struct eval_runs *rs)
 	progress_start(&pr, "runs", 0, NULL);
 	gs_rec_init(&r);
 	eval_runs_init(rs);
+	rs->want_items = want_items;
 	for (int fi = 0; fi < (nfiles ? nfiles : 1); fi++) {
 		const char *path = nfiles ? files[fi] : "-";
 		gs_file *in = gs_open_in(path, msg, sizeof msg);
@@ -139,6 +173,119 @@ read_runs(const struct opts *o, int nfiles, char **files, struct eval_runs *rs)
 		warnx_("%" PRId64 " of %" PRId64 " items have no true class (negative): not scored",
 		       rs->skipped, rs->items);
 	eval_runs_sort(rs);
+}
+
+/* Run a of the main input and run b of the baseline scored the same items
+ * with the same true classes? Dies naming the first difference. */
+static void
+same_split(const char *path, const struct eval_run *a, const struct eval_run *b)
+{
+	int64_t i = 0, m = a->f.n < b->f.n ? a->f.n : b->f.n;
+
+	while (i < m && a->item[i] == b->item[i] && a->truth[i] == b->truth[i])
+		i++;
+	if (i == m && a->f.n == b->f.n)
+		return;
+	if (i == m)
+		die("%s: run %" PRId64 " scores %" PRId64 " items, the main input's %" PRId64
+		    ": not the same splits", path, b->id, b->f.n, a->f.n);
+	die("%s: run %" PRId64 ": item %" PRId64 " (class %" PRId32 ") where the main input "
+	    "has item %" PRId64 " (class %" PRId32 "): not the same splits", path, b->id,
+	    b->item[i], b->truth[i], a->item[i], a->truth[i]);
+}
+
+/* The main input's runs R[0..n) paired with those of baseline path. */
+static void
+pair_with(const struct opts *o, const char *path, const struct eval_run *R, int n,
+	  struct pairing *P)
+{
+	char *files[1] = { (char *)path };
+	struct eval_runs base;
+	read_runs(o, 1, files, 1, &base);
+	const struct eval_run *B = base.r;
+	int nb = base.n;
+	double *a = xmallocarray((size_t)n, 2 * sizeof *a), *b = xmallocarray((size_t)n, 2 * sizeof *b);
+
+	if (B[0].C != R[0].C || strcmp(B[0].task, R[0].task) != 0)
+		die("%s: task '%s', %d classes; the main input's: task '%s', %d classes", path,
+		    B[0].task, B[0].C, R[0].task, R[0].C);
+	/* a dataset's name may be a file name (gcn-adapt, linprobe): the items
+	 * decide, and a difference is said */
+	if (strcmp(B[0].dataset, R[0].dataset) != 0 && !o->c.quiet)
+		warnx_("%s: dataset '%s', the main input's '%s': paired on their items", path,
+		       B[0].dataset, R[0].dataset);
+	for (int i = 0; i < n || i < nb; i++) {	/* both in run order */
+		if (i >= nb || i >= n || B[i].id != R[i].id)
+			die("%s: run %" PRId64 " is in one input only (the main input has %d runs, "
+			    "the baseline %d): not the same splits", path, i >= nb ? R[i].id
+			    : i >= n ? B[i].id : R[i].id < B[i].id ? R[i].id : B[i].id, n, nb);
+		same_split(path, &R[i], &B[i]);
+		a[i] = R[i].f.micro;
+		b[i] = B[i].f.micro;
+		a[n + i] = R[i].f.macro;
+		b[n + i] = B[i].f.macro;
+	}
+	P->name = path;
+	f1_paired(a, b, n, &P->micro);
+	f1_paired(a + n, b + n, n, &P->macro);
+	free(a);
+	free(b);
+	eval_runs_free(&base);
+}
+
+/* One metric's paired line: table (percent), tsv or yaml. */
+static void
+paired_line(FILE *f, const struct opts *o, const char *base, const char *metric,
+	    const struct f1_paired *p)
+{
+	const char *gain = p->n < 2 ? "n/a" : p->gain ? "yes" : "no";
+
+	if (o->format == FMT_TSV) {
+		fprintf(f, "%s\t%s\t%d\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%s\n", base, metric,
+			p->n, p->mean_a, p->mean_b, p->mean, p->sd, p->lo, p->hi, gain);
+	} else if (o->format == FMT_YAML) {
+		fprintf(f, "    %s: {mean: %.6f, baseline_mean: %.6f, diff_mean: %.6f, ", metric,
+			p->mean_a, p->mean_b, p->mean);
+		if (p->n < 2)
+			fprintf(f, "diff_sd: .nan, ci95: null, gain: null}\n");
+		else
+			fprintf(f, "diff_sd: %.6f, ci95: [%.6f, %.6f], gain: %s}\n", p->sd, p->lo,
+				p->hi, p->gain ? "true" : "false");
+	} else if (p->n < 2) {
+		fprintf(f, "  %-9s %7.2f %9.2f %+8.2f   one run: no interval (two runs or more)\n",
+			metric, 100 * p->mean_a, 100 * p->mean_b, 100 * p->mean);
+	} else {
+		fprintf(f, "  %-9s %7.2f %9.2f %+8.2f %8.2f   [%+6.2f, %+6.2f]  %s\n", metric,
+			100 * p->mean_a, 100 * p->mean_b, 100 * p->mean, 100 * p->sd, 100 * p->lo,
+			100 * p->hi, gain);
+	}
+}
+
+/* The paired comparisons, after the report (table, yaml) or alone (tsv). */
+static void
+report_paired(FILE *f, const struct opts *o, const struct pairing *P, int np)
+{
+	if (o->format == FMT_TSV)
+		fprintf(f, "baseline\tmetric\truns\tmean\tbaseline_mean\tdiff_mean\tdiff_sd\t"
+			"ci95_low\tci95_high\tgain\n");
+	else if (o->format == FMT_YAML)
+		fprintf(f, "paired:\n");
+	for (int b = 0; b < np; b++) {
+		if (o->format == FMT_TABLE)
+			fprintf(f, "\npaired with %s, %d run%s (difference = this input - baseline, "
+				"in %%):\n  %-9s %7s %9s %8s %8s   %-16s  %s\n", P[b].name, P[b].micro.n,
+				P[b].micro.n == 1 ? "" : "s", "metric", "mean", "baseline", "diff", "sd",
+				"95% t-interval", "gain");
+		else if (o->format == FMT_YAML) {
+			char *name = cfg_quote(P[b].name);
+			fprintf(f, "  - baseline: %s\n    runs: %d\n", name, P[b].micro.n);
+			free(name);
+		}
+		paired_line(f, o, P[b].name, o->format == FMT_TABLE ? "micro-F1" : "micro_f1",
+			    &P[b].micro);
+		paired_line(f, o, P[b].name, o->format == FMT_TABLE ? "macro-F1" : "macro_f1",
+			    &P[b].macro);
+	}
 }
 
 static void
@@ -241,14 +388,22 @@ main(int argc, char **argv)
 
 	err_setprog(argv[0]);
 	parse(&o, argc, argv);
-	read_runs(&o, argc - optind, argv + optind, &rs);
+	read_runs(&o, argc - optind, argv + optind, o.nbase > 0, &rs);
+	const struct eval_run *R = rs.r;
+	int n = rs.n;
 
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
 	if (!mem)
 		die("out of memory");
-	report(mem, &o, rs.r, rs.n);
+	struct pairing P[MAX_BASELINES];
+	for (int b = 0; b < o.nbase; b++)
+		pair_with(&o, o.baseline[b], R, n, &P[b]);
+	if (o.nbase == 0 || o.format != FMT_TSV)
+		report(mem, &o, R, n);
+	if (o.nbase)
+		report_paired(mem, &o, P, o.nbase);
 	if (fclose(mem) != 0)
 		die("out of memory");
 

@@ -50,6 +50,7 @@
 #include "progress.h"
 #include "reader.h"
 #include "rng.h"
+#include "split.h"
 #include "stream.h"
 
 enum {
@@ -57,11 +58,13 @@ enum {
 	OPT_RUNS, OPT_LABEL, OPT_EPOCHS, OPT_PATIENCE, OPT_LR, OPT_HIDDEN, OPT_HEAD_WIDTH,
 	OPT_TRAIN_PER_CLASS, OPT_VAL, OPT_TEST, OPT_SCALE, OPT_DROPOUT,
 	OPT_ATTRIBUTES, OPT_ATTR_ONLY, OPT_TRAIN_FRACTION, OPT_RANDOM_ABOVE, OPT_FIRST_RUN,
-	OPT_RAW_CONCAT, OPT_FEATURES, OPT_PREDICT, OPT_SAVE_MODEL, OPT_PRECISION
+	OPT_RAW_CONCAT, OPT_FEATURES, OPT_PREDICT, OPT_SAVE_MODEL, OPT_PRECISION,
+	OPT_ALLOW_CMD, OPT_FEATURES_TIMEOUT
 };
 
-#define SYNOPSIS "gcn-adapt [-qt] [-j threads] [-l level] [-o file] [-s seed] [--attr-only]\n" \
-	"                 [--attributes] [--dropout p] [--epochs n] [--features stage]\n" \
+#define SYNOPSIS "gcn-adapt [-qt] [-j threads] [-l level] [-o file] [-s seed]\n" \
+	"                 [--allow-features-command] [--attr-only] [--attributes] [--dropout p]\n" \
+	"                 [--epochs n] [--features stage] [--features-timeout s]\n" \
 	"                 [--first-run r] [--freeze k] [--head-width n] [--label name]\n" \
 	"                 [--lr x] [--model file] [--no-pretrain] [--patience n]\n" \
 	"                 [--precision p] [--predict] [--progress] [--random-above] [--raw-concat]\n" \
@@ -75,12 +78,13 @@ static const char *const adapt_task[] = { "node", "link", "graph", NULL };
 #define LINK_TEST 0.2
 #define LINK_VAL 0.1
 #define FOLDS 10
-#define FOLD_STREAM 0x666f6c6473ULL	/* "folds" */
 
 struct opts {
 	struct copt c;
 	const char *model, *label;
 	const char *features;	/* --features, or NULL: the model's stage */
+	int allow_cmd;		/* --allow-features-command */
+	double features_timeout;	/* --features-timeout */
 	int shipped;		/* model is the shipped one, no --model given */
 	int task, no_pretrain, freeze, runs, first_run, epochs, patience, head_width, scale, random_above;
 	int train_per_class, nval, ntest, attributes, attr_only, raw_concat;
@@ -90,6 +94,7 @@ struct opts {
 	const char *train_opt;	/* the first option given that only adaptation takes */
 	int label_set, task_set;
 	const char *precision;	/* --precision: auto, fp32 or bf16 */
+	char precision_why[400];	/* what auto chose and why, for stderr */
 };
 
 static void
@@ -100,13 +105,17 @@ usage(FILE *f, const struct opts *o)
 		"  Adapts a gcn-train model to a labelled graph; writes the test predictions of\n"
 		"  every run (evalf1 scores them).  With --predict, labels every item of the\n"
 		"  input with a model saved by --save-model.\n"
+		"      --allow-features-command  run the feature command the model records\n"
+		"                          (a model file runs nothing by itself)\n"
 		"      --attr-only         the baseline on node attributes alone (no encoder)\n"
 		"      --attributes        concatenate the node attributes with the encoder output\n"
 		"      --dropout P         dropout of the GCN head's inputs [%g]\n"
 		"      --epochs N          most epochs per run [%d]\n"
-		"      --features STAGE    the encoder's input: paper (the four built in), stream\n"
+		"      --features STAGE    the encoder's input: paper or rwse (built in), stream\n"
 		"                          (the input's 'features' tensors) or a command run on\n"
 		"                          the graph [the model's feature stage]\n"
+		"      --features-timeout S  seconds a feature command may take, 0 = no limit\n"
+		"                          [%g]\n"
 		"      --first-run R       number the runs from R: runs R..R+N-1 of a longer set [0]\n"
 		"      --freeze K          fix E and the bottom K blocks (-1: fix nothing) [0]\n"
 		"  -h, --help              this help\n"
@@ -125,6 +134,7 @@ usage(FILE *f, const struct opts *o)
 		"                          accumulation); auto measures which is faster [%s]\n"
 		"      --predict           label every item of the input with the adapted model of\n"
 		"                          --model: no training; takes only -jloqt, --features,\n"
+		"                          --allow-features-command, --features-timeout,\n"
 		"                          --label, --precision and --task\n"
 		"      --progress          progress on stderr even when it is not a terminal\n"
 		"      --random-above      random initial values above the fix-tune boundary (Fig. 3)\n"
@@ -144,7 +154,7 @@ usage(FILE *f, const struct opts *o)
 		"      --train-per-class N labelled training nodes per class [%d]\n"
 		"      --val N             validation nodes per run (node task) [%d]\n"
 		"      --version           print the version\n",
-		o->dropout, o->epochs, o->head_width, o->label, o->c.level, o->lr, o->patience,
+		o->dropout, o->epochs, o->features_timeout, o->head_width, o->label, o->c.level, o->lr, o->patience,
 		o->precision, o->runs, o->ntest, o->train_per_class, o->nval);
 }
 
@@ -153,11 +163,13 @@ parse(struct opts *o, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		COPT_LONGOPTS,
+		{ "allow-features-command", no_argument, NULL, OPT_ALLOW_CMD },
 		{ "attr-only", no_argument, NULL, OPT_ATTR_ONLY },
 		{ "attributes", no_argument, NULL, OPT_ATTRIBUTES },
 		{ "dropout", required_argument, NULL, OPT_DROPOUT },
 		{ "epochs", required_argument, NULL, OPT_EPOCHS },
 		{ "features", required_argument, NULL, OPT_FEATURES },
+		{ "features-timeout", required_argument, NULL, OPT_FEATURES_TIMEOUT },
 		{ "first-run", required_argument, NULL, OPT_FIRST_RUN },
 		{ "freeze", required_argument, NULL, OPT_FREEZE },
 		{ "head-width", required_argument, NULL, OPT_HEAD_WIDTH },
@@ -198,6 +210,7 @@ parse(struct opts *o, int argc, char **argv)
 	o->ntest = 1000;
 	o->train_fraction = 1;
 	o->precision = "auto";
+	o->features_timeout = FEATCMD_TIMEOUT;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, COPT_LETTERS, lo, NULL)) != -1) {
 		if (ch == 'h') {
@@ -206,6 +219,7 @@ parse(struct opts *o, int argc, char **argv)
 		}
 		/* what only adaptation takes, for --predict's check */
 		if (!o->train_opt && ch != OPT_FEATURES && ch != OPT_LABEL && ch != OPT_MODEL &&
+		    ch != OPT_ALLOW_CMD && ch != OPT_FEATURES_TIMEOUT &&
 		    ch != OPT_PREDICT && ch != OPT_TASK && ch != OPT_HIDDEN && ch != OPT_PRECISION && ch != 'j' &&
 		    ch != 'l' && ch != 'o' && ch != 'q' && ch != 't' && ch != COPT_VERSION)
 			for (int i = 0; lo[i].name; i++)
@@ -220,8 +234,12 @@ parse(struct opts *o, int argc, char **argv)
 		case OPT_EPOCHS: o->epochs = (int)opt_ll(optarg, 1, 1000000, "--epochs"); break;
 		case OPT_FEATURES:
 			if (!*optarg)
-				die_usage("--features: expected paper, stream or a command");
+				die_usage("--features: expected paper, rwse, stream or a command");
 			o->features = optarg;
+			break;
+		case OPT_ALLOW_CMD: o->allow_cmd = 1; break;
+		case OPT_FEATURES_TIMEOUT:
+			o->features_timeout = opt_double(optarg, 0, 1e9, "--features-timeout");
 			break;
 		case OPT_FIRST_RUN:
 			o->first_run = (int)opt_ll(optarg, 0, 1000000, "--first-run");
@@ -746,33 +764,19 @@ split(const struct dataset *ds, const struct opts *o, gsl_rng *r, int32_t *tr,
 
 /*
  * Graph task: stratified FOLDS-fold cross-validation.  The folds are drawn
- * once from stream (seed, FOLD_STREAM): each class's graphs in random order
- * go to folds 0, 1, ... in turn.  Run r tests on fold r mod FOLDS,
- * validates on the next fold and trains on the others.  A graph without a
- * class is in no fold.
+ * once from stream (seed, SPLIT_FOLD_STREAM) by split_folds() (linprobe
+ * --folds draws the same): each class's graphs in random order go to folds
+ * 0, 1, ... in turn.  Run r tests on fold r mod FOLDS, validates on the
+ * next fold and trains on the others.  A graph without a class is in no
+ * fold.
  */
 static void
 graph_split(const struct dataset *ds, uint64_t seed, int run, int32_t *tr, int *ntr,
 	    int32_t *va, int *nva, int32_t *te, int *nte)
 {
 	int G = ds->ng, *fold = xmallocarray((size_t)G, sizeof *fold);
-	int32_t *perm = xmallocarray((size_t)G, sizeof *perm);
-	gsl_rng *r = rng_new(seed, FOLD_STREAM);
-	for (int i = 0; i < G; i++) {
-		perm[i] = i;
-		fold[i] = -1;
-	}
-	for (int i = G - 1; i > 0; i--) {
-		int j = (int)rng_uniform_u64(r, (uint64_t)i + 1);
-		int32_t t = perm[i];
-		perm[i] = perm[j];
-		perm[j] = t;
-	}
-	int k = 0;
-	for (int c = 0; c < ds->C; c++)
-		for (int i = 0; i < G; i++)
-			if (ds->y[perm[i]] == c)
-				fold[perm[i]] = k++ % FOLDS;
+	gsl_rng *r = rng_new(seed, SPLIT_FOLD_STREAM);
+	split_folds(ds->y, G, ds->C, FOLDS, r, fold);
 	int ft = run % FOLDS, fv = (run + 1) % FOLDS;
 	*ntr = *nva = *nte = 0;
 	for (int i = 0; i < G; i++) {
@@ -784,7 +788,6 @@ graph_split(const struct dataset *ds, uint64_t seed, int run, int32_t *tr, int *
 			tr[(*ntr)++] = i;
 	}
 	gsl_rng_free(r);
-	free(perm);
 	free(fold);
 }
 
@@ -1420,13 +1423,17 @@ write_model(const struct adapt *a, const struct pretrained *pt, gs_file *mf, gs_
 	struct train_settings s = pt->ts;	/* the strings are borrowed */
 	struct adapted_cfg ac;
 	int kind = pt->fs.kind;
+	char bcols[6 * RWSE_STEPS_MAX];
 
+	feat_src_columns(&pt->fs, bcols, sizeof bcols);	/* a built-in set's */
 	s.nfeat = a->M->cfg.nfeat;
-	s.feature_stage = (char *)(kind == FEAT_SRC_PAPER ? "paper" : kind == FEAT_SRC_GIVEN
-				   ? "stream" : "command");
+	/* the runs' precision, which --predict follows (with_precision()) */
+	s.precision = (char *)gemm_precision_name(gemm_precision());
+	s.feature_stage = (char *)(kind == FEAT_SRC_GIVEN ? "stream" : kind == FEAT_SRC_CALL
+				   ? "command" : feat_src_name(&pt->fs));
 	s.feature_command = (char *)(kind == FEAT_SRC_CALL ? pt->fc.cmd : "");
-	s.feature_columns = (char *)(kind == FEAT_SRC_PAPER ? FEATURES_COLUMNS
-				     : kind == FEAT_SRC_GIVEN ? ds->fcols : pt->fc.columns);
+	s.feature_columns = kind == FEAT_SRC_GIVEN ? ds->fcols : kind == FEAT_SRC_CALL
+	    ? pt->fc.columns : bcols;
 	memset(&ac, 0, sizeof ac);
 	ac.task = (char *)adapt_task[o->task];
 	ac.head_width = o->head_width;
@@ -1495,7 +1502,8 @@ adapt_main(struct opts *o, int argc, char **argv)
 	read_dataset(&ds, o, argc - optind, argv + optind);
 	if (!o->attr_only) {	/* the encoder's input: the model's feature stage */
 		struct stage_ask sa = {
-			.features = o->features, .scale = o->scale, .fresh = o->no_pretrain,
+			.features = o->features, .allow_command = o->allow_cmd,
+			.timeout = o->features_timeout, .scale = o->scale, .fresh = o->no_pretrain,
 			.changes = o->task == TASK_LINK, .quiet = o->c.quiet,
 			.g0 = o->task == TASK_GRAPH ? &ds.gs[0] : &ds.g,
 			.ngraphs = o->task == TASK_GRAPH ? ds.ng : 1, .nfeat = ds.nfeat,
@@ -1585,6 +1593,48 @@ class_values(const char *list, int64_t C)
 }
 
 /*
+ * The products' precision (gemm.h), chosen with the threads set (auto
+ * measures) and set for the process; returns the command line for the pg
+ * records, with the precision chosen in place of any --precision given
+ * (optind moved to its operands; the caller frees the array).  recorded:
+ * for --predict, the precision the model was adapted in (its
+ * train.precision), which auto follows, so that the saved run's test items
+ * get their own predictions back (another precision changes them by its
+ * rounding); where that is bf16 and bf16 is not available here, fp32, and
+ * o->precision_why says so.  "auto" (models saved before the adaptation's
+ * precision was recorded) and NULL (adaptation): auto measures.
+ */
+static char **
+with_precision(struct opts *o, const char *recorded, int argc, char **argv, int *pgargc)
+{
+	char *why = o->precision_why, r[256];
+	size_t len = sizeof o->precision_why;
+	int want = gemm_precision_parse(o->precision), prec, pgoptind;
+
+	if (want != GEMM_AUTO || !recorded || strcmp(recorded, "auto") == 0) {
+		if ((prec = gemm_choose(want, why, len)) < 0)
+			die("--precision %s: %s", o->precision, why);
+	} else {
+		int rec = gemm_precision_parse(recorded);
+		if (rec != GEMM_FP32 && rec != GEMM_BF16)
+			die("%s: config: train.precision '%.40s': expected auto, fp32 or bf16",
+			    o->model, recorded);
+		if ((prec = gemm_choose(rec, r, sizeof r)) >= 0) {
+			snprintf(why, len, "%s, the precision the model was adapted in", recorded);
+		} else {
+			prec = GEMM_FP32;
+			snprintf(why, len, "fp32: the model was adapted in bf16, and %s; the "
+				 "probabilities differ from its run's by bf16's rounding", r);
+		}
+	}
+	gemm_set_precision(prec);
+	char **v = argv_with_precision(argc, argv, optind, gemm_precision_name(prec), pgargc,
+				       &pgoptind);
+	optind = pgoptind;	/* the operands in v */
+	return v;
+}
+
+/*
  * --predict: every item of the input (every node, every edge of the graph
  * record, every graph) through the adapted model's encoder and head, as
  * in the evaluation pass of a run; one predictions record, whose true
@@ -1592,7 +1642,7 @@ class_values(const char *list, int64_t C)
  * input's, all of its edges: a run's model saw its training edges only.
  */
 static int
-predict_main(struct opts *o, int argc, char **argv)
+predict_main(struct opts *o, int argc0, char **argv0)
 {
 	struct pretrained pt;
 	struct adapted_cfg ac;
@@ -1603,6 +1653,8 @@ predict_main(struct opts *o, int argc, char **argv)
 	gs_rec rec;
 
 	load_adapted(&pt, &ac, &h, o->model);
+	int argc;
+	char **argv = with_precision(o, pt.ts.precision, argc0, argv0, &argc);
 	int task = strcmp(ac.task, "link") == 0 ? TASK_LINK : strcmp(ac.task, "graph") == 0
 	    ? TASK_GRAPH : TASK_NODE;
 	if (o->task_set && o->task != task)
@@ -1630,7 +1682,8 @@ predict_main(struct opts *o, int argc, char **argv)
 			       ds.g.n);
 	}
 	struct stage_ask sa = {
-		.features = o->features,
+		.features = o->features, .allow_command = o->allow_cmd,
+		.timeout = o->features_timeout,
 		.scale = strcmp(ac.scale, "log") == 0 ? FEAT_SCALE_LOG : FEAT_SCALE_MINMAX,
 		.quiet = o->c.quiet, .g0 = task == TASK_GRAPH ? &ds.gs[0] : &ds.g,
 		.ngraphs = task == TASK_GRAPH ? ds.ng : 1, .nfeat = ds.nfeat, .F = ds.F,
@@ -1708,6 +1761,7 @@ predict_main(struct opts *o, int argc, char **argv)
 	dataset_free(&ds);
 	adapted_cfg_free(&ac);
 	pretrained_free(&pt);
+	free(argv);
 	return 0;
 }
 
@@ -1720,22 +1774,20 @@ main(int argc, char **argv)
 	err_setprog(argv[0]);
 	parse(&o, argc, argv);
 	copt_apply_threads_blas(&o.c);
-	/* the products' precision, with the threads set (auto measures); the
-	 * pg records' command line and the predictions say the one chosen */
-	char why[256];
-	int prec = gemm_choose(gemm_precision_parse(o.precision), why, sizeof why);
-	if (prec < 0)
-		die("--precision %s: %s", o.precision, why);
-	gemm_set_precision(prec);
-	int pgargc, pgoptind;
-	char **pgargv = argv_with_precision(argc, argv, optind, gemm_precision_name(prec), &pgargc,
-					    &pgoptind);
-	optind = pgoptind;	/* the operands in pgargv */
-	int rc = o.predict ? predict_main(&o, pgargc, pgargv) : adapt_main(&o, pgargc, pgargv);
+	/* the pg records' command line and the predictions say the precision
+	 * chosen; --predict chooses once it has read the model */
+	int rc;
+	if (o.predict) {
+		rc = predict_main(&o, argc, argv);
+	} else {
+		int pgargc;
+		char **pgargv = with_precision(&o, NULL, argc, argv, &pgargc);
+		rc = adapt_main(&o, pgargc, pgargv);
+		free(pgargv);
+	}
 	/* at the end, as the other summaries: a failing run says one line */
 	if (strcmp(o.precision, "auto") == 0 && !o.c.quiet)
-		warnx_("precision auto: %s", why);
-	free(pgargv);
+		warnx_("precision auto: %s", o.precision_why);
 	gemm_release();
 	return rc;
 }

@@ -21,27 +21,44 @@
 #include "opt.h"
 #include "pretrained.h"
 #include "progress.h"
+#include "rng.h"
 #include "stream.h"
 
-#define SYNOPSIS "gcn-embed [-qt] [-j threads] [-l level] [-o file] [-s seed] [--embedding kind]\n" \
-	"                 [--features stage] [--model file] [--npy file] [--precision p]\n" \
-	"                 [--progress] [--tsv] [file ...]"
+#define SYNOPSIS "gcn-embed [-qt] [-j threads] [-l level] [-o file] [-s seed]\n" \
+	"                 [--allow-features-command] [--embedding kind] [--features stage]\n" \
+	"                 [--features-timeout s] [--model file] [--no-pretrain] [--npy file]\n" \
+	"                 [--pool list] [--precision p] [--progress] [--tsv] [file ...]"
 
-enum { OPT_EMBEDDING = COPT_FIRST_TOOL, OPT_FEATURES, OPT_MODEL, OPT_NPY, OPT_PRECISION, OPT_TSV };
+enum { OPT_ALLOW_CMD = COPT_FIRST_TOOL, OPT_EMBEDDING, OPT_FEATURES, OPT_FEATURES_TIMEOUT,
+       OPT_MODEL, OPT_NO_PRETRAIN, OPT_NPY, OPT_POOL, OPT_PRECISION, OPT_TSV };
 
 /* What each node's row holds. */
 enum { EMB_BLOCKS = 0, EMB_BLOCK, EMB_MIX };
 
-static const char *const written[] = { "embedding", NULL };
+/* --pool: a graph's row, from its node rows (column-wise). */
+enum { POOL_MEAN = 0, POOL_MAX, POOL_SUM, NPOOL };
+static const char *const pool_name[NPOOL] = { "mean", "max", "sum" };
+#define MAXPOOL 8	/* poolings in one --pool list */
+
+/* the rng stream of --no-pretrain's initial values */
+#define INIT_STREAM 0x696e6974	/* "init" */
+
+static const char *const written[] = { "embedding", "graph_embedding", NULL };
 static const char *const wants[] = { "features", NULL };
 
 struct opts {
 	struct copt c;
 	const char *model, *features, *npy;
 	const char *kind_text;	/* --embedding as given */
+	int allow_cmd;		/* --allow-features-command */
+	double timeout;		/* --features-timeout */
 	int kind, block, task;	/* EMB_x; the block (1..L) or the task */
 	int tsv;
 	int shipped;		/* no --model: the shipped one */
+	int no_pretrain;	/* --no-pretrain: the model's architecture, drawn anew */
+	int pool[MAXPOOL];	/* --pool: POOL_x in order */
+	int npool;		/* 0: a row per node */
+	const char *pool_text;
 	int want_prec;		/* --precision: GEMM_x */
 	const char *prec;	/* the precision used */
 };
@@ -50,12 +67,14 @@ struct state {
 	const struct opts *o;
 	struct pretrained pt;
 	int staged;		/* the feature stage is chosen (at the first graph) */
-	int64_t D;		/* columns of a row */
+	int64_t D;		/* columns of a node's row */
+	int64_t DP;		/* columns of a graph's row (--pool): npool x D */
 	batch b;
 	mws *w;
 	int32_t *ident;		/* 0, 1, ... (the rows a layer mix takes) */
 	size_t cap;
 	float *rows;		/* (chunk x D) output rows */
+	double *prow;		/* (DP) a graph's pooled row */
 	real *mix;		/* (n x d) EMB_MIX */
 	double *given;		/* the graph's 'features' tensor */
 	gs_rec out;
@@ -69,25 +88,33 @@ usage(FILE *f, const struct opts *o)
 	fprintf(f,
 		"usage: " SYNOPSIS "\n"
 		"  Writes each node's embedding by a pre-trained model (gcn-train's output).\n"
+		"      --allow-features-command  run the feature command the model records\n"
+		"                          (a model file runs nothing by itself)\n"
 		"      --embedding KIND    blocks (H1..HL side by side), blockN (one block),\n"
 		"                          rec, rank or cluster (a task's layer mix) [blocks]\n"
-		"      --features STAGE    the encoder's input: paper, stream or a command\n"
-		"                          [the model's feature stage]\n"
+		"      --features STAGE    the encoder's input: paper, rwse (built in), stream or\n"
+		"                          a command [the model's feature stage]\n"
+		"      --features-timeout S  seconds a feature command may take, 0 = no limit\n"
+		"                          [%g]\n"
 		"  -h, --help              this help\n"
 		"  -j, --threads N         threads, OpenMP and BLAS [all cores]\n"
 		"  -l, --level N           gzip level, 0 = plain [%d]\n"
 		"      --model FILE        the pre-trained model [the shipped one]\n"
+		"      --no-pretrain       the model's architecture with random initial values\n"
+		"                          (as gcn-train draws them, from -s): a baseline\n"
 		"      --npy FILE          write a NumPy .npy file (the rows of every graph)\n"
+		"      --pool LIST         one row per graph instead: mean, max and/or sum of\n"
+		"                          its node rows, side by side (e.g. mean,max)\n"
 		"  -o, --output FILE       write to FILE instead of stdout\n"
 		"      --precision P       products in fp32 or bf16 (bf16 operands, fp32\n"
 		"                          accumulation; less accurate, gcn-embed(1)) [fp32]\n"
 		"      --progress          progress on stderr even when it is not a terminal\n"
 		"  -q, --quiet             no warnings or progress\n"
-		"  -s, --seed N            accepted for uniformity; nothing is drawn at random\n"
+		"  -s, --seed N            --no-pretrain: seed of the initial values [0]\n"
 		"  -t, --text              write the text form (plain unless -l is given)\n"
 		"      --tsv               print a table (node, one column per value) instead\n"
 		"      --version           print the version\n",
-		o->c.level);
+		o->timeout, o->c.level);
 }
 
 /* --embedding: blocks, blockN, rec, rank or cluster. */
@@ -113,15 +140,45 @@ parse_kind(struct opts *o, const char *s)
 	die_usage("--embedding: '%s': expected blocks, blockN, rec, rank or cluster", s);
 }
 
+/* --pool: a comma-separated list of mean, max and sum, each at most once. */
+static void
+parse_pool(struct opts *o, const char *s)
+{
+	const char *p = s;
+
+	o->pool_text = s;
+	o->npool = 0;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		int k;
+		for (k = 0; k < NPOOL; k++)
+			if (strlen(pool_name[k]) == len && strncmp(p, pool_name[k], len) == 0)
+				break;
+		if (k == NPOOL)
+			die_usage("--pool: '%.40s': expected a list of mean, max and sum", s);
+		for (int i = 0; i < o->npool; i++)
+			if (o->pool[i] == k)
+				die_usage("--pool: '%.40s': %s twice", s, pool_name[k]);
+		o->pool[o->npool++] = k;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+}
+
 static void
 parse(struct opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		COPT_LONGOPTS,
+		{ "allow-features-command", no_argument, NULL, OPT_ALLOW_CMD },
 		{ "embedding", required_argument, NULL, OPT_EMBEDDING },
 		{ "features", required_argument, NULL, OPT_FEATURES },
+		{ "features-timeout", required_argument, NULL, OPT_FEATURES_TIMEOUT },
 		{ "model", required_argument, NULL, OPT_MODEL },
+		{ "no-pretrain", no_argument, NULL, OPT_NO_PRETRAIN },
 		{ "npy", required_argument, NULL, OPT_NPY },
+		{ "pool", required_argument, NULL, OPT_POOL },
 		{ "precision", required_argument, NULL, OPT_PRECISION },
 		{ "tsv", no_argument, NULL, OPT_TSV },
 		{ NULL, 0, NULL, 0 }
@@ -132,27 +189,40 @@ parse(struct opts *o, int argc, char **argv)
 	copt_init(&o->c);
 	o->kind_text = "blocks";
 	o->want_prec = GEMM_FP32;
+	o->timeout = FEATCMD_TIMEOUT;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":" COPT_LETTERS, longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(stdout, o);
 			copt_exit_ok();
+		case OPT_ALLOW_CMD:
+			o->allow_cmd = 1;
+			break;
 		case OPT_EMBEDDING:
 			parse_kind(o, optarg);
 			break;
 		case OPT_FEATURES:
 			if (!*optarg)
-				die_usage("--features: expected paper, stream or a command");
+				die_usage("--features: expected paper, rwse, stream or a command");
 			o->features = optarg;
+			break;
+		case OPT_FEATURES_TIMEOUT:
+			o->timeout = opt_double(optarg, 0, 1e9, "--features-timeout");
 			break;
 		case OPT_MODEL:
 			o->model = optarg;
+			break;
+		case OPT_NO_PRETRAIN:
+			o->no_pretrain = 1;
 			break;
 		case OPT_NPY:
 			if (!*optarg || strcmp(optarg, "-") == 0)
 				die_usage("--npy: expected a file (the header is rewritten at the end)");
 			o->npy = optarg;
+			break;
+		case OPT_POOL:
+			parse_pool(o, optarg);
 			break;
 		case OPT_PRECISION:
 			/* no auto: bf16's error depends on the graph (gcn-embed(1)),
@@ -190,7 +260,8 @@ choose_stage(struct state *s, const struct filter_graph *fg, int has_feat, int F
 {
 	const struct opts *o = s->o;
 	struct stage_ask sa = {
-		.features = o->features, .scale = FEAT_SCALE_MINMAX, .quiet = o->c.quiet,
+		.features = o->features, .allow_command = o->allow_cmd, .timeout = o->timeout,
+		.scale = FEAT_SCALE_MINMAX, .quiet = o->c.quiet,
 		.g0 = fg->g, .ngraphs = 1, .nfeat = has_feat, .F = F, .fcols = cols,
 	};
 	model *M = &s->pt.M;
@@ -203,8 +274,9 @@ choose_stage(struct state *s, const struct filter_graph *fg, int has_feat, int F
 		die_usage("--embedding %s: the model was not trained on that task",
 			  task_name[o->task]);
 	s->D = o->kind == EMB_BLOCKS ? (int64_t)M->cfg.layers * M->cfg.d : M->cfg.d;
+	s->DP = o->npool * s->D;
 	if (o->npy)
-		s->npy = npy_open(o->npy, s->D);
+		s->npy = npy_open(o->npy, o->npool ? s->DP : s->D);
 	s->staged = 1;
 }
 
@@ -244,6 +316,22 @@ node_row(const struct state *s, real *const *Hs, int64_t v, float *dst)
 
 #define CHUNK 4096	/* rows converted at a time for --npy and --tsv */
 
+/* What the rows of s->out are: the kind, the stage, the model. */
+static void
+write_attrs(struct state *s)
+{
+	const struct opts *o = s->o;
+
+	gs_attr_set(&s->out, "embedding", o->kind_text);
+	gs_attr_set(&s->out, "features", pretrained_stage_name(&s->pt));
+	gs_attr_set(&s->out, "model", o->shipped ? "shipped" : o->model);
+	if (o->no_pretrain) {
+		gs_attr_set(&s->out, "init", "random");
+		gs_attr_setf(&s->out, "init_seed", "%" PRIu64, o->c.seed);
+	}
+	gs_attr_set(&s->out, "precision", o->prec);
+}
+
 /* The rows of one graph to the output in use. */
 static void
 write_rows(struct state *s, const struct filter_graph *fg, real *const *Hs)
@@ -255,10 +343,7 @@ write_rows(struct state *s, const struct filter_graph *fg, real *const *Hs)
 		gs_rec_tensor(&s->out, fg->rec->id, "embedding", n, D, GS_F32, NULL);
 		for (int32_t v = 0; v < n; v++)
 			node_row(s, Hs, v, (float *)s->out.data + (int64_t)v * D);
-		gs_attr_set(&s->out, "embedding", s->o->kind_text);
-		gs_attr_set(&s->out, "features", pretrained_stage_name(&s->pt));
-		gs_attr_set(&s->out, "model", s->o->shipped ? "shipped" : s->o->model);
-		gs_attr_set(&s->out, "precision", s->o->prec);
+		write_attrs(s);
 		gs_write1(fg->out, &s->out);
 		return;
 	}
@@ -287,6 +372,78 @@ write_rows(struct state *s, const struct filter_graph *fg, real *const *Hs)
 		if (ferror(fg->tsv))
 			die("<stdout>: write error:");
 	}
+}
+
+/*
+ * The graph's row (--pool): for each pooling in order, the column-wise
+ * mean, max or sum of its node rows, in double then rounded to float as
+ * the node rows are.  Time: O(n D) per pooling.
+ */
+static void
+pool_rows(struct state *s, const struct filter_graph *fg, real *const *Hs, float *dst)
+{
+	int32_t n = fg->g->n;
+	int64_t D = s->D;
+
+	for (int i = 0; i < s->o->npool; i++) {
+		double *acc = s->prow + i * D;
+		int k = s->o->pool[i];
+		for (int32_t v0 = 0; v0 < n; v0 += CHUNK) {
+			int32_t m = n - v0 < CHUNK ? n - v0 : CHUNK;
+			for (int32_t r = 0; r < m; r++)
+				node_row(s, Hs, v0 + r, s->rows + (int64_t)r * D);
+			for (int32_t r = 0; r < m; r++) {
+				const float *x = s->rows + (int64_t)r * D;
+				if (v0 + r == 0)
+					for (int64_t j = 0; j < D; j++)
+						acc[j] = x[j];
+				else if (k == POOL_MAX)
+					for (int64_t j = 0; j < D; j++)
+						acc[j] = x[j] > acc[j] ? x[j] : acc[j];
+				else
+					for (int64_t j = 0; j < D; j++)
+						acc[j] += x[j];
+			}
+		}
+		for (int64_t j = 0; j < D; j++)
+			dst[i * D + j] = (float)(k == POOL_MEAN ? acc[j] / n : acc[j]);
+	}
+}
+
+/* The graph's pooled row to the output in use. */
+static void
+write_pooled(struct state *s, const struct filter_graph *fg, real *const *Hs)
+{
+	int64_t DP = s->DP;
+	float *row;
+
+	if (!s->npy && !fg->tsv) {
+		gs_rec_tensor(&s->out, fg->rec->id, "graph_embedding", 1, DP, GS_F32, NULL);
+		pool_rows(s, fg, Hs, (float *)s->out.data);
+		write_attrs(s);
+		gs_attr_set(&s->out, "pool", s->o->pool_text);
+		gs_write1(fg->out, &s->out);
+		return;
+	}
+	row = xmallocarray((size_t)DP, sizeof *row);
+	pool_rows(s, fg, Hs, row);
+	if (s->npy) {
+		npy_rows(s->npy, row, 1);
+	} else {
+		if (fg->index == 0) {
+			fputs("graph", fg->tsv);
+			for (int64_t j = 0; j < DP; j++)
+				fprintf(fg->tsv, "\te%" PRId64, j);
+			fputc('\n', fg->tsv);
+		}
+		fprintf(fg->tsv, "%" PRId64, fg->rec->id);
+		for (int64_t j = 0; j < DP; j++)
+			fprintf(fg->tsv, "\t%.9g", (double)row[j]);
+		fputc('\n', fg->tsv);
+		if (ferror(fg->tsv))
+			die("<stdout>: write error:");
+	}
+	free(row);
 }
 
 static void
@@ -334,9 +491,14 @@ one_graph(void *ctx, const struct filter_graph *fg)
 	}
 	if (!s->rows)
 		s->rows = xmallocarray(CHUNK, (size_t)s->D * sizeof *s->rows);
+	if (s->DP && !s->prow)
+		s->prow = xmallocarray((size_t)s->DP, sizeof *s->prow);
 	progress_note(&s->pr, "writing");
 	progress_update(&s->pr, 2);
-	write_rows(s, fg, Hs);
+	if (s->o->npool)
+		write_pooled(s, fg, Hs);
+	else
+		write_rows(s, fg, Hs);
 	progress_update(&s->pr, 3);
 	progress_done(&s->pr);
 }
@@ -362,6 +524,11 @@ main(int argc, char **argv)
 	memset(&s, 0, sizeof s);
 	s.o = &o;
 	pretrained_load(&s.pt, o.model);
+	if (o.no_pretrain) {	/* the same architecture, fresh values */
+		gsl_rng *r = rng_new(o.c.seed, INIT_STREAM);
+		model_init_params(&s.pt.M, r);
+		gsl_rng_free(r);
+	}
 	batch_init(&s.b);
 	s.w = mws_new();
 	gs_rec_init(&s.out);
@@ -388,6 +555,7 @@ main(int argc, char **argv)
 	free(s.ident);
 	free(s.mix);
 	free(s.rows);
+	free(s.prow);
 	free(s.given);
 	gemm_release();
 	return 0;

@@ -44,13 +44,15 @@ enum {
 	OPT_CONFIG = COPT_FIRST_TOOL, OPT_HIDDEN, OPT_LAYERS, OPT_TASKS,
 	OPT_BATCH, OPT_LR, OPT_EPOCHS, OPT_STEPS, OPT_PATIENCE, OPT_VALIDATION,
 	OPT_LOG, OPT_CHECKPOINT, OPT_RESUME, OPT_BENCH, OPT_FEATURES, OPT_PRECISION,
-	OPT_REDUCE
+	OPT_REDUCE, OPT_ALLOW_CMD, OPT_FEATURES_TIMEOUT, OPT_MPI_TIMEOUT
 };
 
-#define SYNOPSIS "gcn-train [-qt] [-j threads] [-l level] [-o file] [-s seed] [--batch n]\n" \
+#define SYNOPSIS "gcn-train [-qt] [-j threads] [-l level] [-o file] [-s seed]\n" \
+	"                 [--allow-features-command] [--batch n]\n" \
 	"                 [--bench-steps n] [--checkpoint file] [--config file]\n" \
-	"                 [--epochs n] [--features stage] [--hidden d] [--layers L]\n" \
-	"                 [--log file] [--lr x]\n" \
+	"                 [--epochs n] [--features stage] [--features-timeout s]\n" \
+	"                 [--hidden d] [--layers L]\n" \
+	"                 [--log file] [--lr x] [--mpi-timeout s]\n" \
 	"                 [--patience n] [--precision p] [--progress]\n" \
 	"                 [--reduce batch|graph] [--resume file] [--steps n]\n" \
 	"                 [--tasks list] [--validation n] [file ...]"
@@ -61,11 +63,16 @@ struct opts {
 	const char *config, *log, *checkpoint, *resume;
 	long long bench_steps;
 	int features_given;	/* --features or features.stage chose the stage */
+	int features_cli;	/* --features chose it */
+	int allow_cmd;		/* --allow-features-command */
+	double features_timeout;	/* --features-timeout */
 	int width_given;	/* the config states features.width / .columns */
 	int columns_given;
 	int precision_opt;	/* --precision given */
 	char precision_why[300];	/* what auto chose, for stderr, or "" */
 	int by_graph;		/* --reduce graph, or more than one process */
+	int reduce_given;	/* --reduce given */
+	double mpi_timeout;	/* --mpi-timeout: seconds a process waits for the others */
 };
 
 
@@ -76,14 +83,18 @@ usage(FILE *f, const struct opts *o)
 	fprintf(f,
 		"usage: " SYNOPSIS "\n"
 		"  Reads graphs labelled by dcbm-gen (cluster) and centrality, writes the model.\n"
+		"      --allow-features-command  run the feature command of --config's file\n"
+		"                          (a config file runs nothing by itself)\n"
 		"      --batch N           graphs per training step [%lld]\n"
 		"      --bench-steps N     time N steps on one batch, print the timings, write no model\n"
 		"      --checkpoint FILE   write the full training state to FILE after each epoch\n"
 		"      --config FILE       YAML settings (see gcn-train(1)); options override it\n"
 		"      --epochs N          most epochs [%lld]\n"
-		"      --features STAGE    the model's input: paper (the four built in), stream (the\n"
+		"      --features STAGE    the model's input: paper or rwse (built in), stream (the\n"
 		"                          input's 'features' tensors) or a command run on every\n"
 		"                          masked graph [paper, or the input's tensors]\n"
+		"      --features-timeout S  seconds a feature command may take, 0 = no limit\n"
+		"                          [%g]\n"
 		"  -h, --help              this help\n"
 		"      --hidden D          hidden width d [%lld]\n"
 		"  -j, --threads N         threads, OpenMP and BLAS [all cores]\n"
@@ -91,6 +102,8 @@ usage(FILE *f, const struct opts *o)
 		"      --layers L          GCN blocks [%lld]\n"
 		"      --log FILE          one TSV line per epoch: losses, validation scores\n"
 		"      --lr X              Adam learning rate [%g]\n"
+		"      --mpi-timeout S     MPI: end the run when a process waits S seconds\n"
+		"                          for the others, 0 = never [%g]\n"
 		"  -o, --output FILE       write the model to FILE instead of stdout\n"
 		"      --patience N        stop after N epochs without a better validation score [%lld]\n"
 		"      --precision P       products in auto, fp32 or bf16 (bf16 operands, fp32\n"
@@ -108,7 +121,8 @@ usage(FILE *f, const struct opts *o)
 		"      --validation N      validation graphs, taken from the end [124 per 1024]\n"
 		"      --version           print the version\n"
 		"  MPI: %s%s\n",
-		s->batch, s->epochs, s->hidden, o->c.level, s->layers, s->lr,
+		s->batch, s->epochs, o->features_timeout, s->hidden, o->c.level, s->layers, s->lr,
+		o->mpi_timeout,
 		s->patience, s->precision, s->seed, s->steps, s->tasks,
 		dist_library() ? dist_library() : "not built in",
 		dist_library() ? " (mpirun -np N gcn-train ...: gcn-train(1), MPI)" : "");
@@ -116,16 +130,19 @@ usage(FILE *f, const struct opts *o)
 
 static const struct option longopts[] = {
 	COPT_LONGOPTS,
+	{ "allow-features-command", no_argument, NULL, OPT_ALLOW_CMD },
 	{ "batch", required_argument, NULL, OPT_BATCH },
 	{ "bench-steps", required_argument, NULL, OPT_BENCH },
 	{ "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "epochs", required_argument, NULL, OPT_EPOCHS },
 	{ "features", required_argument, NULL, OPT_FEATURES },
+	{ "features-timeout", required_argument, NULL, OPT_FEATURES_TIMEOUT },
 	{ "hidden", required_argument, NULL, OPT_HIDDEN },
 	{ "layers", required_argument, NULL, OPT_LAYERS },
 	{ "log", required_argument, NULL, OPT_LOG },
 	{ "lr", required_argument, NULL, OPT_LR },
+	{ "mpi-timeout", required_argument, NULL, OPT_MPI_TIMEOUT },
 	{ "patience", required_argument, NULL, OPT_PATIENCE },
 	{ "precision", required_argument, NULL, OPT_PRECISION },
 	{ "reduce", required_argument, NULL, OPT_REDUCE },
@@ -174,6 +191,40 @@ check_files(const struct opts *o, int nfiles, char **files)
 	}
 }
 
+/*
+ * The feature stage a command line or a config names: a bare nodefeat
+ * invocation is the built-in set (featcmd_builtin), said on stderr.  A
+ * config file is data, like a model: the command it names runs only on the
+ * user's word, --features or --allow-features-command (gcn-train(1),
+ * SECURITY).
+ */
+static void
+config_command(struct opts *o)
+{
+	struct train_settings *s = &o->s;
+	char shown[200];
+
+	snprintf(shown, sizeof shown, "%.160s%s", s->feature_command,
+		 strlen(s->feature_command) > 160 ? "..." : "");
+	err_one_line(shown);
+	if (train_settings_features_builtin(s)) {
+		if (!o->c.quiet)
+			warnx_("features: '%s' is the built-in set %s: computed built in, "
+			       "recorded as features.stage %s", shown, s->feature_stage,
+			       s->feature_stage);
+	} else if (strcmp(s->feature_stage, "command") == 0 && !o->features_cli &&
+		   !o->allow_cmd) {
+		die("%s: features.command '%s': a config file runs nothing by itself: give "
+		    "--features '%s' to run it, or --allow-features-command", o->config, shown,
+		    shown);
+	}
+	if (o->allow_cmd && (o->features_cli || strcmp(s->feature_stage, "command") != 0) &&
+	    !o->c.quiet)
+		warnx_("--allow-features-command: %s; nothing to allow", o->features_cli
+		       ? "--features chooses the stage" : o->config ? "the config names no command"
+		       : "no --config");
+}
+
 /* Two passes: the first finds --config (and -h), the file is loaded, the
  * second applies every option over it. */
 static void
@@ -183,6 +234,8 @@ parse(struct opts *o, int argc, char **argv)
 	memset(o, 0, sizeof *o);
 	copt_init(&o->c);
 	train_settings_default(&o->s);
+	o->features_timeout = FEATCMD_TIMEOUT;
+	o->mpi_timeout = 600;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, COPT_LETTERS, longopts, NULL)) != -1)
 		if (ch == OPT_CONFIG)
@@ -215,6 +268,7 @@ parse(struct opts *o, int argc, char **argv)
 			continue;
 		switch (ch) {
 		case OPT_CONFIG: break;
+		case OPT_ALLOW_CMD: o->allow_cmd = 1; break;
 		case OPT_BATCH: o->s.batch = opt_ll(optarg, 1, 1 << 20, "--batch"); break;
 		case OPT_BENCH: o->bench_steps = opt_ll(optarg, 1, 1024, "--bench-steps"); break;
 		case OPT_CHECKPOINT:
@@ -226,14 +280,20 @@ parse(struct opts *o, int argc, char **argv)
 		case OPT_EPOCHS: o->s.epochs = opt_ll(optarg, 1, 1000000000, "--epochs"); break;
 		case OPT_FEATURES:
 			if (!*optarg)
-				die_usage("--features: expected paper, stream or a command");
+				die_usage("--features: expected paper, rwse, stream or a command");
 			train_settings_features(&o->s, optarg);
-			o->features_given = 1;
+			o->features_given = o->features_cli = 1;
+			break;
+		case OPT_FEATURES_TIMEOUT:
+			o->features_timeout = opt_double(optarg, 0, 1e9, "--features-timeout");
 			break;
 		case OPT_HIDDEN: o->s.hidden = opt_ll(optarg, 1, 8192, "--hidden"); break;
 		case OPT_LAYERS: o->s.layers = opt_ll(optarg, 1, MODEL_MAXL, "--layers"); break;
 		case OPT_LOG: o->log = optarg; break;
 		case OPT_LR: o->s.lr = opt_double(optarg, 0, 10, "--lr"); break;
+		case OPT_MPI_TIMEOUT:
+			o->mpi_timeout = opt_double(optarg, 0, 1e9, "--mpi-timeout");
+			break;
 		case OPT_PATIENCE: o->s.patience = opt_ll(optarg, 1, 1000000000, "--patience"); break;
 		case OPT_PRECISION:
 			o->precision_opt = 1;
@@ -244,6 +304,7 @@ parse(struct opts *o, int argc, char **argv)
 			if (strcmp(optarg, "batch") != 0 && strcmp(optarg, "graph") != 0)
 				die_usage("--reduce: '%s': expected batch or graph", optarg);
 			o->by_graph = strcmp(optarg, "graph") == 0;
+			o->reduce_given = 1;
 			break;
 		case OPT_RESUME: o->resume = optarg; break;
 		case OPT_STEPS: o->s.steps = opt_ll(optarg, 0, 1000000000000LL, "--steps"); break;
@@ -270,6 +331,7 @@ parse(struct opts *o, int argc, char **argv)
 		die_usage("tasks: '%s': expected a list of rec, rank, cluster", o->s.tasks);
 	if (train_settings_features_check(&o->s, msg, sizeof msg) != 0)
 		die_usage("%s", msg);
+	config_command(o);
 	if (gemm_precision_parse(o->s.precision) < 0)
 		die_usage("%s: '%.40s': expected auto, fp32 or bf16",
 			  o->precision_opt ? "--precision" : "train.precision", o->s.precision);
@@ -469,6 +531,43 @@ check_dataset(const struct dataset *ds, int tasks)
 	}
 }
 
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * Graphs that share an id (cat of edge lists, or of streams each numbered
+ * from 0) would draw alike masks, which are seeded by (seed, step, graph
+ * id): when an id repeats, every graph takes its position in the input as
+ * its id instead, said once.  Records were paired with their graph by
+ * position as they were read, so nothing else changes; inputs whose ids
+ * all differ keep them, and their masks.  O(G log G).
+ */
+static void
+renumber_repeated_ids(struct dataset *ds, int quiet)
+{
+	int64_t *ids = xmallocarray((size_t)ds->n + 1, sizeof *ids), distinct = 0;
+
+	for (int64_t i = 0; i < ds->n; i++)
+		ids[i] = ds->g[i]->id;
+	qsort(ids, (size_t)ds->n, sizeof *ids, cmp_i64);
+	for (int64_t i = 0; i < ds->n; i++)
+		distinct += i == 0 || ids[i] != ids[i - 1];
+	free(ids);
+	if (distinct == ds->n)
+		return;
+	for (int64_t i = 0; i < ds->n; i++)
+		ds->g[i]->id = i;
+	if (!quiet)
+		warnx_("%" PRId64 " graphs carry %" PRId64 " distinct ids (cat of edge lists or "
+		       "of streams numbered from 0?), and masks are drawn by graph id: the "
+		       "graphs are numbered 0..%" PRId64 " in input order instead",
+		       ds->n, distinct, ds->n - 1);
+}
+
 /*
  * The feature stage of the run (gcn-train(1), Features): --features or the
  * config's features.stage; else the input's 'features' tensors where the
@@ -528,20 +627,24 @@ resolve_features(struct opts *o, const struct dataset *ds, struct featcmd *fc,
 			       fs->F, ds->fcols);
 	} else if (strcmp(s->feature_stage, "command") == 0) {
 		const graph *g0 = &ds->g[0]->g;
-		if (featcmd_source(fc, fs, s->feature_command, o->c.quiet, g0, msg, sizeof msg))
+		featcmd_init(fc, s->feature_command, o->c.quiet, o->features_timeout);
+		if (featcmd_source(fc, fs, g0, msg, sizeof msg))
 			die("%s", msg);
 		free(s->feature_columns);
 		s->feature_columns = xstrdup(fc->columns);
 		if (!o->c.quiet)
 			warnx_("features: '%s' on every graph the model sees (%d columns: %.80s)%s",
-			       fc->cmd, fc->F, fc->columns, ds->nfeat ? "; the input's 'features' "
-			       "tensors are not used" : "");
+			       fc->shown, fc->F, fc->columns, ds->nfeat ? "; the input's "
+			       "'features' tensors are not used" : "");
 	} else {
+		char cols[6 * RWSE_STEPS_MAX];
+		feat_src_builtin(fs, s->feature_stage);	/* checked by parse() */
+		feat_src_columns(fs, cols, sizeof cols);
 		free(s->feature_columns);
-		s->feature_columns = xstrdup(FEATURES_COLUMNS);
+		s->feature_columns = xstrdup(cols);
 		if (ds->nfeat > 0 && o->features_given && !o->c.quiet)
-			warnx_("features: the paper's four, built in (--features paper); the "
-			       "input's 'features' tensors are not used");
+			warnx_("features: the built-in set %s (--features %s); the input's "
+			       "'features' tensors are not used", s->feature_stage, s->feature_stage);
 	}
 	/* what the config expects of the stage, checked */
 	if (o->width_given && want_width != fs->F)
@@ -684,11 +787,15 @@ tally_scores(struct vtally *v, int tasks, struct val_scores *sc)
 	v->ps = NULL;
 }
 
+/* Set by the SIGINT and SIGTERM handler (---- signals ----). */
+static volatile sig_atomic_t stop_signal;
+
 /*
  * Score the model on the validation graphs vg[0..nv-1], in batches of B,
  * each graph masked once from the stream (seed, VAL_STEP, graph id).
+ * Returns 0, or -1 when a signal cut a feature command short (sc not set).
  */
-static void
+static int
 validate(model *M, struct lgraph **vg, int64_t nv, int B, uint64_t seed,
 	 const struct batch_opts *bo, batch *b, mws *w, struct val_scores *sc)
 {
@@ -700,8 +807,13 @@ validate(model *M, struct lgraph **vg, int64_t nv, int B, uint64_t seed,
 	for (int64_t i0 = 0; i0 < nv; i0 += B, v.nb++) {
 		int G = (int)(nv - i0 < B ? nv - i0 : B);
 		struct mout o;
-		if (batch_build(b, vg + i0, G, seed, VAL_STEP, bo, msg, sizeof msg) != 0)
+		if (batch_build(b, vg + i0, G, seed, VAL_STEP, bo, msg, sizeof msg) != 0) {
+			if (stop_signal) {
+				free(v.ps);
+				return -1;
+			}
 			die("validation: %s", msg);
+		}
 		model_step(M, b, w, 0, &o);
 		for (int t = 0; t < NTASK; t++)
 			v.lsum[t] += o.loss[t];
@@ -716,6 +828,7 @@ validate(model *M, struct lgraph **vg, int64_t nv, int B, uint64_t seed,
 		}
 	}
 	tally_scores(&v, tasks, sc);
+	return 0;
 }
 
 /* A validation graph's numbers in validate_by_graph(): its losses (the
@@ -733,12 +846,12 @@ enum { VG_LOSS = 0, VG_P = NTASK, VG_Q, VG_ROK, VG_RQ = VG_ROK + MODEL_NCENT,
  * of its graphs' losses, as validate()'s.  b and one are scratch batches
  * (the share's, one graph's).  sc is rank 0's.
  */
-static void
+static int
 validate_by_graph(model *M, struct lgraph **vg, int nv, int B, uint64_t seed,
 		  const struct batch_opts *bo, batch *b, batch *one, mws *w,
 		  struct val_scores *sc)
 {
-	int tasks = M->cfg.tasks, me = dist_rank(), n = 0;
+	int tasks = M->cfg.tasks, me = dist_rank(), n = 0, rc = 0;
 	int *rank_of = xmallocarray((size_t)nv, sizeof *rank_of),
 	    *idx = xmallocarray((size_t)nv, sizeof *idx);
 	struct lgraph **mine = xmallocarray((size_t)nv, sizeof *mine);
@@ -747,6 +860,7 @@ validate_by_graph(model *M, struct lgraph **vg, int nv, int B, uint64_t seed,
 	int64_t nlz = 0, *at = xcalloc((size_t)nv + 1, sizeof *at);
 	struct vtally v;
 	char msg[256];
+	int bad = 0;
 
 	dstep_split(vg, nv, rank_of);
 	for (int i = 0; i < nv; i++)
@@ -756,8 +870,13 @@ validate_by_graph(model *M, struct lgraph **vg, int nv, int B, uint64_t seed,
 		}
 	for (int c0 = 0; c0 < n; c0 += B) {
 		int G = n - c0 < B ? n - c0 : B;
-		if (batch_build(b, mine + c0, G, seed, VAL_STEP, bo, msg, sizeof msg) != 0)
-			die("validation: %s", msg);
+		if ((bad = batch_build(b, mine + c0, G, seed, VAL_STEP, bo, msg, sizeof msg) != 0)) {
+			if (stop_signal && dist_size() == 1) {	/* several: no handler */
+				rc = -1;
+				goto out;
+			}
+			break;
+		}
 		lz = xreallocarray(lz, (size_t)(nlz + b->P + 1), sizeof *lz);
 		ly = xreallocarray(ly, (size_t)(nlz + b->P + 1), sizeof *ly);
 		for (int j = 0; j < G; j++) {
@@ -783,6 +902,10 @@ validate_by_graph(model *M, struct lgraph **vg, int nv, int B, uint64_t seed,
 			r[VG_CC] = (double)o.clu_correct;
 		}
 	}
+	char m[300] = "";
+	if (bad)
+		snprintf(m, sizeof m, "validation: %s", msg);
+	dist_fail_if_any(bad, m);	/* one line from the rank that failed */
 	dist_gather_f64(gr, nv * VG_N);	/* integers and one value each: exact */
 	/* the logits of every graph, in graph order */
 	for (int i = 0; i < nv; i++)
@@ -823,6 +946,7 @@ validate_by_graph(model *M, struct lgraph **vg, int nv, int B, uint64_t seed,
 		}
 		tally_scores(&v, tasks, sc);
 	}
+out:
 	free(rank_of);
 	free(idx);
 	free(mine);
@@ -832,11 +956,10 @@ validate_by_graph(model *M, struct lgraph **vg, int nv, int B, uint64_t seed,
 	free(lz);
 	free(ly);
 	free(at);
+	return rc;
 }
 
 /* ---- signals ---- */
-
-static volatile sig_atomic_t stop_signal;
 
 static void
 on_signal(int sig)
@@ -945,9 +1068,8 @@ bench(const struct opts *o, model *M, const struct dataset *ds, const struct bat
 		double t0 = now(), t1, loss = 0, c0 = cpu_s();
 		if (o->by_graph) {
 			double l[NTASK];
-			if (dstep_run(&d, M, ds->g, (uint64_t)o->s.seed, (uint64_t)s, bo, &b, w, 0, l,
-				      msg, sizeof msg) < 0)
-				die("%s", msg);
+			dstep_run(&d, M, ds->g, (uint64_t)o->s.seed, (uint64_t)s, bo, &b, w, 0, l, msg,
+				  sizeof msg);
 			for (int k = 0; k < NTASK; k++)
 				loss += l[k];
 			P = d.P;
@@ -1044,7 +1166,24 @@ struct trainer {
 	int by_graph;		/* the data-parallel step (dp) */
 	struct dstep dp;
 	int stop;		/* a signal stops the run (all ranks agree) */
+	int cut;		/* a signal cut a feature command short: the
+				 * epoch ends unscored */
+	long long ck_epoch;	/* the epoch --checkpoint holds, or 0 */
 };
+
+/* Where the run stands, for the line of a timeout or a signal under MPI
+ * (dist_set_where): the step, its epoch, the last checkpoint. */
+static void
+say_where(const struct trainer *t, const char *what, long long step, long long epoch)
+{
+	if (dist_size() == 1)
+		return;
+	if (t->ck_epoch > 0)
+		dist_set_where("%s %lld (epoch %lld; %s holds epoch %lld)", what, step, epoch,
+			       t->o->checkpoint, t->ck_epoch);
+	else
+		dist_set_where("%s %lld (epoch %lld)", what, step, epoch);
+}
 
 /* The model of the settings, with its initial values (stream "init"). */
 static void
@@ -1060,17 +1199,27 @@ model_setup(const struct opts *o, model *M)
 	gsl_rng_free(r);
 }
 
+/* The validation graphs of n (--validation, or 124 of every 1024), or a
+ * usage error when none or all would be. */
+static int64_t
+validation_count(const struct opts *o, int64_t n)
+{
+	int64_t nv = o->s.validation >= 0 ? o->s.validation
+	    : (int64_t)llround((double)n * 124.0 / 1024.0);
+
+	if (nv < 1 || nv >= n)
+		die_usage("%" PRId64 " graphs: cannot keep %" PRId64
+			  " for validation and train on the rest (--validation)", n, nv);
+	return nv;
+}
+
 /* The last --validation graphs validate, the others train. */
 static void
 trainer_init(struct trainer *t, struct opts *o, model *M, struct dataset *ds,
 	     const struct batch_opts *bo)
 {
-	int64_t nv = o->s.validation >= 0 ? o->s.validation
-	    : (int64_t)llround((double)ds->n * 124.0 / 1024.0);
+	int64_t nv = validation_count(o, ds->n);
 
-	if (nv < 1 || nv >= ds->n)
-		die_usage("%" PRId64 " graphs: cannot keep %" PRId64
-			  " for validation and train on the rest (--validation)", ds->n, nv);
 	o->s.validation = nv;		/* the model's config says what was used */
 	memset(t, 0, sizeof *t);
 	t->o = o;
@@ -1268,9 +1417,14 @@ train_epoch(struct trainer *t, long long epoch, double *lsum, int *budget_hit)
 		for (int i = 0; i < t->B; i++)
 			bg[i] = t->train[t->perm[i0 + i]];
 		if (t->by_graph) {
+			say_where(t, "at step", t->st.step + 1, epoch + 1);
 			int rc = dstep_run(&t->dp, t->M, bg, (uint64_t)o->s.seed,
 					   (uint64_t)t->st.step, &t->bo, &t->b, t->w,
 					   stop_signal != 0, l, msg, sizeof msg);
+			if (rc < 0 && stop_signal && dist_size() == 1) {
+				t->stop = t->cut = 1;	/* a feature command cut short */
+				break;
+			}
 			if (rc < 0)
 				die("%s", msg);
 			if ((t->stop = rc))
@@ -1278,8 +1432,13 @@ train_epoch(struct trainer *t, long long epoch, double *lsum, int *budget_hit)
 		} else {
 			struct mout out1;
 			if (batch_build(&t->b, bg, t->B, (uint64_t)o->s.seed,
-					(uint64_t)t->st.step, &t->bo, msg, sizeof msg))
+					(uint64_t)t->st.step, &t->bo, msg, sizeof msg)) {
+				if (stop_signal) {	/* a feature command cut short */
+					t->cut = 1;
+					break;
+				}
 				die("%s", msg);
+			}
 			model_zero_grad(t->M);
 			model_step(t->M, &t->b, t->w, 1, &out1);
 			memcpy(l, out1.loss, sizeof l);
@@ -1363,23 +1522,30 @@ train(struct trainer *t, int argc, char **argv)
 	for (epoch = st->epoch; epoch < o->s.epochs && !budget_hit && !stopping(t); epoch++) {
 		double lsum[NTASK] = { 0 }, t_ep = now();
 		int nb = train_epoch(t, epoch, lsum, &budget_hit), end = 0;
-		if (nb == 0)		/* a signal or the step budget came first */
+		if (nb == 0 || t->cut)	/* a signal or the step budget came first */
 			break;
 		/* every rank scores its share when the step goes by graph;
 		 * rank 0 alone writes, and the others wait for its word on
 		 * whether the run goes on */
 		struct val_scores sc;
+		int cut;
+
+		say_where(t, "validating after step", st->step, epoch + 1);
 		if (t->by_graph)
-			validate_by_graph(t->M, t->val, (int)t->nv, t->B, (uint64_t)o->s.seed, &t->bo,
-					  &t->b, &t->dp.one, t->w, &sc);
+			cut = validate_by_graph(t->M, t->val, (int)t->nv, t->B, (uint64_t)o->s.seed,
+						&t->bo, &t->b, &t->dp.one, t->w, &sc);
 		else
-			validate(t->M, t->val, t->nv, t->B, (uint64_t)o->s.seed, &t->bo, &t->b,
-				 t->w, &sc);
+			cut = validate(t->M, t->val, t->nv, t->B, (uint64_t)o->s.seed, &t->bo,
+				       &t->b, t->w, &sc);
+		if (cut)	/* a signal cut a feature command short */
+			break;
 		if (dist_rank() == 0)
 			end = epoch_end(t, epoch, lsum, nb, t_ep, sc, argc, argv);
 		else
 			st->epoch = epoch + 1;
 		dist_bcast_idle(&end, sizeof end, 0);
+		if (o->checkpoint)
+			t->ck_epoch = epoch + 1;	/* rank 0 wrote it before its word */
 		if (end)
 			break;
 	}
@@ -1392,40 +1558,71 @@ train(struct trainer *t, int argc, char **argv)
 
 /* ---- processes ---- */
 
-/* A rank other than 0 that fails as rank 0 does lets rank 0's line come
- * first: the first exit ends the job. */
+/* The standard error of a rank other than 0 while it parses the options:
+ * its own and a file that keeps its message. */
+static int parse_err = -1, parse_msg = -1;
+
+/*
+ * A rank other than 0 that fails to parse its options: rank 0, with the
+ * same options, fails the same way and says so, and the first exit ends
+ * the job; so this one waits, then says its message as its own ("rank 1:
+ * ...") only when it is still running: its options differ from rank 0's
+ * (mpirun's MPMD form).
+ */
 static void
 linger(void *arg)
 {
+	char buf[1024], out[1100];
+	ssize_t n;
+	int k, p = (int)strlen(err_prog()) + 2;	/* after "gcn-train: " */
+
 	(void)arg;
-	sleep(1);
+	sleep(5);
+	if (parse_err < 0 || (n = pread(parse_msg, buf, sizeof buf - 1, 0)) <= p)
+		return;
+	buf[n] = '\0';
+	k = snprintf(out, sizeof out, "%.*srank %d: %s", p, buf, dist_launch_rank(), buf + p);
+	if (write(parse_err, out, (size_t)(k < (int)sizeof out ? k : (int)sizeof out - 1)) < 0)
+		return;
 }
 
 /*
  * The options, parsed by every process before MPI starts (so that -h and
  * --version end a run of several processes cleanly); the processes a
- * launcher started as ranks other than 0 parse them silently.
+ * launcher started as ranks other than 0 parse them without a word, but
+ * for an error that rank 0 does not share (linger()).
  */
 static void
 parse_rank(struct opts *o, int argc, char **argv)
 {
-	int fd1 = -1, fd2 = -1, nul;
+	int fd1 = -1, nul;
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
 
+	snprintf(path, sizeof path, "%s/gcn-train-parse.XXXXXX", dir && *dir ? dir : "/tmp");
 	if (dist_launch_rank() != 0 && (nul = open("/dev/null", O_WRONLY)) >= 0) {
 		fd1 = dup(STDOUT_FILENO);
-		fd2 = dup(STDERR_FILENO);
+		parse_err = dup(STDERR_FILENO);
 		dup2(nul, STDOUT_FILENO);
-		dup2(nul, STDERR_FILENO);
+		if ((parse_msg = mkstemp(path)) >= 0) {
+			unlink(path);
+			dup2(parse_msg, STDERR_FILENO);
+		} else {
+			dup2(nul, STDERR_FILENO);
+		}
 		close(nul);
 		err_atexit(linger, NULL);
 	}
 	parse(o, argc, argv);
-	if (fd1 >= 0 && fd2 >= 0) {
+	if (fd1 >= 0 && parse_err >= 0) {
 		fflush(stdout);
 		dup2(fd1, STDOUT_FILENO);
-		dup2(fd2, STDERR_FILENO);
+		dup2(parse_err, STDERR_FILENO);
 		close(fd1);
-		close(fd2);
+		close(parse_err);
+		if (parse_msg >= 0)
+			close(parse_msg);
+		parse_err = parse_msg = -1;
 		err_atexit(NULL, NULL);
 	}
 }
@@ -1443,8 +1640,12 @@ start_ranks(struct opts *o, int nfiles, char **files)
 {
 	int std = nfiles == 0;
 
+	dist_set_timeout(o->mpi_timeout);
 	if (dist_init(NULL, NULL) == 1)
 		return;
+	if (o->reduce_given && !o->by_graph && dist_rank() == 0)
+		die_usage("%d processes: --reduce batch is one process's step; several always "
+			  "sum by graph (gcn-train(1), MPI)", dist_size());
 	o->by_graph = 1;
 	for (int i = 0; i < nfiles; i++)
 		std |= strcmp(files[i], "-") == 0;
@@ -1460,6 +1661,102 @@ start_ranks(struct opts *o, int nfiles, char **files)
 		dist_stdin_read();
 }
 
+/*
+ * What every process must share, as lines "key: value": the settings as
+ * given (options over --config, before auto or a default is resolved),
+ * and the options outside them that change the run or that rank 0 alone
+ * uses (one process's different -o would go unused without a word).
+ * -q, --progress and --mpi-timeout may differ.  A new string.
+ */
+static char *
+settings_text(struct opts *o)
+{
+	struct cfg_key keys[TRAIN_SCHEMA_MAX];
+	size_t nk = train_schema(&o->s, keys), len;
+	char *cfg = cfg_dump(keys, nk), *text = NULL;
+	FILE *f = open_memstream(&text, &len);
+	const char *none = "(none)";
+
+	if (!f)
+		die("open_memstream:");
+	fprintf(f, "%s-j: %d\n-l: %d\n-t: %d\n--bench-steps: %lld\n--reduce: %s\n"
+		"-o: %s\n--checkpoint: %s\n--log: %s\n--resume: %s\n", cfg, o->c.threads,
+		o->c.level, o->c.text, o->bench_steps, o->reduce_given ? (o->by_graph ?
+		"graph" : "batch") : none, o->c.output ? o->c.output : none,
+		o->checkpoint ? o->checkpoint : none, o->log ? o->log : none,
+		o->resume ? o->resume : none);
+	if (fclose(f) != 0)
+		die("open_memstream:");
+	free(cfg);
+	return text;
+}
+
+/*
+ * Several processes must train on rank 0's settings and input, or the
+ * collectives of a step no longer match (a deadlock, MPI's own error, or
+ * a model that differs without a word).  Checked once every process has
+ * read its input, before anything is written: a difference ends the run
+ * with one line naming the first rank and what differs.
+ */
+static void
+agree(const char *settings, const struct dataset *ds)
+{
+	/* the options of the config's keys, to name what differs */
+	static const char *const opt_of[][2] = {
+		{ "features.stage", "--features" }, { "features.command", "--features" },
+		{ "model.hidden", "--hidden" }, { "model.layers", "--layers" },
+		{ "tasks", "--tasks" }, { "train.batch_graphs", "--batch" },
+		{ "train.epochs", "--epochs" }, { "train.steps", "--steps" },
+		{ "train.patience", "--patience" }, { "train.validation_graphs", "--validation" },
+		{ "train.lr", "--lr" }, { "train.precision", "--precision" }, { "seed", "-s" },
+	};
+	char msg[640] = "";
+	int bad;
+
+	if (dist_size() == 1)
+		return;
+	bad = dist_same_lines(settings, opt_of, sizeof opt_of / sizeof opt_of[0], msg,
+			      sizeof msg) != 0;
+	dist_fail_if_any(bad, msg);
+	bad = dstep_same_input(ds->g, ds->n, msg, sizeof msg) != 0;
+	dist_fail_if_any(bad, msg);
+}
+
+/*
+ * The pg record's command line (*pargc words at *pargv, options first, as
+ * getopt left them) under MPI: --mpi-timeout left out (it cannot change
+ * the model, as -j and -q, which the stream leaves out), and, for several
+ * processes, --reduce graph, which they always use: so it tells their
+ * model from one process's (--reduce batch by default), and makes the
+ * same model in one process.
+ */
+static void
+pg_mpi(const struct opts *o, int *pargc, char ***pargv)
+{
+	char **a = *pargv, **v = xmallocarray((size_t)*pargc + 3, sizeof *v);
+	int n = 0, opts = 1;
+
+	v[n++] = a[0];
+	if (dist_size() > 1 && !o->reduce_given) {
+		v[n++] = (char *)"--reduce";
+		v[n++] = (char *)"graph";
+	}
+	for (int i = 1; i < *pargc; i++) {
+		size_t len = strcspn(a[i], "=");
+		opts &= strcmp(a[i], "--") != 0;
+		/* --mpi-timeout S, --mpi-timeout=S and their abbreviations */
+		if (opts && len >= 5 && len <= 13 && strncmp(a[i], "--mpi-timeout", len) == 0) {
+			i += a[i][len] != '=';
+			continue;
+		}
+		v[n++] = a[i];
+	}
+	v[n] = NULL;
+	free(a);
+	*pargv = v;
+	*pargc = n;
+}
+
 /* Every rank multiplies in rank 0's precision (auto measured there). */
 static void
 share_precision(void)
@@ -1468,7 +1765,7 @@ share_precision(void)
 
 	if (dist_size() == 1)
 		return;
-	dist_bcast(&p, sizeof p, 0);
+	dist_bcast_idle(&p, sizeof p, 0);	/* rank 0 may still be setting up */
 	gemm_set_precision(p);
 }
 
@@ -1518,6 +1815,8 @@ write_model(gs_file *out, const struct dataset *ds, const struct trainer *t)
 	model_record(&r, MODEL_NAME, &t->o->s, t->M, t->best,
 		     st->best_score >= 0 ? &st->best_sc : NULL, st->best_epoch, st->best_step);
 	gs_attr_setf(&r, "trained_steps", "%lld", st->step);
+	gs_attr_setf(&r, "processes", "%d", dist_size());
+	gs_attr_set(&r, "reduce", t->by_graph ? "graph" : "batch");
 	gs_write1(out, &r);
 	gs_rec_free(&r);
 }
@@ -1543,15 +1842,20 @@ run(struct opts *o, model *M, struct dataset *ds, const struct batch_opts *bo, i
 		if (o->precision_why[0])
 			warnx_("%s", o->precision_why);
 		say_start(&t);
-		dist_stdin_share();	/* rank 0's setup is done */
 	}
 	share_precision();
 	share_state(&t);
 	/* several processes: mpirun ends every rank on a signal, so the ranks
-	 * keep the default action, with which -o's temporary files are
-	 * removed (outfile.h) */
-	if (dist_size() == 1)
+	 * keep its action, with which -o's temporary files are removed
+	 * (outfile.h), after rank 0's line on why */
+	if (dist_size() == 1) {
 		catch_signals();
+	} else {
+		if (o->checkpoint && o->resume && strcmp(o->checkpoint, o->resume) == 0)
+			t.ck_epoch = t.st.epoch;
+		dist_set_where("before step %lld", t.st.step + 1);
+		dist_catch_signals();
+	}
 	train(&t, pgargc, pgargv);
 	if (dist_rank() == 0) {
 		write_model(out, ds, &t);
@@ -1572,27 +1876,35 @@ main(int argc, char **argv)
 	model M;
 	int tasks, pgargc;
 	char **pgargv;		/* the command line of the pg records */
+	char *settings;		/* what every process must share (MPI) */
 
 	copt_passive_wait(argv);
 	err_setprog(argv[0]);
 	parse_rank(&o, argc, argv);
+	settings = settings_text(&o);	/* as given, before any is chosen */
 	start_ranks(&o, argc - optind, argv + optind);
 	copt_apply_threads_blas(&o.c);
 	apply_precision(&o, argc, argv, &pgargc, &pgargv);
+	pg_mpi(&o, &pgargc, &pgargv);
 	tasks_parse(o.s.tasks, &tasks);
 	memset(&ds, 0, sizeof ds);
 	memset(&fc, 0, sizeof fc);
 	read_inputs(&ds, argc - optind, argv + optind, o.c.quiet);
 	check_dataset(&ds, tasks);
+	renumber_repeated_ids(&ds, o.c.quiet);
 	train_settings_batch_opts(&o.s, &bo);
 	resolve_features(&o, &ds, &fc, &bo.fs);
 	model_setup(&o, &M);
+	if (dist_rank() == 0) {
+		if (!o.bench_steps)
+			validation_count(&o, ds.n);	/* said once, here */
+		dist_stdin_share();	/* rank 0's setup is done: the others do theirs */
+	}
+	agree(settings, &ds);
+	free(settings);
 	if (o.bench_steps) {
-		if (dist_rank() == 0) {
-			if (o.precision_why[0])
-				warnx_("%s", o.precision_why);
-			dist_stdin_share();	/* rank 0's setup is done */
-		}
+		if (dist_rank() == 0 && o.precision_why[0])
+			warnx_("%s", o.precision_why);
 		share_precision();
 		bench(&o, &M, &ds, &bo);
 	} else {

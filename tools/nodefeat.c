@@ -7,11 +7,15 @@
  *          is) and the raw values "features_raw";
  *   rwse   random-walk return probabilities p_k(v) = [(D^-1 A)^k]_vv,
  *          k = 1..K, exact or estimated with a stated error (common/rwse.h);
- *          one tensor record "features".
+ *          one tensor record "features";
+ *   refex  the paper's four with log-scaled counts and their means and
+ *          maxima over neighbours, twice (common/refex.h): a hand-made
+ *          baseline; one tensor record "features".
  * Manual: man/man1/nodefeat.1.
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,19 +24,21 @@
 #include "filter.h"
 #include "nodefeat.h"
 #include "opt.h"
+#include "progress.h"
+#include "refex.h"
 #include "rng.h"
 #include "rwse.h"
 #include "stream.h"
 
 #define SYNOPSIS "nodefeat [-qt] [-j threads] [-l level] [-o file] [-s seed] [--exact-max n]\n" \
 	"                [--progress] [--rw-delta p] [--rw-error eps] [--rw-steps k]\n" \
-	"                [--scale minmax|log] [--set paper|rwse] [--tsv] [file ...]"
+	"                [--scale minmax|log] [--set paper|refex|rwse] [--tsv] [file ...]"
 
 enum { OPT_EXACT_MAX = COPT_FIRST_TOOL, OPT_RW_DELTA, OPT_RW_ERROR, OPT_RW_STEPS,
        OPT_SCALE, OPT_SET, OPT_TSV };
-enum { SET_PAPER, SET_RWSE };
+enum { SET_PAPER, SET_RWSE, SET_REFEX };
 
-static const char *const sets[] = { "paper", "rwse", NULL };
+static const char *const sets[] = { "paper", "rwse", "refex", NULL };
 /* Both sets replace both names: a features_raw left beside another set's
  * features would describe something else. */
 static const char *const written[] = { "features", "features_raw", NULL };
@@ -40,16 +46,21 @@ static const char *const written[] = { "features", "features_raw", NULL };
 struct state {
 	const struct copt *c;
 	int set;			/* SET_x */
+	int tsv;			/* --tsv */
 	int scale;			/* paper: FEAT_SCALE_x of "features" */
 	struct rwse_opts ro;		/* rwse */
 	features_ws ws;
 	rwse_ws rws;
-	double *raw, *norm, *both;	/* paper: (n, 4), (n, 4), (n, 7) */
+	refex_ws rx;
+	double *raw, *both;		/* paper with --tsv: (n, 4), (n, 7) */
 	double *rw;			/* rwse with --tsv: (n, K) */
 	size_t cap, cap_rw;		/* nodes allocated */
 	char columns[6 * RWSE_STEPS_MAX];
 	gs_rec out;
 	int64_t estimated_graphs;
+	struct progress pr;		/* the nodes of the current graph */
+	int pr_on;
+	int64_t graph_id;
 };
 
 static void usage(FILE *f, const struct state *s)
@@ -72,46 +83,73 @@ static void usage(FILE *f, const struct state *s)
 		"  -s, --seed N        rwse: seed of the walks (estimates only) [%" PRIu64 "]\n"
 		"      --scale MODE    paper: model input minmax (per graph, the paper's) or\n"
 		"                      log (log1p, keeps graph size) [minmax]\n"
-		"      --set NAME      feature set: paper (degree, core, ci1, clustering) or\n"
-		"                      rwse (random-walk return probabilities) [paper]\n"
+		"      --set NAME      feature set: paper (degree, core, ci1, clustering),\n"
+		"                      rwse (random-walk return probabilities) or refex\n"
+		"                      (paper's, log, neighbour means and maxima) [paper]\n"
 		"  -t, --text          write the text form (plain unless -l is given)\n"
 		"      --tsv           print a table (node, one column per value) instead\n"
 		"      --version       print the version\n",
 		s->ro.exact_max, s->c->level, s->ro.delta, s->ro.error, s->ro.steps, s->c->seed);
 }
 
+/* The four features: written as "features" (scaled) and "features_raw",
+ * each made in the output record's buffer from the counts in s->ws, so
+ * that a graph costs one (n, 4) matrix (nodefeat(1), MEMORY). */
 static void paper_graph(struct state *s, const struct filter_graph *fg)
 {
 	int32_t n = fg->g->n, v;
 
-	if ((size_t)n > s->cap) {
-		s->cap = (size_t)n;
-		s->raw = xreallocarray(s->raw, s->cap, FEAT_N * sizeof *s->raw);
-		s->norm = xreallocarray(s->norm, s->cap, FEAT_N * sizeof *s->norm);
-		s->both = xreallocarray(s->both, s->cap, 7 * sizeof *s->both);
-	}
-	features_raw(fg->g, s->raw, &s->ws);
-	features_scale(s->raw, n, s->norm, s->scale);
+	s->graph_id = fg->rec->id;
+	features_counts(fg->g, &s->ws);
 	if (fg->tsv) {
-		for (v = 0; v < n; v++) {
+		if ((size_t)n > s->cap) {
+			s->cap = (size_t)n;
+			s->raw = xreallocarray(s->raw, s->cap, FEAT_N * sizeof *s->raw);
+			s->both = xreallocarray(s->both, s->cap, 7 * sizeof *s->both);
+		}
+		features_rows(fg->g, &s->ws, s->raw);
+		for (v = 0; v < n; v++)
 			memcpy(s->both + 7 * (size_t)v, s->raw + FEAT_N * (size_t)v,
 			       FEAT_N * sizeof(double));
-			memcpy(s->both + 7 * (size_t)v + FEAT_N, s->norm + FEAT_N * (size_t)v,
+		features_scale(s->raw, n, s->raw, s->scale);
+		for (v = 0; v < n; v++)
+			memcpy(s->both + 7 * (size_t)v + FEAT_N, s->raw + FEAT_N * (size_t)v,
 			       3 * sizeof(double));
-		}
 		tsv_rows(fg->tsv, fg, s->scale == FEAT_SCALE_LOG
 			 ? FEATURES_COLUMNS ",degree_log,core_log,ci1_log"
 			 : FEATURES_COLUMNS ",degree_norm,core_norm,ci1_norm", s->both, n, 7);
 		return;
 	}
 	gs_rec_tensor(&s->out, fg->rec->id, "features", n, FEAT_N, GS_F64, FEATURES_COLUMNS);
-	memcpy(s->out.data, s->norm, (size_t)n * FEAT_N * sizeof(double));
+	features_rows(fg->g, &s->ws, s->out.data);
+	features_scale(s->out.data, n, s->out.data, s->scale);
 	gs_attr_set(&s->out, "scale", features_scale_name(s->scale));
 	gs_write1(fg->out, &s->out);
 	gs_rec_tensor(&s->out, fg->rec->id, "features_raw", n, FEAT_N, GS_F64,
 		      FEATURES_COLUMNS);
-	memcpy(s->out.data, s->raw, (size_t)n * FEAT_N * sizeof(double));
+	features_rows(fg->g, &s->ws, s->out.data);
 	gs_write1(fg->out, &s->out);
+}
+
+/* The progress hook of rwse_compute and features_counts (on the calling
+ * thread): one line a graph, ended with a last line only if it showed
+ * (progress.h: the graph took 10 s, 0.2 s on a terminal).  The paper's
+ * features count each node twice: triangles, then cores. */
+static void on_nodes(void *arg, int64_t done, int64_t total)
+{
+	struct state *s = arg;
+
+	if (!s->pr_on)
+		progress_start(&s->pr, s->set == SET_RWSE ? "nodes" : "node passes", total,
+			       "graph %" PRId64 ": %s", s->graph_id,
+			       s->set == SET_RWSE ? "rwse" : "triangles and cores");
+	s->pr_on = 1;
+	progress_update(&s->pr, done);
+	if (done >= total) {
+		if (s->pr.drawn)
+			progress_done(&s->pr);
+		s->pr_on = 0;
+	}
 }
 
 static void rwse_graph(struct state *s, const struct filter_graph *fg)
@@ -132,6 +170,9 @@ static void rwse_graph(struct state *s, const struct filter_graph *fg)
 		vals = s->out.data;
 	}
 	ro.seed = rng_mix(s->c->seed, (uint64_t)fg->rec->id);	/* walks per graph */
+	ro.on_progress = on_nodes;
+	ro.progress_arg = s;
+	s->graph_id = fg->rec->id;
 	if (rwse_compute(fg->g, &ro, vals, &inf, &s->rws) != 0)
 		die("rwse: options out of range");	/* checked in main() */
 	if (!s->c->quiet && inf.estimated > 0 && (s->estimated_graphs++ == 0 || s->c->progress))
@@ -162,12 +203,47 @@ static void rwse_graph(struct state *s, const struct filter_graph *fg)
 	gs_write1(fg->out, &s->out);
 }
 
+/* refex: computed straight into the record, which --tsv prints instead */
+static void refex_graph(struct state *s, const struct filter_graph *fg)
+{
+	gs_rec_tensor(&s->out, fg->rec->id, "features", fg->g->n, REFEX_COLS, GS_F64,
+		      REFEX_COLUMNS);
+	refex_compute(fg->g, s->out.data, &s->rx);
+	if (fg->tsv) {
+		tsv_rows(fg->tsv, fg, REFEX_COLUMNS, s->out.data, fg->g->n, REFEX_COLS);
+		return;
+	}
+	gs_attr_set(&s->out, "set", "refex");
+	gs_write1(fg->out, &s->out);
+}
+
+/* What nodefeat holds at most for a graph record (nodefeat(1), MEMORY): the
+ * record and its graph, and for the four features the counts' scratch and
+ * one (n, 4) matrix (--tsv: an (n, 4) and an (n, 7) one); for refex the
+ * same scratch, its (n, 4) raw values and the (n, 20) record; for rwse about
+ * 28 + 4 t bytes a node (t threads) and 8 an edge of scratch and the
+ * (n, K) values (rwse.h). */
+static double need(void *ctx, const gs_rec *rec)
+{
+	const struct state *s = ctx;
+	double n = rec->n, held = gs_rec_bytes(rec) + graph_bytes(rec->n, rec->m);
+
+	if (s->set == SET_RWSE)
+		return held + (28.0 + 4.0 * omp_get_max_threads() + 8.0 * s->ro.steps) * n +
+			8.0 * (double)rec->m;
+	if (s->set == SET_REFEX)	/* the record's 20 columns, the raw four */
+		return held + features_ws_bytes(rec->n, rec->m) + (160.0 + 32.0) * n;
+	return held + features_ws_bytes(rec->n, rec->m) + (s->tsv ? 88.0 : 32.0) * n;
+}
+
 static void one_graph(void *ctx, const struct filter_graph *fg)
 {
 	struct state *s = ctx;
 
 	if (s->set == SET_RWSE)
 		rwse_graph(s, fg);
+	else if (s->set == SET_REFEX)
+		refex_graph(s, fg);
 	else
 		paper_graph(s, fg);
 }
@@ -229,7 +305,7 @@ int main(int argc, char **argv)
 			s.set = opt_keyword(optarg, sets, "--set");
 			break;
 		case OPT_TSV:
-			f.tsv = 1;
+			f.tsv = s.tsv = 1;
 			break;
 		default:
 			if (copt_handle(&c, ch, optarg))
@@ -237,21 +313,29 @@ int main(int argc, char **argv)
 			copt_bad_option(ch, argv, SYNOPSIS);
 		}
 	}
-	if (s.set == SET_PAPER && rw_opt)
+	if (s.set != SET_RWSE && rw_opt)
 		die_usage("%s: applies to --set rwse only", rw_opt);
 	if (s.set == SET_RWSE && scale_opt)
 		die_usage("--scale: applies to --set paper only (rwse values are "
 			  "probabilities in [0, 1])");
+	if (s.set == SET_REFEX && scale_opt)
+		die_usage("--scale: applies to --set paper only (refex takes log(1 + x) "
+			  "of the counts)");
 	if (s.set == SET_RWSE)
 		c.seed_set = 1;	/* the default seed is a seed: the pg record shows it */
 	copt_apply_threads(&c);
+	progress_init(&s.pr, &c);
 	features_ws_init(&s.ws);
+	s.ws.on_progress = on_nodes;
+	s.ws.progress_arg = &s;
 	rwse_ws_init(&s.rws);
+	refex_ws_init(&s.rx);
 	rwse_columns(s.ro.steps, s.columns, sizeof s.columns);
 	gs_rec_init(&s.out);
 	f.c = &c;
 	f.replaces = written;
 	f.graph_fn = one_graph;
+	f.need_fn = need;
 	f.ctx = &s;
 	filter_run(&f, argc - optind, argv + optind, argc, argv);
 	if (!c.quiet && s.estimated_graphs > 1)
@@ -260,9 +344,9 @@ int main(int argc, char **argv)
 		       s.ro.exact_max);
 	features_ws_free(&s.ws);
 	rwse_ws_free(&s.rws);
+	refex_ws_free(&s.rx);
 	gs_rec_free(&s.out);
 	free(s.raw);
-	free(s.norm);
 	free(s.both);
 	free(s.rw);
 	return 0;

@@ -335,6 +335,57 @@ ed ck.txt ck-score.txt 's/ state\.best_score=[^ ]* / state.best_score=2 /'
 awk '/^@model/ { n = $0; sub(/.* params=/, "", n); sub(/ .*/, "", n); sub(/ params=[0-9]+/, " params=" (n - 1)) }
 	/^@param name=state\.adam_m / { skip = 1; next } /^@/ { skip = 0 } !skip' ck.txt |
 	sed 's/^@end .*/@end/' >ck-missing.txt
+# ---- files that name a feature command (issue 37): a model, an adapted
+# model, a stage name that is a command line, a config ----
+MC="$TOP/tests/cli/modelcfg.awk"
+TC="-q -j 1 -s 1 --hidden 8 --epochs 1 --batch 2 --validation 1"
+gcn-train $TC --features 'nodefeat -j 1' -t -o model-cmd0.txt lab.gs
+awk -v key=features.command -v val="touch $B/pwned; nodefeat -j 1" -f "$MC" model-cmd0.txt >model-cmd.txt
+awk -v key=features.stage -v val="touch $B/pwned" -f "$MC" model-cmd0.txt >model-stage.txt
+gcn-adapt -q -j 1 -s 1 --head-width 8 --runs 1 --epochs 2 --label cluster --model model-cmd0.txt \
+	--allow-features-command --train-per-class 2 --val 5 --test 5 -o /dev/null -t \
+	--save-model adapted-cmd.txt node.gs
+printf 'features:\n  stage: command\n  command: "touch %s/pwned; nodefeat -j 1"\n' "$B" >train-cmd.yaml
+# ---- issue 37: gcn-adapt --predict follows the adapted model's train.precision ----
+sed 's/^train\.precision: .*/train.precision: "half"/; s/^@end .*/@end/' adapted.txt >adapted-prec.txt
+# ---- input from the wild (issue 37, 6): a byte-order mark is not in the message ----
+printf '\357\273\277a b\n' >bom-named.el
+printf '\357\273\277' >bom-only.el
+printf '\357\273\2770 1 0.5\n' >bom-weight.el
+# ---- linprobe: vectors and classes ----
+# node task: one graph, its clusters the classes, nodefeat's features the vectors
+nodefeat -q -t node.txt >lp.txt
+nodefeat -q node.txt >lp.gs
+# the features' rows one short of the graph's nodes
+awk '/^@tensor id=0 name=features /{ sub(/rows=30/, "rows=29"); skip = 1; print; next }
+	skip == 1 && !/^@/ { skip = 2; next } { print }' lp.txt | sed 's/^@end .*/@end/' >lp-rows.txt
+# every node in class 0; one node alone in class 9
+awk '/^@/ { on = /name=cluster /; print; next } on { $0 = "0" } { print }' lp.txt |
+	sed 's/^@end .*/@end/' >lp-oneclass.txt
+awk '/^@/ { on = /name=cluster /; print; next } on && !done { $0 = "9"; done = 1 } { print }' lp.txt |
+	sed 's/^@end .*/@end/' >lp-single.txt
+# classes as floats; a value that is not a number
+sed -e '/name=cluster /s/type=i32/type=f64/' -e 's/^@end .*/@end/' lp.txt >lp-labfloat.txt
+awk '/^@tensor id=0 name=features /{ on = 1; print; next } on && !/^@/ { sub(/^[^\t]*/, "nan"); on = 0 }
+	{ print }' lp.txt | sed 's/^@end .*/@end/' >lp-nan.txt
+# two graphs (a node task takes one)
+nodefeat -q -t g.txt >lp-two.txt
+# graph task: two graphs with label records after their features; graph 1's
+# features missing; a one-row vector per graph
+awk '/^@graph id=1/ { print "@label id=0 name=label value=0" } /^@end/ { print "@label id=1 name=label value=1" } { print }' lp-two.txt |
+	sed 's/^@end .*/@end/' >lpg.txt
+awk '/^@tensor id=1 name=features /{ skip = 1; next } skip && !/^@/ { next } { skip = 0; print }' lpg.txt >lpg-novec.txt
+awk '/^@/ && pend != "" { print pend; pend = "" }
+	/^@graph/ { id = $2; sub(/id=/, "", id); pend = "@tensor id=" id " name=gvec rows=1 cols=2 type=f64\n" id " 1" }
+	{ print }' lpg.txt >lpg-row.txt
+# evalf1 --baseline: runs without an item column
+printf '##gnnstream 1\n@tensor id=0 name=predictions rows=2 cols=2 type=i32 columns=true,pred classes=2\n0 0\n1 1\n@end\n' >pred-noitem.txt
+# linprobe: the graph record after its tensors
+awk '/^@graph/ { g = $0; on = 1; next } /^@/ { on = 0 } on { g = g "\n" $0; next }
+	/^@end/ { print g; print "@end"; next } { print }' lp.txt >lp-late.txt
+# linprobe --task graph: a graph without nodes
+printf '##gnnstream 1\n@graph id=0 nodes=2 edges=1\n0 1\n@tensor id=0 name=f rows=2 cols=1 type=f64\n1\n2\n@label id=0 name=label value=0\n@graph id=1 nodes=0 edges=0\n@tensor id=1 name=f rows=0 cols=1 type=f64\n@label id=1 name=label value=1\n@end\n' >lpg-empty.txt
+
 
 # ---- fuzzing findings (issue 37, section 7) ----
 # control bytes (ESC, vertical tab) in a field that a message quotes

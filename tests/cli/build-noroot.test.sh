@@ -86,3 +86,36 @@ check "! $E $M test-valgrind >$T/vg.out 2>&1 && grep -q '^deps:   valgrind: not 
 check "! env -i PATH=$T/shim sh -c 'cd $S && sh mk/deps.sh figures' >$T/fig.out 2>&1 &&
 	grep -q '^deps:   gnuplot: .*(Debian: gnuplot-nox' $T/fig.out && grep -q '^deps:   graphviz: not in PATH: sfdp gvpr gvpack neato (Debian: graphviz' $T/fig.out" \
 	"the figures' check names gnuplot and graphviz"
+
+# make test wants what some tests use (numpy, Open MPI) before it builds:
+# installed as root where apt-get is, named otherwise, never a failure
+# (those tests say they are skipped)
+rm -f "$T/apt.log"
+check "env -i PATH=$T/apt:$T/shim MPICC=no-mpicc sh -c 'cd $S && sh mk/deps.sh want mpi' >$T/want.out 2>&1 &&
+	[ ! -e $T/apt.log ] && grep -q '^deps: missing here, wanted for mpi (what needs it is skipped):' $T/want.out &&
+	grep -q '^deps:   Open MPI: no no-mpicc that builds an MPI program (Debian: libopenmpi-dev' $T/want.out" \
+	"deps.sh want: not root, Open MPI missing: named, exit 0"
+rm -f "$T/apt.log"
+check "env -i PATH=$T/aptroot:$T/shim MPICC=no-mpicc sh -c 'cd $S && sh mk/deps.sh want mpi' >$T/wantr.out 2>&1 &&
+	grep -q '^install .* libopenmpi-dev openmpi-bin\$' $T/apt.log" \
+	"deps.sh want: root where apt-get is: installs Open MPI, exit 0 when that did not help"
+touch "$S/tools/nodefeat.c"
+$E $M -n test >"$T/test-n.out" 2>&1	# (fails later: the copy has no tests/)
+check "awk '/mk\/deps.sh want numpy mpi/ && !w { w = NR } /^cc .* -o bin\// && !c { c = NR }
+		END { exit !(w && c && w < c) }' $T/test-n.out" \
+	"make test installs numpy and Open MPI (as root) before it builds"
+
+# make DNNL=no: the programs without oneDNN where it is installed (what a
+# machine without it gets); a plain make afterwards puts it back
+if grep -q '^DNNL_CPPFLAGS = -DGNN_DNNL' "$S/build/optional.mk"; then
+	check "$E $M -j2 DNNL=no >$T/nodnnl.out 2>&1 && grep -q '^DNNL_BUILD = no' $S/build/optional.mk &&
+		! ldd $S/bin/gcn-train | grep -q dnnl &&
+		$S/bin/gcn-train --precision bf16 /dev/null 2>&1 | grep -q 'bf16 is not available: built without oneDNN'" \
+		"make DNNL=no builds the programs without oneDNN"
+	check "$E $M -j2 >$T/dnnl.out 2>&1 && grep -q '^DNNL_BUILD = auto' $S/build/optional.mk &&
+		ldd $S/bin/gcn-train | grep -q dnnl" "a plain make afterwards builds them with oneDNN again"
+	check "! $E $M DNNL=yes >$T/dnnl-bad.out 2>&1 && grep -q 'DNNL=yes: expected auto or no' $T/dnnl-bad.out" \
+		"DNNL=yes: a usage error"
+else
+	skip "build-noroot.test.sh: make DNNL=no against a build with oneDNN: $(sed -n 1p "$S/build/optional.mk")"
+fi

@@ -8,7 +8,7 @@ mkdir -p "$T"
 shared="help level output progress quiet seed text threads version"
 for src in "$TOP"/tools/*.c; do
 	p=$(basename "$src" .c)
-	own=$(sed -n 's/^[[:space:]]*{ *"\([a-z0-9-]*\)", *\(no\|required\|optional\)_argument.*/\1/p' "$src")
+	own=$(sed -n 's/^[[:space:]]*{ *"\([a-zA-Z0-9-]*\)", *\(no\|required\|optional\)_argument.*/\1/p' "$src")
 	"$p" -h >"$T/$p.help" 2>&1
 	missing_h="" missing_m=""
 	for o in $own $shared; do

@@ -7,6 +7,8 @@
 #   expect_err CODE 'command line' 'text'   as expect, and stderr contains text
 #   check 'shell condition' description      the condition must hold
 #   same FILE1 FILE2 description             the files must be byte-identical
+#   skip 'FILE: what did not run: why'       says so, once, on a SKIP: line
+#   bf16_probe DIR                           is bf16 here? (sets BF16, BF16_WHY)
 LIB_PASS=0
 LIB_FAIL=0
 LIB_ERR="$TMPD/stderr.$$"
@@ -54,3 +56,29 @@ same() {
 }
 
 lib_summary() { echo "LIB_SUMMARY $LIB_PASS $LIB_FAIL"; }
+
+skip() { echo "SKIP: $*"; }
+
+# bf16_probe DIR: do the programs multiply in bf16 here?  Asks gcn-train
+# (--precision bf16 on a tiny input, its files in DIR): BF16=1 when it
+# runs, else BF16=0 and BF16_WHY its one line ("bf16 is not available:
+# ...") for the caller's skip line.  Where the CPU has bf16 matrix
+# instructions (mk/cpu-bf16.sh) and the build has oneDNN, bf16 missing
+# is a failure, not a skip, so that a skip cannot hide a broken gemm.c;
+# so is any other answer than those two.
+bf16_probe() {
+	BF16=0 BF16_WHY=""
+	dcbm-gen -q -s 1 --count 2 --nodes 20..30 -o "$1/bf16-probe.gs" || { lib_bad "bf16_probe: dcbm-gen"; return; }
+	if gcn-train -q -j 1 --tasks cluster --hidden 8 --epochs 1 --batch 1 --validation 1 --precision bf16 \
+		"$1/bf16-probe.gs" >/dev/null 2>"$1/bf16-probe.err"; then
+		BF16=1
+	elif [ "$(wc -l <"$1/bf16-probe.err")" -eq 1 ] && grep -q '^gcn-train: .*bf16 is not available: ' "$1/bf16-probe.err"; then
+		BF16_WHY=$(sed 's/^gcn-train: --precision bf16: //' "$1/bf16-probe.err")
+		if sh "$TOP/mk/cpu-bf16.sh" >/dev/null &&
+			grep -q '^DNNL_CPPFLAGS = -DGNN_DNNL' "$TOP/build/optional.mk" 2>/dev/null; then
+			lib_bad "bf16 is not available, but this CPU has bf16 matrix instructions and the build has oneDNN: $BF16_WHY"
+		fi
+	else
+		lib_bad "bf16_probe: gcn-train --precision bf16 neither ran nor said bf16 is not available: $(head -c 300 "$1/bf16-probe.err")"
+	fi
+}

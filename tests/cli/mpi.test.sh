@@ -1,10 +1,13 @@
 # mpi.test.sh - gcn-train under MPI (gcn-train(1), MPI), 2 and 3 processes
-# on this machine: the model is the same bytes as one process's with
+# on this machine: the model is the same parameters as one process's with
 # --reduce graph, and within the stated tolerance of the default --reduce
-# batch; a rank that fails ends the run with one line, a rank that is
-# killed ends it too, and both leave the last checkpoint whole, from which
-# the run resumes to the same model.  Skipped, with a line that says so,
-# where mpirun or gcn-train's MPI is missing (.ci/run installs Open MPI).
+# batch, and says how many processes made it; processes that differ in a
+# setting or in their input are refused before training, in one line; a
+# rank that fails, is killed or is stopped ends the run with one line, and
+# leaves the last checkpoint whole, from which the run resumes to the same
+# model.  Every run is under timeout(1), so a hang is a failure, not a
+# stuck suite.  Skipped, with a line that says so, where mpirun or
+# gcn-train's MPI is missing (.ci/run installs Open MPI).
 T="$TMPD/mpi"
 mkdir -p "$T"
 
@@ -16,8 +19,10 @@ if gcn-train -h | grep -q '^  MPI: not built in'; then
 	echo "mpi.test.sh: gcn-train is built without MPI (libopenmpi-dev, then make); skipped"
 	return 0
 fi
-# -q: mpirun adds nothing to the ranks' own lines; root runs only when asked
-MPIRUN="mpirun -q --oversubscribe"
+# -q: mpirun adds nothing to the ranks' own lines; root runs only when asked;
+# timeout: a run that hangs fails (exit 124) after 3 minutes, a long time
+# for these runs of a few seconds even on a loaded machine
+MPIRUN="timeout 180 mpirun -q --oversubscribe"
 [ "$(id -u)" -ne 0 ] || MPIRUN="$MPIRUN --allow-run-as-root"
 
 # 20 labelled graphs, 6 a step: 16 train (2 steps an epoch), 4 validate
@@ -54,8 +59,20 @@ for n in 1 2 3; do
 	[ $n -eq 1 ] || run="$MPIRUN -np $n $run"
 	expect 0 "cd $T/np$n && $run"
 done
+# a model without the attribute that says how many processes made it (and
+# without the trailer's checksum, which covers it)
+# (nodefeat's own pg record names its input: the same name in every directory)
+model_body() {
+	(cd "${1%/*}" && nodefeat -q -t "${1##*/}") | grep -v '^@end' | sed 's/ processes=[0-9]*//'
+}
+for n in 1 2 3; do
+	model_body "$T/np$n/m.gs" >"$T/np$n/m.body"
+	check "nodefeat -q -t $T/np$n/m.gs | grep -q '^@model name=gcn-pretrain .* processes=$n reduce=graph'" \
+		"$n processes: the model says processes=$n reduce=graph"
+done
 for n in 2 3; do
-	same "$T/np1/m.gs" "$T/np$n/m.gs" "$n processes: the model of one process (--reduce graph)"
+	same "$T/np1/m.body" "$T/np$n/m.body" \
+		"$n processes: the model of one process (--reduce graph), but for processes="
 	same "$T/np1/ck.gs" "$T/np$n/ck.gs" "$n processes: the checkpoint of one process"
 	check "cut -f 1,2,4- $T/np1/log.tsv >$T/l1 && cut -f 1,2,4- $T/np$n/log.tsv | cmp -s - $T/l1" \
 		"$n processes: the log of one process but for the seconds"
@@ -77,6 +94,14 @@ expect 0 "cd $T/np2 && $MPIRUN -np 2 $TRAIN --precision fp32 --checkpoint ckt.gs
 check "awk -F '\t' 'FNR == 1 { f++; next } { for (i = 4; i <= 6; i++) if (f == 1) a[FNR, i] = \$i;
 	else { d = a[FNR, i] - \$i; if (d < 0) d = -d; if (d > 1e-4 * a[FNR, i] + 1e-6) exit 1 } }' \
 	$T/batch/log.tsv $T/np2/logt.tsv" "2 processes: the training losses of one process's batch pass"
+# provenance: the two models differ in their bytes, and say so where a
+# reader looks (the model record, the command line of the pg record)
+check "grep -q '^@model name=gcn-pretrain .* processes=1 reduce=batch' $T/batch/m.gs &&
+	grep -q '^@model name=gcn-pretrain .* processes=2 reduce=graph' $T/np2/mt.gs" \
+	"the model records the processes and the reduction: 1 and batch, 2 and graph"
+check "grep -q '^@pg .*prog=gcn-train .*cmd=\"gcn-train --reduce graph ' $T/np2/mt.gs &&
+	! grep '^@pg .*prog=gcn-train' $T/batch/m.gs | grep -q reduce" \
+	"several processes: the pg record's command line says --reduce graph"
 # the current parameters of two text checkpoints: per tensor, the largest
 # difference over the largest value
 cat >"$T/cmp.awk" <<'EOF'
@@ -128,7 +153,7 @@ mkdir -p "$T/die"
 FEAT="--features 'sh $T/feat.sh $T/die'"
 touch "$T/die/fail"
 mpi_fail 1 "cd $T/die && $MPIRUN -np 2 $TRAIN $FEAT --checkpoint ck.gs -o m.gs ../lab.gs" \
-	"exit 3" "a rank that fails ends the run with its line"
+	"rank 1: features: .*exit 3" "a rank that fails ends the run with its line, from rank 0"
 check "[ ! -e $T/die/m.gs ] && ! ls $T/die | grep -q tmp" "no model written, no temporary file left"
 check "nodefeat -q -t $T/die/ck.gs | grep -q '^@model name=gcn-pretrain-checkpoint .* epoch=2 step=4 '" \
 	"the checkpoint of epoch 2 is whole"
@@ -142,30 +167,118 @@ check "grep -v '^@pg\|^@end' $T/die/resumed.gs | sed 's/ pg=[0-9a-f]*//' >$T/die
 	"resumed from the checkpoint: the model of the run without the failure"
 
 # -- a rank that is killed (SIGKILL, once the first checkpoint is there):
-# the run ends, not hangs, and the checkpoint is whole
+# the run ends, not hangs, the checkpoint is whole, and one line says why:
+# rank 0's (the launcher ends it with SIGTERM), or, when rank 0 itself was
+# killed, rank 1's.  The wrapper keeps its own messages to itself.
 cat >"$T/kill.sh" <<'EOF'
-ck=$1
-shift
+rank=$1 sig=$2 ck=$3
+shift 3
+[ "${OMPI_COMM_WORLD_RANK:-0}" = "$rank" ] || exec "$@"
+"$@" &
+pid=$!
+exec 2>/dev/null
+while [ ! -e "$ck" ] && kill -0 $pid; do sleep 0.05; done
+kill -$sig $pid
+wait $pid
+EOF
+for r in 1 0; do
+	mkdir -p "$T/kill$r"
+	(cd "$T/kill$r" && $MPIRUN -np 2 sh ../kill.sh $r KILL ck.gs \
+		gcn-train -q -j 1 --config ../t.yaml --epochs 1000 --checkpoint ck.gs -o m.gs ../lab.gs) \
+		>/dev/null 2>"$T/kill$r/err"
+	rc=$?
+	check "[ $rc -ne 0 ] && [ $rc -ne 124 ]" "killed rank $r: the run ends (exit $rc; 124: it hung)"
+	check "[ ! -e $T/kill$r/m.gs ] &&
+		nodefeat -q -t $T/kill$r/ck.gs | grep -q '^@model name=gcn-pretrain-checkpoint .* epoch=[1-9]'" \
+		"killed rank $r: no model, and the last checkpoint is whole"
+done
+check "! ls $T/kill1 | grep -q tmp" "killed rank 1: rank 0 removes its temporary file"
+# one line of gcn-train's; Open MPI may add its own, "[host:pid] Read -1,
+# expected N, errno = 3", from a process that read from the killed one
+# before the launcher ended it (a race: sometimes)
+one_line() {
+	[ "$(grep -c '^gcn-train: ' "$1")" -eq 1 ] && grep -q "^gcn-train: $2" "$1" &&
+		! grep -v '^gcn-train: \|^\[[^]]*:[0-9]*\] ' "$1" | grep -q .
+}
+one_line $T/kill1/err 'ended by the launcher (SIGTERM) [a-z ]*step [0-9]* (epoch [0-9]*; ck.gs holds epoch [0-9]*): another process ended'
+check "[ $? -eq 0 ]" "killed rank 1: one line from rank 0: $(head -c 300 $T/kill1/err)"
+one_line $T/kill0/err 'rank 1: rank 0 ended (killed?) '
+check "[ $? -eq 0 ]" "killed rank 0: one line from rank 1: $(head -c 300 $T/kill0/err)"
+
+# -- a rank that is stopped (SIGSTOP) waits for nothing: past --mpi-timeout
+# of waiting in a collective, rank 0 says which rank is stopped and ends
+# the run; when rank 0 is the one stopped, rank 1 says so 5 s later.  The
+# stopped process ends silently when the launcher wakes it, removing its
+# temporary files.  10 s: far above any wait of these runs.
+for r in 1 0; do
+	mkdir -p "$T/stop$r"
+	mpi_fail 1 "cd $T/stop$r && $MPIRUN -np 2 sh ../kill.sh $r STOP ck.gs gcn-train -q -j 1 \
+		--config ../t.yaml --epochs 1000 --mpi-timeout 10 --checkpoint ck.gs -o m.gs ../lab.gs" \
+		"no word from the other processes for [0-9]* s [a-z ]*step [0-9]* (epoch [0-9]*; ck.gs holds epoch [0-9]*) (rank $r is stopped); ending the run (--mpi-timeout)" \
+		"stopped rank $r: one line, exit 1"
+	check "[ ! -e $T/stop$r/m.gs ] && ! ls $T/stop$r | grep -q tmp &&
+		nodefeat -q -t $T/stop$r/ck.gs | grep -q '^@model name=gcn-pretrain-checkpoint .* epoch=[1-9]'" \
+		"stopped rank $r: no model, no temporary file, the last checkpoint whole"
+done
+check "grep -q '^gcn-train: rank 1: no word' $T/fail.err" "stopped rank 0: rank 1 says it"
+# a rank stopped for less than the timeout, then continued: the run goes on
+# to the model of a run that never stopped (the pg record leaves out
+# --mpi-timeout, which cannot change the model)
+cat >"$T/pause.sh" <<'EOF'
 [ "${OMPI_COMM_WORLD_RANK:-0}" = 1 ] || exec "$@"
 "$@" &
 pid=$!
-while [ ! -e "$ck" ] && kill -0 $pid 2>/dev/null; do sleep 0.05; done
-kill -9 $pid
+while [ ! -e ck.gs ] && kill -0 $pid 2>/dev/null; do sleep 0.05; done
+kill -STOP $pid
+sleep 3
+kill -CONT $pid
+wait $pid
 EOF
-mkdir -p "$T/kill"
-(cd "$T/kill" && timeout 120 $MPIRUN -np 2 sh ../kill.sh ck.gs \
-	gcn-train -q -j 1 --config ../t.yaml --epochs 1000 --checkpoint ck.gs -o m.gs ../lab.gs) \
-	>/dev/null 2>"$T/kill/err"
-rc=$?
-check "[ $rc -ne 0 ] && [ $rc -ne 124 ]" "a killed rank ends the run (exit $rc; 124: it hung)"
-check "[ ! -e $T/kill/m.gs ] && ! ls $T/kill | grep -q tmp &&
-	nodefeat -q -t $T/kill/ck.gs | grep -q '^@model name=gcn-pretrain-checkpoint .* epoch=[1-9]'" \
-	"no model, no temporary file, and the last checkpoint is whole"
+mkdir -p "$T/pause" "$T/nopause"
+expect 0 "cd $T/pause && $MPIRUN -np 2 sh ../pause.sh $TRAIN --precision fp32 --mpi-timeout 10 \
+	--checkpoint ck.gs -o m.gs ../lab.gs"
+expect 0 "cd $T/nopause && $MPIRUN -np 2 $TRAIN --precision fp32 --checkpoint ck.gs -o m.gs ../lab.gs"
+same "$T/pause/m.gs" "$T/nopause/m.gs" "a rank stopped for 3 s, then continued: the model of a run without the stop"
+
+# -- processes that differ: each case made a deadlock, MPI_ERR_TRUNCATE
+# (exit 15 without a word under -q, a temporary file left), a hang after
+# the model, or a model that differs without a word.  Rank 1 gets other
+# options or input (mpirun's MPMD form); the run ends before training, in
+# one line from rank 0, with no file written.
+dcbm-gen -q -s 6 --count 20 --nodes 40..120 | centrality -q >"$T/lab-other.gs"
+dcbm-gen -q -s 5 --count 16 --nodes 40..120 | centrality -q >"$T/lab-16.gs"	# lab.gs's first 16
+mkdir -p "$T/agree"
+differ() {
+	mpi_fail 1 "cd $T/agree && $MPIRUN -np 1 $TRAIN -o m.gs ../lab.gs : -np 1 $TRAIN $1 -o m.gs" \
+		"rank 1: $2" "rank 1 with $1"
+	check "[ -z \"\$(ls $T/agree)\" ]" "rank 1 with $1: no file written"
+}
+differ "../lab-other.gs" "its input differs from rank 0.s at graph 1 (id 0)$"
+differ "../lab-16.gs" "its input has 16 graphs, rank 0.s 20$"
+differ "--hidden 8 ../lab.gs" "--hidden (model.hidden) 8 differs from rank 0.s 16$"
+differ "--batch 5 ../lab.gs" "--batch (train.batch_graphs) 5 differs from rank 0.s 6$"
+differ "--validation 3 ../lab.gs" "--validation (train.validation_graphs) 3 differs from rank 0.s 4$"
+differ "-s 2 ../lab.gs" "-s (seed) 2 differs from rank 0.s 0$"
+differ "--lr 0.01 ../lab.gs" "--lr (train.lr) 0.01 differs from rank 0.s 0.002$"
+differ "--tasks rec,rank ../lab.gs" "--tasks (tasks) \"rec,rank\" differs from rank 0.s \"rec,rank,cluster\"$"
+differ "--epochs 11 ../lab.gs" "--epochs (train.epochs) 11 differs from rank 0.s 10$"
+differ "-j 2 ../lab.gs" "-j 2 differs from rank 0.s 1$"
+# rank 1 alone with a usage error: rank 1 says it (it said nothing, and
+# rank 0 waited in MPI_Init until the launcher ended it)
+mpi_fail 2 "cd $T/agree && $MPIRUN -np 1 $TRAIN -o m.gs ../lab.gs : -np 1 $TRAIN --bogus -o m.gs ../lab.gs" \
+	"rank 1: unknown option .--bogus.; usage: gcn-train" "rank 1 alone with a usage error"
+# the same graphs under another name, uncompressed, pass
+gzip -dc "$T/lab.gs" >"$T/lab-plain.gs"
+expect 0 "cd $T/agree && $MPIRUN -np 1 $TRAIN --steps 2 -o m.gs ../lab.gs : -np 1 $TRAIN --steps 2 \
+	-o m.gs ../lab-plain.gs"
+rm -f "$T/agree/m.gs"
 
 # -- misuse: said once
 mpi_fail 2 "cd $T && $MPIRUN -np 2 gcn-train -q --config t.yaml lab.gs" "-o FILE" \
 	"2 processes write the model to a file"
 mpi_fail 2 "$MPIRUN -np 2 gcn-train --hidden 0 -o m.gs lab.gs" "--hidden" "a usage error"
+mpi_fail 2 "cd $T && $MPIRUN -np 2 gcn-train -q --reduce batch -o m.gs lab.gs" \
+	"2 processes: --reduce batch is one process.s step" "--reduce batch, ignored before, is refused"
 mpi_fail 1 "cd $T && $MPIRUN -np 2 gcn-train -q -o m.gs t.yaml" "t.yaml" "a bad input"
 check "$MPIRUN -np 2 gcn-train -h >$T/h.out && [ \$(grep -c '^usage: gcn-train' $T/h.out) -eq 1 ]" \
 	"-h: the usage once, status 0"

@@ -15,7 +15,7 @@ expect 0 "$E dcbm-gen -q --progress -s 1 --count 5 --nodes 60..80 -o $T/g2.gs 2>
 check "[ ! -s $T/quiet.err ]" "dcbm-gen: -q silences --progress"
 expect 0 "centrality -q $T/g.gs >$T/lab.gs"
 for p in nodefeat mask-edges; do
-	expect 0 "$E $p --progress $T/lab.gs 2>$T/$p.err >$T/$p.gs"
+	expect 0 "cat $T/lab.gs | $E $p --progress 2>$T/$p.err >$T/$p.gs"
 	check "grep -q '^$p: 5 graphs, .*/s\$' $T/$p.err && grep -q '^$p: 5 graphs in ' $T/$p.err" \
 		"$p: graphs done and their rate"
 	expect 0 "$E $p -q --progress $T/lab.gs 2>$T/$p.q.err >/dev/null"
@@ -32,6 +32,11 @@ check "grep -q '^gcn-adapt: run 1/1: 2/3 epochs (66%), .*, at most .* left; val 
 	"gcn-adapt: the epochs of a run, with an upper bound of the time left"
 expect 0 "$E evalf1 --progress $T/p.gs 2>$T/evalf1.err >/dev/null"
 check "grep -q '^evalf1: 1 runs' $T/evalf1.err" "evalf1: runs read"
+# a file: its bytes read, with the time left, and the graphs done
+expect 0 "$E nodefeat --progress $T/lab.gs 2>$T/file.err >/dev/null"
+check "grep -q '^nodefeat: $T/lab.gs: [0-9,]*/[0-9,]* bytes ([0-9]*%), .*/s, .* left\$' $T/file.err &&
+	grep -q '^nodefeat: $T/lab.gs: [0-9,]*/[0-9,]* bytes ([0-9]*%), .*/s, .* left; 3 graphs\$' $T/file.err &&
+	grep -q '^nodefeat: $T/lab.gs: .* bytes (100%) in .*; 5 graphs\$' $T/file.err" "nodefeat: a file's bytes read, the time left, the graphs done"
 GNNPIPE_PROGRESS_EVERY=soon dcbm-gen --progress --count 1 >/dev/null 2>"$T/bad.err"
 rc=$?
 check "[ $rc -eq 2 ] && [ \$(wc -l <$T/bad.err) -eq 1 ] && grep -q '^dcbm-gen: GNNPIPE_PROGRESS_EVERY=soon: ' $T/bad.err" \

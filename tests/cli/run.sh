@@ -1,6 +1,8 @@
 #!/bin/sh
 # run.sh - run every tests/cli/*.test.sh; each sources lib.sh and calls its
-# helpers.  Prints one line per failure and a closing "N passed, N failed".
+# helpers.  Prints one line per failure and a closing "N passed, N failed"
+# (and ", N skipped" when tests printed SKIP: lines, lib.sh's skip: what
+# this machine lacks, such as bf16 products or numpy).
 #   run.sh [NAME...]   only tests/cli/NAME.test.sh (default: every file)
 # GNN_BIN names the directory of the programs under test (default: bin/ of
 # this tree); `make test-asan` points it at build/asan/bin.
@@ -10,9 +12,12 @@ bin=${GNN_BIN:-$top/bin}
 export TOP="$top" BIN="$bin" PATH="$bin:$PATH"
 mkdir -p "$top/tests/tmp"
 TMPD=$(mktemp -d "$top/tests/tmp/cli.XXXXXX")
-export TMPD
+# what the programs leave in TMPDIR (a failed feature command's standard
+# error) goes with the rest
+TMPDIR=$TMPD
+export TMPD TMPDIR
 trap 'rm -rf "$TMPD"' EXIT
-pass=0; fail=0; named=$#
+pass=0; fail=0; skipped=0; named=$#
 if [ $# -gt 0 ]; then
 	set -- $(for n in "$@"; do printf '%s ' "$top/tests/cli/${n%.test.sh}.test.sh"; done)
 else
@@ -27,6 +32,7 @@ for t in "$@"; do
 	p=$(printf '%s\n' "$out" | sed -n 's/^LIB_SUMMARY \([0-9]*\) \([0-9]*\)$/\1/p')
 	f=$(printf '%s\n' "$out" | sed -n 's/^LIB_SUMMARY \([0-9]*\) \([0-9]*\)$/\2/p')
 	printf '%s\n' "$out" | grep -v '^LIB_SUMMARY' || true
+	skipped=$((skipped + $(printf '%s\n' "$out" | grep -c '^SKIP: ')))
 	if [ -z "$p" ]; then
 		echo "FAIL $(basename "$t"): script stopped early"
 		fail=$((fail + 1)); continue
@@ -34,5 +40,5 @@ for t in "$@"; do
 	echo "-- $(basename "$t"): $p passed, $f failed"
 	pass=$((pass + p)); fail=$((fail + f))
 done
-echo "cli: $pass passed, $fail failed"
+echo "cli: $pass passed, $fail failed$([ "$skipped" -eq 0 ] || echo ", $skipped skipped (SKIP: above)")"
 [ "$fail" -eq 0 ]

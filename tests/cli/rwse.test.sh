@@ -14,7 +14,7 @@ dcbm-gen -q -s 6 --count 1 --nodes 1200 --mean-degree 6 -l 0 -o "$T/mid.gs"
 
 # ---- options: misuse is one line and exit 2, nothing ignored silently
 expect 0 "nodefeat -h | grep -q -- '--rw-steps K'"
-expect_err 2 "nodefeat --set rank $T/tail.txt" "--set: 'rank': expected paper or rwse"
+expect_err 2 "nodefeat --set rank $T/tail.txt" "--set: 'rank': expected paper, rwse or refex"
 expect_err 2 "nodefeat --set rwse --rw-steps 0 $T/tail.txt" "--rw-steps: 0 is too small"
 expect_err 2 "nodefeat --set rwse --rw-steps 65 $T/tail.txt" "--rw-steps: 65 is too large"
 expect_err 2 "nodefeat --set rwse --rw-error 0 $T/tail.txt" "--rw-error: 0 is too small"

@@ -17,40 +17,7 @@ import sys
 
 import numpy as np
 
-
-def graphs(path):
-    """(id, n, edges) of every graph record of a text-form stream."""
-    out, cur = [], None
-    with open(path) as f:
-        for line in f:
-            if line.startswith("@") or line.startswith("##"):
-                cur = None
-                if line.startswith("@graph "):
-                    kv = dict(w.split("=", 1) for w in line.split()[1:] if "=" in w)
-                    cur = (int(kv["id"]), int(kv["nodes"]), [])
-                    out.append(cur)
-                continue
-            if cur is not None and line.strip():
-                u, v = line.split()[:2]
-                cur[2].append((int(u), int(v)))
-    return out
-
-
-def tables(path):
-    """{graph id: (n, K) array} from nodefeat's TSV."""
-    out, rows, gid = {}, [], None
-    with open(path) as f:
-        next(f)  # header
-        for line in f:
-            if line.startswith("# graph "):
-                if gid is not None:
-                    out[gid] = np.array(rows)
-                gid, rows = int(line.split()[2]), []
-            else:
-                rows.append([float(x) for x in line.split("\t")[1:]])
-    if gid is not None:
-        out[gid] = np.array(rows)
-    return out
+from gstext import graphs, tables
 
 
 def reference(n, edges, K):
@@ -70,7 +37,7 @@ def reference(n, edges, K):
 def main():
     gpath, tpath, K = sys.argv[1], sys.argv[2], int(sys.argv[3])
     rtol = float(sys.argv[4]) if len(sys.argv) > 4 else 1e-12
-    got, bad = tables(tpath), 0
+    got, bad = tables(tpath)[0], 0
     for gid, n, edges in graphs(gpath):
         ref = reference(n, edges, K)
         ours = got.get(gid)

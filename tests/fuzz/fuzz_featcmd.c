@@ -69,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	data += 1 + MAXG;
 	size -= 1 + MAXG;
 
-	featcmd_init(&fc, CMD, 1);
+	featcmd_init(&fc, CMD, 1, 0);
 	if (read_once(&fc, gs, G, NULL, data, size) == 0) {
 		if (fc.F < 1 || fc.F > MODEL_MAXF || !fc.columns)
 			abort();

@@ -6,7 +6,8 @@
  *
  * Ownership: ref_load_* return arrays the caller frees with free(); graphs
  * are initialised here and freed by the caller with graph_free().
- * Header-only (static functions), included by one test file each.
+ * Header-only (static functions, marked unused: a test need not call
+ * every one), included by one test file each.
  */
 #ifndef GNN_TEST_REF_UTIL_H
 #define GNN_TEST_REF_UTIL_H
@@ -27,7 +28,7 @@
 #endif
 
 /* Build g from m edges given as a flat list u0 v0 u1 v1 ... */
-static void ref_graph(graph *g, int32_t n, int64_t m, const int32_t *uv)
+static __attribute__((unused)) void ref_graph(graph *g, int32_t n, int64_t m, const int32_t *uv)
 {
 	int32_t *u = malloc(sizeof *u * (size_t)(m ? m : 1));
 	int32_t *v = malloc(sizeof *v * (size_t)(m ? m : 1));
@@ -49,7 +50,7 @@ static void ref_graph(graph *g, int32_t n, int64_t m, const int32_t *uv)
  * Load REF_DIR/name.edges.gz (format in make_ref.py: "# n N", optional
  * "# clique LO HI" with "- u v" exceptions, then "u v" edges).
  */
-static void ref_load_graph(const char *name, graph *g)
+static __attribute__((unused)) void ref_load_graph(const char *name, graph *g)
 {
 	char path[512], line[256], msg[256];
 	gzFile f;
@@ -112,7 +113,7 @@ static void ref_load_graph(const char *name, graph *g)
  * columns, '#' lines are comments, first column is the node 0..n-1).
  * Returns a malloc'd array of n values ("inf" parses as HUGE_VAL).
  */
-static double *ref_load_col(const char *name, const char *suffix, const char *col, int32_t n)
+static __attribute__((unused)) double *ref_load_col(const char *name, const char *suffix, const char *col, int32_t n)
 {
 	char path[512], line[4096];
 	gzFile f;
@@ -164,7 +165,7 @@ static double *ref_load_col(const char *name, const char *suffix, const char *co
  * (the bench's agreement measure) and the first mismatching index.  Returns
  * the max relative difference.
  */
-static double ref_check(const char *label, const double *got, const double *want,
+static __attribute__((unused)) double ref_check(const char *label, const double *got, const double *want,
 			int32_t n, double rtol)
 {
 	double scale = 0.0, floor_, maxrel = 0.0, maxabs = 0.0;

@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include <criterion/criterion.h>
+#include <criterion/hooks.h>
 
 #include "err.h"
 #include "gemm.h"
@@ -325,3 +326,35 @@ Test(bf16, encoder_from_block_1_is_the_whole_pass) { check_encode_from_bf16(1, 1
 Test(bf16, encoder_from_block_2_is_the_whole_pass) { check_encode_from_bf16(2, 2, 0); }
 Test(bf16, encoder_from_h0_trains_e_too) { check_encode_from_bf16(0, 0, 1); }
 Test(bf16, encoder_from_h0_trains_block_1_up) { check_encode_from_bf16(0, 1, 0); }
+
+/* Without bf16 (no oneDNN, or a CPU without bf16 products, as
+ * ONEDNN_MAX_CPU_ISA=AVX2 makes it) --precision bf16 is refused with a
+ * reason and auto takes fp32; with it, auto says which it took and why. */
+Test(bf16, auto_is_fp32_without_bf16)
+{
+	char why[256], awhy[256];
+	int bf = gemm_choose(GEMM_BF16, why, sizeof why), au = gemm_choose(GEMM_AUTO, awhy, sizeof awhy);
+	if (bf < 0) {
+		cr_expect(strncmp(why, "bf16 is not available: ", 23) == 0, "bf16 refused: '%s'", why);
+		cr_expect(au == GEMM_FP32 && strncmp(awhy, "fp32: ", 6) == 0, "auto: %d '%s'", au, awhy);
+	} else {
+		cr_expect(bf == GEMM_BF16, "bf16 as asked: %d '%s'", bf, why);
+		cr_expect((au == GEMM_FP32 && strncmp(awhy, "fp32: ", 6) == 0) ||
+			  (au == GEMM_BF16 && strncmp(awhy, "bf16: ", 6) == 0), "auto: %d '%s'", au, awhy);
+	}
+	gemm_release();
+}
+
+/* Criterion names a skipped test only with --verbose: where bf16 is not
+ * available, say once, visibly, what did not run and why. */
+ReportHook(POST_ALL)(struct criterion_global_stats *st)
+{
+	const char *why = "";
+	for (struct criterion_suite_stats *s = st->suites; s; s = s->next)
+		for (struct criterion_test_stats *t = s->tests; t; t = t->next)
+			if (t->test_status == CR_STATUS_SKIPPED && t->message && !why[0])
+				why = t->message;
+	if (st->tests_skipped > 0)
+		fprintf(stderr, "SKIP: test_bf16: %zu of %zu tests: %s\n", st->tests_skipped,
+			st->nb_tests, why);
+}

@@ -104,3 +104,31 @@ Test(f1, unknown_true_classes_are_left_out)
 	int32_t z[] = { -1, -1 }, q[] = { 0, 1 };
 	cr_expect_eq(f1_known(z, q, 2), 0, "no known class: nothing kept");
 }
+
+Test(f1, paired_interval_by_hand)
+{
+	/* differences 0.1 0.2 0.1: mean 2/15, sd sqrt(1/300), t(0.975, 2)
+	 * = 4.302653 (tables): half-width 4.302653 / 30 = 0.143422, the
+	 * interval [-0.010088, 0.276755] holds 0: no gain */
+	double a[] = { 0.5, 0.6, 0.7 }, b[] = { 0.4, 0.4, 0.6 };
+	struct f1_paired p;
+	f1_paired(a, b, 3, &p);
+	cr_expect(p.n == 3 && NEAR(p.mean_a, 0.6) && fabs(p.mean_b - 1.4 / 3) < 1e-12);
+	cr_expect(fabs(p.mean - 2.0 / 15) < 1e-12 && fabs(p.sd - sqrt(1.0 / 300)) < 1e-12);
+	cr_expect(fabs(p.lo - (2.0 / 15 - 4.302653 / 30)) < 1e-6, "lo %.7f", p.lo);
+	cr_expect(fabs(p.hi - (2.0 / 15 + 4.302653 / 30)) < 1e-6, "hi %.7f", p.hi);
+	cr_expect(p.gain == 0);
+	/* five runs, each 0.02 or 0.04 better: mean 0.028, sd sqrt(0.00048/4)
+	 * = 0.0109545, t(0.975, 4) = 2.776445 (tables): half-width 0.0136018,
+	 * [0.0143982, 0.0416018], a gain */
+	double c[] = { 0.52, 0.54, 0.52, 0.54, 0.52 }, e[] = { 0.5, 0.5, 0.5, 0.5, 0.5 };
+	f1_paired(c, e, 5, &p);
+	cr_expect(fabs(p.sd - sqrt(0.00012)) < 1e-12, "sd %.7f", p.sd);
+	cr_expect(fabs(p.lo - 0.0143982) < 1e-6 && fabs(p.hi - 0.0416018) < 1e-6,
+		  "[%.7f, %.7f]", p.lo, p.hi);
+	cr_expect(p.gain == 1);
+	/* one run: the difference, no interval */
+	f1_paired(c, e, 1, &p);
+	cr_expect(fabs(p.mean - 0.02) < 1e-12 && isnan(p.sd) && isnan(p.lo) && isnan(p.hi));
+	cr_expect(p.gain == 0);
+}

@@ -1,0 +1,238 @@
+# featcmd.test.sh - a feature command (issue 37): a model or config file
+# runs nothing without the user's word on the command line; the built-in
+# sets are names that need no shell; a command lives and dies with its
+# program (signals passed on, a timeout, no orphans, no temporary file
+# left, a bounded standard error in TMPDIR).  Sourced by run.sh with lib.sh.
+#
+# The waits poll for what they wait for, with generous limits; a program
+# that ignores a signal is killed after 60 s, so that it fails the test
+# instead of hanging the suite.
+T="$TMPD/featcmd"
+mkdir -p "$T/tmp"
+TMPDIR="$T/tmp"
+export TMPDIR
+TR="-j 2 --hidden 8 --epochs 2 --batch 4 -s 1 --precision fp32"
+AD="-q -j 2 --runs 1 --epochs 3 --label cluster --train-per-class 5 --val 20 --test 50 -s 1"
+MC="$TOP/tests/cli/modelcfg.awk"
+cfg() { sed -n "s/^$1: //p" "$2"; }
+# setcfg KEY VALUE < text-form model: the model with that config key set
+setcfg() { awk -v key="$1" -v val="$2" -f "$MC"; }
+# waitfor 'condition' SECONDS: poll every 0.1 s; 1 if it never held
+waitfor() {
+	_n=$(($2 * 10))
+	while [ "$_n" -gt 0 ]; do
+		sh -c "$1" && return 0
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	return 1
+}
+# stop SIG PID: send the signal, wait for the program; its exit status in
+# $rc (a program still running after 60 s is killed: 137)
+stop() {
+	kill -"$1" "$2"
+	(_n=600; while [ $_n -gt 0 ] && kill -0 "$2" 2>/dev/null; do sleep 0.1; _n=$((_n - 1)); done
+	 kill -9 "$2" 2>/dev/null) &
+	_g=$!
+	wait "$2" 2>/dev/null	# no "Terminated" from the shell
+	rc=$?
+	wait "$_g"
+}
+# gone PIDFILE 'description': the check that the process it names has
+# ended (killed if not, so that a failing run leaves nothing behind)
+gone() {
+	_p=$(cat "$1" 2>/dev/null)
+	if [ -n "$_p" ] && waitfor "! kill -0 $_p 2>/dev/null" 10; then
+		lib_ok
+	else
+		lib_bad "$2 [pid '$_p' still runs]"
+		[ -z "$_p" ] || kill -9 "$_p" 2>/dev/null
+	fi
+}
+
+dcbm-gen -q -s 3 --count 24 --nodes 60..120 | centrality -q >"$T/lab.gs"
+dcbm-gen -q -s 9 --count 1 --nodes 80 >"$T/g.gs"
+dcbm-gen -q -s 9 --count 1 --nodes 300 >"$T/one.gs"
+gcn-train -q $TR -t -o "$T/paper.txt" "$T/lab.gs"
+gcn-train -q $TR --features 'nodefeat -j 1' -t -o "$T/cmd.txt" "$T/lab.gs"
+
+# ---- a model file is data: its command runs only on the user's word ----
+setcfg features.command "touch $T/ran; nodefeat -j 1" <"$T/cmd.txt" >"$T/evil.txt"
+expect_err 1 "gcn-embed --model $T/evil.txt --tsv $T/g.gs" \
+	"the model's feature stage is the command 'touch $T/ran; nodefeat -j 1', and a model file runs nothing by itself: give --features 'touch $T/ran; nodefeat -j 1' to run it, or --allow-features-command"
+check "[ ! -e $T/ran ]" "gcn-embed: the model's command does not run without the user's word"
+expect 0 "gcn-embed -q --model $T/evil.txt --allow-features-command --tsv $T/g.gs >$T/e1.tsv"
+check "[ -e $T/ran ]" "gcn-embed: it runs with --allow-features-command"
+rm -f "$T/ran"
+expect 0 "gcn-embed -q --model $T/evil.txt --features 'touch $T/ran; nodefeat -j 1' --tsv $T/g.gs >$T/e2.tsv"
+check "[ -e $T/ran ] && cmp -s $T/e1.tsv $T/e2.tsv" "gcn-embed: and when --features gives it"
+rm -f "$T/ran"
+expect_err 1 "gcn-adapt $AD --model $T/evil.txt -o $T/x.gs $T/one.gs" "or --allow-features-command"
+check "[ ! -e $T/ran ] && [ ! -e $T/x.gs ]" "gcn-adapt: the model's command does not run without the user's word"
+expect 0 "gcn-adapt $AD --model $T/evil.txt --allow-features-command -t --save-model $T/ad.txt -o $T/p.txt $T/one.gs"
+check "[ -e $T/ran ] && [ '$(cfg features.stage "$T/ad.txt" 2>/dev/null)' = '\"command\"' ]" \
+	"gcn-adapt: it runs with --allow-features-command, and the adapted model records it"
+rm -f "$T/ran"
+expect_err 1 "gcn-adapt --predict --model $T/ad.txt -o $T/x.gs $T/one.gs" "or --allow-features-command"
+check "[ ! -e $T/ran ]" "gcn-adapt --predict: an adapted model's command does not run by itself"
+expect 0 "gcn-adapt -q --predict --model $T/ad.txt --allow-features-command -o $T/x.gs $T/one.gs"
+check "[ -e $T/ran ]" "gcn-adapt --predict: it runs with --allow-features-command"
+rm -f "$T/ran" "$T/x.gs"
+# the stage itself is a name, never taken for a command
+setcfg features.stage "touch $T/ran" <"$T/cmd.txt" >"$T/evil-stage.txt"
+expect_err 1 "gcn-embed --allow-features-command --model $T/evil-stage.txt --tsv $T/g.gs" \
+	"evil-stage.txt: features.stage: 'touch $T/ran': expected paper, rwse, stream or command"
+check "[ ! -e $T/ran ]" "a model's features.stage is not run as a command"
+# a model with no command to allow says so
+expect 0 "gcn-embed --model $T/paper.txt --allow-features-command --tsv $T/g.gs >/dev/null 2>$T/w.err"
+check "grep -q 'allow-features-command: the model records no command; nothing to allow' $T/w.err" \
+	"--allow-features-command where there is nothing to allow is said"
+
+# a config file is data too
+printf 'features:\n  stage: command\n  command: "touch %s/ran; nodefeat -j 1"\n' "$T" >"$T/cmd.yaml"
+expect_err 1 "gcn-train $TR --config $T/cmd.yaml -o $T/x.gs $T/lab.gs" \
+	"cmd.yaml: features.command 'touch $T/ran; nodefeat -j 1': a config file runs nothing by itself: give --features"
+check "[ ! -e $T/ran ] && [ ! -e $T/x.gs ]" "gcn-train: a config's command does not run without the user's word"
+expect 0 "gcn-train -q $TR --config $T/cmd.yaml --allow-features-command -o $T/x.gs $T/lab.gs"
+check "[ -e $T/ran ]" "gcn-train: it runs with --allow-features-command"
+rm -f "$T/ran" "$T/x.gs"
+# --resume takes a checkpoint's numbers, never its command
+printf 'touch %s/ran; exec nodefeat -j 1\n' "$T" >"$T/mark.sh"
+expect 0 "gcn-train -q $TR --epochs 1 --features 'sh $T/mark.sh' --checkpoint $T/ck.gs -o /dev/null $T/lab.gs"
+rm -f "$T/ran"
+expect 0 "gcn-train -q $TR --resume $T/ck.gs -o $T/x.gs $T/lab.gs"
+check "[ ! -e $T/ran ]" "gcn-train --resume runs no command the checkpoint records"
+rm -f "$T/x.gs"
+
+# ---- the built-in sets are names: no shell, the command's values ----
+expect 0 "gcn-train -q $TR --features rwse -t -o $T/rw.txt $T/lab.gs"
+expect 0 "gcn-train -q $TR --features 'nodefeat -q --set rwse | cat' -t -o $T/rwc.txt $T/lab.gs"
+check "[ '$(cfg features.stage "$T/rw.txt")' = '\"rwse\"' ] && [ '$(cfg features.command "$T/rw.txt")' = '\"\"' ] &&
+	[ '$(cfg features.width "$T/rw.txt")' = 16 ] &&
+	[ \"\$(grep -v '^features\.\|^@' $T/rw.txt | cksum)\" = \"\$(grep -v '^features\.\|^@' $T/rwc.txt | cksum)\" ]" \
+	"--features rwse: recorded by name, the parameters of the command nodefeat --set rwse"
+expect 0 "gcn-train $TR --features 'nodefeat -q --set rwse' -t -o $T/rwn.txt $T/lab.gs 2>$T/rwn.err"
+check "grep -q \"features: 'nodefeat -q --set rwse' is the built-in set rwse\" $T/rwn.err &&
+	[ \"\$(grep -v '^@' $T/rwn.txt | cksum)\" = \"\$(grep -v '^@' $T/rw.txt | cksum)\" ]" \
+	"a bare nodefeat invocation is the built-in set: said, and the same model"
+expect 0 "gcn-train -q $TR --features nodefeat -t -o $T/nf.txt $T/lab.gs"
+check "[ \"\$(grep -v '^@' $T/nf.txt | cksum)\" = \"\$(grep -v '^@' $T/paper.txt | cksum)\" ]" \
+	"--features nodefeat is the built-in four"
+# no shell and no nodefeat needed downstream; the command's values to the bit
+expect 0 "env PATH=/nonexistent $BIN/gcn-embed -q --model $T/rw.txt --tsv $T/g.gs >$T/rw1.tsv"
+expect 0 "gcn-embed -q --model $T/rw.txt --features 'nodefeat -q --set rwse | cat' --tsv $T/g.gs >$T/rw2.tsv"
+check "cmp -s $T/rw1.tsv $T/rw2.tsv" "gcn-embed: the built-in rwse gives the command's embeddings"
+# a model that records the invocation as a command is the built-in set
+setcfg features.stage command <"$T/rw.txt" | setcfg features.command 'nodefeat -q --set rwse' >"$T/rwold.txt"
+expect 0 "env PATH=/nonexistent $BIN/gcn-embed --model $T/rwold.txt --tsv $T/g.gs >$T/rw3.tsv 2>$T/rw3.err"
+check "cmp -s $T/rw1.tsv $T/rw3.tsv && grep -q \"recorded as 'nodefeat -q --set rwse': computed built in\" $T/rw3.err" \
+	"a recorded 'nodefeat -q --set rwse' runs no command: the built-in set, said"
+expect 0 "gcn-adapt $AD --model $T/rw.txt -t -o $T/prw.txt $T/one.gs"
+check "grep -q '^@tensor .* features=rwse ' $T/prw.txt" "gcn-adapt: the predictions name the built-in set"
+
+# ---- a command lives and dies with its program ----
+# killed during a call: the command and what it started end too
+for c in "gcn-embed TERM 143" "gcn-adapt HUP 129" "gcn-train TERM 143"; do
+	set -- $c
+	rm -f "$T/pid" "$T/o.gs"
+	F="sleep 1000 & echo \$! >$T/pid; wait"
+	case $1 in
+	gcn-embed) gcn-embed --model "$T/paper.txt" --features "$F" -o "$T/o.gs" "$T/g.gs" 2>/dev/null & ;;
+	gcn-adapt) gcn-adapt $AD --model "$T/paper.txt" --features "$F" -o "$T/o.gs" "$T/one.gs" 2>/dev/null & ;;
+	gcn-train) gcn-train $TR --features "$F" -o "$T/o.gs" "$T/lab.gs" 2>/dev/null & ;;
+	esac
+	P=$!
+	waitfor "[ -s $T/pid ]" 60
+	stop "$2" $P
+	check "[ $rc = $3 ]" "$1: SIG$2 during a feature call: exit $3 (got $rc)"
+	gone $T/pid "$1: SIG$2 ends the feature command and what it started"
+	check "[ -z \"\$(ls -A $T | grep '^o\.gs')\" ]" "$1: no output or temporary file left"
+done
+
+# gcn-train: a signal during a call that hangs ends the run with the best
+# model so far, exit 130 (SIGINT) or 143 (SIGTERM); no temporary file,
+# no orphan; the batch's one pass and the pass per graph.  Calls: 1 learns the width, 2..6 are epoch 1's steps, 7 its
+# validation, 8 the first step of epoch 2.
+cat >"$T/hang.sh" <<'EOF'
+# hang.sh DIR N: the Nth call hangs (its pid in DIR/pid), the others are nodefeat
+n=$(($(cat "$1/n" 2>/dev/null || echo 0) + 1)); echo $n >"$1/n"
+if [ "$n" -eq "$2" ]; then echo $$ >"$1/pid"; exec sleep 1000; fi
+exec nodefeat -j 1
+EOF
+for c in "3 INT 130 1 0 batch" "7 TERM 143 5 0 batch" "8 INT 130 5 1 batch" \
+	"3 TERM 143 1 0 graph" "7 INT 130 5 0 graph"; do
+	set -- $c
+	d="$T/hang$1$6"
+	mkdir -p "$d"
+	gcn-train $TR --epochs 5 --reduce $6 --features "sh $T/hang.sh $d $1" -o "$d/m.gs" \
+		"$T/lab.gs" 2>"$d/err" &
+	P=$!
+	waitfor "[ -s $d/pid ]" 120
+	stop "$2" $P
+	check "[ $rc = $3 ]" "gcn-train --reduce $6: SIG$2 during feature call $1: exit $3 (got $rc; $(tail -n 1 "$d/err"))"
+	check "grep -q 'at step $4; writing the best model so far (epoch $5)' $d/err" \
+		"gcn-train --reduce $6: SIG$2 during feature call $1: the best model so far (epoch $5)"
+	check "gcn-embed -q --model $d/m.gs --features paper --tsv $T/g.gs >/dev/null && [ \"\$(ls -A $d)\" = \"\$(printf 'err\\nm.gs\\nn\\npid')\" ]" \
+		"gcn-train --reduce $6: SIG$2 during feature call $1: the model is whole, no temporary file"
+	gone $d/pid "gcn-train --reduce $6: SIG$2 during feature call $1: the command is ended"
+done
+
+# gcn-adapt's link task calls the stage in each run, with -o open: its
+# temporary file goes too
+dcbm-gen -q -s 5 --count 1 --nodes 200 -t | awk '/^@graph/ { g = 1; next } /^@/ { g = 0 } g { print $1, $2, 1 + ($1 + $2) % 3 }' >"$T/lk.el"
+d="$T/hanglink"
+mkdir -p "$d"
+gcn-adapt -q -j 2 --task link --model "$T/paper.txt" --runs 1 --epochs 2 --features "sh $T/hang.sh $d 2" \
+	-o "$d/o.gs" "$T/lk.el" 2>"$d/err" &
+P=$!
+waitfor "[ -s $d/pid ]" 120
+stop TERM $P
+check "[ $rc = 143 ] && [ \"\$(ls -A $d)\" = \"\$(printf 'err\\nn\\npid')\" ]" \
+	"gcn-adapt: SIGTERM during a run's feature call: exit 143, no output or temporary file (exit $rc: $(ls -A "$d" | tr '\n' ' '))"
+gone $d/pid "gcn-adapt: SIGTERM during a run's feature call: the command is ended"
+
+# a hung command: a timeout, one line, exit 1; SIGKILL for one that
+# ignores SIGTERM, and nothing left
+expect_err 1 "gcn-embed --model $T/paper.txt --features 'sleep 1000' --features-timeout 1 --tsv $T/g.gs" \
+	"features: 'sleep 1000': no result after 1 s (--features-timeout); ended it"
+rm -f "$T/pid"
+expect_err 1 "gcn-adapt $AD --model $T/paper.txt --features \"trap '' TERM; sleep 1000 & echo \\\$! >$T/pid; wait\" --features-timeout 1 -o $T/x.gs $T/one.gs" \
+	"no result after 1 s (--features-timeout)"
+gone $T/pid "a command that ignores SIGTERM is killed after the timeout"
+expect_err 1 "gcn-train $TR --features 'sleep 1000' --features-timeout 0.5 -o $T/x.gs $T/lab.gs" \
+	"no result after 0.5 s (--features-timeout)"
+check "[ -z \"\$(ls -A $T | grep '^x\.gs')\" ]" "gcn-train: a timeout leaves no output or temporary file"
+expect_err 2 "gcn-embed --features-timeout -1 --model $T/paper.txt $T/g.gs" "--features-timeout: -1 is too small"
+
+# SIGPIPE does not hide the cause: we stopped reading garbage
+expect_err 1 "gcn-embed --model $T/paper.txt --features 'yes garbage | head -c 1000000' --tsv $T/g.gs" \
+	"features: 'yes garbage | head -c 1000000': <feature stage output>: line 1: not a gnnstream"
+expect_err 1 "gcn-train $TR --features 'yes garbage | head -c 1000000' -o $T/x.gs $T/lab.gs" \
+	"<feature stage output>: line 1: not a gnnstream"
+# its own failure comes first when it ends by itself
+expect_err 1 "gcn-embed --model $T/paper.txt --features 'echo garbage; echo why >&2; exit 3' --tsv $T/g.gs" \
+	"features: 'echo garbage; echo why >&2; exit 3' failed (exit 3): why"
+
+# its standard error: bounded, shown whole only when short, kept in TMPDIR
+# when it fails
+expect 0 "gcn-embed --model $T/paper.txt --features 'head -c 5000000 /dev/zero | tr \"\\\\0\" x >&2; nodefeat -j 1' --tsv $T/g.gs >/dev/null 2>$T/big.err"
+check "[ \$(wc -c <$T/big.err) -lt 8000 ] && grep -q 'the end of its standard error follows (the last 4096 of 5000000 bytes)' $T/big.err" \
+	"a command's 5 MB of standard error: its last 4 KiB shown"
+expect 0 "gcn-embed --model $T/paper.txt --features 'echo note >&2; nodefeat -j 1' --tsv $T/g.gs >/dev/null 2>$T/note.err"
+check "grep -qx note $T/note.err && ! grep -q 'the end of its standard error' $T/note.err" \
+	"a short standard error is shown as it is"
+expect_err 1 "gcn-embed --model $T/paper.txt --features 'seq 1 100000 >&2; exit 3' --tsv $T/g.gs" \
+	"failed (exit 3) (its standard error, the last 64 KiB: $T/tmp/gnnpipe-features-stderr-"
+kept=$(sed -n 's/.*the last 64 KiB: \([^)]*\)).*/\1/p' "$LIB_ERR")
+check "[ -f '$kept' ] && [ \$(wc -c <'$kept') = 65536 ] && [ \"\$(tail -n 1 '$kept')\" = 100000 ]" \
+	"a failed command's standard error: its last 64 KiB kept in TMPDIR"
+rm -f "$kept"
+if [ -d /proc/self/fd ]; then
+	expect 0 "gcn-embed -q --model $T/paper.txt --features 'readlink /proc/\$\$/fd/0 >$T/in.txt; exec nodefeat -j 1' --tsv $T/g.gs >/dev/null"
+	check "grep -q '^$T/tmp/gnnpipe-features-in-' $T/in.txt" "the command's input is a file in TMPDIR"
+fi
+check "[ -z \"\$(ls -A $T/tmp)\" ]" "nothing else is left in TMPDIR"
+TMPDIR="$T/nothere"
+expect_err 1 "gcn-embed --model $T/paper.txt --features 'nodefeat -j 1' --tsv $T/g.gs" \
+	"features: a temporary file in $T/nothere: No such file or directory"
+TMPDIR="$T/tmp"
