@@ -68,7 +68,8 @@ evalf1() {
 	for t in node graph link predict; do
 		cp $t.pred "$c/evalf1/$t.txt"
 	done
-	gcn-adapt -q -j 1 --predict --model node.txt -l 0 -o "$c/evalf1/predict-bin.gs" n.gs
+	gcn-adapt -q -j 1 --predict --model node.txt -l 0 -o predict-bin.gs n.gs
+	cp predict-bin.gs "$c/evalf1/predict-bin.gs"
 	cp "$top/tests/cli/data/eval-two-runs.txt" "$c/evalf1/two-runs.txt"
 }
 
