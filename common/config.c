@@ -368,10 +368,8 @@ int cfg_load_text(const char *text, size_t len, const char *name,
 	return load(name, NULL, text, len, keys, nkeys, msg, msglen);
 }
 
-/* str as a YAML double-quoted scalar: quote and backslash escaped, control bytes
- * as \xNN, so any string reads back as itself.  Returns a new string. */
-static char *
-yaml_quote(const char *str)
+char *
+cfg_quote(const char *str)
 {
 	size_t n = strlen(str), j = 0;
 	char *q = xmalloc(4 * n + 3);
@@ -407,7 +405,7 @@ char *cfg_dump(const struct cfg_key *keys, size_t nkeys)
 		case CFG_BOOL: snprintf(v, sizeof v, "%s", *(int *)k->dst ? "true" : "false"); break;
 		case CFG_STRING: {
 			const char *val = *(char **)k->dst;
-			str = yaml_quote(val ? val : "");
+			str = cfg_quote(val ? val : "");
 			break;
 		}
 		case CFG_IRANGE:

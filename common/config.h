@@ -55,4 +55,11 @@ int cfg_load_text(const char *text, size_t len, const char *name,
  */
 char *cfg_dump(const struct cfg_key *keys, size_t nkeys);
 
+/*
+ * str as a YAML double-quoted scalar: quote and backslash escaped, control
+ * bytes as \xNN, so any string reads back as itself.  Returns a new string
+ * (caller frees).  Time: O(length).
+ */
+char *cfg_quote(const char *str);
+
 #endif

@@ -21,9 +21,33 @@ f1_free(struct f1 *f)
 {
 	if (!f)
 		return;
-	free(f->conf);
+	free(f->cells);
 	free(f->per_class);
 	f1_init(f);
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The cells of the confusion matrix that are not 0, from the keys
+ * y * C + p of the n items (sorted here). */
+static void
+f1_cells(struct f1 *f, int64_t *key, int64_t n)
+{
+	qsort(key, (size_t)n, sizeof *key, cmp_i64);
+	f->cells = xmallocarray((size_t)n, sizeof *f->cells);
+	f->ncells = 0;
+	for (int64_t i = 0; i < n; i++) {
+		if (f->ncells > 0 && f->cells[f->ncells - 1].key == key[i]) {
+			f->cells[f->ncells - 1].count++;
+			continue;
+		}
+		f->cells[f->ncells++] = (struct f1_cell){ key[i], 1 };
+	}
 }
 
 int
@@ -44,30 +68,51 @@ f1_compute(struct f1 *f, const int32_t *y, const int32_t *p, int64_t n, int C,
 	f1_free(f);
 	f->C = C;
 	f->n = n;
-	f->conf = xcalloc((size_t)C * (size_t)C, sizeof *f->conf);
 	f->per_class = xmallocarray((size_t)C, sizeof *f->per_class);
-	for (int64_t i = 0; i < n; i++)
-		f->conf[(int64_t)y[i] * C + p[i]]++;
+	/* each class's row and column sums and diagonal: O(n + C) */
+	int64_t *row = xcalloc((size_t)C, sizeof *row), *col = xcalloc((size_t)C, sizeof *col);
+	int64_t *diag = xcalloc((size_t)C, sizeof *diag), *key = xmallocarray((size_t)n, sizeof *key);
+	for (int64_t i = 0; i < n; i++) {
+		row[y[i]]++;
+		col[p[i]]++;
+		diag[y[i]] += y[i] == p[i];
+		key[i] = (int64_t)y[i] * C + p[i];
+	}
 	f->present = 0;
 	for (int c = 0; c < C; c++) {
-		int64_t row = 0, col = 0, d = f->conf[(int64_t)c * C + c];
-		for (int k = 0; k < C; k++) {
-			row += f->conf[(int64_t)c * C + k];
-			col += f->conf[(int64_t)k * C + c];
-		}
-		tp += d;
-		if (row + col == 0) {
+		tp += diag[c];
+		if (row[c] + col[c] == 0) {
 			f->per_class[c] = NAN;
 			continue;
 		}
 		/* 2 tp / (2 tp + fp + fn) = 2 tp / (row + col) */
-		f->per_class[c] = 2.0 * (double)d / (double)(row + col);
+		f->per_class[c] = 2.0 * (double)diag[c] / (double)(row[c] + col[c]);
 		sum += f->per_class[c];
 		f->present++;
 	}
 	f->micro = (double)tp / (double)n;
 	f->macro = sum / f->present;
+	f1_cells(f, key, n);
+	free(row);
+	free(col);
+	free(diag);
+	free(key);
 	return 0;
+}
+
+int64_t
+f1_conf(const struct f1 *f, int t, int p)
+{
+	int64_t k = (int64_t)t * f->C + p, lo = 0, hi = f->ncells;
+
+	while (lo < hi) {	/* the first cell with key >= k */
+		int64_t mid = lo + (hi - lo) / 2;
+		if (f->cells[mid].key < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < f->ncells && f->cells[lo].key == k ? f->cells[lo].count : 0;
 }
 
 int64_t

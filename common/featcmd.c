@@ -195,6 +195,8 @@ static int read_features(struct featcmd *fc, gs_file *in, const graph *const *gs
 		}
 	gs_rec_free(&r);
 	free(got);
+	if (rc != 0)
+		err_one_line(msg);	/* it quotes the output's columns: \r, ESC... */
 	return rc;
 }
 
@@ -292,4 +294,10 @@ int featcmd_source(struct featcmd *fc, struct feat_src *fs, const graph *g0, cha
 	fs->call = featcmd_call;
 	fs->ctx = fc;
 	return 0;
+}
+
+int featcmd_read(struct featcmd *fc, gs_file *in, const graph *const *gs, int G,
+		 double *const *feat, char *msg, size_t msglen)
+{
+	return read_features(fc, in, gs, G, feat, msg, msglen);
 }

@@ -64,6 +64,20 @@ void featcmd_free(struct featcmd *fc);
 int featcmd_call(void *fc, const graph *const *gs, int G, double *const *feat,
 		 char *msg, size_t msglen);
 
+/*
+ * The reader of featcmd_call(): the command's output, a stream read from
+ * in, gives feat[i] (when feat is not NULL) for gs[0..G-1], and fc->F and
+ * fc->columns on the first call.  Records other than 'features' tensors
+ * are passed over.  Returns 0, or -1 with msg ("features: 'COMMAND':
+ * what"): a tensor for a graph it was not given or given twice, of the
+ * wrong shape or type, other columns than earlier graphs', a bad stream,
+ * a graph left without one.  It does not close in.
+ * Time: O(the stream's size + G).
+ */
+typedef struct gs_file gs_file;	/* stream.h */
+int featcmd_read(struct featcmd *fc, gs_file *in, const graph *const *gs, int G,
+		 double *const *feat, char *msg, size_t msglen);
+
 struct feat_src;	/* batch.h */
 
 /*

@@ -55,14 +55,22 @@ lay(model *M, int64_t *off, const char *name, int64_t rows, int64_t cols)
 	return at;
 }
 
-/* Offsets of every tensor, as pointers relative to base. */
+/* base + off, or NULL without a base (a layout that only counts: pointer
+ * arithmetic on NULL is undefined). */
+static real *
+at_base(real *base, int64_t off)
+{
+	return base ? base + off : NULL;
+}
+
+/* Offsets of every tensor, as pointers relative to base (NULL: none). */
 static void
 layout(model *M, real *base, struct mview *v)
 {
 	const struct model_cfg *c = &M->cfg;
 	int64_t d = c->d, k = c->ntn_k, off = 0;
 	char nm[48];
-#define AT(name, r, cc) (base + lay(M, &off, (name), (r), (cc)))
+#define AT(name, r, cc) at_base(base, lay(M, &off, (name), (r), (cc)))
 	M->nt = 0;
 	v->E = AT("embed.W", M->cfg.nfeat, d);
 	v->Eb = AT("embed.b", 1, d);
@@ -109,8 +117,10 @@ layout(model *M, real *base, struct mview *v)
 }
 
 int
-model_init(model *M, const struct model_cfg *cfg)
+model_layout(model *M, const struct model_cfg *cfg)
 {
+	struct mview tmp;
+
 	memset(M, 0, sizeof *M);
 	if (cfg->nfeat < 1 || cfg->nfeat > MODEL_MAXF || cfg->d < 1 || cfg->d > 8192 ||
 	    cfg->layers < 1 ||
@@ -120,9 +130,17 @@ model_init(model *M, const struct model_cfg *cfg)
 	    !(cfg->tasks & ((1 << NTASK) - 1)) || !(cfg->bn_eps > 0))
 		return -1;
 	M->cfg = *cfg;
-	struct mview tmp;
 	layout(M, NULL, &tmp);		/* count */
 	M->t = xcalloc((size_t)M->nt, sizeof *M->t);
+	layout(M, NULL, &tmp);		/* name */
+	return 0;
+}
+
+int
+model_init(model *M, const struct model_cfg *cfg)
+{
+	if (model_layout(M, cfg) != 0)
+		return -1;
 	M->p = xcalloc((size_t)M->n, sizeof *M->p);
 	M->g = xcalloc((size_t)M->n, sizeof *M->g);
 	M->m = xcalloc((size_t)M->n, sizeof *M->m);

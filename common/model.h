@@ -76,6 +76,10 @@ typedef struct model {
 
 /* Lay out the parameters of cfg; 0, or -1 if cfg is out of range. */
 int model_init(model *M, const struct model_cfg *cfg);
+/* The tensors of cfg alone (M->t, M->nt, M->n; no buffers, M->P and M->G
+ * NULL), to check a record's shapes before any allocation of their size;
+ * model_free() releases it.  0, or -1 if cfg is out of range. */
+int model_layout(model *M, const struct model_cfg *cfg);
 void model_free(model *M);
 /* PyTorch-style initial values: uniform(+-1/sqrt(fan_in)) for weights and
  * biases, gamma 1, beta 0, alpha 1, psi 0. */

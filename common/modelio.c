@@ -116,10 +116,22 @@ model_from_record_keys(model *M, struct train_settings *s, const struct cfg_key 
 		snprintf(msg, msglen, "config: %s", m2);
 		return -1;
 	}
-	if (train_settings_model_cfg(s, &mc) != 0 || model_init(M, &mc) != 0) {
+	if (train_settings_model_cfg(s, &mc) != 0 || model_layout(M, &mc) != 0) {
 		snprintf(msg, msglen, "%s: config: model settings out of range", where);
 		return -1;
 	}
+	/* the shapes first, from the sizes alone: a config that claims a huge
+	 * model (d = 8192 and 16 NTN slices: 4 x 9 GB) is refused by the
+	 * tensors the record holds, before any allocation */
+	for (int i = 0; i < M->nt; i++) {
+		const struct mtensor *t = &M->t[i];
+		if (!check_param(r, t->name, t->rows, t->cols, where, msg, msglen)) {
+			model_free(M);
+			return -1;
+		}
+	}
+	model_free(M);
+	model_init(M, &mc);	/* the layout above: in range */
 	for (int i = 0; i < M->nt; i++) {
 		const struct mtensor *t = &M->t[i];
 		if (load_param(M->p + t->off, r, t->name, t->rows, t->cols, where, msg,
@@ -146,6 +158,8 @@ model_from_record(model *M, struct train_settings *s, const gs_rec *r,
 		nk = adapted_schema(&a, keys);
 	rc = model_from_record_keys(M, s, keys, nk, r, where, msg, msglen);
 	adapted_cfg_free(&a);
+	if (rc != 0)
+		err_one_line(msg);	/* it may quote the record's bytes */
 	return rc;
 }
 
@@ -358,9 +372,10 @@ attr_score(const gs_rec *r, const char *key, double *out, const char *where, cha
 	return 0;
 }
 
-int
-checkpoint_load(model *M, real *best, struct train_state *st, const gs_rec *r,
-		const char *where, char *msg, size_t len)
+/* checkpoint_load(), its message as written */
+static int
+checkpoint_check(model *M, real *best, struct train_state *st, const gs_rec *r,
+		 const char *where, char *msg, size_t len)
 {
 	real *state[3] = { best, M->m, M->v };
 
@@ -401,6 +416,16 @@ checkpoint_load(model *M, real *best, struct train_state *st, const gs_rec *r,
 			return -1;
 	}
 	return 0;
+}
+
+int
+checkpoint_load(model *M, real *best, struct train_state *st, const gs_rec *r,
+		const char *where, char *msg, size_t len)
+{
+	if (checkpoint_check(M, best, st, r, where, msg, len) == 0)
+		return 0;
+	err_one_line(msg);	/* it quotes a record's names and attributes */
+	return -1;
 }
 
 /* ---- the adapted model (gcn-adapt --save-model, --predict) ---- */
@@ -522,10 +547,10 @@ adapted_check(const struct adapted_cfg *a, const char *where, char *msg, size_t 
 	return 0;
 }
 
-int
-adapted_from_record(model *M, struct train_settings *s, struct adapted_cfg *a,
-		    struct head *h, const gs_rec *r, const char *where, char *msg,
-		    size_t msglen)
+/* adapted_from_record(), its message as written */
+static int
+adapted_read(model *M, struct train_settings *s, struct adapted_cfg *a, struct head *h,
+	     const gs_rec *r, const char *where, char *msg, size_t msglen)
 {
 	struct cfg_key keys[ADAPT_SCHEMA_MAX];
 	struct head_tensor ht[HEAD_NT];
@@ -560,4 +585,15 @@ adapted_from_record(model *M, struct train_settings *s, struct adapted_cfg *a,
 			return -1;
 		}
 	return 0;
+}
+
+int
+adapted_from_record(model *M, struct train_settings *s, struct adapted_cfg *a,
+		    struct head *h, const gs_rec *r, const char *where, char *msg,
+		    size_t msglen)
+{
+	if (adapted_read(M, s, a, h, r, where, msg, msglen) == 0)
+		return 0;
+	err_one_line(msg);	/* it may quote the record's bytes */
+	return -1;
 }

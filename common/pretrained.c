@@ -1,5 +1,6 @@
 /* pretrained.c - a pre-trained model downstream; see pretrained.h. */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,42 +39,132 @@ const char *pretrained_default(void)
 	return NULL;
 }
 
-void pretrained_load(struct pretrained *p, const char *path)
+/* Start p on path (NULL: none) with the default settings. */
+static void pretrained_start(struct pretrained *p, const char *path, char **files)
 {
-	char msg[512];
-	char *files[1] = { (char *)path };
-	gs_rec r;
-	int k, found = 0;
-
 	memset(p, 0, sizeof *p);
 	p->path = path;
 	train_settings_default(&p->ts);
 	feat_src_default(&p->fs);
 	gs_reader_init(&p->rd, 1, files);
-	if (!path) {
-		struct model_cfg mc;
-		if (train_settings_model_cfg(&p->ts, &mc) != 0 || model_init(&p->M, &mc) != 0)
-			die("model settings out of range");
-		return;
-	}
+}
+
+/*
+ * Read every record of p's file (pg records kept) and give the first model
+ * record to load(p, r, ctx, msg, len).  0, or -1 with msg: a bad stream,
+ * load()'s error, or no model record.
+ */
+static int read_model(struct pretrained *p, int (*load)(struct pretrained *, const gs_rec *,
+							 void *, char *, size_t),
+		      void *ctx, char *msg, size_t len)
+{
+	gs_rec r;
+	int k, found = 0;
+
 	gs_rec_init(&r);
-	while ((k = gs_reader_next(&p->rd, &r)) > 0)
+	while ((k = gs_reader_read(&p->rd, &r, msg, len)) > 0)
 		if (k == GS_MODEL && !found) {
-			/* a checkpoint's parameters are the current ones, not the
-			 * best: refused rather than taken for the model */
-			if (strcmp(r.name, CKPT_NAME) == 0)
-				die("%s: a gcn-train checkpoint (%s), not a model: use the model "
-				    "gcn-train wrote (-o), or go on training with gcn-train --resume",
-				    gs_where(p->rd.in), CKPT_NAME);
-			train_settings_free(&p->ts);
-			if (model_from_record(&p->M, &p->ts, &r, gs_where(p->rd.in), msg,
-					      sizeof msg) != 0)
-				die("%s", msg);
+			if (load(p, &r, ctx, msg, len) != 0) {
+				k = -1;
+				break;
+			}
 			found = 1;
 		}
-	if (!found)
-		die("%s: no model record", path);
 	gs_rec_free(&r);
+	if (k == 0 && !found) {
+		snprintf(msg, len, "%s: no model record", p->path);
+		k = -1;
+	}
+	if (k < 0)
+		err_one_line(msg);	/* it may quote a record's name */
+	return k < 0 ? -1 : 0;
+}
+
+static int load_pretrained(struct pretrained *p, const gs_rec *r, void *ctx, char *msg,
+			   size_t len)
+{
+	(void)ctx;
+	/* a checkpoint's parameters are the current ones, not the best:
+	 * refused rather than taken for the model */
+	if (strcmp(r->name, CKPT_NAME) == 0) {
+		snprintf(msg, len, "%s: a gcn-train checkpoint (%s), not a model: use the model "
+			 "gcn-train wrote (-o), or go on training with gcn-train --resume",
+			 gs_where(p->rd.in), CKPT_NAME);
+		return -1;
+	}
+	train_settings_free(&p->ts);
+	return model_from_record(&p->M, &p->ts, r, gs_where(p->rd.in), msg, len);
+}
+
+int pretrained_read(struct pretrained *p, const char *path, char *msg, size_t len)
+{
+	char *files[1] = { (char *)path };
+
+	pretrained_start(p, path, files);
+	if (!path) {
+		struct model_cfg mc;
+		if (train_settings_model_cfg(&p->ts, &mc) == 0 && model_init(&p->M, &mc) == 0)
+			return 0;
+		snprintf(msg, len, "model settings out of range");
+		pretrained_free(p);
+		return -1;
+	}
+	if (read_model(p, load_pretrained, NULL, msg, len) != 0) {
+		pretrained_free(p);
+		return -1;
+	}
+	return 0;
+}
+
+void pretrained_load(struct pretrained *p, const char *path)
+{
+	char msg[1024];
+
+	if (pretrained_read(p, path, msg, sizeof msg) != 0)
+		die("%s", msg);
+}
+
+/* What pretrained_read_adapted() fills besides p. */
+struct adapted_out {
+	struct adapted_cfg *ac;
+	struct head *h;
+	int loaded;		/* h holds a head */
+};
+
+static int load_adapted(struct pretrained *p, const gs_rec *r, void *ctx, char *msg,
+			size_t len)
+{
+	struct adapted_out *o = ctx;
+
+	if (strcmp(r->name, ADAPTED_NAME) != 0) {
+		snprintf(msg, len, "%s: a '%s' model record: --predict takes an adapted model, "
+			 "which gcn-adapt --save-model writes", gs_where(p->rd.in), r->name);
+		return -1;
+	}
+	train_settings_free(&p->ts);
+	if (adapted_from_record(&p->M, &p->ts, o->ac, o->h, r, gs_where(p->rd.in), msg,
+				len) != 0)
+		return -1;
+	o->loaded = 1;
+	return 0;
+}
+
+int pretrained_read_adapted(struct pretrained *p, struct adapted_cfg *ac, struct head *h,
+			    const char *path, char *msg, size_t len)
+{
+	char *files[1] = { (char *)path };
+	struct adapted_out o = { ac, h, 0 };
+
+	pretrained_start(p, path, files);
+	memset(ac, 0, sizeof *ac);	/* adapted_from_record() fills it */
+	if (read_model(p, load_adapted, &o, msg, len) != 0) {
+		if (o.loaded)
+			head_free(h);
+		adapted_cfg_free(ac);
+		pretrained_free(p);
+		return -1;
+	}
+	return 0;
 }
 
 void pretrained_free(struct pretrained *p)

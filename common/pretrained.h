@@ -10,6 +10,8 @@
 #ifndef GNN_PRETRAINED_H
 #define GNN_PRETRAINED_H
 
+#include <stddef.h>
+
 #include "batch.h"
 #include "featcmd.h"
 #include "model.h"
@@ -38,6 +40,23 @@ const char *pretrained_default(void);
  * config, for --no-pretrain).  Dies with one line on a bad file.
  */
 void pretrained_load(struct pretrained *p, const char *path);
+/* The same, returning -1 with that line (without "prog: ") in msg and
+ * nothing left to free, instead of dying. */
+int pretrained_read(struct pretrained *p, const char *path, char *msg, size_t len);
+
+struct adapted_cfg;	/* modelio.h */
+struct head;		/* head.h */
+
+/*
+ * The adapted model of path (gcn-adapt --save-model, for --predict) into
+ * p (its encoder, settings and provenance, as pretrained_read() fills
+ * them), ac and h: its first model record, which must be an adapted one
+ * (adapted_from_record()).  Returns 0 (free with head_free(h),
+ * adapted_cfg_free(ac) and pretrained_free(p)), or -1 with one line in msg
+ * and nothing left to free.
+ */
+int pretrained_read_adapted(struct pretrained *p, struct adapted_cfg *ac, struct head *h,
+			    const char *path, char *msg, size_t len);
 void pretrained_free(struct pretrained *p);
 
 /* What a downstream program knows of its graphs and its options. */

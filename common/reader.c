@@ -1,4 +1,5 @@
 /* reader.c - a program's inputs in turn, pg records kept; see reader.h. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,9 +14,8 @@ void gs_reader_init(struct gs_reader *rd, int nfiles, char **files)
 	rd->i = -1;
 }
 
-int gs_reader_next(struct gs_reader *rd, gs_rec *rec)
+int gs_reader_read(struct gs_reader *rd, gs_rec *rec, char *msg, size_t len)
 {
-	char msg[512];
 	int k;
 
 	rd->file_changed = 0;
@@ -25,8 +25,8 @@ int gs_reader_next(struct gs_reader *rd, gs_rec *rec)
 				return 0;
 			rd->i++;
 			rd->path = rd->nfiles ? rd->files[rd->i] : "-";
-			if ((rd->in = gs_open_in(rd->path, msg, sizeof msg)) == NULL)
-				die("%s", msg);
+			if ((rd->in = gs_open_in(rd->path, msg, len)) == NULL)
+				return -1;
 			rd->file_changed = 1;
 		}
 		k = gs_read1(rd->in, rec);
@@ -42,11 +42,23 @@ int gs_reader_next(struct gs_reader *rd, gs_rec *rec)
 		}
 		if (k > 0)
 			return k;
-		if (k < -1)
-			die("%s", gs_strerror(rd->in));
+		if (k < -1) {
+			snprintf(msg, len, "%s", gs_strerror(rd->in));
+			return -1;
+		}
 		gs_close(rd->in);
 		rd->in = NULL;
 	}
+}
+
+int gs_reader_next(struct gs_reader *rd, gs_rec *rec)
+{
+	char msg[1024];		/* gs_strerror()'s whole line */
+	int k = gs_reader_read(rd, rec, msg, sizeof msg);
+
+	if (k < 0)
+		die("%s", msg);
+	return k;
 }
 
 void gs_reader_write_pg(const struct gs_reader *rd, gs_file *out)

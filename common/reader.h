@@ -17,6 +17,8 @@
 #ifndef GNN_READER_H
 #define GNN_READER_H
 
+#include <stddef.h>
+
 #include "stream.h"
 
 struct gs_reader {
@@ -38,6 +40,9 @@ void gs_reader_init(struct gs_reader *rd, int nfiles, char **files);
  * an input that cannot be opened.
  */
 int gs_reader_next(struct gs_reader *rd, gs_rec *rec);
+/* The same, returning -1 with that line (without "prog: ") in msg instead
+ * of dying; the reader stays freeable (gs_reader_free()). */
+int gs_reader_read(struct gs_reader *rd, gs_rec *rec, char *msg, size_t len);
 
 /* Append the kept pg records to out, in input order. */
 void gs_reader_write_pg(const struct gs_reader *rd, gs_file *out);

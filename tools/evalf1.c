@@ -7,7 +7,8 @@
  * writes them), one per run: the record's id is the run, its columns
  * include "true" and "pred" (class indices), and its attribute classes=C
  * gives the number of classes.  An item whose true class is negative has
- * none (gcn-adapt --predict writes -1 there): it is not scored.
+ * none (gcn-adapt --predict writes -1 there): it is not scored.  The
+ * records are checked and scored by common/evalrun.c.
  *
  * --baseline FILE pairs the runs with those of another arm scored on the
  * same splits (the same test items, run by run) and prints the mean of the
@@ -22,7 +23,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "err.h"
+#include "evalrun.h"
 #include "f1.h"
 #include "opt.h"
 #include "outfile.h"
@@ -32,8 +35,6 @@
 enum { OPT_NAME = COPT_FIRST_TOOL, OPT_BASELINE, OPT_FORMAT, OPT_PER_CLASS, OPT_CONFUSION };
 enum { FMT_TABLE, FMT_TSV, FMT_YAML };
 static const char *const formats[] = { "table", "tsv", "yaml", NULL };
-/* Most classes scored: a run's confusion matrix holds C x C counts. */
-#define MAX_CLASSES 10000
 #define MAX_BASELINES 64
 
 #define SYNOPSIS "evalf1 [-q] [-j threads] [-o file] [--baseline file] [--confusion]\n" \
@@ -46,16 +47,6 @@ struct opts {
 	int format, per_class, confusion;
 	const char *baseline[MAX_BASELINES];	/* --baseline files */
 	int nbase;
-};
-
-struct run {
-	int64_t id;
-	int C;
-	char *task, *dataset, *where;
-	struct f1 f;
-	/* with --baseline: the scored items (item, true class), sorted */
-	int64_t *item;
-	int32_t *truth;
 };
 
 /* The main input's runs paired with one baseline's. */
@@ -143,90 +134,20 @@ parse(struct opts *o, int argc, char **argv)
 			die_usage("--baseline -: the main input is the standard input already");
 }
 
-static char *
-dup_attr(const gs_rec *r, const char *key)
-{
-	const char *a = gs_attr_get(r, key);
-	return xstrdup(a ? a : "");
-}
-
-/* Labels of column col of a tensor as int32, checked to be whole numbers
- * from 0, or from any negative number when unknown is set (a true class
- * that is not known). */
-static int32_t *
-labels(gs_file *in, const gs_rec *r, int col, const char *what, int unknown)
-{
-	int32_t *out = xmallocarray((size_t)r->rows + 1, sizeof *out);
-	for (int64_t i = 0; i < r->rows; i++) {
-		double x;
-		int64_t k = i * r->cols + col;
-		switch (r->dtype) {
-		case GS_F32: x = ((const float *)r->data)[k]; break;
-		case GS_F64: x = ((const double *)r->data)[k]; break;
-		case GS_I32: x = ((const int32_t *)r->data)[k]; break;
-		default: x = (double)((const int64_t *)r->data)[k]; break;
-		}
-		if (!((x >= 0 || unknown) && fabs(x) <= INT32_MAX && x == floor(x)))
-			die("%s: item %" PRId64 ": %s label %g is not a class index",
-			    gs_where(in), i, what, x);
-		out[i] = x < 0 ? -1 : (int32_t)x;
-	}
-	return out;
-}
-
-static int
-cmp_item(const void *a, const void *b)
-{
-	const int64_t *x = a, *y = b;	/* (item, class) pairs */
-	return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
-}
-
-/* --baseline: run u's scored items (true class y[i] >= 0) and their
- * classes, sorted, from the 'item' column of r. */
+/* The runs of every input, in id order (dies on a bad record); with
+ * want_items, each run's scored items too (--baseline). */
 static void
-scored_items(gs_file *in, const gs_rec *r, const int32_t *y, struct run *u)
+read_runs(const struct opts *o, int nfiles, char **files, int want_items,
+	  struct eval_runs *rs)
 {
-	int ci = gs_tensor_col(r, "item");
-	int64_t k = 0, *pair;
-
-	if (ci < 0)
-		die("%s: run %" PRId64 " has no 'item' column: --baseline pairs runs on their "
-		    "test items", gs_where(in), r->id);
-	pair = xmallocarray((size_t)r->rows + 1, 2 * sizeof *pair);
-	for (int64_t i = 0; i < r->rows; i++) {
-		double x = r->dtype == GS_F32 ? ((const float *)r->data)[i * r->cols + ci]
-		    : r->dtype == GS_F64 ? ((const double *)r->data)[i * r->cols + ci]
-		    : r->dtype == GS_I32 ? ((const int32_t *)r->data)[i * r->cols + ci]
-		    : (double)((const int64_t *)r->data)[i * r->cols + ci];
-		if (!(x >= 0 && x <= 9e15 && x == floor(x)))
-			die("%s: item %" PRId64 ": 'item' %g is not an item number", gs_where(in), i, x);
-		if (y[i] >= 0) {
-			pair[2 * k] = (int64_t)x;
-			pair[2 * k++ + 1] = y[i];
-		}
-	}
-	qsort(pair, (size_t)k, 2 * sizeof *pair, cmp_item);
-	u->item = xmallocarray((size_t)k + 1, sizeof *u->item);
-	u->truth = xmallocarray((size_t)k + 1, sizeof *u->truth);
-	for (int64_t i = 0; i < k; i++) {
-		u->item[i] = pair[2 * i];
-		u->truth[i] = (int32_t)pair[2 * i + 1];
-	}
-	free(pair);
-}
-
-static struct run *
-read_runs(const struct opts *o, int nfiles, char **files, int *nrun, int want_items)
-{
-	struct run *runs = NULL;
-	int n = 0, cap = 0;
-	int64_t skipped = 0, items = 0;	/* items without a true class; all items */
 	gs_rec r;
-	char msg[512];
+	char msg[8192];		/* a message quotes two runs' task and dataset */
 	struct progress pr;
 	progress_init(&pr, &o->c);
 	progress_start(&pr, "runs", 0, NULL);
 	gs_rec_init(&r);
+	eval_runs_init(rs);
+	rs->want_items = want_items;
 	for (int fi = 0; fi < (nfiles ? nfiles : 1); fi++) {
 		const char *path = nfiles ? files[fi] : "-";
 		gs_file *in = gs_open_in(path, msg, sizeof msg);
@@ -236,71 +157,9 @@ read_runs(const struct opts *o, int nfiles, char **files, int *nrun, int want_it
 		while ((k = gs_read1(in, &r)) > 0) {
 			if (k != GS_TENSOR || strcmp(r.name, o->name) != 0)
 				continue;
-			int ct = gs_tensor_col(&r, "true"), cp = gs_tensor_col(&r, "pred");
-			if (ct < 0 || cp < 0)
-				die("%s: '%s' tensor lacks a 'true' or 'pred' column", gs_where(in), o->name);
-			if (r.rows == 0)
-				die("%s: run %" PRId64 " has no predictions", gs_where(in), r.id);
-			for (int i = 0; i < n; i++)
-				if (runs[i].id == r.id)
-					die("%s: run %" PRId64 " appears twice (first at %s)",
-					    gs_where(in), r.id, runs[i].where);
-			int32_t *y = labels(in, &r, ct, "true", 1), *p = labels(in, &r, cp, "predicted", 0);
-			struct run sc = { 0 };
-			if (want_items)
-				scored_items(in, &r, y, &sc);
-			int64_t rows = f1_known(y, p, r.rows);
-			skipped += r.rows - rows;
-			items += r.rows;
-			if (rows == 0)
-				die("%s: run %" PRId64 ": no item has a true class (all %" PRId64
-				    " are negative)", gs_where(in), r.id, r.rows);
-			const char *cs = gs_attr_get(&r, "classes");
-			long long C = 0;
-			if (cs) {
-				char *end;
-				errno = 0;
-				C = strtoll(cs, &end, 10);
-				if (errno || *end || C < 1 || C > MAX_CLASSES)
-					die("%s: classes=%s is not a class count (1..%d)", gs_where(in),
-					    cs, MAX_CLASSES);
-			} else {
-				for (int64_t i = 0; i < rows; i++) {
-					long long c = (y[i] > p[i] ? y[i] : p[i]) + 1LL;
-					if (c > MAX_CLASSES)
-						die("%s: item %" PRId64 ": class %lld: more than %d "
-						    "classes", gs_where(in), i, c - 1, MAX_CLASSES);
-					if (c > C)
-						C = c;
-				}
-			}
-			if (n == cap) {
-				cap = cap ? 2 * cap : 16;
-				runs = xreallocarray(runs, (size_t)cap, sizeof *runs);
-			}
-			struct run *u = &runs[n++];
-			int64_t bad;
-			u->id = r.id;
-			u->C = (int)C;
-			u->task = dup_attr(&r, "task");
-			u->dataset = dup_attr(&r, "dataset");
-			u->where = xstrdup(gs_where(in));
-			u->item = sc.item;
-			u->truth = sc.truth;
-			f1_init(&u->f);
-			if (f1_compute(&u->f, y, p, rows, (int)C, &bad) != 0)
-				die("%s: item %" PRId64 ": class %" PRId32 " or %" PRId32
-				    " outside 0..%lld", gs_where(in), bad, y[bad], p[bad], C - 1);
-			free(y);
-			free(p);
-			progress_update(&pr, n);
-			/* every run must score the same thing */
-			if (u->C != runs[0].C || strcmp(u->task, runs[0].task) != 0 ||
-			    strcmp(u->dataset, runs[0].dataset) != 0)
-				die("%s: run %" PRId64 " (task '%s', dataset '%s', %d classes) does not match "
-				    "run %" PRId64 " (task '%s', dataset '%s', %d classes)", gs_where(in),
-				    u->id, u->task, u->dataset, u->C, runs[0].id, runs[0].task,
-				    runs[0].dataset, runs[0].C);
+			if (eval_runs_add(rs, &r, gs_where(in), msg, sizeof msg) != 0)
+				die("%s", msg);
+			progress_update(&pr, rs->n);
 		}
 		if (k < -1)
 			die("%s", gs_strerror(in));
@@ -308,40 +167,18 @@ read_runs(const struct opts *o, int nfiles, char **files, int *nrun, int want_it
 	}
 	progress_done(&pr);
 	gs_rec_free(&r);
-	if (n == 0)
+	if (rs->n == 0)
 		die("no '%s' records in the input (gcn-adapt writes them)", o->name);
-	if (skipped > 0 && !o->c.quiet)
+	if (rs->skipped > 0 && !o->c.quiet)
 		warnx_("%" PRId64 " of %" PRId64 " items have no true class (negative): not scored",
-		       skipped, items);
-	/* runs in id order */
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && runs[j - 1].id > runs[j].id; j--) {
-			struct run t = runs[j];
-			runs[j] = runs[j - 1];
-			runs[j - 1] = t;
-		}
-	*nrun = n;
-	return runs;
-}
-
-static void
-free_runs(struct run *R, int n)
-{
-	for (int i = 0; i < n; i++) {
-		f1_free(&R[i].f);
-		free(R[i].task);
-		free(R[i].dataset);
-		free(R[i].where);
-		free(R[i].item);
-		free(R[i].truth);
-	}
-	free(R);
+		       rs->skipped, rs->items);
+	eval_runs_sort(rs);
 }
 
 /* Run a of the main input and run b of the baseline scored the same items
  * with the same true classes? Dies naming the first difference. */
 static void
-same_split(const char *path, const struct run *a, const struct run *b)
+same_split(const char *path, const struct eval_run *a, const struct eval_run *b)
 {
 	int64_t i = 0, m = a->f.n < b->f.n ? a->f.n : b->f.n;
 
@@ -359,12 +196,14 @@ same_split(const char *path, const struct run *a, const struct run *b)
 
 /* The main input's runs R[0..n) paired with those of baseline path. */
 static void
-pair_with(const struct opts *o, const char *path, const struct run *R, int n,
+pair_with(const struct opts *o, const char *path, const struct eval_run *R, int n,
 	  struct pairing *P)
 {
 	char *files[1] = { (char *)path };
-	int nb;
-	struct run *B = read_runs(o, 1, files, &nb, 1);
+	struct eval_runs base;
+	read_runs(o, 1, files, 1, &base);
+	const struct eval_run *B = base.r;
+	int nb = base.n;
 	double *a = xmallocarray((size_t)n, 2 * sizeof *a), *b = xmallocarray((size_t)n, 2 * sizeof *b);
 
 	if (B[0].C != R[0].C || strcmp(B[0].task, R[0].task) != 0)
@@ -391,7 +230,7 @@ pair_with(const struct opts *o, const char *path, const struct run *R, int n,
 	f1_paired(a + n, b + n, n, &P->macro);
 	free(a);
 	free(b);
-	free_runs(B, nb);
+	eval_runs_free(&base);
 }
 
 /* One metric's paired line: table (percent), tsv or yaml. */
@@ -437,8 +276,11 @@ report_paired(FILE *f, const struct opts *o, const struct pairing *P, int np)
 				"in %%):\n  %-9s %7s %9s %8s %8s   %-16s  %s\n", P[b].name, P[b].micro.n,
 				P[b].micro.n == 1 ? "" : "s", "metric", "mean", "baseline", "diff", "sd",
 				"95% t-interval", "gain");
-		else if (o->format == FMT_YAML)
-			fprintf(f, "  - baseline: \"%s\"\n    runs: %d\n", P[b].name, P[b].micro.n);
+		else if (o->format == FMT_YAML) {
+			char *name = cfg_quote(P[b].name);
+			fprintf(f, "  - baseline: %s\n    runs: %d\n", name, P[b].micro.n);
+			free(name);
+		}
 		paired_line(f, o, P[b].name, o->format == FMT_TABLE ? "micro-F1" : "micro_f1",
 			    &P[b].micro);
 		paired_line(f, o, P[b].name, o->format == FMT_TABLE ? "macro-F1" : "macro_f1",
@@ -447,7 +289,7 @@ report_paired(FILE *f, const struct opts *o, const struct pairing *P, int np)
 }
 
 static void
-report(FILE *f, const struct opts *o, const struct run *R, int n)
+report(FILE *f, const struct opts *o, const struct eval_run *R, int n)
 {
 	double *mi = xmallocarray((size_t)n, sizeof *mi), *ma = xmallocarray((size_t)n, sizeof *ma);
 	double mim, mis, mam, mas;
@@ -460,8 +302,11 @@ report(FILE *f, const struct opts *o, const struct run *R, int n)
 	f1_mean_std(ma, n, &mam, &mas);
 
 	if (o->format == FMT_YAML) {
-		fprintf(f, "task: \"%s\"\ndataset: \"%s\"\nclasses: %d\nruns: %d\n", R[0].task,
-			R[0].dataset, C, n);
+		/* the attributes are data: quoted and escaped, so the YAML holds */
+		char *task = cfg_quote(R[0].task), *dataset = cfg_quote(R[0].dataset);
+		fprintf(f, "task: %s\ndataset: %s\nclasses: %d\nruns: %d\n", task, dataset, C, n);
+		free(task);
+		free(dataset);
 		fprintf(f, "micro_f1: {mean: %.6f, std: %.6f}\nmacro_f1: {mean: %.6f, std: %.6f}\n",
 			mim, mis, mam, mas);
 		fprintf(f, "per_run:\n");
@@ -480,7 +325,7 @@ report(FILE *f, const struct opts *o, const struct run *R, int n)
 				for (int t = 0; t < C; t++) {
 					fprintf(f, "%s[", t ? ", " : "");
 					for (int p = 0; p < C; p++)
-						fprintf(f, "%s%" PRId64, p ? ", " : "", R[i].f.conf[(int64_t)t * C + p]);
+						fprintf(f, "%s%" PRId64, p ? ", " : "", f1_conf(&R[i].f, t, p));
 					fprintf(f, "]");
 				}
 				fprintf(f, "]");
@@ -523,7 +368,7 @@ report(FILE *f, const struct opts *o, const struct run *R, int n)
 					fprintf(f, "%15s", t == 0 ? "true\\pred" : "");
 					fprintf(f, " %3d:", t);
 					for (int p = 0; p < C; p++)
-						fprintf(f, " %6" PRId64, R[i].f.conf[(int64_t)t * C + p]);
+						fprintf(f, " %6" PRId64, f1_conf(&R[i].f, t, p));
 					fprintf(f, "\n");
 				}
 			}
@@ -539,11 +384,13 @@ int
 main(int argc, char **argv)
 {
 	struct opts o;
-	int n;
+	struct eval_runs rs;
 
 	err_setprog(argv[0]);
 	parse(&o, argc, argv);
-	struct run *R = read_runs(&o, argc - optind, argv + optind, &n, o.nbase > 0);
+	read_runs(&o, argc - optind, argv + optind, o.nbase > 0, &rs);
+	const struct eval_run *R = rs.r;
+	int n = rs.n;
 
 	char *buf = NULL;
 	size_t len = 0;
@@ -570,6 +417,6 @@ main(int argc, char **argv)
 	} else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0 || ferror(stdout))
 		die("<stdout>: %s", strerror(errno ? errno : EIO));
 	free(buf);
-	free_runs(R, n);
+	eval_runs_free(&rs);
 	return 0;
 }

@@ -1620,29 +1620,10 @@ adapt_main(struct opts *o, int argc, char **argv)
 static void
 load_adapted(struct pretrained *pt, struct adapted_cfg *ac, struct head *h, const char *path)
 {
-	char msg[512];
-	char *files[1] = { (char *)path };
-	gs_rec r;
-	int k, found = 0;
+	char msg[1024];
 
-	memset(pt, 0, sizeof *pt);
-	pt->path = path;
-	feat_src_default(&pt->fs);
-	gs_reader_init(&pt->rd, 1, files);
-	gs_rec_init(&r);
-	while ((k = gs_reader_next(&pt->rd, &r)) > 0)
-		if (k == GS_MODEL && !found) {
-			if (strcmp(r.name, ADAPTED_NAME) != 0)
-				die("%s: a '%s' model record: --predict takes an adapted model, "
-				    "which gcn-adapt --save-model writes", gs_where(pt->rd.in), r.name);
-			if (adapted_from_record(&pt->M, &pt->ts, ac, h, &r, gs_where(pt->rd.in),
-						msg, sizeof msg) != 0)
-				die("%s", msg);
-			found = 1;
-		}
-	if (!found)
-		die("%s: no model record", path);
-	gs_rec_free(&r);
+	if (pretrained_read_adapted(pt, ac, h, path, msg, sizeof msg) != 0)
+		die("%s", msg);
 }
 
 /* The link task's class values of an adapted model ("1,2,5", checked by

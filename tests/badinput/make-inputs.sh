@@ -385,3 +385,15 @@ awk '/^@graph/ { g = $0; on = 1; next } /^@/ { on = 0 } on { g = g "\n" $0; next
 	/^@end/ { print g; print "@end"; next } { print }' lp.txt >lp-late.txt
 # linprobe --task graph: a graph without nodes
 printf '##gnnstream 1\n@graph id=0 nodes=2 edges=1\n0 1\n@tensor id=0 name=f rows=2 cols=1 type=f64\n1\n2\n@label id=0 name=label value=0\n@graph id=1 nodes=0 edges=0\n@tensor id=1 name=f rows=0 cols=1 type=f64\n@label id=1 name=label value=1\n@end\n' >lpg-empty.txt
+
+
+# ---- fuzzing findings (issue 37, section 7) ----
+# control bytes (ESC, vertical tab) in a field that a message quotes
+printf '0 1\n2 \033[31m\n' >ctl-el.txt
+printf '1\n\v2\n' >ctl_graph_labels.txt
+printf '1\n1\n' >ctl_graph_indicator.txt
+printf '1, 2\n' >ctl_A.txt
+# a carriage return in a predictions record's task attribute (evalf1 quotes it)
+printf '##gnnstream 1\n@tensor id=0 name=predictions rows=1 cols=2 type=i32 columns=true,pred\n0\t0\n@tensor id=1 name=predictions rows=1 cols=2 type=i32 columns=true,pred task=\rx\n1\t1\n@end\n' >ev-ctl.txt
+# a checkpoint tensor whose name holds control bytes (\001, \b)
+ed ck.txt ck-ctl.txt 's/^@param name=mix\.rank\.alpha /@param name=mix.rank.alp\x01\x08 /'

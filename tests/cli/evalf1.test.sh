@@ -15,6 +15,11 @@ check "grep -q 'micro-F1 81.25 ± 26.52' $T/two.table" "table summary line"
 expect 0 "evalf1 --format yaml --confusion $TWO >$T/two.yaml"
 check "grep -q 'confusion: \[\[3, 1, 0\], \[0, 1, 1\], \[1, 0, 1\]\]' $T/two.yaml" "confusion matrix"
 check "grep -q '^micro_f1: {mean: 0.812500, std: 0.265165}' $T/two.yaml" "yaml summary"
+check "grep -q '^task: \"node\"\$' $T/two.yaml && grep -q '^dataset: \"toy\"\$' $T/two.yaml" "yaml task and dataset"
+# a task holding a quote, a colon and a carriage return stays one YAML string
+printf '##gnnstream 1\n@tensor id=0 name=predictions rows=1 cols=2 type=i32 columns=true,pred task="a\\"b: \rc"\n0\t0\n@end\n' >"$T/quote.txt"
+expect 0 "evalf1 --format yaml $T/quote.txt >$T/quote.yaml"
+check "grep -q '^task: \"a\\\\\"b: \\\\x0dc\"\$' $T/quote.yaml" "yaml quotes a task's quote and escapes its control bytes"
 
 # runs split over files, in any order, give the same report
 awk '/^@tensor id=1/ { on = 1 } /^@end/ { on = 0 } on' "$TWO" | { echo '##gnnstream 1'; cat; echo '@end'; } >"$T/r1.txt"

@@ -22,8 +22,8 @@
 
 /*
  * gs_graph_build() allocates O(nodes) scratch whatever the edge count, and
- * nodes= may be up to 2^31-2 (the format's limit), so a 40-byte header asks
- * for tens of GB.  That is a resource limit, not a memory error (reported
+ * nodes= may be up to GS_MAX_NODES (2^26), so a 40-byte header asks for
+ * about 1.6 GB.  That is a resource limit, not a memory error (reported
  * separately); the harnesses build only graphs up to this size so the
  * fuzzer explores the reader instead of stopping at libFuzzer's malloc
  * limit.
@@ -31,7 +31,7 @@
 #define FUZZ_MAX_BUILD_NODES (1 << 20)
 
 /* The bytes (prefix, then data) in a memfd positioned at 0; -1 on failure. */
-static int fuzz_memfd(const void *prefix, size_t plen, const uint8_t *data, size_t size)
+static inline int fuzz_memfd(const void *prefix, size_t plen, const uint8_t *data, size_t size)
 {
 	int fd = memfd_create("fuzz", MFD_CLOEXEC);
 	const uint8_t *parts[2] = { prefix, data };
@@ -53,11 +53,23 @@ static int fuzz_memfd(const void *prefix, size_t plen, const uint8_t *data, size
 	return fd;
 }
 
+/* An error message: not empty, one line of printable bytes (no control
+ * byte: a message quoting input bytes must not send \r or ESC to a
+ * terminal; err_one_line() replaces them). */
+static inline void fuzz_check_line(const char *msg)
+{
+	if (msg[0] == '\0')
+		abort();
+	for (; *msg; msg++)
+		if ((unsigned char)*msg < 0x20 || *msg == 0x7f)
+			abort();
+}
+
 /*
  * Read every record as the programs do; graph records are built into a
  * CSR graph.  An error must leave a one-line message naming the input.
  */
-static void fuzz_read_all(int fd)
+static inline void fuzz_read_all(int fd)
 {
 	gs_file *in = gs_open_fd(fd, "fuzz");
 	gs_rec rec;

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "model.h"
+#include "settings.h"
 
 #define NAME "fuzz.yaml"
 
@@ -68,24 +68,25 @@ static void check_msg(const char *msg)
 		abort();
 }
 
-/* Whether cfg_dump can write s so that it reads back: it writes strings in
- * double quotes without escapes (a known limit, reported), so only plain
- * printable ASCII without quotes and backslashes is checked. */
-static int dumpable(const char *s)
-{
-	if (s == NULL)
-		return 1;
-	if (strlen(s) > 400)
-		return 0;
-	for (; *s; s++)
-		if (*s < 0x20 || *s > 0x7e || *s == '"' || *s == '\\')
-			return 0;
-	return 1;
-}
-
 static int same_str(const char *a, const char *b)
 {
 	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+static int train_same(const struct train_settings *s, const struct train_settings *t)
+{
+	return same_str(s->tasks, t->tasks) && same_str(s->feature_stage, t->feature_stage) &&
+	    same_str(s->feature_command, t->feature_command) &&
+	    same_str(s->feature_columns, t->feature_columns) &&
+	    same_str(s->precision, t->precision) && s->nfeat == t->nfeat &&
+	    s->hidden == t->hidden && s->layers == t->layers && s->ntn_k == t->ntn_k &&
+	    s->rank_hidden == t->rank_hidden && s->att_hidden == t->att_hidden &&
+	    s->bn_eps == t->bn_eps && s->batch == t->batch && s->epochs == t->epochs &&
+	    s->steps == t->steps && s->patience == t->patience &&
+	    s->validation == t->validation && s->npos == t->npos && s->nneg == t->nneg &&
+	    s->lr == t->lr && s->mask_fraction == t->mask_fraction &&
+	    s->support_fraction == t->support_fraction && s->tie_rtol == t->tie_rtol &&
+	    s->seed == t->seed;
 }
 
 static void train(const char *text, size_t len)
@@ -99,24 +100,21 @@ static void train(const char *text, size_t len)
 	nk = train_schema(&s, keys);
 	if (cfg_load_text(text, len, NAME, keys, nk, msg, sizeof msg) != 0) {
 		check_msg(msg);
-		free(s.tasks);
+		train_settings_free(&s);
 		return;
 	}
-	if (dumpable(s.tasks)) {
-		char *dump = cfg_dump(keys, nk);
-		train_settings_default(&t);
-		train_schema(&t, keys2);
-		if (cfg_load_text(dump, strlen(dump), NAME, keys2, nk, msg, sizeof msg) != 0)
-			abort();	/* a dumped config must load back */
-		if (!same_str(s.tasks, t.tasks) || s.hidden != t.hidden || s.layers != t.layers ||
-		    s.seed != t.seed || s.steps != t.steps || s.lr != t.lr ||
-		    s.bn_eps != t.bn_eps || s.mask_fraction != t.mask_fraction ||
-		    s.validation != t.validation || s.tie_rtol != t.tie_rtol)
-			abort();
-		free(t.tasks);
-		free(dump);
-	}
-	free(s.tasks);
+	/* cfg_dump quotes and escapes every string (config.c, yaml_quote):
+	 * whatever loaded must load back from the dump as itself */
+	char *dump = cfg_dump(keys, nk);
+	train_settings_default(&t);
+	train_schema(&t, keys2);
+	if (cfg_load_text(dump, strlen(dump), NAME, keys2, nk, msg, sizeof msg) != 0)
+		abort();
+	if (!train_same(&s, &t))
+		abort();
+	train_settings_free(&t);
+	free(dump);
+	train_settings_free(&s);
 }
 
 static void local(const char *text, size_t len)
@@ -131,7 +129,7 @@ static void local(const char *text, size_t len)
 	nk = local_schema(&l, keys, &set);
 	if (cfg_load_text(text, len, NAME, keys, nk, msg, sizeof msg) != 0) {
 		check_msg(msg);
-	} else if (dumpable(l.name) && dumpable(l.tasks)) {
+	} else {
 		char *dump = cfg_dump(keys, nk);
 		local_defaults(&m);
 		local_schema(&m, keys2, &set2);

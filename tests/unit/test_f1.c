@@ -22,7 +22,8 @@ Test(f1, binary_by_hand)
 	cr_expect(NEAR(f.per_class[0], 0.5));
 	cr_expect(NEAR(f.micro, 0.6));
 	cr_expect(NEAR(f.macro, (4.0 / 6 + 0.5) / 2));
-	cr_expect(f.conf[0 * 2 + 1] == 1 && f.conf[1 * 2 + 0] == 1 && f.conf[1 * 2 + 1] == 2);
+	cr_expect(f1_conf(&f, 0, 1) == 1 && f1_conf(&f, 1, 0) == 1 && f1_conf(&f, 1, 1) == 2 &&
+		  f1_conf(&f, 0, 0) == 1);
 	f1_free(&f);
 }
 
