@@ -31,13 +31,13 @@ pname() {
 # mean ± sd of a predictions file, in %
 cell() {
 	"$EVALF1" --format tsv "$1" 2>/dev/null |
-		awk '$1 == "mean" { m = $3 } $1 == "std" { s = $3 }
+		awk -F '\t' '$1 == "mean" { m = $3 } $1 == "std" { s = $3 }
 		     END { printf "%.1f ± %.1f", 100 * m, 100 * s }'
 }
 # the paired difference of $1 against the baseline $2, in %; bold if a gain
 diff_cell() {
 	"$EVALF1" --format tsv --baseline "$2" "$1" 2>/dev/null |
-		awk '$2 == "micro_f1" { g = $10 == "yes"; l = $10 == "no" && $9 < 0
+		awk -F '\t' '$2 == "micro_f1" { g = $10 == "yes"; l = $10 == "no" && $9 < 0
 			s = sprintf("%+.1f [%+.1f, %+.1f]", 100 * $6, 100 * $8, 100 * $9)
 			printf "%s", g ? "**" s "**" : l ? "_" s "_" : s }'
 }

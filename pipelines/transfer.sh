@@ -80,7 +80,7 @@ probe)
 	[ $# -eq 5 ] || { echo "usage: sh transfer.sh probe SET ARM PROTO OUT" >&2; exit 2; }
 	set_=$2 arm=$3 proto=$4 out=$5
 	d=$(dirname "$out")/..
-	o="-q -j $THREADS -s $SEED $CV $(probe_opts "$set_" "$arm") $(proto_opts "$proto")"
+	o="-q -t -j $THREADS -s $SEED $CV $(probe_opts "$set_" "$arm") $(proto_opts "$proto")"
 	if [ "$arm" = rand ] && [ "$proto" != folds ]; then
 		# a new draw of the random network for every run r, probed on
 		# run r's split alone
