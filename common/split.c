@@ -36,29 +36,28 @@ permutation(gsl_rng *r, int32_t *perm, int64_t n)
 	}
 }
 
-void
-split_holdout(const int32_t *y, int64_t n, int C, double frac, uint64_t seed, int run,
-	      int32_t *train, int64_t *ntrain, int32_t *test, int64_t *ntest)
+/*
+ * Run `run`'s permutation of all n items from stream (seed, run); in its
+ * order, the first k[c] items of class c get role `first` (1 training, 2
+ * test) and its other items the other role; classes with k[c] < 0 and
+ * items without a class get none.  train and test come back ascending.
+ */
+static void
+assign(const int32_t *y, int64_t n, int64_t *k, int first, uint64_t seed, int run,
+       int32_t *train, int64_t *ntrain, int32_t *test, int64_t *ntest)
 {
-	int64_t *cnt = xmallocarray((size_t)C + 1, sizeof *cnt);
-	int64_t *want = xmallocarray((size_t)C + 1, sizeof *want);
 	int32_t *perm = xmallocarray((size_t)n + 1, sizeof *perm);
 	uint8_t *role = xcalloc((size_t)n + 1, 1);	/* 0 none, 1 train, 2 test */
 	gsl_rng *r = rng_new(seed, (uint64_t)run);
 
-	split_class_counts(y, n, C, cnt);
-	for (int c = 0; c < C; c++) {
-		long long k = llround(frac * (double)cnt[c]);
-		want[c] = cnt[c] < 2 ? -1 : k < 1 ? 1 : k > cnt[c] - 1 ? cnt[c] - 1 : k;
-	}
 	permutation(r, perm, n);
 	for (int64_t i = 0; i < n; i++) {
 		int32_t v = perm[i], c = y[v];
-		if (c < 0 || want[c] < 0)
+		if (c < 0 || k[c] < 0)
 			continue;
-		role[v] = want[c] > 0 ? 2 : 1;
-		if (want[c] > 0)
-			want[c]--;
+		role[v] = k[c] > 0 ? (uint8_t)first : (uint8_t)(3 - first);
+		if (k[c] > 0)
+			k[c]--;
 	}
 	*ntrain = *ntest = 0;
 	for (int64_t v = 0; v < n; v++)	/* ascending */
@@ -69,7 +68,35 @@ split_holdout(const int32_t *y, int64_t n, int C, double frac, uint64_t seed, in
 	gsl_rng_free(r);
 	free(role);
 	free(perm);
+}
+
+void
+split_holdout(const int32_t *y, int64_t n, int C, double frac, uint64_t seed, int run,
+	      int32_t *train, int64_t *ntrain, int32_t *test, int64_t *ntest)
+{
+	int64_t *cnt = xmallocarray((size_t)C + 1, sizeof *cnt);
+	int64_t *want = xmallocarray((size_t)C + 1, sizeof *want);
+
+	split_class_counts(y, n, C, cnt);
+	for (int c = 0; c < C; c++) {
+		long long k = llround(frac * (double)cnt[c]);
+		want[c] = cnt[c] < 2 ? -1 : k < 1 ? 1 : k > cnt[c] - 1 ? cnt[c] - 1 : k;
+	}
+	assign(y, n, want, 2, seed, run, train, ntrain, test, ntest);
 	free(want);
+	free(cnt);
+}
+
+void
+split_per_class(const int32_t *y, int64_t n, int C, int64_t per, uint64_t seed, int run,
+		int32_t *train, int64_t *ntrain, int32_t *test, int64_t *ntest)
+{
+	int64_t *cnt = xmallocarray((size_t)C + 1, sizeof *cnt);
+
+	split_class_counts(y, n, C, cnt);
+	for (int c = 0; c < C; c++)
+		cnt[c] = cnt[c] < 2 ? -1 : per < cnt[c] ? per : cnt[c] - 1;
+	assign(y, n, cnt, 1, seed, run, train, ntrain, test, ntest);
 	free(cnt);
 }
 

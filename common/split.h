@@ -41,6 +41,16 @@ void split_holdout(const int32_t *y, int64_t n, int C, double frac, uint64_t see
 		   int32_t *train, int64_t *ntrain, int32_t *test, int64_t *ntest);
 
 /*
+ * Few-label split of run `run` (the paper's protocol: 20 labelled nodes a
+ * class): the same permutation as split_holdout(); in its order, the first
+ * min(per, n_c - 1) items of class c are training items, the class's
+ * other items test items.  A class of one item is in neither.  Arrays and
+ * order as split_holdout().  Time complexity O(n + C).
+ */
+void split_per_class(const int32_t *y, int64_t n, int C, int64_t per, uint64_t seed, int run,
+		     int32_t *train, int64_t *ntrain, int32_t *test, int64_t *ntest);
+
+/*
  * Stratified K-fold assignment of n items with classes y (negative: none)
  * of C classes, drawn from r: the items in the order of a random
  * permutation of all n, then class by class (0, 1, ...) dealt to folds 0,

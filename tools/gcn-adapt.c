@@ -88,6 +88,8 @@ struct opts {
 	int shipped;		/* model is the shipped one, no --model given */
 	int task, no_pretrain, freeze, runs, first_run, epochs, patience, head_width, scale, random_above;
 	int train_per_class, nval, ntest, attributes, attr_only, raw_concat;
+	int split_given;	/* --train-per-class, --val or --test was given */
+	char split_note[256];	/* the split followed the graph: said at the end */
 	double lr, wd, dropout, train_fraction;
 	const char *save_model;	/* --save-model FILE, or NULL */
 	int predict;		/* --predict: apply a saved adapted model */
@@ -284,14 +286,21 @@ parse(struct opts *o, int argc, char **argv)
 			o->task = opt_keyword(optarg, adapt_task, "--task");
 			o->task_set = 1;
 			break;
-		case OPT_TEST: o->ntest = (int)opt_ll(optarg, 1, 1 << 30, "--test"); break;
+		case OPT_TEST:
+			o->ntest = (int)opt_ll(optarg, 1, 1 << 30, "--test");
+			o->split_given = 1;
+			break;
 		case OPT_TRAIN_PER_CLASS:
 			o->train_per_class = (int)opt_ll(optarg, 1, 1 << 30, "--train-per-class");
+			o->split_given = 1;
 			break;
 		case OPT_TRAIN_FRACTION:
 			o->train_fraction = opt_double(optarg, 1e-9, 1, "--train-fraction");
 			break;
-		case OPT_VAL: o->nval = (int)opt_ll(optarg, 1, 1 << 30, "--val"); break;
+		case OPT_VAL:
+			o->nval = (int)opt_ll(optarg, 1, 1 << 30, "--val");
+			o->split_given = 1;
+			break;
 		default:
 			copt_bad_option(ch, argv, SYNOPSIS);
 		}
@@ -701,6 +710,42 @@ dataset_free(struct dataset *ds)
 }
 
 /* ---- splits ---- */
+
+/*
+ * The node task's split counts follow the graph when none was given: the
+ * paper's 20 nodes of each class, 500 and 1000 where they fit, otherwise
+ * at most half of each class's nodes for training (at least one) and the
+ * remaining labelled nodes split 1:2 between validation and test, as 500
+ * and 1000 are (a small graph is not refused; said on stderr at the end of
+ * a successful run, so that a failing one says one line).
+ * Given counts that do not fit stay an error of split().
+ */
+static void
+size_node_split(struct opts *o, const struct dataset *ds)
+{
+	int64_t *count = xcalloc((size_t)ds->C, sizeof *count), ntr = 0, rest;
+	int tpc = o->train_per_class;
+
+	for (int32_t v = 0; v < ds->g.n; v++)
+		if (ds->y[v] >= 0)
+			count[ds->y[v]]++;
+	for (int c = 0; c < ds->C; c++)
+		if (count[c] > 0 && count[c] / 2 < tpc)
+			tpc = count[c] / 2 > 1 ? (int)(count[c] / 2) : 1;
+	for (int c = 0; c < ds->C; c++)
+		ntr += count[c] < tpc ? count[c] : tpc;
+	free(count);
+	rest = ds->nlab - ntr;
+	if (tpc == o->train_per_class && rest >= (int64_t)o->nval + o->ntest)
+		return;
+	o->train_per_class = tpc;
+	o->nval = (int)(rest / 3) > 1 ? (int)(rest / 3) : 1;
+	o->ntest = (int)(rest - o->nval) > 1 ? (int)(rest - o->nval) : 1;
+	snprintf(o->split_note, sizeof o->split_note, "%" PRId64 " labelled nodes: %d of each "
+		 "class for training, %d for validation and %d for testing (the paper's 20, 500 "
+		 "and 1000 do not fit; --train-per-class, --val and --test choose)", ds->nlab, tpc,
+		 o->nval, o->ntest);
+}
 
 /* Planetoid-style: train_per_class nodes of each class, then nval and
  * ntest of the rest, all uniform from the run's stream; nodes without a
@@ -1500,6 +1545,8 @@ adapt_main(struct opts *o, int argc, char **argv)
 	pretrained_load(&pt, o->model);
 	memset(&ds, 0, sizeof ds);
 	read_dataset(&ds, o, argc - optind, argv + optind);
+	if (o->task == TASK_NODE && !o->split_given)
+		size_node_split(o, &ds);
 	if (!o->attr_only) {	/* the encoder's input: the model's feature stage */
 		struct stage_ask sa = {
 			.features = o->features, .allow_command = o->allow_cmd,
@@ -1551,6 +1598,8 @@ adapt_main(struct opts *o, int argc, char **argv)
 		warnx_("%s: the model of run %d (validation accuracy %.3f, the best of %d "
 		       "run%s)", o->save_model, a.kept_run, a.kept_acc, o->runs,
 		       o->runs == 1 ? "" : "s");
+	if (o->split_note[0] && !o->c.quiet)	/* at the end, likewise */
+		warnx_("%s", o->split_note);
 	if (o->shipped && !o->c.quiet)	/* at the end: a failing run says one line */
 		warnx_("model: %s (the shipped model%s; --model to choose another)", o->model,
 		       o->no_pretrain ? ", its configuration for --no-pretrain" : "");

@@ -28,13 +28,14 @@
 #include "stream.h"
 
 #define SYNOPSIS "linprobe [-qt] [-j threads] [-l level] [-o file] [-s seed] [--C c]\n" \
-	"                [--C-grid lo..hi] [--cv-folds k] [--folds k] [--label name]\n" \
-	"                [--pool how] [--progress] [--runs n] [--task node|graph]\n" \
-	"                [--tensor name] [--test-fraction x] [file ...]"
+	"                [--C-grid lo..hi] [--cv-folds k] [--first-run r] [--folds k]\n" \
+	"                [--label name] [--pool how] [--progress] [--runs n]\n" \
+	"                [--task node|graph] [--tensor name] [--test-fraction x]\n" \
+	"                [--train-per-class n] [file ...]"
 
 enum {
-	OPT_C = COPT_FIRST_TOOL, OPT_C_GRID, OPT_CV_FOLDS, OPT_FOLDS, OPT_LABEL, OPT_POOL,
-	OPT_RUNS, OPT_TASK, OPT_TENSOR, OPT_TEST_FRACTION
+	OPT_C = COPT_FIRST_TOOL, OPT_C_GRID, OPT_CV_FOLDS, OPT_FIRST_RUN, OPT_FOLDS, OPT_LABEL,
+	OPT_POOL, OPT_RUNS, OPT_TASK, OPT_TENSOR, OPT_TEST_FRACTION, OPT_TRAIN_PER_CLASS
 };
 enum { TASK_NODE, TASK_GRAPH };
 static const char *const tasks[] = { "node", "graph", NULL };
@@ -47,6 +48,8 @@ struct opts {
 	struct probe_opts p;
 	const char *tensor, *label;
 	int task, pool, runs, folds;
+	int first_run;		/* --first-run: the runs are first_run.. */
+	int64_t per_class;	/* --train-per-class, or 0: --test-fraction */
 	double test_fraction;
 	const char *fixed_by;	/* the first option that only a chosen C takes */
 	int pool_set, runs_set, frac_set, C_set;
@@ -76,6 +79,7 @@ usage(FILE *f, const struct opts *o)
 		"      --C C               this regularisation C instead of one chosen by CV\n"
 		"      --C-grid LO..HI     the Cs tried: LO, 10 LO, ... up to HI [%g..%g]\n"
 		"      --cv-folds K        folds of the CV that chooses C [%d]\n"
+		"      --first-run R       number the runs from R: runs (folds) R..R+N-1 [0]\n"
 		"      --folds K           K-fold cross-validation: K runs, each testing a fold\n"
 		"  -h, --help              this help\n"
 		"  -j, --threads N         runs on N threads at a time [all cores]\n"
@@ -86,12 +90,14 @@ usage(FILE *f, const struct opts *o)
 		"                          vectors, or none (one row per graph) [mean]\n"
 		"      --progress          progress on stderr even when it is not a terminal\n"
 		"  -q, --quiet             no warnings or progress\n"
-		"      --runs N            hold-out runs [%d]\n"
+		"      --runs N            hold-out runs [%d]; with --folds, folds [the rest]\n"
 		"  -s, --seed N            random seed; run r draws from stream (seed, r) [0]\n"
 		"  -t, --text              write the text form\n"
 		"      --task TASK         node or graph classification [node]\n"
 		"      --tensor NAME       the vectors [%s]\n"
 		"      --test-fraction X   test share of each class in a hold-out run [%g]\n"
+		"      --train-per-class N hold-out runs training on N items of each class and\n"
+		"                          testing on the others, instead of --test-fraction\n"
 		"      --version           print the version\n",
 		o->p.grid_lo, o->p.grid_hi, o->p.cv_folds, o->label, o->c.level, o->runs,
 		o->tensor, o->test_fraction);
@@ -109,9 +115,15 @@ name_arg(const char *s, const char *opt)
 static void
 check_opts(struct opts *o)
 {
-	if (o->folds && (o->runs_set || o->frac_set))
+	if (o->folds && (o->frac_set || o->per_class))
 		die_usage("--folds K makes K runs, each testing one fold: --%s is for hold-out "
-			  "runs", o->runs_set ? "runs" : "test-fraction");
+			  "runs", o->frac_set ? "test-fraction" : "train-per-class");
+	if (o->folds && o->first_run + (o->runs_set ? o->runs : 1) > o->folds)
+		die_usage("--folds %d: folds 0..%d; --first-run %d%s asks for fold %d", o->folds,
+			  o->folds - 1, o->first_run, o->runs_set ? " and --runs" : "",
+			  o->first_run + (o->runs_set ? o->runs : 1) - 1);
+	if (o->per_class && o->frac_set)
+		die_usage("--train-per-class and --test-fraction: choose one split");
 	if (o->C_set && o->fixed_by)
 		die_usage("--C fixes C: %s is for choosing it", o->fixed_by);
 	if (o->p.grid_lo > o->p.grid_hi)
@@ -130,6 +142,7 @@ parse(struct opts *o, int argc, char **argv)
 		{ "C", required_argument, NULL, OPT_C },
 		{ "C-grid", required_argument, NULL, OPT_C_GRID },
 		{ "cv-folds", required_argument, NULL, OPT_CV_FOLDS },
+		{ "first-run", required_argument, NULL, OPT_FIRST_RUN },
 		{ "folds", required_argument, NULL, OPT_FOLDS },
 		{ "label", required_argument, NULL, OPT_LABEL },
 		{ "pool", required_argument, NULL, OPT_POOL },
@@ -137,6 +150,7 @@ parse(struct opts *o, int argc, char **argv)
 		{ "task", required_argument, NULL, OPT_TASK },
 		{ "tensor", required_argument, NULL, OPT_TENSOR },
 		{ "test-fraction", required_argument, NULL, OPT_TEST_FRACTION },
+		{ "train-per-class", required_argument, NULL, OPT_TRAIN_PER_CLASS },
 		{ NULL, 0, NULL, 0 }
 	};
 	int ch;
@@ -171,6 +185,9 @@ parse(struct opts *o, int argc, char **argv)
 			o->p.cv_folds = (int)opt_ll(optarg, 2, 100, "--cv-folds");
 			o->fixed_by = o->fixed_by ? o->fixed_by : "--cv-folds";
 			break;
+		case OPT_FIRST_RUN:
+			o->first_run = (int)opt_ll(optarg, 0, 1 << 30, "--first-run");
+			break;
 		case OPT_FOLDS: o->folds = (int)opt_ll(optarg, 2, 1000, "--folds"); break;
 		case OPT_LABEL: o->label = name_arg(optarg, "--label"); break;
 		case OPT_POOL:
@@ -186,6 +203,9 @@ parse(struct opts *o, int argc, char **argv)
 		case OPT_TEST_FRACTION:
 			o->test_fraction = opt_double(optarg, 1e-6, 1 - 1e-6, "--test-fraction");
 			o->frac_set = 1;
+			break;
+		case OPT_TRAIN_PER_CLASS:
+			o->per_class = opt_ll(optarg, 1, 1LL << 40, "--train-per-class");
 			break;
 		default:
 			copt_bad_option(ch, argv, SYNOPSIS);
@@ -446,11 +466,16 @@ tick(void *arg)
 	progress_update(t->pr, ++t->done);
 }
 
-/* The split of run r: a hold-out split, or fold r of --folds. */
+/* The split of run r: a hold-out split (a share of each class tested, or
+ * --train-per-class of each trained), or fold r of --folds. */
 static void
 split(const struct opts *o, const struct probe_data *d, const int *fold, int r,
       int32_t *tr, int64_t *ntr, int32_t *te, int64_t *nte)
 {
+	if (o->per_class) {
+		split_per_class(d->y, d->n, d->C, o->per_class, o->c.seed, r, tr, ntr, te, nte);
+		return;
+	}
 	if (!o->folds) {
 		split_holdout(d->y, d->n, d->C, o->test_fraction, o->c.seed, r, tr, ntr, te, nte);
 		return;
@@ -500,8 +525,9 @@ run_all(const struct opts *o, const struct probe_data *d, int R, int64_t *ntrain
 #pragma omp for schedule(dynamic, 1)
 		for (int r = 0; r < R; r++) {
 			int64_t nte;
-			split(o, d, fold, r, tr, &ntrain[r], te, &nte);
-			probe_run(ws[t], d, &o->p, tr, ntrain[r], te, nte, o->c.seed, r, &res[r],
+			int id = o->first_run + r;	/* the run's number: its draws */
+			split(o, d, fold, id, tr, &ntrain[r], te, &nte);
+			probe_run(ws[t], d, &o->p, tr, ntrain[r], te, nte, o->c.seed, id, &res[r],
 				  tick, &tk);
 		}
 		free(tr);
@@ -529,7 +555,7 @@ write_run(gs_file *out, gs_rec *rec, const struct opts *o, const struct input *i
 
 	for (int c = 0; c < C && ncol > 3; c++)
 		cl += (size_t)snprintf(cols + cl, sizeof cols - cl, ",score_%d", c);
-	gs_rec_tensor(rec, r, "predictions", res->ntest, ncol, GS_F64, cols);
+	gs_rec_tensor(rec, o->first_run + r, "predictions", res->ntest, ncol, GS_F64, cols);
 	double *p = rec->data;
 	for (int64_t i = 0; i < res->ntest; i++, p += ncol) {
 		p[0] = res->test[i];
@@ -555,7 +581,9 @@ write_run(gs_file *out, gs_rec *rec, const struct opts *o, const struct input *i
 		gs_attr_setf(rec, "cv_acc", "%.6f", res->cv_acc);
 	}
 	if (o->folds)
-		gs_attr_setf(rec, "split", "fold %d of %d", r, o->folds);
+		gs_attr_setf(rec, "split", "fold %d of %d", o->first_run + r, o->folds);
+	else if (o->per_class)
+		gs_attr_setf(rec, "split", "%" PRId64 " per class", o->per_class);
 	else
 		gs_attr_setf(rec, "split", "holdout %g", o->test_fraction);
 	gs_attr_setf(rec, "train_labels", "%" PRId64, ntrain);
@@ -584,7 +612,7 @@ main(int argc, char **argv)
 		read_graphs(&in, &o);
 	check_classes(&in, &o);
 	struct probe_data d = { .n = in.n, .D = in.D, .X = in.X, .y = in.y, .C = in.C };
-	int R = o.folds ? o.folds : o.runs;
+	int R = o.folds && !o.runs_set ? o.folds - o.first_run : o.runs;
 	int64_t *ntrain = xmallocarray((size_t)R, sizeof *ntrain);
 	out = gs_open_out(&o.c, argc, argv);	/* a bad -o fails before the runs */
 	gs_reader_write_pg(&in.rd, out);

@@ -94,6 +94,8 @@ static void write_graph(const struct opts *o, const motif_graph *mg, int64_t id,
 	memcpy(g->u, mg->u, (size_t)mg->m * sizeof *g->u);
 	memcpy(g->v, mg->v, (size_t)mg->m * sizeof *g->v);
 	gs_attr_set(g, "generator", "motif");
+	/* the name gcn-adapt, linprobe and evalf1 report the graph under */
+	gs_attr_set(g, "dataset", o->preset ? o->preset : "motif");
 	if (o->preset)
 		gs_attr_set(g, "preset", o->preset);
 	gs_attr_setf(g, "seed", "%" PRIu64, o->c.seed);

@@ -59,6 +59,12 @@ expect_err 1 "gcn-adapt --model $T/g.gs $A $T/g.gs" "no model record"
 expect_err 1 "gcn-adapt --model $T/model.gs $T/g.gs" "no 'label' tensor"
 expect_err 1 "gcn-adapt --model $T/model.gs --label cluster --train-per-class 500 $T/g.gs" "fewer than --train-per-class"
 expect_err 1 "gcn-adapt --model $T/model.gs $A --test 5000 $T/g.gs" "too few"
+# no split counts given, 600 nodes: the paper's 20 a class, 500 and 1000
+# do not fit, so the split follows the graph (60 training, 180 and 360)
+expect 0 "gcn-adapt -j 2 --model $T/model.gs --label cluster --runs 1 --epochs 3 -s 1 -t -o $T/auto.txt $T/g.gs 2>$T/auto.err"
+check "grep -q '^gcn-adapt: 600 labelled nodes: 20 of each class for training, 180 for validation and 360 for testing' $T/auto.err &&
+	grep -q '^@tensor .*name=predictions rows=360 .*train_labels=60 ' $T/auto.txt" \
+	"a graph too small for the paper's split: 20 a class, the rest 1:2 for validation and test"
 expect 1 "gcn-adapt --model $T/model.gs $A -o /nonexistent/x.gs $T/g.gs"
 
 # node attributes: Cora's bag of words, alone (the attributes-only GCN

@@ -184,9 +184,20 @@ expect_err 1 "graph-import -f edgelist $T/empty.content" "no edges"
 expect_err 1 "head -c 20 $T/z.content.gz | graph-import -f edgelist" "graph-import: <stdin>"
 
 # ---- the shipped streams and the real data (when ../shared/data is there) ----
-for f in cora imdb-binary imdb-multi; do
+for f in cora imdb-binary imdb-multi pubmed-structure mutag enzymes ptc-mr; do
 	check "test -s $TOP/data/$f.gs && nodefeat -q $TOP/data/$f.gs >/dev/null" "data/$f.gs is shipped and reads back"
 done
+# the transfer benchmark's sets: graphs, nodes, edges and classes as published
+counts() {
+	nodefeat -q -t "$TOP/data/$1.gs" | awk '/^@graph/ { g++; split($3, a, "="); n += a[2]; split($4, b, "="); e += b[2] }
+		/^@label/ { for (i = 1; i <= NF; i++) if ($i ~ /^value=/) { split($i, v, "="); c[v[2]]++ } }
+		/^@tensor .* name=label / { t = 1; next } /^@/ { t = 0 } t { c[$1]++ }
+		END { printf "%d %d %d", g, n, e; for (k = 0; k in c; k++) printf " %d", c[k]; print "" }'
+}
+check "[ '$(counts pubmed-structure)' = '1 19717 44324 4103 7739 7875' ]" "data/pubmed-structure.gs: Pubmed's counts"
+check "[ '$(counts mutag)' = '188 3371 3721 63 125' ]" "data/mutag.gs: MUTAG's counts"
+check "[ '$(counts enzymes)' = '600 19580 37282 100 100 100 100 100 100' ]" "data/enzymes.gs: ENZYMES's counts"
+check "[ '$(counts ptc-mr)' = '344 4915 5054 192 152' ]" "data/ptc-mr.gs: PTC_MR's counts"
 S="$TOP/../shared/data"
 if [ -d "$S/cora" ]; then
 	# the shipped files are what data/Makefile makes from the mirror, byte for byte
@@ -196,6 +207,12 @@ if [ -d "$S/cora" ]; then
 	expect 0 "make -s -C $T/rt/repo/data -f $TOP/data/Makefile MIRROR=../shared/data all"
 	for f in cora imdb-binary imdb-multi; do
 		same "$TOP/data/$f.gs" "$T/rt/repo/data/$f.gs" "data/$f.gs is stale (make -C data)"
+	done
+	# the transfer sets, where the mirror has their raw files
+	for f in pubmed-structure:pubmed mutag:mutag enzymes:enzymes ptc-mr:ptc-mr; do
+		[ -d "$S/${f#*:}" ] || continue
+		expect 0 "make -s -C $T/rt/repo/data -f $TOP/data/Makefile MIRROR=../shared/data ${f%%:*}.gs"
+		same "$TOP/data/${f%%:*}.gs" "$T/rt/repo/data/${f%%:*}.gs" "data/${f%%:*}.gs is stale (make -C data dev)"
 	done
 	# Cora: 2,708 nodes, 5,278 undirected edges, 7 classes, 1,433 words
 	expect 0 "graph-import -f linqs -t $S/cora/cora.content $S/cora/cora.cites >$T/cora.txt"

@@ -68,6 +68,26 @@ expect 0 "linprobe -q -l 0 -s 1 $T/planted.txt >$T/s1.gs"
 check "! cmp -s $T/j1.gs $T/s1.gs" "another seed, other splits"
 
 # the same labels and seed give the same splits whatever the vectors: the
+# --train-per-class: the few-label split (N of each class trained, the
+# rest tested); --first-run: runs R.. of a longer set, the same bytes as
+# those runs of the whole set
+expect 0 "linprobe -q -t --runs 2 --C 0.5 --train-per-class 7 $T/planted.txt >$T/few.txt"
+check "[ \$(grep -c '^@tensor id=[01] name=predictions rows=274 .* split=\"7 per class\" train_labels=21' $T/few.txt) = 2 ]" \
+	"--train-per-class 7: 21 items trained, the other 274 of the 295 with a class tested"
+expect 0 "linprobe -q -t --runs 4 --C 0.5 $T/planted.txt >$T/four.txt"
+expect 0 "linprobe -q -t --runs 2 --first-run 2 --C 0.5 $T/planted.txt >$T/last2.txt"
+check "[ \"\$(awk '/^@tensor id=[23] name=predictions/ { on = 1; next } /^@/ { on = 0 } on' $T/four.txt | cksum)\" = \
+	\"\$(awk '/^@tensor id=[23] name=predictions/ { on = 1; next } /^@/ { on = 0 } on' $T/last2.txt | cksum)\" ] &&
+	! grep -q '^@tensor id=[01] ' $T/last2.txt" "--first-run 2 --runs 2: runs 2 and 3 of --runs 4, byte for byte"
+
+# --folds with --first-run and --runs: those folds of the same assignment
+expect 0 "linprobe -q -t --folds 5 --C 0.5 $T/planted.txt >$T/f5.txt"
+expect 0 "linprobe -q -t --folds 5 --first-run 3 --runs 1 --C 0.5 $T/planted.txt >$T/f5-3.txt"
+check "[ \"\$(awk '/^@tensor id=3 name=predictions/ { on = 1; next } /^@/ { on = 0 } on' $T/f5.txt | cksum)\" = \
+	\"\$(awk '/^@tensor id=3 name=predictions/ { on = 1; next } /^@/ { on = 0 } on' $T/f5-3.txt | cksum)\" ] &&
+	[ \$(grep -c '^@tensor .*name=predictions .*split=\"fold 3 of 5\"' $T/f5-3.txt) = 1 ]" \
+	"--folds 5 --first-run 3 --runs 1: fold 3 alone, as the whole set tests it"
+
 # planted vectors against noise, paired by evalf1 --baseline
 planted noise 3 >"$T/noise.txt"
 expect 0 "linprobe -q -t $T/noise.txt >$T/noise-p.txt"

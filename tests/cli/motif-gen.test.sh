@@ -56,7 +56,7 @@ check "! motif-gen --motif fan3 >$T/misuse.out 2>/dev/null; test ! -s $T/misuse.
 
 # ---- the presets: sizes, classes, class counts ----
 expect 0 "motif-gen -q -t --preset ba-shapes -s 1 -o $T/ba.txt"
-check "grep -q '^@graph id=0 nodes=700 edges=2239 .*generator=motif preset=ba-shapes .*base=ba base_nodes=300 ba_m=5 motifs=house:80 attach=uniform clean_edges=2035 removed_edges=0 added_edges=204 classes=4 class_names=base,house_top,house_middle,house_bottom' $T/ba.txt" "ba-shapes: 700 nodes, 2035 + 204 edges, 4 classes"
+check "grep -q '^@graph id=0 nodes=700 edges=2239 .*generator=motif dataset=ba-shapes preset=ba-shapes .*base=ba base_nodes=300 ba_m=5 motifs=house:80 attach=uniform clean_edges=2035 removed_edges=0 added_edges=204 classes=4 class_names=base,house_top,house_middle,house_bottom' $T/ba.txt" "ba-shapes: 700 nodes, 2035 + 204 edges, 4 classes"
 check "[ '$(hist $T/ba.txt)' = '0:300 1:80 2:160 3:160 ' ]" "ba-shapes: 300 base nodes, 80 tops, 160 middles, 160 bottoms"
 check "grep -q '^@tensor id=0 name=label rows=700 cols=1 type=i32 columns=label' $T/ba.txt &&
 	grep -q '^@tensor id=0 name=motif rows=700 cols=1 type=i32 columns=motif' $T/ba.txt" "label and motif tensors"

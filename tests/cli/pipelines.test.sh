@@ -250,3 +250,32 @@ check "grep -q 'models were made by another gcn-train, config' $T/restore4.err &
 	[ ! -e $T/build/pred ]" "another config: no model or cell restored, and it says why"
 check "! $P restore SAVED=$T/nothing 2>$T/restore5.err" "restore from an empty directory fails"
 check "grep -q '^carry.sh: .*nothing saved there\$' $T/restore5.err" "with a clear error"
+
+# ---- the transfer benchmark at its quick size (transfer.mk) ----
+TQ="$T/tq"
+PT="make -s -C $TOP/pipelines QUICK=1 THREADS=2 BIN=$BIN BUILD=$TQ/build RESULTS=$TQ/results"
+expect 0 "$PT transfer >$TQ.out 2>$TQ.err"
+TM="$TQ/results/transfer.md"
+# a row per set and protocol; every arm's cell a mean ± sd in 0..100 and a
+# paired interval around its difference (the random network's too: its
+# draws are one set of runs)
+check "awk -F ' [|] ' '/^[|] (mutag|roles-ba) [|]/ { n++
+	for (i = 3; i <= 7; i++) if (\$i != \"–\" && \$i !~ /^[0-9]+\\.[0-9] ± [0-9]+\\.[0-9]\$/) exit 1
+	for (i = 8; i <= 11; i++) if (\$i != \"–\" && \$i !~ /[-+][0-9]+\\.[0-9] \\[[-+][0-9]+\\.[0-9], [-+][0-9]+\\.[0-9]\\]/) exit 1
+	if (\$8 == \"–\") exit 1 }
+	END { exit n != 4 }' $TM" "transfer: mutag's folds, roles-ba's two probes and its fine-tuning, every arm against the pre-trained"
+check "grep -q '^| mutag | probe, 10 folds | ' $TM && grep -q '^| roles-ba | probe, 20 a class | ' $TM &&
+	grep -q '^| roles-ba | probe, 80/20 | ' $TM && grep -q '^| roles-ba | fine-tuning | .* – | – | – |\$' $TM" \
+	"transfer: the protocols named, fine-tuning against the random network only"
+# the random arm: a network drawn anew for every run, from the run's seed
+check "[ \$(ls $TQ/build/transfer/vec/roles-ba--rand-*.gs | wc -l) = 3 ] &&
+	[ \$(ls $TQ/build/transfer/vec/mutag--rand-*.gs | wc -l) = 10 ] &&
+	! cmp -s $TQ/build/transfer/vec/roles-ba--rand-0.gs $TQ/build/transfer/vec/roles-ba--rand-1.gs" \
+	"transfer: a random network for each run (node sets) and each fold (graph sets)"
+# every arm of a set is probed on the same splits: the same items tested
+ti() { echo "awk '/^@tensor/ { r++ } !/^[#@]/ { print r, \$1 }' $1 | sort"; }
+check "$(ti "$TQ/build/transfer/pred/roles-ba--pre--few.gs") >$TQ/a && $(ti "$TQ/build/transfer/pred/roles-ba--refex--few.gs") | cmp -s - $TQ/a &&
+	$(ti "$TQ/build/transfer/pred/roles-ba--rand--few.gs") | cmp -s - $TQ/a &&
+	$(ti "$TQ/build/transfer/pred/mutag--pre--folds.gs") >$TQ/b && $(ti "$TQ/build/transfer/pred/mutag--rand--folds.gs") | cmp -s - $TQ/b &&
+	[ \$(grep -c . $TQ/a) -gt 600 ] && [ \$(grep -c . $TQ/b) = 188 ]" "transfer: the arms of a set tested on the same items, run by run"
+check "$PT -q $TM" "transfer: made, nothing left to do"

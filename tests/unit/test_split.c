@@ -62,6 +62,37 @@ Test(split, holdout_is_stratified_disjoint_and_sorted)
 	cr_expect(cnt_te[3] == 0 && cnt_tr[3] == 0);
 }
 
+Test(split, per_class_trains_min_per_and_tests_the_rest)
+{
+	int32_t y[40], tr[40], te[40], htr[40], hte[40];
+	int64_t ntr, nte, nhtr, nhte, cnt_tr[5] = { 0 }, cnt_te[5] = { 0 };
+
+	labels40(y);
+	split_per_class(y, 40, 5, 6, 7, 3, tr, &ntr, te, &nte);
+	for (int64_t i = 0; i < ntr; i++) {
+		cr_assert(y[tr[i]] >= 0 && (i == 0 || tr[i] > tr[i - 1]));
+		cnt_tr[y[tr[i]]]++;
+	}
+	for (int64_t i = 0; i < nte; i++) {
+		cr_assert(y[te[i]] >= 0 && (i == 0 || te[i] > te[i - 1]));
+		cnt_te[y[te[i]]]++;
+	}
+	/* min(6, n_c - 1) trained: 6, 6, 4, -, 1; the rest tested */
+	cr_expect(cnt_tr[0] == 6 && cnt_tr[1] == 6 && cnt_tr[2] == 4 && cnt_tr[4] == 1,
+		  "train counts %ld %ld %ld %ld", cnt_tr[0], cnt_tr[1], cnt_tr[2], cnt_tr[4]);
+	cr_expect(cnt_te[0] == 14 && cnt_te[1] == 4 && cnt_te[2] == 1 && cnt_te[4] == 1);
+	/* the same permutation as the hold-out split: a class's first items in
+	 * it, which the hold-out split tests, are the ones trained here */
+	split_holdout(y, 40, 5, 0.3, 7, 3, htr, &nhtr, hte, &nhte);
+	for (int64_t i = 0; i < nhte; i++)
+		if (y[hte[i]] == 0) {	/* 6 of class 0 tested there, 6 trained here */
+			int found = 0;
+			for (int64_t j = 0; j < ntr; j++)
+				found |= tr[j] == hte[i];
+			cr_expect(found, "item %d: first in the permutation, not trained", hte[i]);
+		}
+}
+
 Test(split, holdout_depends_on_seed_and_run)
 {
 	int32_t y[40], tr[40], te[40], tr2[40], te2[40];
