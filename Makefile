@@ -2,7 +2,9 @@
 #   make            build libcommon.a and every program into bin/
 #   make test       unit tests (Criterion) + command-line tests (CLI="precision infer":
 #                   only those of tests/cli)
-#   make run        the shipped model on Cora against no pre-training, and embeddings
+#   make run        the shipped model's features against random values and a
+#                   hand-made set (linear probe, Cora and ba-shapes), and embeddings
+#   make run-adapt  the paper's fine-tuning on Cora against random values (12 min)
 #   make smoke      a few minutes' pre-training and adaptation (a smoke test)
 #   make bench      speed against networkx / igraph / graph-tool (writes bench/out/results.md);
 #                   SECTIONS="gcn_step dcbm" runs only those sections
@@ -183,6 +185,10 @@ check: test
 run: all
 	@sh mk/run.sh
 
+# the paper's protocol: fine-tuning against random values (mk/run-adapt.sh)
+run-adapt: all
+	@sh mk/run-adapt.sh
+
 # a smoke test of pre-training and adaptation, not a result (mk/smoke.sh)
 smoke: all
 	@sh mk/smoke.sh
@@ -204,7 +210,7 @@ install: all
 clean:
 	rm -rf bin tests/bin libcommon.a common/*.o .deps-ok tests/tmp build/optional.mk
 
-.PHONY: all test check run smoke bench install clean deps-test FORCE
+.PHONY: all test check run run-adapt smoke bench install clean deps-test FORCE
 .PRECIOUS: tests/bin/%
 
 # ---- fuzzing and sanitizers (issue 7): make fuzz, fuzz-build, test-asan,

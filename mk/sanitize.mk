@@ -81,12 +81,12 @@ ASAN_OBJ     = $(patsubst common/%.c,$(ASAN_DIR)/common/%.o,$(COMMON_SRC))
 ASAN_TOOLS   = $(patsubst tools/%.c,$(ASAN_DIR)/bin/%,$(TOOL_SRC))
 ASAN_UNITS   = $(patsubst tests/unit/%.c,$(ASAN_DIR)/tests/bin/%,$(UNIT_SRC))
 # The CLI suite under ASan, less what runs no code of ours the rest does not
-# (the pipelines' make runs and the man pages' examples run the same
+# (the pipelines' and make run's scripts and the man pages' examples run the same
 # programs on the same paths as the program tests, and build-noroot builds
 # without ASan): CI's time is bounded (README, "Set-up").  ASAN_CLI=all
 # runs every test.
 ASAN_CLI_ALL = $(patsubst tests/cli/%.test.sh,%,$(wildcard tests/cli/*.test.sh))
-ASAN_CLI    ?= $(filter-out pipelines man-examples build-noroot,$(ASAN_CLI_ALL))
+ASAN_CLI    ?= $(filter-out pipelines man-examples build-noroot makerun,$(ASAN_CLI_ALL))
 # Leaks are checked; tests/lsan.supp names the few that are the runtime's
 # (OpenBLAS/OpenMP thread pools), never ours.
 ASAN_RUN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
