@@ -6,6 +6,8 @@
 #   make -C pipelines transfer                 results/transfer.md
 #   make -C pipelines transfer QUICK=1         a small size (make test)
 #   make -C pipelines transfer TR_MODEL=m.gs   another model under test
+#     (TR_EMBED_OPTS: gcn-embed options its arms need, such as
+#     --allow-features-command for a model trained on a feature command)
 #
 # Protocols: the linear probe (gcn-embed's frozen embeddings, linprobe's
 # logistic regression) with 20 labelled nodes a class (few) and 80/20
@@ -33,7 +35,8 @@ TR_RUNS ?= 10
 TR_TUNE ?= cora imdb-binary roles-ba
 TR_TUNE_OPTS ?=
 endif
-export TR_MODEL TR_RUNS TR_TUNE_OPTS
+TR_EMBED_OPTS ?=
+export TR_MODEL TR_RUNS TR_TUNE_OPTS TR_EMBED_OPTS
 
 TR_ARMS := pre feat featlog refex
 TR_SETS := $(TR_NODE) $(TR_GRAPH)

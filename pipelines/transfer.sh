@@ -19,8 +19,12 @@
 #   (node sets: 80% of each class trained, 20% tested), folds (graph sets:
 #   gcn-adapt's 10 stratified folds).
 # Environment (set by transfer.mk): BIN, DATA, TR_MODEL, TR_RUNS, SEED,
-# THREADS, TR_TUNE_OPTS (extra gcn-adapt options).
+# THREADS, TR_EMBED_OPTS (extra gcn-embed options of the pre and rand
+# arms, e.g. --allow-features-command for a model trained on a feature
+# command; the command finds the programs of BIN first on PATH),
+# TR_TUNE_OPTS (extra gcn-adapt options).
 set -eu
+PATH="$BIN:$PATH"
 node_sets="cora pubmed roles-ba roles-tree"
 graph_sets="imdb-binary imdb-multi mutag enzymes ptc-mr"
 kind() {	# kind SET: node or graph
@@ -68,9 +72,12 @@ vec)
 	set_=$2 arm=$3 out=$4 run=${5:-0}
 	in=$(dirname "$out")/../data/$set_.gs
 	case $arm in
-	pre) "$BIN/gcn-embed" -q -j "$THREADS" --model "$TR_MODEL" -o "$out" "$in" ;;
-	rand) "$BIN/gcn-embed" -q -j "$THREADS" --model "$TR_MODEL" --no-pretrain \
-		-s "$run" -o "$out" "$in" ;;
+	# shellcheck disable=SC2086
+	pre) "$BIN/gcn-embed" -q -j "$THREADS" --model "$TR_MODEL" ${TR_EMBED_OPTS:-} \
+		-o "$out" "$in" ;;
+	# shellcheck disable=SC2086
+	rand) "$BIN/gcn-embed" -q -j "$THREADS" --model "$TR_MODEL" ${TR_EMBED_OPTS:-} \
+		--no-pretrain -s "$run" -o "$out" "$in" ;;
 	feat) "$BIN/nodefeat" -q -j "$THREADS" -o "$out" "$in" ;;
 	featlog) "$BIN/nodefeat" -q -j "$THREADS" --scale log -o "$out" "$in" ;;
 	refex) "$BIN/nodefeat" -q -j "$THREADS" --set refex -o "$out" "$in" ;;
