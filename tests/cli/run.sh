@@ -1,6 +1,7 @@
 #!/bin/sh
 # run.sh - run every tests/cli/*.test.sh; each sources lib.sh and calls its
-# helpers.  Prints one line per failure and a closing "N passed, N failed"
+# helpers.  Prints one line per failure, a line per file (its counts and
+# seconds, which say where CI's time goes) and a closing "N passed, N failed"
 # (and ", N skipped" when tests printed SKIP: lines, lib.sh's skip: what
 # this machine lacks, such as bf16 products or numpy).
 #   run.sh [NAME...]   only tests/cli/NAME.test.sh (default: every file)
@@ -28,6 +29,7 @@ for t in "$@"; do
 		[ "$named" -eq 0 ] || { echo "FAIL $(basename "$t"): no such test"; fail=$((fail + 1)); }
 		continue
 	fi
+	t0=$(date +%s)
 	out=$(sh -c '. "$TOP/tests/cli/lib.sh"; . "$1"; lib_summary' sh "$t" 2>&1)
 	p=$(printf '%s\n' "$out" | sed -n 's/^LIB_SUMMARY \([0-9]*\) \([0-9]*\)$/\1/p')
 	f=$(printf '%s\n' "$out" | sed -n 's/^LIB_SUMMARY \([0-9]*\) \([0-9]*\)$/\2/p')
@@ -37,7 +39,7 @@ for t in "$@"; do
 		echo "FAIL $(basename "$t"): script stopped early"
 		fail=$((fail + 1)); continue
 	fi
-	echo "-- $(basename "$t"): $p passed, $f failed"
+	echo "-- $(basename "$t"): $p passed, $f failed ($(( $(date +%s) - t0 )) s)"
 	pass=$((pass + p)); fail=$((fail + f))
 done
 echo "cli: $pass passed, $fail failed$([ "$skipped" -eq 0 ] || echo ", $skipped skipped (SKIP: above)")"
