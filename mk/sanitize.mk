@@ -83,10 +83,14 @@ ASAN_UNITS   = $(patsubst tests/unit/%.c,$(ASAN_DIR)/tests/bin/%,$(UNIT_SRC))
 # The CLI suite under ASan, less what runs no code of ours the rest does not
 # (the pipelines' and make run's scripts and the man pages' examples run the same
 # programs on the same paths as the program tests, and build-noroot builds
-# without ASan): CI's time is bounded (README, "Set-up").  ASAN_CLI=all
-# runs every test.
+# without ASan) and the tests that mostly train (gcn-adapt, infer,
+# precision, determinism: their kernels are the unit tests', run under ASan
+# above, and tests/valgrind.sh runs every program's path once; mpi skips
+# here, the ASan gcn-train has no MPI): CI's time is bounded (README,
+# "Set-up").  ASAN_CLI=all runs every test.
 ASAN_CLI_ALL = $(patsubst tests/cli/%.test.sh,%,$(wildcard tests/cli/*.test.sh))
-ASAN_CLI    ?= $(filter-out pipelines man-examples build-noroot makerun,$(ASAN_CLI_ALL))
+ASAN_CLI    ?= $(filter-out pipelines man-examples build-noroot makerun gcn-adapt infer precision \
+	determinism mpi,$(ASAN_CLI_ALL))
 # Leaks are checked; tests/lsan.supp names the few that are the runtime's
 # (OpenBLAS/OpenMP thread pools), never ours.
 ASAN_RUN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
