@@ -80,10 +80,16 @@ $(TR)/tune/$(1)--$(2).gs: $(TR)/data/$(1).gs transfer.sh $(TR_MODEL) $(BIN)/gcn-
 endef
 $(foreach c,$(TR_TUNES),$(eval $(call TR_TUNE,$(word 1,$(subst --, ,$(c))),$(word 2,$(subst --, ,$(c))))))
 
-$(R)/transfer.md: $(TR_PROBES:%=$(TR)/pred/%.gs) $(TR_TUNES:%=$(TR)/tune/%.gs) transfer-table.sh
+# the table, then the record of the experiments made with it (the full
+# run's file only: transfer-experiments.md, written by hand)
+TR_EXPERIMENTS := $(if $(filter 1,$(QUICK)),,transfer-experiments.md)
+$(R)/transfer.md: $(TR_PROBES:%=$(TR)/pred/%.gs) $(TR_TUNES:%=$(TR)/tune/%.gs) transfer-table.sh \
+		$(TR_EXPERIMENTS)
 	@mkdir -p $(@D)
 	BIN=$(BIN) sh transfer-table.sh $(TR) "The transfer benchmark ($(V) run)" \
-		"$(notdir $(TR_MODEL))" >$@.tmp && mv $@.tmp $@
+		"$(notdir $(TR_MODEL))" >$@.tmp
+	$(if $(TR_EXPERIMENTS),{ echo; cat $(TR_EXPERIMENTS); } >>$@.tmp)
+	mv $@.tmp $@
 	@cat $@
 
 .PHONY: transfer
