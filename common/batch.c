@@ -424,6 +424,28 @@ piece_build(struct piece *p, struct lgraph *lg, int pos, struct tbuf *tb,
 	return 0;
 }
 
+void
+batch_pair_counts(struct lgraph *const *gs, int64_t G, const struct batch_opts *o,
+		  int64_t *pos, int64_t *neg)
+{
+	*pos = *neg = 0;
+	for (int64_t i = 0; i < G; i++) {
+		const struct lgraph *lg = gs[i];
+		if (lg->premasked) {
+			int64_t p = 0;
+			for (int64_t j = 0; j < lg->npairs; j++)
+				p += lg->plab[j] != 0;
+			*pos += p;
+			*neg += lg->npairs - p;
+			continue;
+		}
+		int64_t n = lg->g.n, m = lg->g.m, r = mask_count(o->mask_fraction, m),
+		    nonedges = n * (n - 1) / 2 - m;
+		*pos += o->npos < r ? o->npos : r;
+		*neg += o->nneg < nonedges ? o->nneg : nonedges;
+	}
+}
+
 int
 batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
 	    uint64_t step, const struct batch_opts *o, char *msg, size_t msglen)

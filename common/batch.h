@@ -160,6 +160,17 @@ int batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
 		uint64_t step, const struct batch_opts *o, char *msg,
 		size_t msglen);
 
+/*
+ * The positives (*pos) and negatives (*neg) that batch_build() scores on
+ * gs[0..G-1], summed over the graphs: a graph masked afresh gives
+ * min(o->npos, r) removed edges, r = mask_count(o->mask_fraction, m), and
+ * min(o->nneg, n(n-1)/2 - m) non-edges (mask.h), the same at every step; a
+ * pre-masked graph its labelled pairs.  Time complexity: O(G), plus the
+ * pre-masked graphs' pairs.
+ */
+void batch_pair_counts(struct lgraph *const *gs, int64_t G, const struct batch_opts *o,
+		       int64_t *pos, int64_t *neg);
+
 /* A labelled graph with no graph yet (graph_init'ed) and no labels. */
 struct lgraph *lgraph_new(int64_t id);
 void lgraph_free(struct lgraph *lg);

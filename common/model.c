@@ -211,7 +211,10 @@ model_init_params(model *M, gsl_rng *r)
 		 * direction when x, y >= 0 (they follow a relu), so an
 		 * unscaled bilinear term moves by about lr d^2 E[x]^2 per
 		 * step: 40 at d = 512, which saturates the tanh and kept link
-		 * reconstruction at AUC 0.50.  The scale brings that to 2. */
+		 * reconstruction at AUC 0.50.  The scale brings that to 2,
+		 * still enough to saturate the tanh in a few steps unless
+		 * the link head starts at its base rate
+		 * (model_init_rec_prior). */
 		uniform(nv[i]->W, d * k * d, bd, r);
 		uniform(nv[i]->V, 2 * d * k, 1 / sqrt(2.0 * d), r);
 		uniform(nv[i]->b, k, 1 / sqrt(2.0 * d), r);
@@ -226,6 +229,29 @@ model_init_params(model *M, gsl_rng *r)
 	uniform(v->aW, d * c->att_hidden, bd, r);
 	uniform(v->ab, c->att_hidden, bd, r);
 	uniform(v->aw, c->att_hidden, 1 / sqrt((double)c->att_hidden), r);
+}
+
+/*
+ * Why the link head starts at its base rate.  Its BCE is over about one
+ * positive to two negatives; from o_b near 0 the mean logit must fall by
+ * log 2 before the loss says anything about which pair is which, and Adam
+ * makes that fall with every parameter of the head at once.  Those moves
+ * add up over the pairs' features x, y >= 0 (they follow a relu): a step
+ * shifts every pre-activation x^T W_t y / sqrt(d) + V_t [x; y] by about
+ * lr (d^1.5 E[x]^2 + 2 d E[x]), up to 0.7 at d = 512 and 0.05 at d = 64, in
+ * the same direction for every pair.  At d = 512 three steps took the
+ * tanh units to +-0.8 and fifteen saturated half of them; the ranking
+ * froze where that shift left it, below chance (AUC 0.47, the shift is
+ * larger for the larger features of the positives' endpoints), for three
+ * epochs of the paper's configuration.  Started at the base rate the mean
+ * logit needs no move, the units stay in tanh's working range, and the
+ * head learns from the first epoch (README, "Choices and deviations").
+ */
+void
+model_init_rec_prior(model *M, double pos, double neg)
+{
+	if (pos > 0 && neg > 0)
+		M->P.rec.ob[0] = (real)log(pos / neg);
 }
 
 void

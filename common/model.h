@@ -84,6 +84,14 @@ void model_free(model *M);
 /* PyTorch-style initial values: uniform(+-1/sqrt(fan_in)) for weights and
  * biases, gamma 1, beta 0, alpha 1, psi 0. */
 void model_init_params(model *M, gsl_rng *r);
+/*
+ * The link reconstruction head's output bias o_b (rec.out.b) set to the
+ * logit of its pairs' base rate, log(pos / neg), in place of the value
+ * model_init_params() drew: the head then starts at the loss of the base
+ * rate (see model.c for why it must).  pos or neg not above 0 (no pair of
+ * one label) leaves o_b as it is.  Time complexity: O(1).
+ */
+void model_init_rec_prior(model *M, double pos, double neg);
 /* Index of a named tensor, or -1. */
 int model_tensor(const model *M, const char *name);
 

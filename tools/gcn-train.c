@@ -1185,32 +1185,48 @@ say_where(const struct trainer *t, const char *what, long long step, long long e
 		dist_set_where("%s %lld (epoch %lld)", what, step, epoch);
 }
 
-/* The model of the settings, with its initial values (stream "init"). */
+/* The validation graphs of n asked for: --validation, or 124 of every
+ * 1024. */
+static int64_t
+validation_asked(const struct opts *o, int64_t n)
+{
+	return o->s.validation >= 0 ? o->s.validation
+	    : (int64_t)llround((double)n * 124.0 / 1024.0);
+}
+
+/* The validation graphs of n, or a usage error when none or all would be. */
+static int64_t
+validation_count(const struct opts *o, int64_t n)
+{
+	int64_t nv = validation_asked(o, n);
+
+	if (nv < 1 || nv >= n)
+		die_usage("%" PRId64 " graphs: cannot keep %" PRId64
+			  " for validation and train on the rest (--validation)", n, nv);
+	return nv;
+}
+
+/* The model of the settings, with its initial values (stream "init"); the
+ * link head's output bias at the base rate of the training graphs' pairs
+ * (all the graphs' with --bench-steps, which validates nothing). */
 static void
-model_setup(const struct opts *o, model *M)
+model_setup(const struct opts *o, model *M, struct dataset *ds, const struct batch_opts *bo)
 {
 	struct model_cfg mc;
 	gsl_rng *r;
+	int64_t pos, neg, nv = o->bench_steps ? 0 : validation_asked(o, ds->n);
 
 	if (train_settings_model_cfg(&o->s, &mc) != 0 || model_init(M, &mc) != 0)
 		die_usage("model settings out of range");
 	r = rng_new((uint64_t)o->s.seed, 0x696e6974ULL);	/* "init" */
 	model_init_params(M, r);
 	gsl_rng_free(r);
-}
-
-/* The validation graphs of n (--validation, or 124 of every 1024), or a
- * usage error when none or all would be. */
-static int64_t
-validation_count(const struct opts *o, int64_t n)
-{
-	int64_t nv = o->s.validation >= 0 ? o->s.validation
-	    : (int64_t)llround((double)n * 124.0 / 1024.0);
-
-	if (nv < 1 || nv >= n)
-		die_usage("%" PRId64 " graphs: cannot keep %" PRId64
-			  " for validation and train on the rest (--validation)", n, nv);
-	return nv;
+	if (mc.tasks & 1 << TASK_REC) {
+		/* a bad count is said by validation_count(), once, after this */
+		batch_pair_counts(ds->g, nv >= 0 && nv < ds->n ? ds->n - nv : ds->n, bo, &pos,
+				  &neg);
+		model_init_rec_prior(M, (double)pos, (double)neg);
+	}
 }
 
 /* The last --validation graphs validate, the others train. */
@@ -1894,7 +1910,7 @@ main(int argc, char **argv)
 	renumber_repeated_ids(&ds, o.c.quiet);
 	train_settings_batch_opts(&o.s, &bo);
 	resolve_features(&o, &ds, &fc, &bo.fs);
-	model_setup(&o, &M);
+	model_setup(&o, &M, &ds, &bo);
 	if (dist_rank() == 0) {
 		if (!o.bench_steps)
 			validation_count(&o, ds.n);	/* said once, here */

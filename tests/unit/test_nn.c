@@ -802,6 +802,50 @@ Test(model, batch_is_the_concatenation, .init = setup, .fini = teardown)
 	lgraph_free(gs[1]);
 }
 
+/* batch_pair_counts() counts the labels batch_build() gives, whatever
+ * the step, with graphs short of positives or of non-edges; the link
+ * head's bias then starts at their log ratio. */
+Test(model, pair_counts_are_the_batch_labels, .init = setup, .fini = teardown)
+{
+	struct lgraph *gs[3] = { tiny_graph(7, 14, 3), tiny_graph(9, 11, 2), tiny_graph(4, 5, 1) };
+	int64_t opt[3][2] = { { 4, 6 }, { 128, 256 }, { 0, 3 } };
+	batch b;
+	batch_init(&b);
+	for (int k = 0; k < 3; k++) {
+		struct batch_opts bo;
+		batch_opts_default(&bo);
+		bo.npos = opt[k][0];
+		bo.nneg = opt[k][1];
+		int64_t pos, neg;
+		batch_pair_counts(gs, 3, &bo, &pos, &neg);
+		for (uint64_t step = 0; step < 3; step++) {
+			char msg[200];
+			cr_assert(batch_build(&b, gs, 3, 1, step, &bo, msg, sizeof msg) == 0, "%s", msg);
+			int64_t p = 0;
+			for (int64_t i = 0; i < b.P; i++)
+				p += b.y[i] > 0;
+			cr_expect(p == pos && b.P - p == neg, "settings %d, step %d: %lld + %lld "
+				  "pairs, counted %lld + %lld", k, (int)step, (long long)p,
+				  (long long)(b.P - p), (long long)pos, (long long)neg);
+		}
+	}
+	struct model_cfg cfg;
+	model M;
+	model_cfg_default(&cfg);
+	cfg.d = 4;
+	cr_assert(model_init(&M, &cfg) == 0);
+	model_init_params(&M, R);
+	real ob = M.P.rec.ob[0];
+	model_init_rec_prior(&M, 0, 10);
+	cr_expect(M.P.rec.ob[0] == ob, "no positives: the bias as drawn");
+	model_init_rec_prior(&M, 128, 256);
+	cr_expect(fabs(M.P.rec.ob[0] - log(0.5)) < 1e-12);
+	model_free(&M);
+	batch_free(&b);
+	for (int i = 0; i < 3; i++)
+		lgraph_free(gs[i]);
+}
+
 Test(model, record_round_trip, .init = setup, .fini = teardown)
 {
 	struct train_settings s, s2;
