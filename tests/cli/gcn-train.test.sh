@@ -87,9 +87,15 @@ train:
   batch_graphs: 8
   validation_graphs: 16
 EOF
-expect 0 "gcn-train -q -j 1 --precision fp32 --config $T/wide.yaml --epochs 3 --patience 100 --log $T/wide.tsv -o $T/wide.gs $T/lab64.gs"
-a=$(logcol val_rec_auc last "$T/wide.tsv")
-check "awk -v a='$a' 'BEGIN { exit !(a > 0.55) }'" "d = 512: link AUC $a after 3 epochs beats 0.55"
+# (not under ASan, make test-asan: the same code as the narrow runs, at
+# four times its time there)
+if [ -n "${ASAN_OPTIONS:-}" ]; then
+	echo "gcn-train.test.sh: sanitized build, the d = 512 link training is left to make test"
+else
+	expect 0 "gcn-train -q -j 1 --precision fp32 --config $T/wide.yaml --epochs 3 --patience 100 --log $T/wide.tsv -o $T/wide.gs $T/lab64.gs"
+	a=$(logcol val_rec_auc last "$T/wide.tsv")
+	check "awk -v a='$a' 'BEGIN { exit !(a > 0.55) }'" "d = 512: link AUC $a after 3 epochs beats 0.55"
+fi
 # the bias as it starts (--lr 0 keeps every initial value): log(positives /
 # negatives) of the training graphs' pairs, counted above
 expect 0 "gcn-train -q -j 1 --hidden 8 --epochs 1 --batch 8 --validation 8 --lr 0 -t -o $T/lr0.txt $T/lab.gs"
