@@ -88,25 +88,16 @@ probe)
 	set_=$2 arm=$3 proto=$4 out=$5
 	d=$(dirname "$out")/..
 	o="-q -t -j $THREADS -s $SEED $CV $(probe_opts "$set_" "$arm") $(proto_opts "$proto")"
-	if [ "$arm" = rand ] && [ "$proto" != folds ]; then
-		# a new draw of the random network for every run r, probed on
-		# run r's split alone
+	if [ "$arm" = rand ]; then
+		# a new draw of the random network for every run r (the 10
+		# folds are drawn once for the set), run r tested on draw r
+		n=$TR_RUNS
+		[ "$proto" != folds ] || n=10
 		r=0
 		: >"$out.tmp"
-		while [ "$r" -lt "$TR_RUNS" ]; do
+		while [ "$r" -lt "$n" ]; do
 			# shellcheck disable=SC2086
 			"$BIN/linprobe" $o --runs 1 --first-run "$r" \
-				"$d/vec/$set_--rand-$r.gs" >>"$out.tmp"
-			r=$((r + 1))
-		done
-	elif [ "$arm" = rand ]; then
-		# the folds are drawn once for the set: fold r is tested on
-		# draw r of the random network
-		r=0
-		: >"$out.tmp"
-		while [ "$r" -lt 10 ]; do
-			# shellcheck disable=SC2086
-			"$BIN/linprobe" $o --first-run "$r" --runs 1 \
 				"$d/vec/$set_--rand-$r.gs" >>"$out.tmp"
 			r=$((r + 1))
 		done

@@ -89,7 +89,7 @@ train:
 EOF
 # (not under ASan, make test-asan: the same code as the narrow runs, at
 # four times its time there)
-if [ -n "${ASAN_OPTIONS:-}" ]; then
+if sanitized; then
 	echo "gcn-train.test.sh: sanitized build, the d = 512 link training is left to make test"
 else
 	expect 0 "gcn-train -q -j 1 --precision fp32 --config $T/wide.yaml --epochs 3 --patience 100 --log $T/wide.tsv -o $T/wide.gs $T/lab64.gs"

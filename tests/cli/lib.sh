@@ -59,6 +59,11 @@ lib_summary() { echo "LIB_SUMMARY $LIB_PASS $LIB_FAIL"; }
 
 skip() { echo "SKIP: $*"; }
 
+# sanitized: are the programs under test the ASan build (make test-asan
+# runs them with ASAN_OPTIONS set)?  Its shadow memory and its time are
+# not what a check of peak memory or a long training expects.
+sanitized() { [ -n "${ASAN_OPTIONS:-}" ]; }
+
 # bf16_probe DIR: do the programs multiply in bf16 here?  Asks gcn-train
 # (--precision bf16 on a tiny input, its files in DIR): BF16=1 when it
 # runs, else BF16=0 and BF16_WHY its one line ("bf16 is not available:

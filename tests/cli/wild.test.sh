@@ -83,7 +83,7 @@ unset GNNPIPE_MEMORY
 # of the estimate, and the programs' own ~30 MB of code and libraries);
 # not under ASan (make test-asan), whose shadow memory and quarantine
 # double the resident set
-if [ -n "${ASAN_OPTIONS:-}" ]; then
+if sanitized; then
 	echo "wild.test.sh: sanitized build, the estimates are not checked against the peak RSS"
 elif [ -x /usr/bin/time ]; then
 	# (100M: past centrality's check before the graph is built, which
