@@ -1,5 +1,7 @@
 /* split.c - seeded stratified splits; see split.h. */
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,4 +129,125 @@ split_folds(const int32_t *y, int64_t n, int C, int K, gsl_rng *r, int *fold)
 	free(bycls);
 	free(start);
 	free(perm);
+}
+
+int
+split_fit_sizes(const int32_t *y, int64_t n, int C, struct split_sizes *s)
+{
+	int64_t *count = xcalloc((size_t)C + 1, sizeof *count), ntr = 0, rest, nlab;
+	int tpc = s->per_class;
+
+	nlab = split_class_counts(y, n, C, count);
+	for (int c = 0; c < C; c++)
+		if (count[c] > 0 && count[c] / 2 < tpc)
+			tpc = count[c] / 2 > 1 ? (int)(count[c] / 2) : 1;
+	for (int c = 0; c < C; c++)
+		ntr += count[c] < tpc ? count[c] : tpc;
+	free(count);
+	rest = nlab - ntr;
+	if (tpc == s->per_class && rest >= (int64_t)s->nval + s->ntest)
+		return 0;
+	s->per_class = tpc;
+	s->nval = (int)(rest / 3) > 1 ? (int)(rest / 3) : 1;
+	s->ntest = (int)(rest - s->nval) > 1 ? (int)(rest - s->nval) : 1;
+	return 1;
+}
+
+int
+split_planetoid(const int32_t *y, int64_t n, int C, const struct split_sizes *s, gsl_rng *r,
+		int32_t *tr, int *ntr, int32_t *va, int32_t *te, char *msg, size_t len)
+{
+	int32_t *perm = xmallocarray((size_t)n + 1, sizeof *perm);
+	uint8_t *used = xcalloc((size_t)n + 1, 1);
+	int k = 0, nv = 0, nt = 0;
+	int64_t nlab = 0;
+
+	permutation(r, perm, n);
+	/* the labels used for training: a share of each class's draw (the
+	 * rest are neither trained on nor tested, so the split itself does
+	 * not change with the fraction) */
+	int keep = (int)lround(s->fraction * s->per_class);
+	if (keep < 1)
+		keep = 1;
+	for (int c = 0; c < C; c++) {
+		int got = 0;
+		for (int64_t i = 0; i < n && got < s->per_class; i++)
+			if (y[perm[i]] == c) {
+				if (got < keep)
+					tr[k++] = perm[i];
+				used[perm[i]] = 1;
+				got++;
+			}
+		if (got < s->per_class) {
+			snprintf(msg, len, "class %d has %d nodes, fewer than --train-per-class %d",
+				 c, got, s->per_class);
+			free(perm);
+			free(used);
+			return -1;
+		}
+	}
+	for (int64_t i = 0; i < n && (nv < s->nval || nt < s->ntest); i++) {
+		if (used[perm[i]] || y[perm[i]] < 0)
+			continue;
+		if (nv < s->nval)
+			va[nv++] = perm[i];
+		else
+			te[nt++] = perm[i];
+	}
+	free(perm);
+	free(used);
+	if (nv < s->nval || nt < s->ntest) {
+		for (int64_t i = 0; i < n; i++)
+			nlab += y[i] >= 0;
+		snprintf(msg, len, "%" PRId64 " labelled nodes: too few for %d training, %d "
+			 "validation and %d test nodes", nlab, k, s->nval, s->ntest);
+		return -1;
+	}
+	*ntr = k;
+	return 0;
+}
+
+void
+split_cv_run(const int32_t *y, int64_t n, int C, int K, uint64_t seed, int run,
+	     int32_t *tr, int *ntr, int32_t *va, int *nva, int32_t *te, int *nte)
+{
+	int *fold = xmallocarray((size_t)n + 1, sizeof *fold);
+	gsl_rng *r = rng_new(seed, SPLIT_FOLD_STREAM);
+	int ft = run % K, fv = (run + 1) % K;
+
+	split_folds(y, n, C, K, r, fold);
+	*ntr = *nva = *nte = 0;
+	for (int64_t i = 0; i < n; i++) {
+		if (fold[i] == ft)
+			te[(*nte)++] = (int32_t)i;
+		else if (fold[i] == fv)
+			va[(*nva)++] = (int32_t)i;
+		else if (fold[i] >= 0)
+			tr[(*ntr)++] = (int32_t)i;
+	}
+	gsl_rng_free(r);
+	free(fold);
+}
+
+int
+split_shares(const int32_t *lab, int64_t m, double test, double val, gsl_rng *r, int32_t *tr,
+	     int *ntr, int32_t *va, int *nva, int32_t *te, int *nte)
+{
+	int32_t *perm = xmallocarray((size_t)m + 1, sizeof *perm);
+
+	/* lab in the order of a permutation: the same draws and result as
+	 * shuffling lab itself */
+	permutation(r, perm, m);
+	for (int64_t i = 0; i < m; i++)
+		perm[i] = lab[perm[i]];
+	int64_t ntrv = (int64_t)floor((1 - test) * (double)m),
+		nv = (int64_t)floor(val * (double)ntrv);
+	*nva = (int)nv;
+	*ntr = (int)(ntrv - nv);
+	*nte = (int)(m - ntrv);
+	memcpy(va, perm, (size_t)nv * sizeof *va);
+	memcpy(tr, perm + nv, (size_t)(ntrv - nv) * sizeof *tr);
+	memcpy(te, perm + ntrv, (size_t)(m - ntrv) * sizeof *te);
+	free(perm);
+	return *nva > 0 && *ntr > 0 && *nte > 0 ? 0 : -1;
 }

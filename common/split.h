@@ -1,6 +1,7 @@
 /*
  * split.h - seeded stratified splits of classified items: a hold-out split
- * per run, and K folds (gcn-adapt's graph task, linprobe).
+ * per run, K folds (gcn-adapt's graph task, linprobe), and gcn-adapt's
+ * splits of a run (Planetoid's node split, a fold, shares of the edges).
  *
  * Ownership: the caller owns every array (nothing here keeps a pointer);
  * a gsl_rng passed in stays the caller's.
@@ -12,6 +13,7 @@
 #ifndef GNN_SPLIT_H
 #define GNN_SPLIT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <gsl/gsl_rng.h>
@@ -60,5 +62,58 @@ void split_per_class(const int32_t *y, int64_t n, int C, int64_t per, uint64_t s
  * graph-task assignment.  Time complexity O(n + C).
  */
 void split_folds(const int32_t *y, int64_t n, int C, int K, gsl_rng *r, int *fold);
+
+/* The node task's Planetoid split (gcn-adapt): per_class training nodes
+ * of each class, of which round(fraction * per_class) (at least one) are
+ * used, then nval validation and ntest test nodes. */
+struct split_sizes {
+	int per_class, nval, ntest;
+	double fraction;
+};
+
+/*
+ * Fit the sizes of a node split to n items with classes y (negative:
+ * none) of C classes, when they do not fit: the paper's per_class where
+ * every class has twice as many items, otherwise at most half of each
+ * class's items (at least one); the remaining labelled items split 1:2
+ * between validation and test (at least one each).  Returns 0 when s fits
+ * as it is (s unchanged), 1 when it was replaced.  Time complexity
+ * O(n + C).
+ */
+int split_fit_sizes(const int32_t *y, int64_t n, int C, struct split_sizes *s);
+
+/*
+ * Planetoid-style split of n items with classes y of C classes, all
+ * uniform from r: a permutation of every item (so the draws do not depend
+ * on which items have a class), then s->per_class items of each class in
+ * its order, of which the first round(s->fraction * per_class) (at least
+ * one) go to tr (*ntr), then s->nval and s->ntest of the other labelled
+ * items to va and te.  Returns 0, or -1 with a message in msg when a class
+ * has fewer than per_class items or too few are left for va and te.
+ * Time complexity O(n * C).
+ */
+int split_planetoid(const int32_t *y, int64_t n, int C, const struct split_sizes *s, gsl_rng *r,
+		    int32_t *tr, int *ntr, int32_t *va, int32_t *te, char *msg, size_t len);
+
+/*
+ * Run `run` of stratified K-fold cross-validation over n items with
+ * classes y of C classes: the folds of split_folds() drawn from stream
+ * (seed, SPLIT_FOLD_STREAM); te gets fold run mod K, va the next fold, tr
+ * the others, each in item order.  Items without a class are in none.
+ * Time complexity O(n + C).
+ */
+void split_cv_run(const int32_t *y, int64_t n, int C, int K, uint64_t seed, int run,
+		  int32_t *tr, int *ntr, int32_t *va, int *nva, int32_t *te, int *nte);
+
+/*
+ * Hold-out split of the m items lab[0..m) (gcn-adapt's link task: the
+ * labelled edges) from r, in the order of a uniform permutation of them:
+ * of its first k = floor((1 - test) * m) items, the first floor(val * k)
+ * are validation items (va), the others training items (tr); the last
+ * m - k are test items (te).  Returns 0, or -1 when a part is empty.
+ * Time complexity O(m).
+ */
+int split_shares(const int32_t *lab, int64_t m, double test, double val, gsl_rng *r, int32_t *tr,
+		 int *ntr, int32_t *va, int *nva, int32_t *te, int *nte);
 
 #endif
