@@ -1,0 +1,800 @@
+/* adapt_run.c - gcn-adapt's runs and --predict's pass; see adapt_run.h. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adapt_run.h"
+#include "err.h"
+#include "gemm.h"
+#include "nn.h"
+#include "rng.h"
+#include "settings.h"
+#include "split.h"
+
+/* link task: shares of the edges that are test, and validation of the rest */
+#define LINK_TEST 0.2
+#define LINK_VAL 0.1
+#define FOLDS 10
+
+const char *const adapt_phase_name[NPH] = { "setup (input, model, buffers)",
+					    "features + batch (per run)",
+					    "frozen encoder part (per run)",
+					    "encoder forward + mix",
+					    "head GCN, evaluation",
+					    "link decoder, evaluation",
+					    "evaluation scores, best copy",
+					    "head GCN forward, training",
+					    "link decoder, training",
+					    "training loss",
+					    "head GCN backward",
+					    "mix + encoder backward",
+					    "Adam (+ zeroing)" };
+
+static void
+decay_and_step(real *p, real *g, real *m, real *v, int64_t n, double lr, double wd, int64_t t)
+{
+#pragma omp simd
+	for (int64_t i = 0; i < n; i++)
+		g[i] += (real)(wd * p[i]);
+	adam_step(p, g, m, v, n, lr, 0.9, 0.999, 1e-8, t);
+}
+
+/* The mean L2 norm of the rows of X (n x k) that are not all zero; 0 if
+ * every row is. */
+static double
+mean_row_norm(const real *X, int64_t n, int64_t k)
+{
+	double sum = 0;
+	int64_t m = 0;
+	for (int64_t i = 0; i < n; i++) {
+		double q = 0;
+		for (int64_t j = 0; j < k; j++)
+			q += (double)X[i * k + j] * X[i * k + j];
+		if (q > 0) {
+			sum += sqrt(q);
+			m++;
+		}
+	}
+	return m ? sum / (double)m : 0;
+}
+
+void
+adapt_init(struct adapt *a, const struct adapt_opts *o, struct pretrained *pt,
+	   struct adapt_data *ds, struct prof *prof)
+{
+	model *M = &pt->M;
+	const struct feat_src *fs = &pt->fs;
+	char msg[512];
+	int L = M->cfg.layers;
+
+	memset(a, 0, sizeof *a);
+	a->o = o;
+	a->prof = prof;
+	a->M = M;
+	a->ds = ds;
+	a->fs = fs;
+	a->stage = pretrained_stage_name(pt);
+	a->from = o->no_pretrain ? 0 : (o->freeze < 0 ? 0 : o->freeze);
+	a->embed = o->no_pretrain || o->freeze < 0;
+	if (a->from > L)
+		die_usage("--freeze %d: the model has %d blocks", o->freeze, L);
+	a->pre = xmallocarray((size_t)M->n, sizeof *a->pre);
+	memcpy(a->pre, M->p, (size_t)M->n * sizeof *a->pre);
+	a->link = o->task == ADAPT_LINK;
+
+	int ngr = o->task == ADAPT_GRAPH ? ds->ng : 1;
+	const graph **gp = xmallocarray((size_t)ngr, sizeof *gp);
+	for (int i = 0; i < ngr; i++)
+		gp[i] = o->task == ADAPT_GRAPH ? &ds->gs[i] : &ds->g;
+	batch_init(&a->b);
+	/* the link task builds its batch in each run, from the training edges */
+	if (!a->link &&
+	    batch_plain(&a->b, gp, ngr, fs, o->task == ADAPT_GRAPH ? ds->gfeat : &ds->feat, msg,
+			sizeof msg) != 0)
+		die("%s", msg);
+	free(gp);
+
+	a->N = a->link ? ds->g.n : a->b.N;
+	a->d = M->cfg.d;
+	a->C = ds->C;
+	a->hid = o->head_width;
+	a->Cout = a->link ? a->hid : a->C;
+	hbuf_init(&a->hb, a->N, a->d, a->hid, a->Cout, !o->attr_only,
+		  o->attributes || o->attr_only ? ds->A : NULL, ds->na);
+	a->din = a->hb.din;
+	a->NI = ds->nitems;
+	int64_t nid = a->N > a->NI ? a->N : a->NI;
+	if (nid < LCHUNK)
+		nid = LCHUNK;
+	a->ident = xmallocarray((size_t)nid, sizeof *a->ident);
+	for (int64_t i = 0; i < nid; i++)
+		a->ident[i] = (int32_t)i;
+	graph_init(&a->gtr);
+	if (a->link) {
+		/* the labelled edges are the items of the splits; the others are
+		 * in every run's training graph */
+		a->lab = xmallocarray((size_t)a->NI + 1, sizeof *a->lab);
+		a->unl = xmallocarray((size_t)a->NI + 1, sizeof *a->unl);
+		for (int64_t e = 0; e < a->NI; e++) {
+			if (ds->y[e] >= 0)
+				a->lab[a->nlab++] = (int32_t)e;
+			else
+				a->unl[a->nunl++] = (int32_t)e;
+		}
+		lbuf_init(&a->lb, a->N, a->hid, a->C);
+		/* evaluation scores the validation edges (elg) every epoch and
+		 * the test edges (into bestlg) at a new best only; the other
+		 * rows of elg stay 0 */
+		a->elg = xcalloc((size_t)(a->NI * a->C), sizeof *a->elg);
+		a->tu = xmallocarray((size_t)a->NI, sizeof *a->tu);
+		a->tv = xmallocarray((size_t)a->NI, sizeof *a->tv);
+		a->ty = xmallocarray((size_t)a->NI, sizeof *a->ty);
+	}
+	a->tr = xmallocarray((size_t)a->NI + 1, sizeof *a->tr);
+	a->va = xmallocarray((size_t)a->NI + (size_t)o->nval + 1, sizeof *a->va);
+	a->te = xmallocarray((size_t)a->NI + (size_t)o->ntest + 1, sizeof *a->te);
+	a->bestlg = xmallocarray((size_t)(a->NI * a->C), sizeof *a->bestlg);
+	/* item logits and their gradient: the node rows themselves, or graphs */
+	a->glg =
+	    o->task == ADAPT_GRAPH ? xmallocarray((size_t)(a->NI * a->C), sizeof *a->glg) : NULL;
+	a->dil = o->task == ADAPT_GRAPH ? xmallocarray((size_t)(a->NI * a->C), sizeof *a->dil)
+					: a->hb.dlg;
+	a->w = mws_new();
+	a->rr = rng_new(0, 0);
+	/* the encoder tensors the runs train: E when embed, blocks from.. */
+	a->trained = xcalloc((size_t)M->nt, 1);
+	for (int i = 0; a->hb.use_enc && i < M->nt; i++) {
+		int blk = 0;
+		if (strncmp(M->t[i].name, "embed.", 6) == 0)
+			a->trained[i] = (uint8_t)a->embed;
+		else if (sscanf(M->t[i].name, "block%d.", &blk) == 1)
+			a->trained[i] = blk - 1 >= a->from;
+	}
+	progress_init(&a->pr, &o->c);
+	a->pr.at_most = 1; /* early stopping may end a run sooner */
+	a->kept_run = -1;
+	if (o->save_model) {
+		a->snapM = xmallocarray((size_t)M->n, sizeof *a->snapM);
+		a->keepM = xmallocarray((size_t)M->n, sizeof *a->keepM);
+	}
+}
+
+void
+adapt_free(struct adapt *a)
+{
+	if (a->link)
+		lbuf_free(&a->lb);
+	if (a->o->task == ADAPT_GRAPH) {
+		free(a->glg);
+		free(a->dil);
+	}
+	free(a->elg);
+	free(a->tu);
+	free(a->tv);
+	free(a->ty);
+	free(a->lab);
+	free(a->unl);
+	free(a->snapM);
+	free(a->snapH);
+	free(a->keepM);
+	free(a->keepH);
+	graph_free(&a->gtr);
+	hbuf_free(&a->hb);
+	free(a->trained);
+	free(a->ident);
+	free(a->tr);
+	free(a->va);
+	free(a->te);
+	free(a->bestlg);
+	free(a->pre);
+	gsl_rng_free(a->rr);
+	mws_free(a->w);
+	batch_free(&a->b);
+}
+
+/* The split of run `run` (and, for the link task, its training graph). */
+void
+adapt_split_run(struct adapt *a, int run)
+{
+	const struct adapt_opts *o = a->o;
+	struct adapt_data *ds = a->ds;
+	char msg[512];
+
+	prof_mark(a->prof, PH_SETUP);
+	a->nva = o->nval;
+	a->nte = o->ntest;
+	rng_reseed(a->rr, o->c.seed, (uint64_t)run);
+	if (o->task == ADAPT_GRAPH) {
+		split_cv_run(ds->y, ds->ng, ds->C, FOLDS, o->c.seed, run, a->tr, &a->ntr, a->va,
+			     &a->nva, a->te, &a->nte);
+	} else if (a->link) {
+		if (split_shares(a->lab, a->nlab, LINK_TEST, LINK_VAL, a->rr, a->tr, &a->ntr, a->va,
+				 &a->nva, a->te, &a->nte) != 0)
+			die("%" PRId64 " labelled edges: too few to split into training, "
+			    "validation and test edges",
+			    a->nlab);
+		/* the encoder and the head see the training edges only, and the
+		 * edges without a class, which are structure and no item */
+		for (int i = 0; i < a->ntr; i++) {
+			a->tu[i] = ds->eu[a->tr[i]];
+			a->tv[i] = ds->ev[a->tr[i]];
+			a->ty[i] = ds->y[a->tr[i]];
+		}
+		for (int64_t i = 0; i < a->nunl; i++) {
+			a->tu[a->ntr + i] = ds->eu[a->unl[i]];
+			a->tv[a->ntr + i] = ds->ev[a->unl[i]];
+		}
+		const graph *gp1 = &a->gtr;
+		if (graph_build(&a->gtr, ds->g.n, a->ntr + a->nunl, a->tu, a->tv, GRAPH_STRICT,
+				NULL, msg, sizeof msg) != 0 ||
+		    batch_plain(&a->b, &gp1, 1, a->fs, NULL, msg, sizeof msg) != 0)
+			die("%s", msg);
+		/* --train-fraction: the loss sees a share of them */
+		int keep = (int)lround(o->train_fraction * a->ntr);
+		a->ntr = keep < 1 ? 1 : keep;
+	} else {
+		struct split_sizes sz = { .per_class = o->train_per_class,
+					  .nval = o->nval,
+					  .ntest = o->ntest,
+					  .fraction = o->train_fraction };
+		if (split_planetoid(ds->y, ds->g.n, ds->C, &sz, a->rr, a->tr, &a->ntr, a->va, a->te,
+				    msg, sizeof msg) != 0)
+			die("%s", msg);
+	}
+	prof_mark(a->prof, PH_FEAT);
+}
+
+/* The encoder's values at the start of a run: pre-trained, or fresh for
+ * the baseline (or above the boundary, --random-above); Adam from 0. */
+static void
+encoder_start(struct adapt *a)
+{
+	model *M = a->M;
+
+	memcpy(M->p, a->pre, (size_t)M->n * sizeof *a->pre);
+	if (a->o->no_pretrain)
+		model_init_params(M, a->rr);
+	else if (a->o->random_above) { /* fresh values above the boundary */
+		model_init_params(M, a->rr);
+		for (int i = 0; i < M->nt; i++)
+			if (!a->trained[i])
+				memcpy(M->p + M->t[i].off, a->pre + M->t[i].off,
+				       (size_t)(M->t[i].rows * M->t[i].cols) * sizeof *a->pre);
+	}
+	memset(M->m, 0, (size_t)M->n * sizeof *M->m);
+	memset(M->v, 0, (size_t)M->n * sizeof *M->v);
+	M->adam_t = 0;
+}
+
+/* The best validation epoch of a run so far. */
+struct best {
+	double acc, loss;
+	int ep;
+};
+
+/*
+ * The evaluation after ep >= 1 epochs of training, from the encoder pass
+ * of this iteration (no dropout): the validation accuracy; at a new best,
+ * the test items' logits to a->bestlg (and with --save-model the
+ * parameters that gave them).  Returns 1 when the run ends here
+ * (--patience or --epochs).
+ */
+static int
+eval_epoch(struct adapt *a, struct head *h, int ep, struct best *bt)
+{
+	const struct adapt_opts *o = a->o;
+	struct adapt_data *ds = a->ds;
+	model *M = a->M;
+	struct hbuf *hb = &a->hb;
+	int64_t N = a->N, hid = a->hid, Cout = a->Cout, C = a->C, NI = a->NI;
+	const real *ilg = hb->lg;
+	double vacc = 0;
+
+	head_forward(M, h, &a->b, a->w, hb, hid, Cout, 0, NULL, a->ident, 0);
+	prof_mark(a->prof, PH_HEAD_EVAL);
+	if (a->link) { /* the validation edges; the test edges below */
+		relu_fwd(hb->lg, hb->lg, N * hid);
+		head_link_pass(h, &a->lb, ds->eu, ds->ev, ds->y, hb->lg, NULL, N, a->va, a->nva,
+			       hid, C, 0, NULL, a->elg, a->ident);
+		ilg = a->elg;
+		prof_mark(a->prof, PH_LINK_EVAL);
+	} else if (o->task == ADAPT_GRAPH) {
+		head_graph_logits(a->glg, hb->lg, &a->b, C);
+		ilg = a->glg;
+	}
+	double vl = head_xent(ilg, NULL, ds->y, a->va, a->nva, C, NI, &vacc, 0);
+	if (vacc > bt->acc || (vacc == bt->acc && vl < bt->loss)) {
+		bt->acc = vacc;
+		bt->loss = vl;
+		bt->ep = ep;
+		/* the test items' logits of this epoch: the link task decodes
+		 * its test edges now, from the same pass, and only at a new
+		 * best */
+		if (a->link)
+			head_link_logits(h, &a->lb, ds->eu, ds->ev, a->te, a->nte, hid, C,
+					 a->bestlg);
+		else
+			memcpy(a->bestlg, ilg, (size_t)(NI * C) * sizeof *a->bestlg);
+		if (o->save_model) { /* the parameters that gave them */
+			memcpy(a->snapM, M->p, (size_t)M->n * sizeof *a->snapM);
+			memcpy(a->snapH, h->p, (size_t)h->n * sizeof *a->snapH);
+		}
+	}
+	progress_note(&a->pr, "val %.3f, best %.3f at epoch %d", vacc, bt->acc, bt->ep);
+	progress_update(&a->pr, ep);
+	a->n_evals++;
+	prof_mark(a->prof, PH_SCORE);
+	return ep - bt->ep >= o->patience || ep == o->epochs;
+}
+
+/*
+ * Training epoch it from the encoder pass of this iteration: the head
+ * with dropout, the loss on the training items, the backward pass, Adam
+ * with weight decay on what is trained.
+ */
+static void
+train_epoch(struct adapt *a, struct head *h, int it)
+{
+	const struct adapt_opts *o = a->o;
+	struct adapt_data *ds = a->ds;
+	model *M = a->M;
+	struct hbuf *hb = &a->hb;
+	int64_t N = a->N, hid = a->hid, Cout = a->Cout, C = a->C, NI = a->NI;
+	double tacc;
+
+	/* the gradients: of what is trained (the pre-training heads'
+	 * tensors, most of M, get none) */
+	for (int i = 0; i < M->nt; i++)
+		if (a->trained[i])
+			memset(M->g + M->t[i].off, 0,
+			       (size_t)(M->t[i].rows * M->t[i].cols) * sizeof *M->g);
+	memset(h->g, 0, (size_t)h->n * sizeof *h->g);
+	prof_mark(a->prof, PH_ADAM);
+	head_forward(M, h, &a->b, a->w, hb, hid, Cout, o->dropout, a->rr, a->ident, 0);
+	prof_mark(a->prof, PH_HEAD_FWD);
+	if (a->link) {
+		relu_fwd(hb->lg, hb->lg, N * hid);
+		/* training edge i is tr[i]: its endpoints and class gathered
+		 * once per run, read in order here */
+		head_link_pass(h, &a->lb, a->tu, a->tv, a->ty, hb->lg, hb->dlg, N, a->ident, a->ntr,
+			       hid, C, o->dropout, a->rr, NULL, a->ident);
+		relu_bwd(hb->dlg, hb->dlg, hb->lg, N * hid);
+		prof_mark(a->prof, PH_LINK_TRAIN);
+	} else if (o->task == ADAPT_GRAPH) {
+		head_graph_logits(a->glg, hb->lg, &a->b, C);
+		head_xent(a->glg, a->dil, ds->y, a->tr, a->ntr, C, NI, &tacc, 1);
+		head_graph_bwd(hb->dlg, a->dil, &a->b, C);
+	} else
+		head_xent(hb->lg, hb->dlg, ds->y, a->tr, a->ntr, C, NI, &tacc, 1);
+	prof_mark(a->prof, PH_LOSS);
+	head_gcn_backward(M, h, &a->b, hb, hid, Cout, o->dropout);
+	prof_mark(a->prof, PH_HEAD_BWD);
+	head_encode_backward(M, h, &a->b, a->w, hb, a->from, a->embed, a->ident);
+	prof_mark(a->prof, PH_ENC_BWD);
+	/* Adam with weight decay on what is trained */
+	for (int i = 0; i < M->nt; i++) {
+		const struct mtensor *t = &M->t[i];
+		if (a->trained[i])
+			decay_and_step(M->p + t->off, M->g + t->off, M->m + t->off, M->v + t->off,
+				       t->rows * t->cols, o->lr, o->wd, it);
+	}
+	decay_and_step(h->p, h->g, h->m, h->v, h->n, o->lr, o->wd, it);
+	a->n_epochs++;
+	prof_mark(a->prof, PH_ADAM);
+}
+
+/* --save-model: the head's size, known once the first run's head is made */
+static void
+keep_shape(struct adapt *a, const struct head *h)
+{
+	a->nh = h->n;
+	a->snapH = xmallocarray((size_t)h->n, sizeof *a->snapH);
+	a->keepH = xmallocarray((size_t)h->n, sizeof *a->keepH);
+	memset(&a->hshape, 0, sizeof a->hshape); /* sizes only */
+	a->hshape.n = h->n;
+	a->hshape.d = h->d;
+	a->hshape.din = h->din;
+	a->hshape.hid = h->hid;
+	a->hshape.Cout = h->Cout;
+	a->hshape.C = h->C;
+	a->hshape.L = h->L;
+	a->hshape.link = h->link;
+}
+
+void
+adapt_train_run(struct adapt *a, int run, struct adapt_result *res)
+{
+	const struct adapt_opts *o = a->o;
+	struct adapt_data *ds = a->ds;
+	model *M = a->M;
+	struct hbuf *hb = &a->hb;
+	struct head h;
+	struct best bt = { .acc = -1, .loss = INFINITY, .ep = 0 };
+	int ep;
+
+	progress_start(&a->pr, "epochs", o->epochs, "run %d/%d", run + 1, o->first_run + o->runs);
+	encoder_start(a);
+	head_init(&h, a->d, a->din, M->cfg.layers, a->hid, a->Cout, a->C, a->link, a->rr);
+	if (o->save_model && !a->snapH)
+		keep_shape(a, &h);
+	/*
+	 * Iteration it evaluates the parameters after it - 1 epochs of
+	 * training, then trains epoch it from the same encoder pass.
+	 */
+	prof_mark(a->prof, PH_SETUP);
+	/* the encoder below the fix-tune boundary is a constant of the run */
+	if (hb->use_enc)
+		head_freeze(M, &a->b, a->w, hb, a->from, a->embed);
+	prof_mark(a->prof, PH_FROZEN);
+	for (int it = 1;; it++) {
+		ep = it - 1;
+		if (hb->use_enc)
+			head_encode(M, &h, &a->b, a->w, hb, a->ident);
+		prof_mark(a->prof, PH_ENC_FWD);
+		/*
+		 * --attributes: the encoder's columns enter the head scaled
+		 * to the attributes' mean row norm, fixed for the run from
+		 * its initial encoder; raw, its d = 512 columns outweigh
+		 * the attributes (Cora's bag of words: 18 ones a row).
+		 */
+		if (it == 1 && o->attributes && !o->raw_concat) {
+			double fa = mean_row_norm(ds->A, a->N, ds->na),
+			       fe = mean_row_norm(hb->Fm, a->N, a->d);
+			hb->es = fa > 0 && fe > 0 ? (real)(fa / fe) : 1;
+		}
+		if (ep > 0 && eval_epoch(a, &h, ep, &bt)) /* evaluation: no dropout */
+			break;
+		train_epoch(a, &h, it);
+	}
+	a->n_runs++;
+	progress_done(&a->pr);
+	head_free(&h);
+	res->epochs = ep;
+	res->best_epoch = bt.ep;
+	res->val_acc = bt.acc;
+	res->val_loss = bt.loss;
+}
+
+/*
+ * Rows idx[0..n) of the item logits lg (items x C) as a predictions tensor
+ * with id id: item, true class (y; -1 for none), predicted class and, up
+ * to 64 classes, the softmax probabilities.  Returns how many predicted
+ * classes are the true one.
+ */
+int64_t
+adapt_predictions_tensor(gs_rec *rec, int64_t id, const real *lg, const int32_t *idx, int64_t n,
+			 const int32_t *y, int64_t C)
+{
+	char cols[64 + 16 * 64];
+	size_t cl = (size_t)snprintf(cols, sizeof cols, "item,true,pred");
+	int64_t ok = 0;
+
+	for (int64_t c = 0; c < C && cl < sizeof cols - 24; c++)
+		cl += (size_t)snprintf(cols + cl, sizeof cols - cl, ",score_%" PRId64, c);
+	int64_t ncol = C <= 64 ? 3 + C : 3;
+	if (C > 64)
+		snprintf(cols, sizeof cols, "item,true,pred");
+	gs_rec_tensor(rec, id, "predictions", n, ncol, GS_F64, cols);
+	double *pd = rec->data;
+	for (int64_t i = 0; i < n; i++) {
+		const real *z = lg + (int64_t)idx[i] * C;
+		double s;
+		int best;
+		double mx = head_softmax_stats(z, C, &s, &best);
+		pd[i * ncol] = idx[i];
+		pd[i * ncol + 1] = y[idx[i]];
+		pd[i * ncol + 2] = best;
+		ok += best == y[idx[i]];
+		for (int64_t c = 0; c < C && ncol > 3; c++)
+			pd[i * ncol + 3 + c] = exp(z[c] - mx) / s;
+	}
+	return ok;
+}
+
+/* What a run's training came to, as attributes of its predictions record
+ * or of the model saved from it. */
+static void
+run_attrs(gs_rec *rec, int epochs, int best_epoch, int ntr, double val_acc)
+{
+	gs_attr_setf(rec, "epochs", "%d", epochs);
+	gs_attr_setf(rec, "best_epoch", "%d", best_epoch);
+	gs_attr_setf(rec, "train_labels", "%d", ntr);
+	gs_attr_setf(rec, "val_acc", "%.6f", val_acc);
+}
+
+/* The predictions record of a run: the test items' true and predicted
+ * classes and class probabilities at the best validation epoch. */
+void
+adapt_write_predictions(struct adapt *a, int run, gs_file *out, gs_rec *rec,
+			struct adapt_result *res)
+{
+	const struct adapt_opts *o = a->o;
+	const struct adapt_data *ds = a->ds;
+	int64_t C = a->C;
+	double tok = (double)adapt_predictions_tensor(rec, run, a->bestlg, a->te, a->nte, ds->y, C);
+
+	res->test_acc = tok / a->nte;
+	gs_attr_set(rec, "task", adapt_task_name[o->task]);
+	gs_attr_set(rec, "dataset", ds->name);
+	gs_attr_set(rec, "precision", gemm_precision_name(gemm_precision()));
+	gs_attr_setf(rec, "classes", "%" PRId64, C);
+	if (a->link)
+		gs_attr_set(rec, "class_values", ds->cvals);
+	gs_attr_set(rec, "init",
+		    o->attr_only      ? "none"
+		    : o->no_pretrain  ? "random"
+		    : o->random_above ? "pretrained-below"
+				      : "pretrained");
+	if (!o->attr_only)
+		gs_attr_setf(rec, "freeze", "%d", o->no_pretrain ? -1 : o->freeze);
+	gs_attr_set(rec, "input",
+		    o->attr_only    ? "attributes"
+		    : o->attributes ? "structure+attributes"
+				    : "structure");
+	if (!o->attr_only)
+		gs_attr_set(rec, "features", a->stage);
+	if (o->attributes)
+		gs_attr_setf(rec, "encoder_scale", "%.6g", (double)a->hb.es);
+	run_attrs(rec, res->epochs, res->best_epoch, a->ntr, res->val_acc);
+	gs_write1(out, rec);
+}
+
+/* After a run: keep its best epoch's parameters when its validation
+ * accuracy is the best so far (ties: the lower validation loss, then the
+ * earlier run). */
+void
+adapt_keep_run(struct adapt *a, int run, const struct adapt_result *res)
+{
+	real *t;
+
+	if (a->kept_run >= 0 && (res->val_acc < a->kept_acc ||
+				 (res->val_acc == a->kept_acc && res->val_loss >= a->kept_loss)))
+		return;
+	t = a->keepM;
+	a->keepM = a->snapM;
+	a->snapM = t;
+	t = a->keepH;
+	a->keepH = a->snapH;
+	a->snapH = t;
+	a->kept_run = run;
+	a->kept_acc = res->val_acc;
+	a->kept_loss = res->val_loss;
+	a->kept_epochs = res->epochs;
+	a->kept_best = res->best_epoch;
+	a->kept_ntr = a->ntr;
+	a->kept_es = a->hb.es;
+}
+
+/*
+ * The adapted model of the kept run (gcn-adapt(1), Inference): the
+ * encoder's settings with the feature stage the runs used, the adapt.*
+ * keys, the encoder's and the head's parameters at its best epoch.
+ */
+void
+adapt_write_model(const struct adapt *a, const struct pretrained *pt, gs_file *mf, gs_rec *rec)
+{
+	const struct adapt_opts *o = a->o;
+	const struct adapt_data *ds = a->ds;
+	struct train_settings s = pt->ts; /* the strings are borrowed */
+	struct adapted_cfg ac;
+	int kind = pt->fs.kind;
+	char bcols[6 * RWSE_STEPS_MAX];
+
+	feat_src_columns(&pt->fs, bcols, sizeof bcols); /* a built-in set's */
+	s.nfeat = a->M->cfg.nfeat;
+	/* the runs' precision, which --predict follows (with_precision()) */
+	s.precision = (char *)gemm_precision_name(gemm_precision());
+	s.feature_stage = (char *)(kind == FEAT_SRC_GIVEN  ? "stream"
+				   : kind == FEAT_SRC_CALL ? "command"
+							   : feat_src_name(&pt->fs));
+	s.feature_command = (char *)(kind == FEAT_SRC_CALL ? pt->fc.cmd : "");
+	s.feature_columns = kind == FEAT_SRC_GIVEN  ? ds->fcols
+			    : kind == FEAT_SRC_CALL ? pt->fc.columns
+						    : bcols;
+	memset(&ac, 0, sizeof ac);
+	ac.task = (char *)adapt_task_name[o->task];
+	ac.head_width = o->head_width;
+	ac.classes = a->C;
+	ac.class_values = (char *)(a->link ? ds->cvals : "");
+	ac.label = (char *)(a->link ? "" : o->label);
+	ac.attributes = o->attributes ? ds->na : 0;
+	ac.encoder_scale = a->kept_es;
+	ac.scale = (char *)(pt->fs.scale == FEAT_SCALE_LOG ? "log" : "minmax");
+	ac.run = a->kept_run;
+	ac.init = (char *)(o->no_pretrain    ? "random"
+			   : o->random_above ? "pretrained-below"
+					     : "pretrained");
+	ac.freeze = o->no_pretrain ? -1 : o->freeze;
+	adapted_record(rec, &s, a->M, a->keepM, &ac, &a->hshape, a->keepH);
+	gs_attr_set(rec, "dataset", ds->name);
+	gs_attr_setf(rec, "seed", "%" PRIu64, o->c.seed);
+	gs_attr_setf(rec, "runs", "%d..%d", o->first_run, o->first_run + o->runs - 1);
+	run_attrs(rec, a->kept_epochs, a->kept_best, a->kept_ntr, a->kept_acc);
+	gs_write1(mf, rec);
+}
+
+void
+adapt_prof_print(const struct adapt *a)
+{
+	char what[128];
+
+	snprintf(what, sizeof what, "%" PRId64 " runs, %" PRId64 " epochs, %" PRId64 " evaluations",
+		 a->n_runs, a->n_epochs, a->n_evals);
+	prof_print(a->prof, what, a->n_epochs);
+}
+
+void
+adapt_predict(struct adapt_pred *p, struct pretrained *pt, struct head *h,
+	      const struct adapted_cfg *ac, struct adapt_data *ds, int task)
+{
+	model *M = &pt->M;
+	char msg[512];
+	int ngr = task == ADAPT_GRAPH ? ds->ng : 1, link = task == ADAPT_LINK;
+	const graph **gp = xmallocarray((size_t)ngr, sizeof *gp);
+
+	memset(p, 0, sizeof *p);
+	for (int i = 0; i < ngr; i++)
+		gp[i] = task == ADAPT_GRAPH ? &ds->gs[i] : &ds->g;
+	batch_init(&p->b);
+	if (batch_plain(&p->b, gp, ngr, &pt->fs, task == ADAPT_GRAPH ? ds->gfeat : &ds->feat, msg,
+			sizeof msg) != 0)
+		die("%s", msg);
+	free(gp);
+	int64_t N = p->b.N, hid = ac->head_width, C = ac->classes, NI = ds->nitems;
+	int64_t Cout = link ? hid : C, nid = N > NI ? N : NI;
+	if (nid < LCHUNK)
+		nid = LCHUNK;
+	p->ident = xmallocarray((size_t)nid, sizeof *p->ident);
+	for (int64_t i = 0; i < nid; i++)
+		p->ident[i] = (int32_t)i;
+	hbuf_init(&p->hb, N, M->cfg.d, hid, Cout, 1, ac->attributes ? ds->A : NULL, ds->na);
+	p->hb.es = (real)ac->encoder_scale;
+	p->w = mws_new();
+	head_forward(M, h, &p->b, p->w, &p->hb, hid, Cout, 0, NULL, p->ident, 1);
+	p->ilg = p->hb.lg;
+	if (link) {
+		struct lbuf lb;
+		lbuf_init(&lb, N, hid, C);
+		p->buf = xmallocarray((size_t)(NI * C), sizeof *p->buf);
+		relu_fwd(p->hb.lg, p->hb.lg, N * hid);
+		head_link_pass(h, &lb, ds->eu, ds->ev, ds->y, p->hb.lg, NULL, N, p->ident, NI, hid,
+			       C, 0, NULL, p->buf, p->ident);
+		lbuf_free(&lb);
+		p->ilg = p->buf;
+	} else if (task == ADAPT_GRAPH) {
+		p->buf = xmallocarray((size_t)(NI * C), sizeof *p->buf);
+		head_graph_logits(p->buf, p->hb.lg, &p->b, C);
+		p->ilg = p->buf;
+	}
+}
+
+void
+adapt_pred_free(struct adapt_pred *p)
+{
+	free(p->buf);
+	free(p->ident);
+	mws_free(p->w);
+	hbuf_free(&p->hb);
+	batch_free(&p->b);
+}
+
+void
+adapt_fit_split(struct adapt_opts *o, const struct adapt_data *ds)
+{
+	struct split_sizes sz = { .per_class = o->train_per_class,
+				  .nval = o->nval,
+				  .ntest = o->ntest,
+				  .fraction = o->train_fraction };
+
+	if (!split_fit_sizes(ds->y, ds->g.n, ds->C, &sz))
+		return;
+	o->train_per_class = sz.per_class;
+	o->nval = sz.nval;
+	o->ntest = sz.ntest;
+	snprintf(o->split_note, sizeof o->split_note,
+		 "%" PRId64 " labelled nodes: %d of each "
+		 "class for training, %d for validation and %d for testing (the paper's 20, 500 "
+		 "and 1000 do not fit; --train-per-class, --val and --test choose)",
+		 ds->nlab, sz.per_class, o->nval, o->ntest);
+}
+
+void
+adapt_opts_init(struct adapt_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	copt_init(&o->c);
+	o->c.seed_set = 1; /* the default seed is a seed: the pg record shows it */
+	o->label = "label";
+	o->runs = 10;
+	o->epochs = 200;
+	o->patience = 50;
+	o->head_width = 64;
+	o->lr = 0.005;
+	o->wd = 5e-4;
+	o->dropout = 0.5;
+	o->train_per_class = 20;
+	o->nval = 500;
+	o->ntest = 1000;
+	o->train_fraction = 1;
+	o->precision = "auto";
+	o->features_timeout = FEATCMD_TIMEOUT;
+}
+
+void
+adapt_read(struct adapt_data *ds, const struct adapt_opts *o, int nfiles, char **files)
+{
+	struct adapt_ask ask = { .task = o->task,
+				 .label = o->label,
+				 .attributes = o->attributes || o->attr_only,
+				 .quiet = o->c.quiet };
+
+	adapt_data_read(ds, &ask, nfiles, files);
+}
+
+void
+adapt_stage(struct pretrained *pt, const struct adapt_opts *o, struct adapt_data *ds)
+{
+	if (o->attr_only) {
+		pt->fs.scale = o->scale;
+		return;
+	}
+	struct stage_ask sa = {
+		.features = o->features,
+		.allow_command = o->allow_cmd,
+		.timeout = o->features_timeout,
+		.scale = o->scale,
+		.fresh = o->no_pretrain,
+		.changes = o->task == ADAPT_LINK,
+		.quiet = o->c.quiet,
+		.g0 = o->task == ADAPT_GRAPH ? &ds->gs[0] : &ds->g,
+		.ngraphs = o->task == ADAPT_GRAPH ? ds->ng : 1,
+		.nfeat = ds->nfeat,
+		.F = ds->F,
+		.fcols = ds->fcols,
+	};
+	pretrained_stage(pt, &sa);
+}
+
+void
+adapt_predict_input(struct adapt_data *ds, const struct adapt_opts *o, struct pretrained *pt,
+		    const struct adapted_cfg *ac, int nfiles, char **files)
+{
+	int task = o->task;
+
+	memset(ds, 0, sizeof *ds);
+	ds->predict = 1;
+	ds->Cm = (int)ac->classes;
+	if (task == ADAPT_LINK)
+		ds->mvals = adapt_class_values(ac->class_values, ac->classes);
+	adapt_read(ds, o, nfiles, files);
+	if (ac->attributes > 0) {
+		if (!ds->A)
+			die("graph %" PRId64 ": no 'attributes' tensor: the model was adapted with "
+			    "--attributes (%lld columns)",
+			    ds->id, ac->attributes);
+		if (ds->na != ac->attributes)
+			die("graph %" PRId64 ": 'attributes' has %" PRId64
+			    " columns; the model was "
+			    "adapted on %lld",
+			    ds->id, ds->na, ac->attributes);
+		if (ds->missing && !o->c.quiet)
+			warnx_("graph %" PRId64 ": %" PRId64 " of %" PRId32 " nodes have no "
+			       "attributes (zeros; the source file is partial)",
+			       ds->id, ds->missing, ds->g.n);
+	}
+	struct stage_ask sa = {
+		.features = o->features,
+		.allow_command = o->allow_cmd,
+		.timeout = o->features_timeout,
+		.scale = strcmp(ac->scale, "log") == 0 ? FEAT_SCALE_LOG : FEAT_SCALE_MINMAX,
+		.quiet = o->c.quiet,
+		.g0 = task == ADAPT_GRAPH ? &ds->gs[0] : &ds->g,
+		.ngraphs = task == ADAPT_GRAPH ? ds->ng : 1,
+		.nfeat = ds->nfeat,
+		.F = ds->F,
+		.fcols = ds->fcols,
+	};
+	pretrained_stage(pt, &sa);
+}

@@ -1,0 +1,257 @@
+/*
+ * adapt_run.h - gcn-adapt's runs: a fresh head over a pre-trained (or
+ * random) encoder trained with Adam on the run's split, its predictions,
+ * the best run kept as an adapted model; and --predict's forward pass of
+ * a saved adapted model over every item (gcn-adapt(1)).
+ *
+ * Ownership: adapt_init() fills a struct adapt that adapt_free()
+ * releases; it borrows the options, the model (pt), the dataset and the
+ * profile, which must outlive it, and trains the model's parameters in
+ * place.  adapt_predict() fills a struct adapt_pred that adapt_pred_free()
+ * releases.  Records and files passed in stay the caller's.
+ *
+ * A run draws from stream (seed, run) only (common/rng.h): its split, its
+ * initial values and its dropout do not depend on the runs before it, so
+ * --first-run R gives the records of run R of a longer set.  With fixed
+ * threads and precision a run is deterministic.
+ */
+#ifndef GNN_ADAPT_RUN_H
+#define GNN_ADAPT_RUN_H
+
+#include <stdint.h>
+
+#include "adapt_data.h"
+#include "batch.h"
+#include "head.h"
+#include "modelio.h"
+#include "opt.h"
+#include "pretrained.h"
+#include "prof.h"
+#include "progress.h"
+#include "stream.h"
+
+/* gcn-adapt's options: the tool parses them, the runs read them. */
+struct adapt_opts {
+	struct copt c;
+	const char *model, *label;
+	const char *features;	 /* --features, or NULL: the model's stage */
+	int allow_cmd;		 /* --allow-features-command */
+	double features_timeout; /* --features-timeout */
+	int shipped;		 /* model is the shipped one, no --model given */
+	int task;		 /* ADAPT_NODE, ADAPT_LINK or ADAPT_GRAPH */
+	int no_pretrain, freeze, runs, first_run, epochs, patience, head_width, scale, random_above;
+	int train_per_class, nval, ntest, attributes, attr_only, raw_concat;
+	int split_given;      /* --train-per-class, --val or --test was given */
+	char split_note[256]; /* the split followed the graph: said at the end */
+	double lr, wd, dropout, train_fraction;
+	const char *save_model; /* --save-model FILE, or NULL */
+	int predict;		/* --predict: apply a saved adapted model */
+	const char *train_opt;	/* the first option given that only adaptation takes */
+	int label_set, task_set;
+	const char *precision;	 /* --precision: auto, fp32 or bf16 */
+	char precision_why[400]; /* what auto chose and why, for stderr */
+};
+
+/* GNN_PROFILE=1: the phases of the runs (prof.h); a mark gives the time
+ * since the previous mark to the phase just ended. */
+enum {
+	PH_SETUP,
+	PH_FEAT,
+	PH_FROZEN,
+	PH_ENC_FWD,
+	PH_HEAD_EVAL,
+	PH_LINK_EVAL,
+	PH_SCORE,
+	PH_HEAD_FWD,
+	PH_LINK_TRAIN,
+	PH_LOSS,
+	PH_HEAD_BWD,
+	PH_ENC_BWD,
+	PH_ADAM,
+	NPH
+};
+extern const char *const adapt_phase_name[NPH];
+
+/* Everything the runs share: the model and its pre-trained values, the
+ * dataset as the encoder sees it, the head's buffers; and the split of the
+ * run in progress. */
+struct adapt {
+	const struct adapt_opts *o;
+	model *M;
+	struct adapt_data *ds;
+	const struct feat_src *fs; /* the encoder's input */
+	const char *stage;	   /* its name, for the records */
+	real *pre;		   /* (M->n) the pre-trained values */
+	uint8_t *trained;	   /* (M->nt) the encoder tensors the runs train */
+	int from, embed, link;	   /* the lowest trained block; E trained; link task */
+	int64_t N, d, C, hid, Cout, din, NI;
+	batch b; /* the encoder's input (link: of the run) */
+	struct hbuf hb;
+	struct lbuf lb;	       /* link task: the edge decoder's buffers */
+	real *elg;	       /* link: (NI x C) logits of the validation edges */
+	int32_t *tu, *tv;      /* link: the run's training edges, in the order of tr */
+	int32_t *ty;	       /* link: their classes */
+	graph gtr;	       /* link: the run's training graph */
+	int32_t *ident;	       /* 0, 1, 2, ... */
+	int32_t *tr, *va, *te; /* the run's split */
+	int ntr, nva, nte;
+	real *bestlg;	    /* (NI x C) item logits at the best epoch */
+	real *glg, *dil;    /* graph task: graph logits and their gradient */
+	int32_t *lab, *unl; /* link: the labelled edges; the others (structure) */
+	int64_t nlab, nunl;
+	mws *w;
+	gsl_rng *rr; /* the run's stream (seed, run) */
+	struct progress pr;
+	struct prof *prof;		   /* GNN_PROFILE=1: the phases PH_* */
+	int64_t n_runs, n_epochs, n_evals; /* for its table */
+	/* --save-model: the encoder's (M->n) and the head's (nh) parameters at
+	 * the best epoch of the run in progress (snap) and of the best run so
+	 * far (keep), the head's sizes, and what the kept run gave */
+	real *snapM, *snapH, *keepM, *keepH;
+	int64_t nh;
+	struct head hshape;
+	int kept_run, kept_epochs, kept_best, kept_ntr;
+	double kept_acc, kept_loss;
+	real kept_es;
+};
+
+/* What a run gave. */
+struct adapt_result {
+	int epochs, best_epoch;
+	double val_acc, val_loss, test_acc;
+};
+
+/* The defaults of every option (gcn-adapt(1)); o->c by copt_init(), with
+ * the default seed recorded as a seed. */
+void adapt_opts_init(struct adapt_opts *o);
+
+/*
+ * The dataset of files[0..nfiles) (none: the standard input) as o asks
+ * for it (task, --label, --attributes or --attr-only, -q), with
+ * adapt_data_read(); ds zeroed by the caller, with ds->predict, ds->Cm
+ * and ds->mvals set for --predict.
+ */
+void adapt_read(struct adapt_data *ds, const struct adapt_opts *o, int nfiles, char **files);
+
+/*
+ * The encoder's input of the runs: the model's feature stage, or
+ * --features (pretrained_stage(); a fresh encoder with --no-pretrain, a
+ * stage computed per run for the link task); --attr-only takes no stage,
+ * only --scale.  Dies with one line on a stage the dataset or the model
+ * cannot have.
+ */
+void adapt_stage(struct pretrained *pt, const struct adapt_opts *o, struct adapt_data *ds);
+
+/*
+ * The node task's split sizes follow the graph when none was given
+ * (split_fit_sizes()): the paper's 20 nodes of each class, 500 and 1000
+ * where they fit, otherwise at most half of each class's nodes for
+ * training and the remaining labelled nodes 1:2 for validation and test.
+ * A graph too small for them is not refused: o->split_note says what was
+ * chosen, for the end of a successful run (a failing one says one line).
+ * Given sizes that do not fit stay an error of adapt_split_run().  Time
+ * complexity O(n + C).
+ */
+void adapt_fit_split(struct adapt_opts *o, const struct adapt_data *ds);
+
+/*
+ * Everything the runs share, in a: the model's pre-trained values (pt:
+ * its encoder and feature stage, already chosen), the dataset as the
+ * encoder sees it (the batch, but the link task's, which each run builds
+ * from its training edges), the head's buffers, which encoder tensors
+ * the runs train (E and the blocks from --freeze up).  Dies with a usage
+ * error when --freeze is above the model's blocks.  Time complexity: the
+ * batch's, O(input + M->n).
+ */
+void adapt_init(struct adapt *a, const struct adapt_opts *o, struct pretrained *pt,
+		struct adapt_data *ds, struct prof *prof);
+void adapt_free(struct adapt *a);
+
+/*
+ * The split of run `run` into a->tr, a->va, a->te: node task,
+ * Planetoid's (split_planetoid()); graph task, fold run mod 10 of
+ * stratified 10-fold cross-validation (split_cv_run()); link task, 72/8/20
+ * of the labelled edges (split_shares()) and the run's training graph
+ * (its training edges and the unlabelled ones) as the encoder's batch.
+ * Dies with one line when the split does not fit the data.
+ */
+void adapt_split_run(struct adapt *a, int run);
+
+/*
+ * One run on the split of adapt_split_run(): a fresh head over the
+ * encoder, epochs of Adam until --epochs or --patience; the item logits
+ * of the best validation epoch (the higher accuracy, then the lower loss)
+ * go to a->bestlg, with --save-model its parameters to a->snapM and
+ * a->snapH.  res gets the epochs and the best epoch's scores (not
+ * test_acc: adapt_write_predictions() sets it).  Time complexity: epochs
+ * times an encoder and head pass.
+ */
+void adapt_train_run(struct adapt *a, int run, struct adapt_result *res);
+
+/*
+ * Rows idx[0..n) of the item logits lg (items x C) as a predictions tensor
+ * with id id: item, true class (y; -1 for none), predicted class and, up
+ * to 64 classes, the softmax probabilities.  Returns how many predicted
+ * classes are the true one.  Time complexity O(n C).
+ */
+int64_t adapt_predictions_tensor(gs_rec *rec, int64_t id, const real *lg, const int32_t *idx,
+				 int64_t n, const int32_t *y, int64_t C);
+
+/* The predictions record of run `run` to out (rec is scratch): the test
+ * items' true and predicted classes and class probabilities at the best
+ * validation epoch, and what the run was; res->test_acc gets the test
+ * accuracy.  Dies on a write error. */
+void adapt_write_predictions(struct adapt *a, int run, gs_file *out, gs_rec *rec,
+			     struct adapt_result *res);
+
+/* After a run (--save-model): keep its best epoch's parameters when its
+ * validation accuracy is the best so far (ties: the lower validation
+ * loss, then the earlier run). */
+void adapt_keep_run(struct adapt *a, int run, const struct adapt_result *res);
+
+/*
+ * The adapted model of the kept run to mf (gcn-adapt(1), Inference): the
+ * encoder's settings with the feature stage the runs used, the adapt.*
+ * keys, the encoder's and the head's parameters at its best epoch.  rec
+ * is scratch.  Dies on a write error.
+ */
+void adapt_write_model(const struct adapt *a, const struct pretrained *pt, gs_file *mf,
+		       gs_rec *rec);
+
+/* GNN_PROFILE=1: the profile's table on stderr, with the runs', epochs'
+ * and evaluations' counts (prof_print()). */
+void adapt_prof_print(const struct adapt *a);
+
+/*
+ * --predict's dataset into ds: the input read with the adapted model's
+ * classes (ac; the link task's edge labels), its attributes checked
+ * against the model's, and the model's feature stage (or --features)
+ * applied to pt.  o->task and o->label are the model's unless given.
+ * Dies with one line on a dataset the model cannot take.
+ */
+void adapt_predict_input(struct adapt_data *ds, const struct adapt_opts *o, struct pretrained *pt,
+			 const struct adapted_cfg *ac, int nfiles, char **files);
+
+/* --predict's pass over every item of a dataset. */
+struct adapt_pred {
+	batch b;	/* the encoder's input: the whole dataset */
+	struct hbuf hb; /* the head's buffers; hb.es the model's scale */
+	mws *w;
+	int32_t *ident;	 /* 0, 1, 2, ...: every item */
+	real *buf;	 /* link and graph tasks: the item logits */
+	const real *ilg; /* (items x C) the item logits */
+};
+
+/*
+ * The forward pass of a run's evaluation over every item of ds (every
+ * node, every edge of the graph record, every graph) through the adapted
+ * model's encoder (pt, its feature stage chosen) and head h, of task
+ * (ADAPT_*) and head sizes ac; the item logits to p->ilg.  The link
+ * task's graph is the input's, all of its edges.  Dies with one line when
+ * the batch cannot be built.  Time complexity: one encoder and head pass.
+ */
+void adapt_predict(struct adapt_pred *p, struct pretrained *pt, struct head *h,
+		   const struct adapted_cfg *ac, struct adapt_data *ds, int task);
+void adapt_pred_free(struct adapt_pred *p);
+
+#endif
