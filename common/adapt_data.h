@@ -38,7 +38,7 @@ struct adapt_data {
 	int ng, cap_g;
 	int64_t id;
 	int32_t *y;	  /* class of each item: node, graph or edge */
-	int32_t *eu, *ev; /* link task: the labelled edges, input order */
+	int32_t *eu, *ev; /* link task: every edge (y: its class or -1), input order */
 	char cvals[256];  /* link task: the edge label of each class */
 	int64_t nitems;
 	int64_t nlab; /* items with a class (y >= 0); the others have -1 */
