@@ -5,7 +5,7 @@
  * training uses, without its backward caches), with the model's feature
  * stage applied to the graph (common/pretrained.c).  It writes a tensor
  * record "embedding" after each graph, a table (--tsv) or a NumPy .npy
- * file (--npy).  Manual: man/man1/gcn-embed.1.
+ * file (--npy), through common/embed_out.c.  Manual: man/man1/gcn-embed.1.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "embed_out.h"
 #include "err.h"
 #include "filter.h"
 #include "gemm.h"
 #include "model.h"
-#include "npy.h"
 #include "opt.h"
 #include "pretrained.h"
 #include "progress.h"
@@ -31,14 +31,6 @@
 
 enum { OPT_ALLOW_CMD = COPT_FIRST_TOOL, OPT_EMBEDDING, OPT_FEATURES, OPT_FEATURES_TIMEOUT,
        OPT_MODEL, OPT_NO_PRETRAIN, OPT_NPY, OPT_POOL, OPT_PRECISION, OPT_TSV };
-
-/* What each node's row holds. */
-enum { EMB_BLOCKS = 0, EMB_BLOCK, EMB_MIX };
-
-/* --pool: a graph's row, from its node rows (column-wise). */
-enum { POOL_MEAN = 0, POOL_MAX, POOL_SUM, NPOOL };
-static const char *const pool_name[NPOOL] = { "mean", "max", "sum" };
-#define MAXPOOL 8	/* poolings in one --pool list */
 
 /* the rng stream of --no-pretrain's initial values */
 #define INIT_STREAM 0x696e6974	/* "init" */
@@ -56,9 +48,8 @@ struct opts {
 	int tsv;
 	int shipped;		/* no --model: the shipped one */
 	int no_pretrain;	/* --no-pretrain: the model's architecture, drawn anew */
-	int pool[MAXPOOL];	/* --pool: POOL_x in order */
+	int pool[EMB_MAXPOOL];	/* --pool: EMB_POOL_x in order */
 	int npool;		/* 0: a row per node */
-	const char *pool_text;
 	int want_prec;		/* --precision: GEMM_x */
 	const char *prec;	/* the precision used */
 };
@@ -67,18 +58,13 @@ struct state {
 	const struct opts *o;
 	struct pretrained pt;
 	int staged;		/* the feature stage is chosen (at the first graph) */
-	int64_t D;		/* columns of a node's row */
-	int64_t DP;		/* columns of a graph's row (--pool): npool x D */
 	batch b;
 	mws *w;
 	int32_t *ident;		/* 0, 1, ... (the rows a layer mix takes) */
 	size_t cap;
-	float *rows;		/* (chunk x D) output rows */
-	double *prow;		/* (DP) a graph's pooled row */
 	real *mix;		/* (n x d) EMB_MIX */
 	double *given;		/* the graph's 'features' tensor */
-	gs_rec out;
-	npy_writer *npy;
+	struct embed_out eo;	/* the rows' output, from the first graph */
 	struct progress pr;
 };
 
@@ -146,19 +132,19 @@ parse_pool(struct opts *o, const char *s)
 {
 	const char *p = s;
 
-	o->pool_text = s;
 	o->npool = 0;
 	for (;;) {
 		size_t len = strcspn(p, ",");
 		int k;
-		for (k = 0; k < NPOOL; k++)
-			if (strlen(pool_name[k]) == len && strncmp(p, pool_name[k], len) == 0)
+		for (k = 0; k < EMB_NPOOL; k++)
+			if (strlen(emb_pool_name[k]) == len &&
+			    strncmp(p, emb_pool_name[k], len) == 0)
 				break;
-		if (k == NPOOL)
+		if (k == EMB_NPOOL)
 			die_usage("--pool: '%.40s': expected a list of mean, max and sum", s);
 		for (int i = 0; i < o->npool; i++)
 			if (o->pool[i] == k)
-				die_usage("--pool: '%.40s': %s twice", s, pool_name[k]);
+				die_usage("--pool: '%.40s': %s twice", s, emb_pool_name[k]);
 		o->pool[o->npool++] = k;
 		if (!p[len])
 			break;
@@ -253,7 +239,34 @@ parse(struct opts *o, int argc, char **argv)
 		die_usage("--npy names the output file; -o is for the stream");
 }
 
-/* The feature stage, at the first graph: the model's unless --features. */
+/* The output, once the stage is known: what every record carries (the
+ * kind, the stage, the model) and the rows' shape. */
+static void
+start_output(struct state *s)
+{
+	const struct opts *o = s->o;
+	const model *M = &s->pt.M;
+	struct embed_out *eo = &s->eo;
+
+	gs_attr_set(&eo->attrs, "embedding", o->kind_text);
+	gs_attr_set(&eo->attrs, "features", pretrained_stage_name(&s->pt));
+	gs_attr_set(&eo->attrs, "model", o->shipped ? "shipped" : o->model);
+	if (o->no_pretrain) {
+		gs_attr_set(&eo->attrs, "init", "random");
+		gs_attr_setf(&eo->attrs, "init_seed", "%" PRIu64, o->c.seed);
+	}
+	gs_attr_set(&eo->attrs, "precision", o->prec);
+	eo->kind = o->kind;
+	eo->block = o->block;
+	eo->layers = M->cfg.layers;
+	eo->d = M->cfg.d;
+	eo->pool = o->pool;
+	eo->npool = o->npool;
+	embed_out_start(eo, o->npy);
+}
+
+/* The feature stage, at the first graph: the model's unless --features;
+ * then the output, which records it. */
 static void
 choose_stage(struct state *s, const struct filter_graph *fg, int has_feat, int F,
 	     const char *cols)
@@ -273,10 +286,7 @@ choose_stage(struct state *s, const struct filter_graph *fg, int has_feat, int F
 	if (o->kind == EMB_MIX && !(M->cfg.tasks & 1 << o->task))
 		die_usage("--embedding %s: the model was not trained on that task",
 			  task_name[o->task]);
-	s->D = o->kind == EMB_BLOCKS ? (int64_t)M->cfg.layers * M->cfg.d : M->cfg.d;
-	s->DP = o->npool * s->D;
-	if (o->npy)
-		s->npy = npy_open(o->npy, o->npool ? s->DP : s->D);
+	start_output(s);
 	s->staged = 1;
 }
 
@@ -288,162 +298,6 @@ features_of(const struct filter_graph *fg)
 		if (strcmp(fg->held[i].name, "features") == 0)
 			return &fg->held[i];
 	return NULL;
-}
-
-/* Row v of the output: the block outputs, one block, or a task's mix. */
-static void
-node_row(const struct state *s, real *const *Hs, int64_t v, float *dst)
-{
-	const model *M = &s->pt.M;
-	int64_t d = M->cfg.d;
-
-	switch (s->o->kind) {
-	case EMB_BLOCKS:
-		for (int l = 0; l < M->cfg.layers; l++)
-			for (int64_t j = 0; j < d; j++)
-				dst[l * d + j] = (float)Hs[l][v * d + j];
-		break;
-	case EMB_BLOCK:
-		for (int64_t j = 0; j < d; j++)
-			dst[j] = (float)Hs[s->o->block - 1][v * d + j];
-		break;
-	case EMB_MIX:
-		for (int64_t j = 0; j < d; j++)
-			dst[j] = (float)s->mix[v * d + j];
-		break;
-	}
-}
-
-#define CHUNK 4096	/* rows converted at a time for --npy and --tsv */
-
-/* What the rows of s->out are: the kind, the stage, the model. */
-static void
-write_attrs(struct state *s)
-{
-	const struct opts *o = s->o;
-
-	gs_attr_set(&s->out, "embedding", o->kind_text);
-	gs_attr_set(&s->out, "features", pretrained_stage_name(&s->pt));
-	gs_attr_set(&s->out, "model", o->shipped ? "shipped" : o->model);
-	if (o->no_pretrain) {
-		gs_attr_set(&s->out, "init", "random");
-		gs_attr_setf(&s->out, "init_seed", "%" PRIu64, o->c.seed);
-	}
-	gs_attr_set(&s->out, "precision", o->prec);
-}
-
-/* The rows of one graph to the output in use. */
-static void
-write_rows(struct state *s, const struct filter_graph *fg, real *const *Hs)
-{
-	int32_t n = fg->g->n;
-	int64_t D = s->D;
-
-	if (!s->npy && !fg->tsv) {	/* a tensor record after the graph */
-		gs_rec_tensor(&s->out, fg->rec->id, "embedding", n, D, GS_F32, NULL);
-		for (int32_t v = 0; v < n; v++)
-			node_row(s, Hs, v, (float *)s->out.data + (int64_t)v * D);
-		write_attrs(s);
-		gs_write1(fg->out, &s->out);
-		return;
-	}
-	if (fg->tsv && fg->index == 0) {
-		fputs("node", fg->tsv);
-		for (int64_t j = 0; j < D; j++)
-			fprintf(fg->tsv, "\te%" PRId64, j);
-		fputc('\n', fg->tsv);
-	}
-	if (fg->tsv)
-		fprintf(fg->tsv, "# graph %" PRId64 "\n", fg->rec->id);
-	for (int32_t v0 = 0; v0 < n; v0 += CHUNK) {
-		int32_t k = n - v0 < CHUNK ? n - v0 : CHUNK;
-		for (int32_t i = 0; i < k; i++)
-			node_row(s, Hs, v0 + i, s->rows + (int64_t)i * D);
-		if (s->npy) {
-			npy_rows(s->npy, s->rows, k);
-			continue;
-		}
-		for (int32_t i = 0; i < k; i++) {
-			fprintf(fg->tsv, "%" PRId32, v0 + i);
-			for (int64_t j = 0; j < D; j++)	/* %.9g: a float reads back exactly */
-				fprintf(fg->tsv, "\t%.9g", (double)s->rows[(int64_t)i * D + j]);
-			fputc('\n', fg->tsv);
-		}
-		if (ferror(fg->tsv))
-			die("<stdout>: write error:");
-	}
-}
-
-/*
- * The graph's row (--pool): for each pooling in order, the column-wise
- * mean, max or sum of its node rows, in double then rounded to float as
- * the node rows are.  Time: O(n D) per pooling.
- */
-static void
-pool_rows(struct state *s, const struct filter_graph *fg, real *const *Hs, float *dst)
-{
-	int32_t n = fg->g->n;
-	int64_t D = s->D;
-
-	for (int i = 0; i < s->o->npool; i++) {
-		double *acc = s->prow + i * D;
-		int k = s->o->pool[i];
-		for (int32_t v0 = 0; v0 < n; v0 += CHUNK) {
-			int32_t m = n - v0 < CHUNK ? n - v0 : CHUNK;
-			for (int32_t r = 0; r < m; r++)
-				node_row(s, Hs, v0 + r, s->rows + (int64_t)r * D);
-			for (int32_t r = 0; r < m; r++) {
-				const float *x = s->rows + (int64_t)r * D;
-				if (v0 + r == 0)
-					for (int64_t j = 0; j < D; j++)
-						acc[j] = x[j];
-				else if (k == POOL_MAX)
-					for (int64_t j = 0; j < D; j++)
-						acc[j] = x[j] > acc[j] ? x[j] : acc[j];
-				else
-					for (int64_t j = 0; j < D; j++)
-						acc[j] += x[j];
-			}
-		}
-		for (int64_t j = 0; j < D; j++)
-			dst[i * D + j] = (float)(k == POOL_MEAN ? acc[j] / n : acc[j]);
-	}
-}
-
-/* The graph's pooled row to the output in use. */
-static void
-write_pooled(struct state *s, const struct filter_graph *fg, real *const *Hs)
-{
-	int64_t DP = s->DP;
-	float *row;
-
-	if (!s->npy && !fg->tsv) {
-		gs_rec_tensor(&s->out, fg->rec->id, "graph_embedding", 1, DP, GS_F32, NULL);
-		pool_rows(s, fg, Hs, (float *)s->out.data);
-		write_attrs(s);
-		gs_attr_set(&s->out, "pool", s->o->pool_text);
-		gs_write1(fg->out, &s->out);
-		return;
-	}
-	row = xmallocarray((size_t)DP, sizeof *row);
-	pool_rows(s, fg, Hs, row);
-	if (s->npy) {
-		npy_rows(s->npy, row, 1);
-	} else {
-		if (fg->index == 0) {
-			fputs("graph", fg->tsv);
-			for (int64_t j = 0; j < DP; j++)
-				fprintf(fg->tsv, "\te%" PRId64, j);
-			fputc('\n', fg->tsv);
-		}
-		fprintf(fg->tsv, "%" PRId64, fg->rec->id);
-		for (int64_t j = 0; j < DP; j++)
-			fprintf(fg->tsv, "\t%.9g", (double)row[j]);
-		fputc('\n', fg->tsv);
-		if (ferror(fg->tsv))
-			die("<stdout>: write error:");
-	}
-	free(row);
 }
 
 static void
@@ -489,16 +343,9 @@ one_graph(void *ctx, const struct filter_graph *fg)
 		mix_fwd(s->mix, Hs, M->cfg.layers, M->P.alpha[t], M->P.psi[t], s->ident, n,
 			M->cfg.d);
 	}
-	if (!s->rows)
-		s->rows = xmallocarray(CHUNK, (size_t)s->D * sizeof *s->rows);
-	if (s->DP && !s->prow)
-		s->prow = xmallocarray((size_t)s->DP, sizeof *s->prow);
 	progress_note(&s->pr, "writing");
 	progress_update(&s->pr, 2);
-	if (s->o->npool)
-		write_pooled(s, fg, Hs);
-	else
-		write_rows(s, fg, Hs);
+	embed_out_graph(&s->eo, fg, Hs, s->mix);
 	progress_update(&s->pr, 3);
 	progress_done(&s->pr);
 }
@@ -531,7 +378,7 @@ main(int argc, char **argv)
 	}
 	batch_init(&s.b);
 	s.w = mws_new();
-	gs_rec_init(&s.out);
+	embed_out_init(&s.eo);
 	progress_init(&s.pr, &o.c);
 	memset(&f, 0, sizeof f);
 	f.c = &o.c;
@@ -542,20 +389,17 @@ main(int argc, char **argv)
 	f.graph_fn = one_graph;
 	f.ctx = &s;
 	filter_run(&f, argc - optind, argv + optind, argc, argv);
-	if (s.npy)
-		npy_close(s.npy);
-	else if (o.npy)
+	if (o.npy && !s.staged)
 		die("no graph in the input");
+	embed_out_close(&s.eo);
 	if (o.shipped && !o.c.quiet)	/* at the end: a failing run says one line */
 		warnx_("model: %s (the shipped model; --model to choose another)", o.model);
-	gs_rec_free(&s.out);
+	embed_out_free(&s.eo);
 	batch_free(&s.b);
 	mws_free(s.w);
 	pretrained_free(&s.pt);
 	free(s.ident);
 	free(s.mix);
-	free(s.rows);
-	free(s.prow);
 	free(s.given);
 	gemm_release();
 	return 0;

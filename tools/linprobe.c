@@ -3,11 +3,11 @@
  * classes of nodes (or graphs) from fixed vectors, such as gcn-embed's
  * embeddings or nodefeat's features, over seeded stratified splits.  It
  * writes each run's test predictions as gcn-adapt does, for evalf1.
- * Manual: man/man1/linprobe.1.  The work: common/probe.c.
+ * Manual: man/man1/linprobe.1.  The input: common/probe_data.c; the work:
+ * common/probe.c.
  */
 #include <getopt.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +18,9 @@
 #endif
 
 #include "err.h"
-#include "filter.h"
 #include "opt.h"
 #include "probe.h"
+#include "probe_data.h"
 #include "progress.h"
 #include "reader.h"
 #include "rng.h"
@@ -37,11 +37,8 @@ enum {
 	OPT_C = COPT_FIRST_TOOL, OPT_C_GRID, OPT_CV_FOLDS, OPT_FIRST_RUN, OPT_FOLDS, OPT_LABEL,
 	OPT_POOL, OPT_RUNS, OPT_TASK, OPT_TENSOR, OPT_TEST_FRACTION, OPT_TRAIN_PER_CLASS
 };
-enum { TASK_NODE, TASK_GRAPH };
-static const char *const tasks[] = { "node", "graph", NULL };
+static const char *const tasks[] = { "node", "graph", NULL };	/* PROBE_TASK_x */
 static const char *const pools[] = { "none", "mean", "max", "sum", "meanmax", NULL };
-#define MAX_CLASS 1000000	/* gcn-adapt's bound on a class index */
-#define MAX_WIDTH (1 << 24)	/* values per vector (LIBLINEAR's indices are int) */
 
 struct opts {
 	struct copt c;
@@ -53,20 +50,6 @@ struct opts {
 	double test_fraction;
 	const char *fixed_by;	/* the first option that only a chosen C takes */
 	int pool_set, runs_set, frac_set, C_set;
-};
-
-/* What the input gives: the items' vectors and classes. */
-struct input {
-	struct gs_reader rd;
-	double *X;		/* (n x D) */
-	int32_t *y;		/* (n) */
-	int64_t n, cap;
-	int D, C;
-	char dataset[128];
-	gs_rec attrs;		/* the attributes of the (first) vector tensor */
-	int ngraphs;
-	int32_t graph_n;	/* node task: the graph record's nodes (-1: none) */
-	double *tmp;		/* graph task: one graph's rows */
 };
 
 static void
@@ -128,7 +111,7 @@ check_opts(struct opts *o)
 		die_usage("--C fixes C: %s is for choosing it", o->fixed_by);
 	if (o->p.grid_lo > o->p.grid_hi)
 		die_usage("--C-grid: %g..%g is empty", o->p.grid_lo, o->p.grid_hi);
-	if (o->pool_set && o->task != TASK_GRAPH)
+	if (o->pool_set && o->task != PROBE_TASK_GRAPH)
 		die_usage("--pool is for --task graph");
 	if (strcmp(o->tensor, o->label) == 0)
 		die_usage("--tensor and --label both name '%s'", o->tensor);
@@ -212,242 +195,6 @@ parse(struct opts *o, int argc, char **argv)
 		}
 	}
 	check_opts(o);
-}
-
-/* ---- input ---- */
-
-/* Element j of tensor r as a double. */
-static double
-elem(const gs_rec *r, int64_t j)
-{
-	switch (r->dtype) {
-	case GS_F32: return ((const float *)r->data)[j];
-	case GS_F64: return ((const double *)r->data)[j];
-	case GS_I32: return ((const int32_t *)r->data)[j];
-	default: return (double)((const int64_t *)r->data)[j];
-	}
-}
-
-/* The vector tensor's width, checked against the first one's, and its
- * attributes kept from the first. */
-static void
-take_width(struct input *in, gs_file *f, const gs_rec *r, int D)
-{
-	if (r->cols < 1 || r->cols > MAX_WIDTH)
-		die("%s: '%s' has %" PRId64 " columns (1..%d)", gs_where(f), r->name, r->cols,
-		    MAX_WIDTH);
-	if (in->D && D != in->D)
-		die("%s: graph %" PRId64 ": '%s' has %d values a row, the first graph's %d",
-		    gs_where(f), r->id, r->name, D, in->D);
-	if (!in->D)
-		for (int i = 0; i < r->nattr; i++)
-			gs_attr_set(&in->attrs, r->akey[i], r->aval[i]);
-	in->D = D;
-}
-
-/* The class of a node or graph: negative = none, refused above MAX_CLASS. */
-static int32_t
-class_of(gs_file *f, double c, const char *what, int64_t i)
-{
-	if (c > MAX_CLASS)
-		die("%s: %s %" PRId64 ": class %.0f out of range (at most %d)", gs_where(f), what,
-		    i, c, MAX_CLASS);
-	return c < 0 ? -1 : (int32_t)c;
-}
-
-/* Node task: the per-node vectors or the classes (is_label) of the one
- * graph; *vid and *lid: the graph of each so far (-1: none). */
-static void
-take_node_tensor(struct input *in, const struct opts *o, gs_file *f, const gs_rec *r,
-		 int is_label, int64_t *vid, int64_t *lid)
-{
-	int64_t *id = is_label ? lid : vid, other = is_label ? *vid : *lid;
-
-	if (*id >= 0)
-		die("%s: a second '%s' tensor (graph %" PRId64 "): node classification takes "
-		    "one graph (--task graph probes graphs)", gs_where(f), r->name, r->id);
-	if (other >= 0 && other != r->id)
-		die("%s: '%s' is of graph %" PRId64 ", '%s' of graph %" PRId64, gs_where(f),
-		    r->name, r->id, is_label ? o->tensor : o->label, other);
-	if ((in->graph_n >= 0 && r->rows != in->graph_n) || (other >= 0 && r->rows != in->n))
-		die("%s: '%s' has %" PRId64 " rows, the graph %" PRId64 " nodes", gs_where(f),
-		    r->name, r->rows, in->graph_n >= 0 ? (int64_t)in->graph_n : in->n);
-	*id = r->id;
-	in->n = r->rows;
-	if (is_label) {
-		if (r->cols < 1 || (r->dtype != GS_I32 && r->dtype != GS_I64))
-			die("%s: '%s' must be a tensor of integer classes", gs_where(f), r->name);
-		in->y = xmallocarray((size_t)r->rows + 1, sizeof *in->y);
-		for (int64_t v = 0; v < r->rows; v++)
-			in->y[v] = class_of(f, elem(r, v * r->cols), "node", v);
-		return;
-	}
-	take_width(in, f, r, (int)r->cols);
-	in->X = xmallocarray((size_t)r->rows + 1, (size_t)in->D * sizeof *in->X);
-	for (int64_t j = 0; j < r->rows * r->cols; j++)
-		in->X[j] = elem(r, j);
-}
-
-static void
-read_nodes(struct input *in, const struct opts *o)
-{
-	gs_rec r;
-	int64_t gid = -1, vid = -1, lid = -1;
-	int k;
-
-	gs_rec_init(&r);
-	while ((k = gs_reader_next(&in->rd, &r)) > 0) {
-		gs_file *f = in->rd.in;
-		if (k == GS_GRAPH) {
-			if (in->ngraphs++)
-				die("%s: a second graph: node classification takes one graph "
-				    "(--task graph probes graphs)", gs_where(f));
-			if (vid >= 0 || lid >= 0)
-				die("%s: a graph after the tensors of graph %" PRId64 ": a graph's "
-				    "records follow it", gs_where(f), vid >= 0 ? vid : lid);
-			gid = r.id;
-			in->graph_n = r.n;
-			const char *nm = gs_attr_get(&r, "dataset");
-			snprintf(in->dataset, sizeof in->dataset, "%s", nm ? nm : in->rd.path);
-		} else if (k == GS_TENSOR && (strcmp(r.name, o->tensor) == 0 ||
-					      strcmp(r.name, o->label) == 0)) {
-			follows_graph(f, &r, gid);
-			take_node_tensor(in, o, f, &r, strcmp(r.name, o->label) == 0, &vid, &lid);
-		}
-	}
-	gs_rec_free(&r);
-	if (vid < 0)
-		die("no '%s' tensor in the input (gcn-embed writes 'embedding', nodefeat "
-		    "'features'; --tensor)", o->tensor);
-	if (lid < 0)
-		die("graph %" PRId64 ": no '%s' tensor of node classes (--label)", vid, o->label);
-	if (!*in->dataset)
-		snprintf(in->dataset, sizeof in->dataset, "%s", in->rd.path);
-}
-
-/* Graph task: the vector of the graph in hand (item n - 1) from its tensor
- * r, pooled unless --pool none. */
-static void
-take_graph_vector(struct input *in, const struct opts *o, gs_file *f, const gs_rec *r)
-{
-	int64_t rows = o->pool == PROBE_POOL_NONE ? 1 : in->graph_n;
-	int D = (int)r->cols * (o->pool == PROBE_POOL_MEANMAX ? 2 : 1);
-
-	if (rows == 0)
-		die("%s: graph %" PRId64 " has no nodes to pool", gs_where(f), r->id);
-	if (r->rows != rows)
-		die("%s: graph %" PRId64 ": '%s' is %" PRId64 " x %" PRId64 " for %" PRId32
-		    " nodes; %s", gs_where(f), r->id, r->name, r->rows, r->cols, in->graph_n,
-		    o->pool == PROBE_POOL_NONE
-		    ? "--pool none takes one row a graph" : r->rows == 1
-		    ? "one vector a graph? --pool none takes it as it is"
-		    : "--pool pools one row a node");
-	take_width(in, f, r, D);
-	if (in->n > in->cap) {
-		in->cap = 2 * in->n;
-		in->X = xreallocarray(in->X, (size_t)in->cap, (size_t)D * sizeof *in->X);
-	}
-	in->tmp = xreallocarray(in->tmp, (size_t)(r->rows * r->cols) + 1, sizeof *in->tmp);
-	for (int64_t j = 0; j < r->rows * r->cols; j++)
-		in->tmp[j] = elem(r, j);
-	double *x = in->X + (size_t)(in->n - 1) * (size_t)D;
-	if (o->pool == PROBE_POOL_NONE)
-		memcpy(x, in->tmp, (size_t)D * sizeof *x);
-	else
-		probe_pool(in->tmp, r->rows, (int)r->cols, o->pool, x);
-}
-
-/* Graph task: a new graph record r, item in->n. */
-static void
-new_graph(struct input *in, const gs_rec *r)
-{
-	if (in->n == 0) {
-		const char *nm = gs_attr_get(r, "dataset");
-		snprintf(in->dataset, sizeof in->dataset, "%s", nm ? nm : in->rd.path);
-	}
-	if (in->n % 256 == 0)
-		in->y = xreallocarray(in->y, (size_t)in->n + 256, sizeof *in->y);
-	in->y[in->n++] = -1;
-	in->ngraphs++;
-	in->graph_n = r->n;
-}
-
-/* Graph task: every graph's vector and class (its label record; none: no
- * class). */
-static void
-read_graphs(struct input *in, const struct opts *o)
-{
-	gs_rec r;
-	int64_t gid = -1;
-	int k, have_vec = 1, have_label = 0;
-
-	gs_rec_init(&r);
-	while ((k = gs_reader_next(&in->rd, &r)) > 0) {
-		gs_file *f = in->rd.in;
-		int vec = k == GS_TENSOR && strcmp(r.name, o->tensor) == 0;
-		if (k == GS_GRAPH) {
-			if (!have_vec)
-				die("%s: graph %" PRId64 " (before this record) has no '%s' tensor",
-				    gs_where(f), gid, o->tensor);
-			new_graph(in, &r);
-			gid = r.id;
-			have_vec = have_label = 0;
-		} else if (vec || (k == GS_LABEL && strcmp(r.name, o->label) == 0)) {
-			if (gid < 0)
-				die("%s: a '%s' record before any graph (--task graph: the items are "
-				    "the graphs)", gs_where(f), r.name);
-			follows_graph(f, &r, gid);
-			if (vec ? have_vec++ : have_label++)
-				die("%s: graph %" PRId64 " has a second '%s' record", gs_where(f), gid,
-				    r.name);
-			if (vec)
-				take_graph_vector(in, o, f, &r);
-			else
-				in->y[in->n - 1] = class_of(f, (double)r.value, "graph", gid);
-		}
-	}
-	gs_rec_free(&r);
-	if (in->ngraphs == 0)
-		die("no graph in the input (--task graph: the items are the graphs)");
-	if (!have_vec)
-		die("%s: graph %" PRId64 " has no '%s' tensor", in->rd.path, gid, o->tensor);
-}
-
-/* The classes: C, and every class splittable.  Says once how many items
- * have none. */
-static void
-check_classes(struct input *in, const struct opts *o)
-{
-	static const char *const item[] = { "nodes", "graphs" }, *const one[] = { "node", "graph" };
-	int64_t *cnt, m, kinds = 0;
-
-	in->C = 0;
-	for (int64_t i = 0; i < in->n; i++)
-		if (in->y[i] + 1 > in->C)
-			in->C = in->y[i] + 1;
-	if (in->C == 0)
-		die("no %s has a class (every one is negative or missing: --label)",
-		    one[o->task]);
-	cnt = xmallocarray((size_t)in->C, sizeof *cnt);
-	m = split_class_counts(in->y, in->n, in->C, cnt);
-	for (int c = 0; c < in->C; c++) {
-		kinds += cnt[c] > 0;
-		if (cnt[c] == 1 && !o->folds)
-			die("class %d has one item: a hold-out run needs one to train on and one "
-			    "to test (give it class -1 to leave it out)", c);
-	}
-	if (kinds < 2)
-		die("one class only among the %s", item[o->task]);
-	for (int c = 0; c < in->C && o->folds && !o->c.quiet; c++)
-		if (cnt[c] > 0 && cnt[c] < o->folds) {
-			warnx_("class %d has %" PRId64 " items, fewer than --folds %d: some folds "
-			       "do not test it", c, cnt[c], o->folds);
-			break;
-		}
-	if (m < in->n && !o->c.quiet)
-		warnx_("%" PRId64 " of %" PRId64 " %s have no class: never trained on or tested",
-		       in->n - m, in->n, item[o->task]);
-	free(cnt);
 }
 
 /* ---- runs ---- */
@@ -546,7 +293,7 @@ run_all(const struct opts *o, const struct probe_data *d, int R, int64_t *ntrain
 /* Run r's predictions record: as gcn-adapt's (item, true, pred and, up to
  * 64 classes, score_0 ... the class probabilities), with what was probed. */
 static void
-write_run(gs_file *out, gs_rec *rec, const struct opts *o, const struct input *in, int r,
+write_run(gs_file *out, gs_rec *rec, const struct opts *o, const struct probe_input *in, int r,
 	  const struct probe_result *res, int64_t ntrain)
 {
 	int C = in->C, ncol = C <= 64 ? 3 + C : 3;
@@ -572,7 +319,7 @@ write_run(gs_file *out, gs_rec *rec, const struct opts *o, const struct input *i
 	gs_attr_set(rec, "probe", "logreg");
 	gs_attr_set(rec, "tensor", o->tensor);
 	gs_attr_setf(rec, "width", "%d", in->D);
-	if (o->task == TASK_GRAPH)
+	if (o->task == PROBE_TASK_GRAPH)
 		gs_attr_set(rec, "pool", pools[o->pool]);
 	gs_attr_setf(rec, "C", "%.6g", res->C);
 	if (o->p.C <= 0) {
@@ -594,7 +341,7 @@ int
 main(int argc, char **argv)
 {
 	struct opts o;
-	struct input in;
+	struct probe_input in;
 	gs_file *out;
 	gs_rec rec;
 
@@ -602,15 +349,9 @@ main(int argc, char **argv)
 	parse(&o, argc, argv);
 	copt_apply_threads(&o.c);
 	openblas_set_num_threads(1);	/* LIBLINEAR's vector operations: the runs are parallel */
-	memset(&in, 0, sizeof in);
-	gs_rec_init(&in.attrs);
-	in.graph_n = -1;
-	gs_reader_init(&in.rd, argc - optind, argv + optind);
-	if (o.task == TASK_NODE)
-		read_nodes(&in, &o);
-	else
-		read_graphs(&in, &o);
-	check_classes(&in, &o);
+	struct probe_ask ask = { .task = o.task, .tensor = o.tensor, .label = o.label,
+				 .pool = o.pool, .folds = o.folds, .quiet = o.c.quiet };
+	probe_input_read(&in, &ask, argc - optind, argv + optind);
 	struct probe_data d = { .n = in.n, .D = in.D, .X = in.X, .y = in.y, .C = in.C };
 	int R = o.folds && !o.runs_set ? o.folds - o.first_run : o.runs;
 	int64_t *ntrain = xmallocarray((size_t)R, sizeof *ntrain);
@@ -624,12 +365,8 @@ main(int argc, char **argv)
 	}
 	gs_close(out);
 	gs_rec_free(&rec);
-	gs_rec_free(&in.attrs);
-	gs_reader_free(&in.rd);
+	probe_input_free(&in);
 	free(res);
 	free(ntrain);
-	free(in.X);
-	free(in.y);
-	free(in.tmp);
 	return 0;
 }

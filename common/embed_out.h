@@ -1,0 +1,94 @@
+/*
+ * embed_out.h - gcn-embed's output: the rows an encoder's forward pass
+ * gives for each graph, one a node or one pooled row a graph, written as a
+ * tensor record after the graph, as a table (TSV) or as the rows of a
+ * NumPy .npy file (gcn-embed(1)).
+ *
+ * Ownership: embed_out_init() and embed_out_free() pair; the caller sets
+ * the fields marked "the caller's" (attrs belongs to the struct: fill it
+ * with gs_attr_set()), then embed_out_start() allocates the buffers and
+ * opens the .npy file, which embed_out_close() completes.  The block
+ * outputs and the mix handed to embed_out_graph() stay the caller's.
+ *
+ *	struct embed_out eo;
+ *	embed_out_init(&eo);
+ *	eo.kind = EMB_BLOCKS; eo.layers = L; eo.d = d; gs_attr_set(&eo.attrs, ...);
+ *	embed_out_start(&eo, npy_path_or_NULL);
+ *	for each graph: embed_out_graph(&eo, fg, Hs, mix);
+ *	embed_out_close(&eo);
+ *	embed_out_free(&eo);
+ */
+#ifndef GNN_EMBED_OUT_H
+#define GNN_EMBED_OUT_H
+
+#include <stdint.h>
+
+#include "filter.h"
+#include "nn.h"
+#include "npy.h"
+#include "stream.h"
+
+/* What each node's row holds: every block's output side by side (H1 ..
+ * HL), one block's, or a task's layer mix. */
+enum { EMB_BLOCKS = 0, EMB_BLOCK, EMB_MIX };
+
+/* A graph's row from its node rows (column-wise, --pool): at most
+ * EMB_MAXPOOL of them side by side. */
+enum { EMB_POOL_MEAN = 0, EMB_POOL_MAX, EMB_POOL_SUM, EMB_NPOOL };
+#define EMB_MAXPOOL 8
+
+/* "mean", "max", "sum" */
+extern const char *const emb_pool_name[EMB_NPOOL];
+
+struct embed_out {
+	/* the caller's, before embed_out_start() */
+	int kind;	 /* EMB_x */
+	int block;	 /* EMB_BLOCK: which, 1..layers */
+	int layers;	 /* the encoder's blocks, L */
+	int64_t d;	 /* columns of a block's output */
+	const int *pool; /* (npool) EMB_POOL_x, in the order of the row */
+	int npool;	 /* 0: a row per node */
+	gs_rec attrs;	 /* the attributes of every record written, in order */
+
+	/* embed_out_start()'s */
+	int64_t D;	 /* columns of a node's row: L d (EMB_BLOCKS) or d */
+	int64_t DP;	 /* columns of a graph's row: npool D */
+	npy_writer *npy; /* the .npy file, or NULL */
+	float *rows;	 /* (4096 x D) node rows, converted 4096 at a time */
+	double *prow;	 /* (DP) a graph's pooled row, in double */
+	gs_rec rec;	 /* the record written */
+	/* the poolings' names, "mean,max" say: the records' "pool" */
+	char pool_text[EMB_MAXPOOL * 5];
+};
+
+/* Every field 0 (no pooling, EMB_BLOCKS), attrs and rec empty. */
+void embed_out_init(struct embed_out *eo);
+
+/* The widths from the caller's fields, the buffers, and npy (a path, or
+ * NULL: none) opened for rows of DP columns when pooling, D otherwise.
+ * Dies with one line when the file cannot be created. */
+void embed_out_start(struct embed_out *eo, const char *npy);
+
+/*
+ * The rows of the graph fg to the output in use: the .npy file when open,
+ * else fg->tsv when set, else a tensor record to fg->out ("embedding", n x
+ * D float32, or with pooling "graph_embedding", 1 x DP, with the attribute
+ * "pool", pool_text, after attrs).  Hs: the L block outputs, each (n x d); mix: the
+ * layer mix (n x d) for EMB_MIX, else unused.  The TSV's header row comes
+ * before the first graph of the output (fg->index 0); node rows follow a
+ * "# graph ID" line; values are written %.9g, so a float reads back
+ * exactly.  A pooled row is the column-wise mean, max or sum of the node
+ * rows as floats, summed in double in node order and rounded to float.
+ * Dies with one line on a write error.  n >= 1.
+ * Time complexity: O(n D), times npool when pooling.
+ */
+void embed_out_graph(struct embed_out *eo, const struct filter_graph *fg, real *const *Hs,
+		     const real *mix);
+
+/* The .npy file completed, when one is open (npy_close()); dies on a
+ * write error. */
+void embed_out_close(struct embed_out *eo);
+
+void embed_out_free(struct embed_out *eo);
+
+#endif
