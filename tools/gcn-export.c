@@ -83,32 +83,22 @@ parse(struct opts *o, int argc, char **argv)
 
 	memset(o, 0, sizeof *o);
 	copt_init(&o->c);
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":" COPT_LETTERS, lo, NULL)) != -1) {
-		if (ch == 'h') {
+	while ((ch = copt_next(&o->c, argc, argv, ":" COPT_LETTERS, lo)) != -1) {
+		switch (ch) {
+		case 'h':
 			usage(stdout);
 			copt_exit_ok();
-		}
-		if (copt_handle(&o->c, ch, optarg))
-			continue;
-		switch (ch) {
 		case OPT_FORMAT:
 			o->format = opt_keyword(optarg, formats, "--format");
 			break;
 		case OPT_NAME:
-			if (!*optarg || strlen(optarg) >= GS_NAME_MAX)
-				die_usage("--name: expected a name of 1..%d characters",
-					  GS_NAME_MAX - 1);
-			o->name = optarg;
+			o->name = opt_name(optarg, GS_NAME_MAX, "--name");
 			break;
 		default:
 			copt_bad_option(ch, argv, SYNOPSIS);
 		}
 	}
-	if (o->c.level_set || o->c.text || o->c.seed_set)
-		die_usage("%s: gcn-export writes a safetensors file, not a stream, and "
-			  "draws nothing at random",
-			  o->c.level_set ? "-l" : o->c.text ? "-t" : "-s");
+	copt_no_stream(&o->c, "gcn-export writes a safetensors file");
 }
 
 /* Open the output before reading, so that a bad -o fails at once. */
