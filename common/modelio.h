@@ -92,7 +92,7 @@ int checkpoint_load(model *M, real *best, struct train_state *st, const gs_rec *
 
 /*
  * What model_record_find() looks for and what it saw on the way.  The
- * caller sets the first five fields (zero: the first model record of any
+ * caller sets the first six fields (zero: the first model record of any
  * name, the input read to its end); the others are filled.
  */
 struct model_find {
@@ -111,7 +111,8 @@ struct model_find {
 	int n;			/* model records of that name read */
 	long long others;	/* records read that are neither pg nor model */
 	char other[GS_NAME_MAX];/* the last model record of another name, or "" */
-	char where[400];	/* where the (last) record taken is, or "" */
+	char where[400];	/* where the (last) record taken is, or "": a
+				 * copy of gs_where()'s line (at most 399) */
 };
 
 /*
@@ -121,11 +122,11 @@ struct model_find {
  * taken is passed to f->take() at once (so its error comes before a later
  * bad record's), then, when out is not NULL (a record gs_rec_init() made),
  * moved into out by swapping their buffers: out keeps the first record
- * taken or, with f->last, the last.  Returns 1 when a record was taken, 0 when none was
- * (no model record of that name, or standard input left alone for
- * f->no_stdin), or -1 with msg: a bad or missing input (gs_reader_read()),
- * or take()'s error.  Time: one pass over the input, or up to the first
- * record taken with f->stop.
+ * taken or, with f->last, the last.  Returns 1 when a record was taken, 0
+ * when none was (no model record of that name, or standard input left
+ * alone for f->no_stdin), or -1 with msg: a bad or missing input
+ * (gs_reader_read()), or take()'s error.  Time: one pass over the input,
+ * or up to the first record taken with f->stop.
  */
 int model_record_find(struct gs_reader *rd, struct model_find *f, gs_rec *out, char *msg,
 		      size_t len);
