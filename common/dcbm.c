@@ -556,138 +556,114 @@ static inline uint64_t pack(int32_t x, int32_t y, int bits)
  */
 #define BATCH 32
 
-/* Sample one SEG_PAIR piece, buckets a != b of one cluster: index j is the
- * pair (A[j / sb], B[j % sb]). */
-static void run_pair(const dcbm *d, const struct seg *sg, gsl_rng *r,
-		     struct keybuf *out, int bits)
+/*
+ * Walks the pairs of one piece in index order: pcur_to(c, j) gives pair j
+ * as positions u, v in d->bn.  SEG_PAIR, buckets a != b of one cluster:
+ * index j is (A[j / sb], B[j % sb]), A and B the buckets.  SEG_TRI, pairs
+ * inside bucket a of s nodes: index j is (A[i], A[i + 1 + j - R(i)]) of row
+ * i = tri_row(j).  SEG_LEVEL: struct lcur.
+ */
+struct pcur {
+	int64_t a0, b0;		/* bn positions of buckets a and b */
+	int64_t n;		/* SEG_PAIR: the size sb of b; SEG_TRI: s */
+	int64_t j, i, jj;	/* the last pair: row i, column jj (SEG_PAIR) */
+	int64_t rs, re;		/* SEG_TRI: row i covers indices [rs, re) */
+	struct lcur lc;		/* SEG_LEVEL */
+};
+
+/* Start c before pair sg->lo; P and *pmax are the piece's probability
+ * factor and its largest pair probability. */
+static void pcur_init(struct pcur *c, const dcbm *d, const struct seg *sg, double *P,
+		      double *pmax)
 {
-	const struct dcbm_bnode *A = d->bn + d->bstart[sg->a], *B = d->bn + d->bstart[sg->b];
-	int64_t sb = d->bstart[sg->b + 1] - d->bstart[sg->b], j, i, jj;
-	int64_t ci[BATCH], cj[BATCH];
-	double P = d->p_in, pmax = clip1(d->btmax[sg->a] * d->btmax[sg->b] * P), p, lp, s;
+	c->j = sg->lo - 1;
+	if (sg->kind == SEG_LEVEL) {	/* a and b are levels */
+		*P = d->p_out;
+		*pmax = clip1(d->ltmax[sg->a] * d->ltmax[sg->b] * *P);
+		lcur_init(&c->lc, d, sg->a, sg->b);
+		return;
+	}
+	c->a0 = d->bstart[sg->a];
+	c->b0 = d->bstart[sg->b];
+	*P = d->p_in;
+	if (sg->kind == SEG_PAIR) {
+		*pmax = clip1(d->btmax[sg->a] * d->btmax[sg->b] * *P);
+		c->n = d->bstart[sg->b + 1] - c->b0;
+		c->i = sg->lo / c->n;
+		c->jj = sg->lo - c->i * c->n - 1;
+		return;
+	}
+	*pmax = clip1(d->btmax[sg->a] * d->btmax[sg->a] * *P);
+	c->n = d->bstart[sg->a + 1] - c->a0;
+	c->i = tri_row(sg->lo, c->n);
+	c->rs = tri_start(c->i, c->n);
+	c->re = c->rs + (c->n - 1 - c->i);
+}
+
+/* The bn positions of pair j > every earlier j of c, in a piece of kind
+ * (a constant where it is inlined: one walk compiled for each kind). */
+static inline __attribute__((always_inline)) void
+pcur_to(struct pcur *c, int kind, int64_t j, int64_t *u, int64_t *v)
+{
+	int64_t s = c->n;
+
+	if (kind == SEG_LEVEL) {
+		lcur_pair(&c->lc, j, u, v);
+		return;
+	}
+	if (kind == SEG_PAIR) {
+		c->jj += j - c->j;
+		c->j = j;
+		if (c->jj >= s) {
+			c->i += c->jj / s;
+			c->jj %= s;
+		}
+		*u = c->a0 + c->i;
+		*v = c->b0 + c->jj;
+		return;
+	}
+	if (j >= c->re) {
+		/* A long jump finds its row directly, a short one walks. */
+		if (j - c->re > s) {
+			c->i = tri_row(j, s);
+			c->rs = tri_start(c->i, s);
+			c->re = c->rs + (s - 1 - c->i);
+		} else
+			while (j >= c->re) {
+				c->i++;
+				c->rs = c->re;
+				c->re += s - 1 - c->i;
+			}
+	}
+	*u = c->a0 + c->i;
+	*v = c->a0 + c->i + 1 + (j - c->rs);
+}
+
+/*
+ * Sample one piece of kind sg->kind: each pair j in [lo, hi) is an edge
+ * with probability theta_u * theta_v * P, drawn in index order.  Where
+ * some pair can reach 1 (pmax >= 1) every pair is tried, one uniform each
+ * (a certain pair draws none); else geometric skips with rate pmax find
+ * the candidates, each kept with probability p / pmax.
+ */
+static inline __attribute__((always_inline)) void
+run_seg(const dcbm *d, const struct seg *sg, int kind, gsl_rng *r, struct keybuf *out,
+	int bits)
+{
+	const struct dcbm_bnode *bn = d->bn;
+	struct pcur cur;
+	int64_t j, u, v, cu[BATCH], cv[BATCH];
+	double P, pmax, p, lp, s;
 	int c, k, done;
 
+	pcur_init(&cur, d, sg, &P, &pmax);
 	if (pmax >= 1.0) {
 		/* Every pair is a candidate: walk them in order. */
 		for (j = sg->lo; j < sg->hi; j++) {
-			i = j / sb;
-			jj = j - i * sb;
-			p = A[i].theta * B[jj].theta * P;
+			pcur_to(&cur, kind, j, &u, &v);
+			p = bn[u].theta * bn[v].theta * P;
 			if (p >= 1.0 || gsl_rng_uniform(r) < p)
-				kb_push(out, pack(A[i].node, B[jj].node, bits));
-		}
-		return;
-	}
-	lp = log1p(-pmax);
-	j = sg->lo - 1;
-	i = sg->lo / sb;
-	jj = sg->lo - i * sb - 1;
-	for (done = 0; !done;) {
-		for (c = 0; c < BATCH; c++) {
-			s = geom_skip(r, lp);
-			if (s >= (double)(sg->hi - 1 - j)) {
-				done = 1;
-				break;
-			}
-			j += 1 + (int64_t)s;
-			jj += 1 + (int64_t)s;
-			if (jj >= sb) {
-				i += jj / sb;
-				jj %= sb;
-			}
-			ci[c] = i;
-			cj[c] = jj;
-			__builtin_prefetch(&B[jj]);
-		}
-		for (k = 0; k < c; k++) {
-			p = A[ci[k]].theta * B[cj[k]].theta * P;	/* <= pmax < 1 */
-			if (gsl_rng_uniform(r) * pmax < p)
-				kb_push(out, pack(A[ci[k]].node, B[cj[k]].node, bits));
-		}
-	}
-}
-
-/* Sample one SEG_TRI piece, pairs inside bucket a: index j is the pair
- * (A[i], A[i + 1 + j - R(i)]) of row i = tri_row(j). */
-static void run_tri(const dcbm *d, const struct seg *sg, gsl_rng *r,
-		       struct keybuf *out, int bits)
-{
-	const struct dcbm_bnode *A = d->bn + d->bstart[sg->a];
-	int64_t s = d->bstart[sg->a + 1] - d->bstart[sg->a], j, i, rs, re, jj;
-	int64_t ci[BATCH], cj[BATCH];
-	double P = d->p_in, pmax = clip1(d->btmax[sg->a] * d->btmax[sg->a] * P), p, lp, sk;
-	int c, k, done;
-
-	/* Row i covers linear indices [rs, re). */
-	i = tri_row(sg->lo, s);
-	rs = tri_start(i, s);
-	re = rs + (s - 1 - i);
-	if (pmax >= 1.0) {
-		for (j = sg->lo; j < sg->hi; j++) {
-			while (j >= re) {
-				i++;
-				rs = re;
-				re += s - 1 - i;
-			}
-			jj = i + 1 + (j - rs);
-			p = A[i].theta * A[jj].theta * P;
-			if (p >= 1.0 || gsl_rng_uniform(r) < p)
-				kb_push(out, pack(A[i].node, A[jj].node, bits));
-		}
-		return;
-	}
-	lp = log1p(-pmax);
-	j = sg->lo - 1;
-	for (done = 0; !done;) {
-		for (c = 0; c < BATCH; c++) {
-			sk = geom_skip(r, lp);
-			if (sk >= (double)(sg->hi - 1 - j)) {
-				done = 1;
-				break;
-			}
-			j += 1 + (int64_t)sk;
-			if (j >= re) {
-				/* A long jump finds its row directly, a short one walks. */
-				if (j - re > s) {
-					i = tri_row(j, s);
-					rs = tri_start(i, s);
-					re = rs + (s - 1 - i);
-				} else
-					while (j >= re) {
-						i++;
-						rs = re;
-						re += s - 1 - i;
-					}
-			}
-			ci[c] = i;
-			cj[c] = jj = i + 1 + (j - rs);
-			__builtin_prefetch(&A[jj]);
-		}
-		for (k = 0; k < c; k++) {
-			p = A[ci[k]].theta * A[cj[k]].theta * P;
-			if (gsl_rng_uniform(r) * pmax < p)
-				kb_push(out, pack(A[ci[k]].node, A[cj[k]].node, bits));
-		}
-	}
-}
-
-/* Sample one SEG_LEVEL piece: pairs of levels x <= y in different clusters. */
-static void run_level(const dcbm *d, const struct seg *sg, gsl_rng *r,
-		      struct keybuf *out, int bits)
-{
-	const struct dcbm_bnode *bn = d->bn;
-	struct lcur cur;
-	int64_t j, iu, iv, ci[BATCH], cj[BATCH];
-	double P = d->p_out, pmax = clip1(d->ltmax[sg->a] * d->ltmax[sg->b] * P), p, lp, s;
-	int c, k, done;
-
-	lcur_init(&cur, d, sg->a, sg->b);
-	if (pmax >= 1.0) {
-		for (j = sg->lo; j < sg->hi; j++) {
-			lcur_pair(&cur, j, &iu, &iv);
-			p = bn[iu].theta * bn[iv].theta * P;
-			if (p >= 1.0 || gsl_rng_uniform(r) < p)
-				kb_push(out, pack(bn[iu].node, bn[iv].node, bits));
+				kb_push(out, pack(bn[u].node, bn[v].node, bits));
 		}
 		return;
 	}
@@ -701,13 +677,13 @@ static void run_level(const dcbm *d, const struct seg *sg, gsl_rng *r,
 				break;
 			}
 			j += 1 + (int64_t)s;
-			lcur_pair(&cur, j, &ci[c], &cj[c]);
-			__builtin_prefetch(&bn[cj[c]]);
+			pcur_to(&cur, kind, j, &cu[c], &cv[c]);
+			__builtin_prefetch(&bn[cv[c]]);
 		}
 		for (k = 0; k < c; k++) {
-			p = bn[ci[k]].theta * bn[cj[k]].theta * P;
+			p = bn[cu[k]].theta * bn[cv[k]].theta * P;	/* <= pmax < 1 */
 			if (gsl_rng_uniform(r) * pmax < p)
-				kb_push(out, pack(bn[ci[k]].node, bn[cj[k]].node, bits));
+				kb_push(out, pack(bn[cu[k]].node, bn[cv[k]].node, bits));
 		}
 	}
 }
@@ -720,13 +696,13 @@ static void run_task(const dcbm *d, const struct plan *pl, size_t t, gsl_rng *r,
 	for (k = pl->first[t]; k < pl->first[t + 1]; k++)
 		switch (pl->seg[k].kind) {
 		case SEG_TRI:
-			run_tri(d, &pl->seg[k], r, out, bits);
+			run_seg(d, &pl->seg[k], SEG_TRI, r, out, bits);
 			break;
 		case SEG_PAIR:
-			run_pair(d, &pl->seg[k], r, out, bits);
+			run_seg(d, &pl->seg[k], SEG_PAIR, r, out, bits);
 			break;
 		default:
-			run_level(d, &pl->seg[k], r, out, bits);
+			run_seg(d, &pl->seg[k], SEG_LEVEL, r, out, bits);
 		}
 }
 

@@ -105,6 +105,17 @@ static void graph_done(struct progress *pr, gs_file *in, int64_t graphs)
 	}
 }
 
+/* Hand the graph in fg, with the held records of its wants, to the tool. */
+static void graph_call(const struct filter *f, struct filter_graph *fg, const struct held *h,
+		       struct progress *pr, gs_file *in)
+{
+	fg->held = h->r;
+	fg->nheld = h->n;
+	f->graph_fn(f->ctx, fg);
+	fg->index++;
+	graph_done(pr, in, fg->index);
+}
+
 int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 		   char **argv)
 {
@@ -153,11 +164,7 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 				continue;
 			}
 			if (pending) {	/* the graph before: its records are all in */
-				fg.held = h.r;
-				fg.nheld = h.n;
-				f->graph_fn(f->ctx, &fg);
-				fg.index++;
-				graph_done(&pr, in, fg.index);
+				graph_call(f, &fg, &h, &pr, in);
 				pending = 0;
 			}
 			if (f->need_fn)
@@ -179,18 +186,12 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 			}
 			fg.rec = &rec;
 			fg.g = &g;
-			f->graph_fn(f->ctx, &fg);
-			fg.index++;
-			graph_done(&pr, in, fg.index);
+			graph_call(f, &fg, &h, &pr, in);	/* nothing held */
 		}
 		if (k < -1)
 			die("%s", gs_strerror(in));
 		if (pending) {	/* a graph's records end with its input */
-			fg.held = h.r;
-			fg.nheld = h.n;
-			f->graph_fn(f->ctx, &fg);
-			fg.index++;
-			graph_done(&pr, in, fg.index);
+			graph_call(f, &fg, &h, &pr, in);
 			pending = 0;
 		}
 		if (gs_in_size(in) > 0 || i == nfiles - 1)

@@ -430,6 +430,58 @@ checkpoint_load(model *M, real *best, struct train_state *st, const gs_rec *r,
 
 /* ---- the adapted model (gcn-adapt --save-model, --predict) ---- */
 
+/* The reader's inputs include standard input (no file named, or "-"). */
+static int
+reads_stdin(const struct gs_reader *rd)
+{
+	for (int i = 0; i < rd->nfiles; i++)
+		if (strcmp(rd->files[i], "-") == 0)
+			return 1;
+	return rd->nfiles == 0;
+}
+
+int
+model_record_find(struct gs_reader *rd, struct model_find *f, gs_rec *out, char *msg,
+		  size_t len)
+{
+	gs_rec r;
+	int k, found = 0;
+
+	f->n = 0;
+	f->others = 0;
+	f->other[0] = f->where[0] = '\0';
+	if (f->no_stdin && reads_stdin(rd))
+		return 0;
+	gs_rec_init(&r);
+	while ((k = gs_reader_read(rd, &r, msg, len)) > 0) {
+		if (k != GS_MODEL) {
+			f->others++;
+			continue;
+		}
+		if (f->name && strcmp(r.name, f->name) != 0) {
+			snprintf(f->other, sizeof f->other, "%s", r.name);
+			continue;
+		}
+		if (f->n++ > 0 && !f->last)
+			continue;
+		snprintf(f->where, sizeof f->where, "%s", gs_where(rd->in));
+		if (f->take && f->take(&r, f->where, f->ctx, msg, len) != 0) {
+			k = -1;
+			break;
+		}
+		found = 1;
+		if (out) {	/* keep it: swap the buffers */
+			gs_rec t = *out;
+			*out = r;
+			r = t;
+		}
+		if (f->stop)
+			break;
+	}
+	gs_rec_free(&r);
+	return k < 0 ? -1 : found;
+}
+
 void
 adapted_cfg_default(struct adapted_cfg *a)
 {

@@ -7,7 +7,8 @@
  * Ownership: the caller owns the records and models passed in; a model
  * made by model_from_record() or adapted_from_record() is released with
  * model_free(), a head with head_free(), an adapted_cfg with
- * adapted_cfg_free().
+ * adapted_cfg_free().  model_record_find() reads through a gs_reader the
+ * caller owns, into a record the caller owns.
  */
 #ifndef GNN_MODELIO_H
 #define GNN_MODELIO_H
@@ -16,6 +17,7 @@
 
 #include "head.h"
 #include "model.h"
+#include "reader.h"
 #include "settings.h"
 #include "stream.h"
 
@@ -87,6 +89,47 @@ void checkpoint_record(gs_rec *r, const struct train_settings *s, const model *M
  */
 int checkpoint_load(model *M, real *best, struct train_state *st, const gs_rec *r,
 		    const char *where, char *msg, size_t msglen);
+
+/*
+ * What model_record_find() looks for and what it saw on the way.  The
+ * caller sets the first six fields (zero: the first model record of any
+ * name, the input read to its end); the others are filled.
+ */
+struct model_find {
+	const char *name;	/* model records of this name only, or NULL: any */
+	int last;		/* take every such record in turn (a checkpoint's
+				 * file: the last one stands); 0: the first only */
+	int stop;		/* the first taken ends the reading: the rest of
+				 * the input is not read (for a quick look) */
+	int no_stdin;		/* read nothing when the input is standard input
+				 * (no file or "-"): it can be read once only */
+	/* Called on each record taken while the reader is on it (where is
+	 * "FILE: record N"): 0, or -1 with msg, which ends the reading.
+	 * NULL: nothing to call. */
+	int (*take)(const gs_rec *r, const char *where, void *ctx, char *msg, size_t len);
+	void *ctx;		/* take()'s */
+	int n;			/* model records of that name read */
+	long long others;	/* records read that are neither pg nor model */
+	char other[GS_NAME_MAX];/* the last model record of another name, or "" */
+	char where[400];	/* where the (last) record taken is, or "": a
+				 * copy of gs_where()'s line (at most 399) */
+};
+
+/*
+ * The one loop that finds a model record: read rd's inputs (their pg
+ * records kept by rd) and take the first model record named f->name, or
+ * with f->last each of them in turn, counting the others in f.  A record
+ * taken is passed to f->take() at once (so its error comes before a later
+ * bad record's), then, when out is not NULL (a record gs_rec_init() made),
+ * moved into out by swapping their buffers: out keeps the first record
+ * taken or, with f->last, the last.  Returns 1 when a record was taken, 0
+ * when none was (no model record of that name, or standard input left
+ * alone for f->no_stdin), or -1 with msg: a bad or missing input
+ * (gs_reader_read()), or take()'s error.  Time: one pass over the input,
+ * or up to the first record taken with f->stop.
+ */
+int model_record_find(struct gs_reader *rd, struct model_find *f, gs_rec *out, char *msg,
+		      size_t len);
 
 /*
  * What an adapted model was made for and how to apply it: the adapt.*

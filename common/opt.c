@@ -175,6 +175,32 @@ int copt_handle(struct copt *c, int ch, const char *arg)
 	return 0;
 }
 
+int copt_next(struct copt *c, int argc, char **argv, const char *letters,
+	      const struct option *longopts)
+{
+	int ch;
+
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, letters, longopts, NULL)) != -1)
+		if (!copt_handle(c, ch, optarg))
+			return ch;
+	return -1;
+}
+
+void copt_no_stream(const struct copt *c, const char *what)
+{
+	if (c->level_set || c->text || c->seed_set)
+		die_usage("%s: %s, not a stream, and draws nothing at random",
+			  c->level_set ? "-l" : c->text ? "-t" : "-s", what);
+}
+
+const char *opt_name(const char *s, int max, const char *name)
+{
+	if (!*s || strlen(s) >= (size_t)max)
+		die_usage("%s: expected a name of 1..%d characters", name, max - 1);
+	return s;
+}
+
 void copt_exit_ok(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout))

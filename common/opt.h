@@ -65,6 +65,31 @@ int copt_handle(struct copt *c, int ch, const char *arg);
 void copt_bad_option(int ch, char **argv, const char *synopsis)
 	__attribute__((noreturn));
 
+struct option;	/* getopt.h */
+
+/*
+ * The getopt loop's shared part: getopt_long() over argv with letters and
+ * longopts (opterr set to 0), every shared option handled on the way
+ * (copt_handle()).  Returns the next other option: -h ('h': the tool
+ * prints its usage and calls copt_exit_ok()), one of the tool's own, or
+ * getopt's '?' or ':' for misuse (copt_bad_option()); -1 after the last.
+ *
+ *	while ((ch = copt_next(&o->c, argc, argv, ":" COPT_LETTERS, lo)) != -1)
+ *		switch (ch) { case 'h': ...; case OPT_X: ...; default: copt_bad_option(...); }
+ */
+int copt_next(struct copt *c, int argc, char **argv, const char *letters,
+	      const struct option *longopts);
+/*
+ * For a program that writes no stream and draws nothing at random
+ * (evalf1, gcn-export): -l, -t and -s are usage errors, "-l: WHAT, not a
+ * stream, and draws nothing at random", what being "evalf1 writes a
+ * report", say.
+ */
+void copt_no_stream(const struct copt *c, const char *what);
+/* A record name of 1..max-1 characters (max: GS_NAME_MAX), else the usage
+ * error "NAME: expected a name of 1..max-1 characters"; returns s. */
+const char *opt_name(const char *s, int max, const char *name);
+
 /* Exit 0 after -h or --version output, failing with exit 1 if stdout could
  * not be written (so `prog -h > /dev/full` does not claim success). */
 void copt_exit_ok(void) __attribute__((noreturn));

@@ -51,49 +51,35 @@ static void pretrained_start(struct pretrained *p, const char *path, char **file
 
 /*
  * Read every record of p's file (pg records kept) and give the first model
- * record to load(p, r, ctx, msg, len).  0, or -1 with msg: a bad stream,
- * load()'s error, or no model record.
+ * record to f->take.  0, or -1 with msg: a bad stream, take()'s error, or
+ * no model record.
  */
-static int read_model(struct pretrained *p, int (*load)(struct pretrained *, const gs_rec *,
-							 void *, char *, size_t),
-		      void *ctx, char *msg, size_t len)
+static int read_model(struct pretrained *p, struct model_find *f, char *msg, size_t len)
 {
-	gs_rec r;
-	int k, found = 0;
+	int k = model_record_find(&p->rd, f, NULL, msg, len);
 
-	gs_rec_init(&r);
-	while ((k = gs_reader_read(&p->rd, &r, msg, len)) > 0)
-		if (k == GS_MODEL && !found) {
-			if (load(p, &r, ctx, msg, len) != 0) {
-				k = -1;
-				break;
-			}
-			found = 1;
-		}
-	gs_rec_free(&r);
-	if (k == 0 && !found) {
+	if (k == 0)
 		snprintf(msg, len, "%s: no model record", p->path);
-		k = -1;
-	}
-	if (k < 0)
+	if (k <= 0)
 		err_one_line(msg);	/* it may quote a record's name */
-	return k < 0 ? -1 : 0;
+	return k <= 0 ? -1 : 0;
 }
 
-static int load_pretrained(struct pretrained *p, const gs_rec *r, void *ctx, char *msg,
+static int load_pretrained(const gs_rec *r, const char *where, void *ctx, char *msg,
 			   size_t len)
 {
-	(void)ctx;
+	struct pretrained *p = ctx;
+
 	/* a checkpoint's parameters are the current ones, not the best:
 	 * refused rather than taken for the model */
 	if (strcmp(r->name, CKPT_NAME) == 0) {
 		snprintf(msg, len, "%s: a gcn-train checkpoint (%s), not a model: use the model "
 			 "gcn-train wrote (-o), or go on training with gcn-train --resume",
-			 gs_where(p->rd.in), CKPT_NAME);
+			 where, CKPT_NAME);
 		return -1;
 	}
 	train_settings_free(&p->ts);
-	return model_from_record(&p->M, &p->ts, r, gs_where(p->rd.in), msg, len);
+	return model_from_record(&p->M, &p->ts, r, where, msg, len);
 }
 
 int pretrained_read(struct pretrained *p, const char *path, char *msg, size_t len)
@@ -109,7 +95,8 @@ int pretrained_read(struct pretrained *p, const char *path, char *msg, size_t le
 		pretrained_free(p);
 		return -1;
 	}
-	if (read_model(p, load_pretrained, NULL, msg, len) != 0) {
+	struct model_find f = { .take = load_pretrained, .ctx = p };
+	if (read_model(p, &f, msg, len) != 0) {
 		pretrained_free(p);
 		return -1;
 	}
@@ -124,26 +111,26 @@ void pretrained_load(struct pretrained *p, const char *path)
 		die("%s", msg);
 }
 
-/* What pretrained_read_adapted() fills besides p. */
+/* What pretrained_read_adapted() fills. */
 struct adapted_out {
+	struct pretrained *p;
 	struct adapted_cfg *ac;
 	struct head *h;
 	int loaded;		/* h holds a head */
 };
 
-static int load_adapted(struct pretrained *p, const gs_rec *r, void *ctx, char *msg,
+static int load_adapted(const gs_rec *r, const char *where, void *ctx, char *msg,
 			size_t len)
 {
 	struct adapted_out *o = ctx;
 
 	if (strcmp(r->name, ADAPTED_NAME) != 0) {
 		snprintf(msg, len, "%s: a '%s' model record: --predict takes an adapted model, "
-			 "which gcn-adapt --save-model writes", gs_where(p->rd.in), r->name);
+			 "which gcn-adapt --save-model writes", where, r->name);
 		return -1;
 	}
-	train_settings_free(&p->ts);
-	if (adapted_from_record(&p->M, &p->ts, o->ac, o->h, r, gs_where(p->rd.in), msg,
-				len) != 0)
+	train_settings_free(&o->p->ts);
+	if (adapted_from_record(&o->p->M, &o->p->ts, o->ac, o->h, r, where, msg, len) != 0)
 		return -1;
 	o->loaded = 1;
 	return 0;
@@ -153,11 +140,12 @@ int pretrained_read_adapted(struct pretrained *p, struct adapted_cfg *ac, struct
 			    const char *path, char *msg, size_t len)
 {
 	char *files[1] = { (char *)path };
-	struct adapted_out o = { ac, h, 0 };
+	struct adapted_out o = { p, ac, h, 0 };
+	struct model_find f = { .take = load_adapted, .ctx = &o };
 
 	pretrained_start(p, path, files);
 	memset(ac, 0, sizeof *ac);	/* adapted_from_record() fills it */
-	if (read_model(p, load_adapted, &o, msg, len) != 0) {
+	if (read_model(p, &f, msg, len) != 0) {
 		if (o.loaded)
 			head_free(h);
 		adapted_cfg_free(ac);

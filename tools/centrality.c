@@ -46,6 +46,7 @@ struct state {
 	gs_rec out;
 	int64_t approx_graphs;
 	int error_set;		/* --error or --closeness-error given */
+	int tsv;		/* --tsv */
 	/* Progress of the current graph (centrality_compute's hook): the
 	 * BFS sources, then the components through the eigensolvers, and
 	 * within them the restarts of a Lanczos run.  pr_on: the line of pr
@@ -298,7 +299,9 @@ static void one_graph(void *ctx, const struct filter_graph *fg)
 	gs_write1(fg->out, &s->out);
 }
 
-int main(int argc, char **argv)
+/* The options into c and s (the centrality options, --tsv); dies on
+ * misuse. */
+static void parse(struct copt *c, struct state *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		COPT_LONGOPTS,
@@ -311,63 +314,68 @@ int main(int argc, char **argv)
 		{ "tsv",       no_argument,       NULL, OPT_TSV },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct copt c;
-	struct filter f;
-	struct state s;
-	int ch, j;
+	int ch;
 
-	copt_passive_wait(argv);
-	err_setprog(argv[0]);
-	copt_init(&c);
-	memset(&f, 0, sizeof f);
-	memset(&s, 0, sizeof s);
-	s.c = &c;
-	cent_opts_init(&s.co);
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":" COPT_LETTERS, longopts, NULL)) != -1) {
+	copt_init(c);
+	memset(s, 0, sizeof *s);
+	s->c = c;
+	cent_opts_init(&s->co);
+	while ((ch = copt_next(c, argc, argv, ":" COPT_LETTERS, longopts)) != -1) {
 		switch (ch) {
 		case 'h':
-			usage(stdout, &s);
+			usage(stdout, s);
 			copt_exit_ok();
 		case OPT_CL_ERROR:
-			s.co.cl_error = opt_double(optarg, 1e-6, 1, "--closeness-error");
-			s.error_set = 1;
+			s->co.cl_error = opt_double(optarg, 1e-6, 1, "--closeness-error");
+			s->error_set = 1;
 			break;
 		case OPT_DELTA:
-			s.co.delta = opt_double(optarg, 1e-12, 0.5, "--delta");
+			s->co.delta = opt_double(optarg, 1e-12, 0.5, "--delta");
 			break;
 		case OPT_EIG_PAIRS:
-			s.co.eig_pairs = (int32_t)opt_ll(optarg, 1, 4096, "--eig-pairs");
+			s->co.eig_pairs = (int32_t)opt_ll(optarg, 1, 4096, "--eig-pairs");
 			break;
 		case OPT_ERROR:
-			s.co.bc_error = opt_double(optarg, 1e-6, 1, "--error");
-			s.error_set = 1;
+			s->co.bc_error = opt_double(optarg, 1e-6, 1, "--error");
+			s->error_set = 1;
 			break;
 		case OPT_EXACT_MAX:
-			s.co.exact_max = (int32_t)opt_ll(optarg, 0, GS_MAX_NODES, "--exact-max");
+			s->co.exact_max = (int32_t)opt_ll(optarg, 0, GS_MAX_NODES, "--exact-max");
 			break;
 		case OPT_SAMPLES:
-			s.co.samples = (int32_t)opt_ll(optarg, 2, GS_MAX_NODES, "--samples");
+			s->co.samples = (int32_t)opt_ll(optarg, 2, GS_MAX_NODES, "--samples");
 			break;
 		case OPT_TSV:
-			f.tsv = 1;
+			s->tsv = 1;
 			break;
 		default:
-			if (copt_handle(&c, ch, optarg))
-				break;
 			copt_bad_option(ch, argv, SYNOPSIS);
 		}
 	}
-	if (s.co.samples && s.error_set)
+	if (s->co.samples && s->error_set)
 		die_usage("--samples fixes the sources, --error and --closeness-error ask "
 			  "for bounds; give one or the other");
-	c.seed_set = 1;		/* the default seed is a seed: the pg record shows it */
+	c->seed_set = 1;	/* the default seed is a seed: the pg record shows it */
+}
+
+int main(int argc, char **argv)
+{
+	struct copt c;
+	struct filter f;
+	struct state s;
+	int j;
+
+	copt_passive_wait(argv);
+	err_setprog(argv[0]);
+	parse(&c, &s, argc, argv);
 	copt_apply_threads(&c);
 	progress_init(&s.pr, &c);
 	progress_init(&s.lz, &c);
 	cent_ws_init(&s.ws);
 	gs_rec_init(&s.out);
+	memset(&f, 0, sizeof f);
 	f.c = &c;
+	f.tsv = s.tsv;
 	f.replaces = written;
 	f.graph_fn = one_graph;
 	f.need_fn = need;

@@ -352,7 +352,9 @@ static void check_opts(const struct opts *o)
 			  o->count, MAX_ID);
 }
 
-int main(int argc, char **argv)
+/* The options into o over the paper's defaults, and which were given into
+ * cl; dies on misuse. */
+static void parse(struct opts *o, struct given *cl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		COPT_LONGOPTS,
@@ -368,80 +370,86 @@ int main(int argc, char **argv)
 		{ "p-div-q",     required_argument, NULL, OPT_P_DIV_Q },
 		{ NULL, 0, NULL, 0 }
 	};
+	int ch;
+
 	/* The paper's ranges (appendix), mean degree 10 k. */
-	struct opts o = {
+	*o = (struct opts){
 		.R = { .nodes = { 100, 2000 }, .clusters = { 2, 10 }, .p_div_q = { 3, 6 },
 		       .k = { 0.1, 2 }, .gamma = { 2, 10 }, .deg_per_k = 10,
 		       .mean_degree = { 10, 10 }, .use_mean_degree = 0 },
 		.count = 1024, .first_id = 0, .config = NULL,
 	};
-	struct given cl = { 0 };
-	gs_file *out;
-	int ch, rc;
-
-	err_setprog(argv[0]);
-	copt_init(&o.c);
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":k:" COPT_LETTERS, longopts, NULL)) != -1) {
+	memset(cl, 0, sizeof *cl);
+	copt_init(&o->c);
+	while ((ch = copt_next(&o->c, argc, argv, ":k:" COPT_LETTERS, longopts)) != -1) {
 		switch (ch) {
 		case 'h':
-			usage(stdout, &o);
+			usage(stdout, o);
 			copt_exit_ok();
 		case 'k':
-			opt_range_double(optarg, 0, MAX_K, "-k", &o.R.k[0], &o.R.k[1]);
-			cl.k = 1;
+			opt_range_double(optarg, 0, MAX_K, "-k", &o->R.k[0], &o->R.k[1]);
+			cl->k = 1;
 			break;
 		case OPT_CLUSTERS:
 			opt_range_ll(optarg, 1, DCBM_MAX_CLUSTERS, "--clusters",
-				     &o.R.clusters[0], &o.R.clusters[1]);
-			cl.clusters = 1;
+				     &o->R.clusters[0], &o->R.clusters[1]);
+			cl->clusters = 1;
 			break;
 		case OPT_CONFIG:
-			o.config = optarg;
+			o->config = optarg;
 			break;
 		case OPT_COUNT:
-			o.count = opt_ll(optarg, 0, MAX_COUNT, "--count");
-			cl.count = 1;
+			o->count = opt_ll(optarg, 0, MAX_COUNT, "--count");
+			cl->count = 1;
 			break;
 		case OPT_DEG_PER_K:
-			o.R.deg_per_k = opt_double(optarg, 0, DCBM_MAX_DEGREE, "--deg-per-k");
-			cl.deg_per_k = 1;
+			o->R.deg_per_k = opt_double(optarg, 0, DCBM_MAX_DEGREE, "--deg-per-k");
+			cl->deg_per_k = 1;
 			break;
 		case OPT_FIRST_ID:
-			o.first_id = opt_ll(optarg, 0, MAX_ID, "--first-id");
-			cl.first_id = 1;
+			o->first_id = opt_ll(optarg, 0, MAX_ID, "--first-id");
+			cl->first_id = 1;
 			break;
 		case OPT_GAMMA:
 			opt_range_double(optarg, DCBM_MIN_GAMMA, DCBM_MAX_GAMMA, "--gamma",
-					 &o.R.gamma[0], &o.R.gamma[1]);
-			cl.gamma = 1;
+					 &o->R.gamma[0], &o->R.gamma[1]);
+			cl->gamma = 1;
 			break;
 		case OPT_MEAN_DEGREE:
 			opt_range_double(optarg, 0, DCBM_MAX_DEGREE, "--mean-degree",
-					 &o.R.mean_degree[0], &o.R.mean_degree[1]);
-			o.R.use_mean_degree = 1;
-			cl.mean_degree = 1;
+					 &o->R.mean_degree[0], &o->R.mean_degree[1]);
+			o->R.use_mean_degree = 1;
+			cl->mean_degree = 1;
 			break;
 		case OPT_NODES:
-			opt_range_ll(optarg, 1, DCBM_MAX_NODES, "--nodes", &o.R.nodes[0],
-				     &o.R.nodes[1]);
-			cl.nodes = 1;
+			opt_range_ll(optarg, 1, DCBM_MAX_NODES, "--nodes", &o->R.nodes[0],
+				     &o->R.nodes[1]);
+			cl->nodes = 1;
 			break;
 		case OPT_P_DIV_Q:
-			opt_range_double(optarg, 1, DCBM_MAX_PDQ, "--p-div-q", &o.R.p_div_q[0],
-					 &o.R.p_div_q[1]);
-			cl.p_div_q = 1;
+			opt_range_double(optarg, 1, DCBM_MAX_PDQ, "--p-div-q", &o->R.p_div_q[0],
+					 &o->R.p_div_q[1]);
+			cl->p_div_q = 1;
 			break;
 		default:
-			if (copt_handle(&o.c, ch, optarg))
-				break;
 			copt_bad_option(ch, argv, SYNOPSIS);
 		}
 	}
 	if (optind < argc)
 		die_usage("unexpected operand '%s' (dcbm-gen reads no input)", argv[optind]);
-	if (cl.k && cl.mean_degree)
+	if (cl->k && cl->mean_degree)
 		die_usage("-k and --mean-degree both set the density; give one");
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
+	struct given cl;
+	gs_file *out;
+	int rc;
+
+	err_setprog(argv[0]);
+	parse(&o, &cl, argc, argv);
 	if (o.config)
 		load_config(&o, &cl);
 	check_opts(&o);

@@ -95,15 +95,11 @@ parse(struct opts *o, int argc, char **argv)
 	memset(o, 0, sizeof *o);
 	copt_init(&o->c);
 	o->name = "predictions";
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, COPT_LETTERS, lo, NULL)) != -1) {
-		if (ch == 'h') {
+	while ((ch = copt_next(&o->c, argc, argv, COPT_LETTERS, lo)) != -1) {
+		switch (ch) {
+		case 'h':
 			usage(stdout);
 			copt_exit_ok();
-		}
-		if (copt_handle(&o->c, ch, optarg))
-			continue;
-		switch (ch) {
 		case OPT_BASELINE:
 			if (!*optarg)
 				die_usage("--baseline: expected a file of predictions");
@@ -113,19 +109,13 @@ parse(struct opts *o, int argc, char **argv)
 			break;
 		case OPT_CONFUSION: o->confusion = 1; break;
 		case OPT_PER_CLASS: o->per_class = 1; break;
-		case OPT_NAME:
-			if (!*optarg || strlen(optarg) >= GS_NAME_MAX)
-				die_usage("--name: expected a name of 1..%d characters", GS_NAME_MAX - 1);
-			o->name = optarg;
-			break;
+		case OPT_NAME: o->name = opt_name(optarg, GS_NAME_MAX, "--name"); break;
 		case OPT_FORMAT: o->format = opt_keyword(optarg, formats, "--format"); break;
 		default:
 			copt_bad_option(ch, argv, SYNOPSIS);
 		}
 	}
-	if (o->c.level_set || o->c.text || o->c.seed_set)
-		die_usage("%s: evalf1 writes a report, not a stream, and draws nothing at "
-			  "random", o->c.level_set ? "-l" : o->c.text ? "-t" : "-s");
+	copt_no_stream(&o->c, "evalf1 writes a report");
 	int stdin_main = optind == argc;
 	for (int i = optind; i < argc; i++)
 		stdin_main |= strcmp(argv[i], "-") == 0;

@@ -14,6 +14,7 @@
 
 #include "err.h"
 #include "export.h"
+#include "modelio.h"
 #include "opt.h"
 #include "outfile.h"
 #include "reader.h"
@@ -34,11 +35,10 @@ struct opts {
 struct input {
 	struct gs_reader rd;	/* pg records kept */
 	gs_rec model;
-	char *where;		/* "FILE: record N" of the model */
+	struct model_find f;	/* where the model is (f.where); f.n model records
+				 * could be exported, f.other is one --name
+				 * skipped, f.others are neither pg nor model */
 	char *src;		/* the inputs, for messages */
-	int nmodels;		/* model records that could be exported */
-	char other[GS_NAME_MAX];/* the name of one model record --name skipped */
-	long long others;	/* records neither pg nor model */
 };
 
 /* The output: a stream of bytes, atomic with -o. */
@@ -83,32 +83,22 @@ parse(struct opts *o, int argc, char **argv)
 
 	memset(o, 0, sizeof *o);
 	copt_init(&o->c);
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":" COPT_LETTERS, lo, NULL)) != -1) {
-		if (ch == 'h') {
+	while ((ch = copt_next(&o->c, argc, argv, ":" COPT_LETTERS, lo)) != -1) {
+		switch (ch) {
+		case 'h':
 			usage(stdout);
 			copt_exit_ok();
-		}
-		if (copt_handle(&o->c, ch, optarg))
-			continue;
-		switch (ch) {
 		case OPT_FORMAT:
 			o->format = opt_keyword(optarg, formats, "--format");
 			break;
 		case OPT_NAME:
-			if (!*optarg || strlen(optarg) >= GS_NAME_MAX)
-				die_usage("--name: expected a name of 1..%d characters",
-					  GS_NAME_MAX - 1);
-			o->name = optarg;
+			o->name = opt_name(optarg, GS_NAME_MAX, "--name");
 			break;
 		default:
 			copt_bad_option(ch, argv, SYNOPSIS);
 		}
 	}
-	if (o->c.level_set || o->c.text || o->c.seed_set)
-		die_usage("%s: gcn-export writes a safetensors file, not a stream, and "
-			  "draws nothing at random",
-			  o->c.level_set ? "-l" : o->c.text ? "-t" : "-s");
+	copt_no_stream(&o->c, "gcn-export writes a safetensors file");
 }
 
 /* Open the output before reading, so that a bad -o fails at once. */
@@ -148,44 +138,33 @@ close_output(struct output *out)
 static void
 read_input(struct input *in, const struct opts *o, int nfiles, char **files)
 {
-	gs_rec r;
-	int k;
+	struct model_find *f = &in->f;
+	char msg[1024];		/* gs_strerror()'s whole line */
 
 	memset(in, 0, sizeof *in);
 	in->src = xstrdup(nfiles > 1 ? "the inputs" : nfiles == 1 && strcmp(files[0], "-")
 			  ? files[0] : "<stdin>");
 	gs_reader_init(&in->rd, nfiles, files);
 	gs_rec_init(&in->model);
-	gs_rec_init(&r);
-	while ((k = gs_reader_next(&in->rd, &r)) > 0) {
-		if (k != GS_MODEL) {
-			in->others++;
-		} else if (o->name && strcmp(r.name, o->name) != 0) {
-			snprintf(in->other, sizeof in->other, "%s", r.name);
-		} else if (in->nmodels++ == 0) {
-			gs_rec t = in->model;	/* keep it: swap the buffers */
-			in->model = r;
-			r = t;
-			in->where = xstrdup(gs_where(in->rd.in));
-		}
-	}
-	gs_rec_free(&r);
-	if (in->nmodels == 0 && o->name)
+	f->name = o->name;
+	if (model_record_find(&in->rd, f, &in->model, msg, sizeof msg) < 0)
+		die("%s", msg);
+	if (f->n == 0 && o->name)
 		die("%s: no model record named '%s'%s%s%s", in->src, o->name,
-		    *in->other ? " (there is '" : "", in->other, *in->other ? "')" : "");
-	if (in->nmodels == 0)
+		    *f->other ? " (there is '" : "", f->other, *f->other ? "')" : "");
+	if (f->n == 0)
 		die("%s: no model record", in->src);
 	if (o->c.quiet)
 		return;
-	if (in->nmodels > 1 && o->name)
+	if (f->n > 1 && o->name)
 		warnx_("%s: %d model records named '%s'; exported the first (%s)", in->src,
-		       in->nmodels, o->name, in->where);
-	else if (in->nmodels > 1)
+		       f->n, o->name, f->where);
+	else if (f->n > 1)
 		warnx_("%s: %d model records; exported the first, '%s' (%s; --name chooses "
-		       "another)", in->src, in->nmodels, in->model.name, in->where);
-	if (in->others > 0)
-		warnx_("%s: ignored %lld record%s that %s not a model", in->src, in->others,
-		       in->others == 1 ? "" : "s", in->others == 1 ? "is" : "are");
+		       "another)", in->src, f->n, in->model.name, f->where);
+	if (f->others > 0)
+		warnx_("%s: ignored %lld record%s that %s not a model", in->src, f->others,
+		       f->others == 1 ? "" : "s", f->others == 1 ? "is" : "are");
 }
 
 static void
@@ -193,7 +172,6 @@ input_free(struct input *in)
 {
 	gs_reader_free(&in->rd);
 	gs_rec_free(&in->model);
-	free(in->where);
 	free(in->src);
 }
 
@@ -205,7 +183,7 @@ run(const struct input *in, struct output *out)
 	int rc = export_safetensors(out->f, &in->model, in->rd.pg, in->rd.npg, msg, sizeof msg);
 
 	if (rc == -1)
-		die("%s: %s", in->where, msg);
+		die("%s: %s", in->f.where, msg);
 	if (rc < -1)
 		die("%s: write error:", out->name);
 }

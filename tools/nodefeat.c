@@ -248,7 +248,8 @@ static void one_graph(void *ctx, const struct filter_graph *fg)
 		paper_graph(s, fg);
 }
 
-int main(int argc, char **argv)
+/* The options into c and s (the set and its settings); dies on misuse. */
+static void parse(struct copt *c, struct state *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		COPT_LONGOPTS,
@@ -262,77 +263,98 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *rw_opt = NULL, *scale_opt = NULL;	/* set-specific options given */
-	struct copt c;
-	struct filter f;
-	struct state s;
 	int ch;
 
-	err_setprog(argv[0]);
-	copt_init(&c);
-	memset(&f, 0, sizeof f);
-	memset(&s, 0, sizeof s);
-	s.c = &c;
-	s.scale = FEAT_SCALE_MINMAX;
-	rwse_opts_init(&s.ro);
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":" COPT_LETTERS, longopts, NULL)) != -1) {
+	copt_init(c);
+	memset(s, 0, sizeof *s);
+	s->c = c;
+	s->scale = FEAT_SCALE_MINMAX;
+	rwse_opts_init(&s->ro);
+	while ((ch = copt_next(c, argc, argv, ":" COPT_LETTERS, longopts)) != -1) {
 		switch (ch) {
 		case 'h':
-			usage(stdout, &s);
+			usage(stdout, s);
 			copt_exit_ok();
 		case OPT_EXACT_MAX:
-			s.ro.exact_max = (int32_t)opt_ll(optarg, 0, GS_MAX_NODES, "--exact-max");
+			s->ro.exact_max = (int32_t)opt_ll(optarg, 0, GS_MAX_NODES, "--exact-max");
 			rw_opt = "--exact-max";
 			break;
 		case OPT_RW_DELTA:
-			s.ro.delta = opt_double(optarg, 1e-15, 0.5, "--rw-delta");
+			s->ro.delta = opt_double(optarg, 1e-15, 0.5, "--rw-delta");
 			rw_opt = "--rw-delta";
 			break;
 		case OPT_RW_ERROR:
-			s.ro.error = opt_double(optarg, 0.001, 0.5, "--rw-error");
+			s->ro.error = opt_double(optarg, 0.001, 0.5, "--rw-error");
 			rw_opt = "--rw-error";
 			break;
 		case OPT_RW_STEPS:
-			s.ro.steps = (int32_t)opt_ll(optarg, 1, RWSE_STEPS_MAX, "--rw-steps");
+			s->ro.steps = (int32_t)opt_ll(optarg, 1, RWSE_STEPS_MAX, "--rw-steps");
 			rw_opt = "--rw-steps";
 			break;
 		case OPT_SCALE:
-			if ((s.scale = features_scale_mode(optarg)) < 0)
+			if ((s->scale = features_scale_mode(optarg)) < 0)
 				die_usage("--scale: '%s': expected minmax or log", optarg);
 			scale_opt = "--scale";
 			break;
 		case OPT_SET:
-			s.set = opt_keyword(optarg, sets, "--set");
+			s->set = opt_keyword(optarg, sets, "--set");
 			break;
 		case OPT_TSV:
-			f.tsv = s.tsv = 1;
+			s->tsv = 1;
 			break;
 		default:
-			if (copt_handle(&c, ch, optarg))
-				break;
 			copt_bad_option(ch, argv, SYNOPSIS);
 		}
 	}
-	if (s.set != SET_RWSE && rw_opt)
+	if (s->set != SET_RWSE && rw_opt)
 		die_usage("%s: applies to --set rwse only", rw_opt);
-	if (s.set == SET_RWSE && scale_opt)
+	if (s->set == SET_RWSE && scale_opt)
 		die_usage("--scale: applies to --set paper only (rwse values are "
 			  "probabilities in [0, 1])");
-	if (s.set == SET_REFEX && scale_opt)
+	if (s->set == SET_REFEX && scale_opt)
 		die_usage("--scale: applies to --set paper only (refex takes log(1 + x) "
 			  "of the counts)");
-	if (s.set == SET_RWSE)
-		c.seed_set = 1;	/* the default seed is a seed: the pg record shows it */
+	if (s->set == SET_RWSE)
+		c->seed_set = 1;	/* the default seed is a seed: the pg record shows it */
+}
+
+/* The workspaces of every set, and the record written. */
+static void state_start(struct state *s)
+{
+	progress_init(&s->pr, s->c);
+	features_ws_init(&s->ws);
+	s->ws.on_progress = on_nodes;
+	s->ws.progress_arg = s;
+	rwse_ws_init(&s->rws);
+	refex_ws_init(&s->rx);
+	rwse_columns(s->ro.steps, s->columns, sizeof s->columns);
+	gs_rec_init(&s->out);
+}
+
+static void state_free(struct state *s)
+{
+	features_ws_free(&s->ws);
+	rwse_ws_free(&s->rws);
+	refex_ws_free(&s->rx);
+	gs_rec_free(&s->out);
+	free(s->raw);
+	free(s->both);
+	free(s->rw);
+}
+
+int main(int argc, char **argv)
+{
+	struct copt c;
+	struct filter f;
+	struct state s;
+
+	err_setprog(argv[0]);
+	parse(&c, &s, argc, argv);
 	copt_apply_threads(&c);
-	progress_init(&s.pr, &c);
-	features_ws_init(&s.ws);
-	s.ws.on_progress = on_nodes;
-	s.ws.progress_arg = &s;
-	rwse_ws_init(&s.rws);
-	refex_ws_init(&s.rx);
-	rwse_columns(s.ro.steps, s.columns, sizeof s.columns);
-	gs_rec_init(&s.out);
+	state_start(&s);
+	memset(&f, 0, sizeof f);
 	f.c = &c;
+	f.tsv = s.tsv;
 	f.replaces = written;
 	f.graph_fn = one_graph;
 	f.need_fn = need;
@@ -342,12 +364,6 @@ int main(int argc, char **argv)
 		warnx_("%" PRId64 " graphs had estimated return probabilities (components "
 		       "larger than --exact-max %" PRId32 ")", s.estimated_graphs,
 		       s.ro.exact_max);
-	features_ws_free(&s.ws);
-	rwse_ws_free(&s.rws);
-	refex_ws_free(&s.rx);
-	gs_rec_free(&s.out);
-	free(s.raw);
-	free(s.both);
-	free(s.rw);
+	state_free(&s);
 	return 0;
 }

@@ -7,7 +7,10 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "err.h"
 #include "modelio.h"
@@ -172,4 +175,117 @@ Test(modelio, non_finite_checkpoint_not_written, .exit_code = 1)
 	f.M.v[2] = INFINITY;
 	checkpoint_record(&f.r, &f.s, &f.M, f.best, &f.st);
 	cr_assert_fail("a checkpoint holding inf was written");
+}
+
+/* ---- model_record_find(): the one loop that finds a model record ---- */
+
+/* A stream file of a graph, model records "a" (config "1"), "b" ("2") and
+ * "a" ("3"), and a label (records 1 to 5); its path (static storage). */
+static const char *stream_of_models(void)
+{
+	static char path[32];
+	static const char *const names[] = { "a", "b", "a" }, *const cfg[] = { "1", "2", "3" };
+	gs_file *out;
+	int fd;
+	gs_rec r;
+
+	snprintf(path, sizeof path, "/tmp/test_modelio.XXXXXX");
+	cr_assert((fd = mkstemp(path)) >= 0);
+	out = gs_open_fd_out(fd, path);
+	gs_rec_init(&r);
+	gs_rec_graph(&r, 0, 3, 0, GS_NONE);
+	gs_write1(out, &r);
+	for (int i = 0; i < 3; i++) {
+		gs_rec_clear(&r);
+		gs_rec_model(&r, names[i], cfg[i], 0);
+		gs_write1(out, &r);
+	}
+	gs_rec_clear(&r);
+	gs_rec_label(&r, 0, "y", 1);
+	gs_write1(out, &r);
+	gs_close(out);
+	gs_rec_free(&r);
+	return path;
+}
+
+/* find over path with f; its return, the config of the record kept. */
+static int find(const char *path, struct model_find *f, char *cfg, char *msg)
+{
+	char *files[1] = { (char *)path };
+	struct gs_reader rd;
+	gs_rec out;
+	int k;
+
+	gs_reader_init(&rd, 1, files);
+	gs_rec_init(&out);
+	k = model_record_find(&rd, f, &out, msg, 512);
+	strcpy(cfg, k > 0 ? out.config : "");
+	gs_rec_free(&out);
+	gs_reader_free(&rd);
+	return k;
+}
+
+/* take(): counts its calls, refuses config "2". */
+static int take(const gs_rec *r, const char *where, void *ctx, char *msg, size_t len)
+{
+	++*(int *)ctx;
+	if (strcmp(r->config, "2") != 0)
+		return 0;
+	snprintf(msg, len, "%s: refused", where);
+	return -1;
+}
+
+Test(modelio, find_first_last_and_counts)
+{
+	const char *path = stream_of_models();
+	struct model_find f = { 0 };
+	char cfg[8], msg[512];
+
+	err_setprog("test_modelio");
+	cr_assert_eq(find(path, &f, cfg, msg), 1);	/* the first of any name */
+	cr_assert_str_eq(cfg, "1");
+	cr_assert(f.n == 3 && f.others == 2 && f.other[0] == '\0');
+	cr_assert(strstr(f.where, ": record 2") != NULL, "where '%s'", f.where);
+	f = (struct model_find){ .name = "a", .last = 1 };
+	cr_assert_eq(find(path, &f, cfg, msg), 1);	/* the last of a name */
+	cr_assert_str_eq(cfg, "3");
+	cr_assert(f.n == 2 && f.others == 2 && strcmp(f.other, "b") == 0);
+	cr_assert(strstr(f.where, ": record 4") != NULL, "where '%s'", f.where);
+	f = (struct model_find){ .name = "b", .stop = 1 };
+	cr_assert_eq(find(path, &f, cfg, msg), 1);	/* stops there */
+	cr_assert_str_eq(cfg, "2");
+	cr_assert(f.n == 1 && f.others == 1 && strcmp(f.other, "a") == 0);
+	f = (struct model_find){ .name = "c" };
+	cr_assert_eq(find(path, &f, cfg, msg), 0);
+	cr_assert(f.n == 0 && strcmp(f.other, "a") == 0);
+	unlink(path);
+}
+
+Test(modelio, find_take_error_ends_the_reading)
+{
+	const char *path = stream_of_models();
+	int calls = 0;
+	struct model_find f = { .last = 1, .take = take, .ctx = &calls };
+	char cfg[8], msg[512];
+
+	err_setprog("test_modelio");
+	cr_assert_eq(find(path, &f, cfg, msg), -1);
+	cr_assert(calls == 2 && f.n == 2 && f.others == 1);
+	cr_assert(strstr(msg, ": record 3: refused") != NULL, "msg '%s'", msg);
+	calls = 0;
+	f = (struct model_find){ .take = take, .ctx = &calls };
+	cr_assert_eq(find(path, &f, cfg, msg), 1);	/* the first only: "2" not taken */
+	cr_assert(calls == 1 && f.n == 3);
+	unlink(path);
+}
+
+Test(modelio, find_leaves_stdin_alone)
+{
+	struct model_find f = { .no_stdin = 1 };
+	char cfg[8], msg[512];
+
+	cr_assert_eq(find("-", &f, cfg, msg), 0);
+	cr_assert(f.n == 0 && f.where[0] == '\0');
+	cr_assert_eq(find("/nonexistent/model.gs", &f, cfg, msg), -1);
+	cr_assert(strstr(msg, "/nonexistent/model.gs") != NULL, "msg '%s'", msg);
 }
