@@ -314,21 +314,19 @@ parse(struct adapt_opts *o, int argc, char **argv)
 static void
 refuse_adapted(const char *path)
 {
-	char msg[512];
-	gs_file *in;
+	char *files[1] = { (char *)path }, msg[512];
+	struct model_find f = { .stop = 1, .no_stdin = 1 };
+	struct gs_reader rd;
 	gs_rec r;
-	int k;
 
-	if (!path || strcmp(path, "-") == 0 || !(in = gs_open_in(path, msg, sizeof msg)))
-		return;
+	gs_reader_init(&rd, path ? 1 : 0, files);
 	gs_rec_init(&r);
-	while ((k = gs_read1(in, &r)) > 0 && k != GS_MODEL)
-		;
-	if (k == GS_MODEL && strcmp(r.name, ADAPTED_NAME) == 0)
+	if (model_record_find(&rd, &f, &r, msg, sizeof msg) > 0 &&
+	    strcmp(r.name, ADAPTED_NAME) == 0)
 		die("%s: an adapted model (gcn-adapt --save-model): give it to --predict; "
-		    "adaptation starts from a pre-trained model (gcn-train)", gs_where(in));
+		    "adaptation starts from a pre-trained model (gcn-train)", f.where);
 	gs_rec_free(&r);
-	gs_close(in);
+	gs_reader_free(&rd);
 }
 
 /* The adaptation: every run, its predictions, the model kept. */
