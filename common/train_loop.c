@@ -20,6 +20,7 @@
 
 #define EPOCH_STREAM 0x65706f6368ULL /* shuffling stream of each epoch */
 
+/* Seconds on the monotonic clock. */
 static double
 now(void)
 {
@@ -77,7 +78,7 @@ train_catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-/* ---- training ---- */
+/* ---- --bench-steps ---- */
 
 static double
 peak_rss_mib(void)
@@ -246,6 +247,8 @@ out:
 	if (o->by_graph)
 		dstep_free(&d);
 }
+
+/* ---- training ---- */
 
 /* Where the run stands, for the line of a timeout or a signal under MPI
  * (dist_set_where): the step, its epoch, the last checkpoint. */
