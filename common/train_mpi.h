@@ -3,8 +3,7 @@
  * parsed by every process, the ranks started, and what every process must
  * share and agree on (the settings, the input, the precision, the
  * starting state) so that the collectives of each step match.  In one
- * process every function but train_mpi_parse()'s parse and
- * train_mpi_settings() does nothing.
+ * process train_mpi_agree() and the share functions do nothing.
  *
  * Ownership: the caller owns struct train_opts and the strings and argv
  * vectors it passes; train_mpi_settings() returns a new string, and
