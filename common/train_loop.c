@@ -142,82 +142,101 @@ bench_dstep(struct dstep *d, double *row)
 	row[BD_REDUCE] = dist_max_f64(now() - t0);
 }
 
+/* --bench-steps' run: its batch, workspace and data-parallel step, the
+ * batch's sizes and each step's timings. */
+struct bench {
+	batch b;
+	mws *w;
+	struct dstep d;
+	int G;		   /* graphs a step */
+	int64_t P, Q, ncl; /* the last step's pairs, queries, clusters */
+	double tprep;	   /* building the batches, in all */
+	double tstep[1024], twall[1024], tcpu[1024], bd[BD_N][1024];
+};
+
+/* Step s of --bench-steps: the first G graphs masked for step s, a
+ * training step, its timings into bt. */
+static void
+bench_step(struct bench *bt, const struct train_opts *o, model *M, const struct train_data *ds,
+	   const struct batch_opts *bo, long long s)
+{
+	struct mout out;
+	char msg[256];
+	double t0 = now(), t1, loss = 0, c0 = cpu_s();
+
+	if (o->by_graph) {
+		double l[NTASK];
+		dstep_run(&bt->d, M, ds->g, (uint64_t)o->s.seed, (uint64_t)s, bo, &bt->b, bt->w, 0,
+			  l, msg, sizeof msg);
+		for (int k = 0; k < NTASK; k++)
+			loss += l[k];
+		bt->P = bt->d.P;
+		bt->Q = bt->d.Q;
+		bt->ncl = bt->d.ncl;
+		t1 = t0 + bt->d.t_build;
+	} else {
+		if (batch_build(&bt->b, ds->g, bt->G, (uint64_t)o->s.seed, (uint64_t)s, bo, msg,
+				sizeof msg))
+			die("%s", msg);
+		t1 = now();
+		model_zero_grad(M);
+		loss = model_step(M, &bt->b, bt->w, 1, &out);
+		bt->P = bt->b.P;
+		bt->Q = bt->b.Q;
+		bt->ncl = bt->b.ncl;
+	}
+	model_adam(M, o->s.lr);
+	double t2 = now();
+	bt->tprep += t1 - t0;
+	bt->tstep[s] = t2 - t1;
+	bt->twall[s] = t2 - t0;
+	bt->tcpu[s] = sum_ranks(cpu_s() - c0);
+	if (o->by_graph) {
+		double row[BD_N];
+		bench_dstep(&bt->d, row);
+		row[BD_WALL] = dist_max_f64(bt->twall[s]);
+		for (int k = 0; k < BD_N; k++)
+			bt->bd[k][s] = row[k];
+	}
+	if (!o->c.quiet)
+		fprintf(stderr, "%s: bench step %lld: %.3f s, loss %.4f\n", err_prog(), s + 1,
+			bt->tstep[s], loss);
+}
+
 /* --bench-steps: time steps on the first batch, fresh masks each step. */
 void
 train_bench(const struct train_opts *o, model *M, const struct train_data *ds,
 	    const struct batch_opts *bo)
 {
-	batch b;
-	mws *w = mws_new();
-	int G = (int)(ds->n < o->s.batch ? ds->n : o->s.batch);
-	char msg[256];
-	double tprep = 0, tstep[1024] = { 0 }, twall[1024] = { 0 }, tcpu[1024] = { 0 },
-	       bd[BD_N][1024];
+	struct bench bt;
 	long long n = o->bench_steps < 1024 ? o->bench_steps : 1024;
-	int64_t nodes = 0, edges = 0, P = 0, Q = 0, ncl = 0;
-	struct dstep d;
+	int64_t nodes = 0, edges = 0;
 
-	batch_init(&b);
+	memset(&bt, 0, sizeof bt);
+	bt.G = (int)(ds->n < o->s.batch ? ds->n : o->s.batch);
+	bt.w = mws_new();
+	batch_init(&bt.b);
 	if (o->by_graph)
-		dstep_init(&d, M->n, G);
-	for (int i = 0; i < G; i++) {
+		dstep_init(&bt.d, M->n, bt.G);
+	for (int i = 0; i < bt.G; i++) {
 		nodes += ds->g[i]->g.n;
 		edges += ds->g[i]->g.m;
 	}
-	for (long long s = 0; s < n; s++) {
-		struct mout out;
-		double t0 = now(), t1, loss = 0, c0 = cpu_s();
-		if (o->by_graph) {
-			double l[NTASK];
-			dstep_run(&d, M, ds->g, (uint64_t)o->s.seed, (uint64_t)s, bo, &b, w, 0, l,
-				  msg, sizeof msg);
-			for (int k = 0; k < NTASK; k++)
-				loss += l[k];
-			P = d.P;
-			Q = d.Q;
-			ncl = d.ncl;
-			t1 = t0 + d.t_build;
-		} else {
-			if (batch_build(&b, ds->g, G, (uint64_t)o->s.seed, (uint64_t)s, bo, msg,
-					sizeof msg))
-				die("%s", msg);
-			t1 = now();
-			model_zero_grad(M);
-			loss = model_step(M, &b, w, 1, &out);
-			P = b.P;
-			Q = b.Q;
-			ncl = b.ncl;
-		}
-		model_adam(M, o->s.lr);
-		double t2 = now();
-		tprep += t1 - t0;
-		tstep[s] = t2 - t1;
-		twall[s] = t2 - t0;
-		tcpu[s] = sum_ranks(cpu_s() - c0);
-		if (o->by_graph) {
-			double row[BD_N];
-			bench_dstep(&d, row);
-			row[BD_WALL] = dist_max_f64(twall[s]);
-			for (int k = 0; k < BD_N; k++)
-				bd[k][s] = row[k];
-		}
-		if (!o->c.quiet)
-			fprintf(stderr, "%s: bench step %lld: %.3f s, loss %.4f\n", err_prog(),
-				s + 1, tstep[s], loss);
-	}
+	for (long long s = 0; s < n; s++)
+		bench_step(&bt, o, M, ds, bo, s);
 	/* median step time, the first (warm-up: page faults, BLAS buffers)
 	 * left out when there are more */
-	double first = tstep[0];
+	double first = bt.tstep[0];
 	long long total = n, skip = n > 1;
 	n -= skip;
-	double med = median(tstep + skip, n), wall = median(twall + skip, n), fwd = 0,
-	       cpu = median(tcpu + skip, n);
+	double med = median(bt.tstep + skip, n), wall = median(bt.twall + skip, n), fwd = 0,
+	       cpu = median(bt.tcpu + skip, n);
 	if (dist_rank() != 0)
 		goto out;
 	if (!o->by_graph) { /* the forward pass alone, as validation runs it */
 		struct mout out;
 		double t0 = now();
-		model_step(M, &b, w, 0, &out);
+		model_step(M, &bt.b, bt.w, 0, &out);
 		fwd = now() - t0;
 	}
 	printf(
@@ -225,8 +244,8 @@ train_bench(const struct train_opts *o, model *M, const struct train_data *ds,
 	    "\ncluster_queries\t%" PRId64 "\nclusters\t%" PRId64 "\nparams\t%" PRId64
 	    "\nsteps\t%lld\ntimed_steps\t%lld\nfirst_step_s\t%.4f\nstep_s_median\t%.4f\nstep_s_min\t%.4f\nstep_s_max\t%.4f\n"
 	    "prep_s_mean\t%.4f\nworkspace_mib\t%.0f\npeak_rss_mib\t%.0f\n",
-	    G, nodes, edges, P, Q, ncl, M->n, total, n, first, med, tstep[skip],
-	    tstep[skip + n - 1], tprep / (double)total, (double)mws_bytes(w) / 1048576.0,
+	    bt.G, nodes, edges, bt.P, bt.Q, bt.ncl, M->n, total, n, first, med, bt.tstep[skip],
+	    bt.tstep[skip + n - 1], bt.tprep / (double)total, (double)mws_bytes(bt.w) / 1048576.0,
 	    peak_rss_mib());
 	printf("wall_s_median\t%.4f\ncpu_s_median\t%.4f\nreduce\t%s\n", wall, cpu,
 	       o->by_graph ? "graph" : "batch");
@@ -239,13 +258,13 @@ train_bench(const struct train_opts *o, model *M, const struct train_data *ds,
 		printf("ranks\t%d\nallreduce_bytes\t%" PRId64 "\n", dist_size(),
 		       (int64_t)sizeof(uint64_t) * 2 * M->n);
 		for (int k = 0; k < BD_N; k++)
-			printf("%s_s_median\t%.4f\n", name[k], median(bd[k] + skip, n));
+			printf("%s_s_median\t%.4f\n", name[k], median(bt.bd[k] + skip, n));
 	}
 out:
-	batch_free(&b);
-	mws_free(w);
+	batch_free(&bt.b);
+	mws_free(bt.w);
 	if (o->by_graph)
-		dstep_free(&d);
+		dstep_free(&bt.d);
 }
 
 /* ---- training ---- */
