@@ -1,0 +1,197 @@
+/*
+ * train_data.c - gcn-train's input: the graphs of its streams, each with
+ * the records that follow it, checked for the tasks (gcn-train(1), INPUT).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "model.h"
+#include "modelio.h"
+#include "train_data.h"
+
+/* Attach a tensor or pairs record to the graph it follows. */
+static void
+attach(gs_file *in, struct train_data *ds, struct lgraph *lg, const gs_rec *r)
+{
+	int32_t n = lg->g.n;
+	char msg[256];
+	if (r->kind == GS_TENSOR && strcmp(r->name, "features") == 0) {
+		const char *cols = r->columns ? r->columns : "";
+		if (lg->feat)
+			die("%s: graph %" PRId64 " has a second 'features' tensor", gs_where(in),
+			    lg->id);
+		if (feat_take(r, n, &lg->feat, &lg->F, msg, sizeof msg) != 0)
+			die("%s: %s", gs_where(in), msg);
+		if (ds->nfeat == 0) {
+			ds->fcols = xstrdup(cols);
+			ds->fpaper = feat_is_paper(r);
+		} else if (strcmp(cols, ds->fcols) != 0 || feat_is_paper(r) != ds->fpaper) {
+			die("%s: graph %" PRId64 ": 'features' columns '%.80s' (or scaling) differ "
+			    "from earlier graphs' '%.80s'",
+			    gs_where(in), lg->id, cols, ds->fcols);
+		}
+		ds->nfeat++;
+	} else if (r->kind == GS_TENSOR && strcmp(r->name, "cluster") == 0) {
+		if (r->rows != n || r->cols < 1 || r->dtype != GS_I32)
+			die("%s: 'cluster' tensor is not %" PRId32 " x 1 int32", gs_where(in), n);
+		free(lg->cluster);
+		lg->cluster = xmallocarray((size_t)n + 1, sizeof *lg->cluster);
+		lg->K = 0;
+		for (int32_t v = 0; v < n; v++) {
+			int32_t c = ((const int32_t *)r->data)[(int64_t)v * r->cols];
+			if (c < 0 || c >= n)
+				die("%s: node %" PRId32 ": cluster %" PRId32
+				    " out of range 0..%" PRId32,
+				    gs_where(in), v, c, n - 1);
+			lg->cluster[v] = c;
+			if (c + 1 > lg->K)
+				lg->K = c + 1;
+		}
+	} else if (r->kind == GS_TENSOR && strcmp(r->name, "centrality") == 0) {
+		int col[MODEL_NCENT];
+		if (r->rows != n || r->dtype != GS_F64)
+			die("%s: 'centrality' tensor is not %" PRId32 " rows of float64",
+			    gs_where(in), n);
+		for (int t = 0; t < MODEL_NCENT; t++) {
+			col[t] = gs_tensor_col(r, model_cent_cols[t]);
+			if (col[t] < 0 && t == MODEL_NCENT - 1)
+				col[t] = gs_tensor_col(r, "subgraph");
+			if (col[t] < 0)
+				die("%s: 'centrality' tensor has no column '%s'", gs_where(in),
+				    model_cent_cols[t]);
+		}
+		free(lg->cent);
+		lg->cent = xmallocarray((size_t)n * MODEL_NCENT + 1, sizeof *lg->cent);
+		for (int32_t v = 0; v < n; v++)
+			for (int t = 0; t < MODEL_NCENT; t++) {
+				double x = ((const double *)r->data)[(int64_t)v * r->cols + col[t]];
+				if (isnan(x))
+					die("%s: node %" PRId32 ": %s is NaN", gs_where(in), v,
+					    model_cent_cols[t]);
+				lg->cent[(int64_t)v * MODEL_NCENT + t] = x;
+			}
+	} else if (r->kind == GS_PAIRS && strcmp(r->name, "mask") == 0) {
+		if (r->ltype != GS_I32)
+			die("%s: 'mask' pairs have no 0/1 labels", gs_where(in));
+		lg->premasked = 1;
+		lg->npairs = r->m;
+		lg->pu = xreallocarray(lg->pu, (size_t)r->m + 1, sizeof *lg->pu);
+		lg->pv = xreallocarray(lg->pv, (size_t)r->m + 1, sizeof *lg->pv);
+		lg->plab = xreallocarray(lg->plab, (size_t)r->m + 1, 1);
+		for (int64_t i = 0; i < r->m; i++) {
+			int32_t l = ((const int32_t *)r->lab)[i];
+			if (r->u[i] < 0 || r->u[i] >= n || r->v[i] < 0 || r->v[i] >= n ||
+			    r->u[i] == r->v[i] || (l != 0 && l != 1))
+				die("%s: pair %" PRId64 ": bad node or label", gs_where(in), i);
+			lg->pu[i] = r->u[i];
+			lg->pv[i] = r->v[i];
+			lg->plab[i] = (uint8_t)l;
+		}
+	}
+	/* other records (features_raw, ...) are not needed */
+}
+
+void
+train_data_read(struct train_data *ds, int nfiles, char **files, int quiet)
+{
+	struct lgraph *cur = NULL;
+	gs_rec r;
+	int k;
+
+	gs_rec_init(&r);
+	gs_reader_init(&ds->rd, nfiles, files);
+	while ((k = gs_reader_next(&ds->rd, &r)) > 0) {
+		gs_file *in = ds->rd.in;
+		if (ds->rd.file_changed)
+			cur = NULL; /* records follow a graph of their own input */
+		if (k == GS_GRAPH) {
+			struct lgraph *lg = lgraph_new(r.id);
+			if (gs_graph_build(in, &r, &lg->g, quiet) != 0)
+				die("%s", gs_strerror(in));
+			if (ds->n == ds->cap) {
+				ds->cap = ds->cap ? 2 * ds->cap : 64;
+				ds->g = xreallocarray(ds->g, (size_t)ds->cap, sizeof *ds->g);
+			}
+			ds->g[ds->n++] = cur = lg;
+			continue;
+		}
+		if (k == GS_MODEL)
+			die("%s: a model record is not training data", gs_where(in));
+		if (!cur || r.id != cur->id)
+			die("%s: %s record for graph %" PRId64 " does not follow its graph",
+			    gs_where(in), gs_kind_name(k), r.id);
+		attach(in, ds, cur, &r);
+	}
+	gs_rec_free(&r);
+}
+
+void
+train_data_check(const struct train_data *ds, int tasks)
+{
+	if (ds->n == 0)
+		die("no graphs in the input");
+	for (int64_t i = 0; i < ds->n; i++) {
+		struct lgraph *lg = ds->g[i];
+		if ((tasks & 1 << TASK_CLUSTER) && !lg->cluster)
+			die("graph %" PRId64
+			    ": no 'cluster' tensor (graphs from dcbm-gen have one); "
+			    "or leave out the cluster task with --tasks",
+			    lg->id);
+		if ((tasks & 1 << TASK_RANK) && !lg->cent)
+			die("graph %" PRId64 ": no 'centrality' tensor (run centrality first); "
+			    "or leave out the rank task with --tasks",
+			    lg->id);
+		/* tasks that are off still get harmless placeholders */
+		if (!lg->cluster) {
+			lg->cluster = xcalloc((size_t)lg->g.n + 1, sizeof *lg->cluster);
+			lg->K = 1;
+		}
+		if (!lg->cent)
+			lg->cent = xcalloc((size_t)lg->g.n * MODEL_NCENT + 1, sizeof *lg->cent);
+		if (lg->g.n == 0)
+			die("graph %" PRId64 ": no nodes", lg->id);
+	}
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+void
+train_data_renumber(struct train_data *ds, int quiet)
+{
+	int64_t *ids = xmallocarray((size_t)ds->n + 1, sizeof *ids), distinct = 0;
+
+	for (int64_t i = 0; i < ds->n; i++)
+		ids[i] = ds->g[i]->id;
+	qsort(ids, (size_t)ds->n, sizeof *ids, cmp_i64);
+	for (int64_t i = 0; i < ds->n; i++)
+		distinct += i == 0 || ids[i] != ids[i - 1];
+	free(ids);
+	if (distinct == ds->n)
+		return;
+	for (int64_t i = 0; i < ds->n; i++)
+		ds->g[i]->id = i;
+	if (!quiet)
+		warnx_("%" PRId64 " graphs carry %" PRId64 " distinct ids (cat of edge lists or "
+		       "of streams numbered from 0?), and masks are drawn by graph id: the "
+		       "graphs are numbered 0..%" PRId64 " in input order instead",
+		       ds->n, distinct, ds->n - 1);
+}
+
+void
+train_data_free(struct train_data *ds)
+{
+	for (int64_t i = 0; i < ds->n; i++)
+		lgraph_free(ds->g[i]);
+	free(ds->g);
+	free(ds->fcols);
+	gs_reader_free(&ds->rd);
+}

@@ -1,0 +1,65 @@
+/*
+ * train_data.h - gcn-train's input (gcn-train(1), INPUT): every graph of
+ * its streams with the records that follow it (a 'cluster' and a
+ * 'centrality' tensor, a 'mask' pair set, a 'features' tensor), checked
+ * for the pre-training tasks, their ids made distinct.
+ *
+ * Ownership: a zeroed struct train_data is filled by train_data_read()
+ * and released by train_data_free(): the graphs (struct lgraph, batch.h),
+ * the features' columns and the reader with the inputs' provenance
+ * records.  Every function dies with one line on bad input.
+ */
+#ifndef GNN_TRAIN_DATA_H
+#define GNN_TRAIN_DATA_H
+
+#include <stdint.h>
+
+#include "batch.h"
+#include "reader.h"
+
+struct train_data {
+	struct lgraph **g; /* (n) the graphs in input order */
+	int64_t n, cap;
+	struct gs_reader rd; /* the inputs; their provenance records */
+	/* the input's 'features' tensors: how many graphs have one, their
+	 * columns (the same for all), whether all are nodefeat's four */
+	int64_t nfeat;
+	char *fcols;
+	int fpaper;
+};
+
+/*
+ * Every graph of files[0..nfiles-1] (none: standard input) into ds, with
+ * the tensor and pairs records that follow it; other records are skipped.
+ * Dies when a record does not follow its graph (by id, within one input),
+ * on a model record, on a second 'features' tensor of a graph, on
+ * 'features' columns or scaling that differ between graphs, and on
+ * tensors of the wrong shape or out-of-range values.  quiet: no warnings
+ * from building the graphs.  Time complexity: O(size of the input).
+ */
+void train_data_read(struct train_data *ds, int nfiles, char **files, int quiet);
+
+/*
+ * Die when ds has no graphs, when a graph has no nodes, or lacks the
+ * tensor that a task of tasks (a bit set of 1 << TASK_*) needs ('cluster'
+ * for the cluster task, 'centrality' for the rank task).  Graphs without
+ * them get zero placeholders (one cluster, centralities 0) for the tasks
+ * that are off.  Time complexity: O(total nodes).
+ */
+void train_data_check(const struct train_data *ds, int tasks);
+
+/*
+ * Graphs that share an id (cat of edge lists, or of streams each numbered
+ * from 0) would draw alike masks, which are seeded by (seed, step, graph
+ * id): when an id repeats, every graph takes its position in the input as
+ * its id instead, said once on stderr unless quiet.  Records were paired
+ * with their graph by position as they were read, so nothing else
+ * changes; inputs whose ids all differ keep them, and their masks.
+ * Time complexity: O(G log G).
+ */
+void train_data_renumber(struct train_data *ds, int quiet);
+
+/* Free what train_data_read() filled; a zeroed ds is fine. */
+void train_data_free(struct train_data *ds);
+
+#endif
