@@ -371,31 +371,34 @@ trainer_free(struct trainer *t)
 		dstep_free(&t->dp);
 }
 
-/* --resume: the parameters, the best ones, Adam's moments and the state. */
+/* Load one checkpoint record of --resume into the trainer ctx. */
+static int
+take_checkpoint(const gs_rec *r, const char *where, void *ctx, char *msg, size_t len)
+{
+	struct trainer *t = ctx;
+
+	(void)where; /* the messages name the file, not the record */
+	return checkpoint_load(t->M, t->best, &t->st, r, t->o->resume, msg, len);
+}
+
+/* --resume: the parameters, the best ones, Adam's moments and the state,
+ * from the last checkpoint record of path (each one is loaded, and so
+ * checked, in turn).  msg holds a stream error in full (up to 599 bytes). */
 void
 trainer_resume(struct trainer *t, const char *path)
 {
-	char msg[512];
-	gs_rec r;
-	int k, found = 0;
-	gs_file *in = gs_open_in(path, msg, sizeof msg);
+	char *files[1] = { (char *)path }, msg[1024];
+	struct model_find f = { .name = CKPT_NAME, .last = 1, .take = take_checkpoint, .ctx = t };
+	struct gs_reader rd;
+	int k;
 
-	if (!in)
+	gs_reader_init(&rd, 1, files);
+	k = model_record_find(&rd, &f, NULL, msg, sizeof msg);
+	if (k < 0)
 		die("%s", msg);
-	gs_rec_init(&r);
-	while ((k = gs_read1(in, &r)) > 0) {
-		if (k != GS_MODEL || strcmp(r.name, CKPT_NAME) != 0)
-			continue;
-		if (checkpoint_load(t->M, t->best, &t->st, &r, path, msg, sizeof msg) != 0)
-			die("%s", msg);
-		found = 1;
-	}
-	if (k < -1)
-		die("%s", gs_strerror(in));
-	if (!found)
+	if (k == 0)
 		die("%s: no %s record", path, CKPT_NAME);
-	gs_close(in);
-	gs_rec_free(&r);
+	gs_reader_free(&rd);
 }
 
 /* Write a checkpoint atomically (a temporary file renamed over it). */
