@@ -10,24 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 
 #include "err.h"
+#include "prof.h"
 #include "rng.h"
 #include "train_loop.h"
 #include "train_val.h"
 
 #define EPOCH_STREAM 0x65706f6368ULL /* shuffling stream of each epoch */
-
-/* Seconds on the monotonic clock. */
-static double
-now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /*
  * Say once how the training graphs are masked when any carries a 'mask'
@@ -80,24 +70,6 @@ train_catch_signals(void)
 
 /* ---- --bench-steps ---- */
 
-static double
-peak_rss_mib(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	return (double)ru.ru_maxrss / 1024.0;
-}
-
-/* CPU seconds of this process so far, all threads, user and system. */
-static double
-cpu_s(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
-	       (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
-}
-
 /* x summed over the ranks. */
 static double
 sum_ranks(double x)
@@ -112,19 +84,6 @@ sum_ranks(double x)
 	return s;
 }
 
-/* The median of x[0..n-1] (sorted in place). */
-static double
-median(double *x, long long n)
-{
-	for (long long i = 1; i < n; i++)
-		for (long long j = i; j > 0 && x[j - 1] > x[j]; j--) {
-			double t = x[j];
-			x[j] = x[j - 1];
-			x[j - 1] = t;
-		}
-	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-}
-
 /* The timings of a data-parallel step, the slowest rank's, and of the
  * allreduce alone (after the ranks met): one row per value, from rank 0. */
 enum { BD_WALL, BD_BUILD, BD_PASS, BD_ADD, BD_WAIT, BD_REDUCE, BD_N };
@@ -137,9 +96,9 @@ bench_dstep(struct dstep *d, double *row)
 	row[BD_ADD] = dist_max_f64(d->t_add);
 	row[BD_WAIT] = dist_max_f64(d->t_reduce); /* the allreduce, with waiting */
 	dist_max_f64(0);			  /* the ranks meet */
-	double t0 = now();
+	double t0 = prof_now();
 	xsum_allreduce(&d->acc);
-	row[BD_REDUCE] = dist_max_f64(now() - t0);
+	row[BD_REDUCE] = dist_max_f64(prof_now() - t0);
 }
 
 /* --bench-steps' run: its batch, workspace and data-parallel step, the
@@ -162,7 +121,7 @@ bench_step(struct bench *bt, const struct train_opts *o, model *M, const struct 
 {
 	struct mout out;
 	char msg[256];
-	double t0 = now(), t1, loss = 0, c0 = cpu_s();
+	double t0 = prof_now(), t1, loss = 0, c0 = prof_cpu_s();
 
 	if (o->by_graph) {
 		double l[NTASK];
@@ -178,7 +137,7 @@ bench_step(struct bench *bt, const struct train_opts *o, model *M, const struct 
 		if (batch_build(&bt->b, ds->g, bt->G, (uint64_t)o->s.seed, (uint64_t)s, bo, msg,
 				sizeof msg))
 			die("%s", msg);
-		t1 = now();
+		t1 = prof_now();
 		model_zero_grad(M);
 		loss = model_step(M, &bt->b, bt->w, 1, &out);
 		bt->P = bt->b.P;
@@ -186,11 +145,11 @@ bench_step(struct bench *bt, const struct train_opts *o, model *M, const struct 
 		bt->ncl = bt->b.ncl;
 	}
 	model_adam(M, o->s.lr);
-	double t2 = now();
+	double t2 = prof_now();
 	bt->tprep += t1 - t0;
 	bt->tstep[s] = t2 - t1;
 	bt->twall[s] = t2 - t0;
-	bt->tcpu[s] = sum_ranks(cpu_s() - c0);
+	bt->tcpu[s] = sum_ranks(prof_cpu_s() - c0);
 	if (o->by_graph) {
 		double row[BD_N];
 		bench_dstep(&bt->d, row);
@@ -229,15 +188,15 @@ train_bench(const struct train_opts *o, model *M, const struct train_data *ds,
 	double first = bt.tstep[0];
 	long long total = n, skip = n > 1;
 	n -= skip;
-	double med = median(bt.tstep + skip, n), wall = median(bt.twall + skip, n), fwd = 0,
-	       cpu = median(bt.tcpu + skip, n);
+	double med = prof_median(bt.tstep + skip, n), wall = prof_median(bt.twall + skip, n), fwd = 0,
+	       cpu = prof_median(bt.tcpu + skip, n);
 	if (dist_rank() != 0)
 		goto out;
 	if (!o->by_graph) { /* the forward pass alone, as validation runs it */
 		struct mout out;
-		double t0 = now();
+		double t0 = prof_now();
 		model_step(M, &bt.b, bt.w, 0, &out);
-		fwd = now() - t0;
+		fwd = prof_now() - t0;
 	}
 	printf(
 	    "graphs\t%d\nnodes\t%" PRId64 "\nedges\t%" PRId64 "\npairs\t%" PRId64
@@ -246,7 +205,7 @@ train_bench(const struct train_opts *o, model *M, const struct train_data *ds,
 	    "prep_s_mean\t%.4f\nworkspace_mib\t%.0f\npeak_rss_mib\t%.0f\n",
 	    bt.G, nodes, edges, bt.P, bt.Q, bt.ncl, M->n, total, n, first, med, bt.tstep[skip],
 	    bt.tstep[skip + n - 1], bt.tprep / (double)total, (double)mws_bytes(bt.w) / 1048576.0,
-	    peak_rss_mib());
+	    prof_peak_rss_mib());
 	printf("wall_s_median\t%.4f\ncpu_s_median\t%.4f\nreduce\t%s\n", wall, cpu,
 	       o->by_graph ? "graph" : "batch");
 	if (!o->by_graph)
@@ -258,7 +217,7 @@ train_bench(const struct train_opts *o, model *M, const struct train_data *ds,
 		printf("ranks\t%d\nallreduce_bytes\t%" PRId64 "\n", dist_size(),
 		       (int64_t)sizeof(uint64_t) * 2 * M->n);
 		for (int k = 0; k < BD_N; k++)
-			printf("%s_s_median\t%.4f\n", name[k], median(bt.bd[k] + skip, n));
+			printf("%s_s_median\t%.4f\n", name[k], prof_median(bt.bd[k] + skip, n));
 	}
 out:
 	batch_free(&bt.b);
@@ -454,7 +413,7 @@ log_epoch(struct trainer *t, long long epoch, const double *lsum, int nb,
 
 	if (!f)
 		return;
-	fprintf(f, "%lld\t%lld\t%.3f", epoch + 1, t->st.step, now() - t->t_start);
+	fprintf(f, "%lld\t%lld\t%.3f", epoch + 1, t->st.step, prof_now() - t->t_start);
 	for (int k = 0; k < NTASK; k++)
 		fprintf(f, "\t%.6f", nb ? lsum[k] / nb : 0.0);
 	for (int k = 0; k < NTASK; k++)
@@ -608,7 +567,7 @@ epoch_end(struct trainer *t, long long epoch, const double *lsum, int nb, double
 	} else
 		st->stale++;
 	st->epoch = epoch + 1;
-	say_epoch(t, epoch, now() - t_ep, &sc, better);
+	say_epoch(t, epoch, prof_now() - t_ep, &sc, better);
 	log_epoch(t, epoch, lsum, nb, &sc, better);
 	if (o->checkpoint && !stopping(t))
 		write_checkpoint(t, argc, argv);
@@ -638,9 +597,9 @@ train_epochs(struct trainer *t, int argc, char **argv)
 		todo = o->s.steps - st->step;
 	progress_init(&t->pr, &o->c);
 	progress_start(&t->pr, "steps", todo, NULL);
-	t->t_start = now();
+	t->t_start = prof_now();
 	for (epoch = st->epoch; epoch < o->s.epochs && !budget_hit && !stopping(t); epoch++) {
-		double lsum[NTASK] = { 0 }, t_ep = now();
+		double lsum[NTASK] = { 0 }, t_ep = prof_now();
 		int nb = train_epoch(t, epoch, lsum, &budget_hit), end = 0;
 		if (nb == 0 || t->cut) /* a signal or the step budget came first */
 			break;
