@@ -21,6 +21,12 @@ CPPFLAGS  += -iquote common -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 # sources build the same bytes wherever they are checked out (the pipelines'
 # saved runs are stamped with the programs' SHA-256: pipelines/carry.sh).
 ALLCFLAGS  = -std=c11 $(OMPFLAGS) $(CFLAGS) -ffile-prefix-map=$(CURDIR)=.
+# Every compile writes what it read beside its output (X.o: X.d, bin/P:
+# bin/P.d): the headers each target depends on, read back below, so that a
+# changed header rebuilds the objects that include it and no others.  -MP
+# adds an empty rule for each header, so that a header removed later does
+# not stop the build.
+DEPFLAGS   = -MMD -MP
 # GSL takes its CBLAS from OpenBLAS (not -lgslcblas); LAPACKE runs on OpenBLAS.
 # LIBLINEAR is linprobe's classifier (the linker keeps it out of the others).
 LDLIBS    ?= -lgsl -llapacke -lopenblas -larpack -llinear -lyaml -lz -lm
@@ -45,11 +51,9 @@ LDLIBS    += $(DNNL_LDLIBS)
 
 COMMON_SRC = $(sort $(wildcard common/*.c))
 COMMON_OBJ = $(COMMON_SRC:.c=.o)
-COMMON_HDR = $(wildcard common/*.h)
 TOOL_SRC   = $(sort $(wildcard tools/*.c))
 TOOLS      = $(patsubst tools/%.c,bin/%,$(TOOL_SRC))
 UNIT_SRC   = $(sort $(wildcard tests/unit/test_*.c))
-UNIT_HDR   = $(wildcard tests/unit/*.h)
 UNITS      = $(patsubst tests/unit/%.c,tests/bin/%,$(UNIT_SRC))
 MAN1       = $(wildcard man/man1/*.1)
 MAN5       = $(wildcard man/man5/*.5)
@@ -84,8 +88,14 @@ deps-test: | .deps-ok
 	@$(DEPS) test
 $(UNITS): | deps-test
 
-common/%.o: common/%.c $(COMMON_HDR) | .deps-ok
-	$(CC) $(ALLCFLAGS) $(OPTFLAGS) $(CPPFLAGS) -c -o $@ $<
+# A target whose .d is missing (built before the .d files were, or the .d
+# removed) is built again: the empty rule makes a missing .d count as new.
+# (The rules that name a .d list their targets, as static pattern rules:
+# a .d only a plain pattern rule names would be an intermediate file,
+# which make does not miss.)
+$(COMMON_OBJ): common/%.o: common/%.c common/%.d | .deps-ok
+	$(CC) $(ALLCFLAGS) $(OPTFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c -o $@ $<
+%.d: ;
 
 # The layers' loops are memory-bound element-wise passes over N x d arrays
 # that may alias; -O2's cheap vectoriser leaves them scalar, -O3 vectorises
@@ -101,13 +111,53 @@ common/nn.o common/head.o: OPTFLAGS = $(VECFLAGS)
 common/gemm.o: OPTFLAGS = $(VECFLAGS) $(DNNL_CPPFLAGS)
 common/gemm.o: build/optional.mk
 
+# tree_rules TREE,OBJDIR,CC CFLAGS,ORDER[,NOT]: the link rules of one tree, the
+# normal one (TREE empty, OBJDIR build) or the ASan one (mk/sanitize.mk:
+# TREE $(ASAN_DIR)/, OBJDIR $(ASAN_DIR)), each against the tree's
+# libcommon.a: the programs (TREEbin/), the unit tests and the fuzz
+# harnesses' replays (TREEtests/bin/).  The gradient tests (test_nn) build
+# the model code in double precision, into OBJDIR/double/, one object a
+# source so that each has its .d, and so do the tests of a step cut into
+# graphs (test_dist: with common/dist.c, no MPI).  The replays' main
+# (tests/fuzz/replay.c) is OBJDIR/replay.o.  ORDER: what the objects wait
+# for (the dependency checks); NOT: programs linked by a rule of their own.
+NN_DOUBLE_SRC = common/nn.c common/model.c common/batch.c common/modelio.c common/head.c
+NN_DOUBLE_UNITS = test_nn test_dist
+define tree_rules
+$(filter-out $(5),$(TOOL_SRC:tools/%.c=$(1)bin/%)): $(1)bin/%: tools/%.c $(1)bin/%.d $(1)libcommon.a
+	@mkdir -p $(1)bin
+	$(3) $$(CPPFLAGS) $$(DEPFLAGS) $$(LDFLAGS) -o $$@ $$< $(1)libcommon.a $$(LDLIBS)
+
+$(filter-out $(NN_DOUBLE_UNITS:%=$(1)tests/bin/%),$(UNIT_SRC:tests/unit/%.c=$(1)tests/bin/%)): \
+		$(1)tests/bin/%: tests/unit/%.c $(1)tests/bin/%.d $(1)libcommon.a
+	@mkdir -p $(1)tests/bin
+	$(3) $$(CPPFLAGS) $$(DEPFLAGS) $$(LDFLAGS) -o $$@ $$< $(1)libcommon.a -lcriterion $$(LDLIBS)
+
+$(patsubst common/%.c,$(2)/double/%.o,$(NN_DOUBLE_SRC) common/dist.c): $(2)/double/%.o: common/%.c \
+		$(2)/double/%.d | $(4)
+	@mkdir -p $(2)/double
+	$(3) $$(CPPFLAGS) -DNN_DOUBLE $$(DEPFLAGS) -c -o $$@ $$<
+
+$(1)tests/bin/test_nn: $(NN_DOUBLE_SRC:common/%.c=$(2)/double/%.o)
+$(1)tests/bin/test_dist: $(NN_DOUBLE_SRC:common/%.c=$(2)/double/%.o) $(2)/double/dist.o
+$(NN_DOUBLE_UNITS:%=$(1)tests/bin/%): $(1)tests/bin/%: tests/unit/%.c $(1)tests/bin/%.d $(1)libcommon.a
+	@mkdir -p $(1)tests/bin
+	$(3) $$(CPPFLAGS) -DNN_DOUBLE $$(DEPFLAGS) $$(LDFLAGS) -o $$@ $$< $$(filter %.o,$$^) \
+		$(1)libcommon.a -lcriterion $$(LDLIBS)
+
+$(2)/replay.o: tests/fuzz/replay.c $(2)/replay.d | $(4)
+	@mkdir -p $(2)
+	$(3) $$(CPPFLAGS) $$(DEPFLAGS) -c -o $$@ $$<
+
+$(patsubst tests/fuzz/fuzz_%.c,$(1)tests/bin/replay_%,$(wildcard tests/fuzz/fuzz_*.c)): \
+		$(1)tests/bin/replay_%: tests/fuzz/fuzz_%.c $(1)tests/bin/replay_%.d $(2)/replay.o $(1)libcommon.a
+	@mkdir -p $(1)tests/bin
+	$(3) $$(CPPFLAGS) $$(DEPFLAGS) $$(LDFLAGS) -o $$@ $$< $(2)/replay.o $(1)libcommon.a $$(LDLIBS)
+endef
+
 libcommon.a: $(COMMON_OBJ)
 	rm -f $@
 	ar rcs $@ $(COMMON_OBJ)
-
-bin/%: tools/%.c libcommon.a $(COMMON_HDR)
-	@mkdir -p bin
-	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< libcommon.a $(LDLIBS)
 
 # MPI (optional): gcn-train is built with Open MPI where it is found
 # (mpicc in PATH, or pkg-config's ompi-c), without it otherwise; MPI=no
@@ -130,43 +180,33 @@ build/mpi-flags:
 	@echo '$(MPI_KEY)' >$@
 
 ifneq ($(strip $(MPI_LIBS)),)
-build/dist-mpi.o: common/dist.c $(COMMON_HDR) build/mpi-flags | .deps-ok
-	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(MPI_CFLAGS) -DGNN_MPI -c -o $@ common/dist.c
+build/dist-mpi.o: common/dist.c build/dist-mpi.d build/mpi-flags | .deps-ok
+	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(MPI_CFLAGS) -DGNN_MPI $(DEPFLAGS) -c -o $@ common/dist.c
 
-bin/gcn-train: tools/gcn-train.c build/dist-mpi.o libcommon.a $(COMMON_HDR) build/mpi-flags
+bin/gcn-train: tools/gcn-train.c bin/gcn-train.d build/dist-mpi.o libcommon.a build/mpi-flags
 	@mkdir -p bin
-	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< build/dist-mpi.o libcommon.a \
+	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< build/dist-mpi.o libcommon.a \
 		$(LDLIBS) $(MPI_LIBS)
+MPI_TOOLS  = bin/gcn-train
 else
 bin/gcn-train: build/mpi-flags
 endif
 
-tests/bin/%: tests/unit/%.c libcommon.a $(COMMON_HDR) $(UNIT_HDR)
-	@mkdir -p tests/bin
-	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< libcommon.a -lcriterion $(LDLIBS)
-
-# The gradient tests build the model code in double precision.
-NN_DOUBLE_SRC = common/nn.c common/model.c common/batch.c common/modelio.c common/head.c
-tests/bin/test_nn: tests/unit/test_nn.c $(NN_DOUBLE_SRC) libcommon.a $(COMMON_HDR) $(UNIT_HDR)
-	@mkdir -p tests/bin
-	$(CC) $(ALLCFLAGS) $(CPPFLAGS) -DNN_DOUBLE $(LDFLAGS) -o $@ $< $(NN_DOUBLE_SRC) libcommon.a -lcriterion $(LDLIBS)
-
-# So do the tests of a step cut into graphs (common/dist.c, no MPI).
-tests/bin/test_dist: tests/unit/test_dist.c $(NN_DOUBLE_SRC) common/dist.c libcommon.a $(COMMON_HDR) $(UNIT_HDR)
-	@mkdir -p tests/bin
-	$(CC) $(ALLCFLAGS) $(CPPFLAGS) -DNN_DOUBLE $(LDFLAGS) -o $@ $< $(NN_DOUBLE_SRC) common/dist.c libcommon.a -lcriterion $(LDLIBS)
+# The programs (but the MPI gcn-train above), the unit tests and the fuzz
+# harnesses' replays (tree_rules above)
+$(eval $(call tree_rules,,build,$$(CC) $$(ALLCFLAGS),.deps-ok,$(MPI_TOOLS)))
 
 # The composition test's case generator (tests/cli/compose.test.sh): plain
 # C, no library, so a seed draws the same case everywhere.
-tests/bin/compose-gen: tests/cli/compose-gen.c
+tests/bin/compose-gen: tests/cli/compose-gen.c tests/bin/compose-gen.d
 	@mkdir -p tests/bin
-	$(CC) -std=c11 $(CFLAGS) -o $@ tests/cli/compose-gen.c
+	$(CC) -std=c11 $(CFLAGS) $(DEPFLAGS) -o $@ tests/cli/compose-gen.c
 
 # A maintainer's tool (not installed): a stream's provenance made
 # machine-independent, for a model that ships (models/README.md).
-build/mk/reheader: mk/reheader.c libcommon.a $(COMMON_HDR)
+build/mk/reheader: mk/reheader.c build/mk/reheader.d libcommon.a
 	@mkdir -p build/mk
-	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ mk/reheader.c libcommon.a $(LDLIBS)
+	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ mk/reheader.c libcommon.a $(LDLIBS)
 
 # Unit tests print Criterion's "Synthesis:" line each; CLI tests end with
 # "N passed, N failed".  Any failure fails the target.  What some tests
@@ -208,7 +248,8 @@ install: all
 	cp -f models/gcn-pretrain.gs models/README.md $(DESTDIR)$(PREFIX)/share/gnnpipe/
 
 clean:
-	rm -rf bin tests/bin libcommon.a common/*.o .deps-ok tests/tmp build/optional.mk
+	rm -rf bin tests/bin libcommon.a common/*.o common/*.d .deps-ok tests/tmp build/optional.mk \
+		build/*.d build/mk/*.d build/double build/replay.o
 
 .PHONY: all test check run run-adapt smoke bench install clean deps-test FORCE
 .PRECIOUS: tests/bin/%
@@ -216,3 +257,6 @@ clean:
 # ---- fuzzing and sanitizers (issue 7): make fuzz, fuzz-build, test-asan,
 # test-valgrind, clean-sanitize; the rules are in mk/sanitize.mk ----
 include mk/sanitize.mk
+
+# what each target read when it was last built (DEPFLAGS)
+-include $(wildcard common/*.d bin/*.d tests/bin/*.d build/*.d build/double/*.d build/mk/*.d)

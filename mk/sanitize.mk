@@ -18,7 +18,6 @@ FUZZ_OPTS    ?= -timeout=10 -rss_limit_mb=2048
 # every harness tests/fuzz/fuzz_NAME.c (FUZZ_NAMES='model tu' runs those)
 FUZZ_NAMES    = $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_BINS     = $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_NAMES))
-FUZZ_HDR      = $(wildcard tests/fuzz/*.h)
 FUZZ_OBJ      = $(patsubst common/%.c,$(FUZZ_DIR)/common/%.o,$(COMMON_SRC))
 # Each target first replays its regression inputs (tests/fuzz/regress/NAME,
 # under the fuzzer's sanitizers and memory limit), then fuzzes.
@@ -30,16 +29,16 @@ FUZZ_RUN_ENV  = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 deps-fuzz: | .deps-ok
 	@$(DEPS_ENV) FUZZ_CC='$(FUZZ_CC)' FUZZ_FLAGS='$(FUZZ_FLAGS)' sh mk/deps.sh fuzz
 
-$(FUZZ_DIR)/common/%.o: common/%.c $(COMMON_HDR) | .deps-ok deps-fuzz
+$(FUZZ_OBJ): $(FUZZ_DIR)/common/%.o: common/%.c $(FUZZ_DIR)/common/%.d | .deps-ok deps-fuzz
 	@mkdir -p $(FUZZ_DIR)/common
-	$(FUZZ_CC) -std=c11 $(OMPFLAGS) -Wall -Wextra $(FUZZ_FLAGS) $(CPPFLAGS) -c -o $@ $<
+	$(FUZZ_CC) -std=c11 $(OMPFLAGS) -Wall -Wextra $(FUZZ_FLAGS) $(CPPFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(FUZZ_DIR)/libcommon.a: $(FUZZ_OBJ)
 	rm -f $@
 	ar rcs $@ $(FUZZ_OBJ)
 
-$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_HDR) $(FUZZ_DIR)/libcommon.a $(COMMON_HDR)
-	$(FUZZ_CC) -std=c11 $(OMPFLAGS) -Wall -Wextra $(FUZZ_FLAGS) $(CPPFLAGS) $(LDFLAGS) \
+$(FUZZ_BINS): $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DIR)/fuzz_%.d $(FUZZ_DIR)/libcommon.a
+	$(FUZZ_CC) -std=c11 $(OMPFLAGS) -Wall -Wextra $(FUZZ_FLAGS) $(CPPFLAGS) $(DEPFLAGS) $(LDFLAGS) \
 		-o $@ $< $(FUZZ_DIR)/libcommon.a $(LDLIBS)
 
 fuzz-build: $(FUZZ_BINS)
@@ -47,10 +46,8 @@ fuzz-build: $(FUZZ_BINS)
 # The harnesses without libFuzzer (tests/fuzz/replay.c): make test replays
 # tests/fuzz/regress/NAME/* through tests/bin/replay_NAME
 # (tests/cli/fuzz.test.sh), make test-asan through the ASan build's.
+# (Their link rules are the Makefile's tree_rules.)
 REPLAYS       = $(patsubst %,tests/bin/replay_%,$(FUZZ_NAMES))
-tests/bin/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_HDR) libcommon.a $(COMMON_HDR)
-	@mkdir -p tests/bin
-	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c libcommon.a $(LDLIBS)
 test: $(REPLAYS)
 
 fuzz: fuzz-build
@@ -103,38 +100,17 @@ deps-asan: | .deps-ok
 	@$(DEPS_ENV) CC='$(ASAN_CC)' ASAN_FLAGS='$(ASAN_FLAGS)' sh mk/deps.sh test asan
 
 $(ASAN_DIR)/common/gemm.o: CPPFLAGS += $(DNNL_CPPFLAGS)
-$(ASAN_DIR)/common/%.o: common/%.c $(COMMON_HDR) | .deps-ok deps-asan
+$(ASAN_OBJ): $(ASAN_DIR)/common/%.o: common/%.c $(ASAN_DIR)/common/%.d | .deps-ok deps-asan
 	@mkdir -p $(ASAN_DIR)/common
-	$(ASAN_CC) $(ASAN_CFLAGS) $(CPPFLAGS) -c -o $@ $<
+	$(ASAN_CC) $(ASAN_CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(ASAN_DIR)/libcommon.a: $(ASAN_OBJ)
 	rm -f $@
 	ar rcs $@ $(ASAN_OBJ)
 
-$(ASAN_DIR)/bin/%: tools/%.c $(ASAN_DIR)/libcommon.a $(COMMON_HDR)
-	@mkdir -p $(ASAN_DIR)/bin
-	$(ASAN_CC) $(ASAN_CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< $(ASAN_DIR)/libcommon.a $(LDLIBS)
-
-$(ASAN_DIR)/tests/bin/%: tests/unit/%.c $(ASAN_DIR)/libcommon.a $(COMMON_HDR) $(UNIT_HDR)
-	@mkdir -p $(ASAN_DIR)/tests/bin
-	$(ASAN_CC) $(ASAN_CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< $(ASAN_DIR)/libcommon.a \
-		-lcriterion $(LDLIBS)
-
-$(ASAN_DIR)/tests/bin/test_nn: tests/unit/test_nn.c $(NN_DOUBLE_SRC) $(ASAN_DIR)/libcommon.a $(COMMON_HDR) $(UNIT_HDR)
-	@mkdir -p $(ASAN_DIR)/tests/bin
-	$(ASAN_CC) $(ASAN_CFLAGS) $(CPPFLAGS) -DNN_DOUBLE $(LDFLAGS) -o $@ $< $(NN_DOUBLE_SRC) \
-		$(ASAN_DIR)/libcommon.a -lcriterion $(LDLIBS)
-
-$(ASAN_DIR)/tests/bin/test_dist: tests/unit/test_dist.c $(NN_DOUBLE_SRC) common/dist.c $(ASAN_DIR)/libcommon.a $(COMMON_HDR) $(UNIT_HDR)
-	@mkdir -p $(ASAN_DIR)/tests/bin
-	$(ASAN_CC) $(ASAN_CFLAGS) $(CPPFLAGS) -DNN_DOUBLE $(LDFLAGS) -o $@ $< $(NN_DOUBLE_SRC) common/dist.c \
-		$(ASAN_DIR)/libcommon.a -lcriterion $(LDLIBS)
-
+# the programs, unit tests and replays (the Makefile's tree_rules)
+$(eval $(call tree_rules,$(ASAN_DIR)/,$(ASAN_DIR),$$(ASAN_CC) $$(ASAN_CFLAGS),.deps-ok deps-asan))
 ASAN_REPLAYS = $(patsubst %,$(ASAN_DIR)/tests/bin/replay_%,$(FUZZ_NAMES))
-$(ASAN_DIR)/tests/bin/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_HDR) $(ASAN_DIR)/libcommon.a $(COMMON_HDR)
-	@mkdir -p $(ASAN_DIR)/tests/bin
-	$(ASAN_CC) $(ASAN_CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c \
-		$(ASAN_DIR)/libcommon.a $(LDLIBS)
 
 # The programs find the shipped model beside them (bin/../models): the
 # ASan tree gets the same view.
@@ -157,3 +133,6 @@ clean-sanitize:
 
 .PHONY: fuzz fuzz-build test-asan test-valgrind asan-build clean-sanitize deps-fuzz deps-asan
 .PRECIOUS: $(ASAN_DIR)/tests/bin/% $(ASAN_DIR)/bin/% $(FUZZ_DIR)/fuzz_% tests/bin/replay_%
+
+-include $(wildcard $(FUZZ_DIR)/*.d $(FUZZ_DIR)/common/*.d $(ASAN_DIR)/*.d $(ASAN_DIR)/common/*.d \
+	$(ASAN_DIR)/bin/*.d $(ASAN_DIR)/tests/bin/*.d $(ASAN_DIR)/double/*.d)

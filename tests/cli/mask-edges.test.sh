@@ -5,54 +5,8 @@ T="$TMPD/mask"
 mkdir -p "$T"
 SMALL="$D/mask-small.ok.txt"
 
-# awk -v P=.. -v N=.. -f check.awk EDGELIST TEXTOUT: the text output of one
-# masked edge list keeps the sampling's promises; prints what is wrong and
-# fails otherwise.
-#   masked graph: edges of the original, u < v, no repeats
-#   masked_edges= r and masked + r = original edges
-#   pairs: P positives (label 1) then N negatives (label 0), u < v, no
-#   repeats in either orientation; positives are original edges missing from
-#   the masked graph, negatives are not edges of the original
-cat >"$T/check.awk" <<'EOF'
-	function bad(s) { print "mask_check: " s; err = 1; exit 1 }
-	FNR == NR {
-		if ($0 ~ /^#/ || NF < 2) next
-		a = $1 + 0; b = $2 + 0
-		if (a == b) next
-		if (a > b) { t = a; a = b; b = t }
-		if (!((a, b) in orig)) m++
-		orig[a, b] = 1
-		next
-	}
-	/^@graph/ { sec = "g"; for (i = 1; i <= NF; i++) if ($i ~ /^masked_edges=/) { split($i, kv, "="); r = kv[2] + 0 }; next }
-	/^@pairs/ { sec = "p"; next }
-	/^[@#]/ { sec = ""; next }
-	sec == "g" {
-		if ($1 + 0 >= $2 + 0) bad("masked edge " $1 " " $2 " not u < v")
-		if (!(($1, $2) in orig)) bad("masked edge " $1 " " $2 " not in the original")
-		if (($1, $2) in kept) bad("masked edge " $1 " " $2 " repeated")
-		kept[$1, $2] = 1; mk++
-	}
-	sec == "p" {
-		if ($1 + 0 >= $2 + 0) bad("pair " $1 " " $2 " not u < v")
-		if (($1, $2) in seen) bad("pair " $1 " " $2 " repeated")
-		seen[$1, $2] = 1
-		if ($3 == 1) {
-			if (nn > 0) bad("positive after a negative")
-			if (!(($1, $2) in orig) || (($1, $2) in kept)) bad("positive " $1 " " $2 " was not removed")
-			np++
-		} else if ($3 == 0) {
-			if (($1, $2) in orig) bad("negative " $1 " " $2 " is an edge")
-			nn++
-		} else bad("label " $3)
-	}
-	END {
-		if (err) exit 1
-		if (mk + r != m) bad("kept " mk " + removed " r " != " m " edges")
-		if (np != P) bad(np " positives, want " P)
-		if (nn != N) bad(nn " negatives, want " N)
-	}
-EOF
+# tests/cli/mask-check.awk checks the text output of one masked edge list
+M="$TOP/tests/cli/mask-check.awk"
 
 # ---- usage: -h, --version, misuse (exit 2, one line) ----
 expect 0 "mask-edges -h"
@@ -117,23 +71,23 @@ expect 0 "mask-edges --strict -p 16 -n 700 $SMALL"
 # ---- plain edge list in, semantics checked on the text output ----
 # 40 nodes, 80 edges: r = round(0.2 * 80) = 16, N = 780 - 80 = 700
 expect 0 "mask-edges -q -t -s 3 -p 10 -n 50 $SMALL >$T/s3.txt"
-check "awk -v P=10 -v N=50 -f $T/check.awk $SMALL $T/s3.txt" "10 positives, 50 negatives, all valid"
+check "awk -v P=10 -v N=50 -f $M $SMALL $T/s3.txt" "10 positives, 50 negatives, all valid"
 check "grep -q '^@graph id=0 nodes=40 edges=64 .*mask_fraction=0.2 masked_edges=16' $T/s3.txt" "graph header: 64 edges kept, masked_edges=16"
 check "grep -q '^@pairs id=0 name=mask count=60 labels=i32 .*positives=10 negatives=50' $T/s3.txt" "pairs header"
 mask-edges -q -t -s 3 -p all -n 700 "$SMALL" >"$T/all.txt" 2>/dev/null
-check "awk -v P=16 -v N=700 -f $T/check.awk $SMALL $T/all.txt" "-p all lists the 16 removed edges; -n 700 every non-edge"
+check "awk -v P=16 -v N=700 -f $M $SMALL $T/all.txt" "-p all lists the 16 removed edges; -n 700 every non-edge"
 mask-edges -q -t -s 3 -f 0.5 -p 0 -n 0 "$SMALL" >"$T/half.txt" 2>/dev/null
-check "awk -v P=0 -v N=0 -f $T/check.awk $SMALL $T/half.txt" "-f 0.5 -p 0 -n 0: a masked graph and an empty pair set"
+check "awk -v P=0 -v N=0 -f $M $SMALL $T/half.txt" "-f 0.5 -p 0 -n 0: a masked graph and an empty pair set"
 check "grep -q 'edges=40 .*masked_edges=40' $T/half.txt" "-f 0.5 removes 40 of 80"
 mask-edges -q -t -f 0 -p 5 -n 5 "$SMALL" >"$T/zero.txt" 2>/dev/null
-check "awk -v P=0 -v N=5 -f $T/check.awk $SMALL $T/zero.txt" "-f 0 keeps every edge, no positives"
+check "awk -v P=0 -v N=5 -f $M $SMALL $T/zero.txt" "-f 0 keeps every edge, no positives"
 # 0.03 * 80 = 2.4 -> 2; 0.0375 * 80 = 3 ; 0.05625 * 80 = 4.5 -> 5 (halves up)
 check "mask-edges -q -t -f 0.03 $SMALL | grep -q 'masked_edges=2\$'" "2.4 rounds to 2"
 check "mask-edges -q -t -f 0.05625 $SMALL | grep -q 'masked_edges=5\$'" "4.5 rounds up to 5"
 # shortfall: a warning, exit 0
 expect 0 "mask-edges -t $SMALL >$T/short.txt"
 check "mask-edges -t $SMALL 2>&1 >/dev/null | grep -q 'fewer than -p 128'" "shortfall warns"
-check "awk -v P=16 -v N=256 -f $T/check.awk $SMALL $T/short.txt" "shortfall gives every removed edge"
+check "awk -v P=16 -v N=256 -f $M $SMALL $T/short.txt" "shortfall gives every removed edge"
 check "test -z \"\$(mask-edges -q -t $SMALL 2>&1 >/dev/null)\"" "-q silences the warning"
 check "mask-edges $D/mask-two.ok.gs 2>&1 >/dev/null | grep -q '2 of 2 graphs had fewer positives'" "a summary counts the short graphs"
 check "test \$(mask-edges $D/mask-two.ok.gs 2>&1 >/dev/null | wc -l) -eq 3" "first shortfalls + summary: 3 lines, not one per graph"

@@ -6,18 +6,31 @@
 # this machine lacks, such as bf16 products or numpy).
 #   run.sh [NAME...]   only tests/cli/NAME.test.sh (default: every file)
 # GNN_BIN names the directory of the programs under test (default: bin/ of
-# this tree); `make test-asan` points it at build/asan/bin.
+# this tree); `make test-asan` points it at build/asan/bin.  GNN_KEEP=DIR
+# makes DIR (new or empty) the tests' scratch directory and keeps it
+# afterwards, so that two runs' files can be compared
+# (docs/refactor-plan.md, V5); by default it is a fresh directory under
+# tests/tmp/, removed at the end.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${GNN_BIN:-$top/bin}
 export TOP="$top" BIN="$bin" PATH="$bin:$PATH"
-mkdir -p "$top/tests/tmp"
-TMPD=$(mktemp -d "$top/tests/tmp/cli.XXXXXX")
+if [ -n "${GNN_KEEP:-}" ]; then
+	mkdir -p "$GNN_KEEP" || exit 2
+	if [ -n "$(ls -A "$GNN_KEEP")" ]; then
+		echo "run.sh: GNN_KEEP=$GNN_KEEP: the directory is not empty" >&2
+		exit 2
+	fi
+	TMPD=$(cd "$GNN_KEEP" && pwd)
+else
+	mkdir -p "$top/tests/tmp"
+	TMPD=$(mktemp -d "$top/tests/tmp/cli.XXXXXX")
+	trap 'rm -rf "$TMPD"' EXIT
+fi
 # what the programs leave in TMPDIR (a failed feature command's standard
 # error) goes with the rest
 TMPDIR=$TMPD
 export TMPD TMPDIR
-trap 'rm -rf "$TMPD"' EXIT
 pass=0; fail=0; skipped=0; named=$#
 if [ $# -gt 0 ]; then
 	set -- $(for n in "$@"; do printf '%s ' "$top/tests/cli/${n%.test.sh}.test.sh"; done)
