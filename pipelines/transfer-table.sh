@@ -49,7 +49,7 @@ echo "each difference is the pre-trained arm's minus the baseline's, run by"
 echo "run on the same splits, with its 95% paired t-interval: **bold** where"
 echo "the interval is above 0 (a gain), _italic_ where it is below 0 (a loss)."
 echo "Arms: $(for a in pre $arms; do printf '%s = %s; ' "$a" "$(name $a)"; done)see"
-echo "README.md (Reproducing the paper, The transfer benchmark) for what each one is."
+echo "pipelines/README.md (The transfer benchmark) for what each one is."
 echo
 printf '| dataset | protocol | pre |'
 for a in $arms; do printf ' %s |' "$a"; done

@@ -1,8 +1,8 @@
 # determinism.test.sh - a short pipeline run twice with the same seeds must
 # give the same bytes: every stage on a rerun, and the graph stages with -j 1
 # and -j 2 as well (the training stages' BLAS sums may change in the last
-# bits with another thread count; see README, "Models depend on the thread
-# count").  -j is on the command line, which the provenance records hold,
+# bits with another thread count; see docs/choices.md, "Models depend on
+# the thread count").  -j is on the command line, which the provenance records hold,
 # so the -j comparison leaves the pg records out.
 T="$TMPD/det"
 mkdir -p "$T"
