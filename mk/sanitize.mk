@@ -83,8 +83,8 @@ ASAN_UNITS   = $(patsubst tests/unit/%.c,$(ASAN_DIR)/tests/bin/%,$(UNIT_SRC))
 # without ASan) and the tests that mostly train (gcn-adapt, infer,
 # precision, determinism: their kernels are the unit tests', run under ASan
 # above, and tests/valgrind.sh runs every program's path once; mpi skips
-# here, the ASan gcn-train has no MPI): CI's time is bounded (README,
-# "Set-up").  ASAN_CLI=all runs every test.
+# here, the ASan gcn-train has no MPI): CI's time is bounded
+# (docs/building.md, "Memory and input safety").  ASAN_CLI=all runs every test.
 ASAN_CLI_ALL = $(patsubst tests/cli/%.test.sh,%,$(wildcard tests/cli/*.test.sh))
 ASAN_CLI    ?= $(filter-out pipelines man-examples build-noroot makerun gcn-adapt infer precision \
 	determinism mpi,$(ASAN_CLI_ALL))
