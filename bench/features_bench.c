@@ -1,6 +1,6 @@
 /*
  * features_bench.c - timing harness for common/nodefeat.c and
- * common/centrality.c (not a test; built and run by bench/features_bench.sh).
+ * common/centrality*.c (not a test; built and run by bench/features_bench.sh).
  *
  *   features_bench [-r reps] [-j threads] [-L long] [-q list] features   FILE...
  *   features_bench [-r reps] [-j threads] [-L long] [-q list] [-x exact_max]
