@@ -252,20 +252,93 @@ static void report(const char *name, const graph *g, const char *q, double est_s
 	free(rel);
 }
 
+/* The estimate, as `centrality` makes it (co seeded), into est over e (5
+ * n); returns the median seconds of reps calls (one, when the first takes
+ * more than 60 s). */
+static double estimate(const graph *g, const char *name, const struct cent_opts *co, int reps,
+		       double *e, cent_out *est, cent_ws *ws)
+{
+	int32_t n = g->n;
+	double t, *times = xmallocarray((size_t)reps, sizeof *times), est_s;
+	char msg[256];
+	int r;
+
+	fprintf(stderr, "  %s: estimate (n %d, m %" PRId64 ")\n", name, n, g->m);
+	for (r = 0; r < reps; r++) {
+		memset(est, 0, sizeof *est);
+		est->eigenvector = e;
+		est->betweenness = e + n;
+		est->closeness = e + 2 * (size_t)n;
+		est->subgraph = e + 3 * (size_t)n;
+		est->subgraph_log = e + 4 * (size_t)n;
+		t = now();
+		if (centrality_compute(g, co, est, ws, msg, sizeof msg))
+			die("%s: %s", name, msg);
+		times[r] = now() - t;
+		if (times[0] > 60) {
+			reps = 1;
+			break;
+		}
+	}
+	qsort(times, (size_t)reps, sizeof *times, cmpd);
+	est_s = times[reps / 2];
+	free(times);
+	return est_s;
+}
+
+/* The reference into x (3 n): exact searches, and the dense subgraph if n
+ * <= sub_max, from the cache when it has them; their seconds in *ex_bc and
+ * *ex_sc (-1: no subgraph). */
+static void reference(const graph *g, const char *name, int32_t sub_max, const char *cache,
+		      double *x, cent_ws *ws, double *ex_bc, double *ex_sc)
+{
+	int32_t n = g->n;
+	struct cent_opts ex;
+	struct prog pr;
+	cent_out ref;
+	char msg[256];
+	double t;
+
+	cent_opts_init(&ex);
+	ex.exact_max = INT32_MAX;
+	ex.on_progress = on_progress;
+	ex.progress_arg = &pr;
+	if (cache_read(cache, g, x, ex_bc, ex_sc) && !(n <= sub_max && *ex_sc < 0))
+		return;
+	memset(&ref, 0, sizeof ref);
+	ref.betweenness = x;
+	ref.closeness = x + n;
+	pr.what = "exact betweenness and closeness";
+	pr.t0 = pr.last = now();
+	if (centrality_compute(g, &ex, &ref, ws, msg, sizeof msg))
+		die("%s: %s", name, msg);
+	*ex_bc = now() - pr.t0;
+	*ex_sc = -1;
+	if (n <= sub_max) {
+		memset(&ref, 0, sizeof ref);
+		ref.subgraph = x + 2 * (size_t)n;
+		fprintf(stderr, "  exact subgraph (dense, n = %d)\n", n);
+		t = now();
+		if (centrality_compute(g, &ex, &ref, ws, msg, sizeof msg))
+			die("%s: %s", name, msg);
+		*ex_sc = now() - t;
+	}
+	if (cache)
+		cache_write(cache, g, x, *ex_bc, *ex_sc);
+}
+
 int main(int argc, char **argv)
 {
-	int ch, reps = 3, r;
+	int ch, reps = 3;
 	int32_t sub_max = 5000, n;
 	uint64_t seed = 0;
 	graph g;
 	int64_t id;
-	struct cent_opts co, ex;
-	cent_out est, ref;
+	struct cent_opts co;
+	cent_out est;
 	cent_ws ws;
-	double *e, *x, t, *times, est_s, ex_bc = -1, ex_sc = -1;
-	char msg[256];
+	double *e, *x, est_s, ex_bc = -1, ex_sc = -1;
 	const char *name, *cache = NULL;
-	struct prog pr;
 
 	err_setprog(argv[0]);
 	cent_opts_init(&co);
@@ -309,58 +382,10 @@ int main(int argc, char **argv)
 	n = g.n;
 	e = xmallocarray((size_t)n * 5, sizeof *e);
 	x = xmallocarray((size_t)n * 3, sizeof *x);
-	times = xmallocarray((size_t)reps, sizeof *times);
 	cent_ws_init(&ws);
-
-	/* the estimate, as `centrality` makes it with -s seed */
 	co.seed = rng_mix(seed, (uint64_t)id);
-	fprintf(stderr, "  %s: estimate (n %d, m %" PRId64 ")\n", name, n, g.m);
-	for (r = 0; r < reps; r++) {
-		memset(&est, 0, sizeof est);
-		est.eigenvector = e;
-		est.betweenness = e + n;
-		est.closeness = e + 2 * (size_t)n;
-		est.subgraph = e + 3 * (size_t)n;
-		est.subgraph_log = e + 4 * (size_t)n;
-		t = now();
-		if (centrality_compute(&g, &co, &est, &ws, msg, sizeof msg))
-			die("%s: %s", name, msg);
-		times[r] = now() - t;
-		if (times[0] > 60) {
-			reps = 1;
-			break;
-		}
-	}
-	qsort(times, (size_t)reps, sizeof *times, cmpd);
-	est_s = times[reps / 2];
-
-	/* the reference: exact searches, and the dense subgraph if it fits */
-	cent_opts_init(&ex);
-	ex.exact_max = INT32_MAX;
-	ex.on_progress = on_progress;
-	ex.progress_arg = &pr;
-	if (!cache_read(cache, &g, x, &ex_bc, &ex_sc) || (n <= sub_max && ex_sc < 0)) {
-		memset(&ref, 0, sizeof ref);
-		ref.betweenness = x;
-		ref.closeness = x + n;
-		pr.what = "exact betweenness and closeness";
-		pr.t0 = pr.last = now();
-		if (centrality_compute(&g, &ex, &ref, &ws, msg, sizeof msg))
-			die("%s: %s", name, msg);
-		ex_bc = now() - pr.t0;
-		ex_sc = -1;
-		if (n <= sub_max) {
-			memset(&ref, 0, sizeof ref);
-			ref.subgraph = x + 2 * (size_t)n;
-			fprintf(stderr, "  exact subgraph (dense, n = %d)\n", n);
-			t = now();
-			if (centrality_compute(&g, &ex, &ref, &ws, msg, sizeof msg))
-				die("%s: %s", name, msg);
-			ex_sc = now() - t;
-		}
-		if (cache)
-			cache_write(cache, &g, x, ex_bc, ex_sc);
-	}
+	est_s = estimate(&g, name, &co, reps, e, &est, &ws);
+	reference(&g, name, sub_max, cache, x, &ws, &ex_bc, &ex_sc);
 	report(name, &g, "betweenness", est_s, ex_bc, &est, est.bc_bound, "additive",
 	       e + n, x);
 	report(name, &g, "closeness", est_s, ex_bc, &est, est.cl_bound, "relative",
@@ -371,6 +396,5 @@ int main(int argc, char **argv)
 	graph_free(&g);
 	free(e);
 	free(x);
-	free(times);
 	return 0;
 }

@@ -1,6 +1,6 @@
 /*
  * features_bench.c - timing harness for common/nodefeat.c and
- * common/centrality.c (not a test; built and run by bench/features_bench.sh).
+ * common/centrality*.c (not a test; built and run by bench/features_bench.sh).
  *
  *   features_bench [-r reps] [-j threads] [-L long] [-q list] features   FILE...
  *   features_bench [-r reps] [-j threads] [-L long] [-q list] [-x exact_max]
@@ -173,38 +173,45 @@ static double run(int q, const graph *g, const struct cent_opts *co, features_ws
 	return now() - t0;
 }
 
-int main(int argc, char **argv)
-{
-	int reps = 5, threads = 0, skip_lapack = 0, split = 0, ch, i, k, q, nq = 0;
-	int32_t exact_max = CENT_EXACT_MAX;
-	double long_call = 2.0;
-	const char *mode, *qlist = NULL;
-	int qs[Q_N];
+/* The options and the loaded graphs, with the workspaces of the calls. */
+struct bench {
+	int reps, threads, skip_lapack, split;
+	double long_call;
+	const char *mode, *qlist;
 	struct cent_opts co;
-	struct gl L = { 0 };
+	struct gl L;
 	features_ws fw;
 	cent_ws cw;
+};
 
-	err_setprog(argv[0]);
+/* Options into B (the mode and files after them): 0, or 2 after the usage
+ * line on misuse. */
+static int parse(int argc, char **argv, struct bench *B)
+{
+	int32_t exact_max = CENT_EXACT_MAX;
+	int ch;
+
+	B->reps = 5;
+	B->long_call = 2.0;
 	while ((ch = getopt(argc, argv, "j:kL:q:r:sx:")) != -1) {
 		switch (ch) {
 		case 'j':
-			threads = (int)opt_ll(optarg, 1, 1024, "-j");
+			B->threads = (int)opt_ll(optarg, 1, 1024, "-j");
 			break;
 		case 'k':
-			skip_lapack = 1;
+			B->skip_lapack = 1;
 			break;
 		case 'L':
-			long_call = opt_double(optarg, 0, 1e9, "-L");
+			B->long_call = opt_double(optarg, 0, 1e9, "-L");
 			break;
 		case 'q':
-			qlist = optarg;
+			B->qlist = optarg;
 			break;
 		case 'r':
-			reps = (int)opt_ll(optarg, 1, 1000, "-r");
+			B->reps = (int)opt_ll(optarg, 1, 1000, "-r");
 			break;
 		case 's':
-			split = 1;
+			B->split = 1;
 			break;
 		case 'x':
 			exact_max = (int32_t)opt_ll(optarg, 0, INT32_MAX, "-x");
@@ -218,154 +225,196 @@ int main(int argc, char **argv)
 	}
 	if (optind + 1 >= argc)
 		die_usage("mode and FILE expected");
-	mode = argv[optind++];
-	if (threads > 0) {
-		omp_set_num_threads(threads);
-		openblas_set_num_threads(threads);
+	B->mode = argv[optind++];
+	cent_opts_init(&B->co);
+	B->co.exact_max = exact_max;
+	return 0;
+}
+
+/* dump: the 8 quantities of the first graph, node by node. */
+static void dump(struct bench *B)
+{
+	const graph *g = &B->L.g[0];
+	int32_t n = g->n, v;
+	double *raw = xmallocarray((size_t)n * FEAT_N + 1, sizeof *raw);
+	double *c = xmallocarray((size_t)n * 5 + 1, sizeof *c);
+	cent_out o;
+	char msg[256];
+	double t0 = now(), t1;
+
+	features_raw(g, raw, &B->fw);
+	memset(&o, 0, sizeof o);
+	o.eigenvector = c;
+	o.betweenness = c + n;
+	o.closeness = c + 2 * (size_t)n;
+	o.subgraph = c + 3 * (size_t)n;
+	o.subgraph_log = c + 4 * (size_t)n;
+	t1 = now();
+	if (centrality_compute(g, &B->co, &o, &B->cw, msg, sizeof msg))
+		die("%s", msg);
+	fprintf(stderr, "features %.3f s, centralities %.3f s, approx %d, clamped %lld, "
+		"lambda_max %.17g\n", t1 - t0, now() - t1, o.approx,
+		(long long)o.subgraph_clamped, o.lambda_max);
+	printf("node\tdegree\tcore\tci1\tclustering\teigenvector\tbetweenness"
+	       "\tcloseness\tsubgraph\tsubgraph_log\n");
+	for (v = 0; v < n; v++) {
+		const double *r = raw + (size_t)v * FEAT_N;
+		printf("%d\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n",
+		       v, r[0], r[1], r[2], r[3], c[v], c[n + v], c[2 * (size_t)n + v],
+		       c[3 * (size_t)n + v], c[4 * (size_t)n + v]);
 	}
-	threads = omp_get_max_threads();
+	free(raw);
+	free(c);
+}
+
+/* Seconds of LAPACK dsyevd, with eigenvectors, on g's dense adjacency. */
+static double lapack_alone(const graph *g)
+{
+	size_t nn = (size_t)g->n * (size_t)g->n;
+	double *A = xcalloc(nn, sizeof *A), *w = xmallocarray((size_t)g->n, sizeof *w);
+	int32_t v;
+	int64_t p;
+	double t0, t;
+
+	for (v = 0; v < g->n; v++)
+		for (p = g->off[v]; p < g->off[v + 1]; p++)
+			A[(size_t)v * g->n + g->adj[p]] = 1;
+	t0 = now();
+	if (LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', g->n, A, g->n, w))
+		die("dsyevd failed");
+	t = now() - t0;
+	free(A);
+	free(w);
+	return t;
+}
+
+/* labelling: the totals over every graph. */
+static void labelling(struct bench *B)
+{
+	double t_lapack = 0, t_all = 0, t_feat = 0, t_paths = 0, t_spec = 0;
+	int64_t nodes = 0;
+	int k;
+
+	for (k = 0; k < B->L.n; k++) {
+		const graph *g = &B->L.g[k];
+		double *buf = xmallocarray((size_t)g->n * 4 + 1, sizeof *buf);
+		if (!B->skip_lapack && g->n > 0)
+			t_lapack += lapack_alone(g);
+		/* the full labelling of one graph: the four features and
+		 * the four centralities, default options */
+		t_all += run(Q_RAW, g, NULL, &B->fw, &B->cw, buf, NULL);
+		t_all += run(Q_ALL, g, NULL, &B->fw, &B->cw, buf, NULL);
+		if (B->split) {
+			t_feat += run(Q_RAW, g, NULL, &B->fw, &B->cw, buf, NULL);
+			t_paths += run(Q_BCCL, g, NULL, &B->fw, &B->cw, buf, NULL);
+			t_spec += run(Q_EVSC, g, NULL, &B->fw, &B->cw, buf, NULL);
+		}
+		nodes += g->n;
+		free(buf);
+	}
+	printf("graphs\t%d\nnodes\t%lld\nthreads\t%d\n", B->L.n, (long long)nodes, B->threads);
+	if (!B->skip_lapack)
+		printf("dsyevd_alone_s\t%.3f\n", t_lapack);
+	printf("labelling_s\t%.3f\n", t_all);
+	if (!B->skip_lapack)
+		printf("ratio\t%.3f\n", t_all / t_lapack);
+	if (B->split)
+		printf("features_s\t%.3f\nbetweenness+closeness_s\t%.3f\n"
+		       "eigenvector+subgraph_s\t%.3f\n", t_feat, t_paths, t_spec);
+}
+
+/* The quantities of the mode (features or centrality), or -q's, into qs;
+ * returns their count. */
+static int quantities(const struct bench *B, int *qs)
+{
+	int lo, hi, q, nq = 0;
+
+	if (strcmp(B->mode, "features") == 0)
+		lo = Q_DEGREE, hi = Q_RAW;
+	else if (strcmp(B->mode, "centrality") == 0)
+		lo = Q_BC, hi = Q_ALL;
+	else
+		die_usage("unknown mode %s", B->mode);
+	if (B->qlist == NULL) {
+		for (q = lo; q <= hi; q++)
+			qs[nq++] = q;
+		return nq;
+	}
+	const char *p = B->qlist;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		for (q = 0; q < Q_N; q++)
+			if (strlen(qname[q]) == len && strncmp(qname[q], p, len) == 0)
+				break;
+		if (q == Q_N || nq == Q_N)
+			die_usage("-q: unknown or repeated quantity in %s", B->qlist);
+		qs[nq++] = q;
+		p += len + (p[len] == ',');
+	}
+	return nq;
+}
+
+/* features, centrality: a line per graph and quantity, the median of the
+ * calls after a warm-up (or the warm-up alone, when it is long). */
+static void timings(struct bench *B)
+{
+	int qs[Q_N], nq = quantities(B, qs), i, j, k, q;
+
+	printf("graph\tn\tm\tquantity\tthreads\tseconds\tcalls\tapprox\n");
+	for (k = 0; k < B->L.n; k++) {
+		const graph *g = &B->L.g[k];
+		double *buf = xmallocarray((size_t)g->n * 4 + 1, sizeof *buf);
+		double *t = xmallocarray((size_t)B->reps, sizeof *t);
+		for (j = 0; j < nq; j++) {
+			int approx = 0, calls = B->reps;
+			double t1;
+			q = qs[j];
+			t1 = run(q, g, &B->co, &B->fw, &B->cw, buf, &approx);	/* warm-up */
+			if (t1 >= B->long_call) {
+				t[0] = t1;
+				calls = 1;
+			} else {
+				for (i = 0; i < B->reps; i++)
+					t[i] = run(q, g, &B->co, &B->fw, &B->cw, buf, &approx);
+			}
+			qsort(t, (size_t)calls, sizeof *t, cmpd);
+			printf("%s\t%d\t%lld\t%s\t%d\t%.3g\t%d\t%d\n", B->L.name[k], g->n,
+			       (long long)g->m, qname[q], B->threads, t[calls / 2], calls, approx);
+			fflush(stdout);
+		}
+		free(buf);
+		free(t);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct bench B = { 0 };
+	int i, k;
+
+	err_setprog(argv[0]);
+	if (parse(argc, argv, &B) != 0)
+		return 2;
+	if (B.threads > 0) {
+		omp_set_num_threads(B.threads);
+		openblas_set_num_threads(B.threads);
+	}
+	B.threads = omp_get_max_threads();
 	for (i = optind; i < argc; i++)
-		load(argv[i], &L);
-	features_ws_init(&fw);
-	cent_ws_init(&cw);
-	cent_opts_init(&co);
-	co.exact_max = exact_max;
-
-	if (strcmp(mode, "dump") == 0) {
-		const graph *g = &L.g[0];
-		int32_t n = g->n, v;
-		double *raw = xmallocarray((size_t)n * FEAT_N + 1, sizeof *raw);
-		double *c = xmallocarray((size_t)n * 5 + 1, sizeof *c);
-		cent_out o;
-		char msg[256];
-		double t0 = now(), t1;
-
-		features_raw(g, raw, &fw);
-		memset(&o, 0, sizeof o);
-		o.eigenvector = c;
-		o.betweenness = c + n;
-		o.closeness = c + 2 * (size_t)n;
-		o.subgraph = c + 3 * (size_t)n;
-		o.subgraph_log = c + 4 * (size_t)n;
-		t1 = now();
-		if (centrality_compute(g, &co, &o, &cw, msg, sizeof msg))
-			die("%s", msg);
-		fprintf(stderr, "features %.3f s, centralities %.3f s, approx %d, clamped %lld, "
-			"lambda_max %.17g\n", t1 - t0, now() - t1, o.approx,
-			(long long)o.subgraph_clamped, o.lambda_max);
-		printf("node\tdegree\tcore\tci1\tclustering\teigenvector\tbetweenness"
-		       "\tcloseness\tsubgraph\tsubgraph_log\n");
-		for (v = 0; v < n; v++) {
-			const double *r = raw + (size_t)v * FEAT_N;
-			printf("%d\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n",
-			       v, r[0], r[1], r[2], r[3], c[v], c[n + v], c[2 * (size_t)n + v],
-			       c[3 * (size_t)n + v], c[4 * (size_t)n + v]);
-		}
-		free(raw);
-		free(c);
-		goto out;
-	}
-	if (strcmp(mode, "labelling") == 0) {
-		double t_lapack = 0, t_all = 0, t_feat = 0, t_paths = 0, t_spec = 0;
-		int64_t nodes = 0;
-		for (k = 0; k < L.n; k++) {
-			const graph *g = &L.g[k];
-			double *buf = xmallocarray((size_t)g->n * 4 + 1, sizeof *buf);
-			if (!skip_lapack && g->n > 0) {
-				size_t nn = (size_t)g->n * (size_t)g->n;
-				double *A = xcalloc(nn, sizeof *A), *w = xmallocarray((size_t)g->n, sizeof *w);
-				int32_t v;
-				int64_t p;
-				double t0;
-				for (v = 0; v < g->n; v++)
-					for (p = g->off[v]; p < g->off[v + 1]; p++)
-						A[(size_t)v * g->n + g->adj[p]] = 1;
-				t0 = now();
-				if (LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', g->n, A, g->n, w))
-					die("dsyevd failed");
-				t_lapack += now() - t0;
-				free(A);
-				free(w);
-			}
-			/* the full labelling of one graph: the four features and
-			 * the four centralities, default options */
-			t_all += run(Q_RAW, g, NULL, &fw, &cw, buf, NULL);
-			t_all += run(Q_ALL, g, NULL, &fw, &cw, buf, NULL);
-			if (split) {
-				t_feat += run(Q_RAW, g, NULL, &fw, &cw, buf, NULL);
-				t_paths += run(Q_BCCL, g, NULL, &fw, &cw, buf, NULL);
-				t_spec += run(Q_EVSC, g, NULL, &fw, &cw, buf, NULL);
-			}
-			nodes += g->n;
-			free(buf);
-		}
-		printf("graphs\t%d\nnodes\t%lld\nthreads\t%d\n", L.n, (long long)nodes, threads);
-		if (!skip_lapack)
-			printf("dsyevd_alone_s\t%.3f\n", t_lapack);
-		printf("labelling_s\t%.3f\n", t_all);
-		if (!skip_lapack)
-			printf("ratio\t%.3f\n", t_all / t_lapack);
-		if (split)
-			printf("features_s\t%.3f\nbetweenness+closeness_s\t%.3f\n"
-			       "eigenvector+subgraph_s\t%.3f\n", t_feat, t_paths, t_spec);
-		goto out;
-	}
-	{
-		int lo, hi, j;
-		if (strcmp(mode, "features") == 0)
-			lo = Q_DEGREE, hi = Q_RAW;
-		else if (strcmp(mode, "centrality") == 0)
-			lo = Q_BC, hi = Q_ALL;
-		else
-			die_usage("unknown mode %s", mode);
-		if (qlist == NULL) {
-			for (q = lo; q <= hi; q++)
-				qs[nq++] = q;
-		} else {
-			const char *p = qlist;
-			while (*p) {
-				size_t len = strcspn(p, ",");
-				for (q = 0; q < Q_N; q++)
-					if (strlen(qname[q]) == len && strncmp(qname[q], p, len) == 0)
-						break;
-				if (q == Q_N || nq == Q_N)
-					die_usage("-q: unknown or repeated quantity in %s", qlist);
-				qs[nq++] = q;
-				p += len + (p[len] == ',');
-			}
-		}
-		printf("graph\tn\tm\tquantity\tthreads\tseconds\tcalls\tapprox\n");
-		for (k = 0; k < L.n; k++) {
-			const graph *g = &L.g[k];
-			double *buf = xmallocarray((size_t)g->n * 4 + 1, sizeof *buf);
-			double *t = xmallocarray((size_t)reps, sizeof *t);
-			for (j = 0; j < nq; j++) {
-				int approx = 0, calls = reps;
-				double t1;
-				q = qs[j];
-				t1 = run(q, g, &co, &fw, &cw, buf, &approx);	/* warm-up */
-				if (t1 >= long_call) {
-					t[0] = t1;
-					calls = 1;
-				} else {
-					for (i = 0; i < reps; i++)
-						t[i] = run(q, g, &co, &fw, &cw, buf, &approx);
-				}
-				qsort(t, (size_t)calls, sizeof *t, cmpd);
-				printf("%s\t%d\t%lld\t%s\t%d\t%.3g\t%d\t%d\n", L.name[k], g->n,
-				       (long long)g->m, qname[q], threads, t[calls / 2], calls, approx);
-				fflush(stdout);
-			}
-			free(buf);
-			free(t);
-		}
-	}
-out:
-	for (k = 0; k < L.n; k++)
-		graph_free(&L.g[k]);
-	free(L.g);
-	free(L.name);
-	features_ws_free(&fw);
-	cent_ws_free(&cw);
+		load(argv[i], &B.L);
+	features_ws_init(&B.fw);
+	cent_ws_init(&B.cw);
+	if (strcmp(B.mode, "dump") == 0)
+		dump(&B);
+	else if (strcmp(B.mode, "labelling") == 0)
+		labelling(&B);
+	else
+		timings(&B);
+	for (k = 0; k < B.L.n; k++)
+		graph_free(&B.L.g[k]);
+	free(B.L.g);
+	free(B.L.name);
+	features_ws_free(&B.fw);
+	cent_ws_free(&B.cw);
 	return 0;
 }

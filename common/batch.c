@@ -283,49 +283,59 @@ adj_rows(const graph *g, int32_t base, int64_t e, int64_t *rp, int32_t *ci, real
 	return e;
 }
 
-/* Mask graph lg, the pos-th of the batch, and fill its piece.  Returns 0
- * or -1 (msg). */
-static int
-piece_build(struct piece *p, struct lgraph *lg, int pos, struct tbuf *tb,
-	    uint64_t seed, uint64_t step, const struct batch_opts *o)
+/* Room for P pairs in the piece. */
+static void
+piece_pairs_grow(struct piece *p)
 {
-	const graph *gs;		/* the graph the model sees */
-	int32_t n = lg->g.n;
+	grow(&p->pu, &p->c_pu, (size_t)p->P + 1, sizeof *p->pu);
+	grow(&p->pv, &p->c_pv, (size_t)p->P + 1, sizeof *p->pv);
+	grow(&p->y, &p->c_y, (size_t)p->P + 1, sizeof *p->y);
+}
 
-	rng_reseed(tb->rng, seed, rng_mix(step, (uint64_t)lg->id));
-	p->n = n;
+/* The pairs of graph lg (its own, if it comes masked; else masked now
+ * with tb's generator) and the graph the model sees, in *gs.  Returns 0
+ * or -1. */
+static int
+piece_pairs(struct piece *p, struct lgraph *lg, struct tbuf *tb,
+	    const struct batch_opts *o, const graph **gs)
+{
 	if (lg->premasked) {
-		gs = &lg->g;
+		*gs = &lg->g;
 		p->P = lg->npairs;
-		grow(&p->pu, &p->c_pu, (size_t)p->P + 1, sizeof *p->pu);
-		grow(&p->pv, &p->c_pv, (size_t)p->P + 1, sizeof *p->pv);
-		grow(&p->y, &p->c_y, (size_t)p->P + 1, sizeof *p->y);
+		piece_pairs_grow(p);
 		memcpy(p->pu, lg->pu, (size_t)p->P * sizeof *p->pu);
 		memcpy(p->pv, lg->pv, (size_t)p->P * sizeof *p->pv);
 		memcpy(p->y, lg->plab, (size_t)p->P);
-	} else {
-		struct mask_opts mo;
-		mask_opts_init(&mo);
-		mo.fraction = o->mask_fraction;
-		mo.npos = o->npos;
-		mo.nneg = o->nneg;
-		mo.want = MASK_CSR;
-		if (mask_edges(&lg->g, tb->rng, &mo, &tb->mb) < 0)
-			return -1;
-		gs = &tb->mb.g;
-		p->P = tb->mb.npos + tb->mb.nneg;
-		grow(&p->pu, &p->c_pu, (size_t)p->P + 1, sizeof *p->pu);
-		grow(&p->pv, &p->c_pv, (size_t)p->P + 1, sizeof *p->pv);
-		grow(&p->y, &p->c_y, (size_t)p->P + 1, sizeof *p->y);
-		memcpy(p->pu, tb->mb.pu, (size_t)p->P * sizeof *p->pu);
-		memcpy(p->pv, tb->mb.pv, (size_t)p->P * sizeof *p->pv);
-		for (int64_t i = 0; i < p->P; i++)
-			p->y[i] = i < tb->mb.npos;
+		return 0;
 	}
+	struct mask_opts mo;
+	mask_opts_init(&mo);
+	mo.fraction = o->mask_fraction;
+	mo.npos = o->npos;
+	mo.nneg = o->nneg;
+	mo.want = MASK_CSR;
+	if (mask_edges(&lg->g, tb->rng, &mo, &tb->mb) < 0)
+		return -1;
+	*gs = &tb->mb.g;
+	p->P = tb->mb.npos + tb->mb.nneg;
+	piece_pairs_grow(p);
+	memcpy(p->pu, tb->mb.pu, (size_t)p->P * sizeof *p->pu);
+	memcpy(p->pv, tb->mb.pv, (size_t)p->P * sizeof *p->pv);
+	for (int64_t i = 0; i < p->P; i++)
+		p->y[i] = i < tb->mb.npos;
+	return 0;
+}
 
-	/* features and Â = D^-1/2 (A + I) D^-1/2 of the masked graph; a
-	 * feature stage that is called sees all the batch's graphs at once,
-	 * after this (batch_build) */
+/* The features of gs, the masked graph, the pos-th of the batch; a
+ * feature stage that is called sees all the batch's graphs at once, after
+ * this (call_features), and gets a copy of gs.  Returns 0, -1 (bad
+ * options) or -2 (given features of a graph masked afresh). */
+static int
+piece_features(struct piece *p, const struct lgraph *lg, const graph *gs, int pos,
+	       struct tbuf *tb, const struct batch_opts *o)
+{
+	int32_t n = lg->g.n;
+
 	grow(&p->feat, &p->c_feat, (size_t)n * o->fs.F + 1, sizeof *p->feat);
 	switch (o->fs.kind) {
 	case FEAT_SRC_PAPER:
@@ -342,13 +352,16 @@ piece_build(struct piece *p, struct lgraph *lg, int pos, struct tbuf *tb,
 		graph_copy(&p->seen, gs);
 		break;
 	}
-	p->nnz = 2 * gs->m + n;
-	grow(&p->rp, &p->c_rp, (size_t)n + 1, sizeof *p->rp);
-	grow(&p->ci, &p->c_ci, (size_t)p->nnz + 1, sizeof *p->ci);
-	grow(&p->av, &p->c_av, (size_t)p->nnz + 1, sizeof *p->av);
-	p->rp[n] = adj_rows(gs, 0, 0, p->rp, p->ci, p->av);
+	return 0;
+}
 
-	/* distinct pair nodes (rank rows and cluster queries), ascending */
+/* The distinct pair nodes (rank rows and cluster queries), ascending, and
+ * the rank targets of each pair. */
+static void
+piece_ranks(struct piece *p, const struct lgraph *lg, const struct batch_opts *o)
+{
+	int32_t n = p->n;
+
 	grow(&p->pos, &p->c_pos, (size_t)n + 1, sizeof *p->pos);
 	for (int32_t v = 0; v < n; v++)
 		p->pos[v] = -1;
@@ -373,9 +386,17 @@ piece_build(struct piece *p, struct lgraph *lg, int pos, struct tbuf *tb,
 			    rank_target(lg->cent[(int64_t)u * MODEL_NCENT + t],
 					lg->cent[(int64_t)v * MODEL_NCENT + t], o->tie_rtol);
 	}
+}
 
-	/* cluster support: a share of the nodes, grouped by cluster */
+/* Cluster support: a share of the nodes (drawn from tb's generator),
+ * grouped by cluster, the clusters present numbered in order. */
+static void
+piece_support(struct piece *p, const struct lgraph *lg, struct tbuf *tb,
+	      const struct batch_opts *o)
+{
+	int32_t n = p->n;
 	int K = lg->K;
+
 	grow(&p->sel, &p->c_sel, (size_t)n + 1, 1);
 	grow(&p->cnt, &p->c_cnt, (size_t)K + 2, sizeof *p->cnt);
 	grow(&p->cmap, &p->c_cmap, (size_t)K + 1, sizeof *p->cmap);
@@ -410,7 +431,12 @@ piece_build(struct piece *p, struct lgraph *lg, int pos, struct tbuf *tb,
 				p->sidx[cur[p->cmap[lg->cluster[v]]]++] = v;
 		free(cur);
 	}
-	/* queries: distinct pair nodes whose cluster is in the support */
+}
+
+/* Queries: distinct pair nodes whose cluster is in the support. */
+static void
+piece_queries(struct piece *p, const struct lgraph *lg)
+{
 	grow(&p->qidx, &p->c_q, (size_t)p->U + 1, sizeof *p->qidx);
 	grow(&p->qtgt, &p->c_qt, (size_t)p->U + 1, sizeof *p->qtgt);
 	p->Q = 0;
@@ -421,6 +447,34 @@ piece_build(struct piece *p, struct lgraph *lg, int pos, struct tbuf *tb,
 		p->qidx[p->Q] = v;
 		p->qtgt[p->Q++] = c;
 	}
+}
+
+/* Mask graph lg, the pos-th of the batch, and fill its piece: pairs,
+ * features, Â = D^-1/2 (A + I) D^-1/2 of the masked graph, rank targets,
+ * cluster support and queries, drawing from tb's generator reseeded for
+ * (seed, step, graph id).  Returns 0, or -1 or -2 (piece_features). */
+static int
+piece_build(struct piece *p, struct lgraph *lg, int pos, struct tbuf *tb,
+	    uint64_t seed, uint64_t step, const struct batch_opts *o)
+{
+	const graph *gs;		/* the graph the model sees */
+	int32_t n = lg->g.n;
+	int rc;
+
+	rng_reseed(tb->rng, seed, rng_mix(step, (uint64_t)lg->id));
+	p->n = n;
+	if (piece_pairs(p, lg, tb, o, &gs) < 0)
+		return -1;
+	if ((rc = piece_features(p, lg, gs, pos, tb, o)) != 0)
+		return rc;
+	p->nnz = 2 * gs->m + n;
+	grow(&p->rp, &p->c_rp, (size_t)n + 1, sizeof *p->rp);
+	grow(&p->ci, &p->c_ci, (size_t)p->nnz + 1, sizeof *p->ci);
+	grow(&p->av, &p->c_av, (size_t)p->nnz + 1, sizeof *p->av);
+	p->rp[n] = adj_rows(gs, 0, 0, p->rp, p->ci, p->av);
+	piece_ranks(p, lg, o);
+	piece_support(p, lg, tb, o);
+	piece_queries(p, lg);
 	return 0;
 }
 
@@ -446,11 +500,10 @@ batch_pair_counts(struct lgraph *const *gs, int64_t G, const struct batch_opts *
 	}
 }
 
-int
-batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
-	    uint64_t step, const struct batch_opts *o, char *msg, size_t msglen)
+/* A thread buffer per thread and a piece per graph, kept between calls. */
+static void
+batch_room(struct bpriv *bp, int G)
 {
-	struct bpriv *bp = b->priv;
 	int nth = 1;
 #ifdef _OPENMP
 	nth = omp_get_max_threads();
@@ -470,6 +523,14 @@ batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
 		memset(bp->pc + bp->cap_pc, 0, (size_t)(G - bp->cap_pc) * sizeof *bp->pc);
 		bp->cap_pc = G;
 	}
+}
+
+/* The pieces of the G graphs, in parallel; an error names the first
+ * graph that failed.  Returns 0 or -1 (msg). */
+static int
+build_pieces(struct bpriv *bp, struct lgraph *const *gs, int G, uint64_t seed,
+	     uint64_t step, const struct batch_opts *o, char *msg, size_t msglen)
+{
 	int bad = -1, why = 0;
 	#pragma omp parallel for schedule(dynamic, 1)
 	for (int i = 0; i < G; i++) {
@@ -492,25 +553,40 @@ batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
 			 "graph %lld: bad masking or feature options", (long long)gs[bad]->id);
 		return -1;
 	}
-	if (o->fs.kind == FEAT_SRC_CALL) {
-		const graph **sg = xmallocarray((size_t)G, sizeof *sg);
-		double **fp = xmallocarray((size_t)G, sizeof *fp);
-		int rc;
-		for (int i = 0; i < G; i++) {
-			sg[i] = &bp->pc[i].seen;
-			fp[i] = bp->pc[i].feat;
-		}
-		rc = o->fs.call(o->fs.ctx, sg, G, fp, msg, msglen);
-		free(sg);
-		free(fp);
-		if (rc != 0)
-			return -1;
-	}
+	return 0;
+}
 
-	/* offsets of each piece in the concatenation */
+/* A feature stage that is called: once, on the masked graphs of all the
+ * pieces.  Returns 0 or -1 (msg). */
+static int
+call_features(struct bpriv *bp, int G, const struct batch_opts *o, char *msg,
+	      size_t msglen)
+{
+	const graph **sg = xmallocarray((size_t)G, sizeof *sg);
+	double **fp = xmallocarray((size_t)G, sizeof *fp);
+	int rc;
+
+	for (int i = 0; i < G; i++) {
+		sg[i] = &bp->pc[i].seen;
+		fp[i] = bp->pc[i].feat;
+	}
+	rc = o->fs.call(o->fs.ctx, sg, G, fp, msg, msglen);
+	free(sg);
+	free(fp);
+	return rc != 0 ? -1 : 0;
+}
+
+/* The offsets of each piece in the concatenation (at[i]: nodes, entries,
+ * pairs, pair nodes, support nodes, clusters, queries before piece i),
+ * the batch's sizes and room for its arrays.  Returns 0 or -1 (msg: a
+ * batch past the range of int32). */
+static int
+batch_size(batch *b, struct bpriv *bp, int G, int64_t (*at)[7],
+	   const struct batch_opts *o, char *msg, size_t msglen)
+{
 	int64_t N = 0, nnz = 0, P = 0, U = 0, Ns = 0, ncl = 0, Q = 0;
 	int kmax = 1;
-	int64_t (*at)[7] = xmallocarray((size_t)G + 1, sizeof *at);
+
 	for (int i = 0; i < G; i++) {
 		struct piece *p = &bp->pc[i];
 		int64_t v[7] = { N, nnz, P, U, Ns, ncl, Q };
@@ -521,7 +597,6 @@ batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
 			kmax = p->K;
 	}
 	if (N > INT32_MAX || nnz > INT32_MAX || P > INT32_MAX) {
-		free(at);
 		snprintf(msg, msglen, "batch too large (%lld nodes)", (long long)N);
 		return -1;
 	}
@@ -551,42 +626,67 @@ batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
 	b->off[G] = N;
 	b->rp[N] = nnz;
 	b->soff[ncl] = Ns;
+	return 0;
+}
 
-	#pragma omp parallel for schedule(dynamic, 1)
-	for (int i = 0; i < G; i++) {
-		struct piece *p = &bp->pc[i];
-		int64_t n0 = at[i][0], e0 = at[i][1], p0 = at[i][2], u0 = at[i][3],
-		    s0 = at[i][4], c0 = at[i][5], q0 = at[i][6];
-		for (int64_t j = 0; j < (int64_t)p->n * b->F; j++)
-			b->X[n0 * b->F + j] = (real)p->feat[j];
-		for (int32_t v = 0; v < p->n; v++)
-			b->rp[n0 + v] = e0 + p->rp[v];
-		for (int64_t j = 0; j < p->nnz; j++) {
-			b->ci[e0 + j] = (int32_t)(n0 + p->ci[j]);
-			b->av[e0 + j] = p->av[j];
-		}
-		for (int64_t j = 0; j < p->P; j++) {
-			b->pu[p0 + j] = (int32_t)(n0 + p->pu[j]);
-			b->pv[p0 + j] = (int32_t)(n0 + p->pv[j]);
-			b->y[p0 + j] = p->y[j];
-			b->ru[p0 + j] = (int32_t)(u0 + p->ru[j]);
-			b->rv[p0 + j] = (int32_t)(u0 + p->rv[j]);
-		}
-		memcpy(b->R + p0 * MODEL_NCENT, p->R,
-		       (size_t)p->P * MODEL_NCENT * sizeof *p->R);
-		for (int64_t j = 0; j < p->U; j++)
-			b->uidx[u0 + j] = (int32_t)(n0 + p->uidx[j]);
-		for (int64_t j = 0; j < p->Ns; j++)
-			b->sidx[s0 + j] = (int32_t)(n0 + p->sidx[j]);
-		for (int c = 0; c < p->K; c++)
-			b->soff[c0 + c] = s0 + p->cnt[c];
-		for (int64_t j = 0; j < p->Q; j++) {
-			b->qidx[q0 + j] = (int32_t)(n0 + p->qidx[j]);
-			b->qbeg[q0 + j] = (int32_t)c0;
-			b->qnum[q0 + j] = p->K;
-			b->qtgt[q0 + j] = p->qtgt[j];
-		}
+/* Piece p into the batch at its offsets at (batch_size): node ids, rows,
+ * pairs, pair nodes, support and queries shifted by what comes before. */
+static void
+piece_copy(batch *b, const struct piece *p, const int64_t at[7])
+{
+	int64_t n0 = at[0], e0 = at[1], p0 = at[2], u0 = at[3], s0 = at[4], c0 = at[5],
+	    q0 = at[6];
+
+	for (int64_t j = 0; j < (int64_t)p->n * b->F; j++)
+		b->X[n0 * b->F + j] = (real)p->feat[j];
+	for (int32_t v = 0; v < p->n; v++)
+		b->rp[n0 + v] = e0 + p->rp[v];
+	for (int64_t j = 0; j < p->nnz; j++) {
+		b->ci[e0 + j] = (int32_t)(n0 + p->ci[j]);
+		b->av[e0 + j] = p->av[j];
 	}
+	for (int64_t j = 0; j < p->P; j++) {
+		b->pu[p0 + j] = (int32_t)(n0 + p->pu[j]);
+		b->pv[p0 + j] = (int32_t)(n0 + p->pv[j]);
+		b->y[p0 + j] = p->y[j];
+		b->ru[p0 + j] = (int32_t)(u0 + p->ru[j]);
+		b->rv[p0 + j] = (int32_t)(u0 + p->rv[j]);
+	}
+	memcpy(b->R + p0 * MODEL_NCENT, p->R, (size_t)p->P * MODEL_NCENT * sizeof *p->R);
+	for (int64_t j = 0; j < p->U; j++)
+		b->uidx[u0 + j] = (int32_t)(n0 + p->uidx[j]);
+	for (int64_t j = 0; j < p->Ns; j++)
+		b->sidx[s0 + j] = (int32_t)(n0 + p->sidx[j]);
+	for (int c = 0; c < p->K; c++)
+		b->soff[c0 + c] = s0 + p->cnt[c];
+	for (int64_t j = 0; j < p->Q; j++) {
+		b->qidx[q0 + j] = (int32_t)(n0 + p->qidx[j]);
+		b->qbeg[q0 + j] = (int32_t)c0;
+		b->qnum[q0 + j] = p->K;
+		b->qtgt[q0 + j] = p->qtgt[j];
+	}
+}
+
+int
+batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
+	    uint64_t step, const struct batch_opts *o, char *msg, size_t msglen)
+{
+	struct bpriv *bp = b->priv;
+	int64_t (*at)[7];
+
+	batch_room(bp, G);
+	if (build_pieces(bp, gs, G, seed, step, o, msg, msglen) != 0)
+		return -1;
+	if (o->fs.kind == FEAT_SRC_CALL && call_features(bp, G, o, msg, msglen) != 0)
+		return -1;
+	at = xmallocarray((size_t)G + 1, sizeof *at);
+	if (batch_size(b, bp, G, at, o, msg, msglen) != 0) {
+		free(at);
+		return -1;
+	}
+	#pragma omp parallel for schedule(dynamic, 1)
+	for (int i = 0; i < G; i++)
+		piece_copy(b, &bp->pc[i], at[i]);
 	free(at);
 	return 0;
 }

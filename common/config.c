@@ -28,6 +28,11 @@ struct walk {
 	size_t plen[MAX_DEPTH];	/* prefix length at each depth */
 	int depth;
 	unsigned long *seen;	/* per key: line of its first value + 1, or 0 */
+	char key[KEY_MAX];	/* dotted name of the key just read */
+	int have_key;		/* key waits for its value */
+	const struct cfg_key *seq_key;	/* the range key of an open [LO, HI] */
+	char seq_name[KEY_MAX];	/* its dotted name */
+	int seq_end;		/* numbers of the range read so far */
 };
 
 static int bad(struct walk *w, const yaml_event_t *ev, const char *fmt, const char *a,
@@ -35,7 +40,8 @@ static int bad(struct walk *w, const yaml_event_t *ev, const char *fmt, const ch
 {
 	char what[400];
 
-	snprintf(what, sizeof what, fmt, a, b);
+	if (snprintf(what, sizeof what, fmt, a, b) < 0)	/* a long key is cut */
+		what[0] = '\0';
 	snprintf(w->msg, w->msglen, "%s: line %lu: %s", w->path,
 		 (unsigned long)ev->start_mark.line + 1, what);
 	return -1;
@@ -181,6 +187,138 @@ static int store_scalar(struct walk *w, const yaml_event_t *ev, const struct cfg
 	return bad(w, ev, "%s: internal error: bad key type%s", name, "");
 }
 
+/* A mapping opens: the file itself, or the section of the key just read
+ * (the prefix becomes "key."). */
+static int mapping_start(struct walk *w, const yaml_event_t *ev)
+{
+	if (w->seq_key)
+		return bad(w, ev, "%s: a range is [LO, HI]%s", w->seq_name, "");
+	if (w->depth + 1 >= MAX_DEPTH)
+		return bad(w, ev, "nesting deeper than %s levels%s", "8", "");
+	if (w->depth >= 0) {
+		if (!w->have_key)
+			return bad(w, ev, "a mapping cannot be a key%s%s", "", "");
+		/* descend: the prefix becomes "key." */
+		if (snprintf(w->prefix, sizeof w->prefix, "%s.", w->key) < 0)
+			w->prefix[0] = '\0';	/* (a bad format only) */
+		w->have_key = 0;
+	}
+	w->depth++;
+	w->plen[w->depth] = strlen(w->prefix);
+	return 0;
+}
+
+static void mapping_end(struct walk *w)
+{
+	w->depth--;
+	if (w->depth >= 0)	/* back to the parent's prefix */
+		w->prefix[w->plen[w->depth]] = '\0';
+}
+
+/* A sequence opens: only as the [LO, HI] value of a range key. */
+static int sequence_start(struct walk *w, const yaml_event_t *ev)
+{
+	const struct cfg_key *k;
+
+	if (w->depth < 0)
+		return bad(w, ev, "the file must be a mapping of key: value%s%s", "", "");
+	if (!w->have_key || w->seq_key)
+		return bad(w, ev, "unexpected sequence%s%s", "", "");
+	k = find(w, w->key);
+	if (k == NULL)
+		return bad(w, ev, "unknown key '%s'%s", w->key, "");
+	if (k->type != CFG_IRANGE && k->type != CFG_DRANGE)
+		return bad(w, ev, "%s: a list is only allowed for ranges%s", w->key, "");
+	if (once(w, ev, k, w->key))
+		return -1;
+	w->seq_key = k;
+	snprintf(w->seq_name, sizeof w->seq_name, "%s", w->key);
+	w->seq_end = 0;
+	return 0;
+}
+
+/* A range's sequence closes: two numbers, in order. */
+static int sequence_end(struct walk *w, const yaml_event_t *ev)
+{
+	if (w->seq_end != 2)
+		return bad(w, ev, "%s: a range is [LO, HI] (two numbers)%s", w->seq_name, "");
+	if (check_order(w, ev, w->seq_key, w->seq_name))
+		return -1;
+	if (w->seq_key->set)
+		*w->seq_key->set = 1;
+	w->seq_key = NULL;
+	w->have_key = 0;
+	return 0;
+}
+
+/* The value of the key just read. */
+static int key_value(struct walk *w, const yaml_event_t *ev)
+{
+	const struct cfg_key *k = find(w, w->key);
+
+	if (k == NULL && is_section(w, w->key))
+		return bad(w, ev, "%s: a section of settings (%s.KEY: value), "
+			   "not a value", w->key, w->key);
+	if (k == NULL)
+		return bad(w, ev, "unknown key '%s'%s", w->key, "");
+	if (once(w, ev, k, w->key) || store_scalar(w, ev, k, w->key))
+		return -1;
+	if (k->set)
+		*k->set = 1;
+	w->have_key = 0;
+	return 0;
+}
+
+/* A scalar: a number of a range, a key (its dotted name), or a value. */
+static int scalar(struct walk *w, const yaml_event_t *ev)
+{
+	const char *s = (const char *)ev->data.scalar.value;
+
+	if (w->depth < 0)
+		return bad(w, ev, "the file must be a mapping of key: value%s%s", "", "");
+	if (w->seq_key) {
+		if (w->seq_end >= 2)
+			return bad(w, ev, "%s: a range is [LO, HI] (two numbers)%s",
+				   w->seq_name, "");
+		if (store_num(w, ev, w->seq_key, w->seq_name, s, w->seq_end))
+			return -1;
+		w->seq_end++;
+	} else if (!w->have_key) {
+		int n = snprintf(w->key, sizeof w->key, "%s%s", w->prefix, s);
+		if (n < 0 || (size_t)n >= sizeof w->key)
+			return bad(w, ev, "key too long%s%s", "", "");
+		w->have_key = 1;
+	} else {
+		return key_value(w, ev);
+	}
+	return 0;
+}
+
+/* One parser event.  Returns 0, 1 at the end of the stream, or -1 with
+ * the message set. */
+static int step(struct walk *w, const yaml_event_t *ev)
+{
+	switch (ev->type) {
+	case YAML_STREAM_END_EVENT:
+		return 1;
+	case YAML_MAPPING_START_EVENT:
+		return mapping_start(w, ev);
+	case YAML_MAPPING_END_EVENT:
+		mapping_end(w);
+		return 0;
+	case YAML_SEQUENCE_START_EVENT:
+		return sequence_start(w, ev);
+	case YAML_SEQUENCE_END_EVENT:
+		return sequence_end(w, ev);
+	case YAML_SCALAR_EVENT:
+		return scalar(w, ev);
+	case YAML_ALIAS_EVENT:
+		return bad(w, ev, "aliases are not supported%s%s", "", "");
+	default:
+		return 0;
+	}
+}
+
 /* Load from a file (f) or a string (text, len); path names it in messages. */
 static int load(const char *path, FILE *f, const char *text, size_t len,
 		const struct cfg_key *keys, size_t nkeys, char *msg, size_t msglen)
@@ -188,10 +326,7 @@ static int load(const char *path, FILE *f, const char *text, size_t len,
 	yaml_parser_t parser;
 	yaml_event_t ev;
 	struct walk w;
-	char key[KEY_MAX] = "";
-	int have_key = 0, rc = -1, done = 0, seq_end = -1;
-	const struct cfg_key *seq_key = NULL;
-	char seq_name[KEY_MAX];
+	int rc = -1, done = 0;
 
 	memset(&w, 0, sizeof w);
 	w.path = path;
@@ -200,6 +335,7 @@ static int load(const char *path, FILE *f, const char *text, size_t len,
 	w.msg = msg;
 	w.msglen = msglen;
 	w.depth = -1;
+	w.seq_end = -1;
 	w.seen = xcalloc(nkeys + 1, sizeof *w.seen);
 
 	if (!yaml_parser_initialize(&parser)) {
@@ -218,127 +354,12 @@ static int load(const char *path, FILE *f, const char *text, size_t len,
 				 parser.problem ? parser.problem : "YAML syntax error");
 			goto out;
 		}
-		switch (ev.type) {
-		case YAML_STREAM_END_EVENT:
-			done = 1;
-			break;
-		case YAML_MAPPING_START_EVENT:
-			if (seq_key) {
-				bad(&w, &ev, "%s: a range is [LO, HI]%s", seq_name, "");
-				goto fail_ev;
-			}
-			if (w.depth + 1 >= MAX_DEPTH) {
-				bad(&w, &ev, "nesting deeper than %s levels%s", "8", "");
-				goto fail_ev;
-			}
-			if (w.depth >= 0) {
-				if (!have_key) {
-					bad(&w, &ev, "a mapping cannot be a key%s%s", "", "");
-					goto fail_ev;
-				}
-				/* descend: the prefix becomes "key." */
-				snprintf(w.prefix, sizeof w.prefix, "%s.", key);
-				have_key = 0;
-			}
-			w.depth++;
-			w.plen[w.depth] = strlen(w.prefix);
-			break;
-		case YAML_MAPPING_END_EVENT:
-			w.depth--;
-			if (w.depth >= 0)	/* back to the parent's prefix */
-				w.prefix[w.plen[w.depth]] = '\0';
-			break;
-		case YAML_SEQUENCE_START_EVENT: {
-			const struct cfg_key *k;
-			if (w.depth < 0) {
-				bad(&w, &ev, "the file must be a mapping of key: value%s%s", "", "");
-				goto fail_ev;
-			}
-			if (!have_key || seq_key) {
-				bad(&w, &ev, "unexpected sequence%s%s", "", "");
-				goto fail_ev;
-			}
-			k = find(&w, key);
-			if (k == NULL) {
-				bad(&w, &ev, "unknown key '%s'%s", key, "");
-				goto fail_ev;
-			}
-			if (k->type != CFG_IRANGE && k->type != CFG_DRANGE) {
-				bad(&w, &ev, "%s: a list is only allowed for ranges%s", key, "");
-				goto fail_ev;
-			}
-			if (once(&w, &ev, k, key))
-				goto fail_ev;
-			seq_key = k;
-			snprintf(seq_name, sizeof seq_name, "%s", key);
-			seq_end = 0;
-			break;
-		}
-		case YAML_SEQUENCE_END_EVENT:
-			if (seq_end != 2) {
-				bad(&w, &ev, "%s: a range is [LO, HI] (two numbers)%s", seq_name, "");
-				goto fail_ev;
-			}
-			if (check_order(&w, &ev, seq_key, seq_name))
-				goto fail_ev;
-			if (seq_key->set)
-				*seq_key->set = 1;
-			seq_key = NULL;
-			have_key = 0;
-			break;
-		case YAML_SCALAR_EVENT:
-			if (w.depth < 0) {
-				bad(&w, &ev, "the file must be a mapping of key: value%s%s", "", "");
-				goto fail_ev;
-			}
-			if (seq_key) {
-				if (seq_end >= 2) {
-					bad(&w, &ev, "%s: a range is [LO, HI] (two numbers)%s",
-					    seq_name, "");
-					goto fail_ev;
-				}
-				if (store_num(&w, &ev, seq_key, seq_name,
-					      (const char *)ev.data.scalar.value, seq_end))
-					goto fail_ev;
-				seq_end++;
-			} else if (!have_key) {
-				int n = snprintf(key, sizeof key, "%s%s", w.prefix,
-						 (const char *)ev.data.scalar.value);
-				if (n < 0 || (size_t)n >= sizeof key) {
-					bad(&w, &ev, "key too long%s%s", "", "");
-					goto fail_ev;
-				}
-				have_key = 1;
-			} else {
-				const struct cfg_key *k = find(&w, key);
-				if (k == NULL && is_section(&w, key)) {
-					bad(&w, &ev, "%s: a section of settings (%s.KEY: value), "
-					    "not a value", key, key);
-					goto fail_ev;
-				}
-				if (k == NULL) {
-					bad(&w, &ev, "unknown key '%s'%s", key, "");
-					goto fail_ev;
-				}
-				if (once(&w, &ev, k, key) || store_scalar(&w, &ev, k, key))
-					goto fail_ev;
-				if (k->set)
-					*k->set = 1;
-				have_key = 0;
-			}
-			break;
-		case YAML_ALIAS_EVENT:
-			bad(&w, &ev, "aliases are not supported%s%s", "", "");
-			goto fail_ev;
-		default:
-			break;
-		}
+		done = step(&w, &ev);
 		yaml_event_delete(&ev);
+		if (done < 0)
+			goto out;
 	}
 	rc = 0;
-	goto out;
-fail_ev:
-	yaml_event_delete(&ev);
 out:
 	yaml_parser_delete(&parser);
 	free(w.seen);

@@ -237,10 +237,111 @@ static double reject_draws(int64_t P, int64_t N, int64_t k)
 
 /* ---- the masking ---- */
 
+/* R: the first r slots of a partial Fisher-Yates shuffle of 0..m-1; its
+ * first npos slots are then a uniform npos-subset of R.  eflag[e] is 2 for
+ * a positive, 1 for another masked edge, 0 for a kept one. */
+static void choose_masked(const graph *g, gsl_rng *rng, int64_t r, int64_t npos, mask_buf *b)
+{
+	int64_t m = g->m, i, e;
+
+	grow(&b->perm, &b->cap_perm, (size_t)m, sizeof *b->perm);
+	grow(&b->eflag, &b->cap_eflag, (size_t)m, sizeof *b->eflag);
+	for (e = 0; e < m; e++)
+		b->perm[e] = e;
+	for (i = 0; i < r; i++) {
+		int64_t j = i + (int64_t)rng_uniform_u64(rng, (uint64_t)(m - i)), t;
+		t = b->perm[i], b->perm[i] = b->perm[j], b->perm[j] = t;
+	}
+	memset(b->eflag, 0, (size_t)m);
+	for (i = 0; i < r; i++)
+		b->eflag[b->perm[i]] = i < npos ? 2 : 1;
+}
+
+/* The kept edges (MASK_EDGES), the masked ones, the positives and the
+ * masked arcs (aflag, MASK_CSR) by eflag.  One pass over the upper arcs
+ * (x < y) visits the edges in canonical order, so every list comes out
+ * sorted by (u, v).  Returns the number of kept edges. */
+static int64_t split_edges(const graph *g, const struct mask_opts *o, mask_buf *b)
+{
+	int64_t nr = 0, np = 0, p, e = 0, kept = 0;
+	int32_t x;
+
+	for (x = 0; x < g->n; x++)
+		for (p = graph_lower_bound(g, x, x + 1); p < g->off[x + 1]; p++, e++) {
+			int32_t y = g->adj[p];
+			if (b->eflag[e] == 0) {
+				if (o->want & MASK_EDGES)
+					b->eu[kept] = x, b->ev[kept] = y;
+				kept++;
+				continue;
+			}
+			b->ru[nr] = x, b->rv[nr++] = y;
+			if (b->eflag[e] == 2)
+				b->pu[np] = x, b->pv[np++] = y;
+			if (o->want & MASK_CSR) {
+				b->aflag[p] = 1;
+				b->aflag[graph_lower_bound(g, y, x)] = 1;
+			}
+		}
+	return kept;
+}
+
+/* b->g: the CSR of g without the arcs aflag marks (kept edges). */
+static void masked_csr(const graph *g, int64_t kept, mask_buf *b)
+{
+	graph *h = &b->g;
+	int64_t w = 0, p;
+	int32_t n = g->n, x;
+
+	if ((size_t)n + 1 > h->cap_off || h->off == NULL) {
+		h->off = xreallocarray(h->off, (size_t)n + 1, sizeof *h->off);
+		h->cap_off = (size_t)n + 1;
+	}
+	if ((size_t)(2 * kept) > h->cap_adj || h->adj == NULL) {
+		h->cap_adj = kept > 0 ? (size_t)(2 * kept) : 1;
+		h->adj = xreallocarray(h->adj, h->cap_adj, sizeof *h->adj);
+	}
+	h->off[0] = 0;
+	for (x = 0; x < n; x++) {
+		for (p = g->off[x]; p < g->off[x + 1]; p++)
+			if (!b->aflag[p])
+				h->adj[w++] = g->adj[p];
+		h->off[x + 1] = w;
+	}
+	h->n = n;
+	h->m = kept;
+}
+
+/* k negatives of the N non-edges among the P pairs of the original g,
+ * after the npos positives.  Returns the method that drew them. */
+static int negatives(const graph *g, gsl_rng *rng, const struct mask_opts *o, int64_t k,
+		     int64_t N, int64_t P, int64_t npos, mask_buf *b)
+{
+	int method = o->neg_method;
+
+	if (method == MASK_NEG_AUTO) {
+		/* Expected rejection draws P ln(N / (N - k)) against the
+		 * complement pass; a draw (two RNG calls, a binary search, a
+		 * hash probe) costs about 16 steps of that pass. */
+		double cost_c = (double)g->n + (double)g->m + (double)k * (1 + log2((double)k + 1));
+		method = 16 * reject_draws(P, N, k) < cost_c ? MASK_NEG_REJECT : MASK_NEG_COMPLEMENT;
+	}
+	b->neg_draws = 0;
+	if (k > 0 && method == MASK_NEG_REJECT) {
+		/* Forced (tests) or chosen, rejection never runs unbounded: past
+		 * 8 times its expectation the complement sampler takes over. */
+		if (neg_reject(g, rng, k, npos, 8 * reject_draws(P, N, k) + 64, b) != 0)
+			method = MASK_NEG_COMPLEMENT;
+	}
+	if (k > 0 && method == MASK_NEG_COMPLEMENT)
+		neg_complement(g, rng, k, N, npos, b);
+	return method;
+}
+
 int mask_edges(const graph *g, gsl_rng *rng, const struct mask_opts *o, mask_buf *b)
 {
-	int64_t m = g->m, r, npos, k, N, P, i, e, kept;
-	int32_t n = g->n, x;
+	int64_t m = g->m, r, npos, k, N, P, kept;
+	int32_t n = g->n;
 	int status = 0, method;
 
 	if (!isfinite(o->fraction) || o->fraction < 0 || o->fraction >= 1 ||
@@ -265,20 +366,7 @@ int mask_edges(const graph *g, gsl_rng *rng, const struct mask_opts *o, mask_buf
 		status |= MASK_SHORT_NEG;
 	}
 
-	/* R: the first r slots of a partial Fisher-Yates shuffle of 0..m-1;
-	 * its first npos slots are then a uniform npos-subset of R. */
-	grow(&b->perm, &b->cap_perm, (size_t)m, sizeof *b->perm);
-	grow(&b->eflag, &b->cap_eflag, (size_t)m, sizeof *b->eflag);
-	for (e = 0; e < m; e++)
-		b->perm[e] = e;
-	for (i = 0; i < r; i++) {
-		int64_t j = i + (int64_t)rng_uniform_u64(rng, (uint64_t)(m - i)), t;
-		t = b->perm[i], b->perm[i] = b->perm[j], b->perm[j] = t;
-	}
-	memset(b->eflag, 0, (size_t)m);
-	for (i = 0; i < r; i++)
-		b->eflag[b->perm[i]] = i < npos ? 2 : 1;
-
+	choose_masked(g, rng, r, npos, b);
 	grow2(&b->ru, &b->rv, &b->cap_r, (size_t)r);
 	grow2(&b->pu, &b->pv, &b->cap_p, (size_t)(npos + k));
 	if (o->want & MASK_EDGES)
@@ -287,73 +375,10 @@ int mask_edges(const graph *g, gsl_rng *rng, const struct mask_opts *o, mask_buf
 		grow(&b->aflag, &b->cap_aflag, (size_t)(2 * m), sizeof *b->aflag);
 		memset(b->aflag, 0, (size_t)(2 * m));
 	}
-
-	/* One pass over the upper arcs (x < y) visits the edges in canonical
-	 * order, so every list comes out sorted by (u, v). */
-	{
-		int64_t nr = 0, np = 0, p;
-		e = 0;
-		kept = 0;
-		for (x = 0; x < n; x++)
-			for (p = graph_lower_bound(g, x, x + 1); p < g->off[x + 1]; p++, e++) {
-				int32_t y = g->adj[p];
-				if (b->eflag[e] == 0) {
-					if (o->want & MASK_EDGES)
-						b->eu[kept] = x, b->ev[kept] = y;
-					kept++;
-					continue;
-				}
-				b->ru[nr] = x, b->rv[nr++] = y;
-				if (b->eflag[e] == 2)
-					b->pu[np] = x, b->pv[np++] = y;
-				if (o->want & MASK_CSR) {
-					b->aflag[p] = 1;
-					b->aflag[graph_lower_bound(g, y, x)] = 1;
-				}
-			}
-	}
-
-	if (o->want & MASK_CSR) {
-		graph *h = &b->g;
-		int64_t w = 0, p;
-
-		if ((size_t)n + 1 > h->cap_off || h->off == NULL) {
-			h->off = xreallocarray(h->off, (size_t)n + 1, sizeof *h->off);
-			h->cap_off = (size_t)n + 1;
-		}
-		if ((size_t)(2 * kept) > h->cap_adj || h->adj == NULL) {
-			h->cap_adj = kept > 0 ? (size_t)(2 * kept) : 1;
-			h->adj = xreallocarray(h->adj, h->cap_adj, sizeof *h->adj);
-		}
-		h->off[0] = 0;
-		for (x = 0; x < n; x++) {
-			for (p = g->off[x]; p < g->off[x + 1]; p++)
-				if (!b->aflag[p])
-					h->adj[w++] = g->adj[p];
-			h->off[x + 1] = w;
-		}
-		h->n = n;
-		h->m = kept;
-	}
-
-	/* Negatives, from the original g. */
-	method = o->neg_method;
-	if (method == MASK_NEG_AUTO) {
-		/* Expected rejection draws P ln(N / (N - k)) against the
-		 * complement pass; a draw (two RNG calls, a binary search, a
-		 * hash probe) costs about 16 steps of that pass. */
-		double cost_c = (double)n + (double)m + (double)k * (1 + log2((double)k + 1));
-		method = 16 * reject_draws(P, N, k) < cost_c ? MASK_NEG_REJECT : MASK_NEG_COMPLEMENT;
-	}
-	b->neg_draws = 0;
-	if (k > 0 && method == MASK_NEG_REJECT) {
-		/* Forced (tests) or chosen, rejection never runs unbounded: past
-		 * 8 times its expectation the complement sampler takes over. */
-		if (neg_reject(g, rng, k, npos, 8 * reject_draws(P, N, k) + 64, b) != 0)
-			method = MASK_NEG_COMPLEMENT;
-	}
-	if (k > 0 && method == MASK_NEG_COMPLEMENT)
-		neg_complement(g, rng, k, N, npos, b);
+	kept = split_edges(g, o, b);
+	if (o->want & MASK_CSR)
+		masked_csr(g, kept, b);
+	method = negatives(g, rng, o, k, N, P, npos, b);
 
 	b->m = kept;
 	b->r = r;

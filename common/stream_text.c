@@ -1,0 +1,1004 @@
+/*
+ * stream_text.c - the text form of gnnstream records (gnnstream(5), "Text
+ * form"), the header-line grammar both forms share ("kind key=value
+ * key=\"quoted value\" ..."), and plain "u v [label]" edge lists.
+ * Reading and writing; the file object, the segment framing and the checks
+ * of a record's values are stream.c's.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "stream.h"
+#include "stream_int.h"
+
+/* ------------------------------------------------------------------ */
+/* value types                                                        */
+/* ------------------------------------------------------------------ */
+
+const char *
+gsi_dtype_name(int dtype)
+{
+	switch (dtype) {
+	case GS_F32:
+		return "f32";
+	case GS_F64:
+		return "f64";
+	case GS_I32:
+		return "i32";
+	case GS_I64:
+		return "i64";
+	}
+	return "none";
+}
+
+static int
+dtype_parse(const char *s)
+{
+	if (strcmp(s, "f32") == 0)
+		return GS_F32;
+	if (strcmp(s, "f64") == 0)
+		return GS_F64;
+	if (strcmp(s, "i32") == 0)
+		return GS_I32;
+	if (strcmp(s, "i64") == 0)
+		return GS_I64;
+	if (strcmp(s, "none") == 0)
+		return GS_NONE;
+	return -1;
+}
+/* ------------------------------------------------------------------ */
+/* lines                                                              */
+/* ------------------------------------------------------------------ */
+
+/* Read one text line (without its newline) into fp->line; crc'd when in a
+ * segment.  Returns 1 for a line, 0 at end of input, or an error code. */
+int
+gsi_read_line(gs_file *fp)
+{
+	size_t len = 0;
+
+	fp->crc_line_start = fp->crc;
+	for (;;) {
+		unsigned char *s, *nl;
+		size_t have;
+		if (fp->pos == fp->len) {
+			int rc = gsi_fill(fp, 1);
+			if (rc)
+				return rc;
+			if (fp->pos == fp->len) {
+				if (len == 0)
+					return 0;
+				break; /* last line without newline */
+			}
+		}
+		s = fp->buf + fp->pos;
+		have = fp->len - fp->pos;
+		nl = memchr(s, '\n', have);
+		if (nl)
+			have = (size_t)(nl - s) + 1;
+		if (len + have + 1 > fp->line_cap) {
+			if (len + have + 1 > MAX_HEADER * 64)
+				return gsi_fail(fp, -2, "line longer than %u bytes",
+						MAX_HEADER * 64);
+			fp->line_cap = 2 * (len + have + 1);
+			fp->line = xrealloc(fp->line, fp->line_cap);
+		}
+		memcpy(fp->line + len, s, have);
+		if (fp->state == ST_SEGMENT)
+			fp->crc = (uint32_t)crc32_z(fp->crc, s, have);
+		fp->pos += have;
+		len += have;
+		if (nl)
+			break;
+	}
+	fp->lineno++;
+	fp->line_nl = len > 0 && fp->line[len - 1] == '\n';
+	if (fp->line_nl)
+		len--;
+	if (len > 0 && fp->line[len - 1] == '\r')
+		len--;
+	fp->line[len] = '\0';
+	fp->line_len = len;
+	if (memchr(fp->line, '\0', len))
+		return gsi_fail(fp, -2, "NUL byte in text (binary data where text was expected)");
+	return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* header lines: "kind key=value key=\"quoted value\" ..."            */
+/* ------------------------------------------------------------------ */
+
+static int
+parse_i64(const char *s, int64_t min, int64_t max, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	if (*s == '\0')
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (*end != '\0' || errno == ERANGE || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/*
+ * Split the next token of *sp into key and value (in place).  Returns 1 for
+ * a token, 0 at end of line, -1 on a syntax error.
+ */
+static int
+next_token(char **sp, char **key, char **val)
+{
+	char *s = *sp, *w;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s == '\0')
+		return 0;
+	*key = s;
+	while (*s && *s != '=' && *s != ' ' && *s != '\t')
+		s++;
+	if (*s != '=')
+		return -1;
+	*s++ = '\0';
+	if (*s == '"') {
+		*val = w = ++s;
+		for (;;) {
+			if (*s == '\0')
+				return -1;
+			if (*s == '"')
+				break;
+			if (*s == '\\') {
+				s++;
+				switch (*s) {
+				case 'n':
+					*w++ = '\n';
+					break;
+				case 't':
+					*w++ = '\t';
+					break;
+				case '\\':
+				case '"':
+					*w++ = *s;
+					break;
+				default:
+					return -1;
+				}
+				s++;
+				continue;
+			}
+			*w++ = *s++;
+		}
+		*w = '\0';
+		s++;
+		if (*s != '\0' && *s != ' ' && *s != '\t')
+			return -1;
+	} else {
+		*val = s;
+		while (*s && *s != ' ' && *s != '\t')
+			s++;
+	}
+	if (*s)
+		*s++ = '\0';
+	*sp = s;
+	return 1;
+}
+
+/* The keys a record's kind requires, as far as a header line has given
+ * them, and the sizes of a model record that its body reads. */
+struct hdr_keys {
+	int id, n, m, rows, cols, type, value, cfg, params; /* the key was given */
+	int64_t cfg_len, nparams;
+};
+
+/* The kind a header line's first word names (K_END for the trailer, a
+ * model parameter's "param" as GS_TENSOR), the word in *kw; *sp moves past
+ * it.  Returns the kind or an error code. */
+static int
+header_kind(gs_file *fp, char **sp, int is_param, char **kw)
+{
+	char *s = *sp;
+	int kind = 0, t;
+
+	while (*s == ' ')
+		s++;
+	*kw = s;
+	while (*s && *s != ' ' && *s != '\t')
+		s++;
+	if (*s)
+		*s++ = '\0';
+	*sp = s;
+	for (t = GS_PG; t <= GS_MODEL; t++)
+		if (strcmp(*kw, gs_kind_name(t)) == 0)
+			kind = t;
+	if (strcmp(*kw, "end") == 0 && !is_param)
+		kind = K_END;
+	if (is_param)
+		kind = strcmp(*kw, "param") == 0 ? GS_TENSOR : 0;
+	if (kind == 0)
+		return gsi_fail(fp, -2, "unknown record kind '%.40s'", *kw);
+	return kind;
+}
+
+/* One key of the trailer "end records=N crc32=HEX". */
+static int
+end_key(gs_file *fp, const char *key, const char *val, int64_t *end_records, int64_t *end_crc)
+{
+	if (strcmp(key, "records") == 0) {
+		if (parse_i64(val, 0, INT64_MAX, end_records))
+			return gsi_fail(fp, -2, "end: bad records=%.40s", val);
+	} else if (strcmp(key, "crc32") == 0) {
+		char *e;
+		unsigned long c = strtoul(val, &e, 16);
+		if (*e || e == val || strlen(val) > 8)
+			return gsi_fail(fp, -2, "end: bad crc32=%.40s", val);
+		*end_crc = (int64_t)c;
+	} else {
+		return gsi_fail(fp, -2, "end: unknown key '%.40s'", key);
+	}
+	return 0;
+}
+
+/* A size key (nodes=, edges=, count=, rows=, cols=) of its kind, checked
+ * against the hard limits.  Returns 1 if key is one, 0 if not, or an error
+ * code. */
+static int
+size_key(gs_file *fp, int kind, const char *key, const char *val, gs_rec *rec, struct hdr_keys *h)
+{
+	int64_t x;
+
+	if (strcmp(key, "nodes") == 0 && kind == GS_GRAPH) {
+		if (parse_i64(val, 0, INT64_MAX, &x))
+			return gsi_fail(fp, -2, "bad nodes=%.40s", val);
+		if (x > GS_MAX_NODES)
+			return gsi_fail(fp, -2, "nodes=%" PRId64 " exceeds the limit %lld", x,
+					GS_MAX_NODES);
+		rec->n = (int32_t)x;
+		h->n = 1;
+	} else if ((strcmp(key, "edges") == 0 && kind == GS_GRAPH) ||
+		   (strcmp(key, "count") == 0 && kind == GS_PAIRS)) {
+		if (parse_i64(val, 0, INT64_MAX, &x))
+			return gsi_fail(fp, -2, "bad %s=%.40s", key, val);
+		if (x > GS_MAX_EDGES)
+			return gsi_fail(fp, -2, "%s=%" PRId64 " exceeds the limit %lld", key, x,
+					GS_MAX_EDGES);
+		rec->m = x;
+		h->m = 1;
+	} else if ((strcmp(key, "rows") == 0 || strcmp(key, "cols") == 0) && kind == GS_TENSOR) {
+		if (parse_i64(val, 0, INT64_MAX, &x))
+			return gsi_fail(fp, -2, "bad %s=%.40s", key, val);
+		if (x > GS_MAX_ELEMS)
+			return gsi_fail(fp, -2, "%s=%" PRId64 " exceeds the limit %lld", key, x,
+					GS_MAX_ELEMS);
+		if (key[0] == 'r')
+			rec->rows = x, h->rows = 1;
+		else
+			rec->cols = x, h->cols = 1;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* One key=value of a record header of kind: a field of rec, or else an
+ * attribute.  Returns 0 or an error code. */
+static int
+header_key(gs_file *fp, int kind, const char *key, const char *val, gs_rec *rec, struct hdr_keys *h)
+{
+	int rc;
+
+	if (strcmp(key, "id") == 0) {
+		if (kind == GS_PG) {
+			snprintf(rec->pg, sizeof rec->pg, "%s", val);
+		} else if (parse_i64(val, 0, INT64_MAX, &rec->id)) {
+			return gsi_fail(fp, -2, "bad id=%.40s (want an integer >= 0)", val);
+		}
+		h->id = 1;
+	} else if (strcmp(key, "pg") == 0 && kind != GS_PG) {
+		snprintf(rec->pg, sizeof rec->pg, "%s", val);
+	} else if (strcmp(key, "name") == 0 && kind != GS_PG && kind != GS_GRAPH) {
+		if (strlen(val) >= GS_NAME_MAX)
+			return gsi_fail(fp, -2, "name too long (max %d)", GS_NAME_MAX - 1);
+		gsi_set_name(rec->name, val);
+	} else if ((rc = size_key(fp, kind, key, val, rec, h)) != 0) {
+		return rc < 0 ? rc : 0;
+	} else if (strcmp(key, "labels") == 0 && (kind == GS_GRAPH || kind == GS_PAIRS)) {
+		int d = dtype_parse(val);
+		if (d != GS_NONE && d != GS_I32 && d != GS_F64)
+			return gsi_fail(fp, -2, "bad labels=%.40s (none, i32 or f64)", val);
+		rec->ltype = d;
+	} else if (strcmp(key, "type") == 0 && kind == GS_TENSOR) {
+		rec->dtype = dtype_parse(val);
+		if (rec->dtype <= 0)
+			return gsi_fail(fp, -2, "bad type=%.40s (f32, f64, i32 or i64)", val);
+		h->type = 1;
+	} else if (strcmp(key, "columns") == 0 && kind == GS_TENSOR) {
+		gsi_set_columns(rec, val);
+	} else if (strcmp(key, "value") == 0 && kind == GS_LABEL) {
+		if (parse_i64(val, INT64_MIN, INT64_MAX, &rec->value))
+			return gsi_fail(fp, -2, "bad value=%.40s (want an integer)", val);
+		h->value = 1;
+	} else if (strcmp(key, "config") == 0 && kind == GS_MODEL) {
+		if (parse_i64(val, 0, GS_MAX_TEXT, &h->cfg_len))
+			return gsi_fail(fp, -2, "bad config=%.40s (bytes, at most %lld)", val,
+					GS_MAX_TEXT);
+		h->cfg = 1;
+	} else if (strcmp(key, "params") == 0 && kind == GS_MODEL) {
+		if (parse_i64(val, 0, GS_MAX_PARAMS, &h->nparams))
+			return gsi_fail(fp, -2, "bad params=%.40s (at most %d)", val,
+					GS_MAX_PARAMS);
+		h->params = 1;
+	} else {
+		gs_attr_set(rec, key, val);
+	}
+	return 0;
+}
+
+/* A tensor's shape within the element limit, and its columns= naming as
+ * many columns as cols=. */
+static int
+tensor_complete(gs_file *fp, const gs_rec *rec)
+{
+	if (rec->cols > 0 && rec->rows > GS_MAX_ELEMS / rec->cols)
+		return gsi_fail(fp, -2,
+				"tensor of %" PRId64 " x %" PRId64
+				" exceeds the limit of %lld elements",
+				rec->rows, rec->cols, GS_MAX_ELEMS);
+	if (rec->columns && rec->columns[0]) {
+		int64_t names = 1;
+		for (const char *c = rec->columns; *c; c++)
+			names += *c == ',';
+		if (names != rec->cols)
+			return gsi_fail(fp, -2,
+					"columns= names %" PRId64 " column%s, but cols=%" PRId64,
+					names, names == 1 ? "" : "s", rec->cols);
+	}
+	return 0;
+}
+
+/* The keys kind requires are all there (kw, the line's first word, names
+ * it).  Returns kind or an error code. */
+static int
+header_complete(gs_file *fp, int kind, const char *kw, int is_param, const struct hdr_keys *h,
+		gs_rec *rec)
+{
+	int rc;
+
+	if (!h->id && kind != GS_MODEL && !is_param)
+		return gsi_fail(fp, -2, "%s record without id=", kw);
+	switch (kind) {
+	case GS_GRAPH:
+		if (!h->n || !h->m)
+			return gsi_fail(fp, -2, "graph record needs nodes= and edges=");
+		break;
+	case GS_PAIRS:
+		if (!h->m)
+			return gsi_fail(fp, -2, "pairs record needs count=");
+		break;
+	case GS_TENSOR:
+		if (!h->rows || !h->cols || !h->type)
+			return gsi_fail(fp, -2, "tensor record needs rows=, cols= and type=");
+		if ((rc = tensor_complete(fp, rec)))
+			return rc;
+		break;
+	case GS_LABEL:
+		if (!h->value)
+			return gsi_fail(fp, -2, "label record needs value=");
+		break;
+	case GS_MODEL:
+		if (!h->cfg || !h->params)
+			return gsi_fail(fp, -2, "model record needs config= and params=");
+		rec->config_len = (size_t)h->cfg_len;
+		rec->nparams = (int)h->nparams;
+		break;
+	}
+	return kind;
+}
+
+/* In phases: the kind, each key (of the trailer, or of a record), then the
+ * keys the kind requires. */
+int
+gsi_parse_header(gs_file *fp, char *hdr, gs_rec *rec, int64_t *end_records, int64_t *end_crc,
+		 int is_param)
+{
+	struct hdr_keys h = { 0 };
+	char *s = hdr, *kw, *key, *val;
+	int kind, t, rc;
+
+	kind = header_kind(fp, &s, is_param, &kw);
+	if (kind < 0)
+		return kind;
+	gs_rec_clear(rec);
+	rec->kind = kind == K_END ? 0 : kind;
+	*end_records = -1;
+	*end_crc = -1;
+	while ((t = next_token(&s, &key, &val)) == 1) {
+		if (kind == K_END)
+			rc = end_key(fp, key, val, end_records, end_crc);
+		else
+			rc = header_key(fp, kind, key, val, rec, &h);
+		if (rc)
+			return rc;
+	}
+	if (t < 0)
+		return gsi_fail(fp, -2, "malformed record header (want key=value pairs)");
+	if (kind == K_END)
+		return K_END;
+	return header_complete(fp, kind, kw, is_param, &h, rec);
+}
+
+/* ------------------------------------------------------------------ */
+/* text form                                                          */
+/* ------------------------------------------------------------------ */
+
+/* Fast integer field parser: skips blanks, reads [-]digits. */
+static int
+field_i64(char **sp, int64_t *out)
+{
+	char *s = *sp;
+	int neg = 0;
+	uint64_t v = 0;
+	int nd = 0;
+
+	while (*s == ' ' || *s == '\t' || *s == ',')
+		s++;
+	if (*s == '-')
+		neg = 1, s++;
+	while (*s >= '0' && *s <= '9') {
+		if (v > (UINT64_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (uint64_t)(*s++ - '0');
+		nd++;
+	}
+	if (nd == 0 || (*s && *s != ' ' && *s != '\t' && *s != ','))
+		return -1;
+	if (v > (uint64_t)INT64_MAX)
+		return -1;
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	*sp = s;
+	return 0;
+}
+
+static int
+field_f64(char **sp, double *out)
+{
+	char *s = *sp, *end;
+
+	while (*s == ' ' || *s == '\t' || *s == ',')
+		s++;
+	if (*s == '\0')
+		return -1;
+	errno = 0;
+	*out = strtod(s, &end);
+	if (end == s || (*end && *end != ' ' && *end != '\t' && *end != ','))
+		return -1;
+	*sp = end;
+	return 0;
+}
+
+static int
+at_eol(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return *s == '\0';
+}
+
+static int
+need_line(gs_file *fp, const char *what)
+{
+	int rc = gsi_read_line(fp);
+
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		return gsi_fail(fp, -2,
+				"truncated stream (input ends inside a record, "
+				"expected %s)",
+				what);
+	if (fp->line[0] == '@')
+		return gsi_fail(fp, -2, "record ends early: expected %s, got a record header",
+				what);
+	return 0;
+}
+
+/* One value of dtype from a text field into dst[i]. */
+static int
+field_value(char **sp, int dtype, void *dst, int64_t i)
+{
+	int64_t iv;
+	double dv;
+
+	switch (dtype) {
+	case GS_I32:
+		if (field_i64(sp, &iv) || iv < INT32_MIN || iv > INT32_MAX)
+			return -1;
+		((int32_t *)dst)[i] = (int32_t)iv;
+		return 0;
+	case GS_I64:
+		if (field_i64(sp, &iv))
+			return -1;
+		((int64_t *)dst)[i] = iv;
+		return 0;
+	case GS_F32:
+		if (field_f64(sp, &dv))
+			return -1;
+		((float *)dst)[i] = (float)dv;
+		return 0;
+	case GS_F64:
+		if (field_f64(sp, &dv))
+			return -1;
+		((double *)dst)[i] = dv;
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * rows x cols values of dtype, one row per line, into *data (*cap bytes).
+ * The buffer grows with the rows that arrive (at first by at most 1 MiB or
+ * one row), and a row wider than 1 MiB is sized only once its line is long
+ * enough to hold it, so a header that lies about the shape costs memory in
+ * proportion to the text read.  Each row is checked as it is read, so a
+ * message names the line of the bad value.
+ */
+static int
+read_txt_matrix(gs_file *fp, void **data, size_t *cap, int dtype, int64_t rows, int64_t cols,
+		const char *what)
+{
+	size_t rowb = (size_t)cols * gs_dtype_size(dtype);
+	int64_t first = rowb ? (int64_t)((1u << 20) / rowb) : 1;
+	int64_t r, c;
+	int rc;
+
+	if (first < 1)
+		first = 1;
+	if (first > 4096)
+		first = 4096;
+	gsi_grow(data, cap, 0);
+	for (r = 0; r < rows; r++) {
+		char *s;
+		if ((rc = need_line(fp, "a row of values")))
+			return rc;
+		if (rowb > (1u << 20) && (int64_t)fp->line_len < 2 * cols - 1)
+			return gsi_fail(fp, -2,
+					"%s: row %" PRId64 ": bad or missing value %" PRId64
+					" (want %" PRId64 " of type %s)",
+					what, r, (int64_t)(fp->line_len + 1) / 2, cols,
+					gsi_dtype_name(dtype));
+		if ((size_t)(r + 1) * rowb > *cap) {
+			int64_t want = r ? 2 * r : first;
+			if (want > rows)
+				want = rows;
+			gsi_grow(data, cap, (size_t)want * rowb);
+		}
+		s = fp->line;
+		for (c = 0; c < cols; c++)
+			if (field_value(&s, dtype, *data, r * cols + c))
+				return gsi_fail(fp, -2,
+						"%s: row %" PRId64 ": bad or missing value %" PRId64
+						" (want %" PRId64 " of type %s)",
+						what, r, c, cols, gsi_dtype_name(dtype));
+		if (!at_eol(s))
+			return gsi_fail(fp, -2, "%s: row %" PRId64 ": more than %" PRId64 " values",
+					what, r, cols);
+		if ((rc = gsi_check_finite(fp, *data, dtype, r * cols, cols, what)))
+			return rc;
+	}
+	return 0;
+}
+
+/* Body arrays are sized from the header here, but only after the first
+ * line of data has arrived, and text costs more bytes per value than the
+ * array does, so a lying header is caught at the first missing line with
+ * at most one array's worth of memory. */
+int
+gsi_read_txt_body(gs_file *fp, gs_rec *rec)
+{
+	int64_t i, a, b;
+	int rc, k;
+
+	switch (rec->kind) {
+	case GS_GRAPH:
+	case GS_PAIRS: {
+		int64_t m = rec->m, cap = 0;
+		int ltype = rec->ltype;
+		for (i = 0; i < m; i++) {
+			char *s;
+			if ((rc = need_line(fp, rec->kind == GS_GRAPH ? "an edge" : "a pair")))
+				return rc;
+			if (i >= cap) {
+				cap = cap ? 2 * cap : 4096;
+				if (cap > m)
+					cap = m;
+				gsi_shape_edges(rec, cap, ltype);
+				rec->m = m;
+			}
+			s = fp->line;
+			if (field_i64(&s, &a) || field_i64(&s, &b) || a < INT32_MIN ||
+			    a > INT32_MAX || b < INT32_MIN || b > INT32_MAX)
+				return gsi_fail(fp, -2, "%s %" PRId64 ": want two node ids",
+						rec->kind == GS_GRAPH ? "edge" : "pair", i);
+			rec->u[i] = (int32_t)a;
+			rec->v[i] = (int32_t)b;
+			if (ltype != GS_NONE && field_value(&s, ltype, rec->lab, i))
+				return gsi_fail(fp, -2, "%s %" PRId64 ": bad or missing label",
+						rec->kind == GS_GRAPH ? "edge" : "pair", i);
+			if (!at_eol(s))
+				return gsi_fail(fp, -2, "%s %" PRId64 ": extra fields",
+						rec->kind == GS_GRAPH ? "edge" : "pair", i);
+			if ((rc = gsi_check_pair(fp, rec, i)))
+				return rc;
+		}
+		if (m == 0)
+			gsi_shape_edges(rec, 0, ltype);
+		return 0;
+	}
+	case GS_TENSOR:
+		return read_txt_matrix(fp, &rec->data, &rec->cap_data, rec->dtype, rec->rows,
+				       rec->cols, rec->name);
+	case GS_MODEL: {
+		int np = rec->nparams;
+		if ((rc = gsi_read_config(fp, rec)))
+			return rc;
+		for (i = 0; i < (int64_t)rec->config_len; i++)
+			fp->lineno += rec->config[i] == '\n';
+		for (k = 0; k < np; k++) {
+			gs_param *p = &rec->params[k];
+			gs_rec tmp;
+			int64_t er, ec;
+			int kk;
+			if ((rc = gsi_read_line(fp)) < 0)
+				return rc;
+			if (rc == 0 || strncmp(fp->line, "@param ", 7) != 0)
+				return gsi_fail(fp, -2, "model parameter %d: expected '@param'", k);
+			gs_rec_init(&tmp);
+			kk = gsi_parse_header(fp, fp->line + 1, &tmp, &er, &ec, 1);
+			if (kk != GS_TENSOR) {
+				gs_rec_free(&tmp);
+				return kk < 0
+					   ? kk
+					   : gsi_fail(fp, -2, "model parameter %d: bad header", k);
+			}
+			gsi_set_name(p->name, tmp.name);
+			p->rows = tmp.rows;
+			p->cols = tmp.cols;
+			p->dtype = tmp.dtype;
+			gs_rec_free(&tmp);
+			if ((rc = read_txt_matrix(fp, &p->data, &p->cap, p->dtype, p->rows, p->cols,
+						  p->name)))
+				return rc;
+		}
+		return 0;
+	}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* plain edge list: "u v [label]" per line, '#' comments               */
+/* ------------------------------------------------------------------ */
+
+/* What follows the two node ids of an edge-list line: the end of the line
+ * (or a '#' comment), a third field, or networkx's attribute dict. */
+enum { EL_EOL, EL_FIELD, EL_DICT_EMPTY, EL_DICT };
+
+static int
+el_rest(char *s)
+{
+	size_t n;
+
+	while (*s == ' ' || *s == '\t' || *s == ',')
+		s++;
+	if (*s == '\0' || *s == '#')
+		return EL_EOL;
+	if (*s != '{')
+		return EL_FIELD;
+	/* nx.write_edgelist writes str(dict): "{}" or "{'weight': 4, ...}" */
+	n = strlen(s);
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (s[n - 1] != '}')
+		return EL_FIELD;
+	for (s++; *s == ' ' || *s == '\t'; s++)
+		;
+	return *s == '}' ? EL_DICT_EMPTY : EL_DICT;
+}
+
+/* The first line of a file decides whether it is an edge list; a line of
+ * two or three words whose ids are not integers is one with named nodes. */
+static int
+el_bad_ids(gs_file *fp, int64_t m, char *s)
+{
+	char word[2][48];
+	int k = 0;
+
+	/* the words before a '{' or '#': two or three make an edge-list line */
+	for (char *t = s + strspn(s, " \t,"); *t && *t != '{' && *t != '#';
+	     t += strspn(t, " \t,")) {
+		size_t len = strcspn(t, " \t,");
+		if (k < 2)
+			snprintf(word[k], sizeof word[k], "%.*s", (int)len, t);
+		k++;
+		t += len;
+	}
+	if (m == 0 && (k < 2 || k > 3))
+		return gsi_fail(fp, -2,
+				"not a gnnstream, and not an edge list "
+				"(want 'u v [label]' with integer node ids)");
+	for (int i = 0; i < 2 && i < k; i++) {
+		char *e;
+		errno = 0;
+		(void)strtoll(word[i], &e, 10);
+		if (e == word[i] || *e != '\0' || errno)
+			return gsi_fail(fp, -2,
+					"node '%s' is not an integer id: number the nodes "
+					"0..n-1 first (gnnstream(5), Plain edge lists, shows how)",
+					word[i]);
+	}
+	return gsi_fail(fp, -2, "want 'u v [label]' with integer node ids");
+}
+
+int
+gsi_read_edgelist(gs_file *fp, gs_rec *rec)
+{
+	int64_t m = 0, cap = 0, a, b, l, maxid = -1;
+	int ncol = 0, rc;
+
+	gs_rec_graph(rec, 0, 0, 0, GS_NONE);
+	rec->from_edgelist = 1;
+	fp->el_attrs = 0;
+	while ((rc = gsi_read_line(fp)) == 1) {
+		char *s = fp->line;
+		int cols = 2, rest;
+		if (strncmp(s, UTF8_BOM, 3) == 0)
+			s += 3; /* `cat` of files that each begin with one */
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s == '#' || *s == '\0')
+			continue;
+		if (*s == '@')
+			return gsi_fail(fp, -2,
+					"record header outside a stream "
+					"(missing '##gnnstream' line?)");
+		if (field_i64(&s, &a) || field_i64(&s, &b))
+			return el_bad_ids(fp, m, fp->line);
+		rest = el_rest(s);
+		if (rest == EL_FIELD) {
+			if (field_i64(&s, &l) || el_rest(s) != EL_EOL || l < INT32_MIN ||
+			    l > INT32_MAX)
+				return gsi_fail(fp, -2,
+						"want 'u v [label]' with an integer label "
+						"(a weight column is not used: drop it, e.g. "
+						"cut -d' ' -f1,2)");
+			cols = 3;
+		} else if (rest == EL_DICT) {
+			fp->el_attrs++;
+		}
+		if (ncol == 0)
+			ncol = cols;
+		else if (cols != ncol)
+			return gsi_fail(fp, -2, "%d fields where earlier lines have %d", cols,
+					ncol);
+		if (a < 0 || b < 0 || a >= GS_MAX_NODES || b >= GS_MAX_NODES)
+			return gsi_fail(fp, -2, "node id %" PRId64 " out of range (0..%lld)",
+					(a < 0 || a >= GS_MAX_NODES) ? a : b, GS_MAX_NODES - 1);
+		if (m == cap) {
+			cap = cap ? 2 * cap : 4096;
+			gsi_shape_edges(rec, cap, ncol == 3 ? GS_I32 : GS_NONE);
+		}
+		rec->u[m] = (int32_t)a;
+		rec->v[m] = (int32_t)b;
+		if (ncol == 3)
+			((int32_t *)rec->lab)[m] = (int32_t)l;
+		if (a > maxid)
+			maxid = a;
+		if (b > maxid)
+			maxid = b;
+		m++;
+	}
+	if (rc < 0)
+		return rc;
+	if (m == 0)
+		return gsi_fail(fp, -2, "empty input (no gnnstream header and no edges)");
+	rec->m = m;
+	rec->ltype = ncol == 3 ? GS_I32 : GS_NONE;
+	rec->n = (int32_t)(maxid + 1);
+	fp->recno = 1;
+	return GS_GRAPH;
+}
+/* ------------------------------------------------------------------ */
+/* writing                                                            */
+/* ------------------------------------------------------------------ */
+
+/* A value is quoted when it holds blanks, quotes, '=' or is empty. */
+static void
+put_value(char *dst, size_t cap, const char *v)
+{
+	size_t k = 0;
+	const char *c;
+	int quote = *v == '\0' || strpbrk(v, " \t\n\"\\=") != NULL;
+
+	if (!quote) {
+		snprintf(dst, cap, "%s", v);
+		return;
+	}
+	dst[k++] = '"';
+	for (c = v; *c && k + 4 < cap; c++) {
+		if (*c == '"' || *c == '\\')
+			dst[k++] = '\\', dst[k++] = *c;
+		else if (*c == '\n')
+			dst[k++] = '\\', dst[k++] = 'n';
+		else if (*c == '\t')
+			dst[k++] = '\\', dst[k++] = 't';
+		else
+			dst[k++] = *c;
+	}
+	dst[k++] = '"';
+	dst[k] = '\0';
+}
+
+/* Header text of a record (without the '@' of the text form). */
+char *
+gsi_format_header(const gs_file *fp, const gs_rec *r, char **buf, size_t *cap)
+{
+	size_t len = 0;
+	int i;
+	const char *pg = r->pg[0] ? r->pg : fp->pgid;
+
+#define APPEND(...) \
+	do { \
+		int n_ = snprintf(*buf + len, *cap - len, __VA_ARGS__); \
+		if (n_ < 0) \
+			die("internal error: header format"); \
+		if ((size_t)n_ >= *cap - len) { \
+			*cap = 2 * (*cap + (size_t)n_); \
+			*buf = xrealloc(*buf, *cap); \
+			n_ = snprintf(*buf + len, *cap - len, __VA_ARGS__); \
+		} \
+		len += (size_t)n_; \
+	} while (0)
+
+	if (*buf == NULL) {
+		*cap = 1024;
+		*buf = xmalloc(*cap);
+	}
+	switch (r->kind) {
+	case GS_PG:
+		APPEND("pg id=%s", r->pg);
+		break;
+	case GS_GRAPH:
+		APPEND("graph id=%" PRId64 " nodes=%d edges=%" PRId64, r->id, r->n, r->m);
+		if (r->ltype != GS_NONE)
+			APPEND(" labels=%s", gsi_dtype_name(r->ltype));
+		APPEND(" pg=%s", pg);
+		break;
+	case GS_PAIRS:
+		APPEND("pairs id=%" PRId64 " name=%s count=%" PRId64, r->id, r->name, r->m);
+		if (r->ltype != GS_NONE)
+			APPEND(" labels=%s", gsi_dtype_name(r->ltype));
+		APPEND(" pg=%s", pg);
+		break;
+	case GS_TENSOR:
+		APPEND("tensor id=%" PRId64 " name=%s rows=%" PRId64 " cols=%" PRId64 " type=%s",
+		       r->id, r->name, r->rows, r->cols, gsi_dtype_name(r->dtype));
+		if (r->columns && r->columns[0])
+			APPEND(" columns=%s", r->columns);
+		APPEND(" pg=%s", pg);
+		break;
+	case GS_LABEL:
+		APPEND("label id=%" PRId64 " name=%s value=%" PRId64 " pg=%s", r->id, r->name,
+		       r->value, pg);
+		break;
+	case GS_MODEL:
+		APPEND("model name=%s config=%zu params=%d pg=%s", r->name, r->config_len,
+		       r->nparams, pg);
+		break;
+	default:
+		die("internal error: writing a record of kind %d", r->kind);
+	}
+	for (i = 0; i < r->nattr; i++) {
+		/* room for every byte escaped, the quotes and the NUL: a value
+		 * is never cut (a long command line, say) */
+		size_t vc = 2 * strlen(r->aval[i]) + 3;
+		char *v = xmalloc(vc);
+		put_value(v, vc, r->aval[i]);
+		APPEND(" %s=%s", r->akey[i], v);
+		free(v);
+	}
+#undef APPEND
+	return *buf;
+}
+
+/* Text form of one value. */
+static int
+fmt_value(char *s, size_t cap, int dtype, const void *data, int64_t i)
+{
+	switch (dtype) {
+	case GS_I32:
+		return snprintf(s, cap, "%" PRId32, ((const int32_t *)data)[i]);
+	case GS_I64:
+		return snprintf(s, cap, "%" PRId64, ((const int64_t *)data)[i]);
+	case GS_F32:
+		return snprintf(s, cap, "%.9g", (double)((const float *)data)[i]);
+	case GS_F64:
+		return snprintf(s, cap, "%.17g", ((const double *)data)[i]);
+	}
+	return 0;
+}
+
+/* Decimal of a non-negative int32 into s (returns length), fast path for
+ * edge lists. */
+static int
+put_i32(char *s, int32_t v)
+{
+	char t[12];
+	int n = 0, k = 0;
+	uint32_t x = v < 0 ? (uint32_t)(-(int64_t)v) : (uint32_t)v;
+
+	if (v < 0)
+		s[k++] = '-';
+	do {
+		t[n++] = (char)('0' + x % 10);
+		x /= 10;
+	} while (x);
+	while (n)
+		s[k++] = t[--n];
+	return k;
+}
+
+char *
+gsi_format_param(const gs_param *p, char *h, size_t cap)
+{
+	snprintf(h, cap, "param name=%s rows=%" PRId64 " cols=%" PRId64 " type=%s", p->name,
+		 p->rows, p->cols, gsi_dtype_name(p->dtype));
+	return h;
+}
+
+void
+gsi_txt_put_header(gs_file *fp, const char *h)
+{
+	gsi_wputs(fp, "@");
+	gsi_wputs(fp, h);
+	gsi_wputs(fp, "\n");
+}
+
+void
+gsi_txt_put_matrix(gs_file *fp, const void *data, int dtype, int64_t rows, int64_t cols)
+{
+	int64_t r, c;
+	char line[64];
+
+	for (r = 0; r < rows; r++)
+		for (c = 0; c < cols; c++) {
+			int n = fmt_value(line, sizeof line - 1, dtype, data, r * cols + c);
+			line[n++] = c + 1 == cols ? '\n' : '\t';
+			gsi_wput(fp, line, (size_t)n);
+		}
+}
+
+/* "u\tv[\tlabel]\n" a line. */
+void
+gsi_txt_put_pairs(gs_file *fp, const gs_rec *r)
+{
+	int64_t i;
+
+	for (i = 0; i < r->m; i++) {
+		char line[96];
+		int n = put_i32(line, r->u[i]);
+		line[n++] = '\t';
+		n += put_i32(line + n, r->v[i]);
+		if (r->ltype != GS_NONE) {
+			line[n++] = '\t';
+			n += fmt_value(line + n, sizeof line - (size_t)n - 1, r->ltype, r->lab, i);
+		}
+		line[n++] = '\n';
+		gsi_wput(fp, line, (size_t)n);
+	}
+}
