@@ -1,6 +1,6 @@
 #!/bin/sh
 # features_bench.sh - `make bench` section "Node features and centralities":
-# times of common/nodefeat.c and common/centrality.c (bench/features_bench.c)
+# times of common/nodefeat.c and common/centrality*.c (bench/features_bench.c)
 # against python-igraph and networkx on DCBM n = 2,000 and 10,000, Cora,
 # Pubmed and (linear-time features only) a DCBM graph of over 10^6 edges,
 # and the full labelling of LABEL_COUNT DCBM graphs against LAPACK dsyevd

@@ -241,7 +241,7 @@ def main():
 
     print("## Node features and centralities")
     print()
-    print("Seconds per call of `common/nodefeat.c` and `common/centrality.c` "
+    print("Seconds per call of `common/nodefeat.c` and `common/centrality*.c` "
           "(bench/features_bench.c) against python-igraph %s and networkx %s "
           "on the same graphs; ours exact (no sampling) in this table.  "
           "ratio = ours / igraph: below 1 means ours is faster."

@@ -77,7 +77,8 @@ dense_eig(const graph *g, const struct comps *cp, int32_t c, char jobz, double *
 	iwork = centi_wsget(ws, W_IWORK, (size_t)liwork, sizeof(lapack_int));
 	/* One BLAS thread: OpenBLAS splits dsyevd's work by its thread count,
 	 * which changes the last bits of the result, and the output must not
-	 * depend on -j (README: determinism). */
+	 * depend on -j (docs/choices.md, "The dense eigensolver runs
+	 * on one BLAS thread"). */
 	int blas_threads = openblas_get_num_threads();
 	openblas_set_num_threads(1);
 	info = LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, jobz, 'L', nc, A, nc, *w, work, lwork, iwork,

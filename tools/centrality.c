@@ -4,7 +4,7 @@
  * centrality, as networkx defines them.  For each graph it adds one tensor
  * record "centrality" with those four columns and subgraph_log, the natural
  * log of subgraph centrality (finite where the value itself overflows).
- * Manual: man/man1/centrality.1.  The algorithms live in common/centrality.c.
+ * Manual: man/man1/centrality.1.  The algorithms live in common/centrality*.c.
  */
 #include <getopt.h>
 #include <inttypes.h>
