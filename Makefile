@@ -21,8 +21,9 @@ CPPFLAGS  += -iquote common -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 # sources build the same bytes wherever they are checked out (the pipelines'
 # saved runs are stamped with the programs' SHA-256: pipelines/carry.sh).
 ALLCFLAGS  = -std=c11 $(OMPFLAGS) $(CFLAGS) -ffile-prefix-map=$(CURDIR)=.
-# Every compile writes what it read beside its output (X.o: X.d, bin/P:
-# bin/P.d): the headers each target depends on, read back below, so that a
+# Every compile writes what it read beside its output (X.o: X.d), every
+# link of a program or test in build/dep/ (bin/P: build/dep/bin/P.d, so
+# that bin/ and tests/bin/ hold programs only): the headers each target depends on, read back below, so that a
 # changed header rebuilds the objects that include it and no others.  -MP
 # adds an empty rule for each header, so that a header removed later does
 # not stop the build.
@@ -124,14 +125,14 @@ common/gemm.o: build/optional.mk
 NN_DOUBLE_SRC = common/nn.c common/model.c common/batch.c common/modelio.c common/head.c
 NN_DOUBLE_UNITS = test_nn test_dist
 define tree_rules
-$(filter-out $(5),$(TOOL_SRC:tools/%.c=$(1)bin/%)): $(1)bin/%: tools/%.c $(1)bin/%.d $(1)libcommon.a
-	@mkdir -p $(1)bin
-	$(3) $$(CPPFLAGS) $$(DEPFLAGS) $$(LDFLAGS) -o $$@ $$< $(1)libcommon.a $$(LDLIBS)
+$(filter-out $(5),$(TOOL_SRC:tools/%.c=$(1)bin/%)): $(1)bin/%: tools/%.c build/dep/$(1)bin/%.d $(1)libcommon.a
+	@mkdir -p $(1)bin build/dep/$(1)bin
+	$(3) $$(CPPFLAGS) $$(DEPFLAGS) -MF build/dep/$$@.d $$(LDFLAGS) -o $$@ $$< $(1)libcommon.a $$(LDLIBS)
 
 $(filter-out $(NN_DOUBLE_UNITS:%=$(1)tests/bin/%),$(UNIT_SRC:tests/unit/%.c=$(1)tests/bin/%)): \
-		$(1)tests/bin/%: tests/unit/%.c $(1)tests/bin/%.d $(1)libcommon.a
-	@mkdir -p $(1)tests/bin
-	$(3) $$(CPPFLAGS) $$(DEPFLAGS) $$(LDFLAGS) -o $$@ $$< $(1)libcommon.a -lcriterion $$(LDLIBS)
+		$(1)tests/bin/%: tests/unit/%.c build/dep/$(1)tests/bin/%.d $(1)libcommon.a
+	@mkdir -p $(1)tests/bin build/dep/$(1)tests/bin
+	$(3) $$(CPPFLAGS) $$(DEPFLAGS) -MF build/dep/$$@.d $$(LDFLAGS) -o $$@ $$< $(1)libcommon.a -lcriterion $$(LDLIBS)
 
 $(patsubst common/%.c,$(2)/double/%.o,$(NN_DOUBLE_SRC) common/dist.c): $(2)/double/%.o: common/%.c \
 		$(2)/double/%.d | $(4)
@@ -140,9 +141,9 @@ $(patsubst common/%.c,$(2)/double/%.o,$(NN_DOUBLE_SRC) common/dist.c): $(2)/doub
 
 $(1)tests/bin/test_nn: $(NN_DOUBLE_SRC:common/%.c=$(2)/double/%.o)
 $(1)tests/bin/test_dist: $(NN_DOUBLE_SRC:common/%.c=$(2)/double/%.o) $(2)/double/dist.o
-$(NN_DOUBLE_UNITS:%=$(1)tests/bin/%): $(1)tests/bin/%: tests/unit/%.c $(1)tests/bin/%.d $(1)libcommon.a
-	@mkdir -p $(1)tests/bin
-	$(3) $$(CPPFLAGS) -DNN_DOUBLE $$(DEPFLAGS) $$(LDFLAGS) -o $$@ $$< $$(filter %.o,$$^) \
+$(NN_DOUBLE_UNITS:%=$(1)tests/bin/%): $(1)tests/bin/%: tests/unit/%.c build/dep/$(1)tests/bin/%.d $(1)libcommon.a
+	@mkdir -p $(1)tests/bin build/dep/$(1)tests/bin
+	$(3) $$(CPPFLAGS) -DNN_DOUBLE $$(DEPFLAGS) -MF build/dep/$$@.d $$(LDFLAGS) -o $$@ $$< $$(filter %.o,$$^) \
 		$(1)libcommon.a -lcriterion $$(LDLIBS)
 
 $(2)/replay.o: tests/fuzz/replay.c $(2)/replay.d | $(4)
@@ -150,9 +151,9 @@ $(2)/replay.o: tests/fuzz/replay.c $(2)/replay.d | $(4)
 	$(3) $$(CPPFLAGS) $$(DEPFLAGS) -c -o $$@ $$<
 
 $(patsubst tests/fuzz/fuzz_%.c,$(1)tests/bin/replay_%,$(wildcard tests/fuzz/fuzz_*.c)): \
-		$(1)tests/bin/replay_%: tests/fuzz/fuzz_%.c $(1)tests/bin/replay_%.d $(2)/replay.o $(1)libcommon.a
-	@mkdir -p $(1)tests/bin
-	$(3) $$(CPPFLAGS) $$(DEPFLAGS) $$(LDFLAGS) -o $$@ $$< $(2)/replay.o $(1)libcommon.a $$(LDLIBS)
+		$(1)tests/bin/replay_%: tests/fuzz/fuzz_%.c build/dep/$(1)tests/bin/replay_%.d $(2)/replay.o $(1)libcommon.a
+	@mkdir -p $(1)tests/bin build/dep/$(1)tests/bin
+	$(3) $$(CPPFLAGS) $$(DEPFLAGS) -MF build/dep/$$@.d $$(LDFLAGS) -o $$@ $$< $(2)/replay.o $(1)libcommon.a $$(LDLIBS)
 endef
 
 libcommon.a: $(COMMON_OBJ)
@@ -183,9 +184,9 @@ ifneq ($(strip $(MPI_LIBS)),)
 build/dist-mpi.o: common/dist.c build/dist-mpi.d build/mpi-flags | .deps-ok
 	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(MPI_CFLAGS) -DGNN_MPI $(DEPFLAGS) -c -o $@ common/dist.c
 
-bin/gcn-train: tools/gcn-train.c bin/gcn-train.d build/dist-mpi.o libcommon.a build/mpi-flags
-	@mkdir -p bin
-	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< build/dist-mpi.o libcommon.a \
+bin/gcn-train: tools/gcn-train.c build/dep/bin/gcn-train.d build/dist-mpi.o libcommon.a build/mpi-flags
+	@mkdir -p bin build/dep/bin
+	$(CC) $(ALLCFLAGS) $(CPPFLAGS) $(DEPFLAGS) -MF build/dep/$@.d $(LDFLAGS) -o $@ $< build/dist-mpi.o libcommon.a \
 		$(LDLIBS) $(MPI_LIBS)
 MPI_TOOLS  = bin/gcn-train
 else
@@ -198,9 +199,9 @@ $(eval $(call tree_rules,,build,$$(CC) $$(ALLCFLAGS),.deps-ok,$(MPI_TOOLS)))
 
 # The composition test's case generator (tests/cli/compose.test.sh): plain
 # C, no library, so a seed draws the same case everywhere.
-tests/bin/compose-gen: tests/cli/compose-gen.c tests/bin/compose-gen.d
-	@mkdir -p tests/bin
-	$(CC) -std=c11 $(CFLAGS) $(DEPFLAGS) -o $@ tests/cli/compose-gen.c
+tests/bin/compose-gen: tests/cli/compose-gen.c build/dep/tests/bin/compose-gen.d
+	@mkdir -p tests/bin build/dep/tests/bin
+	$(CC) -std=c11 $(CFLAGS) $(DEPFLAGS) -MF build/dep/$@.d -o $@ tests/cli/compose-gen.c
 
 # A maintainer's tool (not installed): a stream's provenance made
 # machine-independent, for a model that ships (models/README.md).
@@ -249,7 +250,7 @@ install: all
 
 clean:
 	rm -rf bin tests/bin libcommon.a common/*.o common/*.d .deps-ok tests/tmp build/optional.mk \
-		build/*.d build/mk/*.d build/double build/replay.o
+		build/*.d build/mk/*.d build/double build/replay.o build/dep
 
 .PHONY: all test check run run-adapt smoke bench install clean deps-test FORCE
 .PRECIOUS: tests/bin/%
@@ -259,4 +260,4 @@ clean:
 include mk/sanitize.mk
 
 # what each target read when it was last built (DEPFLAGS)
--include $(wildcard common/*.d bin/*.d tests/bin/*.d build/*.d build/double/*.d build/mk/*.d)
+-include $(wildcard common/*.d build/dep/bin/*.d build/dep/tests/bin/*.d build/*.d build/double/*.d build/mk/*.d)

@@ -129,10 +129,10 @@ test-valgrind: all
 	@sh tests/valgrind.sh
 
 clean-sanitize:
-	rm -rf $(FUZZ_DIR) $(ASAN_DIR)
+	rm -rf $(FUZZ_DIR) $(ASAN_DIR) build/dep/$(ASAN_DIR)
 
 .PHONY: fuzz fuzz-build test-asan test-valgrind asan-build clean-sanitize deps-fuzz deps-asan
 .PRECIOUS: $(ASAN_DIR)/tests/bin/% $(ASAN_DIR)/bin/% $(FUZZ_DIR)/fuzz_% tests/bin/replay_%
 
 -include $(wildcard $(FUZZ_DIR)/*.d $(FUZZ_DIR)/common/*.d $(ASAN_DIR)/*.d $(ASAN_DIR)/common/*.d \
-	$(ASAN_DIR)/bin/*.d $(ASAN_DIR)/tests/bin/*.d $(ASAN_DIR)/double/*.d)
+	build/dep/$(ASAN_DIR)/bin/*.d build/dep/$(ASAN_DIR)/tests/bin/*.d $(ASAN_DIR)/double/*.d)
