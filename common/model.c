@@ -172,6 +172,25 @@ model_tensor(const model *M, const char *name)
 	return -1;
 }
 
+/* layout() puts E's two tensors first, then each block's four (W1, W2,
+ * gamma, beta) in block order, then the tasks' */
+#define EMBED_NT 2
+#define BLOCK_NT 4
+
+void
+model_trained_tensors(const model *M, int from, int embed, uint8_t *trained)
+{
+	for (int i = 0; i < M->nt; i++) {
+		int blk = (i - EMBED_NT) / BLOCK_NT;	/* 0-based, for i >= EMBED_NT */
+		if (i < EMBED_NT)
+			trained[i] = (uint8_t)embed;
+		else if (blk < M->cfg.layers)
+			trained[i] = blk >= from;
+		else
+			trained[i] = 0;
+	}
+}
+
 static void
 uniform(real *x, int64_t n, double bound, gsl_rng *r)
 {

@@ -468,11 +468,12 @@ mix_fwd(real *F, real *const *H, int L, const real *alpha, const real *psi,
 	#pragma omp parallel for schedule(static) if (PAR(R * d * L))
 	for (int64_t r = 0; r < R; r++) {
 		real *f = F + r * d;
-		const real *h0 = H[0] + (int64_t)idx[r] * d;
+		int64_t hr = idx ? idx[r] : r;
+		const real *h0 = H[0] + hr * d;
 		for (int64_t c = 0; c < d; c++)
 			f[c] = w[0] * h0[c];
 		for (int l = 1; l < L; l++) {
-			const real *h = H[l] + (int64_t)idx[r] * d;
+			const real *h = H[l] + hr * d;
 			for (int64_t c = 0; c < d; c++)
 				f[c] += w[l] * h[c];
 		}
@@ -522,7 +523,7 @@ mix_bwd_input(real *dH, int l, const real *dF, const real *alpha,
 		/* every row of dH is written by one r: split the rows */
 		#pragma omp parallel for schedule(static) if (PAR(R * d))
 		for (int64_t r = 0; r < R; r++) {
-			real *h = dH + (int64_t)idx[r] * d;
+			real *h = dH + (idx ? idx[r] : r) * d;
 			const real *g = dF + r * d;
 			for (int64_t c = 0; c < d; c++)
 				h[c] += s[c] * g[c];
@@ -534,7 +535,7 @@ mix_bwd_input(real *dH, int l, const real *dF, const real *alpha,
 		for (int64_t b = 0; b < nb; b++) {
 			int64_t c0 = b * cb, c1 = c0 + cb < d ? c0 + cb : d;
 			for (int64_t r = 0; r < R; r++) {
-				real *h = dH + (int64_t)idx[r] * d;
+				real *h = dH + (idx ? idx[r] : r) * d;
 				const real *g = dF + r * d;
 				for (int64_t c = c0; c < c1; c++)
 					h[c] += s[c] * g[c];

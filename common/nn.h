@@ -108,7 +108,8 @@ void relu_bwd_xb(uint16_t *dx, const real *dy, const real *y, int64_t n);
 
 /* w = softmax(psi) (L). */
 void mix_weights(real *w, const real *psi, int L);
-/* F[r] = alpha * sum_l w_l H[l][idx[r]], r < R (rows of H are d wide). */
+/* F[r] = alpha * sum_l w_l H[l][idx[r]], r < R (rows of H are d wide).
+ * Here and in the two backward functions, idx NULL means idx[r] = r. */
 void mix_fwd(real *F, real *const *H, int L, const real *alpha,
 	     const real *psi, const int32_t *idx, int64_t R, int64_t d);
 /* dalpha += sum_r dF[r] * sum_l w_l H_l[idx[r]];  dpsi += softmax
