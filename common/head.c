@@ -117,6 +117,47 @@ head_free(struct head *h)
 	free(h->v);
 }
 
+void
+hbuf_init(struct hbuf *hb, const struct head *h, int64_t N, int use_enc, const real *A,
+	  int64_t na)
+{
+	int64_t d = h->d, hid = h->hid, Cout = h->Cout;
+	memset(hb, 0, sizeof *hb);
+	hb->use_enc = use_enc;
+	hb->A = A;
+	hb->na = A ? na : 0;
+	hb->din = (use_enc ? d : 0) + hb->na;
+	if (hb->din != h->din)
+		die("internal error: hbuf_init() for a head of another input width");
+	hb->es = 1;
+	hb->cfrom = -1;
+	hb->N = N;
+	hb->d = d;
+	int64_t din = hb->din;
+	hb->Fm = xmallocarray((size_t)(N * d) + 1, sizeof(real));
+	hb->F = xmallocarray((size_t)(N * din), sizeof(real));
+	hb->Fd = xmallocarray((size_t)(N * din), sizeof(real));
+	hb->dF = xmallocarray((size_t)(N * din), sizeof(real));
+	hb->m1 = xmallocarray((size_t)(N * din), 1);
+	hb->Y1 = xmallocarray((size_t)(N * hid), sizeof(real));
+	hb->Z1 = xmallocarray((size_t)(N * hid), sizeof(real));
+	hb->Z1d = xmallocarray((size_t)(N * hid), sizeof(real));
+	hb->t1 = xmallocarray((size_t)(N * hid), sizeof(real));
+	hb->m2 = xmallocarray((size_t)(N * hid), 1);
+	hb->t2 = xmallocarray((size_t)(N * Cout), sizeof(real));
+	hb->lg = xmallocarray((size_t)(N * Cout), sizeof(real));
+	hb->dlg = xmallocarray((size_t)(N * Cout), sizeof(real));
+}
+
+void
+hbuf_free(struct hbuf *hb)
+{
+	free(hb->Fm); free(hb->F); free(hb->Fd); free(hb->dF); free(hb->m1);
+	free(hb->Y1); free(hb->Z1); free(hb->Z1d); free(hb->t1); free(hb->m2);
+	free(hb->t2); free(hb->lg); free(hb->dlg);
+	for (int l = 0; l <= MODEL_MAXL; l++)
+		free(hb->Hc[l]);
+}
 
 /*
  * v where keep is 1 and +0 where it is 0 (what keep ? v : 0 gives), by a
@@ -233,7 +274,7 @@ head_encode(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb)
 			hb->Hs[l] = hb->Hc[l + 1];
 		model_encode_from(M, b, w, k, hb->Hc[k], hb->Hs);
 	}
-	mix_fwd(hb->Fm, hb->Hs, M->cfg.layers, h->alpha, h->psi, NULL, b->N, M->cfg.d);
+	mix_fwd(hb->Fm, hb->Hs, h->alpha, h->psi, NULL, M->cfg.layers, b->N, M->cfg.d);
 }
 
 /*
@@ -289,6 +330,68 @@ head_forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb, 
 		add_row(hb->lg + i * Cout, h->b2, Cout);
 }
 
+void
+head_gcn_backward(model *M, struct head *h, const batch *b, struct hbuf *hb, double p)
+{
+	int64_t N = b->N, d = M->cfg.d, hid = h->hid, Cout = h->Cout;
+	real s = (real)(1 / (1 - p));
+	/* logits = Â t2 + b2, t2 = Z1d W2 */
+	for (int64_t i = 0; i < N; i++)
+		add_row(h->gb2, hb->dlg + i * Cout, Cout);
+	csr_spmm(hb->t2, b->rp, b->ci, b->av, hb->dlg, N, Cout, 0);
+	lin_bwd(hb->Z1d, h->gW2, NULL, hb->t2, hb->Z1d, h->W2, N, hid, Cout, 0);
+	/* hb->Z1d now holds d(Z1d); through dropout and relu into dY1 */
+	{
+		real *restrict y1 = hb->Y1;
+		const real *restrict z1 = hb->Z1, *restrict dz = hb->Z1d;
+		const uint8_t *restrict m2 = hb->m2;
+		#pragma omp simd
+		for (int64_t i = 0; i < N * hid; i++)
+			y1[i] = kept(dz[i] * s, m2[i] & (z1[i] > 0));
+	}
+	for (int64_t i = 0; i < N; i++)
+		add_row(h->gb1, hb->Y1 + i * hid, hid);
+	csr_spmm(hb->t1, b->rp, b->ci, b->av, hb->Y1, N, hid, 0);
+	int64_t din = hb->din;
+	if (!hb->use_enc) {		/* attributes only: nothing below W1 */
+		lin_bwd(NULL, h->gW1, NULL, hb->t1, hb->Fd, h->W1, N, din, hid, 0);
+		return;
+	}
+	lin_bwd(hb->dF, h->gW1, NULL, hb->t1, hb->Fd, h->W1, N, din, hid, 0);
+	/* the encoder's columns, through dropout, into Fm */
+	real es = hb->es;
+	for (int64_t i = 0; i < N; i++) {
+		real *restrict fm = hb->Fm + i * d;
+		const real *restrict df = hb->dF + i * din;
+		const uint8_t *restrict m1 = hb->m1 + i * din;
+		#pragma omp simd
+		for (int64_t c = 0; c < d; c++)
+			fm[c] = kept(df[c] * s * es, m1[c]);
+	}
+}
+
+void
+head_encode_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
+		     int from, int embed)
+{
+	int64_t N = b->N, d = M->cfg.d;
+	int L = M->cfg.layers;
+	if (!hb->use_enc)
+		return;
+	/* the mix and the encoder (its H_l are still in w) */
+	mix_bwd_params(h->galpha, h->gpsi, hb->Fm, hb->Hs, h->alpha, h->psi, NULL, L, N, d);
+	struct mix_src src = { h->alpha, h->psi, hb->Fm, NULL, N, 1 };
+	model_encode_bwd(M, b, w, &src, 1, from, embed);
+}
+
+void
+head_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb, double p,
+	      int from, int embed)
+{
+	head_gcn_backward(M, h, b, hb, p);
+	head_encode_backward(M, h, b, w, hb, from, embed);
+}
+
 /* Graph task: graph logits = mean of its nodes' logits (a mean readout
  * of the head's last layer: mean pooling commutes with it). */
 void
@@ -304,6 +407,17 @@ head_graph_logits(real *glg, const real *lg, const batch *b, int64_t C)
 				z[j] += lg[v * C + j];
 		for (int64_t j = 0; j < C; j++)
 			z[j] /= (real)n;
+	}
+}
+
+void
+head_graph_bwd(real *dlg, const real *dglg, const batch *b, int64_t C)
+{
+	for (int g = 0; g < b->G; g++) {
+		int64_t n = b->off[g + 1] - b->off[g];
+		for (int64_t v = b->off[g]; v < b->off[g + 1]; v++)
+			for (int64_t j = 0; j < C; j++)
+				dlg[v * C + j] = dglg[(int64_t)g * C + j] / (real)n;
 	}
 }
 
@@ -363,68 +477,6 @@ head_xent(const real *ilg, real *dil, const int32_t *y, const int32_t *idx, int 
 	return loss / k;
 }
 
-void
-head_gcn_backward(model *M, struct head *h, const batch *b, struct hbuf *hb, double p)
-{
-	int64_t N = b->N, d = M->cfg.d, hid = h->hid, Cout = h->Cout;
-	real s = (real)(1 / (1 - p));
-	/* logits = Â t2 + b2, t2 = Z1d W2 */
-	for (int64_t i = 0; i < N; i++)
-		add_row(h->gb2, hb->dlg + i * Cout, Cout);
-	csr_spmm(hb->t2, b->rp, b->ci, b->av, hb->dlg, N, Cout, 0);
-	lin_bwd(hb->Z1d, h->gW2, NULL, hb->t2, hb->Z1d, h->W2, N, hid, Cout, 0);
-	/* hb->Z1d now holds d(Z1d); through dropout and relu into dY1 */
-	{
-		real *restrict y1 = hb->Y1;
-		const real *restrict z1 = hb->Z1, *restrict dz = hb->Z1d;
-		const uint8_t *restrict m2 = hb->m2;
-		#pragma omp simd
-		for (int64_t i = 0; i < N * hid; i++)
-			y1[i] = kept(dz[i] * s, m2[i] & (z1[i] > 0));
-	}
-	for (int64_t i = 0; i < N; i++)
-		add_row(h->gb1, hb->Y1 + i * hid, hid);
-	csr_spmm(hb->t1, b->rp, b->ci, b->av, hb->Y1, N, hid, 0);
-	int64_t din = hb->din;
-	if (!hb->use_enc) {		/* attributes only: nothing below W1 */
-		lin_bwd(NULL, h->gW1, NULL, hb->t1, hb->Fd, h->W1, N, din, hid, 0);
-		return;
-	}
-	lin_bwd(hb->dF, h->gW1, NULL, hb->t1, hb->Fd, h->W1, N, din, hid, 0);
-	/* the encoder's columns, through dropout, into Fm */
-	real es = hb->es;
-	for (int64_t i = 0; i < N; i++) {
-		real *restrict fm = hb->Fm + i * d;
-		const real *restrict df = hb->dF + i * din;
-		const uint8_t *restrict m1 = hb->m1 + i * din;
-		#pragma omp simd
-		for (int64_t c = 0; c < d; c++)
-			fm[c] = kept(df[c] * s * es, m1[c]);
-	}
-}
-
-void
-head_encode_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
-		     int from, int embed)
-{
-	int64_t N = b->N, d = M->cfg.d;
-	int L = M->cfg.layers;
-	if (!hb->use_enc)
-		return;
-	/* the mix and the encoder (its H_l are still in w) */
-	mix_bwd_params(h->galpha, h->gpsi, hb->Fm, hb->Hs, L, h->alpha, h->psi, NULL, N, d);
-	struct mix_src src = { h->alpha, h->psi, hb->Fm, NULL, N, 1 };
-	model_encode_bwd(M, b, w, &src, 1, from, embed);
-}
-
-void
-head_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb, double p,
-	      int from, int embed)
-{
-	head_gcn_backward(M, h, b, hb, p);
-	head_encode_backward(M, h, b, w, hb, from, embed);
-}
-
 /* ---- the link decoder ---- */
 
 void
@@ -457,6 +509,23 @@ static inline int64_t
 edge_at(const struct edges *e, int64_t i)
 {
 	return e->idx ? e->idx[i] : i;
+}
+
+/*
+ * The first layer splits: [h_u ; h_v] W3 = h_u W3u + h_v W3v, W3u and W3v
+ * the top and bottom halves of W3.  So P = H W3u and Q = H W3v are taken
+ * once per node, and an edge adds two rows; backward, the edges' gradients
+ * are summed per endpoint into SU and SV, and gW3u += H^T SU, dH = SU W3u^T
+ * + SV W3v^T (and the same for v).  Exactly the concatenated layer's
+ * function and gradient, at N instead of k rows of GEMM (ML-1M: 9,746
+ * nodes against 720,000 training edges).
+ */
+static void
+link_node_products(struct head *h, struct lbuf *lb, const real *H)
+{
+	int64_t hid = h->hid;
+	lin_fwd(lb->P, H, h->W3, NULL, lb->N, hid, hid);
+	lin_fwd(lb->Q, H, h->W3 + hid * hid, NULL, lb->N, hid, hid);
 }
 
 /* The decoder's output layer on the chunk of kc edges of e from its
@@ -493,44 +562,6 @@ link_chunk_fwd(struct head *h, struct lbuf *lb, const struct edges *ed, int64_t 
 	lin_fwd(lb->lo, r ? lb->Z3d : lb->Z3, h->W4, h->b4, kc, hid, h->C);
 }
 
-void
-head_link_logits(struct head *h, struct lbuf *lb, const struct edges *e, real *out)
-{
-	int64_t k = e->k, C = h->C;
-	for (int64_t c0 = 0; c0 < k; c0 += LCHUNK) {
-		int64_t kc = k - c0 < LCHUNK ? k - c0 : LCHUNK;
-		link_chunk_fwd(h, lb, e, c0, kc, 0, NULL);
-		for (int64_t i = 0; i < kc; i++) {
-			memcpy(out + edge_at(e, c0 + i) * C, lb->lo + i * C, (size_t)C * sizeof *out);
-		}
-	}
-}
-
-/*
- * The first layer splits: [h_u ; h_v] W3 = h_u W3u + h_v W3v, W3u and W3v
- * the top and bottom halves of W3.  So P = H W3u and Q = H W3v are taken
- * once per node, and an edge adds two rows; backward, the edges' gradients
- * are summed per endpoint into SU and SV, and gW3u += H^T SU, dH = SU W3u^T
- * + SV W3v^T (and the same for v).  Exactly the concatenated layer's
- * function and gradient, at N instead of k rows of GEMM (ML-1M: 9,746
- * nodes against 720,000 training edges).
- */
-static void
-link_node_products(struct head *h, struct lbuf *lb, const real *H)
-{
-	int64_t hid = h->hid;
-	lin_fwd(lb->P, H, h->W3, NULL, lb->N, hid, hid);
-	lin_fwd(lb->Q, H, h->W3 + hid * hid, NULL, lb->N, hid, hid);
-}
-
-void
-head_link_eval(struct head *h, struct lbuf *lb, const struct edges *e, const real *H,
-	       real *out)
-{
-	link_node_products(h, lb, H);
-	head_link_logits(h, lb, e, out);
-}
-
 /* The backward pass of the chunk link_chunk_fwd() computed: the decoder's
  * output layer, then through dropout and relu, summed per endpoint into
  * SU and SV; dlo holds the chunk's share of the loss gradient. */
@@ -561,6 +592,27 @@ link_chunk_bwd(struct head *h, struct lbuf *lb, const struct edges *ed, int64_t 
 	}
 }
 
+void
+head_link_logits(struct head *h, struct lbuf *lb, const struct edges *e, real *out)
+{
+	int64_t k = e->k, C = h->C;
+	for (int64_t c0 = 0; c0 < k; c0 += LCHUNK) {
+		int64_t kc = k - c0 < LCHUNK ? k - c0 : LCHUNK;
+		link_chunk_fwd(h, lb, e, c0, kc, 0, NULL);
+		for (int64_t i = 0; i < kc; i++) {
+			memcpy(out + edge_at(e, c0 + i) * C, lb->lo + i * C, (size_t)C * sizeof *out);
+		}
+	}
+}
+
+void
+head_link_eval(struct head *h, struct lbuf *lb, const struct edges *e, const real *H,
+	       real *out)
+{
+	link_node_products(h, lb, H);
+	head_link_logits(h, lb, e, out);
+}
+
 double
 head_link_train(struct head *h, struct lbuf *lb, const struct edges *e, const real *H,
 		real *dH, double p, gsl_rng *r)
@@ -582,57 +634,4 @@ head_link_train(struct head *h, struct lbuf *lb, const struct edges *e, const re
 	lin_bwd(dH, h->gW3, NULL, lb->SU, H, h->W3, N, hid, hid, 0);
 	lin_bwd(dH, h->gW3 + hid * hid, NULL, lb->SV, H, h->W3 + hid * hid, N, hid, hid, 1);
 	return loss / (double)k;
-}
-
-void
-hbuf_init(struct hbuf *hb, const struct head *h, int64_t N, int use_enc, const real *A,
-	  int64_t na)
-{
-	int64_t d = h->d, hid = h->hid, Cout = h->Cout;
-	memset(hb, 0, sizeof *hb);
-	hb->use_enc = use_enc;
-	hb->A = A;
-	hb->na = A ? na : 0;
-	hb->din = (use_enc ? d : 0) + hb->na;
-	if (hb->din != h->din)
-		die("internal error: hbuf_init() for a head of another input width");
-	hb->es = 1;
-	hb->cfrom = -1;
-	hb->N = N;
-	hb->d = d;
-	int64_t din = hb->din;
-	hb->Fm = xmallocarray((size_t)(N * d) + 1, sizeof(real));
-	hb->F = xmallocarray((size_t)(N * din), sizeof(real));
-	hb->Fd = xmallocarray((size_t)(N * din), sizeof(real));
-	hb->dF = xmallocarray((size_t)(N * din), sizeof(real));
-	hb->m1 = xmallocarray((size_t)(N * din), 1);
-	hb->Y1 = xmallocarray((size_t)(N * hid), sizeof(real));
-	hb->Z1 = xmallocarray((size_t)(N * hid), sizeof(real));
-	hb->Z1d = xmallocarray((size_t)(N * hid), sizeof(real));
-	hb->t1 = xmallocarray((size_t)(N * hid), sizeof(real));
-	hb->m2 = xmallocarray((size_t)(N * hid), 1);
-	hb->t2 = xmallocarray((size_t)(N * Cout), sizeof(real));
-	hb->lg = xmallocarray((size_t)(N * Cout), sizeof(real));
-	hb->dlg = xmallocarray((size_t)(N * Cout), sizeof(real));
-}
-
-void
-hbuf_free(struct hbuf *hb)
-{
-	free(hb->Fm); free(hb->F); free(hb->Fd); free(hb->dF); free(hb->m1);
-	free(hb->Y1); free(hb->Z1); free(hb->Z1d); free(hb->t1); free(hb->m2);
-	free(hb->t2); free(hb->lg); free(hb->dlg);
-	for (int l = 0; l <= MODEL_MAXL; l++)
-		free(hb->Hc[l]);
-}
-
-void
-head_graph_bwd(real *dlg, const real *dglg, const batch *b, int64_t C)
-{
-	for (int g = 0; g < b->G; g++) {
-		int64_t n = b->off[g + 1] - b->off[g];
-		for (int64_t v = b->off[g]; v < b->off[g + 1]; v++)
-			for (int64_t j = 0; j < C; j++)
-				dlg[v * C + j] = dglg[(int64_t)g * C + j] / (real)n;
-	}
 }

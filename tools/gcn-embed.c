@@ -336,7 +336,7 @@ one_graph(void *ctx, const struct filter_graph *fg)
 			s->cap = (size_t)n;
 			s->mix = xreallocarray(s->mix, s->cap, (size_t)M->cfg.d * sizeof *s->mix);
 		}
-		mix_fwd(s->mix, Hs, M->cfg.layers, M->P.alpha[t], M->P.psi[t], NULL, n, M->cfg.d);
+		mix_fwd(s->mix, Hs, M->P.alpha[t], M->P.psi[t], NULL, M->cfg.layers, n, M->cfg.d);
 	}
 	progress_note(&s->pr, "writing");
 	progress_update(&s->pr, 2);

@@ -245,7 +245,7 @@ static double
 mix_loss(void *p)
 {
 	struct mix_ctx *c = p;
-	mix_fwd(c->F, c->H, c->L, c->alpha, c->psi, c->idx, c->R, c->d);
+	mix_fwd(c->F, c->H, c->alpha, c->psi, c->idx, c->L, c->R, c->d);
 	return dot(c->F, c->r, c->R * c->d);
 }
 
@@ -260,20 +260,20 @@ Test(nn, layer_mixing, .init = setup, .fini = teardown)
 	c.F = zeros(c.R * c.d);
 	c.r = rnd(c.R * c.d, -1, 1);
 	real *da = zeros(c.d), *dp = zeros(c.L), *dH[3];
-	mix_bwd_params(da, dp, c.r, c.H, c.L, c.alpha, c.psi, c.idx, c.R, c.d);
+	mix_bwd_params(da, dp, c.r, c.H, c.alpha, c.psi, c.idx, c.L, c.R, c.d);
 	fdcheck("mix dalpha", mix_loss, &c, c.alpha, da, c.d);
 	fdcheck("mix dpsi", mix_loss, &c, c.psi, dp, c.L);
 	for (int l = 0; l < c.L; l++) {
 		dH[l] = zeros(c.N * c.d);
-		mix_bwd_input(dH[l], l, c.r, c.alpha, c.psi, c.L, c.idx, c.R, c.d, 0);
+		mix_bwd_input(dH[l], c.r, c.alpha, c.psi, c.idx, l, c.L, c.R, c.d, 0);
 		fdcheck("mix dH", mix_loss, &c, c.H[l], dH[l], c.N * c.d);
 		free(dH[l]);
 	}
 	/* rows without repeats: the row-parallel path adds the same */
 	int32_t uq[4] = { 3, 0, 2, 1 };
 	real *h0 = zeros(c.N * c.d), *h1 = zeros(c.N * c.d);
-	mix_bwd_input(h0, 1, c.r, c.alpha, c.psi, c.L, uq, 4, c.d, 0);
-	mix_bwd_input(h1, 1, c.r, c.alpha, c.psi, c.L, uq, 4, c.d, 1);
+	mix_bwd_input(h0, c.r, c.alpha, c.psi, uq, 1, c.L, 4, c.d, 0);
+	mix_bwd_input(h1, c.r, c.alpha, c.psi, uq, 1, c.L, 4, c.d, 1);
 	cr_expect(memcmp(h0, h1, (size_t)(c.N * c.d) * sizeof(real)) == 0);
 	free(h0); free(h1);
 	for (int l = 0; l < c.L; l++)
@@ -328,7 +328,7 @@ static double
 ntn_pair_loss(void *pp)
 {
 	struct ntn_ctx *c = pp;
-	ntn_pair_fwd(c->lg, c->XW, c->h, c->p, c->X, c->Y, c->P, c->d, c->k);
+	ntn_pair_fwd(c->lg, c->XW, c->h, c->X, c->Y, c->p, c->P, c->d, c->k);
 	return dot(c->lg, c->r, c->P);
 }
 
@@ -348,7 +348,7 @@ check_ntn_pairs(const char *what, int64_t P, int64_t d, int k, int full)
 	ntn_alloc(&g, c.d, c.k, 0);
 	real *dX = zeros(c.P * c.d), *dY = zeros(c.P * c.d), *dXW = zeros(rows * c.k * c.d);
 	ntn_pair_loss(&c);
-	ntn_pair_bwd(dX, dY, g, c.r, c.XW, c.h, dXW, c.p, c.X, c.Y, c.P, c.d, c.k);
+	ntn_pair_bwd(dX, dY, g, c.r, c.XW, c.h, c.X, c.Y, c.p, c.P, c.d, c.k, dXW);
 	snprintf(nm, sizeof nm, "%s dX", what);
 	fdcheck(nm, ntn_pair_loss, &c, c.X, dX, c.P * c.d);
 	snprintf(nm, sizeof nm, "%s dY", what);
@@ -388,7 +388,7 @@ static double
 ntn_cand_loss(void *pp)
 {
 	struct ntn_ctx *c = pp;
-	ntn_cand_fwd(c->lg, c->CW, c->XV, c->CV, c->h, c->p, c->X, c->C, c->cbeg,
+	ntn_cand_fwd(c->lg, c->CW, c->XV, c->CV, c->h, c->X, c->C, c->p, c->cbeg,
 		     c->cnum, c->Q, c->S, c->kmax, c->d, c->k);
 	return dot(c->lg, c->r, c->Q * c->kmax);
 }
@@ -418,13 +418,13 @@ Test(nn, ntn_candidates_equal_pairs, .init = setup, .fini = teardown)
 		real lp[1], xw[64], hh[8];
 		for (int q = 0; q < c.Q; q++)
 			for (int j = 0; j < c.cnum[q]; j++) {
-				ntn_pair_fwd(lp, xw, hh, c.p, c.X + q * c.d,
-					     c.C + (c.cbeg[q] + j) * c.d, 1, c.d, c.k);
+				ntn_pair_fwd(lp, xw, hh, c.X + q * c.d,
+					     c.C + (c.cbeg[q] + j) * c.d, c.p, 1, c.d, c.k);
 				cr_expect(fabs(lp[0] - c.lg[q * c.kmax + j]) < 1e-12);
 			}
 	}
-	ntn_cand_bwd(dX, dC, g, c.r, c.CW, c.h, dCW, dXV, dCV, c.p, c.X, c.C,
-		     c.cbeg, c.cnum, c.Q, c.S, c.kmax, c.d, c.k);
+	ntn_cand_bwd(dX, dC, g, c.r, c.CW, c.h, c.X, c.C, c.p, c.cbeg, c.cnum, c.Q, c.S,
+		     c.kmax, c.d, c.k, dCW, dXV, dCV);
 	fdcheck("ntn cand dX", ntn_cand_loss, &c, c.X, dX, c.Q * c.d);
 	fdcheck("ntn cand dC", ntn_cand_loss, &c, c.C, dC, c.S * c.d);
 	ntn_checks("ntn cand", ntn_cand_loss, &c, c.p, g, c.d, c.k);
@@ -459,12 +459,12 @@ Test(nn, ranking_heads, .init = setup, .fini = teardown)
 	real *dX = zeros(c.R * c.d), *dW1 = zeros(c.d * H), *db1 = zeros(H),
 	    *dw2 = zeros(H), *db2 = zeros(c.nh), *dZ = zeros(c.R * H);
 	rank_loss(&c);
-	rank_bwd(dX, dW1, db1, dw2, db2, c.r, c.Z, dZ, c.X, c.W1, c.w2, c.R, c.d, c.nh, c.hd);
+	rank_bwd(dX, dW1, db1, dw2, db2, c.r, c.Z, c.X, c.W1, c.w2, c.R, c.d, c.nh, c.hd, dZ);
 	{	/* dZ = Z in place gives the same gradients */
 		real *e[5] = { zeros(c.R * c.d), zeros(c.d * H), zeros(H), zeros(H), zeros(c.nh) };
 		real *Zc = zeros(c.R * H);
 		memcpy(Zc, c.Z, (size_t)(c.R * H) * sizeof(real));
-		rank_bwd(e[0], e[1], e[2], e[3], e[4], c.r, Zc, Zc, c.X, c.W1, c.w2, c.R, c.d, c.nh, c.hd);
+		rank_bwd(e[0], e[1], e[2], e[3], e[4], c.r, Zc, c.X, c.W1, c.w2, c.R, c.d, c.nh, c.hd, Zc);
 		cr_expect(memcmp(e[0], dX, (size_t)(c.R * c.d) * sizeof(real)) == 0 &&
 			  memcmp(e[3], dw2, (size_t)H * sizeof(real)) == 0);
 		for (int i = 0; i < 5; i++)
@@ -513,8 +513,8 @@ Test(nn, attention_pooling, .init = setup, .fini = teardown)
 	cr_expect(fabs(s - 1) < 1e-12 && c.a[3] == 1, "attention weights sum to 1");
 	for (int j = 0; j < c.d; j++)
 		cr_expect(c.C[1 * c.d + j] == 0, "empty cluster pools to 0");
-	attn_bwd(dX, dWa, dba, dw, c.r, c.T, c.a, dT, de, c.X, c.Wa, c.w, c.soff,
-		 c.nseg, c.Ns, c.d, c.hd);
+	attn_bwd(dX, dWa, dba, dw, c.r, c.T, c.a, c.X, c.Wa, c.w, c.soff, c.nseg, c.Ns, c.d,
+		 c.hd, dT, de);
 	fdcheck("attn dX", att_loss, &c, c.X, dX, c.Ns * c.d);
 	fdcheck("attn dWa", att_loss, &c, c.Wa, dWa, c.d * c.hd);
 	fdcheck("attn dba", att_loss, &c, c.ba, dba, c.hd);
@@ -544,7 +544,7 @@ static double
 xent_loss(void *p)
 {
 	struct loss_ctx *c = p;
-	return softmax_xent(c->dz, c->z, c->cnum, c->tgt, c->Q, c->kmax, NULL);
+	return softmax_xent(c->dz, NULL, c->z, c->cnum, c->tgt, c->Q, c->kmax);
 }
 
 Test(nn, losses, .init = setup, .fini = teardown)
@@ -565,7 +565,7 @@ Test(nn, losses, .init = setup, .fini = teardown)
 	x.dz = zeros(9);
 	real *gx = zeros(9);
 	int64_t ok;
-	softmax_xent(gx, x.z, x.cnum, x.tgt, x.Q, x.kmax, &ok);
+	softmax_xent(gx, &ok, x.z, x.cnum, x.tgt, x.Q, x.kmax);
 	fdcheck("xent dz", xent_loss, &x, x.z, gx, 9);
 	cr_expect(gx[5] == 0 && gx[7] == 0 && gx[8] == 0, "padding has no gradient");
 	free(c.z); free(c.dz); free(g); free(x.z); free(x.dz); free(gx);
@@ -936,7 +936,7 @@ enc_loss(void *p)
 	struct enc_ctx *c = p;
 	real *Hs[MODEL_MAXL];
 	model_encode(c->M, c->b, c->w, Hs);
-	mix_fwd(c->F, Hs, c->M->cfg.layers, c->alpha, c->psi, c->idx, c->b->N, c->M->cfg.d);
+	mix_fwd(c->F, Hs, c->alpha, c->psi, c->idx, c->M->cfg.layers, c->b->N, c->M->cfg.d);
 	return dot(c->F, c->r, c->b->N * c->M->cfg.d);
 }
 
@@ -1424,12 +1424,12 @@ Test(nn, layer_mixing_null_is_the_identity, .init = setup, .fini = teardown)
 		F[k] = zeros(R * d);
 		da[k] = zeros(d);
 		dp[k] = zeros(L);
-		mix_fwd(F[k], H, L, alpha, psi, ix, R, d);
-		mix_bwd_params(da[k], dp[k], dF, H, L, alpha, psi, ix, R, d);
+		mix_fwd(F[k], H, alpha, psi, ix, L, R, d);
+		mix_bwd_params(da[k], dp[k], dF, H, alpha, psi, ix, L, R, d);
 		for (int u = 0; u < 2; u++) {
 			dH[k][u] = zeros(R * d);	/* added to: the same start */
 			memcpy(dH[k][u], H[0], (size_t)(R * d) * sizeof(real));
-			mix_bwd_input(dH[k][u], 1, dF, alpha, psi, L, ix, R, d, u);
+			mix_bwd_input(dH[k][u], dF, alpha, psi, ix, 1, L, R, d, u);
 		}
 	}
 	same_bits("mix F", F[0], F[1], R * d);
