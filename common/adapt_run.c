@@ -100,17 +100,11 @@ adapt_init(struct adapt *a, const struct adapt_opts *o, struct pretrained *pt,
 	a->d = M->cfg.d;
 	a->C = ds->C;
 	a->hid = o->head_width;
-	a->Cout = a->link ? a->hid : a->C;
-	hbuf_init(&a->hb, a->N, a->d, a->hid, a->Cout, !o->attr_only,
-		  o->attributes || o->attr_only ? ds->A : NULL, ds->na);
-	a->din = a->hb.din;
+	const real *A = o->attributes || o->attr_only ? ds->A : NULL;
+	int64_t din = (o->attr_only ? 0 : a->d) + (A ? ds->na : 0);
+	head_shape(&a->hshape, a->d, din, L, a->hid, a->link ? a->hid : a->C, a->C, a->link);
+	hbuf_init(&a->hb, &a->hshape, a->N, !o->attr_only, A, ds->na);
 	a->NI = ds->nitems;
-	int64_t nid = a->N > a->NI ? a->N : a->NI;
-	if (nid < LCHUNK)
-		nid = LCHUNK;
-	a->ident = xmallocarray((size_t)nid, sizeof *a->ident);
-	for (int64_t i = 0; i < nid; i++)
-		a->ident[i] = (int32_t)i;
 	graph_init(&a->gtr);
 	if (a->link) {
 		/* the labelled edges are the items of the splits; the others are
@@ -145,13 +139,8 @@ adapt_init(struct adapt *a, const struct adapt_opts *o, struct pretrained *pt,
 	a->rr = rng_new(0, 0);
 	/* the encoder tensors the runs train: E when embed, blocks from.. */
 	a->trained = xcalloc((size_t)M->nt, 1);
-	for (int i = 0; a->hb.use_enc && i < M->nt; i++) {
-		int blk = 0;
-		if (strncmp(M->t[i].name, "embed.", 6) == 0)
-			a->trained[i] = (uint8_t)a->embed;
-		else if (sscanf(M->t[i].name, "block%d.", &blk) == 1)
-			a->trained[i] = blk - 1 >= a->from;
-	}
+	if (a->hb.use_enc)
+		model_trained_tensors(M, a->from, a->embed, a->trained);
 	progress_init(&a->pr, &o->c);
 	a->pr.at_most = 1; /* early stopping may end a run sooner */
 	a->kept_run = -1;
@@ -183,7 +172,6 @@ adapt_free(struct adapt *a)
 	graph_free(&a->gtr);
 	hbuf_free(&a->hb);
 	free(a->trained);
-	free(a->ident);
 	free(a->tr);
 	free(a->va);
 	free(a->te);
@@ -288,16 +276,16 @@ eval_epoch(struct adapt *a, struct head *h, int ep, struct best *bt)
 	struct adapt_data *ds = a->ds;
 	model *M = a->M;
 	struct hbuf *hb = &a->hb;
-	int64_t N = a->N, hid = a->hid, Cout = a->Cout, C = a->C, NI = a->NI;
+	int64_t N = a->N, hid = a->hid, C = a->C, NI = a->NI;
 	const real *ilg = hb->lg;
 	double vacc = 0;
 
-	head_forward(M, h, &a->b, a->w, hb, hid, Cout, 0, NULL, a->ident, 0);
+	head_forward(M, h, &a->b, a->w, hb, 0, NULL, 0);
 	prof_mark(a->prof, PH_HEAD_EVAL);
 	if (a->link) { /* the validation edges; the test edges below */
+		struct edges ve = { ds->eu, ds->ev, ds->y, a->va, a->nva };
 		relu_fwd(hb->lg, hb->lg, N * hid);
-		head_link_pass(h, &a->lb, ds->eu, ds->ev, ds->y, hb->lg, NULL, N, a->va, a->nva,
-			       hid, C, 0, NULL, a->elg, a->ident);
+		head_link_eval(h, &a->lb, &ve, hb->lg, a->elg);
 		ilg = a->elg;
 		prof_mark(a->prof, PH_LINK_EVAL);
 	} else if (o->task == ADAPT_GRAPH) {
@@ -312,10 +300,10 @@ eval_epoch(struct adapt *a, struct head *h, int ep, struct best *bt)
 		/* the test items' logits of this epoch: the link task decodes
 		 * its test edges now, from the same pass, and only at a new
 		 * best */
-		if (a->link)
-			head_link_logits(h, &a->lb, ds->eu, ds->ev, a->te, a->nte, hid, C,
-					 a->bestlg);
-		else
+		if (a->link) {
+			struct edges te = { ds->eu, ds->ev, ds->y, a->te, a->nte };
+			head_link_logits(h, &a->lb, &te, a->bestlg);
+		} else
 			memcpy(a->bestlg, ilg, (size_t)(NI * C) * sizeof *a->bestlg);
 		if (o->save_model) { /* the parameters that gave them */
 			memcpy(a->snapM, M->p, (size_t)M->n * sizeof *a->snapM);
@@ -341,7 +329,7 @@ train_epoch(struct adapt *a, struct head *h, int it)
 	struct adapt_data *ds = a->ds;
 	model *M = a->M;
 	struct hbuf *hb = &a->hb;
-	int64_t N = a->N, hid = a->hid, Cout = a->Cout, C = a->C, NI = a->NI;
+	int64_t N = a->N, hid = a->hid, C = a->C, NI = a->NI;
 	double tacc;
 
 	/* the gradients: of what is trained (the pre-training heads'
@@ -352,14 +340,14 @@ train_epoch(struct adapt *a, struct head *h, int it)
 			       (size_t)(M->t[i].rows * M->t[i].cols) * sizeof *M->g);
 	memset(h->g, 0, (size_t)h->n * sizeof *h->g);
 	prof_mark(a->prof, PH_ADAM);
-	head_forward(M, h, &a->b, a->w, hb, hid, Cout, o->dropout, a->rr, a->ident, 0);
+	head_forward(M, h, &a->b, a->w, hb, o->dropout, a->rr, 0);
 	prof_mark(a->prof, PH_HEAD_FWD);
 	if (a->link) {
-		relu_fwd(hb->lg, hb->lg, N * hid);
 		/* training edge i is tr[i]: its endpoints and class gathered
 		 * once per run, read in order here */
-		head_link_pass(h, &a->lb, a->tu, a->tv, a->ty, hb->lg, hb->dlg, N, a->ident, a->ntr,
-			       hid, C, o->dropout, a->rr, NULL, a->ident);
+		struct edges tre = { a->tu, a->tv, a->ty, NULL, a->ntr };
+		relu_fwd(hb->lg, hb->lg, N * hid);
+		head_link_train(h, &a->lb, &tre, hb->lg, hb->dlg, o->dropout, a->rr);
 		relu_bwd(hb->dlg, hb->dlg, hb->lg, N * hid);
 		prof_mark(a->prof, PH_LINK_TRAIN);
 	} else if (o->task == ADAPT_GRAPH) {
@@ -369,9 +357,9 @@ train_epoch(struct adapt *a, struct head *h, int it)
 	} else
 		head_xent(hb->lg, hb->dlg, ds->y, a->tr, a->ntr, C, NI, &tacc, 1);
 	prof_mark(a->prof, PH_LOSS);
-	head_gcn_backward(M, h, &a->b, hb, hid, Cout, o->dropout);
+	head_gcn_backward(M, h, &a->b, hb, o->dropout);
 	prof_mark(a->prof, PH_HEAD_BWD);
-	head_encode_backward(M, h, &a->b, a->w, hb, a->from, a->embed, a->ident);
+	head_encode_backward(M, h, &a->b, a->w, hb, a->from, a->embed);
 	prof_mark(a->prof, PH_ENC_BWD);
 	/* Adam with weight decay on what is trained */
 	for (int i = 0; i < M->nt; i++) {
@@ -392,15 +380,6 @@ keep_shape(struct adapt *a, const struct head *h)
 	a->nh = h->n;
 	a->snapH = xmallocarray((size_t)h->n, sizeof *a->snapH);
 	a->keepH = xmallocarray((size_t)h->n, sizeof *a->keepH);
-	memset(&a->hshape, 0, sizeof a->hshape); /* sizes only */
-	a->hshape.n = h->n;
-	a->hshape.d = h->d;
-	a->hshape.din = h->din;
-	a->hshape.hid = h->hid;
-	a->hshape.Cout = h->Cout;
-	a->hshape.C = h->C;
-	a->hshape.L = h->L;
-	a->hshape.link = h->link;
 }
 
 void
@@ -416,7 +395,8 @@ adapt_train_run(struct adapt *a, int run, struct adapt_result *res)
 
 	progress_start(&a->pr, "epochs", o->epochs, "run %d/%d", run + 1, o->first_run + o->runs);
 	encoder_start(a);
-	head_init(&h, a->d, a->din, M->cfg.layers, a->hid, a->Cout, a->C, a->link, a->rr);
+	head_init(&h, a->d, a->hshape.din, M->cfg.layers, a->hid, a->hshape.Cout, a->C, a->link,
+		  a->rr);
 	if (o->save_model && !a->snapH)
 		keep_shape(a, &h);
 	/*
@@ -431,7 +411,7 @@ adapt_train_run(struct adapt *a, int run, struct adapt_result *res)
 	for (int it = 1;; it++) {
 		ep = it - 1;
 		if (hb->use_enc)
-			head_encode(M, &h, &a->b, a->w, hb, a->ident);
+			head_encode(M, &h, &a->b, a->w, hb);
 		prof_mark(a->prof, PH_ENC_FWD);
 		/*
 		 * --attributes: the encoder's columns enter the head scaled
@@ -479,14 +459,15 @@ adapt_predictions_tensor(gs_rec *rec, int64_t id, const real *lg, const int32_t 
 	gs_rec_tensor(rec, id, "predictions", n, ncol, GS_F64, cols);
 	double *pd = rec->data;
 	for (int64_t i = 0; i < n; i++) {
-		const real *z = lg + (int64_t)idx[i] * C;
+		int64_t it = idx ? idx[i] : i;
+		const real *z = lg + it * C;
 		double s;
 		int best;
 		double mx = head_softmax_stats(z, C, &s, &best);
-		pd[i * ncol] = idx[i];
-		pd[i * ncol + 1] = y[idx[i]];
+		pd[i * ncol] = (double)it;
+		pd[i * ncol + 1] = y[it];
 		pd[i * ncol + 2] = best;
-		ok += best == y[idx[i]];
+		ok += best == y[it];
 		for (int64_t c = 0; c < C && ncol > 3; c++)
 			pd[i * ncol + 3 + c] = exp(z[c] - mx) / s;
 	}
@@ -643,24 +624,18 @@ adapt_predict(struct adapt_pred *p, struct pretrained *pt, struct head *h,
 		die("%s", msg);
 	free(gp);
 	int64_t N = p->b.N, hid = ac->head_width, C = ac->classes, NI = ds->nitems;
-	int64_t Cout = link ? hid : C, nid = N > NI ? N : NI;
-	if (nid < LCHUNK)
-		nid = LCHUNK;
-	p->ident = xmallocarray((size_t)nid, sizeof *p->ident);
-	for (int64_t i = 0; i < nid; i++)
-		p->ident[i] = (int32_t)i;
-	hbuf_init(&p->hb, N, M->cfg.d, hid, Cout, 1, ac->attributes ? ds->A : NULL, ds->na);
+	hbuf_init(&p->hb, h, N, 1, ac->attributes ? ds->A : NULL, ds->na);
 	p->hb.es = (real)ac->encoder_scale;
 	p->w = mws_new();
-	head_forward(M, h, &p->b, p->w, &p->hb, hid, Cout, 0, NULL, p->ident, 1);
+	head_forward(M, h, &p->b, p->w, &p->hb, 0, NULL, 1);
 	p->ilg = p->hb.lg;
 	if (link) {
 		struct lbuf lb;
+		struct edges all = { ds->eu, ds->ev, ds->y, NULL, NI };
 		lbuf_init(&lb, N, hid, C);
 		p->buf = xmallocarray((size_t)(NI * C), sizeof *p->buf);
 		relu_fwd(p->hb.lg, p->hb.lg, N * hid);
-		head_link_pass(h, &lb, ds->eu, ds->ev, ds->y, p->hb.lg, NULL, N, p->ident, NI, hid,
-			       C, 0, NULL, p->buf, p->ident);
+		head_link_eval(h, &lb, &all, p->hb.lg, p->buf);
 		lbuf_free(&lb);
 		p->ilg = p->buf;
 	} else if (task == ADAPT_GRAPH) {
@@ -674,7 +649,6 @@ void
 adapt_pred_free(struct adapt_pred *p)
 {
 	free(p->buf);
-	free(p->ident);
 	mws_free(p->w);
 	hbuf_free(&p->hb);
 	batch_free(&p->b);

@@ -84,15 +84,15 @@ struct adapt {
 	real *pre;		   /* (M->n) the pre-trained values */
 	uint8_t *trained;	   /* (M->nt) the encoder tensors the runs train */
 	int from, embed, link;	   /* the lowest trained block; E trained; link task */
-	int64_t N, d, C, hid, Cout, din, NI;
-	batch b; /* the encoder's input (link: of the run) */
+	int64_t N, d, C, hid, NI;
+	struct head hshape; /* the runs' head: its sizes only (head_shape()) */
+	batch b;	    /* the encoder's input (link: of the run) */
 	struct hbuf hb;
 	struct lbuf lb;	       /* link task: the edge decoder's buffers */
 	real *elg;	       /* link: (NI x C) logits of the validation edges */
 	int32_t *tu, *tv;      /* link: the run's training edges, in the order of tr */
 	int32_t *ty;	       /* link: their classes */
 	graph gtr;	       /* link: the run's training graph */
-	int32_t *ident;	       /* 0, 1, 2, ... */
 	int32_t *tr, *va, *te; /* the run's split */
 	int ntr, nva, nte;
 	real *bestlg;	    /* (NI x C) item logits at the best epoch */
@@ -106,10 +106,9 @@ struct adapt {
 	int64_t n_runs, n_epochs, n_evals; /* for its table */
 	/* --save-model: the encoder's (M->n) and the head's (nh) parameters at
 	 * the best epoch of the run in progress (snap) and of the best run so
-	 * far (keep), the head's sizes, and what the kept run gave */
+	 * far (keep), and what the kept run gave */
 	real *snapM, *snapH, *keepM, *keepH;
 	int64_t nh;
-	struct head hshape;
 	int kept_run, kept_epochs, kept_best, kept_ntr;
 	double kept_acc, kept_loss;
 	real kept_es;
@@ -189,7 +188,7 @@ void adapt_split_run(struct adapt *a, int run);
 void adapt_train_run(struct adapt *a, int run, struct adapt_result *res);
 
 /*
- * Rows idx[0..n) of the item logits lg (items x C) as a predictions tensor
+ * Rows idx[0..n) (idx NULL: 0..n-1) of the item logits lg (items x C) as a predictions tensor
  * with id id: item, true class (y; -1 for none), predicted class and, up
  * to 64 classes, the softmax probabilities.  Returns how many predicted
  * classes are the true one.  Time complexity O(n C).
@@ -237,7 +236,6 @@ struct adapt_pred {
 	batch b;	/* the encoder's input: the whole dataset */
 	struct hbuf hb; /* the head's buffers; hb.es the model's scale */
 	mws *w;
-	int32_t *ident;	 /* 0, 1, 2, ...: every item */
 	real *buf;	 /* link and graph tasks: the item logits */
 	const real *ilg; /* (items x C) the item logits */
 };

@@ -22,18 +22,23 @@ glorot(real *W, int64_t in, int64_t out, gsl_rng *r)
 		W[i] = (real)((2 * gsl_rng_uniform(r) - 1) * b);
 }
 
-void
-head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Cout,
-	  int64_t C, int link, gsl_rng *r)
+/* The sizes of the HEAD_NT tensors in layout order (head_tensors()). */
+static void
+tensor_sizes(int64_t *sz, int64_t d, int64_t din, int L, int64_t hid, int64_t Cout,
+	     int64_t C, int link)
 {
-	int64_t sz[HEAD_NT] = { d, L, din * hid, hid, hid * Cout, Cout,
+	int64_t s[HEAD_NT] = { d, L, din * hid, hid, hid * Cout, Cout,
 		link ? 2 * hid * hid : 0, link ? hid : 0, link ? hid * C : 0, link ? C : 0 };
-	int64_t off = 0;
-	real **pp[HEAD_NT] = { &h->alpha, &h->psi, &h->W1, &h->b1, &h->W2, &h->b2,
-		&h->W3, &h->b3, &h->W4, &h->b4 };
-	real **gg[HEAD_NT] = { &h->galpha, &h->gpsi, &h->gW1, &h->gb1, &h->gW2, &h->gb2,
-		&h->gW3, &h->gb3, &h->gW4, &h->gb4 };
-	h->n = 0;
+	memcpy(sz, s, sizeof s);
+}
+
+void
+head_shape(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Cout,
+	   int64_t C, int link)
+{
+	int64_t sz[HEAD_NT];
+	memset(h, 0, sizeof *h);
+	tensor_sizes(sz, d, din, L, hid, Cout, C, link);
 	h->d = d;
 	h->din = din;
 	h->hid = hid;
@@ -43,6 +48,20 @@ head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Co
 	h->link = link;
 	for (int i = 0; i < HEAD_NT; i++)
 		h->n += sz[i];
+}
+
+void
+head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Cout,
+	  int64_t C, int link, gsl_rng *r)
+{
+	int64_t sz[HEAD_NT];
+	int64_t off = 0;
+	real **pp[HEAD_NT] = { &h->alpha, &h->psi, &h->W1, &h->b1, &h->W2, &h->b2,
+		&h->W3, &h->b3, &h->W4, &h->b4 };
+	real **gg[HEAD_NT] = { &h->galpha, &h->gpsi, &h->gW1, &h->gb1, &h->gW2, &h->gb2,
+		&h->gW3, &h->gb3, &h->gW4, &h->gb4 };
+	head_shape(h, d, din, L, hid, Cout, C, link);
+	tensor_sizes(sz, d, din, L, hid, Cout, C, link);
 	h->p = xcalloc((size_t)h->n, sizeof *h->p);
 	h->g = xcalloc((size_t)h->n, sizeof *h->g);
 	h->m = xcalloc((size_t)h->n, sizeof *h->m);
@@ -98,6 +117,47 @@ head_free(struct head *h)
 	free(h->v);
 }
 
+void
+hbuf_init(struct hbuf *hb, const struct head *h, int64_t N, int use_enc, const real *A,
+	  int64_t na)
+{
+	int64_t d = h->d, hid = h->hid, Cout = h->Cout;
+	memset(hb, 0, sizeof *hb);
+	hb->use_enc = use_enc;
+	hb->A = A;
+	hb->na = A ? na : 0;
+	hb->din = (use_enc ? d : 0) + hb->na;
+	if (hb->din != h->din)
+		die("internal error: hbuf_init() for a head of another input width");
+	hb->es = 1;
+	hb->cfrom = -1;
+	hb->N = N;
+	hb->d = d;
+	int64_t din = hb->din;
+	hb->Fm = xmallocarray((size_t)(N * d) + 1, sizeof(real));
+	hb->F = xmallocarray((size_t)(N * din), sizeof(real));
+	hb->Fd = xmallocarray((size_t)(N * din), sizeof(real));
+	hb->dF = xmallocarray((size_t)(N * din), sizeof(real));
+	hb->m1 = xmallocarray((size_t)(N * din), 1);
+	hb->Y1 = xmallocarray((size_t)(N * hid), sizeof(real));
+	hb->Z1 = xmallocarray((size_t)(N * hid), sizeof(real));
+	hb->Z1d = xmallocarray((size_t)(N * hid), sizeof(real));
+	hb->t1 = xmallocarray((size_t)(N * hid), sizeof(real));
+	hb->m2 = xmallocarray((size_t)(N * hid), 1);
+	hb->t2 = xmallocarray((size_t)(N * Cout), sizeof(real));
+	hb->lg = xmallocarray((size_t)(N * Cout), sizeof(real));
+	hb->dlg = xmallocarray((size_t)(N * Cout), sizeof(real));
+}
+
+void
+hbuf_free(struct hbuf *hb)
+{
+	free(hb->Fm); free(hb->F); free(hb->Fd); free(hb->dF); free(hb->m1);
+	free(hb->Y1); free(hb->Z1); free(hb->Z1d); free(hb->t1); free(hb->m2);
+	free(hb->t2); free(hb->lg); free(hb->dlg);
+	for (int l = 0; l <= MODEL_MAXL; l++)
+		free(hb->Hc[l]);
+}
 
 /*
  * v where keep is 1 and +0 where it is 0 (what keep ? v : 0 gives), by a
@@ -204,8 +264,7 @@ head_freeze(model *M, const batch *b, mws *w, struct hbuf *hb, int from, int emb
 }
 
 void
-head_encode(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
-	    const int32_t *ident)
+head_encode(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb)
 {
 	int k = hb->cfrom;
 	if (k < 0) {
@@ -215,24 +274,25 @@ head_encode(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
 			hb->Hs[l] = hb->Hc[l + 1];
 		model_encode_from(M, b, w, k, hb->Hc[k], hb->Hs);
 	}
-	mix_fwd(hb->Fm, hb->Hs, M->cfg.layers, h->alpha, h->psi, ident, b->N, M->cfg.d);
+	mix_fwd(hb->Fm, hb->Hs, h->alpha, h->psi, NULL, M->cfg.layers, b->N, M->cfg.d);
 }
 
 /*
- * Forward through encoder and head: logits (N x C) in hb->lg.  With a
- * generator, dropout is on (training); NULL gives the evaluation pass.
- * The encoder and the mix run when encode is set; otherwise hb->Fm holds
- * their output from an earlier pass with the same parameters (the encoder
- * has no dropout, so one encoder pass serves both head passes).
+ * Forward through encoder and head: the GCN's output (N x Cout) in
+ * hb->lg.  With a generator, dropout is on (training); NULL gives the
+ * evaluation pass.  The encoder and the mix run when encode is set;
+ * otherwise hb->Fm holds their output from an earlier pass with the same
+ * parameters (the encoder has no dropout, so one encoder pass serves both
+ * head passes).
  */
 void
-head_forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
-	int64_t hid, int64_t C, double p, gsl_rng *r, const int32_t *ident, int encode)
+head_forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb, double p,
+	     gsl_rng *r, int encode)
 {
-	int64_t N = b->N, d = M->cfg.d;
+	int64_t N = b->N, d = M->cfg.d, hid = h->hid, Cout = h->Cout;
 	int64_t din = hb->din, dd = hb->use_enc ? d : 0;
 	if (hb->use_enc && encode)
-		head_encode(M, h, b, w, hb, ident);
+		head_encode(M, h, b, w, hb);
 	/* the input: the mix's output itself when nothing is appended or
 	 * scaled; evaluation (no dropout) reads it in place */
 	const real *F = hb->Fm;
@@ -264,10 +324,72 @@ head_forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
 	}
 	if (r)
 		dropout(hb->Z1d, hb->m2, hb->Z1, N * hid, p, r);
-	lin_fwd(hb->t2, r ? hb->Z1d : hb->Z1, h->W2, NULL, N, hid, C);
-	csr_spmm(hb->lg, b->rp, b->ci, b->av, hb->t2, N, C, 0);
+	lin_fwd(hb->t2, r ? hb->Z1d : hb->Z1, h->W2, NULL, N, hid, Cout);
+	csr_spmm(hb->lg, b->rp, b->ci, b->av, hb->t2, N, Cout, 0);
 	for (int64_t i = 0; i < N; i++)
-		add_row(hb->lg + i * C, h->b2, C);
+		add_row(hb->lg + i * Cout, h->b2, Cout);
+}
+
+void
+head_gcn_backward(model *M, struct head *h, const batch *b, struct hbuf *hb, double p)
+{
+	int64_t N = b->N, d = M->cfg.d, hid = h->hid, Cout = h->Cout;
+	real s = (real)(1 / (1 - p));
+	/* logits = Â t2 + b2, t2 = Z1d W2 */
+	for (int64_t i = 0; i < N; i++)
+		add_row(h->gb2, hb->dlg + i * Cout, Cout);
+	csr_spmm(hb->t2, b->rp, b->ci, b->av, hb->dlg, N, Cout, 0);
+	lin_bwd(hb->Z1d, h->gW2, NULL, hb->t2, hb->Z1d, h->W2, N, hid, Cout, 0);
+	/* hb->Z1d now holds d(Z1d); through dropout and relu into dY1 */
+	{
+		real *restrict y1 = hb->Y1;
+		const real *restrict z1 = hb->Z1, *restrict dz = hb->Z1d;
+		const uint8_t *restrict m2 = hb->m2;
+		#pragma omp simd
+		for (int64_t i = 0; i < N * hid; i++)
+			y1[i] = kept(dz[i] * s, m2[i] & (z1[i] > 0));
+	}
+	for (int64_t i = 0; i < N; i++)
+		add_row(h->gb1, hb->Y1 + i * hid, hid);
+	csr_spmm(hb->t1, b->rp, b->ci, b->av, hb->Y1, N, hid, 0);
+	int64_t din = hb->din;
+	if (!hb->use_enc) {		/* attributes only: nothing below W1 */
+		lin_bwd(NULL, h->gW1, NULL, hb->t1, hb->Fd, h->W1, N, din, hid, 0);
+		return;
+	}
+	lin_bwd(hb->dF, h->gW1, NULL, hb->t1, hb->Fd, h->W1, N, din, hid, 0);
+	/* the encoder's columns, through dropout, into Fm */
+	real es = hb->es;
+	for (int64_t i = 0; i < N; i++) {
+		real *restrict fm = hb->Fm + i * d;
+		const real *restrict df = hb->dF + i * din;
+		const uint8_t *restrict m1 = hb->m1 + i * din;
+		#pragma omp simd
+		for (int64_t c = 0; c < d; c++)
+			fm[c] = kept(df[c] * s * es, m1[c]);
+	}
+}
+
+void
+head_encode_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
+		     int from, int embed)
+{
+	int64_t N = b->N, d = M->cfg.d;
+	int L = M->cfg.layers;
+	if (!hb->use_enc)
+		return;
+	/* the mix and the encoder (its H_l are still in w) */
+	mix_bwd_params(h->galpha, h->gpsi, hb->Fm, hb->Hs, h->alpha, h->psi, NULL, L, N, d);
+	struct mix_src src = { h->alpha, h->psi, hb->Fm, NULL, N, 1 };
+	model_encode_bwd(M, b, w, &src, 1, from, embed);
+}
+
+void
+head_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb, double p,
+	      int from, int embed)
+{
+	head_gcn_backward(M, h, b, hb, p);
+	head_encode_backward(M, h, b, w, hb, from, embed);
 }
 
 /* Graph task: graph logits = mean of its nodes' logits (a mean readout
@@ -285,6 +407,17 @@ head_graph_logits(real *glg, const real *lg, const batch *b, int64_t C)
 				z[j] += lg[v * C + j];
 		for (int64_t j = 0; j < C; j++)
 			z[j] /= (real)n;
+	}
+}
+
+void
+head_graph_bwd(real *dlg, const real *dglg, const batch *b, int64_t C)
+{
+	for (int g = 0; g < b->G; g++) {
+		int64_t n = b->off[g + 1] - b->off[g];
+		for (int64_t v = b->off[g]; v < b->off[g + 1]; v++)
+			for (int64_t j = 0; j < C; j++)
+				dlg[v * C + j] = dglg[(int64_t)g * C + j] / (real)n;
 	}
 }
 
@@ -328,82 +461,20 @@ head_xent(const real *ilg, real *dil, const int32_t *y, const int32_t *idx, int 
 	if (backward)
 		memset(dil, 0, (size_t)(nitems * C) * sizeof *dil);
 	for (int i = 0; i < k; i++) {
-		const real *z = ilg + (int64_t)idx[i] * C;
+		int64_t it = idx ? idx[i] : i;
+		const real *z = ilg + it * C;
 		double s;
 		int best;
 		double mx = softmax_stats(z, C, keep ? e : NULL, &s, &best);
-		loss += mx + log(s) - z[y[idx[i]]];
-		ok += best == y[idx[i]];
+		loss += mx + log(s) - z[y[it]];
+		ok += best == y[it];
 		if (backward)
 			for (int64_t j = 0; j < C; j++)
-				dil[(int64_t)idx[i] * C + j] =
-				    (real)(((keep ? e[j] : exp(z[j] - mx)) / s - (j == y[idx[i]])) / k);
+				dil[it * C + j] =
+				    (real)(((keep ? e[j] : exp(z[j] - mx)) / s - (j == y[it])) / k);
 	}
 	*acc = (double)ok / k;
 	return loss / k;
-}
-
-void
-head_gcn_backward(model *M, struct head *h, const batch *b, struct hbuf *hb, int64_t hid,
-		  int64_t C, double p)
-{
-	int64_t N = b->N, d = M->cfg.d;
-	real s = (real)(1 / (1 - p));
-	/* logits = Â t2 + b2, t2 = Z1d W2 */
-	for (int64_t i = 0; i < N; i++)
-		add_row(h->gb2, hb->dlg + i * C, C);
-	csr_spmm(hb->t2, b->rp, b->ci, b->av, hb->dlg, N, C, 0);
-	lin_bwd(hb->Z1d, h->gW2, NULL, hb->t2, hb->Z1d, h->W2, N, hid, C, 0);
-	/* hb->Z1d now holds d(Z1d); through dropout and relu into dY1 */
-	{
-		real *restrict y1 = hb->Y1;
-		const real *restrict z1 = hb->Z1, *restrict dz = hb->Z1d;
-		const uint8_t *restrict m2 = hb->m2;
-		#pragma omp simd
-		for (int64_t i = 0; i < N * hid; i++)
-			y1[i] = kept(dz[i] * s, m2[i] & (z1[i] > 0));
-	}
-	for (int64_t i = 0; i < N; i++)
-		add_row(h->gb1, hb->Y1 + i * hid, hid);
-	csr_spmm(hb->t1, b->rp, b->ci, b->av, hb->Y1, N, hid, 0);
-	int64_t din = hb->din;
-	if (!hb->use_enc) {		/* attributes only: nothing below W1 */
-		lin_bwd(NULL, h->gW1, NULL, hb->t1, hb->Fd, h->W1, N, din, hid, 0);
-		return;
-	}
-	lin_bwd(hb->dF, h->gW1, NULL, hb->t1, hb->Fd, h->W1, N, din, hid, 0);
-	/* the encoder's columns, through dropout, into Fm */
-	real es = hb->es;
-	for (int64_t i = 0; i < N; i++) {
-		real *restrict fm = hb->Fm + i * d;
-		const real *restrict df = hb->dF + i * din;
-		const uint8_t *restrict m1 = hb->m1 + i * din;
-		#pragma omp simd
-		for (int64_t c = 0; c < d; c++)
-			fm[c] = kept(df[c] * s * es, m1[c]);
-	}
-}
-
-void
-head_encode_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
-		     int from, int embed, const int32_t *ident)
-{
-	int64_t N = b->N, d = M->cfg.d;
-	int L = M->cfg.layers;
-	if (!hb->use_enc)
-		return;
-	/* the mix and the encoder (its H_l are still in w) */
-	mix_bwd_params(h->galpha, h->gpsi, hb->Fm, hb->Hs, L, h->alpha, h->psi, ident, N, d);
-	struct mix_src src = { h->alpha, h->psi, hb->Fm, ident, N, 1 };
-	model_encode_bwd(M, b, w, &src, 1, from, embed);
-}
-
-void
-head_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
-	 int64_t hid, int64_t C, double p, int from, int embed, const int32_t *ident)
-{
-	head_gcn_backward(M, h, b, hb, hid, C, p);
-	head_encode_backward(M, h, b, w, hb, from, embed, ident);
 }
 
 /* ---- the link decoder ---- */
@@ -422,6 +493,7 @@ lbuf_init(struct lbuf *lb, int64_t N, int64_t hid, int64_t C)
 	lb->dlo = xmallocarray((size_t)(LCHUNK * C), sizeof(real));
 	lb->m3 = xmallocarray((size_t)(LCHUNK * hid), 1);
 	lb->y = xmallocarray(LCHUNK, sizeof *lb->y);
+	lb->N = N;
 }
 
 void
@@ -432,20 +504,45 @@ lbuf_free(struct lbuf *lb)
 	free(lb->lo); free(lb->dlo); free(lb->m3); free(lb->y);
 }
 
-/* The decoder's output layer on the chunk of kc edges idx[0..kc) from
- * P and Q (lb): Z3 = relu(P[u] + Q[v] + b3), dropped out into Z3d when
- * training (r), the logits lo = Z3(d) W4 + b4 and, for the loss, the
- * classes into lb->y. */
-static void
-link_chunk_fwd(struct head *h, struct lbuf *lb, const int32_t *eu, const int32_t *ev,
-	       const int32_t *y, const int32_t *idx, int64_t kc, int64_t hid, int64_t C,
-	       double p, gsl_rng *r)
+/* Edge i of the set e: idx[i], or i without an index array. */
+static inline int64_t
+edge_at(const struct edges *e, int64_t i)
 {
+	return e->idx ? e->idx[i] : i;
+}
+
+/*
+ * The first layer splits: [h_u ; h_v] W3 = h_u W3u + h_v W3v, W3u and W3v
+ * the top and bottom halves of W3.  So P = H W3u and Q = H W3v are taken
+ * once per node, and an edge adds two rows; backward, the edges' gradients
+ * are summed per endpoint into SU and SV, and gW3u += H^T SU, dH = SU W3u^T
+ * + SV W3v^T (and the same for v).  Exactly the concatenated layer's
+ * function and gradient, at N instead of k rows of GEMM (ML-1M: 9,746
+ * nodes against 720,000 training edges).
+ */
+static void
+link_node_products(struct head *h, struct lbuf *lb, const real *H)
+{
+	int64_t hid = h->hid;
+	lin_fwd(lb->P, H, h->W3, NULL, lb->N, hid, hid);
+	lin_fwd(lb->Q, H, h->W3 + hid * hid, NULL, lb->N, hid, hid);
+}
+
+/* The decoder's output layer on the chunk of kc edges of e from its
+ * c0-th, from P and Q (lb): Z3 = relu(P[u] + Q[v] + b3), dropped out into
+ * Z3d when training (r), the logits lo = Z3(d) W4 + b4 and, for the loss
+ * (with classes), the classes into lb->y. */
+static void
+link_chunk_fwd(struct head *h, struct lbuf *lb, const struct edges *ed, int64_t c0,
+	       int64_t kc, double p, gsl_rng *r)
+{
+	const int32_t *eu = ed->u, *ev = ed->v;
+	int64_t hid = h->hid;
 	const real *restrict b3 = h->b3;
 	for (int64_t i = 0; i < kc; i++) {
-		int32_t e = idx[i];
+		int64_t e = edge_at(ed, c0 + i);
 		if (i + PF_AHEAD < kc) {
-			int32_t f = idx[i + PF_AHEAD];
+			int64_t f = edge_at(ed, c0 + i + PF_AHEAD);
 			prefetch_row(lb->P, eu[f], hid, 0);
 			prefetch_row(lb->Q, ev[f], hid, 0);
 		}
@@ -457,137 +554,84 @@ link_chunk_fwd(struct head *h, struct lbuf *lb, const int32_t *eu, const int32_t
 			real x = pu[j] + qv[j] + b3[j];
 			z3[j] = kept(x, x > 0);
 		}
-		if (y)
-			lb->y[i] = y[e];
+		if (r)
+			lb->y[i] = ed->y[e];
 	}
 	if (r)
 		dropout(lb->Z3d, lb->m3, lb->Z3, kc * hid, p, r);
-	lin_fwd(lb->lo, r ? lb->Z3d : lb->Z3, h->W4, h->b4, kc, hid, C);
+	lin_fwd(lb->lo, r ? lb->Z3d : lb->Z3, h->W4, h->b4, kc, hid, h->C);
+}
+
+/* The backward pass of the chunk link_chunk_fwd() computed: the decoder's
+ * output layer, then through dropout and relu, summed per endpoint into
+ * SU and SV; dlo holds the chunk's share of the loss gradient. */
+static void
+link_chunk_bwd(struct head *h, struct lbuf *lb, const struct edges *ed, int64_t c0,
+	       int64_t kc, double p)
+{
+	const int32_t *eu = ed->u, *ev = ed->v;
+	int64_t hid = h->hid;
+	real s = (real)(1 / (1 - p));
+	lin_bwd(lb->Y3, h->gW4, h->gb4, lb->dlo, lb->Z3d, h->W4, kc, hid, h->C, 0);
+	for (int64_t i = 0; i < kc; i++) {
+		int64_t e = edge_at(ed, c0 + i);
+		if (i + PF_AHEAD < kc) {
+			int64_t f = edge_at(ed, c0 + i + PF_AHEAD);
+			prefetch_row(lb->SU, eu[f], hid, 1);
+			prefetch_row(lb->SV, ev[f], hid, 1);
+		}
+		real *restrict g3 = lb->Y3 + i * hid;
+		const real *restrict z3 = lb->Z3 + i * hid;
+		const uint8_t *restrict m3 = lb->m3 + i * hid;
+		#pragma omp simd
+		for (int64_t j = 0; j < hid; j++)
+			g3[j] = kept(g3[j] * s, m3[j] & (z3[j] > 0));
+		add_row(lb->SU + (int64_t)eu[e] * hid, g3, hid);
+		add_row(lb->SV + (int64_t)ev[e] * hid, g3, hid);
+		add_row(h->gb3, g3, hid);
+	}
 }
 
 void
-head_link_logits(struct head *h, struct lbuf *lb, const int32_t *eu, const int32_t *ev,
-		 const int32_t *idx, int64_t k, int64_t hid, int64_t C, real *out)
+head_link_logits(struct head *h, struct lbuf *lb, const struct edges *e, real *out)
 {
+	int64_t k = e->k, C = h->C;
 	for (int64_t c0 = 0; c0 < k; c0 += LCHUNK) {
 		int64_t kc = k - c0 < LCHUNK ? k - c0 : LCHUNK;
-		link_chunk_fwd(h, lb, eu, ev, NULL, idx + c0, kc, hid, C, 0, NULL);
-		for (int64_t i = 0; i < kc; i++)
-			memcpy(out + (int64_t)idx[c0 + i] * C, lb->lo + i * C, (size_t)C * sizeof *out);
+		link_chunk_fwd(h, lb, e, c0, kc, 0, NULL);
+		for (int64_t i = 0; i < kc; i++) {
+			memcpy(out + edge_at(e, c0 + i) * C, lb->lo + i * C, (size_t)C * sizeof *out);
+		}
 	}
 }
 
-/*
- * The decoder on edges idx[0..k) of ds, from the node outputs H (N x hid,
- * after relu), LCHUNK edges at a time.  Training (r != NULL): dropout on,
- * the mean cross-entropy over the k edges is returned and its gradient
- * goes into the head's decoder gradients and into dH (N x hid, written
- * here).  Evaluation (r == NULL): the logits of edge idx[i] into row idx[i]
- * of out (edges x C).
- *
- * The first layer splits: [h_u ; h_v] W3 = h_u W3u + h_v W3v, W3u and W3v
- * the top and bottom halves of W3.  So P = H W3u and Q = H W3v are taken
- * once per node, and an edge adds two rows; backward, the edges' gradients
- * are summed per endpoint into SU and SV, and gW3u += H^T SU, dH = SU W3u^T
- * + SV W3v^T (and the same for v).  Exactly the concatenated layer's
- * function and gradient, at N instead of k rows of GEMM (ML-1M: 9,746
- * nodes against 720,000 training edges).
- */
+void
+head_link_eval(struct head *h, struct lbuf *lb, const struct edges *e, const real *H,
+	       real *out)
+{
+	link_node_products(h, lb, H);
+	head_link_logits(h, lb, e, out);
+}
+
 double
-head_link_pass(struct head *h, struct lbuf *lb, const int32_t *eu, const int32_t *ev,
-	       const int32_t *y, const real *H,
-	  real *dH, int64_t N, const int32_t *idx, int64_t k, int64_t hid, int64_t C,
-	  double p, gsl_rng *r, real *out, const int32_t *ident)
+head_link_train(struct head *h, struct lbuf *lb, const struct edges *e, const real *H,
+		real *dH, double p, gsl_rng *r)
 {
 	double loss = 0, acc;
-	real s = (real)(1 / (1 - p));
-	const real *W3u = h->W3, *W3v = h->W3 + hid * hid;
-	lin_fwd(lb->P, H, W3u, NULL, N, hid, hid);
-	lin_fwd(lb->Q, H, W3v, NULL, N, hid, hid);
-	if (!r) {
-		head_link_logits(h, lb, eu, ev, idx, k, hid, C, out);
-		return 0;
-	}
+	int64_t N = lb->N, hid = h->hid, C = h->C, k = e->k;
+	link_node_products(h, lb, H);
 	memset(lb->SU, 0, (size_t)(N * hid) * sizeof *lb->SU);
 	memset(lb->SV, 0, (size_t)(N * hid) * sizeof *lb->SV);
 	for (int64_t c0 = 0; c0 < k; c0 += LCHUNK) {
 		int64_t kc = k - c0 < LCHUNK ? k - c0 : LCHUNK;
-		link_chunk_fwd(h, lb, eu, ev, y, idx + c0, kc, hid, C, p, r);
+		link_chunk_fwd(h, lb, e, c0, kc, p, r);
 		/* the chunk's share of the mean loss and its gradient */
-		loss += head_xent(lb->lo, lb->dlo, lb->y, ident, (int)kc, C, kc, &acc, 1) * (double)kc;
+		loss += head_xent(lb->lo, lb->dlo, lb->y, NULL, (int)kc, C, kc, &acc, 1) * (double)kc;
 		for (int64_t i = 0; i < kc * C; i++)
 			lb->dlo[i] *= (real)((double)kc / (double)k);
-		lin_bwd(lb->Y3, h->gW4, h->gb4, lb->dlo, lb->Z3d, h->W4, kc, hid, C, 0);
-		/* through dropout and relu, then summed per endpoint */
-		for (int64_t i = 0; i < kc; i++) {
-			int32_t e = idx[c0 + i];
-			if (i + PF_AHEAD < kc) {
-				int32_t f = idx[c0 + i + PF_AHEAD];
-				prefetch_row(lb->SU, eu[f], hid, 1);
-				prefetch_row(lb->SV, ev[f], hid, 1);
-			}
-			real *restrict g3 = lb->Y3 + i * hid;
-			const real *restrict z3 = lb->Z3 + i * hid;
-			const uint8_t *restrict m3 = lb->m3 + i * hid;
-			#pragma omp simd
-			for (int64_t j = 0; j < hid; j++)
-				g3[j] = kept(g3[j] * s, m3[j] & (z3[j] > 0));
-			add_row(lb->SU + (int64_t)eu[e] * hid, g3, hid);
-			add_row(lb->SV + (int64_t)ev[e] * hid, g3, hid);
-			add_row(h->gb3, g3, hid);
-		}
+		link_chunk_bwd(h, lb, e, c0, kc, p);
 	}
-	lin_bwd(dH, h->gW3, NULL, lb->SU, H, W3u, N, hid, hid, 0);
-	lin_bwd(dH, h->gW3 + hid * hid, NULL, lb->SV, H, W3v, N, hid, hid, 1);
+	lin_bwd(dH, h->gW3, NULL, lb->SU, H, h->W3, N, hid, hid, 0);
+	lin_bwd(dH, h->gW3 + hid * hid, NULL, lb->SV, H, h->W3 + hid * hid, N, hid, hid, 1);
 	return loss / (double)k;
-}
-
-void
-hbuf_init(struct hbuf *hb, int64_t N, int64_t d, int64_t hid, int64_t Cout,
-	  int use_enc, const real *A, int64_t na)
-{
-	memset(hb, 0, sizeof *hb);
-	hb->use_enc = use_enc;
-	hb->A = A;
-	hb->na = A ? na : 0;
-	hb->din = (use_enc ? d : 0) + hb->na;
-	hb->es = 1;
-	hb->cfrom = -1;
-	hb->N = N;
-	hb->d = d;
-	int64_t din = hb->din;
-	hb->Fm = xmallocarray((size_t)(N * d) + 1, sizeof(real));
-	hb->F = xmallocarray((size_t)(N * din), sizeof(real));
-	hb->Fd = xmallocarray((size_t)(N * din), sizeof(real));
-	hb->dF = xmallocarray((size_t)(N * din), sizeof(real));
-	hb->m1 = xmallocarray((size_t)(N * din), 1);
-	hb->Y1 = xmallocarray((size_t)(N * hid), sizeof(real));
-	hb->Z1 = xmallocarray((size_t)(N * hid), sizeof(real));
-	hb->Z1d = xmallocarray((size_t)(N * hid), sizeof(real));
-	hb->t1 = xmallocarray((size_t)(N * hid), sizeof(real));
-	hb->m2 = xmallocarray((size_t)(N * hid), 1);
-	hb->t2 = xmallocarray((size_t)(N * Cout), sizeof(real));
-	hb->lg = xmallocarray((size_t)(N * Cout), sizeof(real));
-	hb->dlg = xmallocarray((size_t)(N * Cout), sizeof(real));
-}
-
-void
-hbuf_free(struct hbuf *hb)
-{
-	free(hb->Fm); free(hb->F); free(hb->Fd); free(hb->dF); free(hb->m1);
-	free(hb->Y1); free(hb->Z1); free(hb->Z1d); free(hb->t1); free(hb->m2);
-	free(hb->t2); free(hb->lg); free(hb->dlg);
-	for (int l = 0; l <= MODEL_MAXL; l++)
-		free(hb->Hc[l]);
-}
-
-void
-head_graph_bwd(real *dlg, const real *dglg, const batch *b, int64_t C)
-{
-	for (int g = 0; g < b->G; g++) {
-		int64_t n = b->off[g + 1] - b->off[g];
-		for (int64_t v = b->off[g]; v < b->off[g + 1]; v++)
-			for (int64_t j = 0; j < C; j++)
-				dlg[v * C + j] = dglg[(int64_t)g * C + j] / (real)n;
-	}
 }

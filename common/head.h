@@ -29,7 +29,7 @@
 
 struct head {
 	int64_t n;
-	int64_t d, din, hid, Cout, C;	/* the sizes head_init() was given */
+	int64_t d, din, hid, Cout, C;	/* the sizes head_init() or head_shape() was given */
 	int L, link;
 	real *p, *g, *m, *v;
 	real *alpha, *psi, *W1, *b1, *W2, *b2, *W3, *b3, *W4, *b4;
@@ -60,6 +60,7 @@ struct lbuf {
 	real *Y3, *Z3, *Z3d, *lo, *dlo;		/* LCHUNK x (hid, hid, hid, C, C) */
 	uint8_t *m3;
 	int32_t *y;				/* (LCHUNK) the chunk's classes */
+	int64_t N;				/* the nodes lbuf_init() was given */
 };
 
 /*
@@ -71,6 +72,11 @@ struct lbuf {
  */
 void head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid,
 	       int64_t Cout, int64_t C, int link, gsl_rng *r);
+/* The sizes alone (h->n and those head_init() takes), every pointer NULL:
+ * the shape of a head made later, for hbuf_init() and a model's record;
+ * head_free() is not needed.  Time complexity: O(1). */
+void head_shape(struct head *h, int64_t d, int64_t din, int L, int64_t hid,
+		int64_t Cout, int64_t C, int link);
 void head_free(struct head *h);
 
 /* A parameter tensor of the head: its name in an adapted model's record
@@ -93,10 +99,11 @@ struct head_tensor {
  */
 int head_tensors(const struct head *h, struct head_tensor *t);
 
-/* Buffers for N nodes; A (N x na) the attributes or NULL; use_enc 0 feeds
- * the attributes alone. */
-void hbuf_init(struct hbuf *hb, int64_t N, int64_t d, int64_t hid, int64_t Cout,
-	       int use_enc, const real *A, int64_t na);
+/* Buffers for N nodes and the head h (its sizes: a head_shape() will do);
+ * A (N x na) the attributes or NULL; use_enc 0 feeds the attributes alone.
+ * h->din must be (use_enc ? h->d : 0) + (A ? na : 0). */
+void hbuf_init(struct hbuf *hb, const struct head *h, int64_t N, int use_enc, const real *A,
+	       int64_t na);
 void hbuf_free(struct hbuf *hb);
 
 /*
@@ -116,20 +123,17 @@ void head_freeze(model *M, const batch *b, mws *w, struct hbuf *hb, int from, in
  * softmax(psi)_l H_l, the H_l kept in w (and pointed at by hb->Hs) for the
  * backward pass; from the boundary up when head_freeze() kept the part
  * below it. */
-void head_encode(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
-		 const int32_t *ident);
+void head_encode(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb);
 
 /*
- * Forward through encoder and head: the GCN's output (N x Cout) in
+ * Forward through encoder and head: the GCN's output (N x h->Cout) in
  * hb->lg.  With a generator, dropout p is on (training); r NULL gives the
  * evaluation pass.  The encoder and the mix run when encode is set;
  * otherwise hb->Fm holds their output from an earlier pass with the same
  * parameters (the encoder has no dropout, so one pass serves both).
- * ident: 0..N-1.
  */
 void head_forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
-		  int64_t hid, int64_t Cout, double p, gsl_rng *r, const int32_t *ident,
-		  int encode);
+		  double p, gsl_rng *r, int encode);
 
 /* From the gradient of the GCN's output in hb->dlg: the head's gradients
  * (added to h->g) and, above the fix-tune boundary (from, embed as for
@@ -138,12 +142,10 @@ void head_forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf 
  * gradients; the gradient of the layer mix's output goes to hb->Fm)
  * followed by head_encode_backward() (the mix's and the encoder's). */
 void head_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
-		   int64_t hid, int64_t Cout, double p, int from, int embed,
-		   const int32_t *ident);
-void head_gcn_backward(model *M, struct head *h, const batch *b, struct hbuf *hb,
-		       int64_t hid, int64_t Cout, double p);
+		   double p, int from, int embed);
+void head_gcn_backward(model *M, struct head *h, const batch *b, struct hbuf *hb, double p);
 void head_encode_backward(model *M, struct head *h, const batch *b, mws *w,
-			  struct hbuf *hb, int from, int embed, const int32_t *ident);
+			  struct hbuf *hb, int from, int embed);
 
 /* Graph task: glg (G x C) = the mean of each graph's rows of lg; and the
  * way back, from dglg into the node rows dlg. */
@@ -155,37 +157,52 @@ void head_graph_bwd(real *dlg, const real *dglg, const batch *b, int64_t C);
 double head_softmax_stats(const real *z, int64_t C, double *s, int *best);
 
 /*
- * Mean cross-entropy of the items idx[0..k-1] with logits ilg (items x C)
- * and classes y (indexed by item); *acc gets the accuracy.  When backward,
- * the gradient goes into dil (nitems x C, zeroed first).
+ * Mean cross-entropy of the items idx[0..k-1] (idx NULL: 0..k-1) with
+ * logits ilg (items x C) and classes y (indexed by item); *acc gets the
+ * accuracy.  When backward, the gradient goes into dil (nitems x C,
+ * zeroed first).
  */
 double head_xent(const real *ilg, real *dil, const int32_t *y, const int32_t *idx,
 		 int k, int64_t C, int64_t nitems, double *acc, int backward);
 
+/* Buffers of the link decoder for N nodes, hid and C as the head's. */
 void lbuf_init(struct lbuf *lb, int64_t N, int64_t hid, int64_t C);
 void lbuf_free(struct lbuf *lb);
 
-/*
- * The link decoder on edges idx[0..k) (endpoints eu, ev, classes y), from
- * the node outputs H (N x hid, after relu), LCHUNK edges at a time.
- * Training (r != NULL): dropout p on, the mean cross-entropy over the k
- * edges is returned and its gradient goes into the decoder's gradients and
- * into dH (N x hid, written here).  Evaluation (r == NULL): the logits of
- * edge idx[i] into row idx[i] of out (edges x C).  ident: 0..LCHUNK-1 at
- * least.
- */
-double head_link_pass(struct head *h, struct lbuf *lb, const int32_t *eu,
-		      const int32_t *ev, const int32_t *y, const real *H, real *dH,
-		      int64_t N, const int32_t *idx, int64_t k, int64_t hid, int64_t C,
-		      double p, gsl_rng *r, real *out, const int32_t *ident);
+/* Labelled node pairs the link decoder scores: pair i of the set is
+ * idx[i] (idx NULL: i), i < k; its endpoints u[idx[i]], v[idx[i]], its
+ * class y[idx[i]] (y may be NULL where no loss is taken). */
+struct edges {
+	const int32_t *u, *v, *y;
+	const int32_t *idx;
+	int64_t k;
+};
 
 /*
- * Evaluation after head_link_pass() on the same H: the logits of edges
- * idx[0..k) into rows idx[i] of out (edges x C), from the decoder's first
- * layer's node products of that pass (lb->P, lb->Q), so a second set of
- * edges (the test edges at a new best epoch) costs no GEMM over the nodes.
+ * Training pass of the link decoder on the edges e (k >= 1), from the
+ * node outputs H (lb->N x h->hid, after relu), LCHUNK edges at a time,
+ * dropout p on with generator r: returns the mean cross-entropy over the
+ * k edges; its gradient goes into the decoder's gradients (added) and
+ * into dH (lb->N x h->hid, written here).  Time complexity: O(N hid^2 +
+ * k hid (hid + C)).
  */
-void head_link_logits(struct head *h, struct lbuf *lb, const int32_t *eu, const int32_t *ev,
-		      const int32_t *idx, int64_t k, int64_t hid, int64_t C, real *out);
+double head_link_train(struct head *h, struct lbuf *lb, const struct edges *e, const real *H,
+		       real *dH, double p, gsl_rng *r);
+/*
+ * Evaluation pass: the logits of edge idx[i] into row idx[i] of out
+ * (edges x h->C), from H as above, no dropout.  Time complexity: as
+ * head_link_train() without the backward part.
+ */
+void head_link_eval(struct head *h, struct lbuf *lb, const struct edges *e, const real *H,
+		    real *out);
+
+/*
+ * Evaluation after head_link_train() or head_link_eval() on the same H:
+ * the logits of the edges e into rows idx[i] of out (edges x h->C), from
+ * the decoder's first layer's node products of that pass (lb->P, lb->Q),
+ * so a second set of edges (the test edges at a new best epoch) costs no
+ * GEMM over the nodes.  Time complexity: O(k hid (hid + C)).
+ */
+void head_link_logits(struct head *h, struct lbuf *lb, const struct edges *e, real *out);
 
 #endif

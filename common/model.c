@@ -172,6 +172,25 @@ model_tensor(const model *M, const char *name)
 	return -1;
 }
 
+/* layout() puts E's two tensors first, then each block's four (W1, W2,
+ * gamma, beta) in block order, then the tasks' */
+#define EMBED_NT 2
+#define BLOCK_NT 4
+
+void
+model_trained_tensors(const model *M, int from, int embed, uint8_t *trained)
+{
+	for (int i = 0; i < M->nt; i++) {
+		int blk = (i - EMBED_NT) / BLOCK_NT;	/* 0-based, for i >= EMBED_NT */
+		if (i < EMBED_NT)
+			trained[i] = (uint8_t)embed;
+		else if (blk < M->cfg.layers)
+			trained[i] = blk >= from;
+		else
+			trained[i] = 0;
+	}
+}
+
 static void
 uniform(real *x, int64_t n, double bound, gsl_rng *r)
 {
@@ -509,8 +528,8 @@ static void
 mix_input_grads(const model *M, const struct mix_src *src, int nsrc, real *dH, int l)
 {
 	for (int i = 0; i < nsrc; i++)
-		mix_bwd_input(dH, l, src[i].dF, src[i].alpha, src[i].psi, M->cfg.layers,
-			      src[i].idx, src[i].R, M->cfg.d, src[i].unique);
+		mix_bwd_input(dH, src[i].dF, src[i].alpha, src[i].psi, src[i].idx, l,
+			      M->cfg.layers, src[i].R, M->cfg.d, src[i].unique);
 }
 
 /* The pre-training tasks' mixing gradients as sources. */
@@ -690,9 +709,9 @@ task_rec(model *M, const batch *b, mws *w, real *arena, int backward, int64_t to
 	    *h = carve(&cv, Pn * k), *dl = carve(&cv, Pn), *y = carve(&cv, Pn);
 	real *lg = need(&w->rlog, Pn);
 
-	mix_fwd(Fu, Hs, c->layers, P->alpha[TASK_REC], P->psi[TASK_REC], b->pu, Pn, d);
-	mix_fwd(Fv, Hs, c->layers, P->alpha[TASK_REC], P->psi[TASK_REC], b->pv, Pn, d);
-	ntn_pair_fwd(lg, XW, h, P->rec, Fu, Fv, Pn, d, (int)k);
+	mix_fwd(Fu, Hs, P->alpha[TASK_REC], P->psi[TASK_REC], b->pu, c->layers, Pn, d);
+	mix_fwd(Fv, Hs, P->alpha[TASK_REC], P->psi[TASK_REC], b->pv, c->layers, Pn, d);
+	ntn_pair_fwd(lg, XW, h, Fu, Fv, P->rec, Pn, d, (int)k);
 	for (int64_t i = 0; i < Pn; i++)
 		y[i] = b->y[i];
 	double loss = bce_logits(dl, lg, y, NULL, Pn);
@@ -700,11 +719,11 @@ task_rec(model *M, const batch *b, mws *w, real *arena, int backward, int64_t to
 	if (!backward)
 		return loss;
 	real *dFu = need(&w->dFu, Pn * d), *dFv = need(&w->dFv, Pn * d);
-	ntn_pair_bwd(dFu, dFv, G->rec, dl, XW, h, dXW, P->rec, Fu, Fv, Pn, d, (int)k);
-	mix_bwd_params(G->alpha[TASK_REC], G->psi[TASK_REC], dFu, Hs, c->layers,
-		       P->alpha[TASK_REC], P->psi[TASK_REC], b->pu, Pn, d);
-	mix_bwd_params(G->alpha[TASK_REC], G->psi[TASK_REC], dFv, Hs, c->layers,
-		       P->alpha[TASK_REC], P->psi[TASK_REC], b->pv, Pn, d);
+	ntn_pair_bwd(dFu, dFv, G->rec, dl, XW, h, Fu, Fv, P->rec, Pn, d, (int)k, dXW);
+	mix_bwd_params(G->alpha[TASK_REC], G->psi[TASK_REC], dFu, Hs, P->alpha[TASK_REC],
+		       P->psi[TASK_REC], b->pu, c->layers, Pn, d);
+	mix_bwd_params(G->alpha[TASK_REC], G->psi[TASK_REC], dFv, Hs, P->alpha[TASK_REC],
+		       P->psi[TASK_REC], b->pv, c->layers, Pn, d);
 	return loss;
 }
 
@@ -732,7 +751,7 @@ task_rank(model *M, const batch *b, mws *w, real *arena, int backward, int64_t t
 	    *z = carve(&cv, Pn * MODEL_NCENT), *dz = carve(&cv, Pn * MODEL_NCENT);
 	real *S = need(&w->rS, U * MODEL_NCENT);
 
-	mix_fwd(F, Hs, c->layers, P->alpha[TASK_RANK], P->psi[TASK_RANK], b->uidx, U, d);
+	mix_fwd(F, Hs, P->alpha[TASK_RANK], P->psi[TASK_RANK], b->uidx, c->layers, U, d);
 	rank_fwd(S, Z, F, P->rW1, P->rb1, P->rw2, P->rb2, U, d, MODEL_NCENT, hr);
 	for (int64_t i = 0; i < Pn; i++)
 		for (int t = 0; t < MODEL_NCENT; t++)
@@ -749,10 +768,10 @@ task_rank(model *M, const batch *b, mws *w, real *arena, int backward, int64_t t
 			dS[(int64_t)b->rv[i] * MODEL_NCENT + t] -= dz[i * MODEL_NCENT + t];
 		}
 	real *dF = need(&w->dFU, U * d);
-	rank_bwd(dF, G->rW1, G->rb1, G->rw2, G->rb2, dS, Z, Z, F, P->rW1,
-		 P->rw2, U, d, MODEL_NCENT, hr);
-	mix_bwd_params(G->alpha[TASK_RANK], G->psi[TASK_RANK], dF, Hs, c->layers,
-		       P->alpha[TASK_RANK], P->psi[TASK_RANK], b->uidx, U, d);
+	rank_bwd(dF, G->rW1, G->rb1, G->rw2, G->rb2, dS, Z, F, P->rW1, P->rw2, U, d,
+		 MODEL_NCENT, hr, Z);
+	mix_bwd_params(G->alpha[TASK_RANK], G->psi[TASK_RANK], dF, Hs, P->alpha[TASK_RANK],
+		       P->psi[TASK_RANK], b->uidx, c->layers, U, d);
 	return loss;
 }
 
@@ -787,27 +806,27 @@ task_cluster(model *M, const batch *b, mws *w, real *arena, int backward,
 	    *h = carve(&cv, Q * km * k), *dl = carve(&cv, Q * km);
 	real *lg = need(&w->clog, Q * km);
 
-	mix_fwd(Fs, Hs, c->layers, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], b->sidx, Ns, d);
-	mix_fwd(Fq, Hs, c->layers, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], b->qidx, Q, d);
+	mix_fwd(Fs, Hs, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], b->sidx, c->layers, Ns, d);
+	mix_fwd(Fq, Hs, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], b->qidx, c->layers, Q, d);
 	attn_fwd(C, T, a, Fs, P->aW, P->ab, P->aw, b->soff, S, Ns, d, ha);
-	ntn_cand_fwd(lg, CW, XV, CV, h, P->clu, Fq, C, b->qbeg, b->qnum, Q, S,
+	ntn_cand_fwd(lg, CW, XV, CV, h, Fq, C, P->clu, b->qbeg, b->qnum, Q, S,
 		     (int)km, d, (int)k);
-	double loss = softmax_xent(dl, lg, b->qnum, b->qtgt, Q, (int)km, correct);
+	double loss = softmax_xent(dl, correct, lg, b->qnum, b->qtgt, Q, (int)km);
 	loss = share(loss, dl, Q * km, Q, tot);
 	if (!backward)
 		return loss;
 	real *dFs = need(&w->dFs, Ns * d), *dFq = need(&w->dFq, Q * d);
-	ntn_cand_bwd(dFq, dC, G->clu, dl, CW, h, dCW, dXV, dCV, P->clu, Fq, C,
-		     b->qbeg, b->qnum, Q, S, (int)km, d, (int)k);
+	ntn_cand_bwd(dFq, dC, G->clu, dl, CW, h, Fq, C, P->clu, b->qbeg, b->qnum, Q, S,
+		     (int)km, d, (int)k, dCW, dXV, dCV);
 	memset(dFs, 0, (size_t)(Ns * d) * sizeof *dFs);
-	attn_bwd(dFs, G->aW, G->ab, G->aw, dC, T, a, T, de, Fs, P->aW, P->aw,
-		 b->soff, S, Ns, d, ha);
+	attn_bwd(dFs, G->aW, G->ab, G->aw, dC, T, a, Fs, P->aW, P->aw, b->soff, S, Ns, d,
+		 ha, T, de);
 	mix_bwd_params(G->alpha[TASK_CLUSTER], G->psi[TASK_CLUSTER], dFs, Hs,
-		       c->layers, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER],
-		       b->sidx, Ns, d);
+		       P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], b->sidx, c->layers,
+		       Ns, d);
 	mix_bwd_params(G->alpha[TASK_CLUSTER], G->psi[TASK_CLUSTER], dFq, Hs,
-		       c->layers, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER],
-		       b->qidx, Q, d);
+		       P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], b->qidx, c->layers,
+		       Q, d);
 	return loss;
 }
 

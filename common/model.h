@@ -94,6 +94,14 @@ void model_init_params(model *M, gsl_rng *r);
 void model_init_rec_prior(model *M, double pos, double neg);
 /* Index of a named tensor, or -1. */
 int model_tensor(const model *M, const char *name);
+/*
+ * Which tensors a fix-tune boundary trains (gcn-adapt): trained[i] (M->nt
+ * entries) is 1 for the embedding E's tensors when embed is set, for the
+ * tensors of blocks from..L-1 (0-based), and 0 for the rest (the lower
+ * blocks and the pre-training tasks' mixes and heads).  Time complexity:
+ * O(M->nt).
+ */
+void model_trained_tensors(const model *M, int from, int embed, uint8_t *trained);
 
 /* Workspace of the forward/backward pass, grown to the batch. */
 typedef struct mws mws;
@@ -137,7 +145,7 @@ void model_adam(model *M, double lr);
 struct mix_src {
 	const real *alpha, *psi;
 	const real *dF;		/* (R x d) */
-	const int32_t *idx;	/* (R) */
+	const int32_t *idx;	/* (R), or NULL: rows 0..R-1 */
 	int64_t R;
 	int unique;		/* idx has no repeats */
 };

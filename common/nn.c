@@ -238,8 +238,8 @@ xh_put_row(void *XH, int bf, int64_t i, const real *v, int64_t n)
 }
 
 static inline void
-gnorm_fwd_body(void *Y, void *XH, int bf, real *istd, const real *X, const real *gamma,
-	       const real *beta, const int64_t *off, int G, int64_t d, real eps)
+gnorm_fwd_body(void *Y, void *XH, real *istd, const real *X, const real *gamma,
+	       const real *beta, const int64_t *off, int G, int64_t d, real eps, int bf)
 {
 	#pragma omp parallel if (PAR(off[G] * d))
 	{
@@ -291,21 +291,21 @@ void
 gnorm_fwd(real *Y, real *XH, real *istd, const real *X, const real *gamma,
 	  const real *beta, const int64_t *off, int G, int64_t d, real eps)
 {
-	gnorm_fwd_body(Y, XH, 0, istd, X, gamma, beta, off, G, d, eps);
+	gnorm_fwd_body(Y, XH, istd, X, gamma, beta, off, G, d, eps, 0);
 }
 
 void
 gnorm_fwd_xb(uint16_t *Y, uint16_t *XH, real *istd, const real *X, const real *gamma,
 	     const real *beta, const int64_t *off, int G, int64_t d, real eps)
 {
-	gnorm_fwd_body(Y, XH, 1, istd, X, gamma, beta, off, G, d, eps);
+	gnorm_fwd_body(Y, XH, istd, X, gamma, beta, off, G, d, eps, 1);
 }
 
 /* dX and XH both fp32 (bf 0) or both bf16 (bf 1); dY may be dX's
  * memory when both are fp32 (a row is computed before it is stored) */
 static inline void
-gnorm_bwd_body(void *dX, real *dgamma, real *dbeta, const real *dY, const void *XH, int bf,
-	       const real *istd, const real *gamma, const int64_t *off, int G, int64_t d)
+gnorm_bwd_body(void *dX, real *dgamma, real *dbeta, const real *dY, const void *XH,
+	       const real *istd, const real *gamma, const int64_t *off, int G, int64_t d, int bf)
 {
 	/* Per-graph sums of dY and dY XH: they give dgamma/dbeta (reduced
 	 * serially below) and the two terms of the input gradient. */
@@ -376,7 +376,7 @@ gnorm_bwd(real *dX, real *dgamma, real *dbeta, const real *dY,
 	  const real *XH, const real *istd, const real *gamma,
 	  const int64_t *off, int G, int64_t d)
 {
-	gnorm_bwd_body(dX, dgamma, dbeta, dY, XH, 0, istd, gamma, off, G, d);
+	gnorm_bwd_body(dX, dgamma, dbeta, dY, XH, istd, gamma, off, G, d, 0);
 }
 
 void
@@ -384,12 +384,12 @@ gnorm_bwd_xb(uint16_t *dX, real *dgamma, real *dbeta, const real *dY,
 	     const uint16_t *XH, const real *istd, const real *gamma,
 	     const int64_t *off, int G, int64_t d)
 {
-	gnorm_bwd_body(dX, dgamma, dbeta, dY, XH, 1, istd, gamma, off, G, d);
+	gnorm_bwd_body(dX, dgamma, dbeta, dY, XH, istd, gamma, off, G, d, 1);
 }
 
 static inline void
 csr_spmm_body(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const real *av,
-	      const void *X, int bf, int64_t N, int64_t d, int relu)
+	      const void *X, int64_t N, int64_t d, int relu, int bf)
 {
 	/* Whole rows: each neighbour row is one contiguous read.  (Column
 	 * panels that keep a graph's rows in L2 measured slower here.) */
@@ -421,14 +421,14 @@ void
 csr_spmm(real *Y, const int64_t *rp, const int32_t *ci, const real *av,
 	 const real *X, int64_t N, int64_t d, int relu)
 {
-	csr_spmm_body(Y, NULL, rp, ci, av, X, 0, N, d, relu);
+	csr_spmm_body(Y, NULL, rp, ci, av, X, N, d, relu, 0);
 }
 
 void
 csr_spmm_xb(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const real *av,
 	    const uint16_t *X, int64_t N, int64_t d, int relu)
 {
-	csr_spmm_body(Y, Yb, rp, ci, av, X, 1, N, d, relu);
+	csr_spmm_body(Y, Yb, rp, ci, av, X, N, d, relu, 1);
 }
 
 void
@@ -460,19 +460,20 @@ mix_weights(real *w, const real *psi, int L)
 #define MIX_MAXL 64
 
 void
-mix_fwd(real *F, real *const *H, int L, const real *alpha, const real *psi,
-	const int32_t *idx, int64_t R, int64_t d)
+mix_fwd(real *F, real *const *H, const real *alpha, const real *psi, const int32_t *idx,
+	int L, int64_t R, int64_t d)
 {
 	real w[MIX_MAXL];
 	mix_weights(w, psi, L);
 	#pragma omp parallel for schedule(static) if (PAR(R * d * L))
 	for (int64_t r = 0; r < R; r++) {
 		real *f = F + r * d;
-		const real *h0 = H[0] + (int64_t)idx[r] * d;
+		int64_t hr = idx ? idx[r] : r;
+		const real *h0 = H[0] + hr * d;
 		for (int64_t c = 0; c < d; c++)
 			f[c] = w[0] * h0[c];
 		for (int l = 1; l < L; l++) {
-			const real *h = H[l] + (int64_t)idx[r] * d;
+			const real *h = H[l] + hr * d;
 			for (int64_t c = 0; c < d; c++)
 				f[c] += w[l] * h[c];
 		}
@@ -483,7 +484,7 @@ mix_fwd(real *F, real *const *H, int L, const real *alpha, const real *psi,
 
 void
 mix_bwd_params(real *dalpha, real *dpsi, const real *dF, real *const *H,
-	       int L, const real *alpha, const real *psi, const int32_t *idx,
+	       const real *alpha, const real *psi, const int32_t *idx, int L,
 	       int64_t R, int64_t d)
 {
 	real w[MIX_MAXL];
@@ -510,9 +511,8 @@ mix_bwd_params(real *dalpha, real *dpsi, const real *dF, real *const *H,
 }
 
 void
-mix_bwd_input(real *dH, int l, const real *dF, const real *alpha,
-	      const real *psi, int L, const int32_t *idx, int64_t R, int64_t d,
-	      int unique)
+mix_bwd_input(real *dH, const real *dF, const real *alpha, const real *psi,
+	      const int32_t *idx, int l, int L, int64_t R, int64_t d, int unique)
 {
 	real w[MIX_MAXL], *s = xmallocarray((size_t)d, sizeof *s);
 	mix_weights(w, psi, L);
@@ -522,7 +522,7 @@ mix_bwd_input(real *dH, int l, const real *dF, const real *alpha,
 		/* every row of dH is written by one r: split the rows */
 		#pragma omp parallel for schedule(static) if (PAR(R * d))
 		for (int64_t r = 0; r < R; r++) {
-			real *h = dH + (int64_t)idx[r] * d;
+			real *h = dH + (idx ? idx[r] : r) * d;
 			const real *g = dF + r * d;
 			for (int64_t c = 0; c < d; c++)
 				h[c] += s[c] * g[c];
@@ -534,7 +534,7 @@ mix_bwd_input(real *dH, int l, const real *dF, const real *alpha,
 		for (int64_t b = 0; b < nb; b++) {
 			int64_t c0 = b * cb, c1 = c0 + cb < d ? c0 + cb : d;
 			for (int64_t r = 0; r < R; r++) {
-				real *h = dH + (int64_t)idx[r] * d;
+				real *h = dH + (idx ? idx[r] : r) * d;
 				const real *g = dF + r * d;
 				for (int64_t c = c0; c < c1; c++)
 					h[c] += s[c] * g[c];
@@ -572,8 +572,8 @@ dotr(const real *a, const real *b, int64_t n)
 }
 
 void
-ntn_pair_fwd(real *logit, real *XW, real *h, ntn p, const real *X,
-	     const real *Y, int64_t P, int64_t d, int k)
+ntn_pair_fwd(real *logit, real *XW, real *h, const real *X, const real *Y, ntn p,
+	     int64_t P, int64_t d, int k)
 {
 	int64_t kd = (int64_t)k * d;
 	nn_gemm(0, 0, P, kd, d, p.s, X, d, p.W, kd, 0, XW, kd);
@@ -595,8 +595,8 @@ ntn_pair_fwd(real *logit, real *XW, real *h, ntn p, const real *X,
 
 void
 ntn_pair_bwd(real *dX, real *dY, ntn g, const real *dlogit, const real *XW,
-	     const real *h, real *dXW, ntn p, const real *X, const real *Y,
-	     int64_t P, int64_t d, int k)
+	     const real *h, const real *X, const real *Y, ntn p, int64_t P,
+	     int64_t d, int k, real *dXW)
 {
 	int64_t kd = (int64_t)k * d;
 	double dob = 0, dO[16] = { 0 }, dB[16] = { 0 };
@@ -648,10 +648,9 @@ ntn_pair_bwd(real *dX, real *dY, ntn g, const real *dlogit, const real *XW,
 }
 
 void
-ntn_cand_fwd(real *logit, real *CW, real *XV, real *CV, real *h, ntn p,
-	     const real *X, const real *C, const int32_t *cbeg,
-	     const int32_t *cnum, int64_t Q, int64_t S, int kmax, int64_t d,
-	     int k)
+ntn_cand_fwd(real *logit, real *CW, real *XV, real *CV, real *h, const real *X,
+	     const real *C, ntn p, const int32_t *cbeg, const int32_t *cnum,
+	     int64_t Q, int64_t S, int kmax, int64_t d, int k)
 {
 	int64_t kd = (int64_t)k * d;
 	/* CW[s][t] = W_t c_s: C W_t^T, W_t at column t d of W (ld k d). */
@@ -685,10 +684,9 @@ ntn_cand_fwd(real *logit, real *CW, real *XV, real *CV, real *h, ntn p,
 
 void
 ntn_cand_bwd(real *dX, real *dC, ntn g, const real *dlogit, const real *CW,
-	     const real *h, real *dCW, real *dXV, real *dCV, ntn p,
-	     const real *X, const real *C, const int32_t *cbeg,
-	     const int32_t *cnum, int64_t Q, int64_t S, int kmax, int64_t d,
-	     int k)
+	     const real *h, const real *X, const real *C, ntn p,
+	     const int32_t *cbeg, const int32_t *cnum, int64_t Q, int64_t S,
+	     int kmax, int64_t d, int k, real *dCW, real *dXV, real *dCV)
 {
 	int64_t kd = (int64_t)k * d;
 	double dob = 0, dO[16] = { 0 }, dB[16] = { 0 };
@@ -789,8 +787,8 @@ rank_fwd(real *S, real *Z, const real *X, const real *W1, const real *b1,
 
 void
 rank_bwd(real *dX, real *dW1, real *db1, real *dw2, real *db2, const real *dS,
-	 const real *Z, real *dZ, const real *X, const real *W1,
-	 const real *w2, int64_t R, int64_t d, int nh, int64_t hd)
+	 const real *Z, const real *X, const real *W1, const real *w2, int64_t R,
+	 int64_t d, int nh, int64_t hd, real *dZ)
 {
 	int64_t H = nh * hd;
 	/* dw2[t] += sum_r dS[r][t] Z[r][t]: blocks of (t, columns). */
@@ -857,9 +855,9 @@ attn_fwd(real *C, real *T, real *a, const real *X, const real *Wa,
 
 void
 attn_bwd(real *dX, real *dWa, real *dba, real *dw, const real *dC,
-	 const real *T, const real *a, real *dT, real *de, const real *X,
-	 const real *Wa, const real *w, const int64_t *soff, int64_t nseg,
-	 int64_t Ns, int64_t d, int64_t hd)
+	 const real *T, const real *a, const real *X, const real *Wa,
+	 const real *w, const int64_t *soff, int64_t nseg, int64_t Ns, int64_t d,
+	 int64_t hd, real *dT, real *de)
 {
 	#pragma omp parallel for schedule(dynamic, 1) if (PAR(Ns * d))
 	for (int64_t s = 0; s < nseg; s++) {
@@ -911,8 +909,8 @@ bce_logits(real *dz, const real *z, const real *y, const real *wt, int64_t n)
 }
 
 double
-softmax_xent(real *dz, const real *z, const int32_t *cnum, const int32_t *tgt,
-	     int64_t Q, int kmax, int64_t *correct)
+softmax_xent(real *dz, int64_t *correct, const real *z, const int32_t *cnum,
+	     const int32_t *tgt, int64_t Q, int kmax)
 {
 	double loss = 0;
 	int64_t ok = 0;

@@ -11,6 +11,14 @@
  * allocates more than O(threads * width) scratch; the big buffers belong to
  * the caller (common/model.c), so a training step's memory is known up front.
  *
+ * Arguments come in one order (the style guide's rule 10).  Forward:
+ * outputs, caches, inputs, parameters, sizes.  Backward: d-inputs,
+ * d-parameters, d-output, saved tensors (caches, inputs, parameters),
+ * sizes.  The arrays that say which rows take part (index arrays, segment
+ * offsets) come after the parameters, with the sizes; flags (relu, acc,
+ * unique) after the sizes; scratch buffers, where a layer needs them,
+ * last.
+ *
  * `real` is float in the programs (sgemm); the unit tests compile this file
  * with -DNN_DOUBLE so that central finite differences can check every
  * backward pass to 1e-6.
@@ -108,18 +116,19 @@ void relu_bwd_xb(uint16_t *dx, const real *dy, const real *y, int64_t n);
 
 /* w = softmax(psi) (L). */
 void mix_weights(real *w, const real *psi, int L);
-/* F[r] = alpha * sum_l w_l H[l][idx[r]], r < R (rows of H are d wide). */
-void mix_fwd(real *F, real *const *H, int L, const real *alpha,
-	     const real *psi, const int32_t *idx, int64_t R, int64_t d);
+/* F[r] = alpha * sum_l w_l H[l][idx[r]], r < R (rows of H are d wide).
+ * Here and in the two backward functions, idx NULL means idx[r] = r. */
+void mix_fwd(real *F, real *const *H, const real *alpha, const real *psi,
+	     const int32_t *idx, int L, int64_t R, int64_t d);
 /* dalpha += sum_r dF[r] * sum_l w_l H_l[idx[r]];  dpsi += softmax
  * backward of dw_l = sum_r <dF[r] * alpha, H_l[idx[r]]>. */
 void mix_bwd_params(real *dalpha, real *dpsi, const real *dF,
-		    real *const *H, int L, const real *alpha, const real *psi,
-		    const int32_t *idx, int64_t R, int64_t d);
+		    real *const *H, const real *alpha, const real *psi,
+		    const int32_t *idx, int L, int64_t R, int64_t d);
 /* dH[idx[r]] += w_l alpha * dF[r] for layer l.  idx may repeat rows
  * unless unique is nonzero (then rows are split between threads). */
-void mix_bwd_input(real *dH, int l, const real *dF, const real *alpha,
-		   const real *psi, int L, const int32_t *idx, int64_t R,
+void mix_bwd_input(real *dH, const real *dF, const real *alpha,
+		   const real *psi, const int32_t *idx, int l, int L, int64_t R,
 		   int64_t d, int unique);
 
 /* ---- neural tensor network (appendix A.4) ---- */
@@ -138,14 +147,14 @@ typedef struct ntn {
 
 /* Paired rows: logit[i] = NTN(X[i], Y[i]), i < P.  Keeps XW (P x kd) and
  * h (P x k). */
-void ntn_pair_fwd(real *logit, real *XW, real *h, ntn p, const real *X,
-		  const real *Y, int64_t P, int64_t d, int k);
+void ntn_pair_fwd(real *logit, real *XW, real *h, const real *X,
+		  const real *Y, ntn p, int64_t P, int64_t d, int k);
 /* dX, dY (both overwritten) and g += parameter gradients.
  * dXW is min(P, NTN_CHUNK) x kd scratch. */
 #define NTN_CHUNK 1024
 void ntn_pair_bwd(real *dX, real *dY, ntn g, const real *dlogit,
-		  const real *XW, const real *h, real *dXW, ntn p,
-		  const real *X, const real *Y, int64_t P, int64_t d, int k);
+		  const real *XW, const real *h, const real *X, const real *Y,
+		  ntn p, int64_t P, int64_t d, int k, real *dXW);
 
 /*
  * Candidates: query q (row X[q]) against candidates C[cbeg[q] + j],
@@ -153,17 +162,17 @@ void ntn_pair_bwd(real *dX, real *dY, ntn g, const real *dlogit,
  * W_t c is computed once per candidate (CW, S x kd), not per pair.  Keeps
  * CW, XV (Q x k), CV (S x k) and h (Q x kmax x k).
  */
-void ntn_cand_fwd(real *logit, real *CW, real *XV, real *CV, real *h, ntn p,
-		  const real *X, const real *C, const int32_t *cbeg,
+void ntn_cand_fwd(real *logit, real *CW, real *XV, real *CV, real *h,
+		  const real *X, const real *C, ntn p, const int32_t *cbeg,
 		  const int32_t *cnum, int64_t Q, int64_t S, int kmax,
 		  int64_t d, int k);
 /* dX (Q x d) and dC (S x d) overwritten; g += parameter gradients.
  * Scratch: dCW (S x kd), dXV (Q x k), dCV (S x k). */
 void ntn_cand_bwd(real *dX, real *dC, ntn g, const real *dlogit,
-		  const real *CW, const real *h, real *dCW, real *dXV,
-		  real *dCV, ntn p, const real *X, const real *C,
-		  const int32_t *cbeg, const int32_t *cnum, int64_t Q,
-		  int64_t S, int kmax, int64_t d, int k);
+		  const real *CW, const real *h, const real *X, const real *C,
+		  ntn p, const int32_t *cbeg, const int32_t *cnum, int64_t Q,
+		  int64_t S, int kmax, int64_t d, int k, real *dCW, real *dXV,
+		  real *dCV);
 
 /* ---- centrality ranking heads (appendix A.4) ---- */
 
@@ -177,9 +186,9 @@ void rank_fwd(real *S, real *Z, const real *X, const real *W1,
 /* dX overwritten; dW1, db1, dw2, db2 added; dZ (R x nh hd) scratch,
  * which may be Z itself (Z is then overwritten). */
 void rank_bwd(real *dX, real *dW1, real *db1, real *dw2, real *db2,
-	      const real *dS, const real *Z, real *dZ, const real *X,
-	      const real *W1, const real *w2, int64_t R, int64_t d, int nh,
-	      int64_t hd);
+	      const real *dS, const real *Z, const real *X, const real *W1,
+	      const real *w2, int64_t R, int64_t d, int nh, int64_t hd,
+	      real *dZ);
 
 /* ---- attention aggregator (cluster task) ---- */
 
@@ -192,11 +201,11 @@ void rank_bwd(real *dX, real *dW1, real *db1, real *dw2, real *db2,
 void attn_fwd(real *C, real *T, real *a, const real *X, const real *Wa,
 	      const real *ba, const real *w, const int64_t *soff, int64_t nseg,
 	      int64_t Ns, int64_t d, int64_t hd);
-/* dX += gradient; dWa, dba, dw added; dT (Ns x hd) and e (Ns) scratch. */
+/* dX += gradient; dWa, dba, dw added; dT (Ns x hd) and de (Ns) scratch. */
 void attn_bwd(real *dX, real *dWa, real *dba, real *dw, const real *dC,
-	      const real *T, const real *a, real *dT, real *de, const real *X,
-	      const real *Wa, const real *w, const int64_t *soff, int64_t nseg,
-	      int64_t Ns, int64_t d, int64_t hd);
+	      const real *T, const real *a, const real *X, const real *Wa,
+	      const real *w, const int64_t *soff, int64_t nseg, int64_t Ns,
+	      int64_t d, int64_t hd, real *dT, real *de);
 
 /* ---- losses (means over the items; gradients scaled accordingly) ---- */
 
@@ -208,8 +217,8 @@ double bce_logits(real *dz, const real *z, const real *y, const real *wt,
 /* Softmax cross-entropy: query q has cnum[q] logits at z[q kmax ..], the
  * true one at tgt[q].  dz written for those entries (others 0).  Returns
  * the mean loss; *correct counts queries whose argmax is the target. */
-double softmax_xent(real *dz, const real *z, const int32_t *cnum,
-		    const int32_t *tgt, int64_t Q, int kmax, int64_t *correct);
+double softmax_xent(real *dz, int64_t *correct, const real *z,
+		    const int32_t *cnum, const int32_t *tgt, int64_t Q, int kmax);
 
 /* ---- optimiser ---- */
 

@@ -473,7 +473,7 @@ write_labelled(const struct adapt_opts *o, const struct pretrained *pt,
 	gs_reader_write_pg(&ds->rd, out);	/* provenance: the dataset's, the model's */
 	gs_reader_write_pg(&pt->rd, out);
 	gs_rec_init(&rec);
-	adapt_predictions_tensor(&rec, ac->run, p->ilg, p->ident, ds->nitems, ds->y, C);
+	adapt_predictions_tensor(&rec, ac->run, p->ilg, NULL, ds->nitems, ds->y, C);
 	gs_attr_set(&rec, "task", adapt_task_name[o->task]);
 	gs_attr_set(&rec, "dataset", ds->name);
 	gs_attr_set(&rec, "precision", gemm_precision_name(gemm_precision()));

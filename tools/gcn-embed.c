@@ -60,7 +60,6 @@ struct state {
 	int staged;		/* the feature stage is chosen (at the first graph) */
 	batch b;
 	mws *w;
-	int32_t *ident;		/* 0, 1, ... (the rows a layer mix takes) */
 	size_t cap;
 	real *mix;		/* (n x d) EMB_MIX */
 	double *given;		/* the graph's 'features' tensor */
@@ -335,13 +334,9 @@ one_graph(void *ctx, const struct filter_graph *fg)
 		int t = s->o->task;
 		if ((size_t)n > s->cap) {
 			s->cap = (size_t)n;
-			s->ident = xreallocarray(s->ident, s->cap, sizeof *s->ident);
 			s->mix = xreallocarray(s->mix, s->cap, (size_t)M->cfg.d * sizeof *s->mix);
 		}
-		for (int32_t v = 0; v < n; v++)
-			s->ident[v] = v;
-		mix_fwd(s->mix, Hs, M->cfg.layers, M->P.alpha[t], M->P.psi[t], s->ident, n,
-			M->cfg.d);
+		mix_fwd(s->mix, Hs, M->P.alpha[t], M->P.psi[t], NULL, M->cfg.layers, n, M->cfg.d);
 	}
 	progress_note(&s->pr, "writing");
 	progress_update(&s->pr, 2);
@@ -398,7 +393,6 @@ main(int argc, char **argv)
 	batch_free(&s.b);
 	mws_free(s.w);
 	pretrained_free(&s.pt);
-	free(s.ident);
 	free(s.mix);
 	free(s.given);
 	gemm_release();

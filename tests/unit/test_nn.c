@@ -245,7 +245,7 @@ static double
 mix_loss(void *p)
 {
 	struct mix_ctx *c = p;
-	mix_fwd(c->F, c->H, c->L, c->alpha, c->psi, c->idx, c->R, c->d);
+	mix_fwd(c->F, c->H, c->alpha, c->psi, c->idx, c->L, c->R, c->d);
 	return dot(c->F, c->r, c->R * c->d);
 }
 
@@ -260,20 +260,20 @@ Test(nn, layer_mixing, .init = setup, .fini = teardown)
 	c.F = zeros(c.R * c.d);
 	c.r = rnd(c.R * c.d, -1, 1);
 	real *da = zeros(c.d), *dp = zeros(c.L), *dH[3];
-	mix_bwd_params(da, dp, c.r, c.H, c.L, c.alpha, c.psi, c.idx, c.R, c.d);
+	mix_bwd_params(da, dp, c.r, c.H, c.alpha, c.psi, c.idx, c.L, c.R, c.d);
 	fdcheck("mix dalpha", mix_loss, &c, c.alpha, da, c.d);
 	fdcheck("mix dpsi", mix_loss, &c, c.psi, dp, c.L);
 	for (int l = 0; l < c.L; l++) {
 		dH[l] = zeros(c.N * c.d);
-		mix_bwd_input(dH[l], l, c.r, c.alpha, c.psi, c.L, c.idx, c.R, c.d, 0);
+		mix_bwd_input(dH[l], c.r, c.alpha, c.psi, c.idx, l, c.L, c.R, c.d, 0);
 		fdcheck("mix dH", mix_loss, &c, c.H[l], dH[l], c.N * c.d);
 		free(dH[l]);
 	}
 	/* rows without repeats: the row-parallel path adds the same */
 	int32_t uq[4] = { 3, 0, 2, 1 };
 	real *h0 = zeros(c.N * c.d), *h1 = zeros(c.N * c.d);
-	mix_bwd_input(h0, 1, c.r, c.alpha, c.psi, c.L, uq, 4, c.d, 0);
-	mix_bwd_input(h1, 1, c.r, c.alpha, c.psi, c.L, uq, 4, c.d, 1);
+	mix_bwd_input(h0, c.r, c.alpha, c.psi, uq, 1, c.L, 4, c.d, 0);
+	mix_bwd_input(h1, c.r, c.alpha, c.psi, uq, 1, c.L, 4, c.d, 1);
 	cr_expect(memcmp(h0, h1, (size_t)(c.N * c.d) * sizeof(real)) == 0);
 	free(h0); free(h1);
 	for (int l = 0; l < c.L; l++)
@@ -328,7 +328,7 @@ static double
 ntn_pair_loss(void *pp)
 {
 	struct ntn_ctx *c = pp;
-	ntn_pair_fwd(c->lg, c->XW, c->h, c->p, c->X, c->Y, c->P, c->d, c->k);
+	ntn_pair_fwd(c->lg, c->XW, c->h, c->X, c->Y, c->p, c->P, c->d, c->k);
 	return dot(c->lg, c->r, c->P);
 }
 
@@ -348,7 +348,7 @@ check_ntn_pairs(const char *what, int64_t P, int64_t d, int k, int full)
 	ntn_alloc(&g, c.d, c.k, 0);
 	real *dX = zeros(c.P * c.d), *dY = zeros(c.P * c.d), *dXW = zeros(rows * c.k * c.d);
 	ntn_pair_loss(&c);
-	ntn_pair_bwd(dX, dY, g, c.r, c.XW, c.h, dXW, c.p, c.X, c.Y, c.P, c.d, c.k);
+	ntn_pair_bwd(dX, dY, g, c.r, c.XW, c.h, c.X, c.Y, c.p, c.P, c.d, c.k, dXW);
 	snprintf(nm, sizeof nm, "%s dX", what);
 	fdcheck(nm, ntn_pair_loss, &c, c.X, dX, c.P * c.d);
 	snprintf(nm, sizeof nm, "%s dY", what);
@@ -388,7 +388,7 @@ static double
 ntn_cand_loss(void *pp)
 {
 	struct ntn_ctx *c = pp;
-	ntn_cand_fwd(c->lg, c->CW, c->XV, c->CV, c->h, c->p, c->X, c->C, c->cbeg,
+	ntn_cand_fwd(c->lg, c->CW, c->XV, c->CV, c->h, c->X, c->C, c->p, c->cbeg,
 		     c->cnum, c->Q, c->S, c->kmax, c->d, c->k);
 	return dot(c->lg, c->r, c->Q * c->kmax);
 }
@@ -418,13 +418,13 @@ Test(nn, ntn_candidates_equal_pairs, .init = setup, .fini = teardown)
 		real lp[1], xw[64], hh[8];
 		for (int q = 0; q < c.Q; q++)
 			for (int j = 0; j < c.cnum[q]; j++) {
-				ntn_pair_fwd(lp, xw, hh, c.p, c.X + q * c.d,
-					     c.C + (c.cbeg[q] + j) * c.d, 1, c.d, c.k);
+				ntn_pair_fwd(lp, xw, hh, c.X + q * c.d,
+					     c.C + (c.cbeg[q] + j) * c.d, c.p, 1, c.d, c.k);
 				cr_expect(fabs(lp[0] - c.lg[q * c.kmax + j]) < 1e-12);
 			}
 	}
-	ntn_cand_bwd(dX, dC, g, c.r, c.CW, c.h, dCW, dXV, dCV, c.p, c.X, c.C,
-		     c.cbeg, c.cnum, c.Q, c.S, c.kmax, c.d, c.k);
+	ntn_cand_bwd(dX, dC, g, c.r, c.CW, c.h, c.X, c.C, c.p, c.cbeg, c.cnum, c.Q, c.S,
+		     c.kmax, c.d, c.k, dCW, dXV, dCV);
 	fdcheck("ntn cand dX", ntn_cand_loss, &c, c.X, dX, c.Q * c.d);
 	fdcheck("ntn cand dC", ntn_cand_loss, &c, c.C, dC, c.S * c.d);
 	ntn_checks("ntn cand", ntn_cand_loss, &c, c.p, g, c.d, c.k);
@@ -459,12 +459,12 @@ Test(nn, ranking_heads, .init = setup, .fini = teardown)
 	real *dX = zeros(c.R * c.d), *dW1 = zeros(c.d * H), *db1 = zeros(H),
 	    *dw2 = zeros(H), *db2 = zeros(c.nh), *dZ = zeros(c.R * H);
 	rank_loss(&c);
-	rank_bwd(dX, dW1, db1, dw2, db2, c.r, c.Z, dZ, c.X, c.W1, c.w2, c.R, c.d, c.nh, c.hd);
+	rank_bwd(dX, dW1, db1, dw2, db2, c.r, c.Z, c.X, c.W1, c.w2, c.R, c.d, c.nh, c.hd, dZ);
 	{	/* dZ = Z in place gives the same gradients */
 		real *e[5] = { zeros(c.R * c.d), zeros(c.d * H), zeros(H), zeros(H), zeros(c.nh) };
 		real *Zc = zeros(c.R * H);
 		memcpy(Zc, c.Z, (size_t)(c.R * H) * sizeof(real));
-		rank_bwd(e[0], e[1], e[2], e[3], e[4], c.r, Zc, Zc, c.X, c.W1, c.w2, c.R, c.d, c.nh, c.hd);
+		rank_bwd(e[0], e[1], e[2], e[3], e[4], c.r, Zc, c.X, c.W1, c.w2, c.R, c.d, c.nh, c.hd, Zc);
 		cr_expect(memcmp(e[0], dX, (size_t)(c.R * c.d) * sizeof(real)) == 0 &&
 			  memcmp(e[3], dw2, (size_t)H * sizeof(real)) == 0);
 		for (int i = 0; i < 5; i++)
@@ -513,8 +513,8 @@ Test(nn, attention_pooling, .init = setup, .fini = teardown)
 	cr_expect(fabs(s - 1) < 1e-12 && c.a[3] == 1, "attention weights sum to 1");
 	for (int j = 0; j < c.d; j++)
 		cr_expect(c.C[1 * c.d + j] == 0, "empty cluster pools to 0");
-	attn_bwd(dX, dWa, dba, dw, c.r, c.T, c.a, dT, de, c.X, c.Wa, c.w, c.soff,
-		 c.nseg, c.Ns, c.d, c.hd);
+	attn_bwd(dX, dWa, dba, dw, c.r, c.T, c.a, c.X, c.Wa, c.w, c.soff, c.nseg, c.Ns, c.d,
+		 c.hd, dT, de);
 	fdcheck("attn dX", att_loss, &c, c.X, dX, c.Ns * c.d);
 	fdcheck("attn dWa", att_loss, &c, c.Wa, dWa, c.d * c.hd);
 	fdcheck("attn dba", att_loss, &c, c.ba, dba, c.hd);
@@ -544,7 +544,7 @@ static double
 xent_loss(void *p)
 {
 	struct loss_ctx *c = p;
-	return softmax_xent(c->dz, c->z, c->cnum, c->tgt, c->Q, c->kmax, NULL);
+	return softmax_xent(c->dz, NULL, c->z, c->cnum, c->tgt, c->Q, c->kmax);
 }
 
 Test(nn, losses, .init = setup, .fini = teardown)
@@ -565,7 +565,7 @@ Test(nn, losses, .init = setup, .fini = teardown)
 	x.dz = zeros(9);
 	real *gx = zeros(9);
 	int64_t ok;
-	softmax_xent(gx, x.z, x.cnum, x.tgt, x.Q, x.kmax, &ok);
+	softmax_xent(gx, &ok, x.z, x.cnum, x.tgt, x.Q, x.kmax);
 	fdcheck("xent dz", xent_loss, &x, x.z, gx, 9);
 	cr_expect(gx[5] == 0 && gx[7] == 0 && gx[8] == 0, "padding has no gradient");
 	free(c.z); free(c.dz); free(g); free(x.z); free(x.dz); free(gx);
@@ -936,7 +936,7 @@ enc_loss(void *p)
 	struct enc_ctx *c = p;
 	real *Hs[MODEL_MAXL];
 	model_encode(c->M, c->b, c->w, Hs);
-	mix_fwd(c->F, Hs, c->M->cfg.layers, c->alpha, c->psi, c->idx, c->b->N, c->M->cfg.d);
+	mix_fwd(c->F, Hs, c->alpha, c->psi, c->idx, c->M->cfg.layers, c->b->N, c->M->cfg.d);
 	return dot(c->F, c->r, c->b->N * c->M->cfg.d);
 }
 
@@ -1135,7 +1135,7 @@ struct head_ctx {
 	struct lbuf lb;
 	int task;
 	int64_t hid, C, Cout;
-	int32_t *y, *idx, *ident, *eu, *ev;
+	int32_t *y, *idx, *eu, *ev;
 	int k;
 	real *glg, *dglg, *dH;
 	double p;		/* dropout: 0 for the gradient checks */
@@ -1150,11 +1150,11 @@ head_loss_bwd(struct head_ctx *c, int backward, int from, int embed)
 	double acc, loss;
 	int64_t N = c->b->N;
 	gsl_rng *r = c->r ? c->r : R;
-	head_forward(c->M, c->h, c->b, c->w, &c->hb, c->hid, c->Cout, c->p, r, c->ident, 1);
+	head_forward(c->M, c->h, c->b, c->w, &c->hb, c->p, r, 1);
 	if (c->task == HT_LINK) {
+		struct edges e = { c->eu, c->ev, c->y, c->idx, c->k };
 		relu_fwd(c->hb.lg, c->hb.lg, N * c->hid);
-		loss = head_link_pass(c->h, &c->lb, c->eu, c->ev, c->y, c->hb.lg, c->hb.dlg, N,
-				      c->idx, c->k, c->hid, c->C, c->p, r, NULL, c->ident);
+		loss = head_link_train(c->h, &c->lb, &e, c->hb.lg, c->hb.dlg, c->p, r);
 		if (backward)
 			relu_bwd(c->hb.dlg, c->hb.dlg, c->hb.lg, N * c->hid);
 	} else if (c->task == HT_GRAPH) {
@@ -1165,8 +1165,7 @@ head_loss_bwd(struct head_ctx *c, int backward, int from, int embed)
 	} else
 		loss = head_xent(c->hb.lg, c->hb.dlg, c->y, c->idx, c->k, c->C, N, &acc, 1);
 	if (backward)
-		head_backward(c->M, c->h, c->b, c->w, &c->hb, c->hid, c->Cout, c->p, from, embed,
-			      c->ident);
+		head_backward(c->M, c->h, c->b, c->w, &c->hb, c->p, from, embed);
 	return loss;
 }
 
@@ -1197,13 +1196,10 @@ head_ctx_init(struct head_ctx *cc, struct head_fix *f, int task, int attributes)
 			      .hid = 3, .C = 3 };
 	c.Cout = task == HT_LINK ? c.hid : c.C;
 	f->A = attributes ? rnd(N * na, 0, 1) : NULL;
-	hbuf_init(&c.hb, N, 4, c.hid, c.Cout, 1, f->A, na);
-	head_init(&f->h, 4, c.hb.din, 3, c.hid, c.Cout, c.C, task == HT_LINK, R);
+	head_init(&f->h, 4, 4 + (f->A ? na : 0), 3, c.hid, c.Cout, c.C, task == HT_LINK, R);
+	hbuf_init(&c.hb, &f->h, N, 1, f->A, na);
 	for (int64_t i = 0; i < f->h.n; i++)	/* nonzero biases, psi, alpha */
 		f->h.p[i] += (real)(0.2 * (gsl_rng_uniform(R) - 0.5));
-	c.ident = xmallocarray(LCHUNK, sizeof *c.ident);
-	for (int i = 0; i < LCHUNK; i++)
-		c.ident[i] = i;
 	c.y = xmallocarray((size_t)N + 64, sizeof *c.y);
 	c.idx = xmallocarray((size_t)N + 64, sizeof *c.idx);
 	if (task == HT_NODE) {
@@ -1242,7 +1238,7 @@ head_ctx_free(struct head_ctx *c, struct head_fix *f)
 {
 	if (c->task == HT_LINK)
 		lbuf_free(&c->lb);
-	free(f->A); free(c->ident); free(c->y); free(c->idx); free(c->eu); free(c->ev);
+	free(f->A); free(c->y); free(c->idx); free(c->eu); free(c->ev);
 	free(c->glg); free(c->dglg);
 	hbuf_free(&c->hb);
 	head_free(&f->h);
@@ -1363,7 +1359,7 @@ Test(head, dropout_draws_are_gsl_rng_uniform, .init = setup, .fini = teardown)
 	const double p = 0.3;
 	real s = (real)(1 / (1 - p));
 	gsl_rng *r1 = rng_new(9, 2), *r2 = rng_new(9, 2);
-	head_forward(c.M, c.h, c.b, c.w, &c.hb, c.hid, c.Cout, p, r1, c.ident, 1);
+	head_forward(c.M, c.h, c.b, c.w, &c.hb, p, r1, 1);
 	int64_t n1 = c.b->N * c.hb.din, n2 = c.b->N * c.hid, kept = 0;
 	for (int64_t i = 0; i < n1 + n2; i++) {
 		int want = gsl_rng_uniform(r2) >= p;
@@ -1394,13 +1390,13 @@ Test(head, link_logits_of_a_second_set, .init = setup, .fini = teardown)
 	head_ctx_init(&c, &f, HT_LINK, 0);
 	int64_t N = c.b->N, C = c.C;
 	real *one = zeros(12 * C), *two = zeros(12 * C);
-	head_forward(c.M, c.h, c.b, c.w, &c.hb, c.hid, c.Cout, 0, NULL, c.ident, 1);
+	struct edges all = { c.eu, c.ev, c.y, c.idx, 12 }, first = { c.eu, c.ev, c.y, c.idx, 5 },
+		     rest = { c.eu, c.ev, c.y, c.idx + 5, 7 };
+	head_forward(c.M, c.h, c.b, c.w, &c.hb, 0, NULL, 1);
 	relu_fwd(c.hb.lg, c.hb.lg, N * c.hid);
-	head_link_pass(c.h, &c.lb, c.eu, c.ev, c.y, c.hb.lg, NULL, N, c.idx, 12, c.hid, C, 0,
-		       NULL, one, c.ident);
-	head_link_pass(c.h, &c.lb, c.eu, c.ev, c.y, c.hb.lg, NULL, N, c.idx, 5, c.hid, C, 0,
-		       NULL, two, c.ident);
-	head_link_logits(c.h, &c.lb, c.eu, c.ev, c.idx + 5, 7, c.hid, C, two);
+	head_link_eval(c.h, &c.lb, &all, c.hb.lg, one);
+	head_link_eval(c.h, &c.lb, &first, c.hb.lg, two);
+	head_link_logits(c.h, &c.lb, &rest, two);
 	same_bits("logits", one, two, 12 * C);
 	int nz = 0;
 	for (int64_t i = 0; i < 12 * C; i++)
@@ -1408,5 +1404,111 @@ Test(head, link_logits_of_a_second_set, .init = setup, .fini = teardown)
 	cr_assert(nz == 12 * C, "%d of %lld logits are 0", 12 * (int)C - nz, (long long)(12 * C));
 	free(one);
 	free(two);
+	head_ctx_free(&c, &f);
+}
+
+/* NULL index arrays are the identity: mix_fwd, mix_bwd_params and
+ * mix_bwd_input (both of its paths) give the bits an explicit 0..R-1
+ * gives. */
+Test(nn, layer_mixing_null_is_the_identity, .init = setup, .fini = teardown)
+{
+	int L = 3;
+	int64_t R = 7, d = 5;
+	int32_t id[7] = { 0, 1, 2, 3, 4, 5, 6 };
+	real *H[3], *alpha = rnd(d, 0.5, 1.5), *psi = rnd(L, -1, 1), *dF = rnd(R * d, -1, 1);
+	real *F[2], *da[2], *dp[2], *dH[2][2];
+	for (int l = 0; l < L; l++)
+		H[l] = rnd(R * d, -1, 1);
+	for (int k = 0; k < 2; k++) {
+		const int32_t *ix = k ? NULL : id;
+		F[k] = zeros(R * d);
+		da[k] = zeros(d);
+		dp[k] = zeros(L);
+		mix_fwd(F[k], H, alpha, psi, ix, L, R, d);
+		mix_bwd_params(da[k], dp[k], dF, H, alpha, psi, ix, L, R, d);
+		for (int u = 0; u < 2; u++) {
+			dH[k][u] = zeros(R * d);	/* added to: the same start */
+			memcpy(dH[k][u], H[0], (size_t)(R * d) * sizeof(real));
+			mix_bwd_input(dH[k][u], dF, alpha, psi, ix, 1, L, R, d, u);
+		}
+	}
+	same_bits("mix F", F[0], F[1], R * d);
+	same_bits("mix dalpha", da[0], da[1], d);
+	same_bits("mix dpsi", dp[0], dp[1], L);
+	same_bits("mix dH", dH[0][0], dH[1][0], R * d);
+	same_bits("mix dH, unique rows", dH[0][1], dH[1][1], R * d);
+	for (int k = 0; k < 2; k++) {
+		free(F[k]); free(da[k]); free(dp[k]); free(dH[k][0]); free(dH[k][1]);
+	}
+	for (int l = 0; l < L; l++)
+		free(H[l]);
+	free(alpha); free(psi); free(dF);
+}
+
+/* The link decoder over edges without an index array (idx NULL) trains
+ * and evaluates as over the explicit identity, to the bit: the loss, the
+ * decoder's gradients, dH and the logits. */
+Test(head, link_null_index_is_the_identity, .init = setup, .fini = teardown)
+{
+	struct head_fix f;
+	struct head_ctx c;
+	head_ctx_init(&c, &f, HT_LINK, 0);
+	int64_t N = c.b->N, C = c.C, hid = c.hid, nh = c.h->n;
+	int32_t id[12];
+	for (int i = 0; i < 12; i++)
+		id[i] = i;
+	real *dH[2], *hg[2], *lg[2];
+	double loss[2];
+	head_forward(c.M, c.h, c.b, c.w, &c.hb, 0, NULL, 1);
+	relu_fwd(c.hb.lg, c.hb.lg, N * hid);
+	for (int k = 0; k < 2; k++) {
+		struct edges e = { c.eu, c.ev, c.y, k ? NULL : id, 12 };
+		gsl_rng *r = rng_new(3, 1);
+		dH[k] = zeros(N * hid);
+		lg[k] = zeros(12 * C);
+		memset(c.h->g, 0, (size_t)nh * sizeof *c.h->g);
+		loss[k] = head_link_train(c.h, &c.lb, &e, c.hb.lg, dH[k], 0.3, r);
+		hg[k] = xmalloc((size_t)nh * sizeof *hg[k]);
+		memcpy(hg[k], c.h->g, (size_t)nh * sizeof *hg[k]);
+		head_link_eval(c.h, &c.lb, &e, c.hb.lg, lg[k]);
+		gsl_rng_free(r);
+	}
+	cr_assert(memcmp(&loss[0], &loss[1], sizeof loss[0]) == 0, "loss %.17g != %.17g",
+		  loss[0], loss[1]);
+	same_bits("dH", dH[0], dH[1], N * hid);
+	same_bits("decoder gradients", hg[0], hg[1], nh);
+	same_bits("logits", lg[0], lg[1], 12 * C);
+	for (int k = 0; k < 2; k++) {
+		free(dH[k]); free(hg[k]); free(lg[k]);
+	}
+	head_ctx_free(&c, &f);
+}
+
+/* model_trained_tensors() marks what the tensor names say: embed.* when
+ * embed, block<l>.* for l - 1 >= from, nothing else; at every boundary. */
+Test(head, trained_tensors_by_boundary, .init = setup, .fini = teardown)
+{
+	struct head_fix f;
+	struct head_ctx c;
+	head_ctx_init(&c, &f, HT_NODE, 0);
+	model *M = c.M;
+	uint8_t *tr = xmalloc((size_t)M->nt);
+	int ntrained = 0;
+	for (int from = 0; from <= M->cfg.layers; from++)
+		for (int embed = 0; embed < 2; embed++) {
+			memset(tr, 7, (size_t)M->nt);
+			model_trained_tensors(M, from, embed, tr);
+			for (int i = 0; i < M->nt; i++) {
+				const char *nm = M->t[i].name;
+				int blk = 0, want = strncmp(nm, "embed.", 6) == 0 ? embed
+						    : sscanf(nm, "block%d.", &blk) == 1 ? blk - 1 >= from
+											 : 0;
+				cr_assert_eq(tr[i], want, "from %d, embed %d: %s: %d, not %d", from,
+					     embed, nm, tr[i], want);
+				ntrained += tr[i];
+			}
+		}
+	cr_assert(ntrained > 0);
+	free(tr);
 	head_ctx_free(&c, &f);
 }
