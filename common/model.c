@@ -264,7 +264,8 @@ model_init_params(model *M, gsl_rng *r)
  * larger for the larger features of the positives' endpoints), for three
  * epochs of the paper's configuration.  Started at the base rate the mean
  * logit needs no move, the units stay in tanh's working range, and the
- * head learns from the first epoch (README, "Choices and deviations").
+ * head learns from the first epoch (docs/choices.md, "The link head's
+ * output bias starts at the base rate of its pairs").
  */
 void
 model_init_rec_prior(model *M, double pos, double neg)
