@@ -264,7 +264,7 @@ void pretrained_stage(struct pretrained *p, const struct stage_ask *a)
 		cols = bcols;
 	} else {
 		featcmd_init(&p->fc, arg, a->quiet, a->timeout);
-		if (featcmd_source(&p->fc, fs, a->g0, msg, sizeof msg) != 0)
+		if (featstage_command(&p->fc, fs, a->g0, msg, sizeof msg) != 0)
 			die("%s", msg);
 		cols = p->fc.columns;
 	}

@@ -396,7 +396,7 @@ resolve_features(struct train_opts *o, const struct train_data *ds, struct featc
 	} else if (strcmp(s->feature_stage, "command") == 0) {
 		const graph *g0 = &ds->g[0]->g;
 		featcmd_init(fc, s->feature_command, o->c.quiet, o->features_timeout);
-		if (featcmd_source(fc, fs, g0, msg, sizeof msg))
+		if (featstage_command(fc, fs, g0, msg, sizeof msg))
 			die("%s", msg);
 		free(s->feature_columns);
 		s->feature_columns = xstrdup(fc->columns);
