@@ -128,4 +128,147 @@ int feat_take(const gs_rec *r, int32_t n, double **feat, int *F, char *msg, size
  * four, minmax-scaled), which FEAT_SRC_PAPER computes the same. */
 int feat_is_paper(const gs_rec *r);
 
+/* ---- the input's 'features' tensors ---- */
+
+/* The 'features' tensors of an input's graphs as they come: how many
+ * graphs had one, and the first one's width, columns ("" for none, owned)
+ * and whether it is nodefeat's four.  Zeroed to start;
+ * feat_seen_free() releases it. */
+struct feat_seen {
+	int64_t n;
+	int F;
+	char *cols;
+	int paper;
+};
+
+/* How a tensor differs from the first one seen (bits). */
+enum { FEAT_SEEN_COLUMNS = 1, FEAT_SEEN_WIDTH = 2, FEAT_SEEN_PAPER = 4 };
+
+/*
+ * The 'features' tensor r of a graph of n nodes: read into *feat and *F
+ * (feat_take()), and counted in seen.  Returns 0 (the first, or like
+ * it); -1 with msg (feat_take()'s; not counted); or the FEAT_SEEN_x bits
+ * in which it differs from the first (the caller says which matter).
+ * Time: O(n * F).
+ */
+int featstage_tensor(struct feat_seen *seen, const gs_rec *r, int32_t n, double **feat, int *F,
+		     char *msg, size_t msglen);
+void feat_seen_free(struct feat_seen *seen);
+
+/* The 'features' tensor among a graph's records recs[0..nrecs-1], or
+ * NULL.  Time: O(nrecs). */
+const gs_rec *featstage_held(const gs_rec *recs, int nrecs);
+
+/* Why a graph's tensor (has: it has one, F columns) cannot feed fs, a
+ * stage of given tensors whose width the first graph set; NULL when it
+ * can, or when fs is another kind of stage. */
+const char *featstage_misfit(const struct feat_src *fs, int has, int F);
+
+/* ---- the choice of the stage ---- */
+
+/*
+ * What gcn-train knows of its stage and its input (gcn-train(1),
+ * Features), and, after featstage_for_training(), what it chose.
+ */
+struct stage_train {
+	const char *stage;   /* features.stage: paper, rwse, stream, command */
+	const char *command; /* features.command, for command */
+	int given;	     /* --features or the config named the stage */
+	int width_given;     /* the config's features.width, to check */
+	long long width;
+	const char *columns; /* the config's features.columns to check, or NULL */
+	int quiet;
+	double timeout;	    /* --features-timeout */
+	int64_t ngraphs;    /* graphs of the input */
+	int64_t nfeat;	    /* how many have a 'features' tensor */
+	int64_t premasked;  /* how many of those are pre-masked */
+	int fpaper;	    /* the tensors are nodefeat's four (feat_is_paper) */
+	const char *fcols;  /* their columns */
+	int F;		    /* the first graph's width */
+	const graph *g0;    /* the first graph, to learn a command's width */
+	const char *chosen; /* out: stage, or "paper" or "stream" for the input's */
+	const char *cols;   /* out: its columns (bcols, fcols or the command's) */
+	char bcols[6 * RWSE_STEPS_MAX];
+};
+
+/*
+ * Choose fs for gcn-train: t->stage when given; else the input's
+ * 'features' tensors where the graphs are pre-masked (they describe what
+ * the model sees), the built-in four where the tensors are nodefeat's four
+ * computed before masking, the built-in four without tensors.  A command
+ * stage is fc (initialised here, the caller frees it with featcmd_free()).
+ * The config's width and columns, when given, must be the stage's.
+ * Everything but the last default is said on stderr (unless quiet).  Dies
+ * with one line when the stage cannot be used.  Time: a command's run on
+ * t->g0, else O(1).
+ */
+void featstage_for_training(struct feat_src *fs, struct featcmd *fc, struct stage_train *t);
+
+/* What a model records of its stage, as plain values. */
+struct stage_rec {
+	const char *path;     /* its file, or NULL: no model (the defaults) */
+	const char *stage;    /* features.stage */
+	const char *command;  /* features.command */
+	const char *columns;  /* features.columns */
+	int width;	      /* the encoder's input width */
+	const char *recorded; /* the command it records for a built-in set
+			       * (featcmd_builtin), or NULL */
+};
+
+/* What a downstream program knows of its graphs and its options. */
+struct stage_ask {
+	const char *features; /* --features, or NULL: the model's stage */
+	int allow_command;    /* --allow-features-command: the model's command
+			       * may run */
+	double timeout;	      /* --features-timeout: seconds a command's call
+			       * may take, 0 = no limit */
+	int scale;	      /* --scale: the paper stage's scaling */
+	int fresh;	      /* the encoder is drawn anew (--no-pretrain): the
+			       * stage may have another width, the model is
+			       * remade for it */
+	int changes;	      /* the graph the encoder sees is not the input's
+			       * (the link task's training edges): no 'features'
+			       * tensors */
+	int quiet;
+	const graph *g0;   /* a graph of the input, to learn a command's width */
+	int ngraphs;	   /* graphs of the input */
+	int nfeat;	   /* how many of them have a 'features' tensor */
+	int F;		   /* their width */
+	const char *fcols; /* and columns */
+};
+
+/* Why featstage_for_model() chose its stage, and the stage's columns, for
+ * featstage_tell_model(). */
+struct stage_said {
+	char why[240];
+	const char *cols; /* bcols, the input's or the command's */
+	char bcols[6 * RWSE_STEPS_MAX];
+};
+
+/*
+ * Choose fs for a downstream program (gcn-adapt(1), Features):
+ * --features, else the model's stage, else the built-in four.  A model
+ * file is data: the command it records runs only with a->allow_command, or
+ * when --features gives a stage (the same command, say); without either
+ * it is an error that names the command and both ways (gcn-embed(1),
+ * SECURITY).  A recorded command that is a built-in set is that set,
+ * computed here.  A pre-trained model (not a->fresh) must get its width
+ * and columns; a fresh one is the caller's to remake for fs->F.  A command
+ * stage is fc (initialised here; the caller frees it).  Dies with one line
+ * when the stage cannot be used.  Time: a command's run on a->g0, else
+ * O(1).
+ */
+void featstage_for_model(struct feat_src *fs, struct featcmd *fc, const struct stage_rec *rec,
+			 const struct stage_ask *a, struct stage_said *said);
+
+/* Say the stage featstage_for_model() chose on stderr, unless a->quiet:
+ * every choice but the built-in default, and input tensors left unused. */
+void featstage_tell_model(const struct feat_src *fs, const struct featcmd *fc,
+			  const struct stage_rec *rec, const struct stage_ask *a,
+			  const struct stage_said *said);
+
+/* The stage fs in use, for records: "paper", "rwse", "stream" or fc's
+ * command. */
+const char *featstage_name(const struct feat_src *fs, const struct featcmd *fc);
+
 #endif
