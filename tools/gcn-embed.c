@@ -299,7 +299,6 @@ one_graph(void *ctx, const struct filter_graph *fg)
 	int32_t n = fg->g->n;
 	real *Hs[MODEL_MAXL];
 	double *given[1];
-	const char *misfit;
 	char msg[512];
 	int F = 0;
 
@@ -309,7 +308,8 @@ one_graph(void *ctx, const struct filter_graph *fg)
 		die("%s: graph %" PRId64 ": %s", gs_where(fg->in), fg->rec->id, msg);
 	if (!s->staged)
 		choose_stage(s, fg, fr != NULL, F, fr && fr->columns ? fr->columns : "");
-	if ((misfit = featstage_misfit(&s->pt.fs, fr != NULL, F)))
+	const char *misfit = featstage_misfit(&s->pt.fs, fr != NULL, F);
+	if (misfit)
 		die("%s: graph %" PRId64 ": %s", gs_where(fg->in), fg->rec->id, misfit);
 	progress_start(&s->pr, "steps", 3, "graph %" PRId64 " (%" PRId32 " nodes)",
 		       fg->rec->id, n);
