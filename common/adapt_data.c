@@ -139,24 +139,19 @@ take_features(struct adapt_data *ds, gs_file *in, const gs_rec *r, const graph *
 {
 	const char *cols = r->columns ? r->columns : "";
 	char msg[256];
-	int F;
+	int F, differ;
 
 	if (!ds->have_graph || r->id != ds->id)
 		die("%s: 'features' tensor does not follow its graph", gs_where(in));
 	if (*feat)
 		die("%s: graph %" PRId64 " has a second 'features' tensor", gs_where(in), r->id);
-	if (feat_take(r, g->n, feat, &F, msg, sizeof msg) != 0)
+	differ = featstage_tensor(&ds->fseen, r, g->n, feat, &F, msg, sizeof msg);
+	if (differ < 0)
 		die("%s: %s", gs_where(in), msg);
-	if (ds->nfeat == 0) {
-		ds->F = F;
-		ds->fcols = xstrdup(cols);
-		ds->fpaper = feat_is_paper(r);
-	} else if (F != ds->F || strcmp(cols, ds->fcols) != 0) {
+	if (differ & (FEAT_SEEN_WIDTH | FEAT_SEEN_COLUMNS))
 		die("%s: graph %" PRId64 ": 'features' columns '%.80s' differ from earlier "
 		    "graphs' '%.80s'",
-		    gs_where(in), r->id, cols, ds->fcols);
-	}
-	ds->nfeat++;
+		    gs_where(in), r->id, cols, ds->fseen.cols);
 }
 
 /* The node classes of a node task: the first column of the --label tensor;
@@ -353,7 +348,7 @@ adapt_data_free(struct adapt_data *ds)
 	for (int i = 0; i < ds->ng; i++)
 		free(ds->gfeat[i]);
 	free(ds->gfeat);
-	free(ds->fcols);
+	feat_seen_free(&ds->fseen);
 	free(ds->mvals);
 	gs_reader_free(&ds->rd);
 }

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "featstage.h"
 #include "graph.h"
 #include "nn.h"
 #include "reader.h"
@@ -55,8 +56,7 @@ struct adapt_data {
 	 * or of each graph (graph task); their width, columns, and whether
 	 * they are nodefeat's four */
 	double *feat, **gfeat;
-	int nfeat, F, fpaper;
-	char *fcols;
+	struct feat_seen fseen;
 };
 
 /*

@@ -571,7 +571,7 @@ adapt_write_model(const struct adapt *a, const struct pretrained *pt, gs_file *m
 				   : kind == FEAT_SRC_CALL ? "command"
 							   : feat_src_name(&pt->fs));
 	s.feature_command = (char *)(kind == FEAT_SRC_CALL ? pt->fc.cmd : "");
-	s.feature_columns = kind == FEAT_SRC_GIVEN  ? ds->fcols
+	s.feature_columns = kind == FEAT_SRC_GIVEN  ? ds->fseen.cols
 			    : kind == FEAT_SRC_CALL ? pt->fc.columns
 						    : bcols;
 	memset(&ac, 0, sizeof ac);
@@ -724,9 +724,9 @@ adapt_stage(struct pretrained *pt, const struct adapt_opts *o, struct adapt_data
 		.quiet = o->c.quiet,
 		.g0 = o->task == ADAPT_GRAPH ? &ds->gs[0] : &ds->g,
 		.ngraphs = o->task == ADAPT_GRAPH ? ds->ng : 1,
-		.nfeat = ds->nfeat,
-		.F = ds->F,
-		.fcols = ds->fcols,
+		.nfeat = (int)ds->fseen.n,
+		.F = ds->fseen.F,
+		.fcols = ds->fseen.cols,
 	};
 	pretrained_stage(pt, &sa);
 }
@@ -766,9 +766,9 @@ adapt_predict_input(struct adapt_data *ds, const struct adapt_opts *o, struct pr
 		.quiet = o->c.quiet,
 		.g0 = task == ADAPT_GRAPH ? &ds->gs[0] : &ds->g,
 		.ngraphs = task == ADAPT_GRAPH ? ds->ng : 1,
-		.nfeat = ds->nfeat,
-		.F = ds->F,
-		.fcols = ds->fcols,
+		.nfeat = (int)ds->fseen.n,
+		.F = ds->fseen.F,
+		.fcols = ds->fseen.cols,
 	};
 	pretrained_stage(pt, &sa);
 }

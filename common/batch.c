@@ -61,44 +61,6 @@ lgraph_free(struct lgraph *lg)
 /* batches */
 
 void
-feat_src_default(struct feat_src *fs)
-{
-	memset(fs, 0, sizeof *fs);
-	fs->kind = FEAT_SRC_PAPER;
-	fs->F = MODEL_NFEAT;
-	fs->scale = FEAT_SCALE_MINMAX;
-}
-
-int
-feat_take(const gs_rec *r, int32_t n, double **feat, int *F, char *msg, size_t msglen)
-{
-	if (r->rows != n || (r->dtype != GS_F64 && r->dtype != GS_F32) || r->cols < 1 ||
-	    r->cols > MODEL_MAXF) {
-		snprintf(msg, msglen, "'features' tensor is %lld x %lld %s, want %d rows of "
-			 "floats, at most %d columns", (long long)r->rows, (long long)r->cols,
-			 r->dtype == GS_F64 || r->dtype == GS_F32 ? "float" : "integer", (int)n,
-			 MODEL_MAXF);
-		return -1;
-	}
-	*F = (int)r->cols;
-	*feat = xrealloc(*feat, ((size_t)(r->rows * r->cols) + 1) * sizeof **feat);
-	for (int64_t j = 0; j < r->rows * r->cols; j++)	/* finite: the reader checks */
-		(*feat)[j] = r->dtype == GS_F64 ? ((const double *)r->data)[j]
-		    : ((const float *)r->data)[j];
-	return 0;
-}
-
-int
-feat_is_paper(const gs_rec *r)
-{
-	const char *sc = gs_attr_get(r, "scale"), *set = gs_attr_get(r, "set");
-
-	return r->cols == MODEL_NFEAT && r->columns &&
-	    strcmp(r->columns, FEATURES_COLUMNS) == 0 && (!sc || strcmp(sc, "minmax") == 0) &&
-	    (!set || strcmp(set, "paper") == 0);
-}
-
-void
 batch_opts_default(struct batch_opts *o)
 {
 	o->mask_fraction = 0.2;
@@ -107,57 +69,6 @@ batch_opts_default(struct batch_opts *o)
 	o->support_fraction = 1;
 	o->tie_rtol = 1e-9;
 	feat_src_default(&o->fs);
-}
-
-int
-feat_src_builtin(struct feat_src *fs, const char *name)
-{
-	if (strcmp(name, "paper") == 0) {
-		fs->kind = FEAT_SRC_PAPER;
-		fs->F = MODEL_NFEAT;
-	} else if (strcmp(name, "rwse") == 0) {
-		fs->kind = FEAT_SRC_RWSE;
-		fs->F = RWSE_STEPS;
-	} else {
-		return -1;
-	}
-	return 0;
-}
-
-const char *
-feat_src_name(const struct feat_src *fs)
-{
-	return fs->kind == FEAT_SRC_RWSE ? "rwse" : "paper";
-}
-
-void
-feat_src_columns(const struct feat_src *fs, char *buf, size_t len)
-{
-	if (fs->kind == FEAT_SRC_RWSE)
-		rwse_columns(RWSE_STEPS, buf, len);
-	else
-		snprintf(buf, len, "%s", FEATURES_COLUMNS);
-}
-
-/*
- * A built-in set's features of g, the pos-th graph of its batch: the
- * paper's four scaled, or RWSE (fs->F columns) with nodefeat's defaults and
- * its seed for a graph of id pos.  (n x fs->F) into feat.  Returns 0 or -1.
- */
-static int
-builtin_features(const graph *g, const struct feat_src *fs, int pos, double *feat,
-		 features_ws *fw, rwse_ws *rw)
-{
-	struct rwse_opts ro;
-
-	if (fs->kind == FEAT_SRC_PAPER) {
-		features_raw(g, feat, fw);
-		return features_scale(feat, g->n, feat, fs->scale);
-	}
-	rwse_opts_init(&ro);
-	ro.steps = fs->F;
-	ro.seed = rng_mix(0, (uint64_t)pos);
-	return rwse_compute(g, &ro, feat, NULL, rw);
 }
 
 /* One graph's share of a batch, in local node ids. */
@@ -188,8 +99,7 @@ struct piece {
 
 struct tbuf {			/* one per thread */
 	mask_buf mb;
-	features_ws fw;
-	rwse_ws rw;
+	struct featstage_ws fws;
 	gsl_rng *rng;
 };
 
@@ -231,8 +141,7 @@ batch_free(batch *b)
 		free(bp->pc);
 		for (int i = 0; i < bp->ntb; i++) {
 			mask_buf_free(&bp->tb[i].mb);
-			features_ws_free(&bp->tb[i].fw);
-			rwse_ws_free(&bp->tb[i].rw);
+			featstage_ws_free(&bp->tb[i].fws);
 			if (bp->tb[i].rng)
 				gsl_rng_free(bp->tb[i].rng);
 		}
@@ -340,7 +249,7 @@ piece_features(struct piece *p, const struct lgraph *lg, const graph *gs, int po
 	switch (o->fs.kind) {
 	case FEAT_SRC_PAPER:
 	case FEAT_SRC_RWSE:
-		if (builtin_features(gs, &o->fs, pos, p->feat, &tb->fw, &tb->rw) != 0)
+		if (featstage_graph(&o->fs, gs, pos, p->feat, &tb->fws) != 0)
 			return -1;
 		break;
 	case FEAT_SRC_GIVEN:
@@ -512,8 +421,7 @@ batch_room(struct bpriv *bp, int G)
 		bp->tb = xreallocarray(bp->tb, (size_t)nth, sizeof *bp->tb);
 		for (int i = bp->ntb; i < nth; i++) {
 			mask_buf_init(&bp->tb[i].mb);
-			features_ws_init(&bp->tb[i].fw);
-			rwse_ws_init(&bp->tb[i].rw);
+			featstage_ws_init(&bp->tb[i].fws);
 			bp->tb[i].rng = rng_new(0, 0);
 		}
 		bp->ntb = nth;
@@ -570,7 +478,7 @@ call_features(struct bpriv *bp, int G, const struct batch_opts *o, char *msg,
 		sg[i] = &bp->pc[i].seen;
 		fp[i] = bp->pc[i].feat;
 	}
-	rc = o->fs.call(o->fs.ctx, sg, G, fp, msg, msglen);
+	rc = featstage_graphs(&o->fs, sg, G, fp, msg, msglen);
 	free(sg);
 	free(fp);
 	return rc != 0 ? -1 : 0;
@@ -698,8 +606,7 @@ batch_plain(batch *b, const graph *const *gs, int G, const struct feat_src *fs,
 {
 	struct bpriv *bp = b->priv;
 	int64_t N = 0, nnz = 0, F = fs->F;
-	features_ws fw;
-	rwse_ws rw;
+	struct featstage_ws ws;
 	double **feat;
 	int rc = 0;
 
@@ -713,8 +620,7 @@ batch_plain(batch *b, const graph *const *gs, int G, const struct feat_src *fs,
 	}
 	/* each graph's features: computed, given, or from the stage called */
 	feat = xcalloc((size_t)G, sizeof *feat);
-	features_ws_init(&fw);
-	rwse_ws_init(&rw);
+	featstage_ws_init(&ws);
 	for (int i = 0; i < G && rc == 0; i++) {
 		if (fs->kind == FEAT_SRC_GIVEN) {
 			feat[i] = given[i];
@@ -722,16 +628,15 @@ batch_plain(batch *b, const graph *const *gs, int G, const struct feat_src *fs,
 		}
 		feat[i] = xmallocarray((size_t)gs[i]->n * F + 1, sizeof **feat);
 		if ((fs->kind == FEAT_SRC_PAPER || fs->kind == FEAT_SRC_RWSE) &&
-		    builtin_features(gs[i], fs, i, feat[i], &fw, &rw) != 0) {
+		    featstage_graph(fs, gs[i], i, feat[i], &ws) != 0) {
 			snprintf(msg, msglen, "bad built-in feature options (scaling %d, width %d)",
 				 fs->scale, fs->F);
 			rc = -1;
 		}
 	}
-	features_ws_free(&fw);
-	rwse_ws_free(&rw);
-	if (rc == 0 && fs->kind == FEAT_SRC_CALL)
-		rc = fs->call(fs->ctx, gs, G, feat, msg, msglen);
+	featstage_ws_free(&ws);
+	if (rc == 0)
+		rc = featstage_graphs(fs, gs, G, feat, msg, msglen);
 	if (rc == 0) {
 		b->P = b->U = b->Ns = b->ncl = b->Q = 0;	/* no pairs, no clusters */
 		b->G = G;

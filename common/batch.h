@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <gsl/gsl_rng.h>
 
+#include "featstage.h"
 #include "graph.h"
 #include "mask.h"
 #include "nn.h"
@@ -23,67 +24,7 @@
 #include "rwse.h"
 #include "stream.h"
 
-#define MODEL_NFEAT 4		/* the paper's input features (nodefeat) */
 #define MODEL_NCENT 4		/* ranking targets */
-#define MODEL_MAXF 65536	/* widest input a feature stage may give */
-
-/*
- * Where the model's input features come from: the feature stage.  The
- * features always describe the graph the model sees (the masked graph in
- * pre-training, the training edges' graph in the link task):
- *   FEAT_SRC_PAPER  the paper's four (nodefeat.h), computed here on each
- *                   graph, scaled by `scale` (FEAT_SCALE_x)
- *   FEAT_SRC_RWSE   the random-walk return probabilities of
- *                   `nodefeat --set rwse` with its defaults (rwse.h:
- *                   RWSE_STEPS columns rw1..), computed here; the walks of
- *                   estimated components are seeded as nodefeat -s 0 seeds
- *                   a graph whose id is its place in the batch, so the
- *                   values are the command's to the bit
- *   FEAT_SRC_GIVEN  given with the graph (a 'features' tensor of the
- *                   input): only where the graph is not changed, so a
- *                   graph that is masked afresh is an error
- *   FEAT_SRC_CALL   a function of the graphs, called on every batch's
- *                   graphs at once (featcmd.h runs a command)
- * PAPER and RWSE are the built-in sets: a model records them by name
- * (features.stage), and they need no shell.
- */
-enum { FEAT_SRC_PAPER = 0, FEAT_SRC_GIVEN, FEAT_SRC_CALL, FEAT_SRC_RWSE };
-
-/* FEAT_SRC_CALL: fill feat[i] with gs[i]->n x F values for i < G;
- * 0, or -1 with msg. */
-typedef int (*feat_call_fn)(void *ctx, const graph *const *gs, int G,
-			    double *const *feat, char *msg, size_t msglen);
-
-struct feat_src {
-	int kind;		/* FEAT_SRC_x [PAPER] */
-	int F;			/* width [MODEL_NFEAT] */
-	int scale;		/* PAPER: FEAT_SCALE_x [MINMAX] */
-	feat_call_fn call;	/* CALL */
-	void *ctx;		/* CALL: its first argument */
-};
-
-/* The paper's four features, minmax-scaled. */
-void feat_src_default(struct feat_src *fs);
-
-/* The built-in set named name, "paper" or "rwse", as fs (its scale left
- * as it is).  Returns 0, or -1 for another name. */
-int feat_src_builtin(struct feat_src *fs, const char *name);
-
-/* The name of a built-in stage fs ("paper", "rwse"), and its columns
- * into buf (len >= 6 * RWSE_STEPS_MAX is enough). */
-const char *feat_src_name(const struct feat_src *fs);
-void feat_src_columns(const struct feat_src *fs, char *buf, size_t len);
-
-/*
- * A 'features' tensor record r of a graph of n nodes as doubles: *feat
- * (allocated, n x *F) and *F.  Returns 0, or -1 with msg (not n rows, not
- * float, too wide).
- */
-int feat_take(const gs_rec *r, int32_t n, double **feat, int *F, char *msg, size_t msglen);
-
-/* 1 if a 'features' record r is nodefeat's default output (the paper's
- * four, minmax-scaled), which FEAT_SRC_PAPER computes the same. */
-int feat_is_paper(const gs_rec *r);
 
 /* One labelled graph of the training set. */
 struct lgraph {

@@ -7,7 +7,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "batch.h"
 #include "cmdrun.h"
 #include "err.h"
 #include "featcmd.h"
@@ -159,7 +158,7 @@ static int read_features(struct featcmd *fc, gs_file *in, const graph *const *gs
 		}
 		got[i] = 1;
 		if (r.rows != gs[i]->n || (r.dtype != GS_F64 && r.dtype != GS_F32) ||
-		    r.cols < 1 || r.cols > MODEL_MAXF) {
+		    r.cols < 1 || r.cols > FEATCMD_MAXF) {
 			snprintf(msg, len, "features: '%s': graph %" PRId64 ": a %" PRId64 " x %"
 				 PRId64 " %s tensor, want %" PRId32 " rows of floats", fc->shown, i,
 				 r.rows, r.cols, r.dtype == GS_F64 || r.dtype == GS_F32 ? "float"
@@ -282,18 +281,6 @@ int featcmd_call(void *ctx, const graph *const *gs, int G, double *const *feat,
 	cmdrun_free(&cr);
 	cmdrun_raise(&cr);
 	return rc;
-}
-
-int featcmd_source(struct featcmd *fc, struct feat_src *fs, const graph *g0, char *msg,
-		   size_t msglen)
-{
-	if (featcmd_call(fc, &g0, 1, NULL, msg, msglen) != 0)
-		return -1;
-	fs->kind = FEAT_SRC_CALL;
-	fs->F = fc->F;
-	fs->call = featcmd_call;
-	fs->ctx = fc;
-	return 0;
 }
 
 int featcmd_read(struct featcmd *fc, gs_file *in, const graph *const *gs, int G,

@@ -37,6 +37,7 @@
 #define FEATCMD_TIMEOUT 600	/* default seconds a call may take (0: no limit) */
 #define FEATCMD_SHOW_LINES 20	/* its standard error shown on success: the last */
 #define FEATCMD_SHOW_BYTES 4096	/* lines, and bytes at most */
+#define FEATCMD_MAXF 65536	/* widest tensor taken (featstage.h's MODEL_MAXF) */
 
 struct featcmd {
 	char *cmd;		/* the shell command line */
@@ -55,7 +56,7 @@ void featcmd_free(struct featcmd *fc);
  * Run the command on gs[0..G-1]; fill feat[i] (gs[i]->n x F, allocated by
  * the caller) when feat is not NULL.  The first call sets fc->F and
  * fc->columns (call it with feat NULL to learn the width).  A feat_call_fn
- * (batch.h) with fc as its context.  Returns 0, or -1 with msg
+ * (featstage.h) with fc as its context.  Returns 0, or -1 with msg
  * ("features: 'COMMAND': what").  A signal that ends the call is raised
  * again before it returns (cmdrun_raise): a program whose handler only
  * notes it gets -1 and "interrupted" in msg.
@@ -78,22 +79,12 @@ typedef struct gs_file gs_file;	/* stream.h */
 int featcmd_read(struct featcmd *fc, gs_file *in, const graph *const *gs, int G,
 		 double *const *feat, char *msg, size_t msglen);
 
-struct feat_src;	/* batch.h */
-
-/*
- * Make the command of fc (featcmd_init'ed) the feature stage fs
- * (FEAT_SRC_CALL with fc as its context): its first run, on g0, learns the
- * width.  Returns 0, or -1 with msg.
- */
-int featcmd_source(struct featcmd *fc, struct feat_src *fs, const graph *g0, char *msg,
-		   size_t msglen);
-
 /*
  * The built-in feature set a command line stands for: "paper" or "rwse"
  * when cmd is exactly `nodefeat` with nothing but -q, --quiet and
  * --set paper|rwse (or --set=...) after it, in any order, separated by
  * blanks; else NULL.  Such a command computes what the built-in set
- * computes (batch.h, FEAT_SRC_PAPER and FEAT_SRC_RWSE), to the bit, so it
+ * computes (featstage.h, FEAT_SRC_PAPER and FEAT_SRC_RWSE), to the bit, so it
  * is computed in-process and needs no shell.  Anything else (another
  * option, a path, a pipe) is a command.  Time: O(length of cmd).
  */

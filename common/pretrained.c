@@ -164,17 +164,9 @@ void pretrained_free(struct pretrained *p)
 	free(p->recorded);
 }
 
-/* The model's own stage: "paper", "stream" or its command. */
-static const char *model_stage(const struct pretrained *p)
-{
-	return strcmp(p->ts.feature_stage, "command") == 0 ? p->ts.feature_command
-	    : p->ts.feature_stage;
-}
-
 const char *pretrained_stage_name(const struct pretrained *p)
 {
-	return p->fs.kind == FEAT_SRC_GIVEN ? "stream" : p->fs.kind == FEAT_SRC_CALL
-	    ? p->fc.cmd : feat_src_name(&p->fs);
+	return featstage_name(&p->fs, &p->fc);
 }
 
 /*
@@ -196,103 +188,32 @@ static void model_stage_check(struct pretrained *p)
 		free(cmd);
 }
 
-/*
- * A model file is data: the command it records runs only on the user's
- * word, --allow-features-command or a --features of their own.  The flag
- * given where it allows nothing is said.
- */
-static void refuse_command(const struct pretrained *p, const struct stage_ask *a)
+/* What p's model records of its stage (model_stage_check'ed), in rec. */
+static void stage_rec_of(const struct pretrained *p, struct stage_rec *rec)
 {
-	int recorded = p->path && strcmp(p->ts.feature_stage, "command") == 0;
-	const char *cmd = p->ts.feature_command;
-	char shown[200];
-
-	if (recorded && !a->features && !a->allow_command) {
-		snprintf(shown, sizeof shown, "%.160s%s", cmd, strlen(cmd) > 160 ? "..." : "");
-		err_one_line(shown);
-		die("%s: the model's feature stage is the command '%s', and a model file runs "
-		    "nothing by itself: give --features '%s' to run it, or "
-		    "--allow-features-command", p->path, shown, shown);
-	}
-	if (a->allow_command && (!recorded || a->features) && !a->quiet)
-		warnx_("--allow-features-command: %s; nothing to allow", a->features
-		       ? "--features chooses the stage" : p->path ? "the model records no command"
-		       : "no model");
+	rec->path = p->path;
+	rec->stage = p->ts.feature_stage;
+	rec->command = p->ts.feature_command;
+	rec->columns = p->ts.feature_columns;
+	rec->width = p->M.cfg.nfeat;
+	rec->recorded = p->recorded;
 }
 
 void pretrained_stage(struct pretrained *p, const struct stage_ask *a)
 {
 	model *M = &p->M;
-	struct feat_src *fs = &p->fs;
-	const char *arg, *cols = FEATURES_COLUMNS, *set;
-	char msg[512], bcols[6 * RWSE_STEPS_MAX], why[240];
+	struct stage_rec rec;
+	struct stage_said said;
 
 	model_stage_check(p);
-	arg = a->features ? a->features : p->path ? model_stage(p) : "paper";
-	if (a->features || !p->path)
-		snprintf(why, sizeof why, "%s", a->features ? "--features" : "the default");
-	else if (p->recorded)
-		snprintf(why, sizeof why, "the model's feature stage, recorded as '%.160s': "
-			 "computed built in", p->recorded);
-	else
-		snprintf(why, sizeof why, "the model's feature stage");
-	err_one_line(why);
-	feat_src_default(fs);
-	fs->scale = a->scale;
-	if (a->nfeat > 0 && a->nfeat < a->ngraphs)
-		die("%d of %d graphs have a 'features' tensor: give all or none", a->nfeat,
-		    a->ngraphs);
-	refuse_command(p, a);
-	if (strcmp(arg, "stream") == 0) {
-		if (a->changes)
-			die("features: %s is the input's 'features' tensors, which describe the "
-			    "whole graph; the link task computes features on each run's training "
-			    "edges: give --features 'COMMAND'", why);
-		if (a->nfeat == 0 && (!p->path || a->fresh))
-			die("features: --features stream: the input has no 'features' tensors");
-		if (a->nfeat == 0)
-			die("features: %s is the input's 'features' tensors (%d columns: %.80s), "
-			    "and the input has none: add them with the stage that made them, or "
-			    "give --features 'COMMAND' with those columns", why, M->cfg.nfeat,
-			    p->ts.feature_columns);
-		fs->kind = FEAT_SRC_GIVEN;
-		fs->F = a->F;
-		cols = a->fcols;
-	} else if (feat_src_builtin(fs, arg) == 0 ||
-		   ((set = featcmd_builtin(arg)) && feat_src_builtin(fs, set) == 0)) {
-		feat_src_columns(fs, bcols, sizeof bcols);
-		cols = bcols;
-	} else {
-		featcmd_init(&p->fc, arg, a->quiet, a->timeout);
-		if (featcmd_source(&p->fc, fs, a->g0, msg, sizeof msg) != 0)
-			die("%s", msg);
-		cols = p->fc.columns;
-	}
-	if (fs->kind != FEAT_SRC_PAPER && a->scale != FEAT_SCALE_MINMAX)
-		die_usage("--scale is for the paper's four features (--features paper)");
-	/* the model's input must be what the stage gives */
-	if (p->path && !a->fresh &&
-	    (fs->F != M->cfg.nfeat || strcmp(cols, p->ts.feature_columns) != 0))
-		die("features: the model was trained on %d columns (%.80s) from its stage '%.80s'; "
-		    "%s gives %d (%.80s): use the model's stage or one with its columns",
-		    M->cfg.nfeat, p->ts.feature_columns, model_stage(p),
-		    a->features ? a->features : why, fs->F, cols);
-	if (fs->F != M->cfg.nfeat) {	/* a fresh encoder: the architecture for this input */
+	stage_rec_of(p, &rec);
+	featstage_for_model(&p->fs, &p->fc, &rec, a, &said);
+	if (p->fs.F != M->cfg.nfeat) {	/* a fresh encoder: the architecture for this input */
 		struct model_cfg mc = M->cfg;
 		model_free(M);
-		mc.nfeat = fs->F;
+		mc.nfeat = p->fs.F;
 		if (model_init(M, &mc) != 0)
 			die("model settings out of range");
 	}
-	if (a->quiet)
-		return;
-	const char *used = pretrained_stage_name(p), *mine = model_stage(p);
-	int other = p->path && strcmp(used, mine) != 0;
-	if (fs->kind != FEAT_SRC_PAPER || a->features || (p->path && strcmp(mine, "paper") != 0))
-		warnx_("features: %s (%s): %d columns (%.80s)%s%s%s", used, why, fs->F, cols,
-		       other ? "; the model was trained with '" : "", other ? mine : "",
-		       other ? "'" : "");
-	if (a->nfeat > 0 && fs->kind != FEAT_SRC_GIVEN)
-		warnx_("features: the input's 'features' tensors are not used "
-		       "(--features stream uses them)");
+	featstage_tell_model(&p->fs, &p->fc, &rec, a, &said);
 }

@@ -59,39 +59,13 @@ int pretrained_read_adapted(struct pretrained *p, struct adapted_cfg *ac, struct
 			    const char *path, char *msg, size_t len);
 void pretrained_free(struct pretrained *p);
 
-/* What a downstream program knows of its graphs and its options. */
-struct stage_ask {
-	const char *features;	/* --features, or NULL: the model's stage */
-	int allow_command;	/* --allow-features-command: the model's command
-				 * may run */
-	double timeout;		/* --features-timeout: seconds a command's call
-				 * may take, 0 = no limit */
-	int scale;		/* --scale: the paper stage's scaling */
-	int fresh;		/* the encoder is drawn anew (--no-pretrain): the
-				 * stage may have another width, the model is
-				 * remade for it */
-	int changes;		/* the graph the encoder sees is not the input's
-				 * (the link task's training edges): no 'features'
-				 * tensors */
-	int quiet;
-	const graph *g0;	/* a graph of the input, to learn a command's width */
-	int ngraphs;		/* graphs of the input */
-	int nfeat;		/* how many of them have a 'features' tensor */
-	int F;			/* their width */
-	const char *fcols;	/* and columns */
-};
-
 /*
- * Choose p->fs (gcn-adapt(1), Features): --features, else the model's
- * stage, else the built-in four.  A model file is data: the command it
- * records runs only with a->allow_command, or when --features gives a
- * stage (the same command, say); without either it is an error that names
- * the command and both ways (gcn-embed(1), SECURITY).  A recorded command
- * that is a built-in set (featcmd_builtin) is that set, computed here.  A
- * pre-trained model must get its width and columns; a fresh one is remade
- * for the stage's width.  Every choice but the built-in default is said on
- * stderr (unless quiet).  Dies with one line when the stage cannot be
- * used.
+ * Choose p->fs (gcn-adapt(1), Features) by featstage_for_model()
+ * (featstage.h, struct stage_ask) from what the model records: --features,
+ * else the model's stage, else the built-in four.  A pre-trained model
+ * must get its width and columns; a fresh one is remade here for the
+ * stage's width.  Every choice but the built-in default is said on stderr
+ * (unless quiet).  Dies with one line when the stage cannot be used.
  */
 void pretrained_stage(struct pretrained *p, const struct stage_ask *a);
 

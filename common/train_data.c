@@ -21,20 +21,17 @@ attach(gs_file *in, struct train_data *ds, struct lgraph *lg, const gs_rec *r)
 	char msg[256];
 	if (r->kind == GS_TENSOR && strcmp(r->name, "features") == 0) {
 		const char *cols = r->columns ? r->columns : "";
+		int differ;
 		if (lg->feat)
 			die("%s: graph %" PRId64 " has a second 'features' tensor", gs_where(in),
 			    lg->id);
-		if (feat_take(r, n, &lg->feat, &lg->F, msg, sizeof msg) != 0)
+		differ = featstage_tensor(&ds->fseen, r, n, &lg->feat, &lg->F, msg, sizeof msg);
+		if (differ < 0)
 			die("%s: %s", gs_where(in), msg);
-		if (ds->nfeat == 0) {
-			ds->fcols = xstrdup(cols);
-			ds->fpaper = feat_is_paper(r);
-		} else if (strcmp(cols, ds->fcols) != 0 || feat_is_paper(r) != ds->fpaper) {
+		if (differ & (FEAT_SEEN_COLUMNS | FEAT_SEEN_PAPER))
 			die("%s: graph %" PRId64 ": 'features' columns '%.80s' (or scaling) differ "
 			    "from earlier graphs' '%.80s'",
-			    gs_where(in), lg->id, cols, ds->fcols);
-		}
-		ds->nfeat++;
+			    gs_where(in), lg->id, cols, ds->fseen.cols);
 	} else if (r->kind == GS_TENSOR && strcmp(r->name, "cluster") == 0) {
 		if (r->rows != n || r->cols < 1 || r->dtype != GS_I32)
 			die("%s: 'cluster' tensor is not %" PRId32 " x 1 int32", gs_where(in), n);
@@ -192,6 +189,6 @@ train_data_free(struct train_data *ds)
 	for (int64_t i = 0; i < ds->n; i++)
 		lgraph_free(ds->g[i]);
 	free(ds->g);
-	free(ds->fcols);
+	feat_seen_free(&ds->fseen);
 	gs_reader_free(&ds->rd);
 }

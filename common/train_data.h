@@ -23,9 +23,7 @@ struct train_data {
 	struct gs_reader rd; /* the inputs; their provenance records */
 	/* the input's 'features' tensors: how many graphs have one, their
 	 * columns (the same for all), whether all are nodefeat's four */
-	int64_t nfeat;
-	char *fcols;
-	int fpaper;
+	struct feat_seen fseen;
 };
 
 /*

@@ -289,21 +289,11 @@ choose_stage(struct state *s, const struct filter_graph *fg, int has_feat, int F
 	s->staged = 1;
 }
 
-/* The graph's 'features' tensor, when it has one. */
-static const gs_rec *
-features_of(const struct filter_graph *fg)
-{
-	for (int i = 0; i < fg->nheld; i++)
-		if (strcmp(fg->held[i].name, "features") == 0)
-			return &fg->held[i];
-	return NULL;
-}
-
 static void
 one_graph(void *ctx, const struct filter_graph *fg)
 {
 	struct state *s = ctx;
-	const gs_rec *fr = features_of(fg);
+	const gs_rec *fr = featstage_held(fg->held, fg->nheld);
 	model *M = &s->pt.M;
 	int32_t n = fg->g->n;
 	real *Hs[MODEL_MAXL];
@@ -317,10 +307,9 @@ one_graph(void *ctx, const struct filter_graph *fg)
 		die("%s: graph %" PRId64 ": %s", gs_where(fg->in), fg->rec->id, msg);
 	if (!s->staged)
 		choose_stage(s, fg, fr != NULL, F, fr && fr->columns ? fr->columns : "");
-	if (s->pt.fs.kind == FEAT_SRC_GIVEN && (!fr || F != s->pt.fs.F))
-		die("%s: graph %" PRId64 ": %s", gs_where(fg->in), fg->rec->id, fr ?
-		    "its 'features' tensor has another width than the first graph's" :
-		    "no 'features' tensor (the stage is the input's tensors)");
+	const char *misfit = featstage_misfit(&s->pt.fs, fr != NULL, F);
+	if (misfit)
+		die("%s: graph %" PRId64 ": %s", gs_where(fg->in), fg->rec->id, misfit);
 	progress_start(&s->pr, "steps", 3, "graph %" PRId64 " (%" PRId32 " nodes)",
 		       fg->rec->id, n);
 	progress_note(&s->pr, "features");

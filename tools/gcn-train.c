@@ -17,6 +17,7 @@
 #include "dist.h"
 #include "err.h"
 #include "featcmd.h"
+#include "featstage.h"
 #include "gemm.h"
 #include "model.h"
 #include "modelio.h"
@@ -349,79 +350,24 @@ resolve_features(struct train_opts *o, const struct train_data *ds, struct featc
 		 struct feat_src *fs)
 {
 	struct train_settings *s = &o->s;
-	int64_t pre = 0, n = ds->n;
-	char msg[512], *want_cols = o->columns_given ? xstrdup(s->feature_columns) : NULL;
-	long long want_width = s->nfeat;
+	struct stage_train t = {
+		.stage = s->feature_stage, .command = s->feature_command,
+		.given = o->features_given, .width_given = o->width_given, .width = s->nfeat,
+		.columns = o->columns_given ? s->feature_columns : NULL, .quiet = o->c.quiet,
+		.timeout = o->features_timeout, .ngraphs = ds->n, .nfeat = ds->fseen.n,
+		.fpaper = ds->fseen.paper, .fcols = ds->fseen.cols,
+		.F = ds->n > 0 ? ds->g[0]->F : 0, .g0 = ds->n > 0 ? &ds->g[0]->g : NULL,
+	};
+	char *cols;
 
-	for (int64_t i = 0; i < n; i++)
-		pre += ds->g[i]->premasked && ds->g[i]->feat;
-	feat_src_default(fs);
-	if (ds->nfeat > 0 && ds->nfeat < n)
-		die("%" PRId64 " of %" PRId64 " graphs have a 'features' tensor: give all "
-		    "or none", ds->nfeat, n);
-	if (!o->features_given && ds->nfeat > 0) {
-		if (ds->fpaper) {
-			/* nodefeat's four: the built-in stage computes the same, and
-			 * a model of stage paper needs nothing from its users */
-			train_settings_features(s, "paper");
-			if (!o->c.quiet && pre < n)
-				warnx_("features: the input's 'features' are nodefeat's four of the "
-				       "unmasked graphs; computing them on each masked graph instead "
-				       "(--features paper)");
-		} else if (pre == n) {
-			train_settings_features(s, "stream");
-		} else {
-			die("the input's 'features' tensors (columns '%.80s') describe the graphs "
-			    "before masking, and %" PRId64 " of them are masked afresh every step: "
-			    "give --features 'COMMAND' (the stage that made them) to compute them "
-			    "on each masked graph, or pre-mask the graphs (mask-edges)",
-			    ds->fcols, n - pre);
-		}
-	}
-	if (strcmp(s->feature_stage, "stream") == 0) {
-		if (ds->nfeat == 0)
-			die("--features stream: the input has no 'features' tensors");
-		if (pre < n)
-			die("--features stream: %" PRId64 " graphs are masked afresh every step, "
-			    "so their 'features' describe another graph; pre-mask them "
-			    "(mask-edges) or give --features 'COMMAND'", n - pre);
-		fs->kind = FEAT_SRC_GIVEN;
-		fs->F = ds->g[0]->F;
-		free(s->feature_columns);
-		s->feature_columns = xstrdup(ds->fcols);
-		if (!o->c.quiet)
-			warnx_("features: the input's 'features' tensors (%d columns: %.80s); the "
-			       "graphs are pre-masked, so they describe what the model sees",
-			       fs->F, ds->fcols);
-	} else if (strcmp(s->feature_stage, "command") == 0) {
-		const graph *g0 = &ds->g[0]->g;
-		featcmd_init(fc, s->feature_command, o->c.quiet, o->features_timeout);
-		if (featcmd_source(fc, fs, g0, msg, sizeof msg))
-			die("%s", msg);
-		free(s->feature_columns);
-		s->feature_columns = xstrdup(fc->columns);
-		if (!o->c.quiet)
-			warnx_("features: '%s' on every graph the model sees (%d columns: %.80s)%s",
-			       fc->shown, fc->F, fc->columns, ds->nfeat ? "; the input's "
-			       "'features' tensors are not used" : "");
-	} else {
-		char cols[6 * RWSE_STEPS_MAX];
-		feat_src_builtin(fs, s->feature_stage);	/* checked by parse() */
-		feat_src_columns(fs, cols, sizeof cols);
-		free(s->feature_columns);
-		s->feature_columns = xstrdup(cols);
-		if (ds->nfeat > 0 && o->features_given && !o->c.quiet)
-			warnx_("features: the built-in set %s (--features %s); the input's "
-			       "'features' tensors are not used", s->feature_stage, s->feature_stage);
-	}
-	/* what the config expects of the stage, checked */
-	if (o->width_given && want_width != fs->F)
-		die_usage("features.width: the config says %lld, the stage gives %d",
-			  want_width, fs->F);
-	if (want_cols && strcmp(want_cols, s->feature_columns) != 0)
-		die_usage("features.columns: the config says '%.80s', the stage gives '%.80s'",
-			  want_cols, s->feature_columns);
-	free(want_cols);
+	for (int64_t i = 0; i < ds->n; i++)
+		t.premasked += ds->g[i]->premasked && ds->g[i]->feat;
+	featstage_for_training(fs, fc, &t);
+	cols = xstrdup(t.cols);
+	if (t.chosen != t.stage)	/* the input's: "paper" or "stream" */
+		train_settings_features(s, t.chosen);
+	free(s->feature_columns);
+	s->feature_columns = cols;
 	s->nfeat = fs->F;
 }
 
