@@ -8,6 +8,7 @@
 #   make smoke      a few minutes' pre-training and adaptation (a smoke test)
 #   make bench      speed against networkx / igraph / graph-tool (writes bench/out/results.md);
 #                   SECTIONS="gcn_step dcbm" runs only those sections
+#   make lint       every C file in the one style of .clang-format (make format rewrites)
 #   make install PREFIX=/usr/local
 .SUFFIXES:
 
@@ -248,11 +249,24 @@ install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/share/gnnpipe
 	cp -f models/gcn-pretrain.gs models/README.md $(DESTDIR)$(PREFIX)/share/gnnpipe/
 
+# One style (.clang-format, clang-format 14 as Debian 12 has it): make lint
+# fails on any C file of the tree that clang-format would change, and
+# names it; make format rewrites them.  The files are git's where the tree
+# is a checkout, else every *.c and *.h under the source directories.
+LINT_SRC = $(or $(shell git ls-files '*.c' '*.h' 2>/dev/null),\
+	$(wildcard common/*.[ch] tools/*.c tests/unit/*.[ch] tests/fuzz/*.[ch] tests/cli/*.c bench/*.c mk/*.c))
+lint:
+	@$(DEPS) lint
+	@clang-format --dry-run --Werror $(LINT_SRC) && echo "lint: $(words $(LINT_SRC)) files in the style of .clang-format"
+format:
+	@$(DEPS) lint
+	@clang-format -i $(LINT_SRC) && echo "format: $(words $(LINT_SRC)) files in the style of .clang-format"
+
 clean:
 	rm -rf bin tests/bin libcommon.a common/*.o common/*.d .deps-ok tests/tmp build/optional.mk \
 		build/*.d build/mk/*.d build/double build/replay.o build/dep
 
-.PHONY: all test check run run-adapt smoke bench install clean deps-test FORCE
+.PHONY: all test check run run-adapt smoke bench lint format install clean deps-test FORCE
 .PRECIOUS: tests/bin/%
 
 # ---- fuzzing and sanitizers (issue 7): make fuzz, fuzz-build, test-asan,

@@ -49,10 +49,12 @@
 #include "rng.h"
 #include "stream.h"
 
-#define USAGE "centrality_err [-j threads] [-r reps] [-S sub_max] [-s seed] [-R cache] " \
+#define USAGE \
+	"centrality_err [-j threads] [-r reps] [-S sub_max] [-s seed] [-R cache] " \
 	"[-c cl_error] [-d delta] [-e error] [-k samples] FILE"
 
-static double now(void)
+static double
+now(void)
 {
 	struct timespec t;
 
@@ -60,7 +62,8 @@ static double now(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int cmpd(const void *a, const void *b)
+static int
+cmpd(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -68,7 +71,8 @@ static int cmpd(const void *a, const void *b)
 }
 
 /* The first graph of path into g; its id into *id. */
-static void load(const char *path, graph *g, int64_t *id)
+static void
+load(const char *path, graph *g, int64_t *id)
 {
 	char msg[256];
 	gs_file *f = gs_open_in(path, msg, sizeof msg);
@@ -98,7 +102,8 @@ struct prog {
 	double t0, last;
 };
 
-static void on_progress(void *arg, int64_t done, int64_t total)
+static void
+on_progress(void *arg, int64_t done, int64_t total)
 {
 	struct prog *p = arg;
 	double t = now();
@@ -106,16 +111,16 @@ static void on_progress(void *arg, int64_t done, int64_t total)
 	if (t - p->last < 1 && done < total)
 		return;
 	p->last = t;
-	fprintf(stderr, "\r  %s: %" PRId64 " of %" PRId64 " sources, %.0f s", p->what, done,
-		total, t - p->t0);
+	fprintf(stderr, "\r  %s: %" PRId64 " of %" PRId64 " sources, %.0f s", p->what, done, total,
+		t - p->t0);
 	if (done == total)
 		fputc('\n', stderr);
 }
 
 /* The reference cache: n, m, has_sc (int64), the two times, then the
  * doubles (n each: betweenness, closeness, subgraph if has_sc). */
-static int cache_read(const char *path, const graph *g, double *x, double *ex_bc,
-		      double *ex_sc)
+static int
+cache_read(const char *path, const graph *g, double *x, double *ex_bc, double *ex_sc)
 {
 	FILE *f = path ? fopen(path, "rb") : NULL;
 	int64_t h[3];
@@ -124,9 +129,9 @@ static int cache_read(const char *path, const graph *g, double *x, double *ex_bc
 
 	if (f == NULL)
 		return 0;
-	ok = fread(h, sizeof h, 1, f) == 1 && fread(t, sizeof t, 1, f) == 1 &&
-		h[0] == g->n && h[1] == g->m &&
-		fread(x, sizeof *x, (size_t)g->n * (h[2] ? 3 : 2), f) == (size_t)g->n * (h[2] ? 3 : 2);
+	ok = fread(h, sizeof h, 1, f) == 1 && fread(t, sizeof t, 1, f) == 1 && h[0] == g->n &&
+	     h[1] == g->m &&
+	     fread(x, sizeof *x, (size_t)g->n * (h[2] ? 3 : 2), f) == (size_t)g->n * (h[2] ? 3 : 2);
 	fclose(f);
 	if (ok) {
 		*ex_bc = t[0];
@@ -136,21 +141,23 @@ static int cache_read(const char *path, const graph *g, double *x, double *ex_bc
 	return ok;
 }
 
-static void cache_write(const char *path, const graph *g, const double *x, double ex_bc,
-			double ex_sc)
+static void
+cache_write(const char *path, const graph *g, const double *x, double ex_bc, double ex_sc)
 {
 	FILE *f = fopen(path, "wb");
 	int64_t h[3] = { g->n, g->m, ex_sc >= 0 };
 	double t[2] = { ex_bc, ex_sc };
 
 	if (f == NULL || fwrite(h, sizeof h, 1, f) != 1 || fwrite(t, sizeof t, 1, f) != 1 ||
-	    fwrite(x, sizeof *x, (size_t)g->n * (h[2] ? 3 : 2), f) != (size_t)g->n * (h[2] ? 3 : 2) ||
+	    fwrite(x, sizeof *x, (size_t)g->n * (h[2] ? 3 : 2), f) !=
+		(size_t)g->n * (h[2] ? 3 : 2) ||
 	    fclose(f) != 0)
 		die("%s: cannot write the reference cache", path);
 }
 
 /* Average ranks (ties share the mean of their positions). */
-static void ranks(const double *x, int32_t n, double *rk, int32_t *idx)
+static void
+ranks(const double *x, int32_t n, double *rk, int32_t *idx)
 {
 	int32_t i, j;
 
@@ -164,8 +171,9 @@ static void ranks(const double *x, int32_t n, double *rk, int32_t *idx)
 				int32_t a = i, am = i + w < n ? i + w : n, b = am;
 				int32_t bm = i + 2 * w < n ? i + 2 * w : n, k = i;
 				while (a < am || b < bm)
-					tmp[k++] = (b >= bm || (a < am && x[idx[a]] <= x[idx[b]])) ?
-						idx[a++] : idx[b++];
+					tmp[k++] = (b >= bm || (a < am && x[idx[a]] <= x[idx[b]]))
+						       ? idx[a++]
+						       : idx[b++];
 			}
 			memcpy(idx, tmp, (size_t)n * sizeof *idx);
 		}
@@ -181,7 +189,8 @@ static void ranks(const double *x, int32_t n, double *rk, int32_t *idx)
 	}
 }
 
-static double spearman(const double *x, const double *y, int32_t n)
+static double
+spearman(const double *x, const double *y, int32_t n)
 {
 	double *rx = xmallocarray((size_t)n, sizeof *rx), *ry = xmallocarray((size_t)n, sizeof *ry);
 	int32_t *idx = xmallocarray((size_t)n, sizeof *idx), i;
@@ -207,7 +216,8 @@ static double spearman(const double *x, const double *y, int32_t n)
 }
 
 /* q-quantile of the sorted array a[0..k) (nearest rank). */
-static double quantile(const double *a, int32_t k, double q)
+static double
+quantile(const double *a, int32_t k, double q)
 {
 	int32_t i = (int32_t)ceil(q * k) - 1;
 
@@ -215,9 +225,9 @@ static double quantile(const double *a, int32_t k, double q)
 }
 
 /* One TSV line: est against ref (NULL: no reference). */
-static void report(const char *name, const graph *g, const char *q, double est_s,
-		   double ex_s, const cent_out *o, double bound, const char *kind,
-		   const double *est, const double *ref)
+static void
+report(const char *name, const graph *g, const char *q, double est_s, double ex_s,
+       const cent_out *o, double bound, const char *kind, const double *est, const double *ref)
 {
 	int32_t n = g->n, i, k = 0, zero = 0, zero_nz = 0;
 	double *rel, worst = 0;
@@ -255,8 +265,9 @@ static void report(const char *name, const graph *g, const char *q, double est_s
 /* The estimate, as `centrality` makes it (co seeded), into est over e (5
  * n); returns the median seconds of reps calls (one, when the first takes
  * more than 60 s). */
-static double estimate(const graph *g, const char *name, const struct cent_opts *co, int reps,
-		       double *e, cent_out *est, cent_ws *ws)
+static double
+estimate(const graph *g, const char *name, const struct cent_opts *co, int reps, double *e,
+	 cent_out *est, cent_ws *ws)
 {
 	int32_t n = g->n;
 	double t, *times = xmallocarray((size_t)reps, sizeof *times), est_s;
@@ -289,8 +300,9 @@ static double estimate(const graph *g, const char *name, const struct cent_opts 
 /* The reference into x (3 n): exact searches, and the dense subgraph if n
  * <= sub_max, from the cache when it has them; their seconds in *ex_bc and
  * *ex_sc (-1: no subgraph). */
-static void reference(const graph *g, const char *name, int32_t sub_max, const char *cache,
-		      double *x, cent_ws *ws, double *ex_bc, double *ex_sc)
+static void
+reference(const graph *g, const char *name, int32_t sub_max, const char *cache, double *x,
+	  cent_ws *ws, double *ex_bc, double *ex_sc)
 {
 	int32_t n = g->n;
 	struct cent_opts ex;
@@ -327,7 +339,8 @@ static void reference(const graph *g, const char *name, int32_t sub_max, const c
 		cache_write(cache, g, x, *ex_bc, *ex_sc);
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	int ch, reps = 3;
 	int32_t sub_max = 5000, n;
@@ -386,8 +399,7 @@ int main(int argc, char **argv)
 	co.seed = rng_mix(seed, (uint64_t)id);
 	est_s = estimate(&g, name, &co, reps, e, &est, &ws);
 	reference(&g, name, sub_max, cache, x, &ws, &ex_bc, &ex_sc);
-	report(name, &g, "betweenness", est_s, ex_bc, &est, est.bc_bound, "additive",
-	       e + n, x);
+	report(name, &g, "betweenness", est_s, ex_bc, &est, est.bc_bound, "additive", e + n, x);
 	report(name, &g, "closeness", est_s, ex_bc, &est, est.cl_bound, "relative",
 	       e + 2 * (size_t)n, x + n);
 	report(name, &g, "subgraph", est_s, ex_sc, &est, est.sc_bound, "relative",

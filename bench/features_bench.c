@@ -51,7 +51,8 @@
 
 void openblas_set_num_threads(int);
 
-static double now(void)
+static double
+now(void)
 {
 	struct timespec t;
 
@@ -59,7 +60,8 @@ static double now(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int cmpd(const void *a, const void *b)
+static int
+cmpd(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -72,7 +74,8 @@ struct gl {
 	int n, cap;
 };
 
-static void load(const char *path, struct gl *L)
+static void
+load(const char *path, struct gl *L)
 {
 	FILE *f = fopen(path, "r");
 	char line[256], msg[256];
@@ -90,11 +93,12 @@ static void load(const char *path, struct gl *L)
 				if (L->n == L->cap) {
 					L->cap = L->cap ? 2 * L->cap : 16;
 					L->g = xreallocarray(L->g, (size_t)L->cap, sizeof *L->g);
-					L->name = xreallocarray(L->name, (size_t)L->cap, sizeof *L->name);
+					L->name =
+					    xreallocarray(L->name, (size_t)L->cap, sizeof *L->name);
 				}
 				graph_init(&L->g[L->n]);
-				if (graph_build(&L->g[L->n], n, m, u, v, GRAPH_SIMPLIFY, NULL,
-						msg, sizeof msg))
+				if (graph_build(&L->g[L->n], n, m, u, v, GRAPH_SIMPLIFY, NULL, msg,
+						sizeof msg))
 					die("%s: %s", path, msg);
 				snprintf(L->name[L->n], sizeof L->name[0], "%s#%d",
 					 strrchr(path, '/') ? strrchr(path, '/') + 1 : path, idx++);
@@ -122,19 +126,41 @@ static void load(const char *path, struct gl *L)
 	free(v);
 }
 
-enum { Q_DEGREE, Q_CORE, Q_CI1, Q_CLUST, Q_RAW, Q_BC, Q_CL, Q_BCCL, Q_EV, Q_SC, Q_ALL, Q_EVSC,
-	Q_N };
-static const char *qname[Q_N] = {
-	"degree", "core", "ci1", "clustering", "features_raw(all4)",
-	"betweenness", "closeness", "betweenness+closeness", "eigenvector", "subgraph",
-	"centrality(all4)", "eigenvector+subgraph"
+enum {
+	Q_DEGREE,
+	Q_CORE,
+	Q_CI1,
+	Q_CLUST,
+	Q_RAW,
+	Q_BC,
+	Q_CL,
+	Q_BCCL,
+	Q_EV,
+	Q_SC,
+	Q_ALL,
+	Q_EVSC,
+	Q_N
 };
+static const char *qname[Q_N] = { "degree",
+				  "core",
+				  "ci1",
+				  "clustering",
+				  "features_raw(all4)",
+				  "betweenness",
+				  "closeness",
+				  "betweenness+closeness",
+				  "eigenvector",
+				  "subgraph",
+				  "centrality(all4)",
+				  "eigenvector+subgraph" };
 
-static double run(int q, const graph *g, const struct cent_opts *co, features_ws *fw,
-		  cent_ws *cw, double *buf, int *approx)
+static double
+run(int q, const graph *g, const struct cent_opts *co, features_ws *fw, cent_ws *cw, double *buf,
+    int *approx)
 {
 	int32_t n = g->n, i;
-	double t0 = now(), *a = buf, *b = buf + n, *c = buf + 2 * (size_t)n, *d = buf + 3 * (size_t)n;
+	double t0 = now(), *a = buf, *b = buf + n, *c = buf + 2 * (size_t)n,
+	       *d = buf + 3 * (size_t)n;
 	char msg[256];
 	cent_out o;
 
@@ -186,7 +212,8 @@ struct bench {
 
 /* Options into B (the mode and files after them): 0, or 2 after the usage
  * line on misuse. */
-static int parse(int argc, char **argv, struct bench *B)
+static int
+parse(int argc, char **argv, struct bench *B)
 {
 	int32_t exact_max = CENT_EXACT_MAX;
 	int ch;
@@ -218,8 +245,8 @@ static int parse(int argc, char **argv, struct bench *B)
 			break;
 		default:
 			fprintf(stderr, "usage: features_bench [-ks] [-j threads] [-r reps] "
-				"[-L long] [-q list] [-x exact_max] "
-				"features|centrality|labelling|dump FILE...\n");
+					"[-L long] [-q list] [-x exact_max] "
+					"features|centrality|labelling|dump FILE...\n");
 			return 2;
 		}
 	}
@@ -232,7 +259,8 @@ static int parse(int argc, char **argv, struct bench *B)
 }
 
 /* dump: the 8 quantities of the first graph, node by node. */
-static void dump(struct bench *B)
+static void
+dump(struct bench *B)
 {
 	const graph *g = &B->L.g[0];
 	int32_t n = g->n, v;
@@ -252,15 +280,16 @@ static void dump(struct bench *B)
 	t1 = now();
 	if (centrality_compute(g, &B->co, &o, &B->cw, msg, sizeof msg))
 		die("%s", msg);
-	fprintf(stderr, "features %.3f s, centralities %.3f s, approx %d, clamped %lld, "
-		"lambda_max %.17g\n", t1 - t0, now() - t1, o.approx,
-		(long long)o.subgraph_clamped, o.lambda_max);
+	fprintf(stderr,
+		"features %.3f s, centralities %.3f s, approx %d, clamped %lld, "
+		"lambda_max %.17g\n",
+		t1 - t0, now() - t1, o.approx, (long long)o.subgraph_clamped, o.lambda_max);
 	printf("node\tdegree\tcore\tci1\tclustering\teigenvector\tbetweenness"
 	       "\tcloseness\tsubgraph\tsubgraph_log\n");
 	for (v = 0; v < n; v++) {
 		const double *r = raw + (size_t)v * FEAT_N;
-		printf("%d\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n",
-		       v, r[0], r[1], r[2], r[3], c[v], c[n + v], c[2 * (size_t)n + v],
+		printf("%d\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", v,
+		       r[0], r[1], r[2], r[3], c[v], c[n + v], c[2 * (size_t)n + v],
 		       c[3 * (size_t)n + v], c[4 * (size_t)n + v]);
 	}
 	free(raw);
@@ -268,7 +297,8 @@ static void dump(struct bench *B)
 }
 
 /* Seconds of LAPACK dsyevd, with eigenvectors, on g's dense adjacency. */
-static double lapack_alone(const graph *g)
+static double
+lapack_alone(const graph *g)
 {
 	size_t nn = (size_t)g->n * (size_t)g->n;
 	double *A = xcalloc(nn, sizeof *A), *w = xmallocarray((size_t)g->n, sizeof *w);
@@ -289,7 +319,8 @@ static double lapack_alone(const graph *g)
 }
 
 /* labelling: the totals over every graph. */
-static void labelling(struct bench *B)
+static void
+labelling(struct bench *B)
 {
 	double t_lapack = 0, t_all = 0, t_feat = 0, t_paths = 0, t_spec = 0;
 	int64_t nodes = 0;
@@ -320,12 +351,14 @@ static void labelling(struct bench *B)
 		printf("ratio\t%.3f\n", t_all / t_lapack);
 	if (B->split)
 		printf("features_s\t%.3f\nbetweenness+closeness_s\t%.3f\n"
-		       "eigenvector+subgraph_s\t%.3f\n", t_feat, t_paths, t_spec);
+		       "eigenvector+subgraph_s\t%.3f\n",
+		       t_feat, t_paths, t_spec);
 }
 
 /* The quantities of the mode (features or centrality), or -q's, into qs;
  * returns their count. */
-static int quantities(const struct bench *B, int *qs)
+static int
+quantities(const struct bench *B, int *qs)
 {
 	int lo, hi, q, nq = 0;
 
@@ -356,7 +389,8 @@ static int quantities(const struct bench *B, int *qs)
 
 /* features, centrality: a line per graph and quantity, the median of the
  * calls after a warm-up (or the warm-up alone, when it is long). */
-static void timings(struct bench *B)
+static void
+timings(struct bench *B)
 {
 	int qs[Q_N], nq = quantities(B, qs), i, j, k, q;
 
@@ -369,7 +403,7 @@ static void timings(struct bench *B)
 			int approx = 0, calls = B->reps;
 			double t1;
 			q = qs[j];
-			t1 = run(q, g, &B->co, &B->fw, &B->cw, buf, &approx);	/* warm-up */
+			t1 = run(q, g, &B->co, &B->fw, &B->cw, buf, &approx); /* warm-up */
 			if (t1 >= B->long_call) {
 				t[0] = t1;
 				calls = 1;
@@ -387,7 +421,8 @@ static void timings(struct bench *B)
 	}
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	struct bench B = { 0 };
 	int i, k;

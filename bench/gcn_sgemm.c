@@ -66,12 +66,13 @@ cmp(const void *a, const void *b)
 }
 
 #ifdef GNN_DNNL
-#define OK(call) do { \
-	if ((call) != dnnl_success) { \
-		fprintf(stderr, "gcn_sgemm: oneDNN: %s failed\n", #call); \
-		exit(1); \
-	} \
-} while (0)
+#define OK(call) \
+	do { \
+		if ((call) != dnnl_success) { \
+			fprintf(stderr, "gcn_sgemm: oneDNN: %s failed\n", #call); \
+			exit(1); \
+		} \
+	} while (0)
 
 static uint16_t
 to_bf16(float x)
@@ -83,8 +84,8 @@ to_bf16(float x)
 
 /* C = A B with bf16 A, B (rounded from a, b) and f32 C: reps timings in t */
 static void
-run_bf16(long m, long k, long n, long reps, const float *a, const float *b, float *c,
-	 double *t, const char **impl, double *rel_err)
+run_bf16(long m, long k, long n, long reps, const float *a, const float *b, float *c, double *t,
+	 const char **impl, double *rel_err)
 {
 	uint16_t *ab = malloc(2 * (size_t)(m * k)), *bb = malloc(2 * (size_t)(k * n));
 	float *ref = malloc(sizeof *ref * (size_t)(m * n));
@@ -116,8 +117,9 @@ run_bf16(long m, long k, long n, long reps, const float *a, const float *b, floa
 	OK(dnnl_memory_create(&am, &ad, eng, ab));
 	OK(dnnl_memory_create(&bm, &bd, eng, bb));
 	OK(dnnl_memory_create(&cm, &cd, eng, c));
-	dnnl_exec_arg_t args[3] = { { DNNL_ARG_SRC, am }, { DNNL_ARG_WEIGHTS, bm },
-		{ DNNL_ARG_DST, cm } };
+	dnnl_exec_arg_t args[3] = { { DNNL_ARG_SRC, am },
+				    { DNNL_ARG_WEIGHTS, bm },
+				    { DNNL_ARG_DST, cm } };
 	for (long r = -1; r < reps; r++) {
 		double t0 = now();
 		OK(dnnl_primitive_execute(p, st, 3, args));
@@ -126,8 +128,8 @@ run_bf16(long m, long k, long n, long reps, const float *a, const float *b, floa
 		if (r >= 0)
 			t[r] = t1 - t0;
 	}
-	cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)k, 1.0f,
-		    a, (int)k, b, (int)n, 0.0f, ref, (int)n);
+	cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)k, 1.0f, a,
+		    (int)k, b, (int)n, 0.0f, ref, (int)n);
 	double e = 0, s = 0;
 	for (long i = 0; i < m * n; i++) {
 		e += ((double)c[i] - ref[i]) * ((double)c[i] - ref[i]);
@@ -197,8 +199,9 @@ main(int argc, char **argv)
 	double gflop = 2.0 * (double)m * (double)k * (double)n * 1e-9;
 	printf("m\t%ld\nk\t%ld\nn\t%ld\nthreads\t%ld\nreps\t%ld\ngflop\t%.4f\n"
 	       "s_median\t%.6f\ns_min\t%.6f\ngflops_median\t%.2f\ngflops_best\t%.2f\n"
-	       "checksum\t%.6g\n", m, k, n, th, reps, gflop, med, t[0], gflop / med,
-	       gflop / t[0], (double)c[0] + (double)c[m * n - 1]);
+	       "checksum\t%.6g\n",
+	       m, k, n, th, reps, gflop, med, t[0], gflop / med, gflop / t[0],
+	       (double)c[0] + (double)c[m * n - 1]);
 	if (bf16)
 		printf("impl\t%s\nrel_err\t%.3g\n", impl, rel_err);
 	free(a);

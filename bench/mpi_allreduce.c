@@ -52,7 +52,7 @@ main(int argc, char **argv)
 	xsum_init(&s, n);
 	xsum_add(&s, g);
 	for (int r = 0; r < reps; r++) {
-		dist_max_f64(0);	/* the processes meet */
+		dist_max_f64(0); /* the processes meet */
 		double t0 = MPI_Wtime();
 		xsum_allreduce(&s);
 		tx[r] = dist_max_f64(MPI_Wtime() - t0);
@@ -63,8 +63,8 @@ main(int argc, char **argv)
 	}
 	if (dist_rank() == 0)
 		printf("processes\t%d\nvalues\t%ld\nexact_bytes\t%ld\nexact_s\t%.4f\n"
-		       "float_bytes\t%ld\nfloat_s\t%.4f\n", dist_size(), n, 16 * n,
-		       median(tx, reps), 4 * n, median(tf, reps));
+		       "float_bytes\t%ld\nfloat_s\t%.4f\n",
+		       dist_size(), n, 16 * n, median(tx, reps), 4 * n, median(tf, reps));
 	xsum_free(&s);
 	free(g);
 	free(tx);

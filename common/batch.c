@@ -74,30 +74,30 @@ batch_opts_default(struct batch_opts *o)
 /* One graph's share of a batch, in local node ids. */
 struct piece {
 	int32_t n;
-	double *feat;			/* n x F */
-	graph seen;			/* FEAT_SRC_CALL: the masked graph */
-	int64_t nnz, *rp;		/* Â: (n+1) */
+	double *feat;	  /* n x F */
+	graph seen;	  /* FEAT_SRC_CALL: the masked graph */
+	int64_t nnz, *rp; /* Â: (n+1) */
 	int32_t *ci;
 	real *av;
 	int64_t P;
 	int32_t *pu, *pv;
 	uint8_t *y;
 	int64_t U;
-	int32_t *uidx, *ru, *rv, *pos;	/* pos: (n) node -> row in uidx */
-	real *R;			/* P x 4 */
-	int K;				/* clusters present in the support */
+	int32_t *uidx, *ru, *rv, *pos; /* pos: (n) node -> row in uidx */
+	real *R;		       /* P x 4 */
+	int K;			       /* clusters present in the support */
 	int64_t Ns;
-	int32_t *sidx, *cmap;		/* cmap: (K of graph) -> present index */
-	int64_t *cnt;			/* (K + 1) support offsets */
+	int32_t *sidx, *cmap; /* cmap: (K of graph) -> present index */
+	int64_t *cnt;	      /* (K + 1) support offsets */
 	int64_t Q;
 	int32_t *qidx, *qtgt;
-	size_t c_feat, c_rp, c_ci, c_av, c_pu, c_pv, c_y, c_u, c_ru, c_rv,
-	       c_pos, c_R, c_s, c_cmap, c_cnt, c_q, c_qt;
+	size_t c_feat, c_rp, c_ci, c_av, c_pu, c_pv, c_y, c_u, c_ru, c_rv, c_pos, c_R, c_s, c_cmap,
+	    c_cnt, c_q, c_qt;
 	uint8_t *sel;
 	size_t c_sel;
 };
 
-struct tbuf {			/* one per thread */
+struct tbuf { /* one per thread */
 	mask_buf mb;
 	struct featstage_ws fws;
 	gsl_rng *rng;
@@ -108,8 +108,8 @@ struct bpriv {
 	int cap_pc;
 	struct tbuf *tb;
 	int ntb;
-	size_t c_off, c_X, c_rp, c_ci, c_av, c_pu, c_pv, c_y, c_u, c_ru,
-	       c_rv, c_R, c_s, c_soff, c_q, c_qb, c_qn, c_qt;
+	size_t c_off, c_X, c_rp, c_ci, c_av, c_pu, c_pv, c_y, c_u, c_ru, c_rv, c_R, c_s, c_soff,
+	    c_q, c_qb, c_qn, c_qt;
 };
 
 void
@@ -122,10 +122,24 @@ batch_init(batch *b)
 static void
 piece_free(struct piece *p)
 {
-	free(p->feat); free(p->rp); free(p->ci); free(p->av); free(p->pu);
-	free(p->pv); free(p->y); free(p->uidx); free(p->ru); free(p->rv);
-	free(p->pos); free(p->R); free(p->sidx); free(p->cmap); free(p->cnt);
-	free(p->qidx); free(p->qtgt); free(p->sel);
+	free(p->feat);
+	free(p->rp);
+	free(p->ci);
+	free(p->av);
+	free(p->pu);
+	free(p->pv);
+	free(p->y);
+	free(p->uidx);
+	free(p->ru);
+	free(p->rv);
+	free(p->pos);
+	free(p->R);
+	free(p->sidx);
+	free(p->cmap);
+	free(p->cnt);
+	free(p->qidx);
+	free(p->qtgt);
+	free(p->sel);
 	graph_free(&p->seen);
 }
 
@@ -148,10 +162,24 @@ batch_free(batch *b)
 		free(bp->tb);
 		free(bp);
 	}
-	free(b->off); free(b->X); free(b->rp); free(b->ci); free(b->av);
-	free(b->pu); free(b->pv); free(b->y); free(b->uidx); free(b->ru);
-	free(b->rv); free(b->R); free(b->sidx); free(b->soff); free(b->qidx);
-	free(b->qbeg); free(b->qnum); free(b->qtgt);
+	free(b->off);
+	free(b->X);
+	free(b->rp);
+	free(b->ci);
+	free(b->av);
+	free(b->pu);
+	free(b->pv);
+	free(b->y);
+	free(b->uidx);
+	free(b->ru);
+	free(b->rv);
+	free(b->R);
+	free(b->sidx);
+	free(b->soff);
+	free(b->qidx);
+	free(b->qbeg);
+	free(b->qnum);
+	free(b->qtgt);
 	memset(b, 0, sizeof *b);
 }
 
@@ -205,8 +233,8 @@ piece_pairs_grow(struct piece *p)
  * with tb's generator) and the graph the model sees, in *gs.  Returns 0
  * or -1. */
 static int
-piece_pairs(struct piece *p, struct lgraph *lg, struct tbuf *tb,
-	    const struct batch_opts *o, const graph **gs)
+piece_pairs(struct piece *p, struct lgraph *lg, struct tbuf *tb, const struct batch_opts *o,
+	    const graph **gs)
 {
 	if (lg->premasked) {
 		*gs = &lg->g;
@@ -240,8 +268,8 @@ piece_pairs(struct piece *p, struct lgraph *lg, struct tbuf *tb,
  * this (call_features), and gets a copy of gs.  Returns 0, -1 (bad
  * options) or -2 (given features of a graph masked afresh). */
 static int
-piece_features(struct piece *p, const struct lgraph *lg, const graph *gs, int pos,
-	       struct tbuf *tb, const struct batch_opts *o)
+piece_features(struct piece *p, const struct lgraph *lg, const graph *gs, int pos, struct tbuf *tb,
+	       const struct batch_opts *o)
 {
 	int32_t n = lg->g.n;
 
@@ -300,8 +328,7 @@ piece_ranks(struct piece *p, const struct lgraph *lg, const struct batch_opts *o
 /* Cluster support: a share of the nodes (drawn from tb's generator),
  * grouped by cluster, the clusters present numbered in order. */
 static void
-piece_support(struct piece *p, const struct lgraph *lg, struct tbuf *tb,
-	      const struct batch_opts *o)
+piece_support(struct piece *p, const struct lgraph *lg, struct tbuf *tb, const struct batch_opts *o)
 {
 	int32_t n = p->n;
 	int K = lg->K;
@@ -311,8 +338,8 @@ piece_support(struct piece *p, const struct lgraph *lg, struct tbuf *tb,
 	grow(&p->cmap, &p->c_cmap, (size_t)K + 1, sizeof *p->cmap);
 	memset(p->cnt, 0, ((size_t)K + 2) * sizeof *p->cnt);
 	for (int32_t v = 0; v < n; v++) {
-		p->sel[v] = o->support_fraction >= 1 ||
-		    gsl_rng_uniform(tb->rng) < o->support_fraction;
+		p->sel[v] =
+		    o->support_fraction >= 1 || gsl_rng_uniform(tb->rng) < o->support_fraction;
 		if (p->sel[v])
 			p->cnt[lg->cluster[v] + 1]++;
 	}
@@ -363,10 +390,10 @@ piece_queries(struct piece *p, const struct lgraph *lg)
  * cluster support and queries, drawing from tb's generator reseeded for
  * (seed, step, graph id).  Returns 0, or -1 or -2 (piece_features). */
 static int
-piece_build(struct piece *p, struct lgraph *lg, int pos, struct tbuf *tb,
-	    uint64_t seed, uint64_t step, const struct batch_opts *o)
+piece_build(struct piece *p, struct lgraph *lg, int pos, struct tbuf *tb, uint64_t seed,
+	    uint64_t step, const struct batch_opts *o)
 {
-	const graph *gs;		/* the graph the model sees */
+	const graph *gs; /* the graph the model sees */
 	int32_t n = lg->g.n;
 	int rc;
 
@@ -388,8 +415,8 @@ piece_build(struct piece *p, struct lgraph *lg, int pos, struct tbuf *tb,
 }
 
 void
-batch_pair_counts(struct lgraph *const *gs, int64_t G, const struct batch_opts *o,
-		  int64_t *pos, int64_t *neg)
+batch_pair_counts(struct lgraph *const *gs, int64_t G, const struct batch_opts *o, int64_t *pos,
+		  int64_t *neg)
 {
 	*pos = *neg = 0;
 	for (int64_t i = 0; i < G; i++) {
@@ -403,7 +430,7 @@ batch_pair_counts(struct lgraph *const *gs, int64_t G, const struct batch_opts *
 			continue;
 		}
 		int64_t n = lg->g.n, m = lg->g.m, r = mask_count(o->mask_fraction, m),
-		    nonedges = n * (n - 1) / 2 - m;
+			nonedges = n * (n - 1) / 2 - m;
 		*pos += o->npos < r ? o->npos : r;
 		*neg += o->nneg < nonedges ? o->nneg : nonedges;
 	}
@@ -436,11 +463,11 @@ batch_room(struct bpriv *bp, int G)
 /* The pieces of the G graphs, in parallel; an error names the first
  * graph that failed.  Returns 0 or -1 (msg). */
 static int
-build_pieces(struct bpriv *bp, struct lgraph *const *gs, int G, uint64_t seed,
-	     uint64_t step, const struct batch_opts *o, char *msg, size_t msglen)
+build_pieces(struct bpriv *bp, struct lgraph *const *gs, int G, uint64_t seed, uint64_t step,
+	     const struct batch_opts *o, char *msg, size_t msglen)
 {
 	int bad = -1, why = 0;
-	#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1)
 	for (int i = 0; i < G; i++) {
 		int th = 0;
 #ifdef _OPENMP
@@ -448,7 +475,7 @@ build_pieces(struct bpriv *bp, struct lgraph *const *gs, int G, uint64_t seed,
 #endif
 		int rc = piece_build(&bp->pc[i], gs[i], i, &bp->tb[th], seed, step, o);
 		if (rc < 0) {
-			#pragma omp critical
+#pragma omp critical
 			if (bad < 0 || i < bad) {
 				bad = i;
 				why = rc;
@@ -456,9 +483,11 @@ build_pieces(struct bpriv *bp, struct lgraph *const *gs, int G, uint64_t seed,
 		}
 	}
 	if (bad >= 0) {
-		snprintf(msg, msglen, why == -2 ? "graph %lld: given features describe the "
-			 "graph before masking, and it is masked afresh" :
-			 "graph %lld: bad masking or feature options", (long long)gs[bad]->id);
+		snprintf(msg, msglen,
+			 why == -2 ? "graph %lld: given features describe the "
+				     "graph before masking, and it is masked afresh"
+				   : "graph %lld: bad masking or feature options",
+			 (long long)gs[bad]->id);
 		return -1;
 	}
 	return 0;
@@ -467,8 +496,7 @@ build_pieces(struct bpriv *bp, struct lgraph *const *gs, int G, uint64_t seed,
 /* A feature stage that is called: once, on the masked graphs of all the
  * pieces.  Returns 0 or -1 (msg). */
 static int
-call_features(struct bpriv *bp, int G, const struct batch_opts *o, char *msg,
-	      size_t msglen)
+call_features(struct bpriv *bp, int G, const struct batch_opts *o, char *msg, size_t msglen)
 {
 	const graph **sg = xmallocarray((size_t)G, sizeof *sg);
 	double **fp = xmallocarray((size_t)G, sizeof *fp);
@@ -489,8 +517,8 @@ call_features(struct bpriv *bp, int G, const struct batch_opts *o, char *msg,
  * the batch's sizes and room for its arrays.  Returns 0 or -1 (msg: a
  * batch past the range of int32). */
 static int
-batch_size(batch *b, struct bpriv *bp, int G, int64_t (*at)[7],
-	   const struct batch_opts *o, char *msg, size_t msglen)
+batch_size(batch *b, struct bpriv *bp, int G, int64_t (*at)[7], const struct batch_opts *o,
+	   char *msg, size_t msglen)
 {
 	int64_t N = 0, nnz = 0, P = 0, U = 0, Ns = 0, ncl = 0, Q = 0;
 	int kmax = 1;
@@ -499,8 +527,13 @@ batch_size(batch *b, struct bpriv *bp, int G, int64_t (*at)[7],
 		struct piece *p = &bp->pc[i];
 		int64_t v[7] = { N, nnz, P, U, Ns, ncl, Q };
 		memcpy(at[i], v, sizeof v);
-		N += p->n; nnz += p->nnz; P += p->P; U += p->U; Ns += p->Ns;
-		ncl += p->K; Q += p->Q;
+		N += p->n;
+		nnz += p->nnz;
+		P += p->P;
+		U += p->U;
+		Ns += p->Ns;
+		ncl += p->K;
+		Q += p->Q;
 		if (p->K > kmax)
 			kmax = p->K;
 	}
@@ -508,8 +541,14 @@ batch_size(batch *b, struct bpriv *bp, int G, int64_t (*at)[7],
 		snprintf(msg, msglen, "batch too large (%lld nodes)", (long long)N);
 		return -1;
 	}
-	b->G = G; b->N = N; b->P = P; b->U = U; b->Ns = Ns; b->ncl = ncl;
-	b->Q = Q; b->kmax = kmax;
+	b->G = G;
+	b->N = N;
+	b->P = P;
+	b->U = U;
+	b->Ns = Ns;
+	b->ncl = ncl;
+	b->Q = Q;
+	b->kmax = kmax;
 	grow(&b->off, &bp->c_off, (size_t)G + 1, sizeof *b->off);
 	b->F = o->fs.F;
 	grow(&b->X, &bp->c_X, (size_t)N * b->F + 1, sizeof *b->X);
@@ -542,8 +581,7 @@ batch_size(batch *b, struct bpriv *bp, int G, int64_t (*at)[7],
 static void
 piece_copy(batch *b, const struct piece *p, const int64_t at[7])
 {
-	int64_t n0 = at[0], e0 = at[1], p0 = at[2], u0 = at[3], s0 = at[4], c0 = at[5],
-	    q0 = at[6];
+	int64_t n0 = at[0], e0 = at[1], p0 = at[2], u0 = at[3], s0 = at[4], c0 = at[5], q0 = at[6];
 
 	for (int64_t j = 0; j < (int64_t)p->n * b->F; j++)
 		b->X[n0 * b->F + j] = (real)p->feat[j];
@@ -576,11 +614,11 @@ piece_copy(batch *b, const struct piece *p, const int64_t at[7])
 }
 
 int
-batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
-	    uint64_t step, const struct batch_opts *o, char *msg, size_t msglen)
+batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed, uint64_t step,
+	    const struct batch_opts *o, char *msg, size_t msglen)
 {
 	struct bpriv *bp = b->priv;
-	int64_t (*at)[7];
+	int64_t(*at)[7];
 
 	batch_room(bp, G);
 	if (build_pieces(bp, gs, G, seed, step, o, msg, msglen) != 0)
@@ -592,13 +630,12 @@ batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
 		free(at);
 		return -1;
 	}
-	#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1)
 	for (int i = 0; i < G; i++)
 		piece_copy(b, &bp->pc[i], at[i]);
 	free(at);
 	return 0;
 }
-
 
 int
 batch_plain(batch *b, const graph *const *gs, int G, const struct feat_src *fs,
@@ -638,7 +675,7 @@ batch_plain(batch *b, const graph *const *gs, int G, const struct feat_src *fs,
 	if (rc == 0)
 		rc = featstage_graphs(fs, gs, G, feat, msg, msglen);
 	if (rc == 0) {
-		b->P = b->U = b->Ns = b->ncl = b->Q = 0;	/* no pairs, no clusters */
+		b->P = b->U = b->Ns = b->ncl = b->Q = 0; /* no pairs, no clusters */
 		b->G = G;
 		b->N = N;
 		b->F = (int)F;

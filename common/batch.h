@@ -13,8 +13,8 @@
 #ifndef GNN_BATCH_H
 #define GNN_BATCH_H
 
-#include <stdint.h>
 #include <gsl/gsl_rng.h>
+#include <stdint.h>
 
 #include "featstage.h"
 #include "graph.h"
@@ -24,15 +24,15 @@
 #include "rwse.h"
 #include "stream.h"
 
-#define MODEL_NCENT 4		/* ranking targets */
+#define MODEL_NCENT 4 /* ranking targets */
 
 /* One labelled graph of the training set. */
 struct lgraph {
 	int64_t id;
-	graph g;		/* original graph (or the masked one, premasked) */
-	int32_t *cluster;	/* (n) cluster of each node, 0..K-1 */
+	graph g;	  /* original graph (or the masked one, premasked) */
+	int32_t *cluster; /* (n) cluster of each node, 0..K-1 */
 	int K;
-	double *cent;		/* (n x MODEL_NCENT) ranking targets */
+	double *cent; /* (n x MODEL_NCENT) ranking targets */
 	/* Pre-masked input (mask-edges): pairs with label 1/0, used as the
 	 * pool of positives and negatives instead of masking afresh. */
 	int premasked;
@@ -41,16 +41,16 @@ struct lgraph {
 	uint8_t *plab;
 	/* The input's features of the graph (its 'features' tensor), used
 	 * by FEAT_SRC_GIVEN, or NULL. */
-	double *feat;		/* (n x F) */
+	double *feat; /* (n x F) */
 	int F;
 };
 
 struct batch_opts {
-	double mask_fraction;	/* [0.2] */
-	int64_t npos, nneg;	/* pairs per graph [128, 256] */
-	double support_fraction;	/* share of each cluster's nodes [1] */
-	double tie_rtol;	/* centralities this close are a tie [1e-9] */
-	struct feat_src fs;	/* the model's input [the paper's four] */
+	double mask_fraction;	 /* [0.2] */
+	int64_t npos, nneg;	 /* pairs per graph [128, 256] */
+	double support_fraction; /* share of each cluster's nodes [1] */
+	double tie_rtol;	 /* centralities this close are a tie [1e-9] */
+	struct feat_src fs;	 /* the model's input [the paper's four] */
 };
 
 void batch_opts_default(struct batch_opts *o);
@@ -59,10 +59,10 @@ void batch_opts_default(struct batch_opts *o);
 typedef struct batch {
 	int G;
 	int64_t N;
-	int64_t *off;		/* (G+1) node offsets */
-	int F;			/* input features per node */
-	real *X;		/* (N x F) model input */
-	int64_t *rp;		/* Â in CSR: (N+1) */
+	int64_t *off; /* (G+1) node offsets */
+	int F;	      /* input features per node */
+	real *X;      /* (N x F) model input */
+	int64_t *rp;  /* Â in CSR: (N+1) */
 	int32_t *ci;
 	real *av;
 	/* rec: P pairs (global node ids), y = 1 positive / 0 negative */
@@ -72,7 +72,7 @@ typedef struct batch {
 	/* rank: U distinct pair nodes; pair i is rows ru[i], rv[i] of them */
 	int64_t U;
 	int32_t *uidx, *ru, *rv;
-	real *R;		/* (P x 4) targets 1, 0 or 1/2 */
+	real *R; /* (P x 4) targets 1, 0 or 1/2 */
 	/* cluster: support rows sorted by cluster, clusters soff[c]..;
 	 * queries with candidates qbeg[q] .. qbeg[q] + qnum[q] - 1 */
 	int64_t Ns, ncl, Q;
@@ -97,9 +97,8 @@ void batch_free(batch *b);
  * with no pair at all, given features of a graph masked afresh, a
  * feature stage that failed).
  */
-int batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed,
-		uint64_t step, const struct batch_opts *o, char *msg,
-		size_t msglen);
+int batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed, uint64_t step,
+		const struct batch_opts *o, char *msg, size_t msglen);
 
 /*
  * The positives (*pos) and negatives (*neg) that batch_build() scores on

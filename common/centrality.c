@@ -12,12 +12,14 @@
 #include "centrality_int.h"
 #include "err.h"
 
-void cent_ws_init(cent_ws *ws)
+void
+cent_ws_init(cent_ws *ws)
 {
 	memset(ws, 0, sizeof *ws);
 }
 
-void cent_ws_free(cent_ws *ws)
+void
+cent_ws_free(cent_ws *ws)
 {
 	int i;
 
@@ -28,7 +30,8 @@ void cent_ws_free(cent_ws *ws)
 	cent_ws_init(ws);
 }
 
-void cent_opts_init(struct cent_opts *o)
+void
+cent_opts_init(struct cent_opts *o)
 {
 	o->exact_max = CENT_EXACT_MAX;
 	o->samples = CENT_SAMPLES;
@@ -42,7 +45,8 @@ void cent_opts_init(struct cent_opts *o)
 }
 
 /* Slot i with at least n elements of size sz (contents undefined). */
-void *centi_wsget(cent_ws *ws, int i, size_t n, size_t sz)
+void *
+centi_wsget(cent_ws *ws, int i, size_t n, size_t sz)
 {
 	size_t bytes;
 
@@ -66,7 +70,8 @@ void *centi_wsget(cent_ws *ws, int i, size_t n, size_t sz)
  * for the next call. */
 #define WS_KEEP ((size_t)1 << 20)
 
-static void ws_trim(cent_ws *ws, int from, int to)
+static void
+ws_trim(cent_ws *ws, int from, int to)
 {
 	int i;
 
@@ -82,7 +87,8 @@ static void ws_trim(cent_ws *ws, int from, int to)
 
 /* Label components by BFS from the smallest unvisited node.
  * Time complexity: O(n + m). */
-static void find_components(const graph *g, struct comps *cp, cent_ws *ws)
+static void
+find_components(const graph *g, struct comps *cp, cent_ws *ws)
 {
 	int32_t n = g->n, s, k = 0, nc = 0;
 	int32_t *nodes = centi_wsget(ws, W_NODES, (size_t)n, sizeof(int32_t));
@@ -126,8 +132,9 @@ static void find_components(const graph *g, struct comps *cp, cent_ws *ws)
 	cp->local = local;
 }
 
-void cent_ws_bytes(const graph *g, const struct cent_opts *o, const cent_out *want,
-		   int threads, cent_ws *ws, double *search, double *spectral)
+void
+cent_ws_bytes(const graph *g, const struct cent_opts *o, const cent_out *want, int threads,
+	      cent_ws *ws, double *search, double *spectral)
 {
 	struct comps cp;
 	double comps = 16.0 * g->n + 4;
@@ -137,13 +144,15 @@ void cent_ws_bytes(const graph *g, const struct cent_opts *o, const cent_out *wa
 		return;
 	find_components(g, &cp, ws);
 	*search = comps + centi_search_bytes(g, o, &cp, want->betweenness != NULL,
-				       want->closeness != NULL, threads);
-	*spectral = comps + centi_spectral_bytes(g, o, &cp, want->eigenvector != NULL,
-					   want->subgraph != NULL || want->subgraph_log != NULL);
+					     want->closeness != NULL, threads);
+	*spectral =
+	    comps + centi_spectral_bytes(g, o, &cp, want->eigenvector != NULL,
+					 want->subgraph != NULL || want->subgraph_log != NULL);
 }
 
-int centrality_compute(const graph *g, const struct cent_opts *opts, cent_out *out,
-		       cent_ws *ws, char *msg, size_t msglen)
+int
+centrality_compute(const graph *g, const struct cent_opts *opts, cent_out *out, cent_ws *ws,
+		   char *msg, size_t msglen)
 {
 	struct cent_opts def;
 	struct comps cp;
@@ -163,12 +172,12 @@ int centrality_compute(const graph *g, const struct cent_opts *opts, cent_out *o
 	/* (the negations catch NaN too) */
 	if (opts->exact_max < 0 || opts->samples < 0 || opts->eig_pairs < 1 ||
 	    !(opts->bc_error > 0 && opts->bc_error <= 1) ||
-	    !(opts->cl_error > 0 && opts->cl_error <= 1) ||
-	    !(opts->delta > 0 && opts->delta < 1)) {
-		snprintf(msg, msglen, "centrality: bad options (exact_max %d, samples %d, "
-			 "errors %g %g, delta %g, eig_pairs %d)", (int)opts->exact_max,
-			 (int)opts->samples, opts->bc_error, opts->cl_error, opts->delta,
-			 (int)opts->eig_pairs);
+	    !(opts->cl_error > 0 && opts->cl_error <= 1) || !(opts->delta > 0 && opts->delta < 1)) {
+		snprintf(msg, msglen,
+			 "centrality: bad options (exact_max %d, samples %d, "
+			 "errors %g %g, delta %g, eig_pairs %d)",
+			 (int)opts->exact_max, (int)opts->samples, opts->bc_error, opts->cl_error,
+			 opts->delta, (int)opts->eig_pairs);
 		return -1;
 	}
 	if (g->n == 0)
@@ -179,11 +188,12 @@ int centrality_compute(const graph *g, const struct cent_opts *opts, cent_out *o
 	}
 	find_components(g, &cp, ws);
 	if (out->betweenness || out->closeness)
-		rc = centi_paths(g, opts, &cp, out->betweenness, out->closeness, out, ws, msg, msglen);
+		rc = centi_paths(g, opts, &cp, out->betweenness, out->closeness, out, ws, msg,
+				 msglen);
 	ws_trim(ws, W_SRC, W_EMIN);
 	if (rc == 0 && (out->eigenvector || out->subgraph || out->subgraph_log))
-		rc = centi_spectral(g, opts, &cp, out->eigenvector, out->subgraph, out->subgraph_log,
-			      out, ws, msg, msglen);
+		rc = centi_spectral(g, opts, &cp, out->eigenvector, out->subgraph,
+				    out->subgraph_log, out, ws, msg, msglen);
 	ws_trim(ws, 0, W_COUNT - 1);
 	if (ws == &own)
 		cent_ws_free(&own);

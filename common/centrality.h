@@ -54,12 +54,7 @@
 #include "graph.h"
 
 /* Bits naming the four quantities (cent_out.approx). */
-enum {
-	CENT_EIGENVECTOR = 1,
-	CENT_BETWEENNESS = 2,
-	CENT_CLOSENESS = 4,
-	CENT_SUBGRAPH = 8
-};
+enum { CENT_EIGENVECTOR = 1, CENT_BETWEENNESS = 2, CENT_CLOSENESS = 4, CENT_SUBGRAPH = 8 };
 
 /* Phases of cent_opts.on_progress. */
 enum { CENT_P_SOURCES, CENT_P_COMPONENTS, CENT_P_LANCZOS };
@@ -67,12 +62,12 @@ enum { CENT_P_SOURCES, CENT_P_COMPONENTS, CENT_P_LANCZOS };
 /* Column names in the usual order, for tensor records and TSV headers. */
 #define CENT_COLUMNS "eigenvector,betweenness,closeness,subgraph"
 
-#define CENT_EXACT_MAX 2000	/* default of cent_opts.exact_max */
-#define CENT_SAMPLES 0		/* default of cent_opts.samples: from the error */
-#define CENT_ERROR 0.1		/* default of cent_opts.bc_error */
-#define CENT_CL_ERROR 0.2	/* default of cent_opts.cl_error */
-#define CENT_DELTA 0.1		/* default of cent_opts.delta */
-#define CENT_EIG_PAIRS 32	/* default of cent_opts.eig_pairs */
+#define CENT_EXACT_MAX 2000 /* default of cent_opts.exact_max */
+#define CENT_SAMPLES 0	    /* default of cent_opts.samples: from the error */
+#define CENT_ERROR 0.1	    /* default of cent_opts.bc_error */
+#define CENT_CL_ERROR 0.2   /* default of cent_opts.cl_error */
+#define CENT_DELTA 0.1	    /* default of cent_opts.delta */
+#define CENT_EIG_PAIRS 32   /* default of cent_opts.eig_pairs */
 
 struct cent_opts {
 	/* Exact algorithms for graphs (all four) and connected components
@@ -116,24 +111,24 @@ struct cent_opts {
 
 /* Results.  The caller sets the array pointers; the callee sets the rest. */
 typedef struct cent_out {
-	double *eigenvector;	/* (n) or NULL */
-	double *betweenness;	/* (n) or NULL */
-	double *closeness;	/* (n) or NULL */
-	double *subgraph;	/* (n) or NULL; values past DBL_MAX are clamped */
-	double *subgraph_log;	/* (n) or NULL; natural log of subgraph centrality */
+	double *eigenvector;  /* (n) or NULL */
+	double *betweenness;  /* (n) or NULL */
+	double *closeness;    /* (n) or NULL */
+	double *subgraph;     /* (n) or NULL; values past DBL_MAX are clamped */
+	double *subgraph_log; /* (n) or NULL; natural log of subgraph centrality */
 
-	int approx;		/* out: CENT_* bits of the estimated quantities */
-	int64_t subgraph_clamped;	/* out: nodes whose subgraph centrality
+	int approx;		  /* out: CENT_* bits of the estimated quantities */
+	int64_t subgraph_clamped; /* out: nodes whose subgraph centrality
 					 * exceeds DBL_MAX (written as DBL_MAX) */
-	double lambda_max;	/* out: largest adjacency eigenvalue, when a
+	double lambda_max;	  /* out: largest adjacency eigenvalue, when a
 				 * spectral quantity was asked for; else 0 */
-	int64_t sources;	/* out: BFS runs in all (n when exact) */
+	int64_t sources;	  /* out: BFS runs in all (n when exact) */
 	/* The estimates' error statements (0 when nothing was estimated): */
 	int64_t sampled;	/* out: of the sources, those drawn at random
 				 * (with replacement) in estimated components */
 	int32_t sampled_comps;	/* out: components estimated from them */
 	int32_t exact_comps;	/* out: components of 2+ nodes computed exactly */
-	int32_t switched_comps;	/* out: of those, components past exact_max whose
+	int32_t switched_comps; /* out: of those, components past exact_max whose
 				 * draws would have passed a third of their nodes */
 	double bc_bound;	/* out: |estimate - betweenness| <= bc_bound on every
 				 * node, with probability >= 1 - delta */
@@ -148,7 +143,7 @@ typedef struct cent_out {
 #define CENT_WS_NBUF 48
 typedef struct cent_ws {
 	void *buf[CENT_WS_NBUF];
-	size_t cap[CENT_WS_NBUF];	/* bytes allocated at buf[i] */
+	size_t cap[CENT_WS_NBUF]; /* bytes allocated at buf[i] */
 } cent_ws;
 
 void cent_ws_init(cent_ws *ws);
@@ -337,8 +332,8 @@ void cent_opts_init(struct cent_opts *o);
  * workspace) for the largest exact component when subgraph centrality is
  * asked for.
  */
-int centrality_compute(const graph *g, const struct cent_opts *opts, cent_out *out,
-		       cent_ws *ws, char *msg, size_t msglen);
+int centrality_compute(const graph *g, const struct cent_opts *opts, cent_out *out, cent_ws *ws,
+		       char *msg, size_t msglen);
 
 /*
  * The workspace centrality_compute() fills on g with options o and the
@@ -366,8 +361,8 @@ int centrality_compute(const graph *g, const struct cent_opts *opts, cent_out *o
  * not fill costs address space, not memory.  Finds the components, in ws
  * (centrality_compute finds them again).  Time complexity: O(n + m).
  */
-void cent_ws_bytes(const graph *g, const struct cent_opts *o, const cent_out *want,
-		   int threads, cent_ws *ws, double *search, double *spectral);
+void cent_ws_bytes(const graph *g, const struct cent_opts *o, const cent_out *want, int threads,
+		   cent_ws *ws, double *search, double *spectral);
 
 /*
  * The building blocks of the sampled estimates' bounds (centrality_compute,

@@ -29,16 +29,16 @@ static volatile sig_atomic_t run_pg, got_sig, wake_fd = -1;
  * deadline); SIGTERM or a signal sent (SIGKILL at the deadline); killed. */
 enum { ST_RUN, ST_ENDING, ST_TERM, ST_KILLED };
 
-#define TICK_MS 100	/* the helper looks at the shell's exit this often */
+#define TICK_MS 100 /* the helper looks at the shell's exit this often */
 
 struct watch {
 	pthread_t th;
 	int err_fd, wake_r, wake_w;
 	pid_t pg;
-	int stage;		/* ST_x */
-	double deadline;	/* monotonic seconds of the next step, 0 = none */
+	int stage;	 /* ST_x */
+	double deadline; /* monotonic seconds of the next step, 0 = none */
 	int timed_out, ended, rest_killed;
-	char *ring;		/* standard error, byte i at i % CMDRUN_ERR_KEEP */
+	char *ring; /* standard error, byte i at i % CMDRUN_ERR_KEEP */
 	long long total;
 	struct sigaction old[NFWD];
 	int caught[NFWD];
@@ -156,10 +156,10 @@ watch_main(void *arg)
 				tmo = left <= 0 ? 0 : (int)(left * 1000) + 1;
 		}
 		if (poll(pf, 2, tmo) < 0)
-			continue;	/* EINTR */
+			continue; /* EINTR */
 		if (pf[0].revents && !drain_err(w)) {
 			close(w->err_fd);
-			w->err_fd = -1;	/* poll ignores it from now on */
+			w->err_fd = -1; /* poll ignores it from now on */
 		}
 		if (pf[1].revents)
 			done = take_word(w);
@@ -176,7 +176,7 @@ watch_main(void *arg)
 			escalate(w);
 	}
 	if (w->err_fd >= 0)
-		drain_err(w);	/* what is left in the pipe (non-blocking) */
+		drain_err(w); /* what is left in the pipe (non-blocking) */
 	return NULL;
 }
 
@@ -240,9 +240,9 @@ spawn(pid_t *pid, const char *cmd, int in_fd, int out_fd, int err_fd)
 	posix_spawnattr_init(&at);
 	sigemptyset(&none);
 	sigemptyset(&def);
-	sigaddset(&def, SIGPIPE);	/* `yes | head` works as in a shell */
+	sigaddset(&def, SIGPIPE); /* `yes | head` works as in a shell */
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-				 POSIX_SPAWN_SETSIGDEF);
+					  POSIX_SPAWN_SETSIGDEF);
 	posix_spawnattr_setpgroup(&at, 0);
 	posix_spawnattr_setsigmask(&at, &none);
 	posix_spawnattr_setsigdefault(&at, &def);
@@ -313,7 +313,7 @@ cmdrun_start(struct cmdrun *cr, const char *cmd, int in_fd, double timeout, char
 		die("cannot start a thread:");
 	}
 	pthread_sigmask(SIG_SETMASK, &prev, NULL);
-	if (got_sig)	/* it came before the group was known */
+	if (got_sig) /* it came before the group was known */
 		kill(-pid, got_sig);
 	cr->pid = pid;
 	cr->out = outp[0];
@@ -351,7 +351,7 @@ cmdrun_wait(struct cmdrun *cr)
 	while (waitid(P_PID, (id_t)cr->pid, &si, WEXITED | WNOWAIT) != 0)
 		if (errno != EINTR)
 			die("waitid:");
-	kill(-cr->pid, SIGKILL);	/* what it left running in its group */
+	kill(-cr->pid, SIGKILL); /* what it left running in its group */
 	poke(w, 'd');
 	pthread_join(w->th, NULL);
 	while (waitpid(cr->pid, &cr->status, 0) < 0)
@@ -364,8 +364,10 @@ cmdrun_wait(struct cmdrun *cr)
 	if (w->err_fd >= 0)
 		close(w->err_fd);
 	cr->sig = got_sig;
-	cr->how = cr->sig ? CMDRUN_INTERRUPTED : w->timed_out ? CMDRUN_TIMEOUT
-	    : w->ended ? CMDRUN_ENDED : CMDRUN_EXITED;
+	cr->how = cr->sig	 ? CMDRUN_INTERRUPTED
+		  : w->timed_out ? CMDRUN_TIMEOUT
+		  : w->ended	 ? CMDRUN_ENDED
+				 : CMDRUN_EXITED;
 	take_err(cr, w);
 	free(w->ring);
 	free(w);

@@ -36,29 +36,29 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define CMDRUN_ERR_KEEP (64 * 1024)	/* bytes of standard error kept */
-#define CMDRUN_GRACE 3.0		/* seconds from SIGTERM to SIGKILL */
-#define CMDRUN_END_GRACE 1.0		/* seconds to exit by itself after cmdrun_end() */
+#define CMDRUN_ERR_KEEP (64 * 1024) /* bytes of standard error kept */
+#define CMDRUN_GRACE 3.0	    /* seconds from SIGTERM to SIGKILL */
+#define CMDRUN_END_GRACE 1.0	    /* seconds to exit by itself after cmdrun_end() */
 
 /* How the command ended (cr->how, set by cmdrun_wait). */
 enum {
-	CMDRUN_EXITED = 0,	/* by itself: see cr->status */
-	CMDRUN_TIMEOUT,		/* the timeout ended it */
-	CMDRUN_INTERRUPTED,	/* the program got cr->sig, which ended it */
-	CMDRUN_ENDED		/* the caller ended it (cmdrun_end) */
+	CMDRUN_EXITED = 0,  /* by itself: see cr->status */
+	CMDRUN_TIMEOUT,	    /* the timeout ended it */
+	CMDRUN_INTERRUPTED, /* the program got cr->sig, which ended it */
+	CMDRUN_ENDED	    /* the caller ended it (cmdrun_end) */
 };
 
 struct cmdrun {
-	pid_t pid;		/* the shell, leader of its process group */
-	int out;		/* read end of its standard output (the caller's) */
-	double timeout;		/* seconds, 0 = none */
+	pid_t pid;	/* the shell, leader of its process group */
+	int out;	/* read end of its standard output (the caller's) */
+	double timeout; /* seconds, 0 = none */
 	/* set by cmdrun_wait(): */
-	int status;		/* the shell's wait status */
-	int how;		/* CMDRUN_x */
-	int sig;		/* CMDRUN_INTERRUPTED: the signal */
-	char *err;		/* the last err_len bytes of its standard error, NUL-ended */
+	int status; /* the shell's wait status */
+	int how;    /* CMDRUN_x */
+	int sig;    /* CMDRUN_INTERRUPTED: the signal */
+	char *err;  /* the last err_len bytes of its standard error, NUL-ended */
 	size_t err_len;
-	long long err_total;	/* bytes it wrote to standard error */
+	long long err_total; /* bytes it wrote to standard error */
 	void *priv;
 };
 
@@ -68,8 +68,8 @@ struct cmdrun {
  * of processes).  Dies if a pipe or a thread cannot be made.
  * Time: O(1) (a spawn, a thread).
  */
-int cmdrun_start(struct cmdrun *cr, const char *cmd, int in_fd, double timeout,
-		 char *msg, size_t msglen);
+int cmdrun_start(struct cmdrun *cr, const char *cmd, int in_fd, double timeout, char *msg,
+		 size_t msglen);
 
 /*
  * The caller stopped reading (its output was bad): let the command exit by

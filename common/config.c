@@ -25,29 +25,30 @@ struct walk {
 	char *msg;
 	size_t msglen;
 	char prefix[KEY_MAX];	/* dotted name of the enclosing mappings */
-	size_t plen[MAX_DEPTH];	/* prefix length at each depth */
+	size_t plen[MAX_DEPTH]; /* prefix length at each depth */
 	int depth;
-	unsigned long *seen;	/* per key: line of its first value + 1, or 0 */
-	char key[KEY_MAX];	/* dotted name of the key just read */
-	int have_key;		/* key waits for its value */
-	const struct cfg_key *seq_key;	/* the range key of an open [LO, HI] */
-	char seq_name[KEY_MAX];	/* its dotted name */
-	int seq_end;		/* numbers of the range read so far */
+	unsigned long *seen;	       /* per key: line of its first value + 1, or 0 */
+	char key[KEY_MAX];	       /* dotted name of the key just read */
+	int have_key;		       /* key waits for its value */
+	const struct cfg_key *seq_key; /* the range key of an open [LO, HI] */
+	char seq_name[KEY_MAX];	       /* its dotted name */
+	int seq_end;		       /* numbers of the range read so far */
 };
 
-static int bad(struct walk *w, const yaml_event_t *ev, const char *fmt, const char *a,
-	       const char *b)
+static int
+bad(struct walk *w, const yaml_event_t *ev, const char *fmt, const char *a, const char *b)
 {
 	char what[400];
 
-	if (snprintf(what, sizeof what, fmt, a, b) < 0)	/* a long key is cut */
+	if (snprintf(what, sizeof what, fmt, a, b) < 0) /* a long key is cut */
 		what[0] = '\0';
 	snprintf(w->msg, w->msglen, "%s: line %lu: %s", w->path,
 		 (unsigned long)ev->start_mark.line + 1, what);
 	return -1;
 }
 
-static const struct cfg_key *find(struct walk *w, const char *name)
+static const struct cfg_key *
+find(struct walk *w, const char *name)
 {
 	size_t i;
 
@@ -58,7 +59,8 @@ static const struct cfg_key *find(struct walk *w, const char *name)
 }
 
 /* Whether name is the section of dotted keys (name.x). */
-static int is_section(struct walk *w, const char *name)
+static int
+is_section(struct walk *w, const char *name)
 {
 	size_t i, n = strlen(name);
 
@@ -70,8 +72,8 @@ static int is_section(struct walk *w, const char *name)
 
 /* A key may be given once ("a: {b: 1}" and "a.b: 1" are the same key):
  * a second value would silently override the first. */
-static int once(struct walk *w, const yaml_event_t *ev, const struct cfg_key *k,
-		const char *name)
+static int
+once(struct walk *w, const yaml_event_t *ev, const struct cfg_key *k, const char *name)
 {
 	unsigned long *first = &w->seen[k - w->keys];
 	char at[32];
@@ -84,7 +86,8 @@ static int once(struct walk *w, const yaml_event_t *ev, const struct cfg_key *k,
 	return 0;
 }
 
-static int num(const char *s, double *out)
+static int
+num(const char *s, double *out)
 {
 	char *end;
 
@@ -98,8 +101,9 @@ static int num(const char *s, double *out)
 }
 
 /* Store one number into a key (or one end of a range). */
-static int store_num(struct walk *w, const yaml_event_t *ev, const struct cfg_key *k,
-		     const char *name, const char *s, int end)
+static int
+store_num(struct walk *w, const yaml_event_t *ev, const struct cfg_key *k, const char *name,
+	  const char *s, int end)
 {
 	double v;
 	char lim[64];
@@ -114,28 +118,35 @@ static int store_num(struct walk *w, const yaml_event_t *ev, const struct cfg_ke
 		return bad(w, ev, "%s: %s is out of range", name, lim);
 	}
 	switch (k->type) {
-	case CFG_INT: *(long long *)k->dst = (long long)v; break;
-	case CFG_DOUBLE: *(double *)k->dst = v; break;
-	case CFG_IRANGE: ((long long *)k->dst)[end] = (long long)v; break;
-	case CFG_DRANGE: ((double *)k->dst)[end] = v; break;
+	case CFG_INT:
+		*(long long *)k->dst = (long long)v;
+		break;
+	case CFG_DOUBLE:
+		*(double *)k->dst = v;
+		break;
+	case CFG_IRANGE:
+		((long long *)k->dst)[end] = (long long)v;
+		break;
+	case CFG_DRANGE:
+		((double *)k->dst)[end] = v;
+		break;
 	}
 	return 0;
 }
 
-static int check_order(struct walk *w, const yaml_event_t *ev, const struct cfg_key *k,
-		       const char *name)
+static int
+check_order(struct walk *w, const yaml_event_t *ev, const struct cfg_key *k, const char *name)
 {
-	int inverted = k->type == CFG_IRANGE
-		? ((long long *)k->dst)[0] > ((long long *)k->dst)[1]
-		: ((double *)k->dst)[0] > ((double *)k->dst)[1];
+	int inverted = k->type == CFG_IRANGE ? ((long long *)k->dst)[0] > ((long long *)k->dst)[1]
+					     : ((double *)k->dst)[0] > ((double *)k->dst)[1];
 
 	if (inverted)
 		return bad(w, ev, "%s: range is empty (low end above high end)%s", name, "");
 	return 0;
 }
 
-static int store_scalar(struct walk *w, const yaml_event_t *ev, const struct cfg_key *k,
-			const char *name)
+static int
+store_scalar(struct walk *w, const yaml_event_t *ev, const struct cfg_key *k, const char *name)
 {
 	const char *s = (const char *)ev->data.scalar.value;
 
@@ -189,7 +200,8 @@ static int store_scalar(struct walk *w, const yaml_event_t *ev, const struct cfg
 
 /* A mapping opens: the file itself, or the section of the key just read
  * (the prefix becomes "key."). */
-static int mapping_start(struct walk *w, const yaml_event_t *ev)
+static int
+mapping_start(struct walk *w, const yaml_event_t *ev)
 {
 	if (w->seq_key)
 		return bad(w, ev, "%s: a range is [LO, HI]%s", w->seq_name, "");
@@ -200,7 +212,7 @@ static int mapping_start(struct walk *w, const yaml_event_t *ev)
 			return bad(w, ev, "a mapping cannot be a key%s%s", "", "");
 		/* descend: the prefix becomes "key." */
 		if (snprintf(w->prefix, sizeof w->prefix, "%s.", w->key) < 0)
-			w->prefix[0] = '\0';	/* (a bad format only) */
+			w->prefix[0] = '\0'; /* (a bad format only) */
 		w->have_key = 0;
 	}
 	w->depth++;
@@ -208,15 +220,17 @@ static int mapping_start(struct walk *w, const yaml_event_t *ev)
 	return 0;
 }
 
-static void mapping_end(struct walk *w)
+static void
+mapping_end(struct walk *w)
 {
 	w->depth--;
-	if (w->depth >= 0)	/* back to the parent's prefix */
+	if (w->depth >= 0) /* back to the parent's prefix */
 		w->prefix[w->plen[w->depth]] = '\0';
 }
 
 /* A sequence opens: only as the [LO, HI] value of a range key. */
-static int sequence_start(struct walk *w, const yaml_event_t *ev)
+static int
+sequence_start(struct walk *w, const yaml_event_t *ev)
 {
 	const struct cfg_key *k;
 
@@ -238,7 +252,8 @@ static int sequence_start(struct walk *w, const yaml_event_t *ev)
 }
 
 /* A range's sequence closes: two numbers, in order. */
-static int sequence_end(struct walk *w, const yaml_event_t *ev)
+static int
+sequence_end(struct walk *w, const yaml_event_t *ev)
 {
 	if (w->seq_end != 2)
 		return bad(w, ev, "%s: a range is [LO, HI] (two numbers)%s", w->seq_name, "");
@@ -252,13 +267,16 @@ static int sequence_end(struct walk *w, const yaml_event_t *ev)
 }
 
 /* The value of the key just read. */
-static int key_value(struct walk *w, const yaml_event_t *ev)
+static int
+key_value(struct walk *w, const yaml_event_t *ev)
 {
 	const struct cfg_key *k = find(w, w->key);
 
 	if (k == NULL && is_section(w, w->key))
-		return bad(w, ev, "%s: a section of settings (%s.KEY: value), "
-			   "not a value", w->key, w->key);
+		return bad(w, ev,
+			   "%s: a section of settings (%s.KEY: value), "
+			   "not a value",
+			   w->key, w->key);
 	if (k == NULL)
 		return bad(w, ev, "unknown key '%s'%s", w->key, "");
 	if (once(w, ev, k, w->key) || store_scalar(w, ev, k, w->key))
@@ -270,7 +288,8 @@ static int key_value(struct walk *w, const yaml_event_t *ev)
 }
 
 /* A scalar: a number of a range, a key (its dotted name), or a value. */
-static int scalar(struct walk *w, const yaml_event_t *ev)
+static int
+scalar(struct walk *w, const yaml_event_t *ev)
 {
 	const char *s = (const char *)ev->data.scalar.value;
 
@@ -278,8 +297,8 @@ static int scalar(struct walk *w, const yaml_event_t *ev)
 		return bad(w, ev, "the file must be a mapping of key: value%s%s", "", "");
 	if (w->seq_key) {
 		if (w->seq_end >= 2)
-			return bad(w, ev, "%s: a range is [LO, HI] (two numbers)%s",
-				   w->seq_name, "");
+			return bad(w, ev, "%s: a range is [LO, HI] (two numbers)%s", w->seq_name,
+				   "");
 		if (store_num(w, ev, w->seq_key, w->seq_name, s, w->seq_end))
 			return -1;
 		w->seq_end++;
@@ -296,7 +315,8 @@ static int scalar(struct walk *w, const yaml_event_t *ev)
 
 /* One parser event.  Returns 0, 1 at the end of the stream, or -1 with
  * the message set. */
-static int step(struct walk *w, const yaml_event_t *ev)
+static int
+step(struct walk *w, const yaml_event_t *ev)
 {
 	switch (ev->type) {
 	case YAML_STREAM_END_EVENT:
@@ -320,8 +340,9 @@ static int step(struct walk *w, const yaml_event_t *ev)
 }
 
 /* Load from a file (f) or a string (text, len); path names it in messages. */
-static int load(const char *path, FILE *f, const char *text, size_t len,
-		const struct cfg_key *keys, size_t nkeys, char *msg, size_t msglen)
+static int
+load(const char *path, FILE *f, const char *text, size_t len, const struct cfg_key *keys,
+     size_t nkeys, char *msg, size_t msglen)
 {
 	yaml_parser_t parser;
 	yaml_event_t ev;
@@ -364,12 +385,12 @@ out:
 	yaml_parser_delete(&parser);
 	free(w.seen);
 	if (rc != 0 && msglen > 0)
-		err_one_line(msg);	/* quoted keys and values may hold newlines */
+		err_one_line(msg); /* quoted keys and values may hold newlines */
 	return rc;
 }
 
-int cfg_load(const char *path, const struct cfg_key *keys, size_t nkeys,
-	     char *msg, size_t msglen)
+int
+cfg_load(const char *path, const struct cfg_key *keys, size_t nkeys, char *msg, size_t msglen)
 {
 	FILE *f = fopen(path, "rb");
 	int rc;
@@ -383,8 +404,9 @@ int cfg_load(const char *path, const struct cfg_key *keys, size_t nkeys,
 	return rc;
 }
 
-int cfg_load_text(const char *text, size_t len, const char *name,
-		  const struct cfg_key *keys, size_t nkeys, char *msg, size_t msglen)
+int
+cfg_load_text(const char *text, size_t len, const char *name, const struct cfg_key *keys,
+	      size_t nkeys, char *msg, size_t msglen)
 {
 	return load(name, NULL, text, len, keys, nkeys, msg, msglen);
 }
@@ -410,7 +432,8 @@ cfg_quote(const char *str)
 	return q;
 }
 
-char *cfg_dump(const struct cfg_key *keys, size_t nkeys)
+char *
+cfg_dump(const struct cfg_key *keys, size_t nkeys)
 {
 	size_t cap = 256, len = 0, i;
 	char *s = xmalloc(cap);
@@ -418,12 +441,18 @@ char *cfg_dump(const struct cfg_key *keys, size_t nkeys)
 	s[0] = '\0';
 	for (i = 0; i < nkeys; i++) {
 		const struct cfg_key *k = &keys[i];
-		char v[512], *str = NULL;	/* str: a quoted string value */
+		char v[512], *str = NULL; /* str: a quoted string value */
 		int n;
 		switch (k->type) {
-		case CFG_INT: snprintf(v, sizeof v, "%lld", *(long long *)k->dst); break;
-		case CFG_DOUBLE: snprintf(v, sizeof v, "%.17g", *(double *)k->dst); break;
-		case CFG_BOOL: snprintf(v, sizeof v, "%s", *(int *)k->dst ? "true" : "false"); break;
+		case CFG_INT:
+			snprintf(v, sizeof v, "%lld", *(long long *)k->dst);
+			break;
+		case CFG_DOUBLE:
+			snprintf(v, sizeof v, "%.17g", *(double *)k->dst);
+			break;
+		case CFG_BOOL:
+			snprintf(v, sizeof v, "%s", *(int *)k->dst ? "true" : "false");
+			break;
 		case CFG_STRING: {
 			const char *val = *(char **)k->dst;
 			str = cfg_quote(val ? val : "");

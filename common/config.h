@@ -26,11 +26,11 @@
 enum cfg_type { CFG_INT = 1, CFG_DOUBLE, CFG_BOOL, CFG_STRING, CFG_IRANGE, CFG_DRANGE };
 
 struct cfg_key {
-	const char *key;	/* dotted name, e.g. "nodes" or "model.hidden" */
-	int type;		/* enum cfg_type */
-	void *dst;		/* long long*, double*, int*, char**, long long[2], double[2] */
-	double min, max;	/* bounds for numbers and range ends */
-	int *set;		/* optional: set to 1 when the file gives the key */
+	const char *key; /* dotted name, e.g. "nodes" or "model.hidden" */
+	int type;	 /* enum cfg_type */
+	void *dst;	 /* long long*, double*, int*, char**, long long[2], double[2] */
+	double min, max; /* bounds for numbers and range ends */
+	int *set;	 /* optional: set to 1 when the file gives the key */
 };
 
 /*
@@ -38,15 +38,14 @@ struct cfg_key {
  * with msg = "FILE: line L: what" (unknown key 'x', expected a number...).
  * Time complexity: O(file size * nkeys).
  */
-int cfg_load(const char *path, const struct cfg_key *keys, size_t nkeys,
-	     char *msg, size_t msglen);
+int cfg_load(const char *path, const struct cfg_key *keys, size_t nkeys, char *msg, size_t msglen);
 
 /*
  * As cfg_load(), from the len bytes at text (the config of a model record,
  * say); name stands for the file in messages.
  */
-int cfg_load_text(const char *text, size_t len, const char *name,
-		  const struct cfg_key *keys, size_t nkeys, char *msg, size_t msglen);
+int cfg_load_text(const char *text, size_t len, const char *name, const struct cfg_key *keys,
+		  size_t nkeys, char *msg, size_t msglen);
 
 /*
  * Write the effective configuration (every key and its current value) as

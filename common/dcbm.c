@@ -17,13 +17,15 @@
  * bucket pairs (one geometric draw each) stays small. */
 #define LEVELS_PER_OCTAVE 2
 
-void dcbm_init(dcbm *d)
+void
+dcbm_init(dcbm *d)
 {
 	memset(d, 0, sizeof *d);
 	d->task_size = DCBM_TASK_SIZE;
 }
 
-void dcbm_free(dcbm *d)
+void
+dcbm_free(dcbm *d)
 {
 	if (d == NULL)
 		return;
@@ -40,12 +42,14 @@ void dcbm_free(dcbm *d)
 	dcbm_init(d);
 }
 
-void dcbm_edges_init(dcbm_edges *e)
+void
+dcbm_edges_init(dcbm_edges *e)
 {
 	memset(e, 0, sizeof *e);
 }
 
-void dcbm_edges_free(dcbm_edges *e)
+void
+dcbm_edges_free(dcbm_edges *e)
 {
 	if (e == NULL)
 		return;
@@ -56,49 +60,51 @@ void dcbm_edges_free(dcbm_edges *e)
 	dcbm_edges_init(e);
 }
 
-int dcbm_params_check(const struct dcbm_params *p, char *msg, size_t msglen)
+int
+dcbm_params_check(const struct dcbm_params *p, char *msg, size_t msglen)
 {
 	if (p->n < 1 || p->n > DCBM_MAX_NODES)
-		snprintf(msg, msglen, "nodes %d out of range 1..%lld", (int)p->n,
-			 DCBM_MAX_NODES);
+		snprintf(msg, msglen, "nodes %d out of range 1..%lld", (int)p->n, DCBM_MAX_NODES);
 	else if (p->K < 1 || p->K > DCBM_MAX_CLUSTERS)
 		snprintf(msg, msglen, "clusters %d out of range 1..%d", (int)p->K,
 			 DCBM_MAX_CLUSTERS);
 	else if (!(p->p_div_q >= 1.0 && p->p_div_q <= DCBM_MAX_PDQ))
-		snprintf(msg, msglen, "p_div_q %g out of range 1..%g", p->p_div_q,
-			 DCBM_MAX_PDQ);
+		snprintf(msg, msglen, "p_div_q %g out of range 1..%g", p->p_div_q, DCBM_MAX_PDQ);
 	else if (!(p->gamma >= DCBM_MIN_GAMMA && p->gamma <= DCBM_MAX_GAMMA))
-		snprintf(msg, msglen, "gamma %g out of range %g..%g", p->gamma,
-			 DCBM_MIN_GAMMA, DCBM_MAX_GAMMA);
+		snprintf(msg, msglen, "gamma %g out of range %g..%g", p->gamma, DCBM_MIN_GAMMA,
+			 DCBM_MAX_GAMMA);
 	else if (!(p->mean_degree >= 0.0 && p->mean_degree <= DCBM_MAX_DEGREE))
-		snprintf(msg, msglen, "mean degree %g out of range 0..%g",
-			 p->mean_degree, DCBM_MAX_DEGREE);
+		snprintf(msg, msglen, "mean degree %g out of range 0..%g", p->mean_degree,
+			 DCBM_MAX_DEGREE);
 	else
 		return 0;
 	return -1;
 }
 
 /* Uniform on [lo, hi) from one draw (one draw even when lo == hi). */
-static double draw_real(gsl_rng *r, const double *range)
+static double
+draw_real(gsl_rng *r, const double *range)
 {
 	double x = gsl_rng_uniform(r);
 
 	return range[0] + (range[1] - range[0]) * x;
 }
 
-static long long draw_int(gsl_rng *r, const long long *range)
+static long long
+draw_int(gsl_rng *r, const long long *range)
 {
 	return range[0] + (long long)rng_uniform_u64(r, (uint64_t)(range[1] - range[0]) + 1);
 }
 
-void dcbm_draw_params(const struct dcbm_ranges *R, gsl_rng *r, struct dcbm_params *p)
+void
+dcbm_draw_params(const struct dcbm_ranges *R, gsl_rng *r, struct dcbm_params *p)
 {
 	double x;
 
 	p->n = (int32_t)draw_int(r, R->nodes);
 	p->K = (int32_t)draw_int(r, R->clusters);
 	if (p->K > p->n && p->n > 0)
-		p->K = p->n;	/* no more clusters than nodes */
+		p->K = p->n; /* no more clusters than nodes */
 	p->p_div_q = draw_real(r, R->p_div_q);
 	/* One draw serves k or dbar, so --mean-degree leaves gamma's draw alone. */
 	x = draw_real(r, R->use_mean_degree ? R->mean_degree : R->k);
@@ -112,7 +118,8 @@ void dcbm_draw_params(const struct dcbm_ranges *R, gsl_rng *r, struct dcbm_param
 	p->gamma = draw_real(r, R->gamma);
 }
 
-static void reserve_nodes(dcbm *d, size_t n)
+static void
+reserve_nodes(dcbm *d, size_t n)
 {
 	if (n <= d->cap_n && d->cluster != NULL)
 		return;
@@ -123,7 +130,8 @@ static void reserve_nodes(dcbm *d, size_t n)
 }
 
 /* Bucket, level and cluster-group tables (levels and groups <= buckets). */
-static void reserve_buckets(dcbm *d, size_t nb)
+static void
+reserve_buckets(dcbm *d, size_t nb)
 {
 	if (nb <= d->cap_b && d->bstart != NULL)
 		return;
@@ -137,7 +145,8 @@ static void reserve_buckets(dcbm *d, size_t nb)
 	d->cgblk = xreallocarray(d->cgblk, nb, sizeof *d->cgblk);
 }
 
-static int theta_level(double theta)
+static int
+theta_level(double theta)
 {
 	return (int)floor(LEVELS_PER_OCTAVE * log2(theta));
 }
@@ -148,7 +157,8 @@ static int theta_level(double theta)
  * and levels, and list each cluster's buckets (levels ascending).
  * O(n + K + L) time and memory, never a K x L table.
  */
-static void build_buckets(dcbm *d)
+static void
+build_buckets(dcbm *d)
 {
 	int32_t n = d->par.n, K = d->par.K, u, b, nb, nl, ng;
 	int lvmin = 0, lvmax = 0, L;
@@ -234,7 +244,8 @@ static void build_buckets(dcbm *d)
 	free(lv);
 }
 
-void dcbm_model(dcbm *d, const struct dcbm_params *p, gsl_rng *r)
+void
+dcbm_model(dcbm *d, const struct dcbm_params *p, gsl_rng *r)
 {
 	char msg[128];
 	int32_t n, K, u, c;
@@ -302,7 +313,8 @@ struct keybuf {
 	size_t n, cap;
 };
 
-static inline void kb_push(struct keybuf *b, uint64_t key)
+static inline void
+kb_push(struct keybuf *b, uint64_t key)
 {
 	if (b->n == b->cap) {
 		b->cap = b->cap ? 2 * b->cap : 4096;
@@ -327,12 +339,13 @@ struct seg {
 struct plan {
 	struct seg *seg;
 	size_t nseg, cap;
-	size_t *first;		/* (ntask+1) segments of task t: first[t]..first[t+1]-1 */
+	size_t *first; /* (ntask+1) segments of task t: first[t]..first[t+1]-1 */
 	size_t ntask, cap_t;
-	double T, acc;		/* task size, expected candidates in the open task */
+	double T, acc; /* task size, expected candidates in the open task */
 };
 
-static inline double clip1(double p)
+static inline double
+clip1(double p)
 {
 	return p < 1.0 ? p : 1.0;
 }
@@ -348,15 +361,16 @@ static inline double clip1(double p)
 struct lcur {
 	const dcbm *d;
 	int32_t x, y;
-	int32_t r;		/* the row bucket, in level x */
-	int32_t q, qend;	/* x < y: walks level y's buckets by cluster */
+	int32_t r;	 /* the row bucket, in level x */
+	int32_t q, qend; /* x < y: walks level y's buckets by cluster */
 	int64_t boff, bend, w;
-	int64_t skip0, skip1;	/* x < y: columns [skip0, skip1) of level y are
+	int64_t skip0, skip1;  /* x < y: columns [skip0, skip1) of level y are
 				 * row's cluster; x == y: columns start at skip0 */
-	int64_t ystart, ysize;	/* level y in bn */
+	int64_t ystart, ysize; /* level y in bn */
 };
 
-static void lcur_bucket(struct lcur *c)
+static void
+lcur_bucket(struct lcur *c)
 {
 	const dcbm *d = c->d;
 	int64_t size = d->bstart[c->r + 1] - d->bstart[c->r];
@@ -379,7 +393,8 @@ static void lcur_bucket(struct lcur *c)
 	c->bend = c->boff + size * c->w;
 }
 
-static void lcur_init(struct lcur *c, const dcbm *d, int32_t x, int32_t y)
+static void
+lcur_init(struct lcur *c, const dcbm *d, int32_t x, int32_t y)
 {
 	c->d = d;
 	c->x = x;
@@ -395,7 +410,8 @@ static void lcur_init(struct lcur *c, const dcbm *d, int32_t x, int32_t y)
 
 /* The bn positions of pair j; j must be >= every earlier j and < the
  * unit's pair count. */
-static inline void lcur_pair(struct lcur *c, int64_t j, int64_t *iu, int64_t *iv)
+static inline void
+lcur_pair(struct lcur *c, int64_t j, int64_t *iu, int64_t *iv)
 {
 	int64_t row, col;
 
@@ -415,7 +431,8 @@ static inline void lcur_pair(struct lcur *c, int64_t j, int64_t *iu, int64_t *iv
 }
 
 /* Pairs of unit (x, y) between different clusters. */
-static int64_t level_pairs(const dcbm *d, int32_t x, int32_t y)
+static int64_t
+level_pairs(const dcbm *d, int32_t x, int32_t y)
 {
 	struct lcur c;
 
@@ -428,7 +445,8 @@ static int64_t level_pairs(const dcbm *d, int32_t x, int32_t y)
 	return c.bend;
 }
 
-static void plan_push(struct plan *pl, int kind, int32_t a, int32_t b, int64_t lo, int64_t hi)
+static void
+plan_push(struct plan *pl, int kind, int32_t a, int32_t b, int64_t lo, int64_t hi)
 {
 	if (pl->nseg == pl->cap) {
 		pl->cap = pl->cap ? 2 * pl->cap : 256;
@@ -437,7 +455,8 @@ static void plan_push(struct plan *pl, int kind, int32_t a, int32_t b, int64_t l
 	pl->seg[pl->nseg++] = (struct seg){ a, b, lo, hi, kind };
 }
 
-static void plan_task(struct plan *pl)
+static void
+plan_task(struct plan *pl)
 {
 	if (pl->ntask + 2 > pl->cap_t) {
 		pl->cap_t = pl->cap_t ? 2 * pl->cap_t : 16;
@@ -451,7 +470,8 @@ static void plan_task(struct plan *pl)
  * task holds about T expected candidates (geometric skipping is memoryless,
  * so pieces sampled independently are exact).
  */
-static void plan_unit(struct plan *pl, int kind, int32_t a, int32_t b, int64_t N, double pmax)
+static void
+plan_unit(struct plan *pl, int kind, int32_t a, int32_t b, int64_t N, double pmax)
 {
 	int64_t lo = 0, take;
 	double room;
@@ -479,7 +499,8 @@ static void plan_unit(struct plan *pl, int kind, int32_t a, int32_t b, int64_t N
  * pairs), cut into tasks.  Depends on the model only, never on the thread
  * count.
  */
-static void make_plan(const dcbm *d, struct plan *pl)
+static void
+make_plan(const dcbm *d, struct plan *pl)
 {
 	int32_t g, i, j, x, y;
 
@@ -513,19 +534,22 @@ static void make_plan(const dcbm *d, struct plan *pl)
 
 /* Number of failures before the next success of Bernoulli(p) trials, as a
  * double (it may exceed any integer range when p is tiny); lp = log1p(-p). */
-static inline double geom_skip(gsl_rng *r, double lp)
+static inline double
+geom_skip(gsl_rng *r, double lp)
 {
 	return floor(log(gsl_rng_uniform_pos(r)) / lp);
 }
 
 /* Row of linear index j in the strict upper triangle of an s x s matrix,
  * row i holding the s-1-i pairs (i, i+1..s-1) from R(i) = i(2s-i-1)/2. */
-static inline int64_t tri_start(int64_t i, int64_t s)
+static inline int64_t
+tri_start(int64_t i, int64_t s)
 {
 	return i * (2 * s - i - 1) / 2;
 }
 
-static int64_t tri_row(int64_t j, int64_t s)
+static int64_t
+tri_row(int64_t j, int64_t s)
 {
 	double b = 2.0 * (double)s - 1.0;
 	double disc = b * b - 8.0 * (double)j;
@@ -542,10 +566,10 @@ static int64_t tri_row(int64_t j, int64_t s)
 	return i;
 }
 
-static inline uint64_t pack(int32_t x, int32_t y, int bits)
+static inline uint64_t
+pack(int32_t x, int32_t y, int bits)
 {
-	return x < y ? (uint64_t)x << bits | (uint64_t)y
-		     : (uint64_t)y << bits | (uint64_t)x;
+	return x < y ? (uint64_t)x << bits | (uint64_t)y : (uint64_t)y << bits | (uint64_t)x;
 }
 
 /*
@@ -564,20 +588,20 @@ static inline uint64_t pack(int32_t x, int32_t y, int bits)
  * i = tri_row(j).  SEG_LEVEL: struct lcur.
  */
 struct pcur {
-	int64_t a0, b0;		/* bn positions of buckets a and b */
-	int64_t n;		/* SEG_PAIR: the size sb of b; SEG_TRI: s */
-	int64_t j, i, jj;	/* the last pair: row i, column jj (SEG_PAIR) */
-	int64_t rs, re;		/* SEG_TRI: row i covers indices [rs, re) */
-	struct lcur lc;		/* SEG_LEVEL */
+	int64_t a0, b0;	  /* bn positions of buckets a and b */
+	int64_t n;	  /* SEG_PAIR: the size sb of b; SEG_TRI: s */
+	int64_t j, i, jj; /* the last pair: row i, column jj (SEG_PAIR) */
+	int64_t rs, re;	  /* SEG_TRI: row i covers indices [rs, re) */
+	struct lcur lc;	  /* SEG_LEVEL */
 };
 
 /* Start c before pair sg->lo; P and *pmax are the piece's probability
  * factor and its largest pair probability. */
-static void pcur_init(struct pcur *c, const dcbm *d, const struct seg *sg, double *P,
-		      double *pmax)
+static void
+pcur_init(struct pcur *c, const dcbm *d, const struct seg *sg, double *P, double *pmax)
 {
 	c->j = sg->lo - 1;
-	if (sg->kind == SEG_LEVEL) {	/* a and b are levels */
+	if (sg->kind == SEG_LEVEL) { /* a and b are levels */
 		*P = d->p_out;
 		*pmax = clip1(d->ltmax[sg->a] * d->ltmax[sg->b] * *P);
 		lcur_init(&c->lc, d, sg->a, sg->b);
@@ -647,8 +671,7 @@ pcur_to(struct pcur *c, int kind, int64_t j, int64_t *u, int64_t *v)
  * the candidates, each kept with probability p / pmax.
  */
 static inline __attribute__((always_inline)) void
-run_seg(const dcbm *d, const struct seg *sg, int kind, gsl_rng *r, struct keybuf *out,
-	int bits)
+run_seg(const dcbm *d, const struct seg *sg, int kind, gsl_rng *r, struct keybuf *out, int bits)
 {
 	const struct dcbm_bnode *bn = d->bn;
 	struct pcur cur;
@@ -681,15 +704,15 @@ run_seg(const dcbm *d, const struct seg *sg, int kind, gsl_rng *r, struct keybuf
 			__builtin_prefetch(&bn[cv[c]]);
 		}
 		for (k = 0; k < c; k++) {
-			p = bn[cu[k]].theta * bn[cv[k]].theta * P;	/* <= pmax < 1 */
+			p = bn[cu[k]].theta * bn[cv[k]].theta * P; /* <= pmax < 1 */
 			if (gsl_rng_uniform(r) * pmax < p)
 				kb_push(out, pack(bn[cu[k]].node, bn[cv[k]].node, bits));
 		}
 	}
 }
 
-static void run_task(const dcbm *d, const struct plan *pl, size_t t, gsl_rng *r,
-		     struct keybuf *out, int bits)
+static void
+run_task(const dcbm *d, const struct plan *pl, size_t t, gsl_rng *r, struct keybuf *out, int bits)
 {
 	size_t k;
 
@@ -707,7 +730,8 @@ static void run_task(const dcbm *d, const struct plan *pl, size_t t, gsl_rng *r,
 }
 
 /* Bits needed for node ids 0..n-1. */
-static int id_bits(int32_t n)
+static int
+id_bits(int32_t n)
 {
 	int b = 1;
 
@@ -716,7 +740,8 @@ static int id_bits(int32_t n)
 	return b;
 }
 
-static void reserve_edges(dcbm_edges *e, size_t m)
+static void
+reserve_edges(dcbm_edges *e, size_t m)
 {
 	if (m <= e->cap && e->u != NULL)
 		return;
@@ -737,7 +762,8 @@ static void reserve_edges(dcbm_edges *e, size_t m)
  * stays stable.  The keys are distinct, so any thread count gives the one
  * sorted order.
  */
-static void sort_unpack(dcbm_edges *e, size_t m, int idbits)
+static void
+sort_unpack(dcbm_edges *e, size_t m, int idbits)
 {
 	int total = 2 * idbits, passes = (total + 10) / 11, w = 0, nt = 1;
 	uint64_t *src = e->key, *dst = NULL, mask = ((uint64_t)1 << idbits) - 1;
@@ -808,7 +834,8 @@ static void sort_unpack(dcbm_edges *e, size_t m, int idbits)
 	free(cnt);
 }
 
-static void reserve_keys(dcbm_edges *e, size_t n)
+static void
+reserve_keys(dcbm_edges *e, size_t n)
 {
 	if (n <= e->cap_key && e->key != NULL)
 		return;
@@ -816,7 +843,8 @@ static void reserve_keys(dcbm_edges *e, size_t n)
 	e->key = xreallocarray(e->key, e->cap_key, sizeof *e->key);
 }
 
-void dcbm_sample(const dcbm *d, gsl_rng *r, dcbm_edges *e)
+void
+dcbm_sample(const dcbm *d, gsl_rng *r, dcbm_edges *e)
 {
 	struct plan pl = { 0 };
 	uint64_t seed;
@@ -891,7 +919,8 @@ void dcbm_sample(const dcbm *d, gsl_rng *r, dcbm_edges *e)
 	sort_unpack(e, m, bits);
 }
 
-void dcbm_sample_dense(const dcbm *d, gsl_rng *r, dcbm_edges *e)
+void
+dcbm_sample_dense(const dcbm *d, gsl_rng *r, dcbm_edges *e)
 {
 	int32_t n = d->par.n, u, v;
 	size_t m = 0;
@@ -909,8 +938,8 @@ void dcbm_sample_dense(const dcbm *d, gsl_rng *r, dcbm_edges *e)
 	e->m = (int64_t)m;
 }
 
-void dcbm_generate(const struct dcbm_ranges *R, uint64_t seed, uint64_t stream,
-		   dcbm *d, dcbm_edges *e)
+void
+dcbm_generate(const struct dcbm_ranges *R, uint64_t seed, uint64_t stream, dcbm *d, dcbm_edges *e)
 {
 	gsl_rng *r = rng_new(seed, stream);
 	struct dcbm_params p;

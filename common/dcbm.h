@@ -31,27 +31,28 @@
 #ifndef GNN_DCBM_H
 #define GNN_DCBM_H
 
+#include <gsl/gsl_rng.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <gsl/gsl_rng.h>
 
 /* Bounds every parameter is checked against (also the option bounds). */
-#define DCBM_MAX_NODES    (1LL << 26)	/* = GS_MAX_NODES of stream.h */
+#define DCBM_MAX_NODES (1LL << 26) /* = GS_MAX_NODES of stream.h */
 #define DCBM_MAX_CLUSTERS 1000000
-#define DCBM_MIN_GAMMA    1.5		/* theta = U^(-1/(gamma-1)) <= 2^64 for
+#define DCBM_MIN_GAMMA \
+	1.5 /* theta = U^(-1/(gamma-1)) <= 2^64 for
 					 * U >= 2^-32, so products stay finite */
-#define DCBM_MAX_GAMMA    1000.0
-#define DCBM_MAX_PDQ      1e6
-#define DCBM_MAX_DEGREE   1e9
+#define DCBM_MAX_GAMMA 1000.0
+#define DCBM_MAX_PDQ 1e6
+#define DCBM_MAX_DEGREE 1e9
 
 /* One graph's parameters (drawn by dcbm_draw_params or set by hand). */
 struct dcbm_params {
-	int32_t n;		/* nodes, >= 1 */
-	int32_t K;		/* clusters, >= 1 */
-	double p_div_q;		/* in-cluster / between-cluster probability, >= 1 */
-	double k;		/* the paper's k (informational: dbar / deg_per_k) */
-	double gamma;		/* exponent of P(theta) ~ theta^-gamma, >= 1.5 */
-	double mean_degree;	/* dbar: expected mean degree before clipping, >= 0 */
+	int32_t n;	    /* nodes, >= 1 */
+	int32_t K;	    /* clusters, >= 1 */
+	double p_div_q;	    /* in-cluster / between-cluster probability, >= 1 */
+	double k;	    /* the paper's k (informational: dbar / deg_per_k) */
+	double gamma;	    /* exponent of P(theta) ~ theta^-gamma, >= 1.5 */
+	double mean_degree; /* dbar: expected mean degree before clipping, >= 0 */
 };
 
 /*
@@ -74,9 +75,9 @@ struct dcbm_ranges {
 /* The model of one graph: labels, degree corrections, block matrix. */
 typedef struct dcbm {
 	struct dcbm_params par;
-	int32_t *cluster;	/* (n) cluster of node u, 0..K-1 */
-	double *theta;		/* (n) degree correction, mean 1 */
-	double p_in, p_out;	/* P_rr and P_rs (r != s) */
+	int32_t *cluster;   /* (n) cluster of node u, 0..K-1 */
+	double *theta;	    /* (n) degree correction, mean 1 */
+	double p_in, p_out; /* P_rr and P_rs (r != s) */
 	double theta_max;
 
 	/*
@@ -92,20 +93,20 @@ typedef struct dcbm {
 	 * theta).  A bucket is the nodes of one (level, cluster); a level is a
 	 * run of buckets.  Each cluster's buckets are listed in cgblk.
 	 */
-	int32_t nb;		/* non-empty buckets */
-	int64_t *bstart;	/* (nb+1) offsets into bn */
-	int32_t *bcluster;	/* (nb) cluster of the bucket */
-	double *btmax;		/* (nb) largest theta in the bucket */
-	int32_t nl;		/* non-empty levels */
-	int32_t *lblk;		/* (nl+1) first bucket of each level */
-	double *ltmax;		/* (nl) largest theta in the level */
-	int32_t ncg;		/* non-empty clusters */
-	int32_t *cgstart;	/* (ncg+1) offsets into cgblk */
-	int32_t *cgblk;		/* (nb) buckets cluster by cluster, levels ascending */
+	int32_t nb;	   /* non-empty buckets */
+	int64_t *bstart;   /* (nb+1) offsets into bn */
+	int32_t *bcluster; /* (nb) cluster of the bucket */
+	double *btmax;	   /* (nb) largest theta in the bucket */
+	int32_t nl;	   /* non-empty levels */
+	int32_t *lblk;	   /* (nl+1) first bucket of each level */
+	double *ltmax;	   /* (nl) largest theta in the level */
+	int32_t ncg;	   /* non-empty clusters */
+	int32_t *cgstart;  /* (ncg+1) offsets into cgblk */
+	int32_t *cgblk;	   /* (nb) buckets cluster by cluster, levels ascending */
 	struct dcbm_bnode {
 		double theta;
 		int32_t node;
-	} *bn;			/* (n) nodes in bucket order, theta next to
+	} * bn; /* (n) nodes in bucket order, theta next to
 				 * the id: one cache line per random lookup */
 	size_t cap_n, cap_b;
 } dcbm;
@@ -115,7 +116,7 @@ typedef struct dcbm {
 /* An edge list: m edges u[i] < v[i], sorted by (u, v). */
 typedef struct dcbm_edges {
 	int64_t m;
-	int32_t *u, *v;		/* (m) */
+	int32_t *u, *v; /* (m) */
 	size_t cap;
 	/* private: packed keys and radix-sort scratch */
 	uint64_t *key, *tmp;
@@ -160,7 +161,8 @@ void dcbm_draw_params(const struct dcbm_ranges *R, gsl_rng *r, struct dcbm_param
 void dcbm_model(dcbm *d, const struct dcbm_params *p, gsl_rng *r);
 
 /* p_uv = min(1, theta_u theta_v P_{c(u),c(v)}) for u != v.  Time: O(1). */
-static inline double dcbm_prob(const dcbm *d, int32_t u, int32_t v)
+static inline double
+dcbm_prob(const dcbm *d, int32_t u, int32_t v)
 {
 	double P = d->cluster[u] == d->cluster[v] ? d->p_in : d->p_out;
 	double p = d->theta[u] * d->theta[v] * P;
@@ -217,7 +219,7 @@ void dcbm_sample_dense(const dcbm *d, gsl_rng *r, dcbm_edges *e);
  * of graphs generated with it, and whatever the thread count.
  * Time complexity: that of dcbm_model() + dcbm_sample().
  */
-void dcbm_generate(const struct dcbm_ranges *R, uint64_t seed, uint64_t stream,
-		   dcbm *d, dcbm_edges *e);
+void dcbm_generate(const struct dcbm_ranges *R, uint64_t seed, uint64_t stream, dcbm *d,
+		   dcbm_edges *e);
 
 #endif

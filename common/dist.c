@@ -73,7 +73,7 @@ launched(void)
 #ifdef GNN_MPI
 
 static int d_started;
-static double d_timeout = 600;	/* seconds a wait may last; 0: no limit */
+static double d_timeout = 600; /* seconds a wait may last; 0: no limit */
 /* every rank's process id and machine (a hash of its name), so that a
  * process can see whether another on its machine is stopped or gone */
 static int64_t (*d_proc)[2];
@@ -83,32 +83,45 @@ static int64_t (*d_proc)[2];
  * an MPI call that never returns); it calls no MPI function.  Times are
  * CLOCK_MONOTONIC nanoseconds.
  */
-#define TICK 250000000LL		/* the watch looks 4 times a second */
-#define STOPPED (8 * TICK)		/* a longer gap: the process was stopped */
-static _Atomic int64_t w_since;		/* the wait under way began; 0: none */
-static _Atomic int64_t w_tick;		/* the watch last looked */
-static _Atomic int64_t w_stopped;	/* the watch last found a gap */
-static volatile sig_atomic_t d_ending;	/* the end is said, or rank 0 says it */
+#define TICK 250000000LL	       /* the watch looks 4 times a second */
+#define STOPPED (8 * TICK)	       /* a longer gap: the process was stopped */
+static _Atomic int64_t w_since;	       /* the wait under way began; 0: none */
+static _Atomic int64_t w_tick;	       /* the watch last looked */
+static _Atomic int64_t w_stopped;      /* the watch last found a gap */
+static volatile sig_atomic_t d_ending; /* the end is said, or rank 0 says it */
 
 static int64_t
 now_ns(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);	/* async-signal-safe */
+	clock_gettime(CLOCK_MONOTONIC, &ts); /* async-signal-safe */
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static void watch_on(void) { atomic_store(&w_since, now_ns()); }
-static void watch_off(void) { atomic_store(&w_since, 0); }
+static void
+watch_on(void)
+{
+	atomic_store(&w_since, now_ns());
+}
+static void
+watch_off(void)
+{
+	atomic_store(&w_since, 0);
+}
 /* A blocking MPI call under the watch. */
-#define WATCHED(call) do { watch_on(); call; watch_off(); } while (0)
+#define WATCHED(call) \
+	do { \
+		watch_on(); \
+		call; \
+		watch_off(); \
+	} while (0)
 
 /* Rank r runs on this process's machine and has ended (async-signal-safe). */
 static int
 gone(int r)
 {
 	return d_proc[r][1] == d_proc[d_rank][1] && kill((pid_t)d_proc[r][0], 0) != 0 &&
-	    errno == ESRCH;
+	       errno == ESRCH;
 }
 
 /* Rank r runs on this machine and is stopped (SIGSTOP, a debugger). */
@@ -127,7 +140,7 @@ is_stopped(int r)
 	n = fread(buf, 1, sizeof buf - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	p = strrchr(buf, ')');	/* "pid (comm) S ...": comm may hold anything */
+	p = strrchr(buf, ')'); /* "pid (comm) S ...": comm may hold anything */
 	return p && (p[2] == 'T' || p[2] == 't');
 }
 
@@ -153,13 +166,14 @@ timed_out(double s)
 	const char *w = d_where[d_wi];
 	char why[128], me[32] = "";
 
-	if (d_ending)		/* the run's line is out; rank 0 ends it */
+	if (d_ending) /* the run's line is out; rank 0 ends it */
 		_exit(EXIT_DATA);
 	why_silent(why, sizeof why);
 	if (d_rank > 0)
 		snprintf(me, sizeof me, "rank %d: ", d_rank);
 	die("%sno word from the other processes for %.0f s%s%s (%s); ending the run "
-	    "(--mpi-timeout)", me, s, *w ? " " : "", w, why);
+	    "(--mpi-timeout)",
+	    me, s, *w ? " " : "", w, why);
 }
 
 static void *
@@ -172,13 +186,13 @@ watch(void *arg)
 
 	(void)arg;
 	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);	/* signals go to the program's threads */
+	pthread_sigmask(SIG_BLOCK, &all, NULL); /* signals go to the program's threads */
 	for (;;) {
 		struct timespec ts = { 0, TICK };
 		nanosleep(&ts, NULL);
 		int64_t t = now_ns(), gap = t - atomic_exchange(&w_tick, t);
 		int64_t since = atomic_load(&w_since);
-		if (gap > STOPPED) {	/* this process was stopped: its wait starts over */
+		if (gap > STOPPED) { /* this process was stopped: its wait starts over */
 			atomic_store(&w_stopped, t);
 			if (since)
 				atomic_compare_exchange_strong(&w_since, &since, t);
@@ -195,7 +209,7 @@ static void
 start_watch(void)
 {
 	char host[MPI_MAX_PROCESSOR_NAME + 1] = "";
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
 	pthread_attr_t a;
 	pthread_t th;
 	int len = 0;
@@ -253,7 +267,7 @@ dist_library(void)
 	if (!v[0]) {
 		MPI_Get_library_version(lib, &len);
 		lib[len < (int)sizeof lib ? len : (int)sizeof lib - 1] = '\0';
-		lib[strcspn(lib, ",\n")] = '\0';	/* "Open MPI v4.1.4, package..." */
+		lib[strcspn(lib, ",\n")] = '\0'; /* "Open MPI v4.1.4, package..." */
 		snprintf(v, sizeof v, "%.63s", lib);
 	}
 	return v;
@@ -284,7 +298,7 @@ wait_idle(MPI_Request *q)
 	watch_off();
 }
 
-#define CHUNK ((size_t)1 << 30)	/* bytes per MPI call: counts are int */
+#define CHUNK ((size_t)1 << 30) /* bytes per MPI call: counts are int */
 
 static void
 bcast(void *buf, size_t n, int root, int idle)
@@ -293,7 +307,7 @@ bcast(void *buf, size_t n, int root, int idle)
 
 	if (d_size == 1)
 		return;
-	for (size_t at = 0; at < n; at += CHUNK) {	/* n is the same in every rank */
+	for (size_t at = 0; at < n; at += CHUNK) { /* n is the same in every rank */
 		int k = (int)(n - at < CHUNK ? n - at : CHUNK);
 		MPI_Request q;
 		if (idle) {
@@ -360,7 +374,7 @@ xsum_allreduce(xsum *s)
 {
 	static MPI_Datatype pair;
 	static MPI_Op op;
-	const int64_t chunk = 1 << 26;	/* pairs per call: 1 GiB */
+	const int64_t chunk = 1 << 26; /* pairs per call: 1 GiB */
 
 	if (d_size == 1)
 		return;
@@ -383,7 +397,7 @@ wait_end(void)
 
 	d_ending = 1;
 	fflush(stdout);
-	MPI_Ibarrier(MPI_COMM_WORLD, &q);	/* rank 0 never joins it */
+	MPI_Ibarrier(MPI_COMM_WORLD, &q); /* rank 0 never joins it */
 	wait_idle(&q);
 	_exit(EXIT_DATA);
 }
@@ -459,7 +473,8 @@ on_signal(int sig)
 			put(line, &n, sizeof line - 1, name[k]);
 			put(line, &n, sizeof line - 1, *w ? ") " : ")");
 			put(line, &n, sizeof line - 1, w);
-			put(line, &n, sizeof line - 1, ": another process ended (killed?), "
+			put(line, &n, sizeof line - 1,
+			    ": another process ended (killed?), "
 			    "or mpirun was signalled");
 		} else if (d_rank == 1 && gone(0)) {
 			put(line, &n, sizeof line - 1, ": rank 1: rank 0 ended (killed?)");
@@ -471,7 +486,7 @@ on_signal(int sig)
 		if (n > 0) {
 			line[n++] = '\n';
 			if (write(STDERR_FILENO, line, n) < 0)
-				n = 0;	/* nothing more to do */
+				n = 0; /* nothing more to do */
 		}
 	}
 	/* the action the signal had (outfile.h's removal of temporary files,
@@ -499,7 +514,7 @@ on_cont(int sig)
 		for (int r = 0; r < d_size; r++)
 			if (r != d_rank && gone(r)) {
 				d_ending = 1;
-				raise(SIGTERM);	/* its action: temporary files removed */
+				raise(SIGTERM); /* its action: temporary files removed */
 				break;
 			}
 	errno = e;
@@ -520,7 +535,7 @@ dist_catch_signals(void)
 	for (int k = 0; k < 3; k++) {
 		if (d_caught[k] || sigaction(d_sigs[k], NULL, &d_old[k]) != 0 ||
 		    d_old[k].sa_handler == SIG_IGN)
-			continue;	/* an ignored signal stays ignored */
+			continue; /* an ignored signal stays ignored */
 		sigaction(d_sigs[k], &sa, NULL);
 		d_caught[k] = 1;
 	}
@@ -538,20 +553,57 @@ dist_init(int *argc, char ***argv)
 			die("started as one of %d MPI processes, but built without MPI: "
 			    "install Open MPI (Debian: libopenmpi-dev openmpi-bin) and rebuild",
 			    env_int(size_vars, 2, 2));
-		sleep(2);	/* rank 0's line first; its exit ends the job */
+		sleep(2); /* rank 0's line first; its exit ends the job */
 		_exit(EXIT_DATA);
 	}
 	return 1;
 }
 
-const char *dist_library(void) { return NULL; }
-void dist_end(void) { }
-void dist_bcast(void *buf, size_t n, int root) { (void)buf; (void)n; (void)root; }
-void dist_bcast_idle(void *buf, size_t n, int root) { (void)buf; (void)n; (void)root; }
-void dist_sum_i64(int64_t *x, int n) { (void)x; (void)n; }
-void dist_gather_f64(double *x, int n) { (void)x; (void)n; }
-double dist_max_f64(double x) { return x; }
-void xsum_allreduce(xsum *s) { (void)s; }
+const char *
+dist_library(void)
+{
+	return NULL;
+}
+void
+dist_end(void)
+{
+}
+void
+dist_bcast(void *buf, size_t n, int root)
+{
+	(void)buf;
+	(void)n;
+	(void)root;
+}
+void
+dist_bcast_idle(void *buf, size_t n, int root)
+{
+	(void)buf;
+	(void)n;
+	(void)root;
+}
+void
+dist_sum_i64(int64_t *x, int n)
+{
+	(void)x;
+	(void)n;
+}
+void
+dist_gather_f64(double *x, int n)
+{
+	(void)x;
+	(void)n;
+}
+double
+dist_max_f64(double x)
+{
+	return x;
+}
+void
+xsum_allreduce(xsum *s)
+{
+	(void)s;
+}
 
 static _Noreturn void
 wait_end(void)
@@ -566,13 +618,28 @@ dist_fail_if_any(int bad, const char *msg)
 		die("%s", msg);
 }
 
-void dist_set_timeout(double seconds) { (void)seconds; }
-void dist_catch_signals(void) { }
+void
+dist_set_timeout(double seconds)
+{
+	(void)seconds;
+}
+void
+dist_catch_signals(void)
+{
+}
 
 #endif
 
-int dist_rank(void) { return d_rank; }
-int dist_size(void) { return d_size; }
+int
+dist_rank(void)
+{
+	return d_rank;
+}
+int
+dist_size(void)
+{
+	return d_size;
+}
 
 void
 dist_die_all(const char *fmt, ...)
@@ -622,15 +689,17 @@ short_number(char *v, size_t len)
 /* The message on this rank's line mine (la bytes) against rank 0's
  * theirs (lb bytes). */
 static void
-say_differ(const char *mine, int la, const char *theirs, int lb,
-	   const char *const names[][2], size_t n, char *msg, size_t msglen)
+say_differ(const char *mine, int la, const char *theirs, int lb, const char *const names[][2],
+	   size_t n, char *msg, size_t msglen)
 {
 	int k = (int)strcspn(mine, ":\n"), k0 = (int)strcspn(theirs, ":\n");
 	char a[256], b[256];
 
 	if (k != k0 || strncmp(mine, theirs, (size_t)k) != 0 || k >= la || k0 >= lb) {
-		snprintf(msg, msglen, "its settings differ from rank 0's: '%.*s' against '%.*s' "
-			 "(another version?)", la < 100 ? la : 100, mine, lb < 100 ? lb : 100, theirs);
+		snprintf(msg, msglen,
+			 "its settings differ from rank 0's: '%.*s' against '%.*s' "
+			 "(another version?)",
+			 la < 100 ? la : 100, mine, lb < 100 ? lb : 100, theirs);
 		return;
 	}
 	snprintf(a, sizeof a, "%.*s", la - k - 1, mine + k + 1);
@@ -647,8 +716,7 @@ say_differ(const char *mine, int la, const char *theirs, int lb,
 }
 
 int
-dist_same_lines(const char *text, const char *const names[][2], size_t n, char *msg,
-		size_t msglen)
+dist_same_lines(const char *text, const char *const names[][2], size_t n, char *msg, size_t msglen)
 {
 	int64_t len = (int64_t)strlen(text);
 	const char *a = text, *b;
@@ -680,7 +748,7 @@ dist_same_lines(const char *text, const char *const names[][2], size_t n, char *
 /* standard input to every rank */
 
 static char *stdin_buf;
-static int64_t stdin_len = -1;	/* -1: rank 0 did not read it */
+static int64_t stdin_len = -1; /* -1: rank 0 did not read it */
 
 /* Standard input becomes a copy of buf, in an unlinked temporary file. */
 static void
@@ -725,7 +793,7 @@ dist_stdin_read(void)
 			stdin_buf = xrealloc(stdin_buf, cap *= 2);
 	}
 	stdin_len = (int64_t)len;
-	stdin_from(stdin_buf, len);	/* rank 0 reads the copy too */
+	stdin_from(stdin_buf, len); /* rank 0 reads the copy too */
 }
 
 void
@@ -768,14 +836,14 @@ to_fixed(float x)
 	memcpy(&u, &x, sizeof u);
 	e = (u >> 23) & 0xff;
 	m = (u & 0x7fffff) | 0x800000;
-	if (e == 0)		/* zero, subnormal: |x| 2^80 < 2^-46 */
+	if (e == 0) /* zero, subnormal: |x| 2^80 < 2^-46 */
 		return 0;
 	if (e >= 70) {
 		a = (u128)m << (e - 70);
 	} else {
-		uint32_t s = 70 - e, q, r, half;	/* s = 1 .. 69 */
+		uint32_t s = 70 - e, q, r, half; /* s = 1 .. 69 */
 		if (s > 24) {
-			q = 0;		/* m 2^-s < 1/2 */
+			q = 0; /* m 2^-s < 1/2 */
 		} else {
 			q = m >> s;
 			r = m & ((1u << s) - 1);
@@ -797,12 +865,12 @@ from_fixed(u128 v)
 
 	if (a == 0)
 		return 0;
-	p = hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(lo);	/* top bit */
-	s = p > 23 ? p - 23 : 0;	/* bits below the 24 kept */
+	p = hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(lo); /* top bit */
+	s = p > 23 ? p - 23 : 0;				       /* bits below the 24 kept */
 	q = (uint64_t)(a >> s);
 	if (s > 0) {
 		u128 r = a & (((u128)1 << s) - 1), half = (u128)1 << (s - 1);
-		q += r > half || (r == half && (q & 1));	/* 2^24 is exact too */
+		q += r > half || (r == half && (q & 1)); /* 2^24 is exact too */
 	}
 	return (neg ? -1.0f : 1.0f) * ldexpf((float)q, s - 80);
 }
@@ -848,13 +916,13 @@ xsum_add(xsum *s, const float *x)
 {
 	int64_t bad = INT64_MAX;
 
-	/* one pass: memory-bound (20 bytes read, 16 written a value) */
-	#pragma omp parallel for schedule(static) reduction(min : bad)
+/* one pass: memory-bound (20 bytes read, 16 written a value) */
+#pragma omp parallel for schedule(static) reduction(min : bad)
 	for (int64_t i = 0; i < s->n; i++) {
 		uint32_t u;
 		memcpy(&u, &x[i], sizeof u);
 		if ((u & 0x7fffffff) == 0)
-			continue;	/* zeros are common: no write */
+			continue; /* zeros are common: no write */
 		if (((u >> 23) & 0xff) >= 173) {
 			if (i < bad)
 				bad = i;
@@ -868,7 +936,7 @@ xsum_add(xsum *s, const float *x)
 void
 xsum_merge(xsum *s, const xsum *t)
 {
-	#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static)
 	for (int64_t i = 0; i < s->n; i++)
 		word_put(s->w + 2 * i, word_get(s->w + 2 * i) + word_get(t->w + 2 * i));
 }
@@ -876,7 +944,7 @@ xsum_merge(xsum *s, const xsum *t)
 void
 xsum_get(const xsum *s, float *x)
 {
-	#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static)
 	for (int64_t i = 0; i < s->n; i++)
 		x[i] = from_fixed(word_get(s->w + 2 * i));
 }
@@ -894,10 +962,11 @@ first_at(const int32_t *ids, int64_t lo, int64_t hi, int64_t v)
 	return lo;
 }
 
-#define TAKE(dst, src, n) do { \
-	(dst) = xreallocarray((dst), (size_t)(n) + 1, sizeof *(dst)); \
-	memcpy((dst), (src), (size_t)(n) * sizeof *(dst)); \
-} while (0)
+#define TAKE(dst, src, n) \
+	do { \
+		(dst) = xreallocarray((dst), (size_t)(n) + 1, sizeof *(dst)); \
+		memcpy((dst), (src), (size_t)(n) * sizeof *(dst)); \
+	} while (0)
 
 void
 batch_graph(batch *out, const batch *b, int g)

@@ -39,8 +39,8 @@ int dist_launch_rank(void);
  * an error: rank 0 says so, every rank exits 1.
  */
 int dist_init(int *argc, char ***argv);
-int dist_rank(void);		/* not collective */
-int dist_size(void);		/* not collective */
+int dist_rank(void); /* not collective */
+int dist_size(void); /* not collective */
 /* The MPI library built in ("Open MPI v4.1.4"), or NULL.  Not collective. */
 const char *dist_library(void);
 /* MPI_Finalize, when MPI was started. */
@@ -133,7 +133,7 @@ void dist_catch_signals(void);
  * unlinked temporary file.  Rank 0 calls dist_stdin_read() before it reads
  * its input, and every rank dist_stdin_share() after rank 0's setup.
  */
-void dist_stdin_read(void);		/* rank 0 only; not collective */
+void dist_stdin_read(void); /* rank 0 only; not collective */
 void dist_stdin_share(void);
 
 /*
@@ -148,7 +148,7 @@ void dist_stdin_share(void);
  */
 typedef struct xsum {
 	int64_t n;
-	uint64_t *w;		/* (2n) each sum as two words: low, high */
+	uint64_t *w; /* (2n) each sum as two words: low, high */
 } xsum;
 
 void xsum_init(xsum *s, int64_t n);

@@ -51,7 +51,7 @@ void
 dstep_split(struct lgraph *const *g, int n, int *rank_of)
 {
 	int R = dist_size();
-	int64_t (*ord)[2] = xmallocarray((size_t)n + 1, sizeof *ord);
+	int64_t(*ord)[2] = xmallocarray((size_t)n + 1, sizeof *ord);
 	int64_t *load = xcalloc((size_t)R, sizeof *load);
 
 	for (int i = 0; i < n; i++) {
@@ -87,9 +87,9 @@ split(struct dstep *d, struct lgraph *const *bg)
 }
 
 int
-dstep_run(struct dstep *d, model *M, struct lgraph *const *bg, uint64_t seed,
-	  uint64_t step, const struct batch_opts *bo, batch *b, mws *w, int stop,
-	  double *loss, char *msg, size_t msglen)
+dstep_run(struct dstep *d, model *M, struct lgraph *const *bg, uint64_t seed, uint64_t step,
+	  const struct batch_opts *bo, batch *b, mws *w, int stop, double *loss, char *msg,
+	  size_t msglen)
 {
 	int n = split(d, bg);
 	int64_t c[4];
@@ -130,9 +130,10 @@ dstep_run(struct dstep *d, model *M, struct lgraph *const *bg, uint64_t seed,
 		tb = progress_now();
 		int64_t at = xsum_add(&d->acc, M->g);
 		if (at >= 0) {
-			snprintf(msg, msglen, "step %" PRIu64 ": graph %" PRId64 ": a gradient is %g "
-				 "(not finite, or too large to sum); try a smaller --lr", step + 1,
-				 d->mg[j]->id, (double)M->g[at]);
+			snprintf(msg, msglen,
+				 "step %" PRIu64 ": graph %" PRId64 ": a gradient is %g "
+				 "(not finite, or too large to sum); try a smaller --lr",
+				 step + 1, d->mg[j]->id, (double)M->g[at]);
 			bad = 1;
 		}
 		for (int k = 0; k < NTASK; k++)
@@ -141,7 +142,7 @@ dstep_run(struct dstep *d, model *M, struct lgraph *const *bg, uint64_t seed,
 		d->t_add += progress_now() - tb;
 	}
 	t0 = progress_now();
-	dist_fail_if_any(bad, msg);	/* the wait for the slowest rank is here now */
+	dist_fail_if_any(bad, msg); /* the wait for the slowest rank is here now */
 	xsum_allreduce(&d->acc);
 	d->t_reduce = progress_now() - t0;
 	xsum_get(&d->acc, M->g);
@@ -172,8 +173,9 @@ static uint64_t
 graph_digest(const struct lgraph *lg)
 {
 	const graph *g = &lg->g;
-	int64_t n = g->n, head[8] = { lg->id, n, g->m, lg->K, lg->premasked, lg->npairs,
-		lg->feat ? lg->F : -1, 0 };
+	int64_t n = g->n, head[8] = {
+		lg->id, n, g->m, lg->K, lg->premasked, lg->npairs, lg->feat ? lg->F : -1, 0
+	};
 	uint32_t d[2] = { 0, 1 };
 
 	digest_add(d, head, sizeof head);
@@ -210,8 +212,10 @@ dstep_same_input(struct lgraph *const *g, int64_t n, char *msg, size_t msglen)
 	dist_bcast(h0, (size_t)n0 * sizeof *h0, 0);
 	for (int64_t i = 0; i < n && i < n0 && rc == 0; i++)
 		if (h[i] != h0[i]) {
-			snprintf(msg, msglen, "its input differs from rank 0's at graph %" PRId64
-				 " (id %" PRId64 ")", i + 1, g[i]->id);
+			snprintf(msg, msglen,
+				 "its input differs from rank 0's at graph %" PRId64 " (id %" PRId64
+				 ")",
+				 i + 1, g[i]->id);
 			rc = -1;
 		}
 	if (rc == 0 && n != n0) {

@@ -25,18 +25,18 @@
 #include "model.h"
 
 struct dstep {
-	int B;			/* graphs a step */
-	xsum acc;		/* the gradient summed over graphs and ranks */
-	batch one;		/* one graph of the rank's share */
-	int *rank_of;		/* (B) the rank that runs each graph */
-	int *mine;		/* (B) this rank's graphs, ascending */
-	struct lgraph **mg;	/* (B) and the graphs themselves */
-	double *gl;		/* (B x NTASK) each graph's share of the losses */
+	int B;		    /* graphs a step */
+	xsum acc;	    /* the gradient summed over graphs and ranks */
+	batch one;	    /* one graph of the rank's share */
+	int *rank_of;	    /* (B) the rank that runs each graph */
+	int *mine;	    /* (B) this rank's graphs, ascending */
+	struct lgraph **mg; /* (B) and the graphs themselves */
+	double *gl;	    /* (B x NTASK) each graph's share of the losses */
 	/* the last step's seconds on this rank: building its graphs' batch,
 	 * their passes, adding their gradients, the allreduce (waiting for
 	 * the slowest rank included) */
 	double t_build, t_pass, t_add, t_reduce;
-	int64_t P, Q, ncl;	/* the last step's pairs, queries, clusters */
+	int64_t P, Q, ncl; /* the last step's pairs, queries, clusters */
 };
 
 /*
@@ -68,9 +68,9 @@ void dstep_free(struct dstep *d);
  * Time complexity: O(B log B + B ranks) for the split, the passes, and
  * O(B/ranks + 1) passes over the parameters.
  */
-int dstep_run(struct dstep *d, model *M, struct lgraph *const *bg, uint64_t seed,
-	      uint64_t step, const struct batch_opts *bo, batch *b, mws *w, int stop,
-	      double *loss, char *msg, size_t msglen);
+int dstep_run(struct dstep *d, model *M, struct lgraph *const *bg, uint64_t seed, uint64_t step,
+	      const struct batch_opts *bo, batch *b, mws *w, int stop, double *loss, char *msg,
+	      size_t msglen);
 
 /*
  * Whether this rank's graphs g[0..n-1] are rank 0's, collective: a digest

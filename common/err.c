@@ -11,9 +11,10 @@
 static const char *prog = "gnnpipe";
 static void (*hook_fn)(void *);
 static void *hook_arg;
-static int tty_line;	/* a progress line is on the terminal, unterminated */
+static int tty_line; /* a progress line is on the terminal, unterminated */
 
-void err_setprog(const char *argv0)
+void
+err_setprog(const char *argv0)
 {
 	const char *s;
 
@@ -23,21 +24,27 @@ void err_setprog(const char *argv0)
 	prog = s ? s + 1 : argv0;
 }
 
-const char *err_prog(void) { return prog; }
+const char *
+err_prog(void)
+{
+	return prog;
+}
 
-void err_atexit(void (*fn)(void *), void *arg)
+void
+err_atexit(void (*fn)(void *), void *arg)
 {
 	hook_fn = fn;
 	hook_arg = arg;
 }
 
-static void vwarn(const char *fmt, va_list ap)
+static void
+vwarn(const char *fmt, va_list ap)
 {
 	int saved = errno;
 	size_t len = strlen(fmt);
 
 	fflush(stdout);
-	if (tty_line) {		/* the message replaces it; the next update redraws it */
+	if (tty_line) { /* the message replaces it; the next update redraws it */
 		fputs("\r\033[K", stderr);
 		tty_line = 0;
 	}
@@ -48,7 +55,8 @@ static void vwarn(const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
-void warnx_(const char *fmt, ...)
+void
+warnx_(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -57,23 +65,26 @@ void warnx_(const char *fmt, ...)
 	va_end(ap);
 }
 
-void err_tty_line(int on)
+void
+err_tty_line(int on)
 {
 	tty_line = on;
 }
 
-void err_one_line(char *s)
+void
+err_one_line(char *s)
 {
 	for (; *s; s++)
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
 			*s = '?';
 }
 
-static void run_hook(void)
+static void
+run_hook(void)
 {
 	void (*fn)(void *) = hook_fn;
 
-	hook_fn = NULL;		/* never twice, even if the hook dies */
+	hook_fn = NULL; /* never twice, even if the hook dies */
 	if (fn)
 		fn(hook_arg);
 }
@@ -87,14 +98,16 @@ static void run_hook(void)
  * the message).  It also keeps LeakSanitizer from reporting, at an error
  * exit, buffers that only a dead stack frame still held.
  */
-static _Noreturn void finish(int code)
+static _Noreturn void
+finish(int code)
 {
 	run_hook();
 	fflush(stderr);
 	_exit(code);
 }
 
-void die(const char *fmt, ...)
+void
+die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -104,7 +117,8 @@ void die(const char *fmt, ...)
 	finish(EXIT_DATA);
 }
 
-void die_usage(const char *fmt, ...)
+void
+die_usage(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -114,7 +128,8 @@ void die_usage(const char *fmt, ...)
 	finish(EXIT_USAGE);
 }
 
-void die_code(int code, const char *fmt, ...)
+void
+die_code(int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -124,7 +139,8 @@ void die_code(int code, const char *fmt, ...)
 	finish(code);
 }
 
-void *xmalloc(size_t n)
+void *
+xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 
@@ -133,7 +149,8 @@ void *xmalloc(size_t n)
 	return p;
 }
 
-void *xcalloc(size_t n, size_t size)
+void *
+xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
 
@@ -142,7 +159,8 @@ void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
-void *xrealloc(void *p, size_t n)
+void *
+xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
 
@@ -151,21 +169,24 @@ void *xrealloc(void *p, size_t n)
 	return q;
 }
 
-void *xmallocarray(size_t n, size_t size)
+void *
+xmallocarray(size_t n, size_t size)
 {
 	if (size && n > SIZE_MAX / size)
 		die("out of memory (%zu x %zu bytes overflows)", n, size);
 	return xmalloc(n * size);
 }
 
-void *xreallocarray(void *p, size_t n, size_t size)
+void *
+xreallocarray(void *p, size_t n, size_t size)
 {
 	if (size && n > SIZE_MAX / size)
 		die("out of memory (%zu x %zu bytes overflows)", n, size);
 	return xrealloc(p, n * size);
 }
 
-char *xstrdup(const char *s)
+char *
+xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;
 	char *p = xmalloc(n);

@@ -14,7 +14,7 @@
 
 #include <stdarg.h>
 
-#define EXIT_DATA  1
+#define EXIT_DATA 1
 #define EXIT_USAGE 2
 
 /* Set the program name once, from argv[0] (its basename is used). */

@@ -47,10 +47,14 @@ static double
 tensor_value(const gs_rec *r, int64_t k)
 {
 	switch (r->dtype) {
-	case GS_F32: return ((const float *)r->data)[k];
-	case GS_F64: return ((const double *)r->data)[k];
-	case GS_I32: return ((const int32_t *)r->data)[k];
-	default: return (double)((const int64_t *)r->data)[k];
+	case GS_F32:
+		return ((const float *)r->data)[k];
+	case GS_F64:
+		return ((const double *)r->data)[k];
+	case GS_I32:
+		return ((const int32_t *)r->data)[k];
+	default:
+		return (double)((const int64_t *)r->data)[k];
 	}
 }
 
@@ -58,8 +62,8 @@ tensor_value(const gs_rec *r, int64_t k)
  * numbers from 0, or from any negative number when unknown is set (a true
  * class that is not known: -1); 0, or -1 with msg. */
 static int
-labels(int32_t *out, const gs_rec *r, int col, const char *what, int unknown,
-       const char *where, char *msg, size_t len)
+labels(int32_t *out, const gs_rec *r, int col, const char *what, int unknown, const char *where,
+       char *msg, size_t len)
 {
 	for (int64_t i = 0; i < r->rows; i++) {
 		double x = tensor_value(r, i * r->cols + col);
@@ -76,22 +80,24 @@ labels(int32_t *out, const gs_rec *r, int col, const char *what, int unknown,
 static int
 cmp_item(const void *a, const void *b)
 {
-	const int64_t *x = a, *y = b;	/* (item, class) pairs */
+	const int64_t *x = a, *y = b; /* (item, class) pairs */
 	return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
 }
 
 /* Run u's scored items (true class y[i] >= 0) and their classes, sorted,
  * from the 'item' column of r; 0, or -1 with msg. */
 static int
-scored_items(struct eval_run *u, const gs_rec *r, const int32_t *y, const char *where,
-	     char *msg, size_t len)
+scored_items(struct eval_run *u, const gs_rec *r, const int32_t *y, const char *where, char *msg,
+	     size_t len)
 {
 	int ci = gs_tensor_col(r, "item");
 	int64_t k = 0, *pair;
 
 	if (ci < 0) {
-		snprintf(msg, len, "%s: run %" PRId64 " has no 'item' column: --baseline pairs "
-			 "runs on their test items", where, r->id);
+		snprintf(msg, len,
+			 "%s: run %" PRId64 " has no 'item' column: --baseline pairs "
+			 "runs on their test items",
+			 where, r->id);
 		return -1;
 	}
 	pair = xmallocarray((size_t)r->rows + 1, 2 * sizeof *pair);
@@ -192,8 +198,9 @@ score(struct eval_run *u, const gs_rec *r, const int32_t *y, const int32_t *p, i
 	u->where = xstrdup(where);
 	f1_init(&u->f);
 	if (f1_compute(&u->f, y, p, rows, (int)C, &bad) != 0) {
-		snprintf(msg, len, "%s: item %" PRId64 ": class %" PRId32 " or %" PRId32
-			 " outside 0..%lld", where, bad, y[bad], p[bad], C - 1);
+		snprintf(msg, len,
+			 "%s: item %" PRId64 ": class %" PRId32 " or %" PRId32 " outside 0..%lld",
+			 where, bad, y[bad], p[bad], C - 1);
 		return -1;
 	}
 	return 0;
@@ -220,8 +227,10 @@ add_run(struct eval_runs *rs, const gs_rec *r, const char *where, char *msg, siz
 	rs->skipped += r->rows - rows;
 	rs->items += r->rows;
 	if (rows == 0) {
-		snprintf(msg, len, "%s: run %" PRId64 ": no item has a true class (all %" PRId64
-			 " are negative)", where, r->id, r->rows);
+		snprintf(msg, len,
+			 "%s: run %" PRId64 ": no item has a true class (all %" PRId64
+			 " are negative)",
+			 where, r->id, r->rows);
 		goto out;
 	}
 	if (score(&u, r, y, p, rows, where, msg, len) != 0)
@@ -229,9 +238,10 @@ add_run(struct eval_runs *rs, const gs_rec *r, const char *where, char *msg, siz
 	/* every run must score the same thing */
 	const struct eval_run *f = rs->n ? &rs->r[0] : &u;
 	if (u.C != f->C || strcmp(u.task, f->task) != 0 || strcmp(u.dataset, f->dataset) != 0) {
-		snprintf(msg, len, "%s: run %" PRId64 " (task '%s', dataset '%s', %d classes) does "
-			 "not match run %" PRId64 " (task '%s', dataset '%s', %d classes)", where,
-			 u.id, u.task, u.dataset, u.C, f->id, f->task, f->dataset, f->C);
+		snprintf(msg, len,
+			 "%s: run %" PRId64 " (task '%s', dataset '%s', %d classes) does "
+			 "not match run %" PRId64 " (task '%s', dataset '%s', %d classes)",
+			 where, u.id, u.task, u.dataset, u.C, f->id, f->task, f->dataset, f->C);
 		goto out;
 	}
 	if (rs->n == rs->cap) {
@@ -249,12 +259,11 @@ out:
 }
 
 int
-eval_runs_add(struct eval_runs *rs, const gs_rec *r, const char *where, char *msg,
-	      size_t len)
+eval_runs_add(struct eval_runs *rs, const gs_rec *r, const char *where, char *msg, size_t len)
 {
 	if (add_run(rs, r, where, msg, len) == 0)
 		return 0;
-	err_one_line(msg);	/* it may quote a task or dataset attribute: \r, ESC... */
+	err_one_line(msg); /* it may quote a task or dataset attribute: \r, ESC... */
 	return -1;
 }
 

@@ -27,8 +27,8 @@
 struct eval_run {
 	int64_t id;
 	int C;
-	char *task, *dataset;	/* its attributes ("" when absent) */
-	char *where;		/* where it was read, for messages */
+	char *task, *dataset; /* its attributes ("" when absent) */
+	char *where;	      /* where it was read, for messages */
 	struct f1 f;
 	/* with want_items: the scored items (item, true class) in item
 	 * order, f.n of them (evalf1 --baseline pairs runs on them) */
@@ -37,9 +37,9 @@ struct eval_run {
 };
 
 struct eval_runs {
-	struct eval_run *r;	/* (n) in the order added; eval_runs_sort() */
+	struct eval_run *r; /* (n) in the order added; eval_runs_sort() */
 	int n, cap;
-	int64_t items, skipped;	/* items read; those without a true class */
+	int64_t items, skipped; /* items read; those without a true class */
 	int want_items;		/* keep each run's scored items: set after init */
 };
 

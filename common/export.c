@@ -116,8 +116,7 @@ metadata(struct meta *l, const gs_rec *r, const gs_rec *pgs, int npg)
 }
 
 int
-export_safetensors(FILE *f, const gs_rec *r, const gs_rec *pg, int npg, char *msg,
-		   size_t msglen)
+export_safetensors(FILE *f, const gs_rec *r, const gs_rec *pg, int npg, char *msg, size_t msglen)
 {
 	struct st_tensor *t = xcalloc((size_t)r->nparams + 1, sizeof *t);
 	struct meta l = { 0 };
@@ -126,8 +125,11 @@ export_safetensors(FILE *f, const gs_rec *r, const gs_rec *pg, int npg, char *ms
 
 	for (int i = 0; i < r->nparams; i++) {
 		const gs_param *p = &r->params[i];
-		t[i] = (struct st_tensor){ .name = p->name, .dtype = p->dtype, .ndim = 2,
-					   .shape = { p->rows, p->cols }, .data = p->data };
+		t[i] = (struct st_tensor){ .name = p->name,
+					   .dtype = p->dtype,
+					   .ndim = 2,
+					   .shape = { p->rows, p->cols },
+					   .data = p->data };
 	}
 	metadata(&l, r, pg, npg);
 	if (st_prepare(&sf, t, r->nparams, l.m, l.n, msg, msglen) == 0) {

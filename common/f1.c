@@ -51,8 +51,7 @@ f1_cells(struct f1 *f, int64_t *key, int64_t n)
 }
 
 int
-f1_compute(struct f1 *f, const int32_t *y, const int32_t *p, int64_t n, int C,
-	   int64_t *bad)
+f1_compute(struct f1 *f, const int32_t *y, const int32_t *p, int64_t n, int C, int64_t *bad)
 {
 	int64_t tp = 0;
 	double sum = 0;
@@ -71,7 +70,8 @@ f1_compute(struct f1 *f, const int32_t *y, const int32_t *p, int64_t n, int C,
 	f->per_class = xmallocarray((size_t)C, sizeof *f->per_class);
 	/* each class's row and column sums and diagonal: O(n + C) */
 	int64_t *row = xcalloc((size_t)C, sizeof *row), *col = xcalloc((size_t)C, sizeof *col);
-	int64_t *diag = xcalloc((size_t)C, sizeof *diag), *key = xmallocarray((size_t)n, sizeof *key);
+	int64_t *diag = xcalloc((size_t)C, sizeof *diag),
+		*key = xmallocarray((size_t)n, sizeof *key);
 	for (int64_t i = 0; i < n; i++) {
 		row[y[i]]++;
 		col[p[i]]++;
@@ -105,7 +105,7 @@ f1_conf(const struct f1 *f, int t, int p)
 {
 	int64_t k = (int64_t)t * f->C + p, lo = 0, hi = f->ncells;
 
-	while (lo < hi) {	/* the first cell with key >= k */
+	while (lo < hi) { /* the first cell with key >= k */
 		int64_t mid = lo + (hi - lo) / 2;
 		if (f->cells[mid].key < k)
 			lo = mid + 1;

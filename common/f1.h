@@ -23,21 +23,21 @@
 
 /* A cell of the confusion matrix that is not 0. */
 struct f1_cell {
-	int64_t key;		/* true class * C + predicted class */
+	int64_t key; /* true class * C + predicted class */
 	int64_t count;
 };
 
 struct f1 {
-	int C;			/* classes */
-	int64_t n;		/* items */
+	int C;	   /* classes */
+	int64_t n; /* items */
 	/* The confusion matrix (row true, column predicted; f1_conf()), by its
 	 * cells that are not 0, in key order: at most n of them, so memory
 	 * follows the items, not C^2 (a record that claims 10,000 classes
 	 * for 8 items asked for 800 MB and 10^8 steps) */
 	struct f1_cell *cells;
 	int64_t ncells;
-	double *per_class;	/* (C) F1 of each class, NaN when not present */
-	int present;		/* classes with a true or predicted item */
+	double *per_class; /* (C) F1 of each class, NaN when not present */
+	int present;	   /* classes with a true or predicted item */
 	double micro, macro;
 };
 
@@ -50,8 +50,7 @@ void f1_free(struct f1 *f);
  * index of the first bad item, or -1 for n = 0).
  * Time complexity O(n log n + C); memory O(n + C).
  */
-int f1_compute(struct f1 *f, const int32_t *y, const int32_t *p, int64_t n,
-	       int C, int64_t *bad);
+int f1_compute(struct f1 *f, const int32_t *y, const int32_t *p, int64_t n, int C, int64_t *bad);
 
 /* Items of true class t predicted as p (0 <= t, p < C).
  * Time complexity O(log n). */
@@ -82,10 +81,10 @@ void f1_mean_std(const double *x, int n, double *mean, double *std);
  */
 struct f1_paired {
 	int n;
-	double mean_a, mean_b;	/* each arm's mean */
-	double mean, sd;	/* of the differences */
-	double lo, hi;		/* the 95% interval of their mean */
-	int gain;		/* lo > 0 */
+	double mean_a, mean_b; /* each arm's mean */
+	double mean, sd;       /* of the differences */
+	double lo, hi;	       /* the 95% interval of their mean */
+	int gain;	       /* lo > 0 */
 };
 void f1_paired(const double *a, const double *b, int n, struct f1_paired *p);
 

@@ -12,9 +12,10 @@
 #include "featcmd.h"
 #include "stream.h"
 
-#define SHOWN_MAX 160	/* bytes of the command line in messages */
+#define SHOWN_MAX 160 /* bytes of the command line in messages */
 
-void featcmd_init(struct featcmd *fc, const char *cmd, int quiet, double timeout)
+void
+featcmd_init(struct featcmd *fc, const char *cmd, int quiet, double timeout)
 {
 	size_t n = strlen(cmd);
 
@@ -27,7 +28,8 @@ void featcmd_init(struct featcmd *fc, const char *cmd, int quiet, double timeout
 	err_one_line(fc->shown);
 }
 
-void featcmd_free(struct featcmd *fc)
+void
+featcmd_free(struct featcmd *fc)
 {
 	free(fc->cmd);
 	free(fc->shown);
@@ -35,7 +37,8 @@ void featcmd_free(struct featcmd *fc)
 	memset(fc, 0, sizeof *fc);
 }
 
-const char *featcmd_builtin(const char *cmd)
+const char *
+featcmd_builtin(const char *cmd)
 {
 	static const char *const sets[] = { "paper", "rwse" };
 	const char *set = "paper", *p = cmd;
@@ -56,13 +59,15 @@ const char *featcmd_builtin(const char *cmd)
 		p += k;
 		if (want_set || strncmp(tok, "--set=", 6) == 0) {
 			const char *v = want_set ? tok : tok + 6;
-			set = strcmp(v, sets[0]) == 0 ? sets[0] : strcmp(v, sets[1]) == 0 ? sets[1]
-			    : NULL;
+			set = strcmp(v, sets[0]) == 0	? sets[0]
+			      : strcmp(v, sets[1]) == 0 ? sets[1]
+							: NULL;
 			if (!set)
 				return NULL;
 			want_set = 0;
 		} else if (ntok == 0 ? strcmp(tok, "nodefeat") != 0
-			   : strcmp(tok, "-q") && strcmp(tok, "--quiet") && strcmp(tok, "--set")) {
+				     : strcmp(tok, "-q") && strcmp(tok, "--quiet") &&
+					   strcmp(tok, "--set")) {
 			return NULL;
 		} else {
 			want_set = strcmp(tok, "--set") == 0;
@@ -74,15 +79,16 @@ const char *featcmd_builtin(const char *cmd)
 
 /* The graphs as a plain binary stream in a new temporary file of $TMPDIR,
  * rewound; returns its descriptor. */
-static int write_graphs(const graph *const *gs, int G)
+static int
+write_graphs(const graph *const *gs, int G)
 {
 	int fd = cmdrun_tmpfile("features-in", 0, NULL), wfd;
 	gs_file *out;
 	gs_rec r;
 
 	if (fd < 0 || (wfd = dup(fd)) < 0)
-		die("features: a temporary file in %s:", getenv("TMPDIR") && *getenv("TMPDIR")
-		    ? getenv("TMPDIR") : "/tmp");
+		die("features: a temporary file in %s:",
+		    getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	out = gs_open_fd_out(wfd, "<feature stage input>");
 	gs_rec_init(&r);
 	for (int i = 0; i < G; i++) {
@@ -98,7 +104,8 @@ static int write_graphs(const graph *const *gs, int G)
 }
 
 /* The last non-empty line of s (cut to fit buf), on one line. */
-static void last_line(const char *s, size_t len, char *buf, size_t buflen)
+static void
+last_line(const char *s, size_t len, char *buf, size_t buflen)
 {
 	size_t end = len, beg;
 
@@ -114,7 +121,8 @@ static void last_line(const char *s, size_t len, char *buf, size_t buflen)
 /* The first call's standard error, when it succeeded: its end, at most
  * FEATCMD_SHOW_LINES lines and FEATCMD_SHOW_BYTES bytes, said to be an end
  * when that is not all. */
-static void show_err(const struct featcmd *fc, const struct cmdrun *cr)
+static void
+show_err(const struct featcmd *fc, const struct cmdrun *cr)
 {
 	size_t len = cr->err_len, beg = len, min;
 	int lines = 0;
@@ -130,7 +138,8 @@ static void show_err(const struct featcmd *fc, const struct cmdrun *cr)
 	beg += beg < len && cr->err[beg] == '\n';
 	if (beg > 0 || cr->err_total > (long long)len)
 		warnx_("features: '%s': the end of its standard error follows (the last %zu of "
-		       "%lld bytes)", fc->shown, len - beg, cr->err_total);
+		       "%lld bytes)",
+		       fc->shown, len - beg, cr->err_total);
 	fflush(stdout);
 	fwrite(cr->err + beg, 1, len - beg, stderr);
 	if (cr->err[len - 1] != '\n')
@@ -138,8 +147,9 @@ static void show_err(const struct featcmd *fc, const struct cmdrun *cr)
 }
 
 /* Read the command's output: one 'features' tensor per graph. */
-static int read_features(struct featcmd *fc, gs_file *in, const graph *const *gs, int G,
-			 double *const *feat, char *msg, size_t len)
+static int
+read_features(struct featcmd *fc, gs_file *in, const graph *const *gs, int G, double *const *feat,
+	      char *msg, size_t len)
 {
 	unsigned char *got = xcalloc((size_t)G + 1, 1);
 	gs_rec r;
@@ -151,18 +161,22 @@ static int read_features(struct featcmd *fc, gs_file *in, const graph *const *gs
 			continue;
 		int64_t i = r.id;
 		if (i < 0 || i >= G || got[i]) {
-			snprintf(msg, len, "features: '%s': a 'features' tensor for graph %" PRId64
-				 ", which it was not given or already described", fc->shown, i);
+			snprintf(msg, len,
+				 "features: '%s': a 'features' tensor for graph %" PRId64
+				 ", which it was not given or already described",
+				 fc->shown, i);
 			rc = -1;
 			break;
 		}
 		got[i] = 1;
-		if (r.rows != gs[i]->n || (r.dtype != GS_F64 && r.dtype != GS_F32) ||
-		    r.cols < 1 || r.cols > FEATCMD_MAXF) {
-			snprintf(msg, len, "features: '%s': graph %" PRId64 ": a %" PRId64 " x %"
-				 PRId64 " %s tensor, want %" PRId32 " rows of floats", fc->shown, i,
-				 r.rows, r.cols, r.dtype == GS_F64 || r.dtype == GS_F32 ? "float"
-				 : "integer", gs[i]->n);
+		if (r.rows != gs[i]->n || (r.dtype != GS_F64 && r.dtype != GS_F32) || r.cols < 1 ||
+		    r.cols > FEATCMD_MAXF) {
+			snprintf(msg, len,
+				 "features: '%s': graph %" PRId64 ": a %" PRId64 " x %" PRId64
+				 " %s tensor, want %" PRId32 " rows of floats",
+				 fc->shown, i, r.rows, r.cols,
+				 r.dtype == GS_F64 || r.dtype == GS_F32 ? "float" : "integer",
+				 gs[i]->n);
 			rc = -1;
 			break;
 		}
@@ -170,15 +184,16 @@ static int read_features(struct featcmd *fc, gs_file *in, const graph *const *gs
 			fc->F = (int)r.cols;
 			fc->columns = xstrdup(r.columns ? r.columns : "");
 		} else if (r.cols != fc->F || strcmp(r.columns ? r.columns : "", fc->columns)) {
-			snprintf(msg, len, "features: '%s': graph %" PRId64 ": columns '%.80s', "
-				 "where earlier graphs had '%.80s'", fc->shown, i,
-				 r.columns ? r.columns : "", fc->columns);
+			snprintf(msg, len,
+				 "features: '%s': graph %" PRId64 ": columns '%.80s', "
+				 "where earlier graphs had '%.80s'",
+				 fc->shown, i, r.columns ? r.columns : "", fc->columns);
 			rc = -1;
 			break;
 		}
 		for (int64_t j = 0; feat && j < r.rows * r.cols; j++) {
 			double x = r.dtype == GS_F64 ? ((const double *)r.data)[j]
-			    : ((const float *)r.data)[j];
+						     : ((const float *)r.data)[j];
 			feat[i][j] = x;
 		}
 	}
@@ -188,20 +203,23 @@ static int read_features(struct featcmd *fc, gs_file *in, const graph *const *gs
 	}
 	for (int i = 0; rc == 0 && i < G; i++)
 		if (!got[i]) {
-			snprintf(msg, len, "features: '%s' wrote no 'features' tensor for graph %d "
-				 "(%" PRId32 " nodes)", fc->shown, i, gs[i]->n);
+			snprintf(msg, len,
+				 "features: '%s' wrote no 'features' tensor for graph %d "
+				 "(%" PRId32 " nodes)",
+				 fc->shown, i, gs[i]->n);
 			rc = -1;
 		}
 	gs_rec_free(&r);
 	free(got);
 	if (rc != 0)
-		err_one_line(msg);	/* it quotes the output's columns: \r, ESC... */
+		err_one_line(msg); /* it quotes the output's columns: \r, ESC... */
 	return rc;
 }
 
 /* Where the kept standard error went, for a message: " (its standard
  * error: PATH)" when it wrote more than its last line, else "". */
-static void keep_err(const struct cmdrun *cr, char *note, size_t len)
+static void
+keep_err(const struct cmdrun *cr, char *note, size_t len)
 {
 	const char *nl = memchr(cr->err, '\n', cr->err_len);
 	char *path = NULL;
@@ -209,12 +227,12 @@ static void keep_err(const struct cmdrun *cr, char *note, size_t len)
 
 	note[0] = '\0';
 	if (cr->err_len == 0 || !nl || (size_t)(nl - cr->err) + 1 >= cr->err_len)
-		return;		/* one line at most: the message holds it */
+		return; /* one line at most: the message holds it */
 	if ((fd = cmdrun_tmpfile("features-stderr", 1, &path)) < 0)
 		return;
 	if (write(fd, cr->err, cr->err_len) == (ssize_t)cr->err_len && close(fd) == 0)
-		snprintf(note, len, " (its standard error%s: %s)", cr->err_total >
-			 (long long)cr->err_len ? ", the last 64 KiB" : "", path);
+		snprintf(note, len, " (its standard error%s: %s)",
+			 cr->err_total > (long long)cr->err_len ? ", the last 64 KiB" : "", path);
 	else
 		unlink(path);
 	free(path);
@@ -222,11 +240,12 @@ static void keep_err(const struct cmdrun *cr, char *note, size_t len)
 
 /* Why the call failed, in msg; ours (what we read) unless the command
  * ended by itself with an error of its own, which comes first. */
-static void why_failed(const struct featcmd *fc, const struct cmdrun *cr, int rc,
-		       const char *ours, char *msg, size_t len)
+static void
+why_failed(const struct featcmd *fc, const struct cmdrun *cr, int rc, const char *ours, char *msg,
+	   size_t len)
 {
 	int st = cr->status, pipe_died = (WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) ||
-	    (WIFEXITED(st) && WEXITSTATUS(st) == 128 + SIGPIPE);
+					 (WIFEXITED(st) && WEXITSTATUS(st) == 128 + SIGPIPE);
 	char line[300], note[600];
 
 	last_line(cr->err, cr->err_len, line, sizeof line);
@@ -235,10 +254,12 @@ static void why_failed(const struct featcmd *fc, const struct cmdrun *cr, int rc
 		snprintf(msg, len, "features: '%s': interrupted (%s)", fc->shown,
 			 strsignal(cr->sig));
 	else if (cr->how == CMDRUN_TIMEOUT)
-		snprintf(msg, len, "features: '%s': no result after %g s (--features-timeout); "
-			 "ended it%s%s%s", fc->shown, fc->timeout, note, line[0] ? ": " : "", line);
-	else if (rc != 0 && (cr->how == CMDRUN_ENDED || pipe_died ||
-			     (WIFEXITED(st) && WEXITSTATUS(st) == 0)))
+		snprintf(msg, len,
+			 "features: '%s': no result after %g s (--features-timeout); "
+			 "ended it%s%s%s",
+			 fc->shown, fc->timeout, note, line[0] ? ": " : "", line);
+	else if (rc != 0 &&
+		 (cr->how == CMDRUN_ENDED || pipe_died || (WIFEXITED(st) && WEXITSTATUS(st) == 0)))
 		snprintf(msg, len, "%s%s", ours, note);
 	else if (WIFSIGNALED(st))
 		snprintf(msg, len, "features: '%s' died of signal %d (%s)%s%s%s", fc->shown,
@@ -248,8 +269,8 @@ static void why_failed(const struct featcmd *fc, const struct cmdrun *cr, int rc
 			 WEXITSTATUS(st), note, line[0] ? ": " : "", line);
 }
 
-int featcmd_call(void *ctx, const graph *const *gs, int G, double *const *feat,
-		 char *msg, size_t len)
+int
+featcmd_call(void *ctx, const graph *const *gs, int G, double *const *feat, char *msg, size_t len)
 {
 	struct featcmd *fc = ctx;
 	struct cmdrun cr;
@@ -266,7 +287,7 @@ int featcmd_call(void *ctx, const graph *const *gs, int G, double *const *feat,
 	close(in_fd);
 	in = gs_open_fd(cr.out, "<feature stage output>");
 	rc = read_features(fc, in, gs, G, feat, ours, sizeof ours);
-	gs_close(in);		/* a command still writing gets SIGPIPE */
+	gs_close(in); /* a command still writing gets SIGPIPE */
 	if (rc != 0)
 		cmdrun_end(&cr);
 	cmdrun_wait(&cr);
@@ -283,8 +304,9 @@ int featcmd_call(void *ctx, const graph *const *gs, int G, double *const *feat,
 	return rc;
 }
 
-int featcmd_read(struct featcmd *fc, gs_file *in, const graph *const *gs, int G,
-		 double *const *feat, char *msg, size_t msglen)
+int
+featcmd_read(struct featcmd *fc, gs_file *in, const graph *const *gs, int G, double *const *feat,
+	     char *msg, size_t msglen)
 {
 	return read_features(fc, in, gs, G, feat, msg, msglen);
 }

@@ -36,17 +36,17 @@
 
 #define FEATCMD_TIMEOUT 600	/* default seconds a call may take (0: no limit) */
 #define FEATCMD_SHOW_LINES 20	/* its standard error shown on success: the last */
-#define FEATCMD_SHOW_BYTES 4096	/* lines, and bytes at most */
+#define FEATCMD_SHOW_BYTES 4096 /* lines, and bytes at most */
 #define FEATCMD_MAXF 65536	/* widest tensor taken (featstage.h's MODEL_MAXF) */
 
 struct featcmd {
-	char *cmd;		/* the shell command line */
-	char *shown;		/* it in messages: one line, cut to 160 bytes */
-	double timeout;		/* seconds a call may take, 0 = no limit */
-	int F;			/* features per node; 0 until a call learns it */
-	char *columns;		/* their names, "a,b,c", learnt likewise */
+	char *cmd;	/* the shell command line */
+	char *shown;	/* it in messages: one line, cut to 160 bytes */
+	double timeout; /* seconds a call may take, 0 = no limit */
+	int F;		/* features per node; 0 until a call learns it */
+	char *columns;	/* their names, "a,b,c", learnt likewise */
 	long long calls;
-	int quiet;		/* never show the command's standard error */
+	int quiet; /* never show the command's standard error */
 };
 
 void featcmd_init(struct featcmd *fc, const char *cmd, int quiet, double timeout);
@@ -62,8 +62,8 @@ void featcmd_free(struct featcmd *fc);
  * notes it gets -1 and "interrupted" in msg.
  * Time: the command's, plus writing and reading the graphs, O(n + m).
  */
-int featcmd_call(void *fc, const graph *const *gs, int G, double *const *feat,
-		 char *msg, size_t msglen);
+int featcmd_call(void *fc, const graph *const *gs, int G, double *const *feat, char *msg,
+		 size_t msglen);
 
 /*
  * The reader of featcmd_call(): the command's output, a stream read from
@@ -75,7 +75,7 @@ int featcmd_call(void *fc, const graph *const *gs, int G, double *const *feat,
  * a graph left without one.  It does not close in.
  * Time: O(the stream's size + G).
  */
-typedef struct gs_file gs_file;	/* stream.h */
+typedef struct gs_file gs_file; /* stream.h */
 int featcmd_read(struct featcmd *fc, gs_file *in, const graph *const *gs, int G,
 		 double *const *feat, char *msg, size_t msglen);
 

@@ -10,7 +10,8 @@
 #include "mem.h"
 #include "progress.h"
 
-static int replaced(const struct filter *f, const gs_rec *r, int64_t graph_id)
+static int
+replaced(const struct filter *f, const gs_rec *r, int64_t graph_id)
 {
 	const char *const *p;
 
@@ -22,16 +23,18 @@ static int replaced(const struct filter *f, const gs_rec *r, int64_t graph_id)
 	return 0;
 }
 
-void follows_graph(gs_file *in, const gs_rec *r, int64_t graph_id)
+void
+follows_graph(gs_file *in, const gs_rec *r, int64_t graph_id)
 {
 	if (graph_id >= 0 && r->id != graph_id &&
 	    (r->kind == GS_TENSOR || r->kind == GS_PAIRS || r->kind == GS_LABEL))
 		die("%s: %s record for graph %" PRId64 " does not follow its graph "
-		    "(it follows graph %" PRId64 ")", gs_where(in), gs_kind_name(r->kind),
-		    r->id, graph_id);
+		    "(it follows graph %" PRId64 ")",
+		    gs_where(in), gs_kind_name(r->kind), r->id, graph_id);
 }
 
-static int wanted(const struct filter *f, const gs_rec *r)
+static int
+wanted(const struct filter *f, const gs_rec *r)
 {
 	const char *const *p;
 
@@ -49,12 +52,13 @@ struct held {
 	int n, cap;
 };
 
-static void hold(struct held *h, gs_file *in, gs_rec *rec)
+static void
+hold(struct held *h, gs_file *in, gs_rec *rec)
 {
 	for (int i = 0; i < h->n; i++)
 		if (strcmp(h->r[i].name, rec->name) == 0)
-			die("%s: graph %" PRId64 " has a second '%s' record", gs_where(in),
-			    rec->id, rec->name);
+			die("%s: graph %" PRId64 " has a second '%s' record", gs_where(in), rec->id,
+			    rec->name);
 	if (h->n == h->cap) {
 		h->r = xreallocarray(h->r, (size_t)h->cap + 1, sizeof *h->r);
 		gs_rec_init(&h->r[h->cap++]);
@@ -68,19 +72,23 @@ static void hold(struct held *h, gs_file *in, gs_rec *rec)
 /* Before a graph is built: will the tool's work on it fit?  Building
  * holds the record, the graph and graph_build's scratch, or, for an edge
  * list to be simplified, 16 bytes an edge of gs_graph_build's own. */
-static void check_memory(const struct filter *f, gs_file *in, const gs_rec *rec)
+static void
+check_memory(const struct filter *f, gs_file *in, const gs_rec *rec)
 {
-	double m = (double)rec->m, build = gs_rec_bytes(rec) + graph_bytes(rec->n, rec->m) +
-		fmax(graph_build_scratch(rec->n, rec->m), rec->from_edgelist ? 16 * m : 0);
+	double m = (double)rec->m,
+	       build = gs_rec_bytes(rec) + graph_bytes(rec->n, rec->m) +
+		       fmax(graph_build_scratch(rec->n, rec->m), rec->from_edgelist ? 16 * m : 0);
 
-	mem_require(fmax(build, f->need_fn(f->ctx, rec)), "%s: graph %" PRId64 " (%" PRId32
-		    " nodes, %" PRId64 " edges)", gs_where(in), rec->id, rec->n, rec->m);
+	mem_require(fmax(build, f->need_fn(f->ctx, rec)),
+		    "%s: graph %" PRId64 " (%" PRId32 " nodes, %" PRId64 " edges)", gs_where(in),
+		    rec->id, rec->n, rec->m);
 }
 
 /* The progress line: the bytes of an input file read, with the graphs
  * done as a note, or, in a pipe, whose size is not known, the graphs
  * done, counted over all inputs. */
-static void start_progress(struct progress *pr, gs_file *in, int first)
+static void
+start_progress(struct progress *pr, gs_file *in, int first)
 {
 	int64_t size = gs_in_size(in);
 	int u = size >= 100000000 ? 2 : size >= 1000000;
@@ -95,7 +103,8 @@ static void start_progress(struct progress *pr, gs_file *in, int first)
 	}
 }
 
-static void graph_done(struct progress *pr, gs_file *in, int64_t graphs)
+static void
+graph_done(struct progress *pr, gs_file *in, int64_t graphs)
 {
 	if (gs_in_size(in) > 0) {
 		progress_note(pr, "%" PRId64 " graph%s", graphs, graphs == 1 ? "" : "s");
@@ -106,8 +115,9 @@ static void graph_done(struct progress *pr, gs_file *in, int64_t graphs)
 }
 
 /* Hand the graph in fg, with the held records of its wants, to the tool. */
-static void graph_call(const struct filter *f, struct filter_graph *fg, const struct held *h,
-		       struct progress *pr, gs_file *in)
+static void
+graph_call(const struct filter *f, struct filter_graph *fg, const struct held *h,
+	   struct progress *pr, gs_file *in)
 {
 	fg->held = h->r;
 	fg->nheld = h->n;
@@ -116,14 +126,14 @@ static void graph_call(const struct filter *f, struct filter_graph *fg, const st
 	graph_done(pr, in, fg->index);
 }
 
-int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
-		   char **argv)
+int64_t
+filter_run(const struct filter *f, int nfiles, char **files, int argc, char **argv)
 {
 	struct filter_graph fg;
 	struct progress pr;
 	struct held h = { NULL, 0, 0 };
 	gs_file *in, *out = NULL;
-	gs_rec rec, grec;	/* grec: the graph whose call waits (wants) */
+	gs_rec rec, grec; /* grec: the graph whose call waits (wants) */
 	graph g;
 	char msg[512];
 	char *stdin_only[] = { "-" };
@@ -163,7 +173,7 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 					hold(&h, in, &rec);
 				continue;
 			}
-			if (pending) {	/* the graph before: its records are all in */
+			if (pending) { /* the graph before: its records are all in */
 				graph_call(f, &fg, &h, &pr, in);
 				pending = 0;
 			}
@@ -175,7 +185,7 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 			if (out)
 				gs_write1(out, &rec);
 			if (f->wants) {
-				gs_rec t = grec;	/* hold the graph record */
+				gs_rec t = grec; /* hold the graph record */
 				grec = rec;
 				rec = t;
 				h.n = 0;
@@ -186,11 +196,11 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 			}
 			fg.rec = &rec;
 			fg.g = &g;
-			graph_call(f, &fg, &h, &pr, in);	/* nothing held */
+			graph_call(f, &fg, &h, &pr, in); /* nothing held */
 		}
 		if (k < -1)
 			die("%s", gs_strerror(in));
-		if (pending) {	/* a graph's records end with its input */
+		if (pending) { /* a graph's records end with its input */
 			graph_call(f, &fg, &h, &pr, in);
 			pending = 0;
 		}
@@ -211,8 +221,9 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
 	return fg.index;
 }
 
-void tsv_rows(FILE *f, const struct filter_graph *fg, const char *columns,
-	      const double *vals, int32_t n, int cols)
+void
+tsv_rows(FILE *f, const struct filter_graph *fg, const char *columns, const double *vals, int32_t n,
+	 int cols)
 {
 	int32_t v;
 	int c;

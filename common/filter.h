@@ -17,12 +17,12 @@
 #include "stream.h"
 
 struct filter_graph {
-	gs_file *in;		/* for gs_where() in messages */
-	const gs_rec *rec;	/* the graph record */
-	const graph *g;		/* its CSR */
-	gs_file *out;		/* stream output, or NULL in TSV mode */
-	FILE *tsv;		/* TSV output, or NULL in stream mode */
-	int64_t index;		/* graphs seen before this one */
+	gs_file *in;	   /* for gs_where() in messages */
+	const gs_rec *rec; /* the graph record */
+	const graph *g;	   /* its CSR */
+	gs_file *out;	   /* stream output, or NULL in TSV mode */
+	FILE *tsv;	   /* TSV output, or NULL in stream mode */
+	int64_t index;	   /* graphs seen before this one */
 	/* With struct filter's wants: the wanted records that followed the
 	 * graph (at most one of each name, in input order). */
 	const gs_rec *held;
@@ -31,8 +31,8 @@ struct filter_graph {
 
 struct filter {
 	const struct copt *c;
-	int tsv;		/* print TSV on stdout instead of a stream */
-	int no_output;		/* neither: the tool writes a file of its own */
+	int tsv;       /* print TSV on stdout instead of a stream */
+	int no_output; /* neither: the tool writes a file of its own */
 	/* Names of the tensor records this filter writes (NULL-terminated):
 	 * records of those names that follow a graph in the input are stale
 	 * (they describe an earlier state of the graph) and are dropped. */
@@ -60,8 +60,7 @@ struct filter {
  * "prog: FILE: record N: what" on bad input and on write errors.
  * Returns the number of graphs processed.
  */
-int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc,
-		   char **argv);
+int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc, char **argv);
 
 /*
  * Die unless a tensor, pairs or label record r read from in carries the id
@@ -77,7 +76,7 @@ void follows_graph(gs_file *in, const gs_rec *r, int64_t graph_id);
  * node: the node id and cols values (%.17g: they read back exactly).
  * vals: (n, cols) row-major.  columns: comma-separated names.
  */
-void tsv_rows(FILE *f, const struct filter_graph *fg, const char *columns,
-	      const double *vals, int32_t n, int cols);
+void tsv_rows(FILE *f, const struct filter_graph *fg, const char *columns, const double *vals,
+	      int32_t n, int cols);
 
 #endif

@@ -78,18 +78,17 @@ nthreads(void)
 }
 
 static void
-sgemm(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha, const float *A,
-      int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc)
+sgemm(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t lda,
+      const float *B, int64_t ldb, float beta, float *C, int64_t ldc)
 {
-	cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
-		    tb ? CblasTrans : CblasNoTrans, (int)M, (int)N, (int)K, alpha,
-		    A, (int)lda, B, (int)ldb, beta, C, (int)ldc);
+	cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
+		    (int)M, (int)N, (int)K, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc);
 }
 
 void
 gemm_to_bf16(uint16_t *y, const float *x, int64_t n)
 {
-	#pragma omp parallel for schedule(static) if (n >= (1 << 16))
+#pragma omp parallel for schedule(static) if (n >= (1 << 16))
 	for (int64_t i = 0; i < n; i++)
 		y[i] = gemm_bf16_of(x[i]);
 }
@@ -97,7 +96,7 @@ gemm_to_bf16(uint16_t *y, const float *x, int64_t n)
 void
 gemm_relu_mask_bf16(uint16_t *y, const uint16_t *m, int64_t n)
 {
-	#pragma omp parallel for schedule(static) if (n >= (1 << 16))
+#pragma omp parallel for schedule(static) if (n >= (1 << 16))
 	for (int64_t i = 0; i < n; i++)
 		y[i] = m[i] != 0 && !(m[i] & 0x8000u) ? y[i] : 0;
 }
@@ -110,7 +109,7 @@ to_bf16_2d(uint16_t *y, const float *x, int64_t rows, int64_t cols, int64_t ld)
 		gemm_to_bf16(y, x, rows * cols);
 		return;
 	}
-	#pragma omp parallel for schedule(static) if (rows * cols >= (1 << 16))
+#pragma omp parallel for schedule(static) if (rows * cols >= (1 << 16))
 	for (int64_t r = 0; r < rows; r++)
 		for (int64_t c = 0; c < cols; c++)
 			y[r * cols + c] = gemm_bf16_of(x[r * ld + c]);
@@ -127,24 +126,25 @@ struct prim {
 	float alpha, beta;
 	dnnl_primitive_t p;
 	dnnl_memory_t a, b, c;
-	char impl[64];		/* oneDNN's implementation */
+	char impl[64]; /* oneDNN's implementation */
 };
 
 static struct {
-	int init;		/* 1 ready, -1 no engine */
+	int init; /* 1 ready, -1 no engine */
 	dnnl_engine_t eng;
 	dnnl_stream_t st;
 	struct prim cache[NCACHE];
-	int next;		/* the entry replaced next when the cache is full */
-	uint16_t *sa, *sb;	/* converted operands */
+	int next;	   /* the entry replaced next when the cache is full */
+	uint16_t *sa, *sb; /* converted operands */
 	size_t capa, capb;
 } D;
 
-#define DNNL_OK(call) do { \
-	dnnl_status_t s_ = (call); \
-	if (s_ != dnnl_success) \
-		die("internal error: oneDNN: %s: status %d", #call, (int)s_); \
-} while (0)
+#define DNNL_OK(call) \
+	do { \
+		dnnl_status_t s_ = (call); \
+		if (s_ != dnnl_success) \
+			die("internal error: oneDNN: %s: status %d", #call, (int)s_); \
+	} while (0)
 
 static int
 dnnl_ready(void)
@@ -180,16 +180,15 @@ prim_free(struct prim *e)
  * *impl "") when oneDNN has none; *impl: its implementation's name.
  */
 static struct prim *
-prim_get(int ta, int tb, int64_t M, int64_t N, int64_t K, int64_t lda, int64_t ldb,
-	 int64_t ldc, float alpha, float beta, int flags, const char **impl)
+prim_get(int ta, int tb, int64_t M, int64_t N, int64_t K, int64_t lda, int64_t ldb, int64_t ldc,
+	 float alpha, float beta, int flags, const char **impl)
 {
 	int nthr = nthreads();
 	for (int i = 0; i < NCACHE; i++) {
 		struct prim *e = &D.cache[i];
-		if (e->used && e->ta == ta && e->tb == tb && e->M == M && e->N == N &&
-		    e->K == K && e->lda == lda && e->ldb == ldb && e->ldc == ldc &&
-		    e->alpha == alpha && e->beta == beta && e->nthr == nthr &&
-		    e->flags == flags) {
+		if (e->used && e->ta == ta && e->tb == tb && e->M == M && e->N == N && e->K == K &&
+		    e->lda == lda && e->ldb == ldb && e->ldc == ldc && e->alpha == alpha &&
+		    e->beta == beta && e->nthr == nthr && e->flags == flags) {
 			if (impl)
 				*impl = e->impl;
 			return e;
@@ -199,7 +198,7 @@ prim_get(int ta, int tb, int64_t M, int64_t N, int64_t K, int64_t lda, int64_t l
 	dnnl_memory_desc_t ad, bd, cd;
 	dnnl_dims_t adim = { M, K }, bdim = { K, N }, cdim = { M, N };
 	dnnl_dims_t as = { ta ? 1 : lda, ta ? lda : 1 }, bs = { tb ? 1 : ldb, tb ? ldb : 1 },
-	    cs = { ldc, 1 };
+		    cs = { ldc, 1 };
 	DNNL_OK(dnnl_memory_desc_init_by_strides(&ad, 2, adim, dnnl_bf16, as));
 	DNNL_OK(dnnl_memory_desc_init_by_strides(&bd, 2, bdim, dnnl_bf16, bs));
 	DNNL_OK(dnnl_memory_desc_init_by_strides(&cd, 2, cdim,
@@ -264,9 +263,8 @@ prim_get(int ta, int tb, int64_t M, int64_t N, int64_t K, int64_t lda, int64_t l
 }
 
 static void
-run_bf16(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
-	 const uint16_t *A, int64_t lda, const uint16_t *B, int64_t ldb, float beta,
-	 void *C, int64_t ldc, int flags)
+run_bf16(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha, const uint16_t *A,
+	 int64_t lda, const uint16_t *B, int64_t ldb, float beta, void *C, int64_t ldc, int flags)
 {
 	if (!dnnl_ready())
 		die("internal error: bf16 product without oneDNN");
@@ -279,9 +277,9 @@ run_bf16(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
 	DNNL_OK(dnnl_memory_set_data_handle(e->a, (void *)A));
 	DNNL_OK(dnnl_memory_set_data_handle(e->b, (void *)B));
 	DNNL_OK(dnnl_memory_set_data_handle(e->c, C));
-	dnnl_exec_arg_t args[3] = {
-		{ DNNL_ARG_SRC, e->a }, { DNNL_ARG_WEIGHTS, e->b }, { DNNL_ARG_DST, e->c }
-	};
+	dnnl_exec_arg_t args[3] = { { DNNL_ARG_SRC, e->a },
+				    { DNNL_ARG_WEIGHTS, e->b },
+				    { DNNL_ARG_DST, e->c } };
 	DNNL_OK(dnnl_primitive_execute(e->p, D.st, 3, args));
 	DNNL_OK(dnnl_stream_wait(D.st));
 }
@@ -298,16 +296,15 @@ scratch(uint16_t **p, size_t *cap, size_t n)
 }
 
 void
-gemm_bf16(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
-	  const uint16_t *A, int64_t lda, const uint16_t *B, int64_t ldb, float beta,
-	  void *C, int64_t ldc, int flags)
+gemm_bf16(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha, const uint16_t *A,
+	  int64_t lda, const uint16_t *B, int64_t ldb, float beta, void *C, int64_t ldc, int flags)
 {
 	run_bf16(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, flags);
 }
 
 void
-gemm_f32(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha, const float *A,
-	 int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc)
+gemm_f32(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t lda,
+	 const float *B, int64_t ldb, float beta, float *C, int64_t ldc)
 {
 	if (cur_prec != GEMM_BF16 || !gemm_bf16_worth(M, N, K)) {
 		sgemm(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
@@ -342,9 +339,8 @@ gemm_release(void)
 #else /* no oneDNN */
 
 void
-gemm_bf16(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
-	  const uint16_t *A, int64_t lda, const uint16_t *B, int64_t ldb, float beta,
-	  void *C, int64_t ldc, int flags)
+gemm_bf16(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha, const uint16_t *A,
+	  int64_t lda, const uint16_t *B, int64_t ldb, float beta, void *C, int64_t ldc, int flags)
 {
 	(void)ta, (void)tb, (void)M, (void)N, (void)K, (void)alpha, (void)A, (void)lda;
 	(void)B, (void)ldb, (void)beta, (void)C, (void)ldc, (void)flags;
@@ -352,8 +348,8 @@ gemm_bf16(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
 }
 
 void
-gemm_f32(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha, const float *A,
-	 int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc)
+gemm_f32(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t lda,
+	 const float *B, int64_t ldb, float beta, float *C, int64_t ldc)
 {
 	sgemm(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
@@ -401,7 +397,7 @@ gemm_calibrate(struct gemm_rates *r)
 		float *a = xmallocarray((size_t)M * K, sizeof *a);
 		float *b = xmallocarray((size_t)K * N, sizeof *b);
 		float *c = xmallocarray((size_t)M * N, sizeof *c);
-		uint64_t s = 88172645463325252ULL;	/* values in [-1, 1) */
+		uint64_t s = 88172645463325252ULL; /* values in [-1, 1) */
 		for (int64_t i = 0; i < (int64_t)M * K; i++) {
 			s ^= s << 13, s ^= s >> 7, s ^= s << 17;
 			a[i] = (float)((double)(s >> 40) / 8388608.0 - 1.0);
@@ -466,7 +462,8 @@ gemm_choose(int want, char *why, size_t whylen)
 	}
 #ifndef GNN_DNNL
 	if (want == GEMM_BF16) {
-		snprintf(why, whylen, "bf16 is not available: built without oneDNN "
+		snprintf(why, whylen,
+			 "bf16 is not available: built without oneDNN "
 			 "(Debian: libdnnl-dev)");
 		return -1;
 	}
@@ -475,7 +472,8 @@ gemm_choose(int want, char *why, size_t whylen)
 #else
 	if (gemm_calibrate(&r) != 0) {
 		if (want == GEMM_BF16) {
-			snprintf(why, whylen, "bf16 is not available: oneDNN has no bf16 matrix "
+			snprintf(why, whylen,
+				 "bf16 is not available: oneDNN has no bf16 matrix "
 				 "product for this CPU");
 			return -1;
 		}
@@ -483,8 +481,8 @@ gemm_choose(int want, char *why, size_t whylen)
 		return GEMM_FP32;
 	}
 	if (want == GEMM_BF16) {
-		snprintf(why, whylen, "bf16 as asked (%s, %.0f GFLOP/s; fp32 %.0f GFLOP/s)",
-			 r.impl, r.bf16, r.fp32);
+		snprintf(why, whylen, "bf16 as asked (%s, %.0f GFLOP/s; fp32 %.0f GFLOP/s)", r.impl,
+			 r.bf16, r.fp32);
 		return GEMM_BF16;
 	}
 	int bf = r.hw_bf16 && r.bf16 > r.fp32;

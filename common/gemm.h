@@ -47,7 +47,7 @@ const char *gemm_precision_name(int prec);
 struct gemm_rates {
 	double fp32, bf16;
 	char impl[64];
-	int hw_bf16;		/* the implementation uses bf16 instructions */
+	int hw_bf16; /* the implementation uses bf16 instructions */
 };
 
 /*
@@ -83,9 +83,8 @@ int gemm_bf16_worth(int64_t M, int64_t N, int64_t K);
  * In bf16, A and B are rounded to bf16 (into the module's scratch) and C
  * accumulates in fp32; beta C is added in fp32.
  */
-void gemm_f32(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
-	      const float *A, int64_t lda, const float *B, int64_t ldb,
-	      float beta, float *C, int64_t ldc);
+void gemm_f32(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha, const float *A,
+	      int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc);
 
 /* Flags of gemm_bf16(): C is bf16 (rounded from the fp32 sum; beta must
  * be 0), and relu is applied to the result before it is stored. */
@@ -98,9 +97,9 @@ enum { GEMM_OUT_BF16 = 1, GEMM_RELU = 2 };
  * operands are used where they are (no copy).  Only when bf16 is
  * available (gemm_choose() said so).
  */
-void gemm_bf16(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
-	       const uint16_t *A, int64_t lda, const uint16_t *B, int64_t ldb,
-	       float beta, void *C, int64_t ldc, int flags);
+void gemm_bf16(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha, const uint16_t *A,
+	       int64_t lda, const uint16_t *B, int64_t ldb, float beta, void *C, int64_t ldc,
+	       int flags);
 
 /* y = bf16(x), rounded to nearest even (NaN stays NaN), n values.
  * Time complexity: O(n), OpenMP threads. */
@@ -114,8 +113,11 @@ void gemm_relu_mask_bf16(uint16_t *y, const uint16_t *m, int64_t n);
 static inline uint16_t
 gemm_bf16_of(float x)
 {
-	union { float f; uint32_t u; } v = { x };
-	uint32_t q = (v.u >> 16) | 0x40u,	/* NaN: keep it quiet */
+	union {
+		float f;
+		uint32_t u;
+	} v = { x };
+	uint32_t q = (v.u >> 16) | 0x40u, /* NaN: keep it quiet */
 	    r = (v.u + 0x7fffu + ((v.u >> 16) & 1u)) >> 16;
 	/* a select, not a branch: loops of it vectorise */
 	return (uint16_t)((v.u & 0x7fffffffu) > 0x7f800000u ? q : r);
@@ -124,7 +126,10 @@ gemm_bf16_of(float x)
 static inline float
 gemm_f32_of(uint16_t h)
 {
-	union { uint32_t u; float f; } v = { (uint32_t)h << 16 };
+	union {
+		uint32_t u;
+		float f;
+	} v = { (uint32_t)h << 16 };
 	return v.f;
 }
 

@@ -6,12 +6,14 @@
 #include "err.h"
 #include "graph.h"
 
-void graph_init(graph *g)
+void
+graph_init(graph *g)
 {
 	memset(g, 0, sizeof *g);
 }
 
-void graph_free(graph *g)
+void
+graph_free(graph *g)
 {
 	if (g == NULL)
 		return;
@@ -20,7 +22,8 @@ void graph_free(graph *g)
 	graph_init(g);
 }
 
-static void reserve(graph *g, int32_t n, int64_t arcs)
+static void
+reserve(graph *g, int32_t n, int64_t arcs)
 {
 	if ((size_t)n + 1 > g->cap_off) {
 		g->cap_off = (size_t)n + 1;
@@ -32,8 +35,9 @@ static void reserve(graph *g, int32_t n, int64_t arcs)
 	}
 }
 
-int graph_build(graph *g, int32_t n, int64_t m, const int32_t *u, const int32_t *v,
-		int policy, struct graph_fix *fix, char *msg, size_t msglen)
+int
+graph_build(graph *g, int32_t n, int64_t m, const int32_t *u, const int32_t *v, int policy,
+	    struct graph_fix *fix, char *msg, size_t msglen)
 {
 	int64_t i, arcs = 0, *start, *pos = NULL;
 	int32_t *src = NULL, x;
@@ -104,8 +108,7 @@ int graph_build(graph *g, int32_t n, int64_t m, const int32_t *u, const int32_t 
 			for (; r < end; r++) {
 				if (w > start_w && g->adj[w - 1] == g->adj[r]) {
 					if (policy == GRAPH_STRICT) {
-						snprintf(msg, msglen,
-							 "duplicate edge %d-%d",
+						snprintf(msg, msglen, "duplicate edge %d-%d",
 							 x < g->adj[r] ? x : g->adj[r],
 							 x < g->adj[r] ? g->adj[r] : x);
 						goto out;
@@ -136,7 +139,8 @@ out:
 	return rc;
 }
 
-int64_t graph_lower_bound(const graph *g, int32_t u, int32_t v)
+int64_t
+graph_lower_bound(const graph *g, int32_t u, int32_t v)
 {
 	int64_t lo = g->off[u], hi = g->off[u + 1];
 
@@ -150,14 +154,16 @@ int64_t graph_lower_bound(const graph *g, int32_t u, int32_t v)
 	return lo;
 }
 
-int64_t graph_arc(const graph *g, int32_t u, int32_t v)
+int64_t
+graph_arc(const graph *g, int32_t u, int32_t v)
 {
 	int64_t p = graph_lower_bound(g, u, v);
 
 	return p < g->off[u + 1] && g->adj[p] == v ? p : -1;
 }
 
-int graph_has_edge(const graph *g, int32_t u, int32_t v)
+int
+graph_has_edge(const graph *g, int32_t u, int32_t v)
 {
 	/* search the shorter row */
 	if (graph_degree(g, u) > graph_degree(g, v))
@@ -165,7 +171,8 @@ int graph_has_edge(const graph *g, int32_t u, int32_t v)
 	return graph_arc(g, u, v) >= 0;
 }
 
-void graph_edges(const graph *g, int32_t *u, int32_t *v)
+void
+graph_edges(const graph *g, int32_t *u, int32_t *v)
 {
 	int64_t k = 0, p;
 	int32_t x;
@@ -179,7 +186,8 @@ void graph_edges(const graph *g, int32_t *u, int32_t *v)
 			}
 }
 
-void graph_copy(graph *dst, const graph *src)
+void
+graph_copy(graph *dst, const graph *src)
 {
 	reserve(dst, src->n, 2 * src->m);
 	memcpy(dst->off, src->off, ((size_t)src->n + 1) * sizeof *dst->off);

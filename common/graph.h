@@ -26,18 +26,18 @@
 #include <stdint.h>
 
 typedef struct graph {
-	int32_t n;		/* nodes */
-	int64_t m;		/* undirected edges */
-	int64_t *off;		/* (n+1) row offsets into adj */
-	int32_t *adj;		/* (2m) neighbours, ascending within a row */
-	size_t cap_off, cap_adj;	/* allocated lengths, for reuse */
+	int32_t n;		 /* nodes */
+	int64_t m;		 /* undirected edges */
+	int64_t *off;		 /* (n+1) row offsets into adj */
+	int32_t *adj;		 /* (2m) neighbours, ascending within a row */
+	size_t cap_off, cap_adj; /* allocated lengths, for reuse */
 } graph;
 
 enum { GRAPH_STRICT = 0, GRAPH_SIMPLIFY = 1 };
 
 struct graph_fix {
-	int64_t self_loops;	/* dropped (GRAPH_SIMPLIFY) */
-	int64_t duplicates;	/* merged (GRAPH_SIMPLIFY) */
+	int64_t self_loops; /* dropped (GRAPH_SIMPLIFY) */
+	int64_t duplicates; /* merged (GRAPH_SIMPLIFY) */
 };
 
 void graph_init(graph *g);
@@ -52,23 +52,26 @@ void graph_free(graph *g);
  * Memory: g holds 8 (n + 1) + 8 m bytes; scratch during the call 8 (n + 1)
  * + 8 m (a cursor per node, the source of every arc).
  */
-int graph_build(graph *g, int32_t n, int64_t m, const int32_t *u, const int32_t *v,
-		int policy, struct graph_fix *fix, char *msg, size_t msglen);
+int graph_build(graph *g, int32_t n, int64_t m, const int32_t *u, const int32_t *v, int policy,
+		struct graph_fix *fix, char *msg, size_t msglen);
 
 /* Bytes a graph of n nodes and m edges holds (off and adj), and the
  * scratch graph_build() takes on top of them while it builds one. */
-static inline double graph_bytes(int32_t n, int64_t m)
+static inline double
+graph_bytes(int32_t n, int64_t m)
 {
 	return 8.0 * ((double)n + 1) + 8.0 * (double)m;
 }
 
-static inline double graph_build_scratch(int32_t n, int64_t m)
+static inline double
+graph_build_scratch(int32_t n, int64_t m)
 {
 	return 8.0 * ((double)n + 1) + 8.0 * (double)m;
 }
 
 /* Degree of v. */
-static inline int32_t graph_degree(const graph *g, int32_t v)
+static inline int32_t
+graph_degree(const graph *g, int32_t v)
 {
 	return (int32_t)(g->off[v + 1] - g->off[v]);
 }

@@ -10,8 +10,6 @@
 #include "head.h"
 #include "rng.h"
 
-
-
 /* Cout: the GCN's output width, C (node and graph tasks) or hid (link
  * task, whose decoder W3 (2 hid x hid), W4 (hid x C) follows). */
 static void
@@ -24,17 +22,25 @@ glorot(real *W, int64_t in, int64_t out, gsl_rng *r)
 
 /* The sizes of the HEAD_NT tensors in layout order (head_tensors()). */
 static void
-tensor_sizes(int64_t *sz, int64_t d, int64_t din, int L, int64_t hid, int64_t Cout,
-	     int64_t C, int link)
+tensor_sizes(int64_t *sz, int64_t d, int64_t din, int L, int64_t hid, int64_t Cout, int64_t C,
+	     int link)
 {
-	int64_t s[HEAD_NT] = { d, L, din * hid, hid, hid * Cout, Cout,
-		link ? 2 * hid * hid : 0, link ? hid : 0, link ? hid * C : 0, link ? C : 0 };
+	int64_t s[HEAD_NT] = { d,
+			       L,
+			       din * hid,
+			       hid,
+			       hid * Cout,
+			       Cout,
+			       link ? 2 * hid * hid : 0,
+			       link ? hid : 0,
+			       link ? hid * C : 0,
+			       link ? C : 0 };
 	memcpy(sz, s, sizeof s);
 }
 
 void
-head_shape(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Cout,
-	   int64_t C, int link)
+head_shape(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Cout, int64_t C,
+	   int link)
 {
 	int64_t sz[HEAD_NT];
 	memset(h, 0, sizeof *h);
@@ -51,15 +57,15 @@ head_shape(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t C
 }
 
 void
-head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Cout,
-	  int64_t C, int link, gsl_rng *r)
+head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Cout, int64_t C,
+	  int link, gsl_rng *r)
 {
 	int64_t sz[HEAD_NT];
 	int64_t off = 0;
-	real **pp[HEAD_NT] = { &h->alpha, &h->psi, &h->W1, &h->b1, &h->W2, &h->b2,
-		&h->W3, &h->b3, &h->W4, &h->b4 };
-	real **gg[HEAD_NT] = { &h->galpha, &h->gpsi, &h->gW1, &h->gb1, &h->gW2, &h->gb2,
-		&h->gW3, &h->gb3, &h->gW4, &h->gb4 };
+	real **pp[HEAD_NT] = { &h->alpha, &h->psi, &h->W1, &h->b1, &h->W2,
+			       &h->b2,	  &h->W3,  &h->b3, &h->W4, &h->b4 };
+	real **gg[HEAD_NT] = { &h->galpha, &h->gpsi, &h->gW1, &h->gb1, &h->gW2,
+			       &h->gb2,	   &h->gW3,  &h->gb3, &h->gW4, &h->gb4 };
 	head_shape(h, d, din, L, hid, Cout, C, link);
 	tensor_sizes(sz, d, din, L, hid, Cout, C, link);
 	h->p = xcalloc((size_t)h->n, sizeof *h->p);
@@ -73,7 +79,7 @@ head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Co
 	}
 	for (int64_t i = 0; i < d; i++)
 		h->alpha[i] = 1;
-	if (!r)		/* the caller loads saved values */
+	if (!r) /* the caller loads saved values */
 		return;
 	/* Glorot uniform as in Kipf's GCN; biases 0 */
 	glorot(h->W1, din, hid, r);
@@ -87,14 +93,15 @@ head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Co
 int
 head_tensors(const struct head *h, struct head_tensor *t)
 {
-	static const char *const name[HEAD_NT] = {
-		"head.mix.alpha", "head.mix.psi", "head.gcn1.W", "head.gcn1.b", "head.gcn2.W",
-		"head.gcn2.b", "head.link1.W", "head.link1.b", "head.link2.W", "head.link2.b"
-	};
+	static const char *const name[HEAD_NT] = { "head.mix.alpha", "head.mix.psi", "head.gcn1.W",
+						   "head.gcn1.b",    "head.gcn2.W",  "head.gcn2.b",
+						   "head.link1.W",   "head.link1.b", "head.link2.W",
+						   "head.link2.b" };
 	/* the shapes, in head_init()'s layout order */
 	const int64_t shape[HEAD_NT][2] = {
-		{ 1, h->d }, { 1, h->L }, { h->din, h->hid }, { 1, h->hid }, { h->hid, h->Cout },
-		{ 1, h->Cout }, { 2 * h->hid, h->hid }, { 1, h->hid }, { h->hid, h->C }, { 1, h->C }
+		{ 1, h->d },	     { 1, h->L },    { h->din, h->hid },     { 1, h->hid },
+		{ h->hid, h->Cout }, { 1, h->Cout }, { 2 * h->hid, h->hid }, { 1, h->hid },
+		{ h->hid, h->C },    { 1, h->C }
 	};
 	int n = h->link ? HEAD_NT : 6;
 	int64_t off = 0;
@@ -118,8 +125,7 @@ head_free(struct head *h)
 }
 
 void
-hbuf_init(struct hbuf *hb, const struct head *h, int64_t N, int use_enc, const real *A,
-	  int64_t na)
+hbuf_init(struct hbuf *hb, const struct head *h, int64_t N, int use_enc, const real *A, int64_t na)
 {
 	int64_t d = h->d, hid = h->hid, Cout = h->Cout;
 	memset(hb, 0, sizeof *hb);
@@ -152,9 +158,19 @@ hbuf_init(struct hbuf *hb, const struct head *h, int64_t N, int use_enc, const r
 void
 hbuf_free(struct hbuf *hb)
 {
-	free(hb->Fm); free(hb->F); free(hb->Fd); free(hb->dF); free(hb->m1);
-	free(hb->Y1); free(hb->Z1); free(hb->Z1d); free(hb->t1); free(hb->m2);
-	free(hb->t2); free(hb->lg); free(hb->dlg);
+	free(hb->Fm);
+	free(hb->F);
+	free(hb->Fd);
+	free(hb->dF);
+	free(hb->m1);
+	free(hb->Y1);
+	free(hb->Z1);
+	free(hb->Z1d);
+	free(hb->t1);
+	free(hb->m2);
+	free(hb->t2);
+	free(hb->lg);
+	free(hb->dlg);
 	for (int l = 0; l <= MODEL_MAXL; l++)
 		free(hb->Hc[l]);
 }
@@ -199,7 +215,7 @@ dropout(real *restrict y, uint8_t *restrict mask, const real *restrict x, int64_
 	for (int64_t i0 = 0; i0 < n; i0 += DROP_BLOCK) {
 		int64_t m = n - i0 < DROP_BLOCK ? n - i0 : DROP_BLOCK;
 		rng_get_block(r, k, (size_t)m);
-		#pragma omp simd
+#pragma omp simd
 		for (int64_t i = 0; i < m; i++) {
 			uint8_t keep = (uint8_t)((k[i] >= thr) & !none);
 			mask[i0 + i] = keep;
@@ -233,7 +249,7 @@ prefetch_row(const real *X, int64_t r, int64_t n, int write)
 static inline void
 add_row(real *restrict y, const real *restrict x, int64_t n)
 {
-	#pragma omp simd
+#pragma omp simd
 	for (int64_t j = 0; j < n; j++)
 		y[j] += x[j];
 }
@@ -316,7 +332,7 @@ head_forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb, 
 	for (int64_t i = 0; i < N; i++) {
 		const real *restrict y1 = hb->Y1 + i * hid, *restrict b1 = h->b1;
 		real *restrict z1 = hb->Z1 + i * hid;
-		#pragma omp simd
+#pragma omp simd
 		for (int64_t j = 0; j < hid; j++) {
 			real x = y1[j] + b1[j];
 			z1[j] = kept(x, x > 0);
@@ -345,7 +361,7 @@ head_gcn_backward(model *M, struct head *h, const batch *b, struct hbuf *hb, dou
 		real *restrict y1 = hb->Y1;
 		const real *restrict z1 = hb->Z1, *restrict dz = hb->Z1d;
 		const uint8_t *restrict m2 = hb->m2;
-		#pragma omp simd
+#pragma omp simd
 		for (int64_t i = 0; i < N * hid; i++)
 			y1[i] = kept(dz[i] * s, m2[i] & (z1[i] > 0));
 	}
@@ -353,7 +369,7 @@ head_gcn_backward(model *M, struct head *h, const batch *b, struct hbuf *hb, dou
 		add_row(h->gb1, hb->Y1 + i * hid, hid);
 	csr_spmm(hb->t1, b->rp, b->ci, b->av, hb->Y1, N, hid, 0);
 	int64_t din = hb->din;
-	if (!hb->use_enc) {		/* attributes only: nothing below W1 */
+	if (!hb->use_enc) { /* attributes only: nothing below W1 */
 		lin_bwd(NULL, h->gW1, NULL, hb->t1, hb->Fd, h->W1, N, din, hid, 0);
 		return;
 	}
@@ -364,15 +380,15 @@ head_gcn_backward(model *M, struct head *h, const batch *b, struct hbuf *hb, dou
 		real *restrict fm = hb->Fm + i * d;
 		const real *restrict df = hb->dF + i * din;
 		const uint8_t *restrict m1 = hb->m1 + i * din;
-		#pragma omp simd
+#pragma omp simd
 		for (int64_t c = 0; c < d; c++)
 			fm[c] = kept(df[c] * s * es, m1[c]);
 	}
 }
 
 void
-head_encode_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
-		     int from, int embed)
+head_encode_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb, int from,
+		     int embed)
 {
 	int64_t N = b->N, d = M->cfg.d;
 	int L = M->cfg.layers;
@@ -385,8 +401,8 @@ head_encode_backward(model *M, struct head *h, const batch *b, mws *w, struct hb
 }
 
 void
-head_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb, double p,
-	      int from, int embed)
+head_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb, double p, int from,
+	      int embed)
 {
 	head_gcn_backward(M, h, b, hb, p);
 	head_encode_backward(M, h, b, w, hb, from, embed);
@@ -450,11 +466,11 @@ head_softmax_stats(const real *z, int64_t C, double *s, int *best)
 	return softmax_stats(z, C, NULL, s, best);
 }
 
-#define XENT_KEEP 64	/* classes whose exps head_xent keeps */
+#define XENT_KEEP 64 /* classes whose exps head_xent keeps */
 
 double
-head_xent(const real *ilg, real *dil, const int32_t *y, const int32_t *idx, int k,
-     int64_t C, int64_t nitems, double *acc, int backward)
+head_xent(const real *ilg, real *dil, const int32_t *y, const int32_t *idx, int k, int64_t C,
+	  int64_t nitems, double *acc, int backward)
 {
 	double loss = 0, e[XENT_KEEP];
 	int ok = 0, keep = backward && C <= XENT_KEEP;
@@ -499,9 +515,17 @@ lbuf_init(struct lbuf *lb, int64_t N, int64_t hid, int64_t C)
 void
 lbuf_free(struct lbuf *lb)
 {
-	free(lb->P); free(lb->Q); free(lb->SU); free(lb->SV);
-	free(lb->Y3); free(lb->Z3); free(lb->Z3d);
-	free(lb->lo); free(lb->dlo); free(lb->m3); free(lb->y);
+	free(lb->P);
+	free(lb->Q);
+	free(lb->SU);
+	free(lb->SV);
+	free(lb->Y3);
+	free(lb->Z3);
+	free(lb->Z3d);
+	free(lb->lo);
+	free(lb->dlo);
+	free(lb->m3);
+	free(lb->y);
 }
 
 /* Edge i of the set e: idx[i], or i without an index array. */
@@ -533,8 +557,8 @@ link_node_products(struct head *h, struct lbuf *lb, const real *H)
  * Z3d when training (r), the logits lo = Z3(d) W4 + b4 and, for the loss
  * (with classes), the classes into lb->y. */
 static void
-link_chunk_fwd(struct head *h, struct lbuf *lb, const struct edges *ed, int64_t c0,
-	       int64_t kc, double p, gsl_rng *r)
+link_chunk_fwd(struct head *h, struct lbuf *lb, const struct edges *ed, int64_t c0, int64_t kc,
+	       double p, gsl_rng *r)
 {
 	const int32_t *eu = ed->u, *ev = ed->v;
 	int64_t hid = h->hid;
@@ -549,7 +573,7 @@ link_chunk_fwd(struct head *h, struct lbuf *lb, const struct edges *ed, int64_t 
 		const real *restrict pu = lb->P + (int64_t)eu[e] * hid;
 		const real *restrict qv = lb->Q + (int64_t)ev[e] * hid;
 		real *restrict z3 = lb->Z3 + i * hid;
-		#pragma omp simd
+#pragma omp simd
 		for (int64_t j = 0; j < hid; j++) {
 			real x = pu[j] + qv[j] + b3[j];
 			z3[j] = kept(x, x > 0);
@@ -566,8 +590,8 @@ link_chunk_fwd(struct head *h, struct lbuf *lb, const struct edges *ed, int64_t 
  * output layer, then through dropout and relu, summed per endpoint into
  * SU and SV; dlo holds the chunk's share of the loss gradient. */
 static void
-link_chunk_bwd(struct head *h, struct lbuf *lb, const struct edges *ed, int64_t c0,
-	       int64_t kc, double p)
+link_chunk_bwd(struct head *h, struct lbuf *lb, const struct edges *ed, int64_t c0, int64_t kc,
+	       double p)
 {
 	const int32_t *eu = ed->u, *ev = ed->v;
 	int64_t hid = h->hid;
@@ -583,7 +607,7 @@ link_chunk_bwd(struct head *h, struct lbuf *lb, const struct edges *ed, int64_t 
 		real *restrict g3 = lb->Y3 + i * hid;
 		const real *restrict z3 = lb->Z3 + i * hid;
 		const uint8_t *restrict m3 = lb->m3 + i * hid;
-		#pragma omp simd
+#pragma omp simd
 		for (int64_t j = 0; j < hid; j++)
 			g3[j] = kept(g3[j] * s, m3[j] & (z3[j] > 0));
 		add_row(lb->SU + (int64_t)eu[e] * hid, g3, hid);
@@ -600,22 +624,22 @@ head_link_logits(struct head *h, struct lbuf *lb, const struct edges *e, real *o
 		int64_t kc = k - c0 < LCHUNK ? k - c0 : LCHUNK;
 		link_chunk_fwd(h, lb, e, c0, kc, 0, NULL);
 		for (int64_t i = 0; i < kc; i++) {
-			memcpy(out + edge_at(e, c0 + i) * C, lb->lo + i * C, (size_t)C * sizeof *out);
+			memcpy(out + edge_at(e, c0 + i) * C, lb->lo + i * C,
+			       (size_t)C * sizeof *out);
 		}
 	}
 }
 
 void
-head_link_eval(struct head *h, struct lbuf *lb, const struct edges *e, const real *H,
-	       real *out)
+head_link_eval(struct head *h, struct lbuf *lb, const struct edges *e, const real *H, real *out)
 {
 	link_node_products(h, lb, H);
 	head_link_logits(h, lb, e, out);
 }
 
 double
-head_link_train(struct head *h, struct lbuf *lb, const struct edges *e, const real *H,
-		real *dH, double p, gsl_rng *r)
+head_link_train(struct head *h, struct lbuf *lb, const struct edges *e, const real *H, real *dH,
+		double p, gsl_rng *r)
 {
 	double loss = 0, acc;
 	int64_t N = lb->N, hid = h->hid, C = h->C, k = e->k;
@@ -626,7 +650,8 @@ head_link_train(struct head *h, struct lbuf *lb, const struct edges *e, const re
 		int64_t kc = k - c0 < LCHUNK ? k - c0 : LCHUNK;
 		link_chunk_fwd(h, lb, e, c0, kc, p, r);
 		/* the chunk's share of the mean loss and its gradient */
-		loss += head_xent(lb->lo, lb->dlo, lb->y, NULL, (int)kc, C, kc, &acc, 1) * (double)kc;
+		loss +=
+		    head_xent(lb->lo, lb->dlo, lb->y, NULL, (int)kc, C, kc, &acc, 1) * (double)kc;
 		for (int64_t i = 0; i < kc * C; i++)
 			lb->dlo[i] *= (real)((double)kc / (double)k);
 		link_chunk_bwd(h, lb, e, c0, kc, p);

@@ -18,18 +18,18 @@
 #ifndef GNN_HEAD_H
 #define GNN_HEAD_H
 
-#include <stdint.h>
 #include <gsl/gsl_rng.h>
+#include <stdint.h>
 
 #include "model.h"
 #include "nn.h"
 
 #define HEAD_NT 10
-#define LCHUNK 16384	/* edges per decoder pass: bounds its memory */
+#define LCHUNK 16384 /* edges per decoder pass: bounds its memory */
 
 struct head {
 	int64_t n;
-	int64_t d, din, hid, Cout, C;	/* the sizes head_init() or head_shape() was given */
+	int64_t d, din, hid, Cout, C; /* the sizes head_init() or head_shape() was given */
 	int L, link;
 	real *p, *g, *m, *v;
 	real *alpha, *psi, *W1, *b1, *W2, *b2, *W3, *b3, *W4, *b4;
@@ -39,28 +39,28 @@ struct head {
 /* Buffers of one forward/backward pass of the head over N nodes. */
 struct hbuf {
 	real *F, *Fd, *Y1, *Z1, *Z1d, *lg, *dlg, *t1, *t2, *dF;
-	uint8_t *m1, *m2;	/* dropout masks */
-	real *Hs[MODEL_MAXL];	/* the encoder's H_1..H_L of the last forward pass */
-	real *Fm;		/* (N x d) the layer mix; in the backward pass, its gradient */
-	int use_enc;		/* the encoder feeds the head */
-	const real *A;		/* (N x na) attributes appended, or NULL */
-	int64_t na, din;	/* head input width: d (if use_enc) + na */
-	real es;		/* the encoder's columns enter the head times es (1) */
+	uint8_t *m1, *m2;     /* dropout masks */
+	real *Hs[MODEL_MAXL]; /* the encoder's H_1..H_L of the last forward pass */
+	real *Fm;	      /* (N x d) the layer mix; in the backward pass, its gradient */
+	int use_enc;	      /* the encoder feeds the head */
+	const real *A;	      /* (N x na) attributes appended, or NULL */
+	int64_t na, din;      /* head input width: d (if use_enc) + na */
+	real es;	      /* the encoder's columns enter the head times es (1) */
 	/* head_freeze(): the encoder's fixed part, a constant of the run:
 	 * Hc[0] = H0 (N x d) when cfrom is 0, else Hc[l] = H_l for l = 1..cfrom;
 	 * cfrom -1: nothing fixed is kept, the encoder runs whole */
 	real *Hc[MODEL_MAXL + 1];
 	int cfrom;
-	int64_t N, d;		/* the sizes hbuf_init() was given */
+	int64_t N, d; /* the sizes hbuf_init() was given */
 };
 
 /* Buffers of the link decoder. */
 struct lbuf {
-	real *P, *Q, *SU, *SV;			/* N x hid: H W3's halves, gradients per endpoint */
-	real *Y3, *Z3, *Z3d, *lo, *dlo;		/* LCHUNK x (hid, hid, hid, C, C) */
+	real *P, *Q, *SU, *SV;		/* N x hid: H W3's halves, gradients per endpoint */
+	real *Y3, *Z3, *Z3d, *lo, *dlo; /* LCHUNK x (hid, hid, hid, C, C) */
 	uint8_t *m3;
-	int32_t *y;				/* (LCHUNK) the chunk's classes */
-	int64_t N;				/* the nodes lbuf_init() was given */
+	int32_t *y; /* (LCHUNK) the chunk's classes */
+	int64_t N;  /* the nodes lbuf_init() was given */
 };
 
 /*
@@ -70,13 +70,13 @@ struct lbuf {
  * Glorot-uniform weights from r, zero biases, alpha 1, psi 0; with r NULL
  * the weights are 0 too, for a caller that loads saved values.
  */
-void head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid,
-	       int64_t Cout, int64_t C, int link, gsl_rng *r);
+void head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Cout, int64_t C,
+	       int link, gsl_rng *r);
 /* The sizes alone (h->n and those head_init() takes), every pointer NULL:
  * the shape of a head made later, for hbuf_init() and a model's record;
  * head_free() is not needed.  Time complexity: O(1). */
-void head_shape(struct head *h, int64_t d, int64_t din, int L, int64_t hid,
-		int64_t Cout, int64_t C, int link);
+void head_shape(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Cout, int64_t C,
+		int link);
 void head_free(struct head *h);
 
 /* A parameter tensor of the head: its name in an adapted model's record
@@ -132,8 +132,8 @@ void head_encode(model *M, struct head *h, const batch *b, mws *w, struct hbuf *
  * otherwise hb->Fm holds their output from an earlier pass with the same
  * parameters (the encoder has no dropout, so one pass serves both).
  */
-void head_forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
-		  double p, gsl_rng *r, int encode);
+void head_forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb, double p,
+		  gsl_rng *r, int encode);
 
 /* From the gradient of the GCN's output in hb->dlg: the head's gradients
  * (added to h->g) and, above the fix-tune boundary (from, embed as for
@@ -141,11 +141,11 @@ void head_forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf 
  * training head_forward().  It is head_gcn_backward() (the GCN's
  * gradients; the gradient of the layer mix's output goes to hb->Fm)
  * followed by head_encode_backward() (the mix's and the encoder's). */
-void head_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
-		   double p, int from, int embed);
+void head_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb, double p,
+		   int from, int embed);
 void head_gcn_backward(model *M, struct head *h, const batch *b, struct hbuf *hb, double p);
-void head_encode_backward(model *M, struct head *h, const batch *b, mws *w,
-			  struct hbuf *hb, int from, int embed);
+void head_encode_backward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb,
+			  int from, int embed);
 
 /* Graph task: glg (G x C) = the mean of each graph's rows of lg; and the
  * way back, from dglg into the node rows dlg. */
@@ -162,8 +162,8 @@ double head_softmax_stats(const real *z, int64_t C, double *s, int *best);
  * accuracy.  When backward, the gradient goes into dil (nitems x C,
  * zeroed first).
  */
-double head_xent(const real *ilg, real *dil, const int32_t *y, const int32_t *idx,
-		 int k, int64_t C, int64_t nitems, double *acc, int backward);
+double head_xent(const real *ilg, real *dil, const int32_t *y, const int32_t *idx, int k, int64_t C,
+		 int64_t nitems, double *acc, int backward);
 
 /* Buffers of the link decoder for N nodes, hid and C as the head's. */
 void lbuf_init(struct lbuf *lb, int64_t N, int64_t hid, int64_t C);

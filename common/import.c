@@ -9,7 +9,8 @@
 
 /* ---- string maps ---- */
 
-static uint64_t hash_str(const char *s)
+static uint64_t
+hash_str(const char *s)
 {
 	uint64_t h = 1469598103934665603ULL;
 
@@ -18,7 +19,8 @@ static uint64_t hash_str(const char *s)
 	return h ^ (h >> 29);
 }
 
-static size_t smap_slot(const smap *m, const char *k)
+static size_t
+smap_slot(const smap *m, const char *k)
 {
 	size_t i = (size_t)hash_str(k) & (m->cap - 1);
 
@@ -27,7 +29,8 @@ static size_t smap_slot(const smap *m, const char *k)
 	return i;
 }
 
-int32_t smap_get(const smap *m, const char *k)
+int32_t
+smap_get(const smap *m, const char *k)
 {
 	size_t i;
 
@@ -37,7 +40,8 @@ int32_t smap_get(const smap *m, const char *k)
 	return m->key[i] ? m->val[i] : -1;
 }
 
-int32_t smap_put(smap *m, const char *k, int32_t v)
+int32_t
+smap_put(smap *m, const char *k, int32_t v)
 {
 	size_t i;
 
@@ -65,7 +69,8 @@ int32_t smap_put(smap *m, const char *k, int32_t v)
 	return -1;
 }
 
-void smap_free(smap *m)
+void
+smap_free(smap *m)
 {
 	size_t i;
 
@@ -78,7 +83,8 @@ void smap_free(smap *m)
 
 /* ---- string lists and classes ---- */
 
-int32_t slist_add(slist *l, const char *s)
+int32_t
+slist_add(slist *l, const char *s)
 {
 	if (l->n == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 16;
@@ -88,7 +94,8 @@ int32_t slist_add(slist *l, const char *s)
 	return l->n++;
 }
 
-void slist_free(slist *l)
+void
+slist_free(slist *l)
 {
 	int32_t i;
 
@@ -98,7 +105,8 @@ void slist_free(slist *l)
 	memset(l, 0, sizeof *l);
 }
 
-int32_t class_add(classes *c, const char *name)
+int32_t
+class_add(classes *c, const char *name)
 {
 	int32_t k = smap_get(&c->idx, name);
 
@@ -116,10 +124,11 @@ int32_t class_add(classes *c, const char *name)
 struct cname {
 	const char *s;
 	long long v;
-	int32_t i;	/* order of appearance: ties keep it */
+	int32_t i; /* order of appearance: ties keep it */
 };
 
-static int cmp_numeric(const void *a, const void *b)
+static int
+cmp_numeric(const void *a, const void *b)
 {
 	const struct cname *x = a, *y = b;
 
@@ -128,7 +137,8 @@ static int cmp_numeric(const void *a, const void *b)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
-static int cmp_string(const void *a, const void *b)
+static int
+cmp_string(const void *a, const void *b)
 {
 	const struct cname *x = a, *y = b;
 	int c = strcmp(x->s, y->s);
@@ -136,7 +146,8 @@ static int cmp_string(const void *a, const void *b)
 	return c ? c : (x->i > y->i) - (x->i < y->i);
 }
 
-void class_finish(classes *c)
+void
+class_finish(classes *c)
 {
 	int32_t i, n = c->names.n;
 	struct cname *cn = xmallocarray((size_t)n + 1, sizeof *cn);
@@ -158,7 +169,8 @@ void class_finish(classes *c)
 	free(cn);
 }
 
-char *class_list(const classes *c)
+char *
+class_list(const classes *c)
 {
 	size_t len = 1, at = 0;
 	int32_t i;
@@ -175,7 +187,8 @@ char *class_list(const classes *c)
 	return s;
 }
 
-void class_free(classes *c)
+void
+class_free(classes *c)
 {
 	smap_free(&c->idx);
 	slist_free(&c->names);
@@ -186,7 +199,8 @@ void class_free(classes *c)
 
 /* ---- edges ---- */
 
-void edge_add(edges *es, int32_t g, int32_t u, int32_t v, int32_t lab, int64_t line)
+void
+edge_add(edges *es, int32_t g, int32_t u, int32_t v, int32_t lab, int64_t line)
 {
 	edge *e;
 
@@ -210,7 +224,8 @@ void edge_add(edges *es, int32_t g, int32_t u, int32_t v, int32_t lab, int64_t l
 	e->line = line;
 }
 
-int edge_cmp(const void *a, const void *b)
+int
+edge_cmp(const void *a, const void *b)
 {
 	const edge *x = a, *y = b;
 
@@ -221,11 +236,12 @@ int edge_cmp(const void *a, const void *b)
 	return (x->line > y->line) - (x->line < y->line);
 }
 
-int64_t edges_finish(edges *es, int labelled)
+int64_t
+edges_finish(edges *es, int labelled)
 {
 	int64_t i, k = 0;
 
-	if (es->n == 0)		/* es->e may be NULL: not for qsort */
+	if (es->n == 0) /* es->e may be NULL: not for qsort */
 		return -1;
 	qsort(es->e, (size_t)es->n, sizeof *es->e, edge_cmp);
 	for (i = 0; i < es->n; i++) {
@@ -243,7 +259,8 @@ int64_t edges_finish(edges *es, int labelled)
 
 /* ---- records ---- */
 
-void put_graph(gs_rec *r, int64_t id, int32_t n, const edge *e, int64_t m, int labelled)
+void
+put_graph(gs_rec *r, int64_t id, int32_t n, const edge *e, int64_t m, int labelled)
 {
 	int64_t i;
 
@@ -256,16 +273,16 @@ void put_graph(gs_rec *r, int64_t id, int32_t n, const edge *e, int64_t m, int l
 	}
 }
 
-void put_i32_col(gs_file *out, gs_rec *r, int64_t id, const char *name, const int32_t *x,
-		 int64_t n)
+void
+put_i32_col(gs_file *out, gs_rec *r, int64_t id, const char *name, const int32_t *x, int64_t n)
 {
 	gs_rec_tensor(r, id, name, n, 1, GS_I32, name);
 	memcpy(r->data, x, (size_t)n * sizeof *x);
 	gs_write1(out, r);
 }
 
-void put_i64_col(gs_file *out, gs_rec *r, int64_t id, const char *name, const int64_t *x,
-		 int64_t n)
+void
+put_i64_col(gs_file *out, gs_rec *r, int64_t id, const char *name, const int64_t *x, int64_t n)
 {
 	gs_rec_tensor(r, id, name, n, 1, GS_I64, name);
 	memcpy(r->data, x, (size_t)n * sizeof *x);
@@ -273,7 +290,8 @@ void put_i64_col(gs_file *out, gs_rec *r, int64_t id, const char *name, const in
 }
 
 /* The last path component, less any of the given suffixes. */
-static void base_name(char *buf, size_t len, const char *path, const char *const *suffixes)
+static void
+base_name(char *buf, size_t len, const char *path, const char *const *suffixes)
 {
 	const char *b = strrchr(path, '/');
 	size_t l;
@@ -283,7 +301,7 @@ static void base_name(char *buf, size_t len, const char *path, const char *const
 	l = strlen(buf);
 	while (l > 1 && buf[l - 1] == '/')
 		buf[--l] = '\0';
-	if (l == 0) {	/* "dir/": take the directory's name */
+	if (l == 0) { /* "dir/": take the directory's name */
 		snprintf(buf, len, "%s", path);
 		l = strlen(buf);
 		while (l > 1 && buf[l - 1] == '/')
@@ -300,8 +318,9 @@ static void base_name(char *buf, size_t len, const char *path, const char *const
 	}
 }
 
-void import_dataset(char *buf, size_t len, const struct import_opts *o, const char *path,
-		    const char *const *suffixes)
+void
+import_dataset(char *buf, size_t len, const struct import_opts *o, const char *path,
+	       const char *const *suffixes)
 {
 	if (o->name != NULL)
 		snprintf(buf, len, "%s", o->name);

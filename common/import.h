@@ -28,13 +28,13 @@
 #include "stream.h"
 
 struct import_opts {
-	const char *attributes;	/* linqs: sparse "node feature value" file */
-	int64_t attr_dim;	/* linqs: width of attributes, 0 = max + 1 */
-	const char *name;	/* dataset= attribute (NULL: from the file name) */
-	int64_t nodes;		/* edgelist: node count, 0 = largest id + 1 */
-	int skip_unknown;	/* linqs: drop links to ids not in the content */
-	int quiet;		/* no warnings */
-	const struct lr_src *src;	/* where files come from (NULL: the file system) */
+	const char *attributes;	  /* linqs: sparse "node feature value" file */
+	int64_t attr_dim;	  /* linqs: width of attributes, 0 = max + 1 */
+	const char *name;	  /* dataset= attribute (NULL: from the file name) */
+	int64_t nodes;		  /* edgelist: node count, 0 = largest id + 1 */
+	int skip_unknown;	  /* linqs: drop links to ids not in the content */
+	int quiet;		  /* no warnings */
+	const struct lr_src *src; /* where files come from (NULL: the file system) */
 };
 
 /* LINQS: files[0] the content (nodes, attributes, class), files[1] the
@@ -87,7 +87,7 @@ typedef struct {
 	smap idx;	/* name -> order of appearance */
 	slist names;	/* by order of appearance */
 	int32_t *rank;	/* order of appearance -> class */
-	int32_t *order;	/* class -> order of appearance */
+	int32_t *order; /* class -> order of appearance */
 } classes;
 
 /* The order of appearance of name, added if new; -1 past 2^24 classes. */
@@ -99,10 +99,10 @@ char *class_list(const classes *c);
 void class_free(classes *c);
 
 typedef struct {
-	uint64_t key;	/* (u << 32) | v, u < v */
-	int32_t g;	/* graph index (TU), else 0 */
+	uint64_t key; /* (u << 32) | v, u < v */
+	int32_t g;    /* graph index (TU), else 0 */
 	int32_t lab;
-	int64_t line;	/* line of the input, for messages and "first wins" */
+	int64_t line; /* line of the input, for messages and "first wins" */
 } edge;
 
 typedef struct {

@@ -19,13 +19,14 @@ struct el {
 	fields fs;
 	edges es;
 	int64_t maxid, lines, attrs;
-	int arity;		/* 2 or 3, from the first edge line */
+	int arity; /* 2 or 3, from the first edge line */
 	int64_t arity_line;
 };
 
 /* networkx's write_edgelist: "u v {'weight': 4}" (or "{}"): the column is
  * cut off and counted when it holds anything. */
-static int cut_dict(struct el *L)
+static int
+cut_dict(struct el *L)
 {
 	char *dict = strchr(L->r.buf, '{');
 
@@ -34,14 +35,15 @@ static int cut_dict(struct el *L)
 	char *end = lr_trim(dict);
 	if (end[strlen(end) - 1] != '}')
 		return lr_bad(&L->r, "an unclosed '{' (want 'u v', 'u v label' or networkx's "
-			      "'u v {...}')");
+				     "'u v {...}')");
 	L->attrs += strspn(dict + 1, " \t}") < strlen(dict + 1);
 	*dict = '\0';
 	return 0;
 }
 
 /* One edge line. */
-static int edge_line(struct el *L)
+static int
+edge_line(struct el *L)
 {
 	lreader *r = &L->r;
 	int64_t a, b, lab = 0, lim = L->o->nodes ? L->o->nodes - 1 : GS_MAX_NODES - 1;
@@ -60,13 +62,13 @@ static int edge_line(struct el *L)
 			      L->arity);
 	for (int i = 0; i < 2; i++)
 		if (strspn(L->fs.f[i], "-0123456789") != strlen(L->fs.f[i]))
-			return lr_bad(r, "node '%.40s' is not an integer id: number the nodes "
+			return lr_bad(r,
+				      "node '%.40s' is not an integer id: number the nodes "
 				      "0..n-1 first (gnnstream(5), Plain edge lists, shows how)",
 				      L->fs.f[i]);
 	if (lr_need_i64(r, L->fs.f[0], 0, lim, "node id", &a) != 0 ||
 	    lr_need_i64(r, L->fs.f[1], 0, lim, "node id", &b) != 0 ||
-	    (L->arity == 3 && lr_need_i64(r, L->fs.f[2], INT32_MIN, INT32_MAX, "label",
-					  &lab) != 0))
+	    (L->arity == 3 && lr_need_i64(r, L->fs.f[2], INT32_MIN, INT32_MAX, "label", &lab) != 0))
 		return -1;
 	if (a > L->maxid)
 		L->maxid = a;
@@ -78,7 +80,8 @@ static int edge_line(struct el *L)
 }
 
 /* ---- the lines ---- */
-static int read_edges(struct el *L, const char *file)
+static int
+read_edges(struct el *L, const char *file)
 {
 	lreader *r = &L->r;
 	int64_t bad_i;
@@ -109,13 +112,15 @@ static int read_edges(struct el *L, const char *file)
 		       r->path, L->es.loops, L->es.dups);
 	if (L->attrs > 0 && !L->o->quiet)
 		warnx_("%s: ignored the attributes of %" PRId64 " edge(s) (networkx's {...} "
-		       "column)", r->path, L->attrs);
+		       "column)",
+		       r->path, L->attrs);
 	lr_close(r);
 	return 0;
 }
 
 /* ---- write: the graph ---- */
-static void write_edgelist(struct el *L, gs_file *out)
+static void
+write_edgelist(struct el *L, gs_file *out)
 {
 	int64_t n = L->o->nodes ? L->o->nodes : L->maxid + 1;
 	gs_rec rec;
@@ -132,8 +137,9 @@ static void write_edgelist(struct el *L, gs_file *out)
 	gs_rec_free(&rec);
 }
 
-int import_edgelist(const struct import_opts *o, const char *file, gs_file *out, char *msg,
-		    size_t msglen)
+int
+import_edgelist(const struct import_opts *o, const char *file, gs_file *out, char *msg,
+		size_t msglen)
 {
 	struct el L;
 	int rc;

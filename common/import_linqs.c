@@ -33,18 +33,19 @@ struct linqs {
 	lreader r;
 	fields fs;
 	smap ids, feats, skip;
-	slist idn;		/* node ids by index, for messages */
+	slist idn; /* node ids by index, for messages */
 	classes cls;
 	edges es;
 	int32_t *label, *has;
 	int64_t *orig;
-	float *attr;		/* (n x k) */
+	float *attr; /* (n x k) */
 	sparse *sp;
 	int64_t n, cap, k, links, unknown, attributed;
 	int all_int;
 };
 
-static void linqs_free(struct linqs *L)
+static void
+linqs_free(struct linqs *L)
 {
 	lr_close(&L->r);
 	fields_free(&L->fs);
@@ -62,7 +63,8 @@ static void linqs_free(struct linqs *L)
 }
 
 /* Strip a LINQS "type:" prefix ("paper:123" -> "123"). */
-static const char *linqs_id(const char *s)
+static const char *
+linqs_id(const char *s)
 {
 	const char *c = strchr(s, ':');
 
@@ -71,7 +73,8 @@ static const char *linqs_id(const char *s)
 
 /* Pubmed-Diabetes: after "NODE\tpaper", the attribute declarations
  * "cat=1,2,3:label\tnumeric:w-rat:0.0\t...". */
-static int content_declarations(struct linqs *L)
+static int
+content_declarations(struct linqs *L)
 {
 	lreader *r = &L->r;
 	int k = lr_next(r);
@@ -85,7 +88,8 @@ static int content_declarations(struct linqs *L)
 	for (int i = 0; i < L->fs.n; i++) {
 		char *a = L->fs.f[i], *nm = strchr(a, ':'), *e;
 		if (nm == NULL)
-			return lr_bad(r, "attribute declaration '%.40s' is not TYPE:NAME[:DEFAULT]", a);
+			return lr_bad(r, "attribute declaration '%.40s' is not TYPE:NAME[:DEFAULT]",
+				      a);
 		nm++;
 		e = strchr(nm, ':');
 		if (e != NULL)
@@ -104,7 +108,8 @@ static int content_declarations(struct linqs *L)
 }
 
 /* Node n's attributes and class name of a Pubmed line ("NAME=VALUE"). */
-static int content_tab_fields(struct linqs *L, const char **cname)
+static int
+content_tab_fields(struct linqs *L, const char **cname)
 {
 	lreader *r = &L->r;
 	int64_t n = L->n, k = L->k;
@@ -133,7 +138,8 @@ static int content_tab_fields(struct linqs *L, const char **cname)
 }
 
 /* One node of the content file, its fields split in L->fs. */
-static int content_node(struct linqs *L, int tabfmt)
+static int
+content_node(struct linqs *L, int tabfmt)
 {
 	lreader *r = &L->r;
 	const char *cname = NULL;
@@ -152,7 +158,8 @@ static int content_node(struct linqs *L, int tabfmt)
 		L->label = xreallocarray(L->label, (size_t)L->cap, sizeof *L->label);
 		L->orig = xreallocarray(L->orig, (size_t)L->cap, sizeof *L->orig);
 		if (k > 0)
-			L->attr = xreallocarray(L->attr, (size_t)L->cap, (size_t)k * sizeof *L->attr);
+			L->attr =
+			    xreallocarray(L->attr, (size_t)L->cap, (size_t)k * sizeof *L->attr);
 	}
 	if (lr_parse_i64(L->fs.f[0], INT64_MIN, INT64_MAX, &id) == 0)
 		L->orig[n] = id;
@@ -180,7 +187,8 @@ static int content_node(struct linqs *L, int tabfmt)
 }
 
 /* ---- the content (node) file ---- */
-static int read_content(struct linqs *L)
+static int
+read_content(struct linqs *L)
 {
 	lreader *r = &L->r;
 	const char *sep = NULL;
@@ -207,7 +215,8 @@ static int read_content(struct linqs *L)
 			if (nf0 < 0) {
 				nf0 = L->fs.n;
 				if (nf0 < 2)
-					return lr_bad(r, "%d field, want 'id [attributes ...] class'",
+					return lr_bad(r,
+						      "%d field, want 'id [attributes ...] class'",
 						      L->fs.n);
 				L->k = nf0 - 2;
 			}
@@ -231,8 +240,8 @@ static int read_content(struct linqs *L)
 }
 
 /* The two node ids of a link line, into *a and *b. */
-static int link_ids(struct linqs *L, int tabfmt, const char **sep, const char **a,
-		    const char **b)
+static int
+link_ids(struct linqs *L, int tabfmt, const char **sep, const char **a, const char **b)
 {
 	lreader *r = &L->r;
 
@@ -255,7 +264,8 @@ static int link_ids(struct linqs *L, int tabfmt, const char **sep, const char **
 }
 
 /* ---- the cites (link) file ---- */
-static int read_cites(struct linqs *L)
+static int
+read_cites(struct linqs *L)
 {
 	lreader *r = &L->r;
 	const char *sep = NULL;
@@ -274,8 +284,10 @@ static int read_cites(struct linqs *L)
 			 * "id\tpaper:A\t|\tpaper:B[\t...]". */
 			tabfmt = 1;
 			if ((k = lr_next(r)) <= 0)
-				return k < 0 ? -1
-				    : lr_bad(r, "no declaration line after the DIRECTED line");
+				return k < 0
+					   ? -1
+					   : lr_bad(r,
+						    "no declaration line after the DIRECTED line");
 			continue;
 		}
 		if (lr_blank(r->buf))
@@ -287,8 +299,10 @@ static int read_cites(struct linqs *L)
 		v = smap_get(&L->ids, b);
 		if (u < 0 || v < 0) {
 			if (!L->o->skip_unknown)
-				return lr_bad(r, "node '%.40s' is not in %s (--skip-unknown drops "
-					      "such links)", u < 0 ? a : b, L->files[0]);
+				return lr_bad(r,
+					      "node '%.40s' is not in %s (--skip-unknown drops "
+					      "such links)",
+					      u < 0 ? a : b, L->files[0]);
 			L->unknown++;
 			continue;
 		}
@@ -306,7 +320,8 @@ static int read_cites(struct linqs *L)
 	return 0;
 }
 
-static int cmp_sparse(const void *a, const void *b)
+static int
+cmp_sparse(const void *a, const void *b)
 {
 	const sparse *x = a, *y = b;
 
@@ -318,7 +333,8 @@ static int cmp_sparse(const void *a, const void *b)
 }
 
 /* The sparse attribute lines, into L->sp[0..*ns) (width into *dim). */
-static int read_sparse(struct linqs *L, int64_t *ns, int64_t *dim)
+static int
+read_sparse(struct linqs *L, int64_t *ns, int64_t *dim)
 {
 	lreader *r = &L->r;
 	const struct import_opts *o = L->o;
@@ -366,12 +382,13 @@ static int read_sparse(struct linqs *L, int64_t *ns, int64_t *dim)
 }
 
 /* ---- sparse attributes ---- */
-static int read_attributes(struct linqs *L)
+static int
+read_attributes(struct linqs *L)
 {
 	lreader *r = &L->r;
 	int64_t ns, dim, n = L->n;
 
-	if (L->k > 0) {		/* a misuse: -2 */
+	if (L->k > 0) { /* a misuse: -2 */
 		lr_fail(L->err, "--attributes: %s has attributes already (%" PRId64 " columns)",
 			L->files[0], L->k);
 		return -2;
@@ -401,16 +418,18 @@ static int read_attributes(struct linqs *L)
 	if (L->attributed < n && !L->o->quiet)
 		warnx_("%s: attributes for only %" PRId64 " of %" PRId64 " nodes; the "
 		       "other %" PRId64 " rows of 'attributes' are zero, tensor "
-		       "'has_attributes' marks which", r->path, L->attributed, n, n - L->attributed);
+		       "'has_attributes' marks which",
+		       r->path, L->attributed, n, n - L->attributed);
 	lr_close(r);
 	return 0;
 }
 
 /* ---- write: the graph, orig_id, label, attributes, has_attributes ---- */
-static void write_linqs(struct linqs *L, gs_file *out)
+static void
+write_linqs(struct linqs *L, gs_file *out)
 {
-	static const char *const sfx[] = { ".gz", ".content", ".txt", ".labels", ".node_labels",
-		".NODE.paper.tab", NULL };
+	static const char *const sfx[] = { ".gz",	   ".content",	      ".txt", ".labels",
+					   ".node_labels", ".NODE.paper.tab", NULL };
 	int64_t n = L->n, k = L->k;
 	char dataset[256], *names;
 	gs_rec rec;
@@ -445,8 +464,9 @@ static void write_linqs(struct linqs *L, gs_file *out)
 	gs_rec_free(&rec);
 }
 
-int import_linqs(const struct import_opts *o, char *const *files, gs_file *out, char *msg,
-		 size_t msglen)
+int
+import_linqs(const struct import_opts *o, char *const *files, gs_file *out, char *msg,
+	     size_t msglen)
 {
 	struct linqs L;
 	int rc;

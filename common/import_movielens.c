@@ -16,21 +16,21 @@
 
 #define ML_AGES 7
 #define ML_OCC_1M 21
-static const char *const ml_age_cols[ML_AGES] = {
-	"age_under18", "age_18-24", "age_25-34", "age_35-44", "age_45-49", "age_50-55", "age_56+"
-};
+static const char *const ml_age_cols[ML_AGES] = { "age_under18", "age_18-24", "age_25-34",
+						  "age_35-44",	 "age_45-49", "age_50-55",
+						  "age_56+" };
 static const int ml_age_codes[ML_AGES] = { 1, 18, 25, 35, 45, 50, 56 };
-static const char *const ml_genres_1m[] = {
-	"Action", "Adventure", "Animation", "Children's", "Comedy", "Crime", "Documentary",
-	"Drama", "Fantasy", "Film-Noir", "Horror", "Musical", "Mystery", "Romance", "Sci-Fi",
-	"Thriller", "War", "Western", NULL
-};
+static const char *const ml_genres_1m[] = { "Action",  "Adventure", "Animation",   "Children's",
+					    "Comedy",  "Crime",	    "Documentary", "Drama",
+					    "Fantasy", "Film-Noir", "Horror",	   "Musical",
+					    "Mystery", "Romance",   "Sci-Fi",	   "Thriller",
+					    "War",     "Western",   NULL };
 
 /* Users or items: their ids and attribute rows. */
 typedef struct {
 	int64_t n, cap, cols;
 	int64_t *orig;
-	float *x;	/* n x cols */
+	float *x; /* n x cols */
 } mlrows;
 
 /* Everything an import holds, freed at the end whatever happened. */
@@ -49,10 +49,11 @@ struct ml {
 	const char *sep;
 	int v100k, triples;
 	int64_t ngenre, nocc, rcount[6], info[3];
-	char ratings[4096];	/* the ratings file's name */
+	char ratings[4096]; /* the ratings file's name */
 };
 
-static void ml_free(struct ml *m)
+static void
+ml_free(struct ml *m)
 {
 	lr_close(&m->r);
 	fields_free(&m->fs);
@@ -71,7 +72,8 @@ static void ml_free(struct ml *m)
 }
 
 /* Age bucket of an ML-100K age: the ML-1M age groups. */
-static int ml_age_bucket(int64_t age)
+static int
+ml_age_bucket(int64_t age)
 {
 	int i;
 
@@ -82,7 +84,8 @@ static int ml_age_bucket(int64_t age)
 }
 
 /* A new zeroed row for id orig. */
-static float *ml_row(mlrows *m, int64_t orig)
+static float *
+ml_row(mlrows *m, int64_t orig)
 {
 	if (m->n == m->cap) {
 		m->cap = m->cap ? 2 * m->cap : 1024;
@@ -95,7 +98,8 @@ static float *ml_row(mlrows *m, int64_t orig)
 }
 
 /* Append ",prefix_name" for each name to a growing column list. */
-static void cols_add(char **cols, size_t *len, const char *prefix, const char *name)
+static void
+cols_add(char **cols, size_t *len, const char *prefix, const char *name)
 {
 	size_t need = strlen(prefix) + strlen(name) + 2;
 	char *p;
@@ -105,23 +109,25 @@ static void cols_add(char **cols, size_t *len, const char *prefix, const char *n
 	if (*len > 0)
 		*p++ = ',', (*len)++;
 	*len += (size_t)sprintf(p, "%s%s", prefix, name);
-	for (; *p; p++)		/* column names hold no blanks or commas */
+	for (; *p; p++) /* column names hold no blanks or commas */
 		if (*p == ' ' || *p == ',' || *p == '=' || *p == '"')
 			*p = '_';
 }
 
 /* Open DIR/name into m->r: 0; 1 if it is absent (when optional); -1. */
-static int ml_open(struct ml *m, const char *name, int required)
+static int
+ml_open(struct ml *m, const char *name, int required)
 {
 	char p[4096];
 
 	snprintf(p, sizeof p, "%s/%s", m->dir, name);
 	return required ? lr_open(&m->r, p, m->o->src, m->err)
-	    : lr_try(&m->r, p, m->o->src, m->err);
+			: lr_try(&m->r, p, m->o->src, m->err);
 }
 
 /* u.occupation and u.genre: the names, in file order */
-static int read_names_100k(struct ml *m)
+static int
+read_names_100k(struct ml *m)
 {
 	lreader *r = &m->r;
 	int64_t x;
@@ -161,7 +167,8 @@ static int read_names_100k(struct ml *m)
 }
 
 /* u.info (optional): "943 users", "1682 items", "100000 ratings" */
-static int read_info_100k(struct ml *m)
+static int
+read_info_100k(struct ml *m)
 {
 	static const char *const what[3] = { "users", "items", "ratings" };
 	lreader *r = &m->r;
@@ -184,7 +191,8 @@ static int read_info_100k(struct ml *m)
 }
 
 /* ---- which version: names, genres, occupations, the column list ---- */
-static int read_version(struct ml *m)
+static int
+read_version(struct ml *m)
 {
 	int k;
 
@@ -205,8 +213,10 @@ static int read_version(struct ml *m)
 	} else {
 		if ((k = ml_open(m, "ratings.dat", 0)) == 1) {
 			if ((k = ml_open(m, "ratings.triples.dat", 0)) == 1)
-				return lr_fail(m->err, "%s: no u.data (MovieLens 100K) or ratings.dat "
-					       "(MovieLens 1M): not a MovieLens directory", m->dir);
+				return lr_fail(m->err,
+					       "%s: no u.data (MovieLens 100K) or ratings.dat "
+					       "(MovieLens 1M): not a MovieLens directory",
+					       m->dir);
 			m->triples = 1;
 		}
 		if (k < 0)
@@ -237,7 +247,8 @@ static int read_version(struct ml *m)
 }
 
 /* One user line, split in m->fs. */
-static int read_user(struct ml *m)
+static int
+read_user(struct ml *m)
 {
 	lreader *r = &m->r;
 	int64_t id, age, oc;
@@ -246,9 +257,9 @@ static int read_user(struct ml *m)
 	int b;
 
 	if (m->fs.n != 5)
-		return lr_bad(r, "%d fields, want 5 (%s)", m->fs.n, m->v100k
-			      ? "user|age|gender|occupation|zip"
-			      : "UserID::Gender::Age::Occupation::Zip-code");
+		return lr_bad(r, "%d fields, want 5 (%s)", m->fs.n,
+			      m->v100k ? "user|age|gender|occupation|zip"
+				       : "UserID::Gender::Age::Occupation::Zip-code");
 	if (lr_need_i64(r, m->fs.f[0], 0, INT32_MAX, "user id", &id) != 0)
 		return -1;
 	if (smap_put(&m->uidx, m->fs.f[0], (int32_t)m->users.n) >= 0)
@@ -286,7 +297,8 @@ static int read_user(struct ml *m)
 }
 
 /* An item's genres: 100K's flags, 1M's "A|B|C". */
-static int item_genres(struct ml *m, float *x)
+static int
+item_genres(struct ml *m, float *x)
 {
 	lreader *r = &m->r;
 	int64_t flag;
@@ -314,14 +326,17 @@ static int item_genres(struct ml *m, float *x)
 }
 
 /* One item line, split in m->fs. */
-static int read_item(struct ml *m)
+static int
+read_item(struct ml *m)
 {
 	lreader *r = &m->r;
 	int64_t id;
 
 	if (m->v100k && m->fs.n != 5 + m->ngenre)
-		return lr_bad(r, "%d fields, want %" PRId64 " (5 + the %" PRId64 " genres of "
-			      "u.genre)", m->fs.n, 5 + m->ngenre, m->ngenre);
+		return lr_bad(r,
+			      "%d fields, want %" PRId64 " (5 + the %" PRId64 " genres of "
+			      "u.genre)",
+			      m->fs.n, 5 + m->ngenre, m->ngenre);
 	if (!m->v100k && m->fs.n != 3)
 		return lr_bad(r, "%d fields, want 3 (MovieID::Title::Genres)", m->fs.n);
 	if (lr_need_i64(r, m->fs.f[0], 0, INT32_MAX, "item id", &id) != 0)
@@ -332,8 +347,9 @@ static int read_item(struct ml *m)
 }
 
 /* ---- users, then items: one line each, through read1 ---- */
-static int read_rows(struct ml *m, const char *name, int (*read1)(struct ml *),
-		     const mlrows *rows, const char *none)
+static int
+read_rows(struct ml *m, const char *name, int (*read1)(struct ml *), const mlrows *rows,
+	  const char *none)
 {
 	lreader *r = &m->r;
 	int k;
@@ -356,7 +372,8 @@ static int read_rows(struct ml *m, const char *name, int (*read1)(struct ml *),
 }
 
 /* One rating "user, item, rating [, timestamp]". */
-static int read_rating(struct ml *m)
+static int
+read_rating(struct ml *m)
 {
 	lreader *r = &m->r;
 	int32_t u, it;
@@ -380,7 +397,8 @@ static int read_rating(struct ml *m)
 }
 
 /* A user who rated an item twice: an error. */
-static int check_repeats(struct ml *m)
+static int
+check_repeats(struct ml *m)
 {
 	edges *es = &m->es;
 
@@ -388,27 +406,34 @@ static int check_repeats(struct ml *m)
 	for (int64_t j = 1; j < es->n; j++)
 		if (es->e[j].key == es->e[j - 1].key) {
 			m->r.line = es->e[j].line;
-			return lr_bad(&m->r, "user %" PRId64 " rated item %" PRId64 " twice (also on "
-				      "line %" PRId64 ")", m->users.orig[es->e[j].key >> 32],
-				      m->items.orig[(int64_t)(es->e[j].key & 0xffffffffu) -
-						    m->users.n], es->e[j - 1].line);
+			return lr_bad(
+			    &m->r,
+			    "user %" PRId64 " rated item %" PRId64 " twice (also on "
+			    "line %" PRId64 ")",
+			    m->users.orig[es->e[j].key >> 32],
+			    m->items.orig[(int64_t)(es->e[j].key & 0xffffffffu) - m->users.n],
+			    es->e[j - 1].line);
 		}
 	return 0;
 }
 
 /* ---- ratings: user, item, rating [, timestamp] ---- */
-static int read_ratings(struct ml *m)
+static int
+read_ratings(struct ml *m)
 {
 	lreader *r = &m->r;
 	int k;
 
-	snprintf(m->ratings, sizeof m->ratings, "%s/%s", m->dir, m->v100k ? "u.data"
-		 : m->triples ? "ratings.triples.dat" : "ratings.dat");
+	snprintf(m->ratings, sizeof m->ratings, "%s/%s", m->dir,
+		 m->v100k     ? "u.data"
+		 : m->triples ? "ratings.triples.dat"
+			      : "ratings.dat");
 	if (lr_open(r, m->ratings, m->o->src, m->err) != 0)
 		return -1;
 	if (m->triples && !m->o->quiet)
 		warnx_("%s/ratings.dat not found, using %s: all ratings but no timestamps "
-		       "(graph-import does not use them)", m->dir, r->path);
+		       "(graph-import does not use them)",
+		       m->dir, r->path);
 	while ((k = lr_next(r)) > 0)
 		if (!lr_blank(r->buf) && read_rating(m) != 0)
 			return -1;
@@ -421,16 +446,19 @@ static int read_ratings(struct ml *m)
 }
 
 /* u.info's counts against the files' */
-static int check_info(struct ml *m)
+static int
+check_info(struct ml *m)
 {
 	const char *d = m->dir;
 
 	if (m->info[0] >= 0 && m->info[0] != m->users.n)
-		return lr_fail(m->err, "%s/u.info: %" PRId64 " users, but the user file has %"
-			       PRId64, d, m->info[0], m->users.n);
+		return lr_fail(m->err,
+			       "%s/u.info: %" PRId64 " users, but the user file has %" PRId64, d,
+			       m->info[0], m->users.n);
 	if (m->info[1] >= 0 && m->info[1] != m->items.n)
-		return lr_fail(m->err, "%s/u.info: %" PRId64 " items, but the item file has %"
-			       PRId64, d, m->info[1], m->items.n);
+		return lr_fail(m->err,
+			       "%s/u.info: %" PRId64 " items, but the item file has %" PRId64, d,
+			       m->info[1], m->items.n);
 	if (m->info[2] >= 0 && m->info[2] != m->es.n)
 		return lr_fail(m->err, "%s/u.info: %" PRId64 " ratings, but %s has %" PRId64, d,
 			       m->info[2], m->ratings, m->es.n);
@@ -438,7 +466,8 @@ static int check_info(struct ml *m)
 }
 
 /* ---- write: the graph, orig_id, kind, attributes ---- */
-static void write_movielens(struct ml *m, gs_file *out)
+static void
+write_movielens(struct ml *m, gs_file *out)
 {
 	static const char *const sfx[] = { NULL };
 	const mlrows *U = &m->users, *I = &m->items;
@@ -457,8 +486,9 @@ static void write_movielens(struct ml *m, gs_file *out)
 	gs_attr_setf(&rec, "users", "%" PRId64, U->n);
 	gs_attr_setf(&rec, "items", "%" PRId64, I->n);
 	gs_attr_setf(&rec, "ratings", "%" PRId64, m->es.n);
-	gs_attr_setf(&rec, "rating_counts", "%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
-		     ",%" PRId64, rc[1], rc[2], rc[3], rc[4], rc[5]);
+	gs_attr_setf(&rec, "rating_counts",
+		     "%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64, rc[1], rc[2],
+		     rc[3], rc[4], rc[5]);
 	gs_write1(out, &rec);
 	for (j = 0; j < U->n; j++) {
 		orig[j] = U->orig[j];
@@ -479,8 +509,9 @@ static void write_movielens(struct ml *m, gs_file *out)
 	gs_rec_free(&rec);
 }
 
-int import_movielens(const struct import_opts *o, const char *dir, gs_file *out, char *msg,
-		     size_t msglen)
+int
+import_movielens(const struct import_opts *o, const char *dir, gs_file *out, char *msg,
+		 size_t msglen)
 {
 	struct ml m;
 	int rc;

@@ -18,22 +18,23 @@ struct tu {
 	const struct import_opts *o;
 	const char *prefix;
 	struct lr_err err;
-	lreader r, el;		/* el: the edge labels, read beside A */
+	lreader r, el; /* el: the edge labels, read beside A */
 	fields fs;
 	classes gcls, ncls;
 	edges es;
-	int32_t *glab;		/* (G) class of each graph, by appearance */
-	int32_t *gid, *lid;	/* (N) graph of each node, its index there */
-	int32_t *count;		/* (G) nodes of each graph */
-	int32_t *nlab;		/* (N) node classes */
-	int64_t *entries, *loops;	/* (G) adjacency entries, self-loops */
-	float *nattr;		/* (N x na) */
-	char *nnames;		/* node class names */
+	int32_t *glab;		  /* (G) class of each graph, by appearance */
+	int32_t *gid, *lid;	  /* (N) graph of each node, its index there */
+	int32_t *count;		  /* (G) nodes of each graph */
+	int32_t *nlab;		  /* (N) node classes */
+	int64_t *entries, *loops; /* (G) adjacency entries, self-loops */
+	float *nattr;		  /* (N x na) */
+	char *nnames;		  /* node class names */
 	int64_t G, N, na;
 	int has_nlab, has_nattr, has_elab;
 };
 
-static void tu_free(struct tu *t)
+static void
+tu_free(struct tu *t)
 {
 	lr_close(&t->r);
 	lr_close(&t->el);
@@ -54,7 +55,8 @@ static void tu_free(struct tu *t)
 
 /* Open PREFIX_what.txt (or .txt.gz) into r: 0; 1 if it is absent and
  * optional; -1 with msg. */
-static int tu_open(struct tu *t, lreader *r, const char *what, int required)
+static int
+tu_open(struct tu *t, lreader *r, const char *what, int required)
 {
 	char p[4096];
 	int rc;
@@ -66,7 +68,8 @@ static int tu_open(struct tu *t, lreader *r, const char *what, int required)
 }
 
 /* graph labels: G lines, one integer class each */
-static int read_graph_labels(struct tu *t)
+static int
+read_graph_labels(struct tu *t)
 {
 	lreader *r = &t->r;
 	int64_t gcap = 0;
@@ -100,7 +103,8 @@ static int read_graph_labels(struct tu *t)
 }
 
 /* graph indicator: line i holds the graph (1..G) of node i */
-static int read_indicator(struct tu *t)
+static int
+read_indicator(struct tu *t)
 {
 	lreader *r = &t->r;
 	int64_t ncap = 0, g;
@@ -131,14 +135,17 @@ static int read_indicator(struct tu *t)
 		return -1;
 	for (g = 0; g < t->G; g++)
 		if (t->count[g] == 0)
-			return lr_fail(t->err, "%s: graph %" PRId64 " (of %" PRId64 " in the graph "
-				       "labels) has no nodes", r->path, g + 1, t->G);
+			return lr_fail(t->err,
+				       "%s: graph %" PRId64 " (of %" PRId64 " in the graph "
+				       "labels) has no nodes",
+				       r->path, g + 1, t->G);
 	lr_close(r);
 	return 0;
 }
 
 /* optional node labels: N lines, an integer each (the first field) */
-static int read_node_labels(struct tu *t)
+static int
+read_node_labels(struct tu *t)
 {
 	lreader *r = &t->r;
 	int64_t n = 0, x;
@@ -153,7 +160,8 @@ static int read_node_labels(struct tu *t)
 		char canon[32];
 		lr_split(&t->fs, r->buf, ",");
 		if (n >= t->N) {
-			k = lr_bad(r, "more lines than the %" PRId64 " nodes of the graph indicator",
+			k = lr_bad(r,
+				   "more lines than the %" PRId64 " nodes of the graph indicator",
 				   t->N);
 			break;
 		}
@@ -163,8 +171,10 @@ static int read_node_labels(struct tu *t)
 		tmp[n++] = class_add(&t->ncls, canon);
 	}
 	if (k == 0 && n != t->N)
-		k = lr_fail(t->err, "%s: %" PRId64 " lines, want %" PRId64 " (the nodes of the "
-			    "graph indicator)", r->path, n, t->N);
+		k = lr_fail(t->err,
+			    "%s: %" PRId64 " lines, want %" PRId64 " (the nodes of the "
+			    "graph indicator)",
+			    r->path, n, t->N);
 	if (k == 0) {
 		lr_close(r);
 		class_finish(&t->ncls);
@@ -178,7 +188,8 @@ static int read_node_labels(struct tu *t)
 }
 
 /* optional node attributes: N lines of comma-separated numbers */
-static int read_node_attributes(struct tu *t)
+static int
+read_node_attributes(struct tu *t)
 {
 	lreader *r = &t->r;
 	int64_t n = 0;
@@ -195,10 +206,13 @@ static int read_node_attributes(struct tu *t)
 			t->nattr = xmallocarray((size_t)t->N, (size_t)t->na * sizeof *t->nattr);
 		}
 		if (t->fs.n != t->na)
-			return lr_bad(r, "%d fields, want %" PRId64 " as on line 1", t->fs.n, t->na);
+			return lr_bad(r, "%d fields, want %" PRId64 " as on line 1", t->fs.n,
+				      t->na);
 		if (n >= t->N)
-			return lr_bad(r, "more lines than the %" PRId64 " nodes of the graph "
-				      "indicator", t->N);
+			return lr_bad(r,
+				      "more lines than the %" PRId64 " nodes of the graph "
+				      "indicator",
+				      t->N);
 		for (int64_t i = 0; i < t->na; i++)
 			if (lr_need_f32(r, t->fs.f[i], "attribute", &t->nattr[n * t->na + i]) != 0)
 				return -1;
@@ -207,14 +221,17 @@ static int read_node_attributes(struct tu *t)
 	if (k < 0)
 		return -1;
 	if (n != t->N)
-		return lr_fail(t->err, "%s: %" PRId64 " lines, want %" PRId64 " (the nodes of the "
-			       "graph indicator)", r->path, n, t->N);
+		return lr_fail(t->err,
+			       "%s: %" PRId64 " lines, want %" PRId64 " (the nodes of the "
+			       "graph indicator)",
+			       r->path, n, t->N);
 	lr_close(r);
 	return 0;
 }
 
 /* The label of the adjacency entry on line `line` of A (edge labels). */
-static int edge_label(struct tu *t, int64_t *lab)
+static int
+edge_label(struct tu *t, int64_t *lab)
 {
 	int k = lr_next(&t->el);
 
@@ -228,7 +245,8 @@ static int edge_label(struct tu *t, int64_t *lab)
 }
 
 /* One adjacency entry "i, j" of A. */
-static int adjacency_entry(struct tu *t)
+static int
+adjacency_entry(struct tu *t)
 {
 	lreader *r = &t->r;
 	int64_t a, b, g, lab = 0;
@@ -244,8 +262,9 @@ static int adjacency_entry(struct tu *t)
 	a--;
 	b--;
 	if (t->gid[a] != t->gid[b])
-		return lr_bad(r, "edge between graph %d (node %" PRId64 ") and graph %d (node %"
-			      PRId64 ")", t->gid[a] + 1, a + 1, t->gid[b] + 1, b + 1);
+		return lr_bad(
+		    r, "edge between graph %d (node %" PRId64 ") and graph %d (node %" PRId64 ")",
+		    t->gid[a] + 1, a + 1, t->gid[b] + 1, b + 1);
 	if (t->has_elab && edge_label(t, &lab) != 0)
 		return -1;
 	g = t->gid[a];
@@ -257,7 +276,8 @@ static int adjacency_entry(struct tu *t)
 }
 
 /* adjacency, with optional edge labels line by line */
-static int read_adjacency(struct tu *t)
+static int
+read_adjacency(struct tu *t)
 {
 	lreader *r = &t->r;
 	int64_t A = 0, bad_g;
@@ -278,14 +298,16 @@ static int read_adjacency(struct tu *t)
 	if (k < 0)
 		return -1;
 	if (t->has_elab && (k = lr_next(&t->el)) != 0)
-		return k < 0 ? -1 : lr_bad(&t->el, "more lines than the %" PRId64 " entries of %s",
-					   A, r->path);
+		return k < 0 ? -1
+			     : lr_bad(&t->el, "more lines than the %" PRId64 " entries of %s", A,
+				      r->path);
 	lr_close(r);
 	bad_g = edges_finish(&t->es, t->has_elab);
 	if (bad_g >= 0) {
 		const edge *e = &t->es.e[bad_g];
-		return lr_fail(t->err, "%s: line %" PRId64 ": graph %d: the edge between its nodes %"
-			       PRIu32 " and %" PRIu32 " (1-based, local) has two different labels",
+		return lr_fail(t->err,
+			       "%s: line %" PRId64 ": graph %d: the edge between its nodes %" PRIu32
+			       " and %" PRIu32 " (1-based, local) has two different labels",
 			       t->el.path, e->line, e->g + 1, (uint32_t)(e->key >> 32) + 1,
 			       (uint32_t)e->key + 1);
 	}
@@ -297,8 +319,9 @@ static int read_adjacency(struct tu *t)
 
 /* Graph g's node tensors: node_label, attributes (nodes in local order,
  * perm). */
-static void write_node_tensors(struct tu *t, gs_file *out, gs_rec *rec, int64_t g,
-			       const int64_t *perm, int32_t *ln, float *lnattr)
+static void
+write_node_tensors(struct tu *t, gs_file *out, gs_rec *rec, int64_t g, const int64_t *perm,
+		   int32_t *ln, float *lnattr)
 {
 	int64_t na = t->na, c = t->count[g];
 
@@ -312,7 +335,8 @@ static void write_node_tensors(struct tu *t, gs_file *out, gs_rec *rec, int64_t 
 	}
 	if (t->has_nattr) {
 		for (int64_t i = 0; i < c; i++)
-			memcpy(lnattr + i * na, t->nattr + perm[i] * na, (size_t)na * sizeof *lnattr);
+			memcpy(lnattr + i * na, t->nattr + perm[i] * na,
+			       (size_t)na * sizeof *lnattr);
 		gs_rec_tensor(rec, g, "attributes", c, na, GS_F32, NULL);
 		memcpy(rec->data, lnattr, (size_t)(c * na) * sizeof *lnattr);
 		gs_write1(out, rec);
@@ -320,7 +344,8 @@ static void write_node_tensors(struct tu *t, gs_file *out, gs_rec *rec, int64_t 
 }
 
 /* write: per graph, the graph, its node tensors, its label */
-static void write_tu(struct tu *t, gs_file *out)
+static void
+write_tu(struct tu *t, gs_file *out)
 {
 	static const char *const sfx[] = { NULL };
 	int64_t G = t->G, N = t->N, e0 = 0, e1, g, i;
@@ -329,8 +354,8 @@ static void write_tu(struct tu *t, gs_file *out)
 	int64_t *start = xcalloc((size_t)G + 1, sizeof *start);
 	int64_t *perm = xmallocarray((size_t)N, sizeof *perm);
 	int32_t *ln = t->has_nlab ? xmallocarray((size_t)N, sizeof *ln) : NULL;
-	float *lnattr = t->has_nattr ? xmallocarray((size_t)N, (size_t)t->na * sizeof *lnattr)
-	    : NULL;
+	float *lnattr =
+	    t->has_nattr ? xmallocarray((size_t)N, (size_t)t->na * sizeof *lnattr) : NULL;
 	gs_rec rec;
 
 	import_dataset(dataset, sizeof dataset, t->o, t->prefix, sfx);
@@ -369,8 +394,8 @@ static void write_tu(struct tu *t, gs_file *out)
 	gs_rec_free(&rec);
 }
 
-int import_tu(const struct import_opts *o, const char *prefix, gs_file *out, char *msg,
-	      size_t msglen)
+int
+import_tu(const struct import_opts *o, const char *prefix, gs_file *out, char *msg, size_t msglen)
 {
 	struct tu t;
 	int rc;

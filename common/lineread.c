@@ -14,18 +14,20 @@
 #include "err.h"
 #include "lineread.h"
 
-int lr_fail(struct lr_err err, const char *fmt, ...)
+int
+lr_fail(struct lr_err err, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(err.msg, err.len, fmt, ap);
 	va_end(ap);
-	err_one_line(err.msg);	/* it quotes input bytes: a tab, \v, ESC... */
+	err_one_line(err.msg); /* it quotes input bytes: a tab, \v, ESC... */
 	return -1;
 }
 
-int lr_bad(const lreader *r, const char *fmt, ...)
+int
+lr_bad(const lreader *r, const char *fmt, ...)
 {
 	char what[1024];
 	va_list ap;
@@ -36,7 +38,8 @@ int lr_bad(const lreader *r, const char *fmt, ...)
 	return lr_fail(r->err, "%s: line %" PRId64 ": %s", r->path, r->line, what);
 }
 
-static int file_exists(const char *p)
+static int
+file_exists(const char *p)
 {
 	struct stat st;
 
@@ -44,7 +47,8 @@ static int file_exists(const char *p)
 }
 
 /* path from the file system: 0, 1 if absent, -1 (errno) on another error. */
-static int open_fs(lreader *r, const char *path)
+static int
+open_fs(lreader *r, const char *path)
 {
 	snprintf(r->path, sizeof r->path, "%s", path);
 	if (!file_exists(r->path)) {
@@ -62,7 +66,8 @@ static int open_fs(lreader *r, const char *path)
 }
 
 /* path from src, the same way. */
-static int open_src(lreader *r, const char *path, const struct lr_src *src)
+static int
+open_src(lreader *r, const char *path, const struct lr_src *src)
 {
 	int fd;
 
@@ -80,7 +85,8 @@ static int open_src(lreader *r, const char *path, const struct lr_src *src)
 	return 0;
 }
 
-int lr_try(lreader *r, const char *path, const struct lr_src *src, struct lr_err err)
+int
+lr_try(lreader *r, const char *path, const struct lr_src *src, struct lr_err err)
 {
 	int rc;
 
@@ -100,7 +106,8 @@ int lr_try(lreader *r, const char *path, const struct lr_src *src, struct lr_err
 	return rc;
 }
 
-int lr_open(lreader *r, const char *path, const struct lr_src *src, struct lr_err err)
+int
+lr_open(lreader *r, const char *path, const struct lr_src *src, struct lr_err err)
 {
 	int rc = lr_try(r, path, src, err);
 
@@ -109,7 +116,8 @@ int lr_open(lreader *r, const char *path, const struct lr_src *src, struct lr_er
 	return rc;
 }
 
-void lr_close(lreader *r)
+void
+lr_close(lreader *r)
 {
 	if (r->gz != NULL)
 		gzclose_r(r->gz);
@@ -119,7 +127,8 @@ void lr_close(lreader *r)
 }
 
 /* A failed gzgets: 0 at the end of the file, -1 on a read error. */
-static int gz_end(lreader *r)
+static int
+gz_end(lreader *r)
 {
 	int e;
 	const char *m = gzerror(r->gz, &e);
@@ -134,7 +143,8 @@ static int gz_end(lreader *r)
 	return 0;
 }
 
-int lr_next(lreader *r)
+int
+lr_next(lreader *r)
 {
 	r->len = 0;
 	for (;;) {
@@ -158,7 +168,7 @@ int lr_next(lreader *r)
 		r->len += l;
 		if (got)
 			break;
-		if (l == 0) {	/* a NUL byte */
+		if (l == 0) { /* a NUL byte */
 			r->line++;
 			return lr_bad(r, "NUL byte: not a text file");
 		}
@@ -167,19 +177,21 @@ int lr_next(lreader *r)
 	while (r->len > 0 && (r->buf[r->len - 1] == '\n' || r->buf[r->len - 1] == '\r'))
 		r->buf[--r->len] = '\0';
 	if (r->line == 1 && strncmp(r->buf, "\xef\xbb\xbf", 3) == 0)
-		memmove(r->buf, r->buf + 3, (r->len -= 3) + 1);	/* a byte-order mark */
+		memmove(r->buf, r->buf + 3, (r->len -= 3) + 1); /* a byte-order mark */
 	return 1;
 }
 
 /* ---- fields ---- */
 
-void fields_free(fields *fs)
+void
+fields_free(fields *fs)
 {
 	free(fs->f);
 	memset(fs, 0, sizeof *fs);
 }
 
-char *lr_trim(char *s)
+char *
+lr_trim(char *s)
 {
 	char *e;
 
@@ -191,7 +203,8 @@ char *lr_trim(char *s)
 	return s;
 }
 
-static void fpush(fields *fs, char *s)
+static void
+fpush(fields *fs, char *s)
 {
 	if (fs->n == fs->cap) {
 		fs->cap = fs->cap ? 2 * fs->cap : 64;
@@ -200,7 +213,8 @@ static void fpush(fields *fs, char *s)
 	fs->f[fs->n++] = s;
 }
 
-int lr_split(fields *fs, char *s, const char *sep)
+int
+lr_split(fields *fs, char *s, const char *sep)
 {
 	fs->n = 0;
 	if (strcmp(sep, " ") == 0) {
@@ -229,7 +243,8 @@ int lr_split(fields *fs, char *s, const char *sep)
 	return fs->n;
 }
 
-const char *lr_guess_sep(const char *s)
+const char *
+lr_guess_sep(const char *s)
 {
 	if (strchr(s, '\t') != NULL)
 		return "\t";
@@ -238,7 +253,8 @@ const char *lr_guess_sep(const char *s)
 	return " ";
 }
 
-int lr_blank(const char *s)
+int
+lr_blank(const char *s)
 {
 	while (*s == ' ' || *s == '\t')
 		s++;
@@ -247,7 +263,8 @@ int lr_blank(const char *s)
 
 /* ---- numbers ---- */
 
-int lr_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
+int
+lr_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
 	char *e;
 	long long x;
@@ -262,7 +279,8 @@ int lr_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
 	return 0;
 }
 
-int lr_parse_f32(const char *s, float *out)
+int
+lr_parse_f32(const char *s, float *out)
 {
 	char *e;
 	double x;
@@ -277,8 +295,8 @@ int lr_parse_f32(const char *s, float *out)
 	return 0;
 }
 
-int lr_need_i64(const lreader *r, const char *s, int64_t lo, int64_t hi, const char *what,
-		int64_t *out)
+int
+lr_need_i64(const lreader *r, const char *s, int64_t lo, int64_t hi, const char *what, int64_t *out)
 {
 	int64_t x;
 
@@ -292,7 +310,8 @@ int lr_need_i64(const lreader *r, const char *s, int64_t lo, int64_t hi, const c
 	return 0;
 }
 
-int lr_need_f32(const lreader *r, const char *s, const char *what, float *out)
+int
+lr_need_f32(const lreader *r, const char *s, const char *what, float *out)
 {
 	if (lr_parse_f32(s, out) != 0)
 		return lr_bad(r, "%s '%.40s' is not a finite number", what, s);

@@ -38,9 +38,9 @@ struct lr_err {
 
 typedef struct {
 	gzFile gz;
-	char path[4096];	/* as named in messages: FILE, FILE.gz or <stdin> */
-	int64_t line;		/* lines read */
-	char *buf;		/* the last line, without its line end */
+	char path[4096]; /* as named in messages: FILE, FILE.gz or <stdin> */
+	int64_t line;	 /* lines read */
+	char *buf;	 /* the last line, without its line end */
 	size_t cap, len;
 	struct lr_err err;
 } lreader;

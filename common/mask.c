@@ -7,7 +7,8 @@
 #include "mask.h"
 #include "rng.h"
 
-void mask_opts_init(struct mask_opts *o)
+void
+mask_opts_init(struct mask_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->fraction = 0.2;
@@ -17,13 +18,15 @@ void mask_opts_init(struct mask_opts *o)
 	o->neg_method = MASK_NEG_AUTO;
 }
 
-void mask_buf_init(mask_buf *b)
+void
+mask_buf_init(mask_buf *b)
 {
 	memset(b, 0, sizeof *b);
 	graph_init(&b->g);
 }
 
-void mask_buf_free(mask_buf *b)
+void
+mask_buf_free(mask_buf *b)
 {
 	if (b == NULL)
 		return;
@@ -42,7 +45,8 @@ void mask_buf_free(mask_buf *b)
 	mask_buf_init(b);
 }
 
-int64_t mask_count(double fraction, int64_t m)
+int64_t
+mask_count(double fraction, int64_t m)
 {
 	double r = floor(fraction * (double)m + 0.5);
 
@@ -54,7 +58,8 @@ int64_t mask_count(double fraction, int64_t m)
 }
 
 /* Grow *p to hold n elements of size bytes; *cap counts elements. */
-static void grow(void *pp, size_t *cap, size_t n, size_t size)
+static void
+grow(void *pp, size_t *cap, size_t n, size_t size)
 {
 	void **p = pp;
 
@@ -67,7 +72,8 @@ static void grow(void *pp, size_t *cap, size_t n, size_t size)
 }
 
 /* Grow two int32 arrays that share one capacity. */
-static void grow2(int32_t **a, int32_t **c, size_t *cap, size_t n)
+static void
+grow2(int32_t **a, int32_t **c, size_t *cap, size_t n)
 {
 	size_t ca = *cap;
 
@@ -77,7 +83,8 @@ static void grow2(int32_t **a, int32_t **c, size_t *cap, size_t n)
 
 /* ---- a set of non-zero 64-bit keys, open addressing, linear probing ---- */
 
-static size_t hash_slot(uint64_t key, size_t mask)
+static size_t
+hash_slot(uint64_t key, size_t mask)
 {
 	/* Fibonacci hashing; fold the well-mixed high half into the low bits. */
 	uint64_t h = key * 0x9e3779b97f4a7c15ULL;
@@ -86,7 +93,8 @@ static size_t hash_slot(uint64_t key, size_t mask)
 }
 
 /* Prepare b->hash for up to k keys at load <= 1/2; returns the slot mask. */
-static size_t hash_reset(mask_buf *b, int64_t k)
+static size_t
+hash_reset(mask_buf *b, int64_t k)
 {
 	size_t cap = 16;
 
@@ -98,7 +106,8 @@ static size_t hash_reset(mask_buf *b, int64_t k)
 }
 
 /* Insert key (!= 0); returns 1 if it was new, 0 if already present. */
-static int hash_add(uint64_t *h, size_t mask, uint64_t key)
+static int
+hash_add(uint64_t *h, size_t mask, uint64_t key)
 {
 	size_t i = hash_slot(key, mask);
 
@@ -111,7 +120,8 @@ static int hash_add(uint64_t *h, size_t mask, uint64_t key)
 	return 1;
 }
 
-static int cmp_i64(const void *a, const void *b)
+static int
+cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
 
@@ -125,8 +135,8 @@ static int cmp_i64(const void *a, const void *b)
  * sorted.  Gives up after max_draws draws and returns -1 (the caller then
  * uses the complement sampler); returns 0 on success.
  */
-static int neg_reject(const graph *g, gsl_rng *rng, int64_t k, int64_t off,
-		      double max_draws, mask_buf *b)
+static int
+neg_reject(const graph *g, gsl_rng *rng, int64_t k, int64_t off, double max_draws, mask_buf *b)
 {
 	size_t mask = hash_reset(b, k);
 	unsigned long n = (unsigned long)g->n;
@@ -151,7 +161,7 @@ static int neg_reject(const graph *g, gsl_rng *rng, int64_t k, int64_t off,
 			t = u, u = v, v = t;
 		if (graph_has_edge(g, u, v))
 			continue;
-		key = (uint64_t)u << 32 | (uint64_t)v;	/* u < v, so key != 0 */
+		key = (uint64_t)u << 32 | (uint64_t)v; /* u < v, so key != 0 */
 		if (!hash_add(b->hash, mask, key))
 			continue;
 		b->rank[got++] = (int64_t)key;
@@ -174,8 +184,8 @@ static int neg_reject(const graph *g, gsl_rng *rng, int64_t k, int64_t off,
  * one is u + 1 + j + t, where t counts the neighbours above u that come at
  * or before it.  Ranks are sorted, so t only grows along a row: one merge.
  */
-static void neg_complement(const graph *g, gsl_rng *rng, int64_t k, int64_t N,
-			   int64_t off, mask_buf *b)
+static void
+neg_complement(const graph *g, gsl_rng *rng, int64_t k, int64_t N, int64_t off, mask_buf *b)
 {
 	int64_t i, base = 0;
 	int32_t u, n = g->n;
@@ -202,7 +212,7 @@ static void neg_complement(const graph *g, gsl_rng *rng, int64_t k, int64_t N,
 	}
 	i = 0;
 	for (u = 0; u < n - 1 && i < k; u++) {
-		int64_t first = graph_lower_bound(g, u, u + 1);	/* first neighbour > u */
+		int64_t first = graph_lower_bound(g, u, u + 1); /* first neighbour > u */
 		int64_t up = g->off[u + 1] - first;
 		int64_t c = (int64_t)(n - 1 - u) - up, t = 0;
 		const int32_t *nb = g->adj + first;
@@ -226,7 +236,8 @@ static void neg_complement(const graph *g, gsl_rng *rng, int64_t k, int64_t N,
  * P ln(N / (N - k)) up to O(P / (N - k)^2) (log1p keeps it exact for small
  * k / N); k = N, a coupon collector, uses H(N) ~ ln N + gamma + 1/(2N).
  */
-static double reject_draws(int64_t P, int64_t N, int64_t k)
+static double
+reject_draws(int64_t P, int64_t N, int64_t k)
 {
 	if (k <= 0)
 		return 0;
@@ -240,7 +251,8 @@ static double reject_draws(int64_t P, int64_t N, int64_t k)
 /* R: the first r slots of a partial Fisher-Yates shuffle of 0..m-1; its
  * first npos slots are then a uniform npos-subset of R.  eflag[e] is 2 for
  * a positive, 1 for another masked edge, 0 for a kept one. */
-static void choose_masked(const graph *g, gsl_rng *rng, int64_t r, int64_t npos, mask_buf *b)
+static void
+choose_masked(const graph *g, gsl_rng *rng, int64_t r, int64_t npos, mask_buf *b)
 {
 	int64_t m = g->m, i, e;
 
@@ -261,7 +273,8 @@ static void choose_masked(const graph *g, gsl_rng *rng, int64_t r, int64_t npos,
  * masked arcs (aflag, MASK_CSR) by eflag.  One pass over the upper arcs
  * (x < y) visits the edges in canonical order, so every list comes out
  * sorted by (u, v).  Returns the number of kept edges. */
-static int64_t split_edges(const graph *g, const struct mask_opts *o, mask_buf *b)
+static int64_t
+split_edges(const graph *g, const struct mask_opts *o, mask_buf *b)
 {
 	int64_t nr = 0, np = 0, p, e = 0, kept = 0;
 	int32_t x;
@@ -287,7 +300,8 @@ static int64_t split_edges(const graph *g, const struct mask_opts *o, mask_buf *
 }
 
 /* b->g: the CSR of g without the arcs aflag marks (kept edges). */
-static void masked_csr(const graph *g, int64_t kept, mask_buf *b)
+static void
+masked_csr(const graph *g, int64_t kept, mask_buf *b)
 {
 	graph *h = &b->g;
 	int64_t w = 0, p;
@@ -314,8 +328,9 @@ static void masked_csr(const graph *g, int64_t kept, mask_buf *b)
 
 /* k negatives of the N non-edges among the P pairs of the original g,
  * after the npos positives.  Returns the method that drew them. */
-static int negatives(const graph *g, gsl_rng *rng, const struct mask_opts *o, int64_t k,
-		     int64_t N, int64_t P, int64_t npos, mask_buf *b)
+static int
+negatives(const graph *g, gsl_rng *rng, const struct mask_opts *o, int64_t k, int64_t N, int64_t P,
+	  int64_t npos, mask_buf *b)
 {
 	int method = o->neg_method;
 
@@ -324,7 +339,8 @@ static int negatives(const graph *g, gsl_rng *rng, const struct mask_opts *o, in
 		 * complement pass; a draw (two RNG calls, a binary search, a
 		 * hash probe) costs about 16 steps of that pass. */
 		double cost_c = (double)g->n + (double)g->m + (double)k * (1 + log2((double)k + 1));
-		method = 16 * reject_draws(P, N, k) < cost_c ? MASK_NEG_REJECT : MASK_NEG_COMPLEMENT;
+		method =
+		    16 * reject_draws(P, N, k) < cost_c ? MASK_NEG_REJECT : MASK_NEG_COMPLEMENT;
 	}
 	b->neg_draws = 0;
 	if (k > 0 && method == MASK_NEG_REJECT) {
@@ -338,15 +354,15 @@ static int negatives(const graph *g, gsl_rng *rng, const struct mask_opts *o, in
 	return method;
 }
 
-int mask_edges(const graph *g, gsl_rng *rng, const struct mask_opts *o, mask_buf *b)
+int
+mask_edges(const graph *g, gsl_rng *rng, const struct mask_opts *o, mask_buf *b)
 {
 	int64_t m = g->m, r, npos, k, N, P, kept;
 	int32_t n = g->n;
 	int status = 0, method;
 
-	if (!isfinite(o->fraction) || o->fraction < 0 || o->fraction >= 1 ||
-	    o->npos < MASK_ALL || o->nneg < 0 ||
-	    (o->want & ~(MASK_EDGES | MASK_CSR)) != 0 ||
+	if (!isfinite(o->fraction) || o->fraction < 0 || o->fraction >= 1 || o->npos < MASK_ALL ||
+	    o->nneg < 0 || (o->want & ~(MASK_EDGES | MASK_CSR)) != 0 ||
 	    o->neg_method < MASK_NEG_AUTO || o->neg_method > MASK_NEG_COMPLEMENT)
 		return -1;
 

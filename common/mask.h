@@ -32,39 +32,39 @@
 #ifndef GNN_MASK_H
 #define GNN_MASK_H
 
+#include <gsl/gsl_rng.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <gsl/gsl_rng.h>
 
 #include "graph.h"
 
-#define MASK_ALL (-1)		/* mask_opts.npos: every removed edge */
+#define MASK_ALL (-1) /* mask_opts.npos: every removed edge */
 
 /* What mask_edges() builds besides the pairs (mask_opts.want). */
 enum {
-	MASK_EDGES = 1,		/* b->eu, b->ev: canonical edge list of G* */
-	MASK_CSR = 2		/* b->g: G* as a CSR graph */
+	MASK_EDGES = 1, /* b->eu, b->ev: canonical edge list of G* */
+	MASK_CSR = 2	/* b->g: G* as a CSR graph */
 };
 
 /* How negatives are drawn (mask_opts.neg_method); both are exact samplers. */
 enum {
-	MASK_NEG_AUTO = 0,	/* pick the cheaper one (see mask_edges) */
-	MASK_NEG_REJECT,	/* random pairs, rejected if an edge or a repeat */
-	MASK_NEG_COMPLEMENT	/* random ranks in the complement, then unranked */
+	MASK_NEG_AUTO = 0,  /* pick the cheaper one (see mask_edges) */
+	MASK_NEG_REJECT,    /* random pairs, rejected if an edge or a repeat */
+	MASK_NEG_COMPLEMENT /* random ranks in the complement, then unranked */
 };
 
 /* Shortfall bits returned by mask_edges(). */
 enum {
-	MASK_SHORT_POS = 1,	/* r < npos: fewer positives than asked */
-	MASK_SHORT_NEG = 2	/* N < nneg: fewer negatives than asked */
+	MASK_SHORT_POS = 1, /* r < npos: fewer positives than asked */
+	MASK_SHORT_NEG = 2  /* N < nneg: fewer negatives than asked */
 };
 
 struct mask_opts {
-	double fraction;	/* share of edges removed, in [0, 1) */
-	int64_t npos;		/* positives wanted (>= 0), or MASK_ALL */
-	int64_t nneg;		/* negatives wanted (>= 0) */
-	int want;		/* MASK_EDGES | MASK_CSR, or 0 for pairs only */
-	int neg_method;		/* MASK_NEG_AUTO unless testing a sampler */
+	double fraction; /* share of edges removed, in [0, 1) */
+	int64_t npos;	 /* positives wanted (>= 0), or MASK_ALL */
+	int64_t nneg;	 /* negatives wanted (>= 0) */
+	int want;	 /* MASK_EDGES | MASK_CSR, or 0 for pairs only */
+	int neg_method;	 /* MASK_NEG_AUTO unless testing a sampler */
 };
 
 typedef struct mask_buf {
@@ -81,17 +81,16 @@ typedef struct mask_buf {
 	int64_t npos, nneg;
 	int32_t *pu, *pv;
 
-	int neg_method;		/* the sampler mask_edges() used */
-	int64_t neg_draws;	/* random draws it took (REJECT) */
+	int neg_method;	   /* the sampler mask_edges() used */
+	int64_t neg_draws; /* random draws it took (REJECT) */
 
 	/* private: scratch and allocated lengths */
-	int64_t *perm;		/* (m of G) edge indices, partial Fisher-Yates */
-	uint8_t *eflag;		/* (m of G) 0 kept, 1 removed, 2 removed + positive */
-	uint8_t *aflag;		/* (2m of G) arc removed (MASK_CSR) */
-	uint64_t *hash;		/* open-addressing set of pairs or ranks */
-	int64_t *rank;		/* (nneg) complement ranks */
-	size_t cap_e, cap_r, cap_p, cap_perm, cap_eflag, cap_aflag, cap_hash,
-	       cap_rank;
+	int64_t *perm;	/* (m of G) edge indices, partial Fisher-Yates */
+	uint8_t *eflag; /* (m of G) 0 kept, 1 removed, 2 removed + positive */
+	uint8_t *aflag; /* (2m of G) arc removed (MASK_CSR) */
+	uint64_t *hash; /* open-addressing set of pairs or ranks */
+	int64_t *rank;	/* (nneg) complement ranks */
+	size_t cap_e, cap_r, cap_p, cap_perm, cap_eflag, cap_aflag, cap_hash, cap_rank;
 } mask_buf;
 
 /*

@@ -14,7 +14,8 @@
 
 /* The value of "key" in a "key value [kB]" file (/proc/meminfo,
  * /proc/self/status, memory.stat), in bytes (kB times 1024); -1 if absent. */
-static double file_key(const char *path, const char *key)
+static double
+file_key(const char *path, const char *key)
 {
 	char line[256];
 	size_t k = strlen(key);
@@ -36,7 +37,8 @@ static double file_key(const char *path, const char *key)
 }
 
 /* A file holding one number ("max" or absent: -1). */
-static double file_number(const char *path)
+static double
+file_number(const char *path)
 {
 	char buf[64], *end;
 	double v;
@@ -55,9 +57,10 @@ static double file_number(const char *path)
 
 /* What the cgroup directory dir leaves (limit - usage + inactive file
  * cache), or HUGE_VAL when it sets no limit. */
-static double cgroup_left(const char *dir, int v2)
+static double
+cgroup_left(const char *dir, int v2)
 {
-	char p[4096 + 32];	/* dir and a file name */
+	char p[4096 + 32]; /* dir and a file name */
 	double lim, use, cache;
 
 	snprintf(p, sizeof p, "%s/%s", dir, v2 ? "memory.max" : "memory.limit_in_bytes");
@@ -75,7 +78,8 @@ static double cgroup_left(const char *dir, int v2)
 /* The least that the process's memory cgroup, or any above it, leaves.
  * Inside a cgroup namespace the group's own path may not exist under
  * /sys/fs/cgroup: its mount root is then the group. */
-static double cgroup_room(void)
+static double
+cgroup_room(void)
 {
 	char line[4096], dir[4096];
 	double best = HUGE_VAL;
@@ -112,7 +116,8 @@ static double cgroup_room(void)
 }
 
 /* A size: bytes or a number with K, M, G or T; -1 if it is not one. */
-static double parse_size(const char *s)
+static double
+parse_size(const char *s)
 {
 	char *end;
 	double v = strtod(s, &end), k = 1;
@@ -120,11 +125,22 @@ static double parse_size(const char *s)
 	if (end == s || !isfinite(v) || v < 0)
 		return -1;
 	switch (*end) {
-	case 'T': case 't': k *= 1024;	/* FALLTHROUGH */
-	case 'G': case 'g': k *= 1024;	/* FALLTHROUGH */
-	case 'M': case 'm': k *= 1024;	/* FALLTHROUGH */
-	case 'K': case 'k': k *= 1024; end++; break;
-	default: break;
+	case 'T':
+	case 't':
+		k *= 1024; /* FALLTHROUGH */
+	case 'G':
+	case 'g':
+		k *= 1024; /* FALLTHROUGH */
+	case 'M':
+	case 'm':
+		k *= 1024; /* FALLTHROUGH */
+	case 'K':
+	case 'k':
+		k *= 1024;
+		end++;
+		break;
+	default:
+		break;
 	}
 	if (*end == 'i' || *end == 'I')
 		end++;
@@ -134,7 +150,8 @@ static double parse_size(const char *s)
 }
 
 /* Keep the smaller of room and x, naming its source. */
-static void least(double *room, char *src, size_t len, double x, const char *name)
+static void
+least(double *room, char *src, size_t len, double x, const char *name)
 {
 	if (x >= 0 && x < *room) {
 		*room = x;
@@ -142,7 +159,8 @@ static void least(double *room, char *src, size_t len, double x, const char *nam
 	}
 }
 
-double mem_room(char *src, size_t len)
+double
+mem_room(char *src, size_t len)
 {
 	const char *e = getenv("GNNPIPE_MEMORY");
 	double rss, room = HUGE_VAL, x;
@@ -154,7 +172,8 @@ double mem_room(char *src, size_t len)
 			return HUGE_VAL;
 		if ((x = parse_size(e)) < 0)
 			die_usage("GNNPIPE_MEMORY=%s: expected off or a size (bytes, or with "
-				  "K, M, G, T)", e);
+				  "K, M, G, T)",
+				  e);
 		snprintf(src, len, "GNNPIPE_MEMORY");
 		return x;
 	}
@@ -162,15 +181,18 @@ double mem_room(char *src, size_t len)
 	least(&room, src, len, file_key("/proc/meminfo", "MemAvailable"), "MemAvailable");
 	least(&room, src, len, cgroup_room(), "cgroup memory limit");
 	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-		least(&room, src, len, fmax(0, (double)rl.rlim_cur -
-					    file_key("/proc/self/status", "VmSize")), "RLIMIT_AS");
+		least(&room, src, len,
+		      fmax(0, (double)rl.rlim_cur - file_key("/proc/self/status", "VmSize")),
+		      "RLIMIT_AS");
 	if (getrlimit(RLIMIT_DATA, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-		least(&room, src, len, fmax(0, (double)rl.rlim_cur -
-					    file_key("/proc/self/status", "VmData")), "RLIMIT_DATA");
+		least(&room, src, len,
+		      fmax(0, (double)rl.rlim_cur - file_key("/proc/self/status", "VmData")),
+		      "RLIMIT_DATA");
 	return room + rss;
 }
 
-char *mem_size(char *buf, size_t len, double b)
+char *
+mem_size(char *buf, size_t len, double b)
 {
 	if (b >= 0x1p30)
 		snprintf(buf, len, "%.1f GiB", b / 0x1p30);
@@ -179,7 +201,8 @@ char *mem_size(char *buf, size_t len, double b)
 	return buf;
 }
 
-void mem_require(double need, const char *fmt, ...)
+void
+mem_require(double need, const char *fmt, ...)
 {
 	char what[400], src[64], a[32], b[32];
 	double room = mem_room(src, sizeof src);
@@ -191,6 +214,6 @@ void mem_require(double need, const char *fmt, ...)
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
 	die("%s needs about %s, this process can have %s (%s); GNNPIPE_MEMORY=off "
-	    "tries anyway", what, mem_size(a, sizeof a, need), mem_size(b, sizeof b, room),
-	    src);
+	    "tries anyway",
+	    what, mem_size(a, sizeof a, need), mem_size(b, sizeof b, room), src);
 }

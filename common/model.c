@@ -103,7 +103,7 @@ layout(model *M, real *base, struct mview *v)
 		nv[i]->o = AT(nm, 1, k);
 		snprintf(nm, sizeof nm, "%s.out.b", nn[i]);
 		nv[i]->ob = AT(nm, 1, 1);
-		nv[i]->s = (real)(1.0 / sqrt((double)d));	/* see model_init_params */
+		nv[i]->s = (real)(1.0 / sqrt((double)d)); /* see model_init_params */
 	}
 	v->rW1 = AT("rank.W1", d, MODEL_NCENT * (int64_t)c->rank_hidden);
 	v->rb1 = AT("rank.b1", 1, MODEL_NCENT * (int64_t)c->rank_hidden);
@@ -123,16 +123,14 @@ model_layout(model *M, const struct model_cfg *cfg)
 
 	memset(M, 0, sizeof *M);
 	if (cfg->nfeat < 1 || cfg->nfeat > MODEL_MAXF || cfg->d < 1 || cfg->d > 8192 ||
-	    cfg->layers < 1 ||
-	    cfg->layers > MODEL_MAXL || cfg->ntn_k < 1 || cfg->ntn_k > 16 ||
-	    cfg->rank_hidden < 1 || cfg->rank_hidden > 65536 ||
-	    cfg->att_hidden < 1 || cfg->att_hidden > 65536 ||
-	    !(cfg->tasks & ((1 << NTASK) - 1)) || !(cfg->bn_eps > 0))
+	    cfg->layers < 1 || cfg->layers > MODEL_MAXL || cfg->ntn_k < 1 || cfg->ntn_k > 16 ||
+	    cfg->rank_hidden < 1 || cfg->rank_hidden > 65536 || cfg->att_hidden < 1 ||
+	    cfg->att_hidden > 65536 || !(cfg->tasks & ((1 << NTASK) - 1)) || !(cfg->bn_eps > 0))
 		return -1;
 	M->cfg = *cfg;
-	layout(M, NULL, &tmp);		/* count */
+	layout(M, NULL, &tmp); /* count */
 	M->t = xcalloc((size_t)M->nt, sizeof *M->t);
-	layout(M, NULL, &tmp);		/* name */
+	layout(M, NULL, &tmp); /* name */
 	return 0;
 }
 
@@ -181,7 +179,7 @@ void
 model_trained_tensors(const model *M, int from, int embed, uint8_t *trained)
 {
 	for (int i = 0; i < M->nt; i++) {
-		int blk = (i - EMBED_NT) / BLOCK_NT;	/* 0-based, for i >= EMBED_NT */
+		int blk = (i - EMBED_NT) / BLOCK_NT; /* 0-based, for i >= EMBED_NT */
 		if (i < EMBED_NT)
 			trained[i] = (uint8_t)embed;
 		else if (blk < M->cfg.layers)
@@ -296,8 +294,8 @@ struct buf {
 };
 
 struct mws {
-	struct buf H[MODEL_MAXL + 1], A1[MODEL_MAXL], XH[MODEL_MAXL],
-	    istd[MODEL_MAXL], arena;	/* H[0] unused: H0 is recomputed */
+	struct buf H[MODEL_MAXL + 1], A1[MODEL_MAXL], XH[MODEL_MAXL], istd[MODEL_MAXL],
+	    arena; /* H[0] unused: H0 is recomputed */
 	/* the encoder in bf16 (encoder_bf16()): A1 kept in bf16 instead of
 	 * A1[], two N x d bf16 operands and the weights in bf16; each holds
 	 * bf16 values in half as many reals */
@@ -357,7 +355,7 @@ need(struct buf *b, int64_t n)
 	size_t want = (size_t)n + 1;
 	if (want > b->cap || !b->p) {
 		size_t c = want + want / 16;
-		free(b->p);	/* contents need not survive */
+		free(b->p); /* contents need not survive */
 		b->p = xmallocarray(c, sizeof(real));
 		b->cap = c;
 	}
@@ -410,15 +408,14 @@ embed_fwd(model *M, const batch *b, real *H0)
 {
 	int64_t N = b->N, d = M->cfg.d;
 
-	if (b->F != M->cfg.nfeat)	/* the programs check this with a message */
-		die("internal error: a batch of %d features for a model of %d", b->F,
-		    M->cfg.nfeat);
+	if (b->F != M->cfg.nfeat) /* the programs check this with a message */
+		die("internal error: a batch of %d features for a model of %d", b->F, M->cfg.nfeat);
 	lin_fwd(H0, b->X, M->P.E, M->P.Eb, N, M->cfg.nfeat, d);
 	tanh_fwd(H0, H0, N * d);
 }
 
 #ifndef NN_DOUBLE
-#define EMBED_ROWS 4096	/* rows of H0 a chunk of embed_fwd_bf16() */
+#define EMBED_ROWS 4096 /* rows of H0 a chunk of embed_fwd_bf16() */
 
 /* H0 = tanh(X E + e) straight into bf16 (H0b, N x d), EMBED_ROWS rows at
  * a time through an fp32 chunk in w: no N x d fp32 H0 in the forward
@@ -430,8 +427,7 @@ embed_fwd_bf16(model *M, const batch *b, mws *w, uint16_t *H0b)
 	real *tmp = need(&w->Ec, (N < EMBED_ROWS ? N : EMBED_ROWS) * d);
 
 	if (b->F != M->cfg.nfeat)
-		die("internal error: a batch of %d features for a model of %d", b->F,
-		    M->cfg.nfeat);
+		die("internal error: a batch of %d features for a model of %d", b->F, M->cfg.nfeat);
 	for (int64_t r0 = 0; r0 < N; r0 += EMBED_ROWS) {
 		int64_t n = N - r0 < EMBED_ROWS ? N - r0 : EMBED_ROWS;
 		lin_fwd(tmp, b->X + r0 * F, M->P.E, M->P.Eb, n, F, d);
@@ -457,13 +453,13 @@ encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep, int 
 	const struct model_cfg *c = &M->cfg;
 	int64_t N = b->N, d = c->d;
 	struct mview *P = &M->P;
-	int hb = 0;		/* the next block's input is in Xb in bf16 already */
-	(void)hb;		/* (not with NN_DOUBLE) */
+	int hb = 0; /* the next block's input is in Xb in bf16 already */
+	(void)hb;   /* (not with NN_DOUBLE) */
 	w->hin = Hgiven;
 	w->hin_from = from;
 	if (!Hgiven) {
 #ifndef NN_DOUBLE
-		if (encoder_bf16(b, d)) {	/* H0 in bf16, the first block's operand */
+		if (encoder_bf16(b, d)) { /* H0 in bf16, the first block's operand */
 			embed_fwd_bf16(M, b, w, needb(&w->Xb, N * d));
 			hb = 1;
 		} else
@@ -473,8 +469,7 @@ encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep, int 
 	for (int l = from; l < c->layers; l++) {
 		int k = keep ? l : 0;
 		const real *Hin = l > from ? w->H[l].p : Hgiven ? Hgiven : T2;
-		real *is = need(&w->istd[k], (int64_t)b->G * d),
-		    *Ho = need(&w->H[l + 1], N * d);
+		real *is = need(&w->istd[k], (int64_t)b->G * d), *Ho = need(&w->H[l + 1], N * d);
 		int bf = 0;
 #ifndef NN_DOUBLE
 		if ((bf = encoder_bf16(b, d))) {
@@ -483,11 +478,12 @@ encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep, int 
 			 * kept for the backward pass: no fp32 A1, no relu pass,
 			 * no conversion of A1 */
 			uint16_t *Hb = needb(&w->Xb, N * d), *A1b = needb(&w->A1b[k], N * d),
-			    *Wb = needb(&w->Wb, d * d);
-			if (!hb)	/* else H0, or the last block's output, is in Xb */
+				 *Wb = needb(&w->Wb, d * d);
+			if (!hb) /* else H0, or the last block's output, is in Xb */
 				gemm_to_bf16(Hb, Hin, N * d);
 			gemm_to_bf16(Wb, P->W1[l], d * d);
-			gemm_bf16(0, 0, N, d, d, 1, Hb, d, Wb, d, 0, A1b, d, GEMM_OUT_BF16 | GEMM_RELU);
+			gemm_bf16(0, 0, N, d, d, 1, Hb, d, Wb, d, 0, A1b, d,
+				  GEMM_OUT_BF16 | GEMM_RELU);
 			gemm_to_bf16(Wb, P->W2[l], d * d);
 			gemm_bf16(0, 0, N, d, d, 1, A1b, d, Wb, d, 0, T1, d, 0);
 		} else
@@ -502,7 +498,7 @@ encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep, int 
 		}
 		/* the normalised values kept for the backward pass: in bf16
 		 * with the bf16 products */
-		if (bf) {	/* and its output, the operand of Â, in bf16 */
+		if (bf) { /* and its output, the operand of Â, in bf16 */
 			/* training (keep, which needs Yb for the backward pass
 			 * anyway): the output in Yb, so that the sparse product
 			 * can write the block's output rounded into Xb, the next
@@ -513,14 +509,14 @@ encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep, int 
 			gnorm_fwd_xb(Gb, needb(&w->XH[k], N * d), is, T1, P->gam[l], P->bet[l],
 				     b->off, b->G, d, (real)c->bn_eps);
 			csr_spmm_xb(Ho, hb ? needb(&w->Xb, N * d) : NULL, b->rp, b->ci, b->av, Gb,
-				    N, d, 1);	/* relu(Â T1) */
+				    N, d, 1); /* relu(Â T1) */
 			continue;
 		}
 		/* forward only: the normalised values, which no backward
 		 * pass needs, in T2 (H0's, read already by the first product) */
 		gnorm_fwd(T1, keep ? need(&w->XH[k], N * d) : T2, is, T1, P->gam[l], P->bet[l],
 			  b->off, b->G, d, (real)c->bn_eps);
-		csr_spmm(Ho, b->rp, b->ci, b->av, T1, N, d, 1);	/* relu(Â T1) */
+		csr_spmm(Ho, b->rp, b->ci, b->av, T1, N, d, 1); /* relu(Â T1) */
 	}
 }
 
@@ -529,8 +525,8 @@ static void
 mix_input_grads(const model *M, const struct mix_src *src, int nsrc, real *dH, int l)
 {
 	for (int i = 0; i < nsrc; i++)
-		mix_bwd_input(dH, src[i].dF, src[i].alpha, src[i].psi, src[i].idx, l,
-			      M->cfg.layers, src[i].R, M->cfg.d, src[i].unique);
+		mix_bwd_input(dH, src[i].dF, src[i].alpha, src[i].psi, src[i].idx, l, M->cfg.layers,
+			      src[i].R, M->cfg.d, src[i].unique);
 }
 
 /* The pre-training tasks' mixing gradients as sources. */
@@ -540,7 +536,11 @@ task_sources(const model *M, const batch *b, const mws *w, struct mix_src *src)
 	const struct model_cfg *c = &M->cfg;
 	const struct mview *P = &M->P;
 	int n = 0;
-#define SRC(t, F, ix, r, u) src[n++] = (struct mix_src){ P->alpha[t], P->psi[t], (F), (ix), (r), (u) }
+#define SRC(t, F, ix, r, u) \
+	src[n++] = (struct mix_src) \
+	{ \
+		P->alpha[t], P->psi[t], (F), (ix), (r), (u) \
+	}
 	if (c->tasks & 1 << TASK_REC) {
 		SRC(TASK_REC, w->dFu.p, b->pu, b->P, 0);
 		SRC(TASK_REC, w->dFv.p, b->pv, b->P, 0);
@@ -573,8 +573,8 @@ block_bwd_bf16(model *M, const batch *b, mws *w, int l, const real *Hin, real *T
 {
 	int64_t N = b->N, d = M->cfg.d;
 	struct mview *P = &M->P, *G = &M->G;
-	uint16_t *Xb = needb(&w->Xb, N * d), *Yb = needb(&w->Yb, N * d),
-	    *Wb = needb(&w->Wb, d * d), *A1b = (uint16_t *)w->A1b[l].p;
+	uint16_t *Xb = needb(&w->Xb, N * d), *Yb = needb(&w->Yb, N * d), *Wb = needb(&w->Wb, d * d),
+		 *A1b = (uint16_t *)w->A1b[l].p;
 
 	if (train)
 		gemm_bf16(1, 0, d, d, N, 1, A1b, d, Yb, d, 1, G->W2[l], d, 0);
@@ -583,7 +583,7 @@ block_bwd_bf16(model *M, const batch *b, mws *w, int l, const real *Hin, real *T
 	 * fp32 product and rounding it */
 	gemm_bf16(0, 1, N, d, d, 1, Yb, d, Wb, d, 0, Xb, d, GEMM_OUT_BF16);
 	gemm_relu_mask_bf16(Xb, A1b, N * d);
-	if (!Hin) {		/* T1 is free again: H0 goes there */
+	if (!Hin) { /* T1 is free again: H0 goes there */
 		embed_fwd(M, b, T1);
 		Hin = T1;
 	}
@@ -615,7 +615,7 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
 
 	if (low >= L)
 		return;
-	real *sg = xcalloc(2 * (size_t)d, sizeof *sg);	/* frozen gamma, beta */
+	real *sg = xcalloc(2 * (size_t)d, sizeof *sg); /* frozen gamma, beta */
 	memset(dH, 0, (size_t)(N * d) * sizeof *dH);
 	mix_input_grads(M, src, nsrc, dH, L - 1);
 	if (w->hin && low < w->hin_from)
@@ -630,7 +630,7 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
 		if (encoder_bf16(b, d)) {
 			uint16_t *Yb = needb(&w->Yb, N * d);
 			relu_bwd_xb(Yb, dH, Ho, N * d);
-			csr_spmm_xb(T1, NULL, b->rp, b->ci, b->av, Yb, N, d, 0);	/* Â symmetric */
+			csr_spmm_xb(T1, NULL, b->rp, b->ci, b->av, Yb, N, d, 0); /* Â symmetric */
 			/* dT, rounded, into Yb (read by the sparse product
 			 * already): the products' operand */
 			gnorm_bwd_xb(Yb, train ? G->gam[l] : sg, train ? G->bet[l] : sg + d, T1,
@@ -646,17 +646,17 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
 		}
 #endif
 		relu_bwd(dH, dH, Ho, N * d);
-		csr_spmm(T1, b->rp, b->ci, b->av, dH, N, d, 0);	/* Â symmetric */
-		gnorm_bwd(T1, train ? G->gam[l] : sg, train ? G->bet[l] : sg + d, T1,
-			  w->XH[l].p, w->istd[l].p, P->gam[l], b->off, b->G, d);
+		csr_spmm(T1, b->rp, b->ci, b->av, dH, N, d, 0); /* Â symmetric */
+		gnorm_bwd(T1, train ? G->gam[l] : sg, train ? G->bet[l] : sg + d, T1, w->XH[l].p,
+			  w->istd[l].p, P->gam[l], b->off, b->G, d);
 		if (train)
 			lin_bwd(T2, G->W2[l], NULL, T1, A1, P->W2[l], N, d, d, 0);
 		else
 			nn_gemm(0, 1, N, d, d, 1, T1, d, P->W2[l], d, 0, T2, d);
 		relu_bwd(T2, T2, A1, N * d);
-		if (w->hin && l == w->hin_from) {	/* the input the forward pass was given */
+		if (w->hin && l == w->hin_from) { /* the input the forward pass was given */
 			Hin = w->hin;
-		} else if (l == 0) {	/* T1 is free again: H0 goes there */
+		} else if (l == 0) { /* T1 is free again: H0 goes there */
 			embed_fwd(M, b, T1);
 			Hin = T1;
 		}
@@ -704,10 +704,9 @@ task_rec(model *M, const batch *b, mws *w, real *arena, int backward, int64_t to
 	for (int l = 0; l < c->layers; l++)
 		Hs[l] = w->H[l + 1].p;
 	struct carver cv = { arena, 0 };
-	real *Fu = carve(&cv, Pn * d), *Fv = carve(&cv, Pn * d),
-	    *XW = carve(&cv, Pn * k * d),
-	    *dXW = carve(&cv, (Pn < NTN_CHUNK ? Pn : NTN_CHUNK) * k * d),
-	    *h = carve(&cv, Pn * k), *dl = carve(&cv, Pn), *y = carve(&cv, Pn);
+	real *Fu = carve(&cv, Pn * d), *Fv = carve(&cv, Pn * d), *XW = carve(&cv, Pn * k * d),
+	     *dXW = carve(&cv, (Pn < NTN_CHUNK ? Pn : NTN_CHUNK) * k * d), *h = carve(&cv, Pn * k),
+	     *dl = carve(&cv, Pn), *y = carve(&cv, Pn);
 	real *lg = need(&w->rlog, Pn);
 
 	mix_fwd(Fu, Hs, P->alpha[TASK_REC], P->psi[TASK_REC], b->pu, c->layers, Pn, d);
@@ -732,8 +731,8 @@ static int64_t
 rec_arena(const model *M, const batch *b)
 {
 	int64_t d = M->cfg.d, Pn = b->P, k = M->cfg.ntn_k;
-	return 2 * rup(Pn * d) + rup(Pn * k * d) +
-	    rup((Pn < NTN_CHUNK ? Pn : NTN_CHUNK) * k * d) + rup(Pn * k) + 2 * rup(Pn);
+	return 2 * rup(Pn * d) + rup(Pn * k * d) + rup((Pn < NTN_CHUNK ? Pn : NTN_CHUNK) * k * d) +
+	       rup(Pn * k) + 2 * rup(Pn);
 }
 
 /* Centrality ranking: RankNet on the pairs, one MLP per centrality. */
@@ -742,22 +741,21 @@ task_rank(model *M, const batch *b, mws *w, real *arena, int backward, int64_t t
 {
 	const struct model_cfg *c = &M->cfg;
 	struct mview *P = &M->P, *G = &M->G;
-	int64_t d = c->d, U = b->U, Pn = b->P, hr = c->rank_hidden,
-	    Hh = MODEL_NCENT * hr;
+	int64_t d = c->d, U = b->U, Pn = b->P, hr = c->rank_hidden, Hh = MODEL_NCENT * hr;
 	real *Hs[MODEL_MAXL];
 	for (int l = 0; l < c->layers; l++)
 		Hs[l] = w->H[l + 1].p;
 	struct carver cv = { arena, 0 };
 	real *F = carve(&cv, U * d), *Z = carve(&cv, U * Hh), *dS = carve(&cv, U * MODEL_NCENT),
-	    *z = carve(&cv, Pn * MODEL_NCENT), *dz = carve(&cv, Pn * MODEL_NCENT);
+	     *z = carve(&cv, Pn * MODEL_NCENT), *dz = carve(&cv, Pn * MODEL_NCENT);
 	real *S = need(&w->rS, U * MODEL_NCENT);
 
 	mix_fwd(F, Hs, P->alpha[TASK_RANK], P->psi[TASK_RANK], b->uidx, c->layers, U, d);
 	rank_fwd(S, Z, F, P->rW1, P->rb1, P->rw2, P->rb2, U, d, MODEL_NCENT, hr);
 	for (int64_t i = 0; i < Pn; i++)
 		for (int t = 0; t < MODEL_NCENT; t++)
-			z[i * MODEL_NCENT + t] = S[(int64_t)b->ru[i] * MODEL_NCENT + t]
-			    - S[(int64_t)b->rv[i] * MODEL_NCENT + t];
+			z[i * MODEL_NCENT + t] = S[(int64_t)b->ru[i] * MODEL_NCENT + t] -
+						 S[(int64_t)b->rv[i] * MODEL_NCENT + t];
 	double loss = bce_logits(dz, z, b->R, NULL, Pn * MODEL_NCENT);
 	loss = share(loss, dz, Pn * MODEL_NCENT, Pn, tot);
 	if (!backward)
@@ -769,8 +767,8 @@ task_rank(model *M, const batch *b, mws *w, real *arena, int backward, int64_t t
 			dS[(int64_t)b->rv[i] * MODEL_NCENT + t] -= dz[i * MODEL_NCENT + t];
 		}
 	real *dF = need(&w->dFU, U * d);
-	rank_bwd(dF, G->rW1, G->rb1, G->rw2, G->rb2, dS, Z, F, P->rW1, P->rw2, U, d,
-		 MODEL_NCENT, hr, Z);
+	rank_bwd(dF, G->rW1, G->rb1, G->rw2, G->rb2, dS, Z, F, P->rW1, P->rw2, U, d, MODEL_NCENT,
+		 hr, Z);
 	mix_bwd_params(G->alpha[TASK_RANK], G->psi[TASK_RANK], dF, Hs, P->alpha[TASK_RANK],
 		       P->psi[TASK_RANK], b->uidx, c->layers, U, d);
 	return loss;
@@ -780,54 +778,48 @@ static int64_t
 rank_arena(const model *M, const batch *b)
 {
 	int64_t d = M->cfg.d, U = b->U, Hh = MODEL_NCENT * (int64_t)M->cfg.rank_hidden;
-	return rup(U * d) + rup(U * Hh) + rup(U * MODEL_NCENT) +
-	    2 * rup(b->P * MODEL_NCENT);
+	return rup(U * d) + rup(U * Hh) + rup(U * MODEL_NCENT) + 2 * rup(b->P * MODEL_NCENT);
 }
 
 /* Cluster preserving: attention-pooled clusters, NTN, softmax over the
  * graph's clusters. */
 static double
-task_cluster(model *M, const batch *b, mws *w, real *arena, int backward,
-	     int64_t tot, int64_t *correct)
+task_cluster(model *M, const batch *b, mws *w, real *arena, int backward, int64_t tot,
+	     int64_t *correct)
 {
 	const struct model_cfg *c = &M->cfg;
 	struct mview *P = &M->P, *G = &M->G;
-	int64_t d = c->d, Ns = b->Ns, Q = b->Q, S = b->ncl, k = c->ntn_k,
-	    ha = c->att_hidden, km = b->kmax;
+	int64_t d = c->d, Ns = b->Ns, Q = b->Q, S = b->ncl, k = c->ntn_k, ha = c->att_hidden,
+		km = b->kmax;
 	real *Hs[MODEL_MAXL];
 	for (int l = 0; l < c->layers; l++)
 		Hs[l] = w->H[l + 1].p;
 	struct carver cv = { arena, 0 };
-	real *Fs = carve(&cv, Ns * d), *Fq = carve(&cv, Q * d),
-	    *T = carve(&cv, Ns * ha), *a = carve(&cv, Ns), *de = carve(&cv, Ns),
-	    *C = carve(&cv, S * d), *dC = carve(&cv, S * d),
-	    *CW = carve(&cv, S * k * d), *dCW = carve(&cv, S * k * d),
-	    *XV = carve(&cv, Q * k), *dXV = carve(&cv, Q * k),
-	    *CV = carve(&cv, S * k), *dCV = carve(&cv, S * k),
-	    *h = carve(&cv, Q * km * k), *dl = carve(&cv, Q * km);
+	real *Fs = carve(&cv, Ns * d), *Fq = carve(&cv, Q * d), *T = carve(&cv, Ns * ha),
+	     *a = carve(&cv, Ns), *de = carve(&cv, Ns), *C = carve(&cv, S * d),
+	     *dC = carve(&cv, S * d), *CW = carve(&cv, S * k * d), *dCW = carve(&cv, S * k * d),
+	     *XV = carve(&cv, Q * k), *dXV = carve(&cv, Q * k), *CV = carve(&cv, S * k),
+	     *dCV = carve(&cv, S * k), *h = carve(&cv, Q * km * k), *dl = carve(&cv, Q * km);
 	real *lg = need(&w->clog, Q * km);
 
 	mix_fwd(Fs, Hs, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], b->sidx, c->layers, Ns, d);
 	mix_fwd(Fq, Hs, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], b->qidx, c->layers, Q, d);
 	attn_fwd(C, T, a, Fs, P->aW, P->ab, P->aw, b->soff, S, Ns, d, ha);
-	ntn_cand_fwd(lg, CW, XV, CV, h, Fq, C, P->clu, b->qbeg, b->qnum, Q, S,
-		     (int)km, d, (int)k);
+	ntn_cand_fwd(lg, CW, XV, CV, h, Fq, C, P->clu, b->qbeg, b->qnum, Q, S, (int)km, d, (int)k);
 	double loss = softmax_xent(dl, correct, lg, b->qnum, b->qtgt, Q, (int)km);
 	loss = share(loss, dl, Q * km, Q, tot);
 	if (!backward)
 		return loss;
 	real *dFs = need(&w->dFs, Ns * d), *dFq = need(&w->dFq, Q * d);
-	ntn_cand_bwd(dFq, dC, G->clu, dl, CW, h, Fq, C, P->clu, b->qbeg, b->qnum, Q, S,
-		     (int)km, d, (int)k, dCW, dXV, dCV);
+	ntn_cand_bwd(dFq, dC, G->clu, dl, CW, h, Fq, C, P->clu, b->qbeg, b->qnum, Q, S, (int)km, d,
+		     (int)k, dCW, dXV, dCV);
 	memset(dFs, 0, (size_t)(Ns * d) * sizeof *dFs);
-	attn_bwd(dFs, G->aW, G->ab, G->aw, dC, T, a, Fs, P->aW, P->aw, b->soff, S, Ns, d,
-		 ha, T, de);
+	attn_bwd(dFs, G->aW, G->ab, G->aw, dC, T, a, Fs, P->aW, P->aw, b->soff, S, Ns, d, ha, T,
+		 de);
 	mix_bwd_params(G->alpha[TASK_CLUSTER], G->psi[TASK_CLUSTER], dFs, Hs,
-		       P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], b->sidx, c->layers,
-		       Ns, d);
+		       P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], b->sidx, c->layers, Ns, d);
 	mix_bwd_params(G->alpha[TASK_CLUSTER], G->psi[TASK_CLUSTER], dFq, Hs,
-		       P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], b->qidx, c->layers,
-		       Q, d);
+		       P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], b->qidx, c->layers, Q, d);
 	return loss;
 }
 
@@ -835,10 +827,9 @@ static int64_t
 cluster_arena(const model *M, const batch *b)
 {
 	int64_t d = M->cfg.d, Ns = b->Ns, Q = b->Q, S = b->ncl, k = M->cfg.ntn_k,
-	    ha = M->cfg.att_hidden, km = b->kmax;
-	return rup(Ns * d) + rup(Q * d) + rup(Ns * ha) + 2 * rup(Ns) +
-	    2 * rup(S * d) + 2 * rup(S * k * d) + 2 * rup(Q * k) +
-	    2 * rup(S * k) + rup(Q * km * k) + rup(Q * km);
+		ha = M->cfg.att_hidden, km = b->kmax;
+	return rup(Ns * d) + rup(Q * d) + rup(Ns * ha) + 2 * rup(Ns) + 2 * rup(S * d) +
+	       2 * rup(S * k * d) + 2 * rup(Q * k) + 2 * rup(S * k) + rup(Q * km * k) + rup(Q * km);
 }
 
 double
@@ -851,7 +842,7 @@ double
 model_step_part(model *M, const batch *b, mws *w, int backward, struct mout *out,
 		const int64_t *tot)
 {
-	static const int64_t whole[NTASK];	/* 0: the means over b's own items */
+	static const int64_t whole[NTASK]; /* 0: the means over b's own items */
 	const struct model_cfg *c = &M->cfg;
 	int64_t N = b->N, d = c->d;
 	/* the encoder's T1, T2, dH; in bf16 T2 is not used (H0 and the
@@ -885,8 +876,8 @@ model_step_part(model *M, const batch *b, mws *w, int backward, struct mout *out
 		out->rank_S = w->rS.p;
 	}
 	if (c->tasks & 1 << TASK_CLUSTER) {
-		out->loss[TASK_CLUSTER] = task_cluster(M, b, w, arena, backward,
-						       tot[TASK_CLUSTER], &out->clu_correct);
+		out->loss[TASK_CLUSTER] =
+		    task_cluster(M, b, w, arena, backward, tot[TASK_CLUSTER], &out->clu_correct);
 		out->clu_logit = w->clog.p;
 	}
 	for (int t = 0; t < NTASK; t++)
@@ -956,11 +947,10 @@ model_encode_fwd(model *M, const batch *b, mws *w, real **Hs)
 }
 
 void
-model_encode_bwd(model *M, const batch *b, mws *w, const struct mix_src *src,
-		 int nsrc, int from, int embed)
+model_encode_bwd(model *M, const batch *b, mws *w, const struct mix_src *src, int nsrc, int from,
+		 int embed)
 {
 	int64_t nd = rup(b->N * M->cfg.d);
-	real *arena = w->arena.p;	/* model_encode() sized it */
+	real *arena = w->arena.p; /* model_encode() sized it */
 	encoder_bwd(M, b, w, arena, arena + nd, arena + 2 * nd, src, nsrc, from, embed);
 }
-

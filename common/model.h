@@ -25,26 +25,26 @@
 #ifndef GNN_MODEL_H
 #define GNN_MODEL_H
 
-#include <stdint.h>
 #include <gsl/gsl_rng.h>
+#include <stdint.h>
 
 #include "batch.h"
 #include "nn.h"
 
-#define MODEL_MAXL 16		/* most GCN blocks */
+#define MODEL_MAXL 16 /* most GCN blocks */
 
 enum { TASK_REC = 0, TASK_RANK, TASK_CLUSTER, NTASK };
-extern const char *const task_name[NTASK];	/* "rec", "rank", "cluster" */
+extern const char *const task_name[NTASK]; /* "rec", "rank", "cluster" */
 
 struct model_cfg {
-	int nfeat;		/* input features per node, F [4: the paper's] */
-	int d;			/* hidden width [512] */
-	int layers;		/* GCN blocks L [3] */
-	int ntn_k;		/* NTN slices [4] */
-	int rank_hidden;	/* ranking MLP hidden width [256] */
-	int att_hidden;		/* attention scorer width [512] */
-	int tasks;		/* bit (1 << TASK_x) per enabled task [all] */
-	double bn_eps;		/* [1e-5] */
+	int nfeat;	 /* input features per node, F [4: the paper's] */
+	int d;		 /* hidden width [512] */
+	int layers;	 /* GCN blocks L [3] */
+	int ntn_k;	 /* NTN slices [4] */
+	int rank_hidden; /* ranking MLP hidden width [256] */
+	int att_hidden;	 /* attention scorer width [512] */
+	int tasks;	 /* bit (1 << TASK_x) per enabled task [all] */
+	double bn_eps;	 /* [1e-5] */
 };
 
 void model_cfg_default(struct model_cfg *c);
@@ -66,12 +66,12 @@ struct mtensor {
 
 typedef struct model {
 	struct model_cfg cfg;
-	int64_t n;		/* parameters in all */
-	real *p, *g, *m, *v;	/* parameters, gradients, Adam moments */
+	int64_t n;	     /* parameters in all */
+	real *p, *g, *m, *v; /* parameters, gradients, Adam moments */
 	int nt;
-	struct mtensor *t;	/* named tensors, in layout order */
+	struct mtensor *t; /* named tensors, in layout order */
 	struct mview P, G;
-	int64_t adam_t;		/* Adam steps taken */
+	int64_t adam_t; /* Adam steps taken */
 } model;
 
 /* Lay out the parameters of cfg; 0, or -1 if cfg is out of range. */
@@ -112,10 +112,10 @@ size_t mws_bytes(const mws *w);
 
 /* What a forward pass produced, for losses and validation scores. */
 struct mout {
-	double loss[NTASK];	/* mean loss per enabled task */
-	const real *rec_logit;	/* (P) */
-	const real *rank_S;	/* (U x 4) scores */
-	const real *clu_logit;	/* (Q x kmax) */
+	double loss[NTASK];    /* mean loss per enabled task */
+	const real *rec_logit; /* (P) */
+	const real *rank_S;    /* (U x 4) scores */
+	const real *clu_logit; /* (Q x kmax) */
 	int64_t clu_correct;
 };
 
@@ -144,10 +144,10 @@ void model_adam(model *M, double lr);
  * H_l[idx[r]], r < R, handed to the encoder's backward pass. */
 struct mix_src {
 	const real *alpha, *psi;
-	const real *dF;		/* (R x d) */
-	const int32_t *idx;	/* (R), or NULL: rows 0..R-1 */
+	const real *dF;	    /* (R x d) */
+	const int32_t *idx; /* (R), or NULL: rows 0..R-1 */
 	int64_t R;
-	int unique;		/* idx has no repeats */
+	int unique; /* idx has no repeats */
 };
 
 /* Forward through E and the L blocks; Hs[l] = H_(l+1) (N x d, in w, valid
@@ -173,8 +173,7 @@ void model_encode_fwd(model *M, const batch *b, mws *w, real **Hs);
  * (and embed only when from is 0: Hin is then H0).  from = L runs nothing.
  * Time complexity: that of the L - from blocks run.
  */
-void model_encode_from(model *M, const batch *b, mws *w, int from, const real *Hin,
-		       real **Hs);
+void model_encode_from(model *M, const batch *b, mws *w, int from, const real *Hin, real **Hs);
 /* H0 = tanh(X E + e) (N x d, the caller's buffer): the input of block 0,
  * as model_encode() computes it; the input model_encode_from() takes with
  * from 0.  Time complexity: O(N F d). */
@@ -185,7 +184,7 @@ void model_embed(model *M, const batch *b, real *H0);
  * (0-based) and, when embed, of the embedding E into M->g; lower blocks
  * are frozen (the paper's fix-tune boundary).
  */
-void model_encode_bwd(model *M, const batch *b, mws *w, const struct mix_src *src,
-		      int nsrc, int from, int embed);
+void model_encode_bwd(model *M, const batch *b, mws *w, const struct mix_src *src, int nsrc,
+		      int from, int embed);
 
 #endif

@@ -14,9 +14,8 @@
 #include "err.h"
 #include "modelio.h"
 
-const char *const model_cent_cols[MODEL_NCENT] = {
-	"eigenvector", "betweenness", "closeness", "subgraph_log"
-};
+const char *const model_cent_cols[MODEL_NCENT] = { "eigenvector", "betweenness", "closeness",
+						   "subgraph_log" };
 
 /*
  * The n values src as the float32 data of p, a tensor of the model record
@@ -31,13 +30,14 @@ put_f32(gs_param *p, const real *src, int64_t n, const gs_rec *r)
 		d[j] = (float)src[j];
 		if (!isfinite(d[j]))
 			die("%s: parameter '%s' element %" PRId64 " is %g: not written (a model "
-			    "holds finite values only)", r->name, p->name, j, (double)src[j]);
+			    "holds finite values only)",
+			    r->name, p->name, j, (double)src[j]);
 	}
 }
 
 void
-model_to_record(gs_rec *r, const model *M, const real *params, const char *name,
-		const char *config, int extra)
+model_to_record(gs_rec *r, const model *M, const real *params, const char *name, const char *config,
+		int extra)
 {
 	gs_rec_clear(r);
 	gs_rec_model(r, name, config, M->nt + extra);
@@ -60,14 +60,14 @@ find_param(const gs_rec *r, const char *name)
 
 /* The rows x cols float32 tensor name of r, or NULL with msg. */
 static const gs_param *
-check_param(const gs_rec *r, const char *name, int64_t rows, int64_t cols,
-	    const char *where, char *msg, size_t msglen)
+check_param(const gs_rec *r, const char *name, int64_t rows, int64_t cols, const char *where,
+	    char *msg, size_t msglen)
 {
 	const gs_param *p = find_param(r, name);
 	if (!p || p->dtype != GS_F32 || p->rows != rows || p->cols != cols) {
-		snprintf(msg, msglen, "%s: parameter '%s' %s (want %" PRId64 " x %" PRId64
-			 " float32)", where, name, p ? "has the wrong shape or type" :
-			 "is missing", rows, cols);
+		snprintf(msg, msglen,
+			 "%s: parameter '%s' %s (want %" PRId64 " x %" PRId64 " float32)", where,
+			 name, p ? "has the wrong shape or type" : "is missing", rows, cols);
 		return NULL;
 	}
 	return p;
@@ -85,8 +85,9 @@ load_param(real *dst, const gs_rec *r, const char *name, int64_t rows, int64_t c
 	const float *src = p->data;
 	for (int64_t k = 0; k < rows * cols; k++) {
 		if (!isfinite(src[k])) {
-			snprintf(msg, msglen, "%s: parameter '%s' element %" PRId64
-				 " is not finite", where, name, k);
+			snprintf(msg, msglen,
+				 "%s: parameter '%s' element %" PRId64 " is not finite", where,
+				 name, k);
 			return -1;
 		}
 		dst[k] = src[k];
@@ -97,8 +98,7 @@ load_param(real *dst, const gs_rec *r, const char *name, int64_t rows, int64_t c
 /* model_from_record() with the keys extra[0..nextra) in the config too. */
 static int
 model_from_record_keys(model *M, struct train_settings *s, const struct cfg_key *extra,
-		       size_t nextra, const gs_rec *r, const char *where, char *msg,
-		       size_t msglen)
+		       size_t nextra, const gs_rec *r, const char *where, char *msg, size_t msglen)
 {
 	struct cfg_key keys[TRAIN_SCHEMA_MAX + ADAPT_SCHEMA_MAX];
 	struct model_cfg mc;
@@ -131,11 +131,11 @@ model_from_record_keys(model *M, struct train_settings *s, const struct cfg_key 
 		}
 	}
 	model_free(M);
-	model_init(M, &mc);	/* the layout above: in range */
+	model_init(M, &mc); /* the layout above: in range */
 	for (int i = 0; i < M->nt; i++) {
 		const struct mtensor *t = &M->t[i];
-		if (load_param(M->p + t->off, r, t->name, t->rows, t->cols, where, msg,
-			       msglen) != 0) {
+		if (load_param(M->p + t->off, r, t->name, t->rows, t->cols, where, msg, msglen) !=
+		    0) {
 			model_free(M);
 			return -1;
 		}
@@ -144,8 +144,8 @@ model_from_record_keys(model *M, struct train_settings *s, const struct cfg_key 
 }
 
 int
-model_from_record(model *M, struct train_settings *s, const gs_rec *r,
-		  const char *where, char *msg, size_t msglen)
+model_from_record(model *M, struct train_settings *s, const gs_rec *r, const char *where, char *msg,
+		  size_t msglen)
 {
 	struct cfg_key keys[ADAPT_SCHEMA_MAX];
 	struct adapted_cfg a;
@@ -159,14 +159,14 @@ model_from_record(model *M, struct train_settings *s, const gs_rec *r,
 	rc = model_from_record_keys(M, s, keys, nk, r, where, msg, msglen);
 	adapted_cfg_free(&a);
 	if (rc != 0)
-		err_one_line(msg);	/* it may quote the record's bytes */
+		err_one_line(msg); /* it may quote the record's bytes */
 	return rc;
 }
 
 /* The config text of s: YAML, as a config file holds it. */
 static void
-settings_record(gs_rec *r, const struct train_settings *s, const model *M,
-		const real *params, const char *name, int extra)
+settings_record(gs_rec *r, const struct train_settings *s, const model *M, const real *params,
+		const char *name, int extra)
 {
 	struct train_settings c = *s;
 	struct cfg_key keys[TRAIN_SCHEMA_MAX];
@@ -193,8 +193,8 @@ record_attrs(gs_rec *r, const model *M, const real *params, const struct val_sco
 		/* the paper's Figure 2: softmax(psi) of each task */
 		mix_weights(w, params + (M->P.psi[t] - M->p), M->cfg.layers);
 		for (int l = 0; l < M->cfg.layers; l++)
-			len += (size_t)snprintf(val + len, sizeof val - len, "%s%.6f",
-						l ? "," : "", (double)w[l]);
+			len += (size_t)snprintf(val + len, sizeof val - len, "%s%.6f", l ? "," : "",
+						(double)w[l]);
 		snprintf(key, sizeof key, "layer_weights.%s", task_name[t]);
 		gs_attr_set(r, key, val);
 	}
@@ -216,9 +216,8 @@ record_attrs(gs_rec *r, const model *M, const real *params, const struct val_sco
 }
 
 void
-model_record(gs_rec *r, const char *name, const struct train_settings *s,
-	     const model *M, const real *params, const struct val_scores *sc,
-	     long long epoch, long long step)
+model_record(gs_rec *r, const char *name, const struct train_settings *s, const model *M,
+	     const real *params, const struct val_scores *sc, long long epoch, long long step)
 {
 	settings_record(r, s, M, params, name, 0);
 	record_attrs(r, M, params, sc, epoch, step);
@@ -227,8 +226,8 @@ model_record(gs_rec *r, const char *name, const struct train_settings *s,
 static const char *const state_tensor[3] = { "state.best", "state.adam_m", "state.adam_v" };
 
 void
-checkpoint_record(gs_rec *r, const struct train_settings *s, const model *M,
-		  const real *best, const struct train_state *st)
+checkpoint_record(gs_rec *r, const struct train_settings *s, const model *M, const real *best,
+		  const struct train_state *st)
 {
 	const real *src[3] = { best, M->m, M->v };
 
@@ -261,8 +260,8 @@ attr_ll(const gs_rec *r, const char *key, long long lo, long long hi, long long 
 	errno = 0;
 	x = strtoll(a, &end, 10);
 	if (end == a || *end != '\0' || errno != 0 || x < lo || x > hi) {
-		snprintf(msg, len, "%s: %s=%.40s is not a whole number in %lld..%lld", where,
-			 key, a, lo, hi);
+		snprintf(msg, len, "%s: %s=%.40s is not a whole number in %lld..%lld", where, key,
+			 a, lo, hi);
 		return -1;
 	}
 	*out = x;
@@ -307,10 +306,11 @@ checkpoint_names(const model *M, const gs_rec *r, const char *where, char *msg, 
 		while (si < 3 && strcmp(p->name, state_tensor[si]) != 0)
 			si++;
 		if (ti >= 0 && (p->rows != M->t[ti].rows || p->cols != M->t[ti].cols)) {
-			snprintf(msg, len, "%s: parameter '%s' is %" PRId64 " x %" PRId64 ", the "
+			snprintf(msg, len,
+				 "%s: parameter '%s' is %" PRId64 " x %" PRId64 ", the "
 				 "config makes it %" PRId64 " x %" PRId64 " (resume with the "
-				 "checkpoint's config)", where, p->name, p->rows, p->cols,
-				 M->t[ti].rows, M->t[ti].cols);
+				 "checkpoint's config)",
+				 where, p->name, p->rows, p->cols, M->t[ti].rows, M->t[ti].cols);
 			return -1;
 		}
 		if (ti < 0 && si == 3) {
@@ -325,8 +325,8 @@ checkpoint_names(const model *M, const gs_rec *r, const char *where, char *msg, 
  * st, each in range and consistent with the others: a run writes one Adam
  * step per step, its best epoch and step among those done.  0, or -1. */
 static int
-checkpoint_counters(model *M, struct train_state *st, const gs_rec *r, const char *where,
-		    char *msg, size_t len)
+checkpoint_counters(model *M, struct train_state *st, const gs_rec *r, const char *where, char *msg,
+		    size_t len)
 {
 	long long t;
 	const char *bad = NULL;
@@ -360,8 +360,7 @@ checkpoint_counters(model *M, struct train_state *st, const gs_rec *r, const cha
 /* An optional score attribute (an accuracy or an AUC, in [0, 1]; 0 when
  * absent); 0, or -1 with msg. */
 static int
-attr_score(const gs_rec *r, const char *key, double *out, const char *where, char *msg,
-	   size_t len)
+attr_score(const gs_rec *r, const char *key, double *out, const char *where, char *msg, size_t len)
 {
 	if (attr_num(r, key, 1, 0, out, where, msg, len) != 0)
 		return -1;
@@ -374,8 +373,8 @@ attr_score(const gs_rec *r, const char *key, double *out, const char *where, cha
 
 /* checkpoint_load(), its message as written */
 static int
-checkpoint_check(model *M, real *best, struct train_state *st, const gs_rec *r,
-		 const char *where, char *msg, size_t len)
+checkpoint_check(model *M, real *best, struct train_state *st, const gs_rec *r, const char *where,
+		 char *msg, size_t len)
 {
 	real *state[3] = { best, M->m, M->v };
 
@@ -394,9 +393,10 @@ checkpoint_check(model *M, real *best, struct train_state *st, const gs_rec *r,
 	 * negative one would make the next step's sqrt NaN */
 	for (int64_t j = 0; j < M->n; j++)
 		if (M->v[j] < 0) {
-			snprintf(msg, len, "%s: parameter '%s' element %" PRId64 " is %g: Adam's "
-				 "second moment cannot be negative", where, state_tensor[2], j,
-				 (double)M->v[j]);
+			snprintf(msg, len,
+				 "%s: parameter '%s' element %" PRId64 " is %g: Adam's "
+				 "second moment cannot be negative",
+				 where, state_tensor[2], j, (double)M->v[j]);
 			return -1;
 		}
 	if (checkpoint_counters(M, st, r, where, msg, len) != 0)
@@ -419,12 +419,12 @@ checkpoint_check(model *M, real *best, struct train_state *st, const gs_rec *r,
 }
 
 int
-checkpoint_load(model *M, real *best, struct train_state *st, const gs_rec *r,
-		const char *where, char *msg, size_t len)
+checkpoint_load(model *M, real *best, struct train_state *st, const gs_rec *r, const char *where,
+		char *msg, size_t len)
 {
 	if (checkpoint_check(M, best, st, r, where, msg, len) == 0)
 		return 0;
-	err_one_line(msg);	/* it quotes a record's names and attributes */
+	err_one_line(msg); /* it quotes a record's names and attributes */
 	return -1;
 }
 
@@ -441,8 +441,7 @@ reads_stdin(const struct gs_reader *rd)
 }
 
 int
-model_record_find(struct gs_reader *rd, struct model_find *f, gs_rec *out, char *msg,
-		  size_t len)
+model_record_find(struct gs_reader *rd, struct model_find *f, gs_rec *out, char *msg, size_t len)
 {
 	gs_rec r;
 	int k, found = 0;
@@ -470,7 +469,7 @@ model_record_find(struct gs_reader *rd, struct model_find *f, gs_rec *out, char 
 			break;
 		}
 		found = 1;
-		if (out) {	/* keep it: swap the buffers */
+		if (out) { /* keep it: swap the buffers */
 			gs_rec t = *out;
 			*out = r;
 			r = t;
@@ -543,7 +542,8 @@ adapted_record(gs_rec *r, const struct train_settings *s, const model *M, const 
 	model_to_record(r, M, mp, ADAPTED_NAME, cfg, nh);
 	free(cfg);
 	for (int i = 0; i < nh; i++) {
-		gs_param *p = gs_rec_param(r, M->nt + i, ht[i].name, ht[i].rows, ht[i].cols, GS_F32);
+		gs_param *p =
+		    gs_rec_param(r, M->nt + i, ht[i].name, ht[i].rows, ht[i].cols, GS_F32);
 		put_f32(p, hp + ht[i].off, ht[i].rows * ht[i].cols, r);
 	}
 }
@@ -560,8 +560,8 @@ adapted_check(const struct adapted_cfg *a, const char *where, char *msg, size_t 
 		return -1;
 	}
 	if (strcmp(a->scale, "minmax") != 0 && strcmp(a->scale, "log") != 0) {
-		snprintf(msg, len, "%s: config: adapt.scale '%.40s': expected minmax or log",
-			 where, a->scale);
+		snprintf(msg, len, "%s: config: adapt.scale '%.40s': expected minmax or log", where,
+			 a->scale);
 		return -1;
 	}
 	if (!(a->encoder_scale > 0)) {
@@ -581,10 +581,12 @@ adapted_check(const struct adapted_cfg *a, const char *where, char *msg, size_t 
 		char *end;
 		errno = 0;
 		long long v = strtoll(c, &end, 10);
-		if (end == c || errno || (*end && *end != ',') || (nv > 0 && v <= prev) ||
-		    v < 0 || v > 1000000000) {
-			snprintf(msg, len, "%s: config: adapt.class_values '%.60s' is not a list "
-				 "of ascending whole numbers from 0", where, a->class_values);
+		if (end == c || errno || (*end && *end != ',') || (nv > 0 && v <= prev) || v < 0 ||
+		    v > 1000000000) {
+			snprintf(msg, len,
+				 "%s: config: adapt.class_values '%.60s' is not a list "
+				 "of ascending whole numbers from 0",
+				 where, a->class_values);
 			return -1;
 		}
 		prev = v;
@@ -592,8 +594,10 @@ adapted_check(const struct adapted_cfg *a, const char *where, char *msg, size_t 
 		c = *end ? end + 1 : end;
 	}
 	if (nv != a->classes) {
-		snprintf(msg, len, "%s: config: adapt.class_values lists %d values for %lld "
-			 "classes", where, nv, a->classes);
+		snprintf(msg, len,
+			 "%s: config: adapt.class_values lists %d values for %lld "
+			 "classes",
+			 where, nv, a->classes);
 		return -1;
 	}
 	return 0;
@@ -620,8 +624,13 @@ adapted_read(model *M, struct train_settings *s, struct adapted_cfg *a, struct h
 	/* the shapes first, from the sizes alone: a config that claims a
 	 * huge head is refused by the tensors the record holds, before any
 	 * allocation */
-	struct head shape = { .d = d, .din = d + a->attributes, .hid = hid,
-		.Cout = link ? hid : C, .C = C, .L = M->cfg.layers, .link = link };
+	struct head shape = { .d = d,
+			      .din = d + a->attributes,
+			      .hid = hid,
+			      .Cout = link ? hid : C,
+			      .C = C,
+			      .L = M->cfg.layers,
+			      .link = link };
 	int nh = head_tensors(&shape, ht);
 	for (int i = 0; i < nh; i++)
 		if (!check_param(r, ht[i].name, ht[i].rows, ht[i].cols, where, msg, msglen)) {
@@ -630,8 +639,8 @@ adapted_read(model *M, struct train_settings *s, struct adapted_cfg *a, struct h
 		}
 	head_init(h, d, shape.din, shape.L, hid, shape.Cout, C, link, NULL);
 	for (int i = 0; i < nh; i++)
-		if (load_param(h->p + ht[i].off, r, ht[i].name, ht[i].rows, ht[i].cols, where,
-			       msg, msglen) != 0) {
+		if (load_param(h->p + ht[i].off, r, ht[i].name, ht[i].rows, ht[i].cols, where, msg,
+			       msglen) != 0) {
 			head_free(h);
 			model_free(M);
 			return -1;
@@ -640,12 +649,11 @@ adapted_read(model *M, struct train_settings *s, struct adapted_cfg *a, struct h
 }
 
 int
-adapted_from_record(model *M, struct train_settings *s, struct adapted_cfg *a,
-		    struct head *h, const gs_rec *r, const char *where, char *msg,
-		    size_t msglen)
+adapted_from_record(model *M, struct train_settings *s, struct adapted_cfg *a, struct head *h,
+		    const gs_rec *r, const char *where, char *msg, size_t msglen)
 {
 	if (adapted_read(M, s, a, h, r, where, msg, msglen) == 0)
 		return 0;
-	err_one_line(msg);	/* it may quote the record's bytes */
+	err_one_line(msg); /* it may quote the record's bytes */
 	return -1;
 }

@@ -21,9 +21,9 @@
 #include "settings.h"
 #include "stream.h"
 
-#define MODEL_NAME "gcn-pretrain"		/* gcn-train's model record */
-#define CKPT_NAME "gcn-pretrain-checkpoint"	/* and its checkpoint */
-#define ADAPTED_NAME "gcn-adapted"		/* gcn-adapt --save-model's */
+#define MODEL_NAME "gcn-pretrain"	    /* gcn-train's model record */
+#define CKPT_NAME "gcn-pretrain-checkpoint" /* and its checkpoint */
+#define ADAPTED_NAME "gcn-adapted"	    /* gcn-adapt --save-model's */
 
 /* Columns of the ranking targets in a 'centrality' tensor (centrality(1)),
  * in the order of the model's rank heads. */
@@ -38,10 +38,10 @@ struct val_scores {
 /* Where a training run stands: what a checkpoint holds besides the
  * parameters, the best parameters and the Adam moments. */
 struct train_state {
-	long long epoch, step;		/* done */
+	long long epoch, step; /* done */
 	long long best_epoch, best_step, stale;
-	double best_score;		/* -1: nothing scored yet */
-	struct val_scores best_sc;	/* the best model's scores */
+	double best_score;	   /* -1: nothing scored yet */
+	struct val_scores best_sc; /* the best model's scores */
 };
 
 /*
@@ -49,8 +49,8 @@ struct train_state {
  * params (M's layout; M->p or a copy) as float32 tensors by name, with
  * room for extra more tensors after them (gs_rec_param(r, M->nt + i, ...)).
  */
-void model_to_record(gs_rec *r, const model *M, const real *params,
-		     const char *name, const char *config, int extra);
+void model_to_record(gs_rec *r, const model *M, const real *params, const char *name,
+		     const char *config, int extra);
 
 /*
  * Rebuild a model from a record made by model_to_record(): the sizes come
@@ -60,8 +60,8 @@ void model_to_record(gs_rec *r, const model *M, const real *params,
  * its head tensors are not read.  Returns 0, or -1 with msg ("WHERE:
  * parameter 'x' is missing", a bad config...) and M left empty.
  */
-int model_from_record(model *M, struct train_settings *s, const gs_rec *r,
-		      const char *where, char *msg, size_t msglen);
+int model_from_record(model *M, struct train_settings *s, const gs_rec *r, const char *where,
+		      char *msg, size_t msglen);
 
 /*
  * Fill r as the record of a pre-trained model named name (MODEL_NAME): s
@@ -70,17 +70,16 @@ int model_from_record(model *M, struct train_settings *s, const gs_rec *r,
  * weights softmax(psi) of each enabled task and, when sc is not NULL, the
  * val.* scores (gcn-train(1) lists them).
  */
-void model_record(gs_rec *r, const char *name, const struct train_settings *s,
-		  const model *M, const real *params, const struct val_scores *sc,
-		  long long epoch, long long step);
+void model_record(gs_rec *r, const char *name, const struct train_settings *s, const model *M,
+		  const real *params, const struct val_scores *sc, long long epoch, long long step);
 
 /*
  * Fill r as a checkpoint (CKPT_NAME): M's current parameters, then the
  * tensors state.best (best), state.adam_m and state.adam_v, the state of
  * st as attributes, and those of model_record() with st's best scores.
  */
-void checkpoint_record(gs_rec *r, const struct train_settings *s, const model *M,
-		       const real *best, const struct train_state *st);
+void checkpoint_record(gs_rec *r, const struct train_settings *s, const model *M, const real *best,
+		       const struct train_state *st);
 
 /*
  * Load the checkpoint record r into M (laid out by the config the run
@@ -96,22 +95,22 @@ int checkpoint_load(model *M, real *best, struct train_state *st, const gs_rec *
  * name, the input read to its end); the others are filled.
  */
 struct model_find {
-	const char *name;	/* model records of this name only, or NULL: any */
-	int last;		/* take every such record in turn (a checkpoint's
+	const char *name; /* model records of this name only, or NULL: any */
+	int last;	  /* take every such record in turn (a checkpoint's
 				 * file: the last one stands); 0: the first only */
-	int stop;		/* the first taken ends the reading: the rest of
+	int stop;	  /* the first taken ends the reading: the rest of
 				 * the input is not read (for a quick look) */
-	int no_stdin;		/* read nothing when the input is standard input
+	int no_stdin;	  /* read nothing when the input is standard input
 				 * (no file or "-"): it can be read once only */
 	/* Called on each record taken while the reader is on it (where is
 	 * "FILE: record N"): 0, or -1 with msg, which ends the reading.
 	 * NULL: nothing to call. */
 	int (*take)(const gs_rec *r, const char *where, void *ctx, char *msg, size_t len);
-	void *ctx;		/* take()'s */
-	int n;			/* model records of that name read */
-	long long others;	/* records read that are neither pg nor model */
-	char other[GS_NAME_MAX];/* the last model record of another name, or "" */
-	char where[400];	/* where the (last) record taken is, or "": a
+	void *ctx;		 /* take()'s */
+	int n;			 /* model records of that name read */
+	long long others;	 /* records read that are neither pg nor model */
+	char other[GS_NAME_MAX]; /* the last model record of another name, or "" */
+	char where[400];	 /* where the (last) record taken is, or "": a
 				 * copy of gs_where()'s line (at most 399) */
 };
 
@@ -137,17 +136,17 @@ int model_record_find(struct gs_reader *rd, struct model_find *f, gs_rec *out, c
  * are a train_settings (settings.h) beside it.
  */
 struct adapted_cfg {
-	char *task;		/* "node", "link" or "graph" */
-	long long head_width;	/* the GCN head's hidden width */
-	long long classes;	/* C */
-	char *class_values;	/* link task: the edge label of each class, "1,2,3" */
-	char *label;		/* the class tensor or label record it was adapted on */
-	long long attributes;	/* attribute columns after the encoder's (0: none) */
-	double encoder_scale;	/* the encoder's columns enter the head times this */
-	char *scale;		/* the paper stage's scaling: "minmax" or "log" */
-	long long run;		/* the run saved */
-	char *init;		/* the run's initial encoder: pretrained, random, ... */
-	long long freeze;	/* its fix-tune boundary (-1: everything trained) */
+	char *task;	      /* "node", "link" or "graph" */
+	long long head_width; /* the GCN head's hidden width */
+	long long classes;    /* C */
+	char *class_values;   /* link task: the edge label of each class, "1,2,3" */
+	char *label;	      /* the class tensor or label record it was adapted on */
+	long long attributes; /* attribute columns after the encoder's (0: none) */
+	double encoder_scale; /* the encoder's columns enter the head times this */
+	char *scale;	      /* the paper stage's scaling: "minmax" or "log" */
+	long long run;	      /* the run saved */
+	char *init;	      /* the run's initial encoder: pretrained, random, ... */
+	long long freeze;     /* its fix-tune boundary (-1: everything trained) */
 };
 
 #define ADAPT_SCHEMA_MAX 16
@@ -165,9 +164,8 @@ size_t adapted_schema(struct adapted_cfg *a, struct cfg_key *k);
  * values mp (M's layout), then the head's (head_tensors(): head.mix.alpha,
  * ..., their values hp in h's layout), all float32.
  */
-void adapted_record(gs_rec *r, const struct train_settings *s, const model *M,
-		    const real *mp, const struct adapted_cfg *a, const struct head *h,
-		    const real *hp);
+void adapted_record(gs_rec *r, const struct train_settings *s, const model *M, const real *mp,
+		    const struct adapted_cfg *a, const struct head *h, const real *hp);
 
 /*
  * Rebuild an adapted model from a record made by adapted_record(): the
@@ -179,8 +177,7 @@ void adapted_record(gs_rec *r, const struct train_settings *s, const model *M,
  * finite).  Returns 0, or -1 with msg ("WHERE: what") and nothing left to
  * free but a and s.
  */
-int adapted_from_record(model *M, struct train_settings *s, struct adapted_cfg *a,
-			struct head *h, const gs_rec *r, const char *where, char *msg,
-			size_t msglen);
+int adapted_from_record(model *M, struct train_settings *s, struct adapted_cfg *a, struct head *h,
+			const gs_rec *r, const char *where, char *msg, size_t msglen);
 
 #endif

@@ -1,10 +1,10 @@
 /* motif.c - motif benchmark graphs: shapes, options, the generator; see motif.h. */
 #include <errno.h>
+#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <gsl/gsl_rng.h>
 
 #include "err.h"
 #include "graph.h"
@@ -17,26 +17,25 @@
 
 static const struct kind {
 	const char *name;
-	int32_t min;		/* smallest size; 0 = the kind takes none */
+	int32_t min; /* smallest size; 0 = the kind takes none */
 } kinds[MOTIF_KINDS] = {
-	[MOTIF_HOUSE]   = { "house", 0 },
-	[MOTIF_HOUSE_X] = { "house-x", 0 },
-	[MOTIF_CYCLE]   = { "cycle", 3 },
-	[MOTIF_STAR]    = { "star", 2 },
-	[MOTIF_FAN]     = { "fan", 4 },
-	[MOTIF_GRID]    = { "grid", 2 },
-	[MOTIF_CLIQUE]  = { "clique", 3 },
+	[MOTIF_HOUSE] = { "house", 0 },	  [MOTIF_HOUSE_X] = { "house-x", 0 },
+	[MOTIF_CYCLE] = { "cycle", 3 },	  [MOTIF_STAR] = { "star", 2 },
+	[MOTIF_FAN] = { "fan", 4 },	  [MOTIF_GRID] = { "grid", 2 },
+	[MOTIF_CLIQUE] = { "clique", 3 },
 };
 
 /* ------------------------------------------------------------------ */
 /* shapes */
 
-void motif_shape_init(motif_shape *s)
+void
+motif_shape_init(motif_shape *s)
 {
 	memset(s, 0, sizeof *s);
 }
 
-void motif_shape_free(motif_shape *s)
+void
+motif_shape_free(motif_shape *s)
 {
 	if (s == NULL)
 		return;
@@ -47,22 +46,52 @@ void motif_shape_free(motif_shape *s)
 }
 
 /* Nodes, edges and roles of a kind of size k (valid k). */
-static void shape_counts(int kind, int64_t k, int64_t *n, int64_t *m, int *nroles)
+static void
+shape_counts(int kind, int64_t k, int64_t *n, int64_t *m, int *nroles)
 {
 	int64_t h = (k + 1) / 2;
 
 	switch (kind) {
-	case MOTIF_HOUSE:   *n = 5; *m = 6; *nroles = 3; break;
-	case MOTIF_HOUSE_X: *n = 5; *m = 8; *nroles = 3; break;
-	case MOTIF_CYCLE:   *n = k; *m = k; *nroles = 1; break;
-	case MOTIF_STAR:    *n = k + 1; *m = k; *nroles = 2; break;
-	case MOTIF_FAN:     *n = k + 1; *m = 2 * k - 1; *nroles = (int)(1 + h); break;
-	case MOTIF_GRID:    *n = k * k; *m = 2 * k * (k - 1); *nroles = (int)(h * (h + 1) / 2); break;
-	default:            *n = k; *m = k * (k - 1) / 2; *nroles = 1; break;	/* clique */
+	case MOTIF_HOUSE:
+		*n = 5;
+		*m = 6;
+		*nroles = 3;
+		break;
+	case MOTIF_HOUSE_X:
+		*n = 5;
+		*m = 8;
+		*nroles = 3;
+		break;
+	case MOTIF_CYCLE:
+		*n = k;
+		*m = k;
+		*nroles = 1;
+		break;
+	case MOTIF_STAR:
+		*n = k + 1;
+		*m = k;
+		*nroles = 2;
+		break;
+	case MOTIF_FAN:
+		*n = k + 1;
+		*m = 2 * k - 1;
+		*nroles = (int)(1 + h);
+		break;
+	case MOTIF_GRID:
+		*n = k * k;
+		*m = 2 * k * (k - 1);
+		*nroles = (int)(h * (h + 1) / 2);
+		break;
+	default:
+		*n = k;
+		*m = k * (k - 1) / 2;
+		*nroles = 1;
+		break; /* clique */
 	}
 }
 
-static void shape_edge(motif_shape *s, int32_t a, int32_t b)
+static void
+shape_edge(motif_shape *s, int32_t a, int32_t b)
 {
 	s->u[s->m] = a < b ? a : b;
 	s->v[s->m] = a < b ? b : a;
@@ -70,7 +99,8 @@ static void shape_edge(motif_shape *s, int32_t a, int32_t b)
 }
 
 /* The role of grid node (i, j) of side k: (a, b) in lexicographic order. */
-static int grid_role(int32_t k, int32_t i, int32_t j)
+static int
+grid_role(int32_t k, int32_t i, int32_t j)
 {
 	int32_t h = (k + 1) / 2, a = i < k - 1 - i ? i : k - 1 - i;
 	int32_t b = j < k - 1 - j ? j : k - 1 - j, t;
@@ -84,7 +114,8 @@ static int grid_role(int32_t k, int32_t i, int32_t j)
 	return (int)(a * h - a * (a - 1) / 2 + (b - a));
 }
 
-static void shape_edges(motif_shape *s, int kind, int32_t k)
+static void
+shape_edges(motif_shape *s, int kind, int32_t k)
 {
 	int32_t i, j;
 
@@ -125,14 +156,15 @@ static void shape_edges(motif_shape *s, int kind, int32_t k)
 					shape_edge(s, i * k + j, (i + 1) * k + j);
 			}
 		break;
-	default:	/* clique */
+	default: /* clique */
 		for (i = 0; i < k; i++)
 			for (j = i + 1; j < k; j++)
 				shape_edge(s, i, j);
 	}
 }
 
-static void shape_roles(motif_shape *s, int kind, int32_t k)
+static void
+shape_roles(motif_shape *s, int kind, int32_t k)
 {
 	static const int house[5] = { 1, 1, 2, 2, 0 };
 	int32_t i;
@@ -146,7 +178,7 @@ static void shape_roles(motif_shape *s, int kind, int32_t k)
 		case MOTIF_STAR:
 			s->role[i] = i > 0;
 			break;
-		case MOTIF_FAN:	/* blade i is min(i-1, k-i) steps from an end */
+		case MOTIF_FAN: /* blade i is min(i-1, k-i) steps from an end */
 			s->role[i] = i == 0 ? 0 : 1 + (i - 1 < k - i ? i - 1 : k - i);
 			break;
 		case MOTIF_GRID:
@@ -158,7 +190,8 @@ static void shape_roles(motif_shape *s, int kind, int32_t k)
 	}
 }
 
-int motif_shape_make(motif_shape *s, int kind, int32_t size, char *msg, size_t msglen)
+int
+motif_shape_make(motif_shape *s, int kind, int32_t size, char *msg, size_t msglen)
 {
 	int64_t n, m;
 	int nroles;
@@ -191,7 +224,8 @@ int motif_shape_make(motif_shape *s, int kind, int32_t size, char *msg, size_t m
 	return 0;
 }
 
-char *motif_role_name(int kind, int32_t size, int role, char *buf, size_t len)
+char *
+motif_role_name(int kind, int32_t size, int role, char *buf, size_t len)
 {
 	static const char *const house[3] = { "top", "middle", "bottom" };
 	int32_t h = (size + 1) / 2, a, b;
@@ -226,7 +260,8 @@ char *motif_role_name(int kind, int32_t size, int role, char *buf, size_t len)
 /* specs and presets */
 
 /* A non-negative decimal integer of at most 18 digits at s[0..len). */
-static int parse_count(const char *s, size_t len, int64_t *x)
+static int
+parse_count(const char *s, size_t len, int64_t *x)
 {
 	size_t i;
 
@@ -241,7 +276,8 @@ static int parse_count(const char *s, size_t len, int64_t *x)
 	return 0;
 }
 
-int motif_spec_parse(const char *text, struct motif_spec *sp, char *msg, size_t msglen)
+int
+motif_spec_parse(const char *text, struct motif_spec *sp, char *msg, size_t msglen)
 {
 	size_t nl = strspn(text, "abcdefghijklmnopqrstuvwxyz-"), dl, cl;
 	const char *colon = strchr(text, ':');
@@ -252,8 +288,10 @@ int motif_spec_parse(const char *text, struct motif_spec *sp, char *msg, size_t 
 		if (strlen(kinds[k].name) == nl && strncmp(text, kinds[k].name, nl) == 0)
 			break;
 	if (k == MOTIF_KINDS) {
-		snprintf(msg, msglen, "'%s': unknown motif (expected house, house-x, cycle, "
-			 "star, fan, grid or clique, as in star6:8)", text);
+		snprintf(msg, msglen,
+			 "'%s': unknown motif (expected house, house-x, cycle, "
+			 "star, fan, grid or clique, as in star6:8)",
+			 text);
 		return -1;
 	}
 	dl = (colon ? (size_t)(colon - text) : strlen(text)) - nl;
@@ -277,10 +315,11 @@ int motif_spec_parse(const char *text, struct motif_spec *sp, char *msg, size_t 
 	}
 	if (colon) {
 		cl = strlen(colon + 1);
-		if (parse_count(colon + 1, cl, &count) != 0 || count < 1 ||
-		    count > GS_MAX_NODES) {
-			snprintf(msg, msglen, "'%s': the count after ':' must be an integer "
-				 "from 1 to %lld", text, (long long)GS_MAX_NODES);
+		if (parse_count(colon + 1, cl, &count) != 0 || count < 1 || count > GS_MAX_NODES) {
+			snprintf(msg, msglen,
+				 "'%s': the count after ':' must be an integer "
+				 "from 1 to %lld",
+				 text, (long long)GS_MAX_NODES);
 			return -1;
 		}
 	}
@@ -290,7 +329,8 @@ int motif_spec_parse(const char *text, struct motif_spec *sp, char *msg, size_t 
 	return 0;
 }
 
-char *motif_spec_name(const struct motif_spec *sp, char *buf, size_t len)
+char *
+motif_spec_name(const struct motif_spec *sp, char *buf, size_t len)
 {
 	if (kinds[sp->kind].min > 0)
 		snprintf(buf, len, "%s%d", kinds[sp->kind].name, (int)sp->size);
@@ -299,7 +339,8 @@ char *motif_spec_name(const struct motif_spec *sp, char *buf, size_t len)
 	return buf;
 }
 
-char *motif_spec_list(const struct motif_opts *o)
+char *
+motif_spec_list(const struct motif_opts *o)
 {
 	size_t cap = (size_t)o->nspec * 48 + 1, at = 0;
 	char *s = xmalloc(cap), name[32];
@@ -313,10 +354,11 @@ char *motif_spec_list(const struct motif_opts *o)
 	return s;
 }
 
-const char *const motif_preset_names[] = { "ba-shapes", "cycle-varied", "tree-cycles",
-					   "tree-grid", NULL };
+const char *const motif_preset_names[] = { "ba-shapes", "cycle-varied", "tree-cycles", "tree-grid",
+					   NULL };
 
-static void preset_base(struct motif_opts *o, int base, int32_t nodes, int attach, double add)
+static void
+preset_base(struct motif_opts *o, int base, int32_t nodes, int attach, double add)
 {
 	memset(o, 0, sizeof *o);
 	o->base = base;
@@ -328,7 +370,8 @@ static void preset_base(struct motif_opts *o, int base, int32_t nodes, int attac
 	o->remove_edges = 0;
 }
 
-static void preset_spec(struct motif_opts *o, int kind, int32_t size, int64_t count)
+static void
+preset_spec(struct motif_opts *o, int kind, int32_t size, int64_t count)
 {
 	o->spec[o->nspec].kind = kind;
 	o->spec[o->nspec].size = size;
@@ -336,7 +379,8 @@ static void preset_spec(struct motif_opts *o, int kind, int32_t size, int64_t co
 	o->nspec++;
 }
 
-int motif_preset(const char *name, struct motif_opts *o)
+int
+motif_preset(const char *name, struct motif_opts *o)
 {
 	if (strcmp(name, "ba-shapes") == 0) {
 		preset_base(o, MOTIF_BASE_BA, 300, MOTIF_ATTACH_UNIFORM, 0.1);
@@ -361,7 +405,8 @@ int motif_preset(const char *name, struct motif_opts *o)
 /* ------------------------------------------------------------------ */
 /* sizes and checks */
 
-static int64_t base_edges(const struct motif_opts *o)
+static int64_t
+base_edges(const struct motif_opts *o)
 {
 	int64_t b = o->base_nodes;
 
@@ -376,13 +421,15 @@ static int64_t base_edges(const struct motif_opts *o)
 }
 
 /* floor(x + 0.5), capped far above any limit so that it stays an int64 */
-static int64_t round_count(double x)
+static int64_t
+round_count(double x)
 {
 	x = floor(x + 0.5);
 	return x < 4e18 ? (int64_t)x : (int64_t)4e18;
 }
 
-void motif_sizes(const struct motif_opts *o, struct motif_sizes *sz)
+void
+motif_sizes(const struct motif_opts *o, struct motif_sizes *sz)
 {
 	int64_t n, m;
 	int nroles, i;
@@ -404,21 +451,30 @@ void motif_sizes(const struct motif_opts *o, struct motif_sizes *sz)
 }
 
 /* The per-field checks of motif_opts_check. */
-static int check_fields(const struct motif_opts *o, char *msg, size_t msglen)
+static int
+check_fields(const struct motif_opts *o, char *msg, size_t msglen)
 {
 	int i, j;
 
 	if (o->base_nodes < 1 || o->base_nodes > GS_MAX_NODES)
 		return snprintf(msg, msglen, "--base-nodes: %d is out of range 1..%lld",
-				(int)o->base_nodes, (long long)GS_MAX_NODES), -1;
+				(int)o->base_nodes, (long long)GS_MAX_NODES),
+		       -1;
 	if (o->base == MOTIF_BASE_CYCLE && o->base_nodes < 3)
-		return snprintf(msg, msglen, "--base-nodes: a cycle needs at least 3 nodes, "
-				"not %d", (int)o->base_nodes), -1;
+		return snprintf(msg, msglen,
+				"--base-nodes: a cycle needs at least 3 nodes, "
+				"not %d",
+				(int)o->base_nodes),
+		       -1;
 	if (o->base == MOTIF_BASE_BA && (o->ba_m < 1 || o->ba_m >= o->base_nodes))
-		return snprintf(msg, msglen, "--ba-m: %d must be at least 1 and below "
-				"--base-nodes %d", (int)o->ba_m, (int)o->base_nodes), -1;
+		return snprintf(msg, msglen,
+				"--ba-m: %d must be at least 1 and below "
+				"--base-nodes %d",
+				(int)o->ba_m, (int)o->base_nodes),
+		       -1;
 	if (o->base == MOTIF_BASE_TREE && (o->branching < 1 || o->branching > GS_MAX_NODES))
-		return snprintf(msg, msglen, "--branching: %d is out of range", (int)o->branching), -1;
+		return snprintf(msg, msglen, "--branching: %d is out of range", (int)o->branching),
+		       -1;
 	if (!(o->add_edges >= 0 && o->add_edges <= MOTIF_MAX_ADD) ||
 	    !(o->remove_edges >= 0 && o->remove_edges <= 1))
 		return snprintf(msg, msglen, "noise out of range"), -1;
@@ -426,16 +482,20 @@ static int check_fields(const struct motif_opts *o, char *msg, size_t msglen)
 		return snprintf(msg, msglen, "--motif: give 1 to %d motifs", MOTIF_MAX_SPECS), -1;
 	for (i = 0; i < o->nspec; i++)
 		for (j = 0; j < i; j++)
-			if (o->spec[i].kind == o->spec[j].kind && o->spec[i].size == o->spec[j].size) {
+			if (o->spec[i].kind == o->spec[j].kind &&
+			    o->spec[i].size == o->spec[j].size) {
 				char name[32];
-				return snprintf(msg, msglen, "--motif: %s given twice (give one "
-						"count)", motif_spec_name(&o->spec[i], name,
-									  sizeof name)), -1;
+				return snprintf(msg, msglen,
+						"--motif: %s given twice (give one "
+						"count)",
+						motif_spec_name(&o->spec[i], name, sizeof name)),
+				       -1;
 			}
 	return 0;
 }
 
-int motif_opts_check(const struct motif_opts *o, char *msg, size_t msglen)
+int
+motif_opts_check(const struct motif_opts *o, char *msg, size_t msglen)
 {
 	struct motif_sizes sz;
 	double pairs;
@@ -444,27 +504,37 @@ int motif_opts_check(const struct motif_opts *o, char *msg, size_t msglen)
 		return -1;
 	motif_sizes(o, &sz);
 	if (o->attach == MOTIF_ATTACH_UNIFORM && sz.motifs > o->base_nodes)
-		return snprintf(msg, msglen, "--attach uniform: %lld motifs but %d base nodes "
+		return snprintf(msg, msglen,
+				"--attach uniform: %lld motifs but %d base nodes "
 				"(each base node takes at most one; --attach spread shares them)",
-				(long long)sz.motifs, (int)o->base_nodes), -1;
+				(long long)sz.motifs, (int)o->base_nodes),
+		       -1;
 	if (sz.nodes > GS_MAX_NODES)
-		return snprintf(msg, msglen, "%lld nodes exceed the limit %lld", (long long)sz.nodes,
-				(long long)GS_MAX_NODES), -1;
+		return snprintf(msg, msglen, "%lld nodes exceed the limit %lld",
+				(long long)sz.nodes, (long long)GS_MAX_NODES),
+		       -1;
 	if (sz.classes > MOTIF_MAX_CLASSES)
-		return snprintf(msg, msglen, "--motif: %d classes exceed the limit %d (a large grid "
-				"or fan has many roles)", sz.classes, MOTIF_MAX_CLASSES), -1;
+		return snprintf(msg, msglen,
+				"--motif: %d classes exceed the limit %d (a large grid "
+				"or fan has many roles)",
+				sz.classes, MOTIF_MAX_CLASSES),
+		       -1;
 	if (sz.clean_edges + sz.added > GS_MAX_EDGES)
 		return snprintf(msg, msglen, "%lld edges exceed the limit %lld",
-				(long long)(sz.clean_edges + sz.added), (long long)GS_MAX_EDGES), -1;
+				(long long)(sz.clean_edges + sz.added), (long long)GS_MAX_EDGES),
+		       -1;
 	pairs = (double)sz.nodes * (double)(sz.nodes - 1) / 2;
 	if ((double)sz.added > pairs - (double)sz.clean_edges)
-		return snprintf(msg, msglen, "--add-edges: %lld edges to add, but only %.0f node "
-				"pairs are not edges", (long long)sz.added,
-				pairs - (double)sz.clean_edges), -1;
+		return snprintf(msg, msglen,
+				"--add-edges: %lld edges to add, but only %.0f node "
+				"pairs are not edges",
+				(long long)sz.added, pairs - (double)sz.clean_edges),
+		       -1;
 	return 0;
 }
 
-char *motif_class_names(const struct motif_opts *o)
+char *
+motif_class_names(const struct motif_opts *o)
 {
 	struct motif_sizes sz;
 	size_t cap, at;
@@ -483,9 +553,9 @@ char *motif_class_names(const struct motif_opts *o)
 		shape_counts(sp->kind, sp->size, &n, &m, &nroles);
 		motif_spec_name(sp, name, sizeof name);
 		for (r = 0; r < nroles; r++)
-			at += (size_t)snprintf(s + at, cap - at, ",%s_%s", name,
-					       motif_role_name(sp->kind, sp->size, r, role,
-							       sizeof role));
+			at += (size_t)snprintf(
+			    s + at, cap - at, ",%s_%s", name,
+			    motif_role_name(sp->kind, sp->size, r, role, sizeof role));
 	}
 	return s;
 }
@@ -495,25 +565,27 @@ char *motif_class_names(const struct motif_opts *o)
 
 /* A motif_graph's private work arrays, reused from graph to graph. */
 struct mwork {
-	motif_shape shape;	/* the spec being placed */
-	int32_t *plug;		/* (M) the base node of motif i */
-	int32_t *perm;		/* uniform: (B) a partial shuffle of the base */
-	int32_t *rep;		/* ba: (2 base edges) every edge end, as drawn */
-	int32_t *mark;		/* ba: (B) the last new node that drew the node */
-	int32_t *eu, *ev;	/* (m0 + added) the edges as made */
-	uint64_t *set;		/* added edges: hash set of every edge key */
+	motif_shape shape; /* the spec being placed */
+	int32_t *plug;	   /* (M) the base node of motif i */
+	int32_t *perm;	   /* uniform: (B) a partial shuffle of the base */
+	int32_t *rep;	   /* ba: (2 base edges) every edge end, as drawn */
+	int32_t *mark;	   /* ba: (B) the last new node that drew the node */
+	int32_t *eu, *ev;  /* (m0 + added) the edges as made */
+	uint64_t *set;	   /* added edges: hash set of every edge key */
 	graph csr;
 	gsl_rng *r;
 	size_t cap_plug, cap_perm, cap_rep, cap_mark, cap_eu, cap_ev, cap_set;
-	size_t cap_label, cap_motif, cap_u, cap_v;	/* of the motif_graph's arrays */
+	size_t cap_label, cap_motif, cap_u, cap_v; /* of the motif_graph's arrays */
 };
 
-void motif_graph_init(motif_graph *g)
+void
+motif_graph_init(motif_graph *g)
 {
 	memset(g, 0, sizeof *g);
 }
 
-void motif_graph_free(motif_graph *g)
+void
+motif_graph_free(motif_graph *g)
 {
 	struct mwork *w;
 
@@ -542,7 +614,8 @@ void motif_graph_free(motif_graph *g)
 }
 
 /* p grown to at least want elements of size bytes (cap in elements). */
-static void *grow(void *p, size_t *cap, int64_t want, size_t size)
+static void *
+grow(void *p, size_t *cap, int64_t want, size_t size)
 {
 	if ((size_t)want > *cap) {
 		*cap = (size_t)want;
@@ -552,8 +625,8 @@ static void *grow(void *p, size_t *cap, int64_t want, size_t size)
 }
 
 /* Size every array of g and its work for the sizes sz. */
-static struct mwork *reserve(motif_graph *g, const struct motif_opts *o,
-			     const struct motif_sizes *sz)
+static struct mwork *
+reserve(motif_graph *g, const struct motif_opts *o, const struct motif_sizes *sz)
 {
 	struct mwork *w = g->priv;
 
@@ -587,7 +660,8 @@ static struct mwork *reserve(motif_graph *g, const struct motif_opts *o,
  * edge end, so a draw picks a node with probability proportional to its
  * degree.  Returns the edges written.
  */
-static int64_t base_ba(struct mwork *w, int32_t B, int32_t mm)
+static int64_t
+base_ba(struct mwork *w, int32_t B, int32_t mm)
 {
 	int64_t m = 0, len = 0, before, j;
 	int32_t s, x;
@@ -605,7 +679,7 @@ static int64_t base_ba(struct mwork *w, int32_t B, int32_t mm)
 		for (j = 0; j < mm;) {
 			x = w->rep[rng_uniform_u64(w->r, (uint64_t)before)];
 			if (w->mark[x] == s)
-				continue;	/* drawn already: targets are distinct */
+				continue; /* drawn already: targets are distinct */
 			w->mark[x] = s;
 			w->eu[m] = x;
 			w->ev[m++] = s;
@@ -617,7 +691,8 @@ static int64_t base_ba(struct mwork *w, int32_t B, int32_t mm)
 	return m;
 }
 
-static int64_t base_graph(const struct motif_opts *o, struct mwork *w)
+static int64_t
+base_graph(const struct motif_opts *o, struct mwork *w)
 {
 	int32_t B = o->base_nodes, i;
 	int64_t m = 0;
@@ -631,7 +706,7 @@ static int64_t base_graph(const struct motif_opts *o, struct mwork *w)
 			w->ev[m++] = (i + 1) % B;
 		}
 		return m;
-	default:	/* tree: node i > 0 hangs from (i-1) / branching */
+	default: /* tree: node i > 0 hangs from (i-1) / branching */
 		for (i = 1; i < B; i++) {
 			w->eu[m] = (int32_t)((i - 1) / o->branching);
 			w->ev[m++] = i;
@@ -641,7 +716,8 @@ static int64_t base_graph(const struct motif_opts *o, struct mwork *w)
 }
 
 /* The base node of every motif: distinct uniform draws, or spread. */
-static void plugs(const struct motif_opts *o, struct mwork *w, int64_t M)
+static void
+plugs(const struct motif_opts *o, struct mwork *w, int64_t M)
 {
 	int32_t B = o->base_nodes, t;
 	int64_t i, j;
@@ -653,7 +729,7 @@ static void plugs(const struct motif_opts *o, struct mwork *w, int64_t M)
 	}
 	for (i = 0; i < B; i++)
 		w->perm[i] = (int32_t)i;
-	for (i = 0; i < M; i++) {	/* partial Fisher-Yates: M <= B (checked) */
+	for (i = 0; i < M; i++) { /* partial Fisher-Yates: M <= B (checked) */
 		j = i + (int64_t)rng_uniform_u64(w->r, (uint64_t)(B - i));
 		t = w->perm[i];
 		w->perm[i] = w->perm[j];
@@ -664,8 +740,8 @@ static void plugs(const struct motif_opts *o, struct mwork *w, int64_t M)
 
 /* Copy every motif after the base: nodes, labels, edges, the joining edge.
  * Returns the edge count. */
-static int64_t place_motifs(const struct motif_opts *o, struct mwork *w, motif_graph *g,
-			    int64_t m)
+static int64_t
+place_motifs(const struct motif_opts *o, struct mwork *w, motif_graph *g, int64_t m)
 {
 	int64_t node = o->base_nodes, idx = 0, c, e;
 	int32_t cls = 1, j;
@@ -681,7 +757,7 @@ static int64_t place_motifs(const struct motif_opts *o, struct mwork *w, motif_g
 		const motif_shape *s = &w->shape;
 
 		if (motif_shape_make(&w->shape, sp->kind, sp->size, msg, sizeof msg) != 0)
-			die("motif: %s", msg);	/* motif_opts_check() passed: a bug */
+			die("motif: %s", msg); /* motif_opts_check() passed: a bug */
 		for (c = 0; c < sp->count; c++, idx++, node += s->n) {
 			for (j = 0; j < s->n; j++) {
 				g->label[node + j] = cls + s->role[j];
@@ -700,7 +776,8 @@ static int64_t place_motifs(const struct motif_opts *o, struct mwork *w, motif_g
 }
 
 /* Move k edges drawn uniformly without replacement to the front. */
-static void pick_removed(struct mwork *w, int64_t m, int64_t k)
+static void
+pick_removed(struct mwork *w, int64_t m, int64_t k)
 {
 	int64_t i, j;
 	int32_t t;
@@ -716,13 +793,15 @@ static void pick_removed(struct mwork *w, int64_t m, int64_t k)
 	}
 }
 
-static uint64_t edge_key(int32_t a, int32_t b)
+static uint64_t
+edge_key(int32_t a, int32_t b)
 {
 	return a < b ? (uint64_t)a << 32 | (uint32_t)b : (uint64_t)b << 32 | (uint32_t)a;
 }
 
 /* Insert key into the set (open addressing, mask + 1 slots); 1 if new. */
-static int set_insert(uint64_t *set, uint64_t mask, uint64_t key)
+static int
+set_insert(uint64_t *set, uint64_t mask, uint64_t key)
 {
 	uint64_t h = rng_mix(key, 0) & mask;
 
@@ -741,7 +820,8 @@ static int set_insert(uint64_t *set, uint64_t mask, uint64_t key)
  * before.  Rejection: the graphs are sparse, so a draw is nearly always
  * new; motif_opts_check() made sure that k such pairs exist.
  */
-static int64_t add_pairs(struct mwork *w, int32_t n, int64_t m, int64_t k)
+static int64_t
+add_pairs(struct mwork *w, int32_t n, int64_t m, int64_t k)
 {
 	uint64_t slots = 2, mask;
 	int64_t i;
@@ -752,7 +832,7 @@ static int64_t add_pairs(struct mwork *w, int32_t n, int64_t m, int64_t k)
 	while (slots < 2 * (uint64_t)(m + k))
 		slots *= 2;
 	w->set = grow(w->set, &w->cap_set, (int64_t)slots, sizeof *w->set);
-	memset(w->set, 0xff, (size_t)slots * sizeof *w->set);	/* UINT64_MAX: empty */
+	memset(w->set, 0xff, (size_t)slots * sizeof *w->set); /* UINT64_MAX: empty */
 	mask = slots - 1;
 	for (i = 0; i < m; i++)
 		set_insert(w->set, mask, edge_key(w->eu[i], w->ev[i]));
@@ -768,8 +848,8 @@ static int64_t add_pairs(struct mwork *w, int32_t n, int64_t m, int64_t k)
 	return m + k;
 }
 
-void motif_generate(const struct motif_opts *o, uint64_t seed, uint64_t stream,
-		    motif_graph *g)
+void
+motif_generate(const struct motif_opts *o, uint64_t seed, uint64_t stream, motif_graph *g)
 {
 	struct motif_sizes sz;
 	struct mwork *w;

@@ -41,63 +41,71 @@
 #include <stdint.h>
 
 /* Motif kinds (motif_shape_make documents each one's nodes and roles). */
-enum { MOTIF_HOUSE, MOTIF_HOUSE_X, MOTIF_CYCLE, MOTIF_STAR, MOTIF_FAN, MOTIF_GRID,
-       MOTIF_CLIQUE, MOTIF_KINDS };
+enum {
+	MOTIF_HOUSE,
+	MOTIF_HOUSE_X,
+	MOTIF_CYCLE,
+	MOTIF_STAR,
+	MOTIF_FAN,
+	MOTIF_GRID,
+	MOTIF_CLIQUE,
+	MOTIF_KINDS
+};
 enum { MOTIF_BASE_BA, MOTIF_BASE_CYCLE, MOTIF_BASE_TREE };
 enum { MOTIF_ATTACH_UNIFORM, MOTIF_ATTACH_SPREAD };
 
-#define MOTIF_MAX_SIZE  1000	/* the size of a sized kind (grid: side) */
-#define MOTIF_MAX_SPECS 32	/* --motif options */
-#define MOTIF_MAX_ADD   100.0	/* add_edges: added edges per clean edge */
+#define MOTIF_MAX_SIZE 1000 /* the size of a sized kind (grid: side) */
+#define MOTIF_MAX_SPECS 32  /* --motif options */
+#define MOTIF_MAX_ADD 100.0 /* add_edges: added edges per clean edge */
 
 /* One --motif: count copies of a kind (of a size, for sized kinds). */
 struct motif_spec {
-	int kind;		/* MOTIF_x */
-	int32_t size;		/* 0 for house and house-x */
-	int64_t count;		/* >= 1 */
+	int kind;      /* MOTIF_x */
+	int32_t size;  /* 0 for house and house-x */
+	int64_t count; /* >= 1 */
 };
 
 struct motif_opts {
-	int base;		/* MOTIF_BASE_x */
-	int32_t base_nodes;	/* B */
-	int32_t ba_m;		/* ba: edges of each new node, 1 <= m < B */
-	int32_t branching;	/* tree: children of each inner node, >= 1 */
+	int base;	    /* MOTIF_BASE_x */
+	int32_t base_nodes; /* B */
+	int32_t ba_m;	    /* ba: edges of each new node, 1 <= m < B */
+	int32_t branching;  /* tree: children of each inner node, >= 1 */
 	int nspec;
 	struct motif_spec spec[MOTIF_MAX_SPECS];
-	int attach;		/* MOTIF_ATTACH_x */
-	double add_edges;	/* added edges per clean edge, [0, MOTIF_MAX_ADD] */
-	double remove_edges;	/* removed share of the clean edges, [0, 1] */
+	int attach;	     /* MOTIF_ATTACH_x */
+	double add_edges;    /* added edges per clean edge, [0, MOTIF_MAX_ADD] */
+	double remove_edges; /* removed share of the clean edges, [0, 1] */
 };
 
 /* A motif on local nodes 0 .. n-1. */
 typedef struct motif_shape {
 	int32_t n;
 	int64_t m;
-	int32_t *u, *v;		/* (m) edges, u < v */
-	int32_t *role;		/* (n) 0 .. nroles-1 */
+	int32_t *u, *v; /* (m) edges, u < v */
+	int32_t *role;	/* (n) 0 .. nroles-1 */
 	int nroles;
-	int32_t anchor;		/* the node joined to the base graph */
+	int32_t anchor; /* the node joined to the base graph */
 	size_t cap_n, cap_m;
 } motif_shape;
 
 /* The sizes every graph of the options has (motif_sizes). */
 struct motif_sizes {
-	int64_t nodes;		/* B + the motifs' nodes */
-	int64_t motifs;		/* sum of the counts */
+	int64_t nodes;	/* B + the motifs' nodes */
+	int64_t motifs; /* sum of the counts */
 	int64_t base_edges;
-	int64_t clean_edges;	/* m0: base + motifs + one per motif */
+	int64_t clean_edges; /* m0: base + motifs + one per motif */
 	int64_t removed, added;
-	int64_t edges;		/* m0 - removed + added */
-	int classes;		/* 1 + the roles of every spec */
+	int64_t edges; /* m0 - removed + added */
+	int classes;   /* 1 + the roles of every spec */
 };
 
 /* One generated graph. */
 typedef struct motif_graph {
 	int32_t n;
 	int64_t m;
-	int32_t *u, *v;		/* (m) edges u < v, sorted by (u, v) */
-	int32_t *label;		/* (n) class of every node (its role) */
-	int32_t *motif;		/* (n) index of the node's motif, -1 on the base */
+	int32_t *u, *v; /* (m) edges u < v, sorted by (u, v) */
+	int32_t *label; /* (n) class of every node (its role) */
+	int32_t *motif; /* (n) index of the node's motif, -1 on the base */
 	/* private: work arrays, reused from graph to graph */
 	void *priv;
 } motif_graph;
@@ -167,7 +175,7 @@ char *motif_spec_list(const struct motif_opts *o);
  *                 3 x 3, attached uniformly; no noise.
  */
 int motif_preset(const char *name, struct motif_opts *o);
-extern const char *const motif_preset_names[];	/* NULL-terminated */
+extern const char *const motif_preset_names[]; /* NULL-terminated */
 
 /*
  * The sizes of every graph of o, computed in 64 bits with no overflow for
@@ -214,7 +222,6 @@ char *motif_class_names(const struct motif_opts *o);
  * per edge, 16 to 32 more with added edges (their hash set), and 24 per
  * node.
  */
-void motif_generate(const struct motif_opts *o, uint64_t seed, uint64_t stream,
-		    motif_graph *g);
+void motif_generate(const struct motif_opts *o, uint64_t seed, uint64_t stream, motif_graph *g);
 
 #endif

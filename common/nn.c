@@ -61,22 +61,20 @@ fast_tanhf(float x)
 #define COLBLK 32
 
 void
-nn_gemm(int ta, int tb, int64_t M, int64_t N, int64_t K, real alpha,
-	const real *A, int64_t lda, const real *B, int64_t ldb, real beta,
-	real *C, int64_t ldc)
+nn_gemm(int ta, int tb, int64_t M, int64_t N, int64_t K, real alpha, const real *A, int64_t lda,
+	const real *B, int64_t ldb, real beta, real *C, int64_t ldc)
 {
 	if (M == 0 || N == 0)
 		return;
-	if (K == 0) {		/* BLAS would not touch C when K = 0 with beta 1 */
+	if (K == 0) { /* BLAS would not touch C when K = 0 with beta 1 */
 		for (int64_t r = 0; r < M; r++)
 			for (int64_t c = 0; c < N; c++)
 				C[r * ldc + c] = beta == 0 ? 0 : beta * C[r * ldc + c];
 		return;
 	}
 #ifdef NN_DOUBLE
-	cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
-		    tb ? CblasTrans : CblasNoTrans, (int)M, (int)N, (int)K, alpha,
-		    A, (int)lda, B, (int)ldb, beta, C, (int)ldc);
+	cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
+		    (int)M, (int)N, (int)K, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc);
 #else
 	/* OpenBLAS sgemm, or bf16 operands for the large products when the
 	 * program chose bf16 (gemm.h) */
@@ -88,11 +86,10 @@ nn_gemm(int ta, int tb, int64_t M, int64_t N, int64_t K, real alpha,
 /* dense */
 
 void
-lin_fwd(real *Y, const real *X, const real *W, const real *b, int64_t N,
-	int64_t i, int64_t o)
+lin_fwd(real *Y, const real *X, const real *W, const real *b, int64_t N, int64_t i, int64_t o)
 {
 	if (b) {
-		#pragma omp parallel for schedule(static) if (PAR(N * o))
+#pragma omp parallel for schedule(static) if (PAR(N * o))
 		for (int64_t r = 0; r < N; r++)
 			memcpy(Y + r * o, b, (size_t)o * sizeof(real));
 	}
@@ -106,12 +103,12 @@ lin_fwd(real *Y, const real *X, const real *W, const real *b, int64_t N,
  * fixed chunks, each with its own double partial sums, added in order.
  */
 static void
-colsums(double *acc, const real *A, real *const *B, int nb, const int32_t *idx,
-	int64_t N, int64_t o)
+colsums(double *acc, const real *A, real *const *B, int nb, const int32_t *idx, int64_t N,
+	int64_t o)
 {
 	int nl = nb ? nb : 1;
 	double *part = xcalloc((size_t)(RCHUNKS * nl * o), sizeof *part);
-	#pragma omp parallel for schedule(dynamic, 1) if (PAR(N * o * nl))
+#pragma omp parallel for schedule(dynamic, 1) if (PAR(N * o * nl))
 	for (int ch = 0; ch < RCHUNKS; ch++) {
 		int64_t r0 = N * ch / RCHUNKS, r1 = N * (ch + 1) / RCHUNKS;
 		double *p = part + (int64_t)ch * nl * o;
@@ -150,8 +147,8 @@ colsum_add(real *db, const real *dY, int64_t N, int64_t o)
 }
 
 void
-lin_bwd(real *dX, real *dW, real *db, const real *dY, const real *X,
-	const real *W, int64_t N, int64_t i, int64_t o, int acc)
+lin_bwd(real *dX, real *dW, real *db, const real *dY, const real *X, const real *W, int64_t N,
+	int64_t i, int64_t o, int acc)
 {
 	nn_gemm(1, 0, i, o, N, 1, X, i, dY, o, 1, dW, o);
 	if (db)
@@ -163,7 +160,7 @@ lin_bwd(real *dX, real *dW, real *db, const real *dY, const real *X,
 void
 tanh_fwd(real *y, const real *x, int64_t n)
 {
-	#pragma omp parallel for simd schedule(static) if (PAR(n))
+#pragma omp parallel for simd schedule(static) if (PAR(n))
 	for (int64_t i = 0; i < n; i++)
 		y[i] = TANH(x[i]);
 }
@@ -173,7 +170,7 @@ tanh_fwd(real *y, const real *x, int64_t n)
 void
 relu_fwd(real *y, const real *x, int64_t n)
 {
-	#pragma omp parallel for simd schedule(static) if (PAR(n))
+#pragma omp parallel for simd schedule(static) if (PAR(n))
 	for (int64_t i = 0; i < n; i++)
 		y[i] = x[i] > 0 ? x[i] : 0;
 }
@@ -181,7 +178,7 @@ relu_fwd(real *y, const real *x, int64_t n)
 void
 tanh_bwd(real *dx, const real *dy, const real *y, int64_t n)
 {
-	#pragma omp parallel for schedule(static) if (PAR(n))
+#pragma omp parallel for schedule(static) if (PAR(n))
 	for (int64_t i = 0; i < n; i++)
 		dx[i] = dy[i] * (1 - y[i] * y[i]);
 }
@@ -189,9 +186,9 @@ tanh_bwd(real *dx, const real *dy, const real *y, int64_t n)
 void
 relu_bwd(real *dx, const real *dy, const real *y, int64_t n)
 {
-	#pragma omp parallel for simd schedule(static) if (PAR(n))
+#pragma omp parallel for simd schedule(static) if (PAR(n))
 	for (int64_t i = 0; i < n; i++) {
-		real g = dy[i];		/* loaded either way, so no branch */
+		real g = dy[i]; /* loaded either way, so no branch */
 		dx[i] = y[i] > 0 ? g : 0;
 	}
 }
@@ -238,14 +235,14 @@ xh_put_row(void *XH, int bf, int64_t i, const real *v, int64_t n)
 }
 
 static inline void
-gnorm_fwd_body(void *Y, void *XH, real *istd, const real *X, const real *gamma,
-	       const real *beta, const int64_t *off, int G, int64_t d, real eps, int bf)
+gnorm_fwd_body(void *Y, void *XH, real *istd, const real *X, const real *gamma, const real *beta,
+	       const int64_t *off, int G, int64_t d, real eps, int bf)
 {
-	#pragma omp parallel if (PAR(off[G] * d))
+#pragma omp parallel if (PAR(off[G] * d))
 	{
 		double *mu = xcalloc((size_t)d, sizeof *mu);
 		double *var = xcalloc((size_t)d, sizeof *var);
-		#pragma omp for schedule(dynamic, 1)
+#pragma omp for schedule(dynamic, 1)
 		for (int g = 0; g < G; g++) {
 			int64_t r0 = off[g], r1 = off[g + 1], n = r1 - r0;
 			if (n == 0)
@@ -288,8 +285,8 @@ gnorm_fwd_body(void *Y, void *XH, real *istd, const real *X, const real *gamma,
 }
 
 void
-gnorm_fwd(real *Y, real *XH, real *istd, const real *X, const real *gamma,
-	  const real *beta, const int64_t *off, int G, int64_t d, real eps)
+gnorm_fwd(real *Y, real *XH, real *istd, const real *X, const real *gamma, const real *beta,
+	  const int64_t *off, int G, int64_t d, real eps)
 {
 	gnorm_fwd_body(Y, XH, istd, X, gamma, beta, off, G, d, eps, 0);
 }
@@ -311,14 +308,14 @@ gnorm_bwd_body(void *dX, real *dgamma, real *dbeta, const real *dY, const void *
 	 * serially below) and the two terms of the input gradient. */
 	double *s1 = xcalloc((size_t)G * (size_t)d, sizeof *s1);
 	double *s2 = xcalloc((size_t)G * (size_t)d, sizeof *s2);
-	#pragma omp parallel for schedule(dynamic, 1) if (PAR(off[G] * d))
+#pragma omp parallel for schedule(dynamic, 1) if (PAR(off[G] * d))
 	for (int g = 0; g < G; g++) {
 		int64_t r0 = off[g], r1 = off[g + 1], n = r1 - r0;
 		double *a = s1 + (int64_t)g * d, *b = s2 + (int64_t)g * d;
 		const real *is = istd + (int64_t)g * d;
 		if (n == 0)
 			continue;
-		for (int64_t c0 = 0; c0 < d; c0 += GNCOLS) {	/* as gnorm_fwd_body */
+		for (int64_t c0 = 0; c0 < d; c0 += GNCOLS) { /* as gnorm_fwd_body */
 			int64_t c1 = c0 + GNCOLS < d ? c0 + GNCOLS : d;
 			real buf[GNCOLS];
 			for (int64_t r = r0; r < r1; r++) {
@@ -333,8 +330,8 @@ gnorm_bwd_body(void *dX, real *dgamma, real *dbeta, const real *dY, const void *
 				real dr[GNCOLS];
 				for (int64_t c = c0; c < c1; c++) {
 					/* dXH = gamma dY; sums of dXH are gamma * sums */
-					double t = (double)n * dY[r * d + c] - a[c]
-					    - xr[c - c0] * b[c];
+					double t =
+					    (double)n * dY[r * d + c] - a[c] - xr[c - c0] * b[c];
 					dr[c - c0] = (real)(gamma[c] * is[c] * t / (double)n);
 				}
 				xh_put_row(dX, bf, r * d + c0, dr, c1 - c0);
@@ -372,17 +369,15 @@ prefetch_row(const void *X, int bf, int64_t i, int64_t d)
 }
 
 void
-gnorm_bwd(real *dX, real *dgamma, real *dbeta, const real *dY,
-	  const real *XH, const real *istd, const real *gamma,
-	  const int64_t *off, int G, int64_t d)
+gnorm_bwd(real *dX, real *dgamma, real *dbeta, const real *dY, const real *XH, const real *istd,
+	  const real *gamma, const int64_t *off, int G, int64_t d)
 {
 	gnorm_bwd_body(dX, dgamma, dbeta, dY, XH, istd, gamma, off, G, d, 0);
 }
 
 void
-gnorm_bwd_xb(uint16_t *dX, real *dgamma, real *dbeta, const real *dY,
-	     const uint16_t *XH, const real *istd, const real *gamma,
-	     const int64_t *off, int G, int64_t d)
+gnorm_bwd_xb(uint16_t *dX, real *dgamma, real *dbeta, const real *dY, const uint16_t *XH,
+	     const real *istd, const real *gamma, const int64_t *off, int G, int64_t d)
 {
 	gnorm_bwd_body(dX, dgamma, dbeta, dY, XH, istd, gamma, off, G, d, 1);
 }
@@ -391,9 +386,9 @@ static inline void
 csr_spmm_body(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const real *av,
 	      const void *X, int64_t N, int64_t d, int relu, int bf)
 {
-	/* Whole rows: each neighbour row is one contiguous read.  (Column
+/* Whole rows: each neighbour row is one contiguous read.  (Column
 	 * panels that keep a graph's rows in L2 measured slower here.) */
-	#pragma omp parallel for schedule(dynamic, 256) if (PAR(N * d))
+#pragma omp parallel for schedule(dynamic, 256) if (PAR(N * d))
 	for (int64_t r = 0; r < N; r++) {
 		real *y = Y + r * d;
 		memset(y, 0, (size_t)d * sizeof *y);
@@ -406,10 +401,10 @@ csr_spmm_body(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const
 			 * the loop and vectorises both versions */
 			for (int64_t c = 0; c < d; c++)
 				y[c] += a * (bf ? (real)gemm_f32_of(((const uint16_t *)X)[x + c])
-					    : ((const real *)X)[x + c]);
+						: ((const real *)X)[x + c]);
 		}
-		if (relu)	/* while the row is in cache */
-			#pragma omp simd
+		if (relu) /* while the row is in cache */
+#pragma omp simd
 			for (int64_t c = 0; c < d; c++)
 				y[c] = y[c] > 0 ? y[c] : 0;
 		if (Yb)
@@ -418,8 +413,8 @@ csr_spmm_body(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const
 }
 
 void
-csr_spmm(real *Y, const int64_t *rp, const int32_t *ci, const real *av,
-	 const real *X, int64_t N, int64_t d, int relu)
+csr_spmm(real *Y, const int64_t *rp, const int32_t *ci, const real *av, const real *X, int64_t N,
+	 int64_t d, int relu)
 {
 	csr_spmm_body(Y, NULL, rp, ci, av, X, N, d, relu, 0);
 }
@@ -434,9 +429,9 @@ csr_spmm_xb(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const r
 void
 relu_bwd_xb(uint16_t *dx, const real *dy, const real *y, int64_t n)
 {
-	#pragma omp parallel for simd schedule(static) if (PAR(n))
+#pragma omp parallel for simd schedule(static) if (PAR(n))
 	for (int64_t i = 0; i < n; i++) {
-		uint16_t g = gemm_bf16_of((float)dy[i]);	/* as relu_bwd: no branch */
+		uint16_t g = gemm_bf16_of((float)dy[i]); /* as relu_bwd: no branch */
 		dx[i] = y[i] > 0 ? g : 0;
 	}
 }
@@ -460,12 +455,12 @@ mix_weights(real *w, const real *psi, int L)
 #define MIX_MAXL 64
 
 void
-mix_fwd(real *F, real *const *H, const real *alpha, const real *psi, const int32_t *idx,
-	int L, int64_t R, int64_t d)
+mix_fwd(real *F, real *const *H, const real *alpha, const real *psi, const int32_t *idx, int L,
+	int64_t R, int64_t d)
 {
 	real w[MIX_MAXL];
 	mix_weights(w, psi, L);
-	#pragma omp parallel for schedule(static) if (PAR(R * d * L))
+#pragma omp parallel for schedule(static) if (PAR(R * d * L))
 	for (int64_t r = 0; r < R; r++) {
 		real *f = F + r * d;
 		int64_t hr = idx ? idx[r] : r;
@@ -483,9 +478,8 @@ mix_fwd(real *F, real *const *H, const real *alpha, const real *psi, const int32
 }
 
 void
-mix_bwd_params(real *dalpha, real *dpsi, const real *dF, real *const *H,
-	       const real *alpha, const real *psi, const int32_t *idx, int L,
-	       int64_t R, int64_t d)
+mix_bwd_params(real *dalpha, real *dpsi, const real *dF, real *const *H, const real *alpha,
+	       const real *psi, const int32_t *idx, int L, int64_t R, int64_t d)
 {
 	real w[MIX_MAXL];
 	double dw[MIX_MAXL] = { 0 };
@@ -511,16 +505,16 @@ mix_bwd_params(real *dalpha, real *dpsi, const real *dF, real *const *H,
 }
 
 void
-mix_bwd_input(real *dH, const real *dF, const real *alpha, const real *psi,
-	      const int32_t *idx, int l, int L, int64_t R, int64_t d, int unique)
+mix_bwd_input(real *dH, const real *dF, const real *alpha, const real *psi, const int32_t *idx,
+	      int l, int L, int64_t R, int64_t d, int unique)
 {
 	real w[MIX_MAXL], *s = xmallocarray((size_t)d, sizeof *s);
 	mix_weights(w, psi, L);
 	for (int64_t c = 0; c < d; c++)
 		s[c] = w[l] * alpha[c];
 	if (unique) {
-		/* every row of dH is written by one r: split the rows */
-		#pragma omp parallel for schedule(static) if (PAR(R * d))
+/* every row of dH is written by one r: split the rows */
+#pragma omp parallel for schedule(static) if (PAR(R * d))
 		for (int64_t r = 0; r < R; r++) {
 			real *h = dH + (idx ? idx[r] : r) * d;
 			const real *g = dF + r * d;
@@ -530,7 +524,7 @@ mix_bwd_input(real *dH, const real *dF, const real *alpha, const real *psi,
 	} else {
 		/* repeated rows: split the columns, each thread keeps the order */
 		int64_t cb = 128, nb = (d + cb - 1) / cb;
-		#pragma omp parallel for schedule(static) if (PAR(R * d))
+#pragma omp parallel for schedule(static) if (PAR(R * d))
 		for (int64_t b = 0; b < nb; b++) {
 			int64_t c0 = b * cb, c1 = c0 + cb < d ? c0 + cb : d;
 			for (int64_t r = 0; r < R; r++) {
@@ -572,12 +566,12 @@ dotr(const real *a, const real *b, int64_t n)
 }
 
 void
-ntn_pair_fwd(real *logit, real *XW, real *h, const real *X, const real *Y, ntn p,
-	     int64_t P, int64_t d, int k)
+ntn_pair_fwd(real *logit, real *XW, real *h, const real *X, const real *Y, ntn p, int64_t P,
+	     int64_t d, int k)
 {
 	int64_t kd = (int64_t)k * d;
 	nn_gemm(0, 0, P, kd, d, p.s, X, d, p.W, kd, 0, XW, kd);
-	#pragma omp parallel for schedule(static) if (PAR(P * kd))
+#pragma omp parallel for schedule(static) if (PAR(P * kd))
 	for (int64_t i = 0; i < P; i++) {
 		const real *x = X + i * d, *y = Y + i * d;
 		real z = p.ob[0];
@@ -594,9 +588,8 @@ ntn_pair_fwd(real *logit, real *XW, real *h, const real *X, const real *Y, ntn p
 }
 
 void
-ntn_pair_bwd(real *dX, real *dY, ntn g, const real *dlogit, const real *XW,
-	     const real *h, const real *X, const real *Y, ntn p, int64_t P,
-	     int64_t d, int k, real *dXW)
+ntn_pair_bwd(real *dX, real *dY, ntn g, const real *dlogit, const real *XW, const real *h,
+	     const real *X, const real *Y, ntn p, int64_t P, int64_t d, int k, real *dXW)
 {
 	int64_t kd = (int64_t)k * d;
 	double dob = 0, dO[16] = { 0 }, dB[16] = { 0 };
@@ -627,7 +620,7 @@ ntn_pair_bwd(real *dX, real *dY, ntn g, const real *dlogit, const real *XW,
 	 * dXW stays small. */
 	for (int64_t i0 = 0; i0 < P; i0 += NTN_CHUNK) {
 		int64_t n = P - i0 < NTN_CHUNK ? P - i0 : NTN_CHUNK;
-		#pragma omp parallel for schedule(static) if (PAR(n * kd))
+#pragma omp parallel for schedule(static) if (PAR(n * kd))
 		for (int64_t i = i0; i < i0 + n; i++) {
 			real *dy = dY + i * d;
 			const real *y = Y + i * d;
@@ -648,9 +641,9 @@ ntn_pair_bwd(real *dX, real *dY, ntn g, const real *dlogit, const real *XW,
 }
 
 void
-ntn_cand_fwd(real *logit, real *CW, real *XV, real *CV, real *h, const real *X,
-	     const real *C, ntn p, const int32_t *cbeg, const int32_t *cnum,
-	     int64_t Q, int64_t S, int kmax, int64_t d, int k)
+ntn_cand_fwd(real *logit, real *CW, real *XV, real *CV, real *h, const real *X, const real *C,
+	     ntn p, const int32_t *cbeg, const int32_t *cnum, int64_t Q, int64_t S, int kmax,
+	     int64_t d, int k)
 {
 	int64_t kd = (int64_t)k * d;
 	/* CW[s][t] = W_t c_s: C W_t^T, W_t at column t d of W (ld k d). */
@@ -658,7 +651,7 @@ ntn_cand_fwd(real *logit, real *CW, real *XV, real *CV, real *h, const real *X,
 		nn_gemm(0, 1, S, d, d, p.s, C, d, p.W + t * d, kd, 0, CW + t * d, kd);
 	nn_gemm(0, 0, Q, k, d, 1, X, d, p.V, k, 0, XV, k);
 	nn_gemm(0, 0, S, k, d, 1, C, d, p.V + d * k, k, 0, CV, k);
-	#pragma omp parallel for schedule(static) if (PAR(Q * kmax * kd))
+#pragma omp parallel for schedule(static) if (PAR(Q * kmax * kd))
 	for (int64_t q = 0; q < Q; q++) {
 		const real *x = X + q * d;
 		for (int j = 0; j < kmax; j++) {
@@ -672,8 +665,8 @@ ntn_cand_fwd(real *logit, real *CW, real *XV, real *CV, real *h, const real *X,
 			int64_t s = cbeg[q] + j;
 			real z = p.ob[0];
 			for (int t = 0; t < k; t++) {
-				real v = dotr(x, CW + s * kd + t * d, d)
-				    + XV[q * k + t] + CV[s * k + t] + p.b[t];
+				real v = dotr(x, CW + s * kd + t * d, d) + XV[q * k + t] +
+					 CV[s * k + t] + p.b[t];
 				hq[t] = TANH(v);
 				z += p.o[t] * hq[t];
 			}
@@ -683,10 +676,9 @@ ntn_cand_fwd(real *logit, real *CW, real *XV, real *CV, real *h, const real *X,
 }
 
 void
-ntn_cand_bwd(real *dX, real *dC, ntn g, const real *dlogit, const real *CW,
-	     const real *h, const real *X, const real *C, ntn p,
-	     const int32_t *cbeg, const int32_t *cnum, int64_t Q, int64_t S,
-	     int kmax, int64_t d, int k, real *dCW, real *dXV, real *dCV)
+ntn_cand_bwd(real *dX, real *dC, ntn g, const real *dlogit, const real *CW, const real *h,
+	     const real *X, const real *C, ntn p, const int32_t *cbeg, const int32_t *cnum,
+	     int64_t Q, int64_t S, int kmax, int64_t d, int k, real *dCW, real *dXV, real *dCV)
 {
 	int64_t kd = (int64_t)k * d;
 	double dob = 0, dO[16] = { 0 }, dB[16] = { 0 };
@@ -716,7 +708,7 @@ ntn_cand_bwd(real *dX, real *dC, ntn g, const real *dlogit, const real *CW,
 	}
 	/* dX = dXV Vx^T + sum_j,t dpre CW[s][t]. */
 	nn_gemm(0, 1, Q, d, k, 1, dXV, k, p.V, k, 0, dX, d);
-	#pragma omp parallel for schedule(static) if (PAR(Q * kmax * kd))
+#pragma omp parallel for schedule(static) if (PAR(Q * kmax * kd))
 	for (int64_t q = 0; q < Q; q++) {
 		real *dx = dX + q * d;
 		for (int j = 0; j < cnum[q]; j++) {
@@ -743,7 +735,7 @@ ntn_cand_bwd(real *dX, real *dC, ntn g, const real *dlogit, const real *CW,
 		for (int j = 0; j < cnum[q]; j++)
 			qj[cur[cbeg[q] + j]++] = q * kmax + j;
 	free(cur);
-	#pragma omp parallel for schedule(dynamic, 1) if (PAR(Q * kmax * kd))
+#pragma omp parallel for schedule(dynamic, 1) if (PAR(Q * kmax * kd))
 	for (int64_t c = 0; c < S; c++) {
 		real *dcw = dCW + c * kd;
 		memset(dcw, 0, (size_t)kd * sizeof *dcw);
@@ -772,28 +764,27 @@ ntn_cand_bwd(real *dX, real *dC, ntn g, const real *dlogit, const real *CW,
 /* ranking heads */
 
 void
-rank_fwd(real *S, real *Z, const real *X, const real *W1, const real *b1,
-	 const real *w2, const real *b2, int64_t R, int64_t d, int nh,
-	 int64_t hd)
+rank_fwd(real *S, real *Z, const real *X, const real *W1, const real *b1, const real *w2,
+	 const real *b2, int64_t R, int64_t d, int nh, int64_t hd)
 {
 	int64_t H = nh * hd;
 	lin_fwd(Z, X, W1, b1, R, d, H);
 	relu_fwd(Z, Z, R * H);
-	#pragma omp parallel for schedule(static) if (PAR(R * H))
+#pragma omp parallel for schedule(static) if (PAR(R * H))
 	for (int64_t r = 0; r < R; r++)
 		for (int t = 0; t < nh; t++)
 			S[r * nh + t] = dotr(Z + r * H + t * hd, w2 + t * hd, hd) + b2[t];
 }
 
 void
-rank_bwd(real *dX, real *dW1, real *db1, real *dw2, real *db2, const real *dS,
-	 const real *Z, const real *X, const real *W1, const real *w2, int64_t R,
-	 int64_t d, int nh, int64_t hd, real *dZ)
+rank_bwd(real *dX, real *dW1, real *db1, real *dw2, real *db2, const real *dS, const real *Z,
+	 const real *X, const real *W1, const real *w2, int64_t R, int64_t d, int nh, int64_t hd,
+	 real *dZ)
 {
 	int64_t H = nh * hd;
 	/* dw2[t] += sum_r dS[r][t] Z[r][t]: blocks of (t, columns). */
 	int64_t nbh = (hd + COLBLK - 1) / COLBLK;
-	#pragma omp parallel for schedule(static) if (PAR(R * H))
+#pragma omp parallel for schedule(static) if (PAR(R * H))
 	for (int64_t b = 0; b < nh * nbh; b++) {
 		int t = (int)(b / nbh);
 		int64_t c0 = (b % nbh) * COLBLK, c1 = c0 + COLBLK < hd ? c0 + COLBLK : hd;
@@ -807,11 +798,11 @@ rank_bwd(real *dX, real *dW1, real *db1, real *dw2, real *db2, const real *dS,
 		for (int64_t c = c0; c < c1; c++)
 			dw2[t * hd + c] += (real)acc[c - c0];
 	}
-	#pragma omp parallel for schedule(static) if (PAR(R * H))
+#pragma omp parallel for schedule(static) if (PAR(R * H))
 	for (int64_t r = 0; r < R; r++)
 		for (int t = 0; t < nh; t++) {
 			real ds = dS[r * nh + t];
-			const real *z = Z + r * H + t * hd;	/* may be dz */
+			const real *z = Z + r * H + t * hd; /* may be dz */
 			real *dz = dZ + r * H + t * hd;
 			for (int64_t c = 0; c < hd; c++)
 				dz[c] = z[c] > 0 ? ds * w2[t * hd + c] : 0;
@@ -824,16 +815,15 @@ rank_bwd(real *dX, real *dW1, real *db1, real *dw2, real *db2, const real *dS,
 /* attention aggregator */
 
 void
-attn_fwd(real *C, real *T, real *a, const real *X, const real *Wa,
-	 const real *ba, const real *w, const int64_t *soff, int64_t nseg,
-	 int64_t Ns, int64_t d, int64_t hd)
+attn_fwd(real *C, real *T, real *a, const real *X, const real *Wa, const real *ba, const real *w,
+	 const int64_t *soff, int64_t nseg, int64_t Ns, int64_t d, int64_t hd)
 {
 	lin_fwd(T, X, Wa, ba, Ns, d, hd);
 	tanh_fwd(T, T, Ns * hd);
-	#pragma omp parallel for schedule(static) if (PAR(Ns * hd))
+#pragma omp parallel for schedule(static) if (PAR(Ns * hd))
 	for (int64_t r = 0; r < Ns; r++)
 		a[r] = dotr(T + r * hd, w, hd);
-	#pragma omp parallel for schedule(dynamic, 1) if (PAR(Ns * d))
+#pragma omp parallel for schedule(dynamic, 1) if (PAR(Ns * d))
 	for (int64_t s = 0; s < nseg; s++) {
 		real *c = C + s * d;
 		memset(c, 0, (size_t)d * sizeof *c);
@@ -854,12 +844,11 @@ attn_fwd(real *C, real *T, real *a, const real *X, const real *Wa,
 }
 
 void
-attn_bwd(real *dX, real *dWa, real *dba, real *dw, const real *dC,
-	 const real *T, const real *a, const real *X, const real *Wa,
-	 const real *w, const int64_t *soff, int64_t nseg, int64_t Ns, int64_t d,
-	 int64_t hd, real *dT, real *de)
+attn_bwd(real *dX, real *dWa, real *dba, real *dw, const real *dC, const real *T, const real *a,
+	 const real *X, const real *Wa, const real *w, const int64_t *soff, int64_t nseg,
+	 int64_t Ns, int64_t d, int64_t hd, real *dT, real *de)
 {
-	#pragma omp parallel for schedule(dynamic, 1) if (PAR(Ns * d))
+#pragma omp parallel for schedule(dynamic, 1) if (PAR(Ns * d))
 	for (int64_t s = 0; s < nseg; s++) {
 		const real *dc = dC + s * d;
 		double sum = 0;
@@ -875,7 +864,7 @@ attn_bwd(real *dX, real *dWa, real *dba, real *dw, const real *dC,
 	}
 	/* dw += T^T de, dT = de w^T (1 - T^2). */
 	nn_gemm(1, 0, hd, 1, Ns, 1, T, hd, de, 1, 1, dw, 1);
-	#pragma omp parallel for schedule(static) if (PAR(Ns * hd))
+#pragma omp parallel for schedule(static) if (PAR(Ns * hd))
 	for (int64_t r = 0; r < Ns; r++)
 		for (int64_t j = 0; j < hd; j++) {
 			real t = T[r * hd + j];
@@ -909,8 +898,8 @@ bce_logits(real *dz, const real *z, const real *y, const real *wt, int64_t n)
 }
 
 double
-softmax_xent(real *dz, int64_t *correct, const real *z, const int32_t *cnum,
-	     const int32_t *tgt, int64_t Q, int kmax)
+softmax_xent(real *dz, int64_t *correct, const real *z, const int32_t *cnum, const int32_t *tgt,
+	     int64_t Q, int kmax)
 {
 	double loss = 0;
 	int64_t ok = 0;
@@ -930,8 +919,8 @@ softmax_xent(real *dz, int64_t *correct, const real *z, const int32_t *cnum,
 		ok += best == tgt[q];
 		for (int j = 0; j < kmax; j++)
 			dq[j] = j < cnum[q]
-			    ? (real)((exp(zq[j] - mx) / s - (j == tgt[q])) / (double)Q)
-			    : 0;
+				    ? (real)((exp(zq[j] - mx) / s - (j == tgt[q])) / (double)Q)
+				    : 0;
 	}
 	if (correct)
 		*correct = ok;
@@ -941,11 +930,11 @@ softmax_xent(real *dz, int64_t *correct, const real *z, const int32_t *cnum,
 /* ------------------------------------------------------------------ */
 
 void
-adam_step(real *p, const real *g, real *m, real *v, int64_t n, double lr,
-	  double b1, double b2, double eps, int64_t t)
+adam_step(real *p, const real *g, real *m, real *v, int64_t n, double lr, double b1, double b2,
+	  double eps, int64_t t)
 {
 	double c1 = 1 - pow(b1, (double)t), c2 = 1 - pow(b2, (double)t);
-	#pragma omp parallel for schedule(static) if (PAR(n))
+#pragma omp parallel for schedule(static) if (PAR(n))
 	for (int64_t i = 0; i < n; i++) {
 		double mi = b1 * m[i] + (1 - b1) * g[i];
 		double vi = b2 * v[i] + (1 - b2) * (double)g[i] * g[i];

@@ -8,12 +8,14 @@
 #include "err.h"
 #include "nodefeat.h"
 
-void features_ws_init(features_ws *ws)
+void
+features_ws_init(features_ws *ws)
 {
 	memset(ws, 0, sizeof *ws);
 }
 
-void features_ws_free(features_ws *ws)
+void
+features_ws_free(features_ws *ws)
 {
 	if (ws == NULL)
 		return;
@@ -23,7 +25,8 @@ void features_ws_free(features_ws *ws)
 }
 
 /* Grow one workspace array (*p, *cap elements of size sz) to n elements. */
-static void *ws_grow(void **p, size_t *cap, size_t n, size_t sz)
+static void *
+ws_grow(void **p, size_t *cap, size_t n, size_t sz)
 {
 	if (n == 0)
 		n = 1;
@@ -36,13 +39,15 @@ static void *ws_grow(void **p, size_t *cap, size_t n, size_t sz)
 }
 
 /* (Any use of the scratch forgets the counts of features_counts.) */
-static int32_t *ws_i32(features_ws *ws, size_t n)
+static int32_t *
+ws_i32(features_ws *ws, size_t n)
 {
 	ws->counted = -1;
 	return ws_grow((void **)&ws->i32, &ws->cap_i32, n, sizeof *ws->i32);
 }
 
-static int64_t *ws_i64(features_ws *ws, size_t n)
+static int64_t *
+ws_i64(features_ws *ws, size_t n)
 {
 	ws->counted = -1;
 	return ws_grow((void **)&ws->i64, &ws->cap_i64, n, sizeof *ws->i64);
@@ -57,7 +62,8 @@ struct fprog {
 	int64_t done, total;
 };
 
-static void fprog_add(struct fprog *fp, int64_t nodes)
+static void
+fprog_add(struct fprog *fp, int64_t nodes)
 {
 	int64_t d;
 
@@ -69,7 +75,8 @@ static void fprog_add(struct fprog *fp, int64_t nodes)
 		fp->ws->on_progress(fp->ws->progress_arg, d, fp->total);
 }
 
-static int32_t max_degree(const graph *g)
+static int32_t
+max_degree(const graph *g)
 {
 	int32_t v, md = 0;
 
@@ -82,8 +89,9 @@ static int32_t max_degree(const graph *g)
 /* Batagelj and Zaversnik, "An O(m) Algorithm for Cores Decomposition of
  * Networks" (2003), algorithm 1.  core doubles as the current degree.
  * scratch: pos (n), vert (n), bin (md + 1) int32. */
-static void core_impl(const graph *g, int32_t md, int32_t *core, int32_t *pos,
-		      int32_t *vert, int32_t *bin, struct fprog *fp)
+static void
+core_impl(const graph *g, int32_t md, int32_t *core, int32_t *pos, int32_t *vert, int32_t *bin,
+	  struct fprog *fp)
 {
 	int32_t n = g->n, v, i, d, start = 0, num;
 	int64_t p;
@@ -93,12 +101,12 @@ static void core_impl(const graph *g, int32_t md, int32_t *core, int32_t *pos,
 	memset(bin, 0, ((size_t)md + 1) * sizeof *bin);
 	for (v = 0; v < n; v++)
 		bin[core[v]]++;
-	for (d = 0; d <= md; d++) {	/* bucket starts */
+	for (d = 0; d <= md; d++) { /* bucket starts */
 		num = bin[d];
 		bin[d] = start;
 		start += num;
 	}
-	for (v = 0; v < n; v++) {	/* nodes sorted by degree */
+	for (v = 0; v < n; v++) { /* nodes sorted by degree */
 		pos[v] = bin[core[v]];
 		vert[pos[v]] = v;
 		bin[core[v]]++;
@@ -106,7 +114,7 @@ static void core_impl(const graph *g, int32_t md, int32_t *core, int32_t *pos,
 	for (i = md; i > 0; i--)
 		bin[i] = bin[i - 1];
 	bin[0] = 0;
-	for (i = 0; i < n; i++) {	/* peel in order of current degree */
+	for (i = 0; i < n; i++) { /* peel in order of current degree */
 		if ((i + 1) % FP_STEP == 0)
 			fprog_add(fp, FP_STEP);
 		v = vert[i];
@@ -115,7 +123,7 @@ static void core_impl(const graph *g, int32_t md, int32_t *core, int32_t *pos,
 			if (core[u] > core[v]) {
 				int32_t du = core[u], pu = pos[u], pw = bin[du];
 				int32_t w = vert[pw];
-				if (u != w) {	/* move u to the front of its bucket */
+				if (u != w) { /* move u to the front of its bucket */
 					pos[u] = pw;
 					vert[pu] = w;
 					pos[w] = pu;
@@ -128,7 +136,8 @@ static void core_impl(const graph *g, int32_t md, int32_t *core, int32_t *pos,
 	}
 }
 
-void features_core_number(const graph *g, int32_t *core, features_ws *ws)
+void
+features_core_number(const graph *g, int32_t *core, features_ws *ws)
 {
 	features_ws own;
 	int32_t md, *scratch;
@@ -145,7 +154,8 @@ void features_core_number(const graph *g, int32_t *core, features_ws *ws)
 }
 
 /* Rank order for the orientation: lower degree first, ties by id. */
-static inline int before(int32_t du, int32_t u, int32_t dv, int32_t v)
+static inline int
+before(int32_t du, int32_t u, int32_t dv, int32_t v)
 {
 	return du < dv || (du == dv && u < v);
 }
@@ -155,8 +165,9 @@ static inline int before(int32_t du, int32_t u, int32_t dv, int32_t v)
  * before and after (a byte a node: a quarter of the int32 stamps it
  * replaced).  Counts are integers, so the order of the (atomic)
  * increments does not change the result. */
-static inline void tri_from(const int64_t *ooff, const int32_t *oadj, int32_t v,
-			    uint8_t *mark, int64_t *tri, int atomic)
+static inline void
+tri_from(const int64_t *ooff, const int32_t *oadj, int32_t v, uint8_t *mark, int64_t *tri,
+	 int atomic)
 {
 	int64_t p, q, here = 0;
 
@@ -200,21 +211,23 @@ static inline void tri_from(const int64_t *ooff, const int32_t *oadj, int32_t v,
 }
 
 /* Threads the triangle count will use on g. */
-static int tri_threads(const graph *g)
+static int
+tri_threads(const graph *g)
 {
 	return 2 * g->m >= FEATURES_PAR_MIN_ARCS ? omp_get_max_threads() : 1;
 }
 
 /* int32 elements of the arcs and marks of tri_impl: m, then n * nth bytes. */
-static size_t tri_i32(const graph *g, int nth)
+static size_t
+tri_i32(const graph *g, int nth)
 {
 	return (size_t)g->m + ((size_t)g->n * (size_t)nth + 3) / 4;
 }
 
 /* ooff: n + 1 int64; oadj: tri_i32() int32 (the byte marks follow the
  * arcs). */
-static void tri_impl(const graph *g, int64_t *tri, int64_t *ooff, int32_t *oadj, int nth,
-		     struct fprog *fp)
+static void
+tri_impl(const graph *g, int64_t *tri, int64_t *ooff, int32_t *oadj, int nth, struct fprog *fp)
 {
 	int32_t n = g->n, v;
 	uint8_t *mark = (uint8_t *)(oadj + g->m);
@@ -261,7 +274,8 @@ static void tri_impl(const graph *g, int64_t *tri, int64_t *ooff, int32_t *oadj,
 	}
 }
 
-void features_triangles(const graph *g, int64_t *tri, features_ws *ws)
+void
+features_triangles(const graph *g, int64_t *tri, features_ws *ws)
 {
 	features_ws own;
 	int nth;
@@ -281,7 +295,8 @@ void features_triangles(const graph *g, int64_t *tri, features_ws *ws)
 /* CI_1(v) = (deg v - 1) * sum_{u in N(v)} (deg u - 1); 0 when deg v < 2.
  * Both factors are exact integers below 2^53, so this is the correctly
  * rounded product (exact while it stays below 2^53). */
-static inline double ci1_of(const graph *g, int32_t v)
+static inline double
+ci1_of(const graph *g, int32_t v)
 {
 	int32_t d = graph_degree(g, v);
 	int64_t s = 0, p;
@@ -294,12 +309,14 @@ static inline double ci1_of(const graph *g, int32_t v)
 }
 
 /* networkx: t / (d (d - 1)) with t = 2 T, one rounding; 0 for d < 2. */
-static inline double clustering_of(int32_t d, int64_t t)
+static inline double
+clustering_of(int32_t d, int64_t t)
 {
 	return (d < 2 || t == 0) ? 0.0 : (double)(2 * t) / ((double)d * (double)(d - 1));
 }
 
-void features_ci1(const graph *g, double *ci)
+void
+features_ci1(const graph *g, double *ci)
 {
 	int32_t v;
 
@@ -307,7 +324,8 @@ void features_ci1(const graph *g, double *ci)
 		ci[v] = ci1_of(g, v);
 }
 
-void features_clustering(const graph *g, double *cc, features_ws *ws)
+void
+features_clustering(const graph *g, double *cc, features_ws *ws)
 {
 	features_ws own;
 	int32_t n = g->n, v;
@@ -331,14 +349,16 @@ void features_clustering(const graph *g, double *cc, features_ws *ws)
 
 /* The int32 scratch of features_counts: the arcs and marks of the
  * triangle count, then vert (n) and bin (md + 1) of the core peeling. */
-static size_t counts_i32(const graph *g, int nth, int32_t md)
+static size_t
+counts_i32(const graph *g, int nth, int32_t md)
 {
 	size_t a = tri_i32(g, nth), b = (size_t)g->n + (size_t)md + 1;
 
 	return a > b ? a : b;
 }
 
-void features_counts(const graph *g, features_ws *ws)
+void
+features_counts(const graph *g, features_ws *ws)
 {
 	int32_t n = g->n, md, *i32, *core;
 	int64_t *i64;
@@ -359,7 +379,7 @@ void features_counts(const graph *g, features_ws *ws)
 	fp.done = 0;
 	fp.total = 2 * (int64_t)n;
 	tri_impl(g, i64, i64 + n, i32, nth, &fp);
-	fp.done = n;		/* (the threads' remainders) */
+	fp.done = n; /* (the threads' remainders) */
 	core = (int32_t *)(i64 + n);
 	core_impl(g, md, core, core + n, i32, i32 + n, &fp);
 	if (ws->on_progress)
@@ -367,7 +387,8 @@ void features_counts(const graph *g, features_ws *ws)
 	ws->counted = n;
 }
 
-void features_rows(const graph *g, const features_ws *ws, double *out)
+void
+features_rows(const graph *g, const features_ws *ws, double *out)
 {
 	const int64_t *tri = ws->i64;
 	const int32_t *core = (const int32_t *)(ws->i64 + g->n);
@@ -386,7 +407,8 @@ void features_rows(const graph *g, const features_ws *ws, double *out)
 	}
 }
 
-void features_raw(const graph *g, double *out, features_ws *ws)
+void
+features_raw(const graph *g, double *out, features_ws *ws)
 {
 	features_ws own;
 
@@ -402,7 +424,8 @@ void features_raw(const graph *g, double *out, features_ws *ws)
 		features_ws_free(&own);
 }
 
-double features_ws_bytes(int32_t n, int64_t m)
+double
+features_ws_bytes(int32_t n, int64_t m)
 {
 	/* tri_threads() and max_degree() at their largest: every thread, and
 	 * md <= min(n - 1, m) */
@@ -413,7 +436,8 @@ double features_ws_bytes(int32_t n, int64_t m)
 	return 8 * (2.0 * n + 1) + 4 * i32;
 }
 
-void features_normalise(const double *raw, int32_t n, double *out)
+void
+features_normalise(const double *raw, int32_t n, double *out)
 {
 	double lo[FEAT_N], hi[FEAT_N];
 	int32_t v;
@@ -443,7 +467,8 @@ void features_normalise(const double *raw, int32_t n, double *out)
 	}
 }
 
-int features_scale(const double *raw, int32_t n, double *out, int mode)
+int
+features_scale(const double *raw, int32_t n, double *out, int mode)
 {
 	int32_t v;
 
@@ -464,7 +489,8 @@ int features_scale(const double *raw, int32_t n, double *out, int mode)
 	return 0;
 }
 
-int features_scale_mode(const char *name)
+int
+features_scale_mode(const char *name)
 {
 	if (strcmp(name, "minmax") == 0)
 		return FEAT_SCALE_MINMAX;
@@ -473,12 +499,14 @@ int features_scale_mode(const char *name)
 	return -1;
 }
 
-const char *features_scale_name(int mode)
+const char *
+features_scale_name(int mode)
 {
 	return mode == FEAT_SCALE_LOG ? "log" : "minmax";
 }
 
-void features_model_input(const graph *g, double *out, features_ws *ws)
+void
+features_model_input(const graph *g, double *out, features_ws *ws)
 {
 	features_raw(g, out, ws);
 	features_normalise(out, g->n, out);

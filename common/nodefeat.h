@@ -45,10 +45,10 @@ enum { FEAT_DEGREE = 0, FEAT_CORE, FEAT_CI1, FEAT_CLUSTERING, FEAT_N };
 
 /* Reusable scratch for repeated calls (gcn-train calls every step). */
 typedef struct features_ws {
-	int32_t *i32;		/* integer scratch */
-	int64_t *i64;		/* offsets and triangle counts */
-	size_t cap_i32, cap_i64;	/* allocated lengths */
-	int32_t counted;	/* nodes of the graph whose counts features_counts
+	int32_t *i32;		 /* integer scratch */
+	int64_t *i64;		 /* offsets and triangle counts */
+	size_t cap_i32, cap_i64; /* allocated lengths */
+	int32_t counted;	 /* nodes of the graph whose counts features_counts
 				 * left here; -1 once the scratch is used again */
 	/* Progress of features_counts, or NULL (features_ws_init): nodes
 	 * through the triangle count, then the core peeling, of 2 n, told on
@@ -156,8 +156,8 @@ void features_normalise(const double *raw, int32_t n, double *out);
 
 /* How the model input is scaled (features_scale). */
 enum {
-	FEAT_SCALE_MINMAX = 0,	/* the paper's: features_normalise() */
-	FEAT_SCALE_LOG		/* log1p of degree, core, max(CI_1, 0); clustering as is */
+	FEAT_SCALE_MINMAX = 0, /* the paper's: features_normalise() */
+	FEAT_SCALE_LOG	       /* log1p of degree, core, max(CI_1, 0); clustering as is */
 };
 
 /*

@@ -14,32 +14,36 @@
 #include "npy.h"
 #include "outfile.h"
 
-#define NPY_HEAD 128	/* bytes before the data: room for any row count */
+#define NPY_HEAD 128 /* bytes before the data: room for any row count */
 
 struct npy_writer {
 	FILE *f;
 	char *path, *tmp;
 	int64_t cols, rows;
-	off_t start;	/* where the header is: 0, or further on in a file
+	off_t start; /* where the header is: 0, or further on in a file
 			 * that is standard output (-o /dev/stdout, outfile.h) */
 };
 
 /* The 128 bytes before the data, for rows x cols. */
-static void header(char *h, int64_t rows, int64_t cols)
+static void
+header(char *h, int64_t rows, int64_t cols)
 {
 	int n;
 
 	memset(h, ' ', NPY_HEAD);
 	memcpy(h, "\x93NUMPY\x01\x00", 8);
-	h[8] = (char)(NPY_HEAD - 10);	/* header length, little-endian */
+	h[8] = (char)(NPY_HEAD - 10); /* header length, little-endian */
 	h[9] = 0;
-	n = snprintf(h + 10, NPY_HEAD - 10, "{'descr': '<f4', 'fortran_order': False, "
-		     "'shape': (%" PRId64 ", %" PRId64 "), }", rows, cols);
-	h[10 + n] = ' ';	/* snprintf's NUL */
+	n = snprintf(h + 10, NPY_HEAD - 10,
+		     "{'descr': '<f4', 'fortran_order': False, "
+		     "'shape': (%" PRId64 ", %" PRId64 "), }",
+		     rows, cols);
+	h[10 + n] = ' '; /* snprintf's NUL */
 	h[NPY_HEAD - 1] = '\n';
 }
 
-npy_writer *npy_open(const char *path, int64_t cols)
+npy_writer *
+npy_open(const char *path, int64_t cols)
 {
 	npy_writer *w = xcalloc(1, sizeof *w);
 	char h[NPY_HEAD];
@@ -54,14 +58,15 @@ npy_writer *npy_open(const char *path, int64_t cols)
 	if ((w->f = fdopen(fd, "wb")) == NULL)
 		die("%s:", path);
 	if ((w->start = lseek(fd, 0, SEEK_CUR)) < 0)
-		w->start = 0;	/* a pipe: npy_close() says so */
+		w->start = 0; /* a pipe: npy_close() says so */
 	header(h, 0, cols);
 	if (fwrite(h, 1, NPY_HEAD, w->f) != NPY_HEAD)
 		die("%s: write error:", path);
 	return w;
 }
 
-void npy_rows(npy_writer *w, const float *rows, int64_t n)
+void
+npy_rows(npy_writer *w, const float *rows, int64_t n)
 {
 	size_t k = (size_t)(n * w->cols);
 
@@ -70,15 +75,15 @@ void npy_rows(npy_writer *w, const float *rows, int64_t n)
 	w->rows += n;
 }
 
-void npy_close(npy_writer *w)
+void
+npy_close(npy_writer *w)
 {
 	char h[NPY_HEAD];
 
 	header(h, w->rows, w->cols);
 	if (fflush(w->f) != 0 || fseeko(w->f, w->start, SEEK_SET) != 0)
 		die("%s: the header cannot be rewritten (a pipe?):", w->path);
-	if (fwrite(h, 1, NPY_HEAD, w->f) != NPY_HEAD || fflush(w->f) != 0 ||
-	    ferror(w->f))
+	if (fwrite(h, 1, NPY_HEAD, w->f) != NPY_HEAD || fflush(w->f) != 0 || ferror(w->f))
 		die("%s: write error:", w->path);
 	if (fclose(w->f) != 0)
 		die("%s: write error:", w->path);

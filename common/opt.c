@@ -17,7 +17,8 @@
 #include "err.h"
 #include "opt.h"
 
-long long opt_ll(const char *s, long long min, long long max, const char *name)
+long long
+opt_ll(const char *s, long long min, long long max, const char *name)
 {
 	char *end;
 	long long v;
@@ -37,7 +38,8 @@ long long opt_ll(const char *s, long long min, long long max, const char *name)
 	return v;
 }
 
-uint64_t opt_u64(const char *s, const char *name)
+uint64_t
+opt_u64(const char *s, const char *name)
 {
 	char *end;
 	unsigned long long v;
@@ -55,7 +57,8 @@ uint64_t opt_u64(const char *s, const char *name)
 	return (uint64_t)v;
 }
 
-int opt_keyword(const char *s, const char *const *words, const char *name)
+int
+opt_keyword(const char *s, const char *const *words, const char *name)
 {
 	char list[256];
 	size_t len = 0;
@@ -67,11 +70,15 @@ int opt_keyword(const char *s, const char *const *words, const char *name)
 	list[0] = 0;
 	for (int i = 0; i < n && len < sizeof list; i++)
 		len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
-					i == 0 ? "" : i == n - 1 ? " or " : ", ", words[i]);
+					i == 0	     ? ""
+					: i == n - 1 ? " or "
+						     : ", ",
+					words[i]);
 	die_usage("%s: '%s': expected %s", name, s, list);
 }
 
-double opt_double(const char *s, double min, double max, const char *name)
+double
+opt_double(const char *s, double min, double max, const char *name)
 {
 	char *end;
 	double v;
@@ -92,8 +99,9 @@ double opt_double(const char *s, double min, double max, const char *name)
 }
 
 /* Split "LO..HI" into two strings in buf; a single value gives lo = hi. */
-static void split_range(const char *s, const char *name, char *buf, size_t len,
-			const char **lo, const char **hi)
+static void
+split_range(const char *s, const char *name, char *buf, size_t len, const char **lo,
+	    const char **hi)
 {
 	char *dots;
 
@@ -110,8 +118,9 @@ static void split_range(const char *s, const char *name, char *buf, size_t len,
 	*hi = dots + 2;
 }
 
-void opt_range_ll(const char *s, long long min, long long max, const char *name,
-		  long long *lo, long long *hi)
+void
+opt_range_ll(const char *s, long long min, long long max, const char *name, long long *lo,
+	     long long *hi)
 {
 	char buf[128];
 	const char *a, *b;
@@ -123,8 +132,8 @@ void opt_range_ll(const char *s, long long min, long long max, const char *name,
 		die_usage("%s: range '%s' is empty (low end above high end)", name, s);
 }
 
-void opt_range_double(const char *s, double min, double max, const char *name,
-		      double *lo, double *hi)
+void
+opt_range_double(const char *s, double min, double max, const char *name, double *lo, double *hi)
 {
 	char buf[128];
 	const char *a, *b;
@@ -136,13 +145,15 @@ void opt_range_double(const char *s, double min, double max, const char *name,
 		die_usage("%s: range '%s' is empty (low end above high end)", name, s);
 }
 
-void copt_init(struct copt *c)
+void
+copt_init(struct copt *c)
 {
 	memset(c, 0, sizeof *c);
 	c->level = 1;
 }
 
-int copt_handle(struct copt *c, int ch, const char *arg)
+int
+copt_handle(struct copt *c, int ch, const char *arg)
 {
 	switch (ch) {
 	case 'j':
@@ -175,8 +186,8 @@ int copt_handle(struct copt *c, int ch, const char *arg)
 	return 0;
 }
 
-int copt_next(struct copt *c, int argc, char **argv, const char *letters,
-	      const struct option *longopts)
+int
+copt_next(struct copt *c, int argc, char **argv, const char *letters, const struct option *longopts)
 {
 	int ch;
 
@@ -187,28 +198,35 @@ int copt_next(struct copt *c, int argc, char **argv, const char *letters,
 	return -1;
 }
 
-void copt_no_stream(const struct copt *c, const char *what)
+void
+copt_no_stream(const struct copt *c, const char *what)
 {
 	if (c->level_set || c->text || c->seed_set)
 		die_usage("%s: %s, not a stream, and draws nothing at random",
-			  c->level_set ? "-l" : c->text ? "-t" : "-s", what);
+			  c->level_set ? "-l"
+			  : c->text    ? "-t"
+				       : "-s",
+			  what);
 }
 
-const char *opt_name(const char *s, int max, const char *name)
+const char *
+opt_name(const char *s, int max, const char *name)
 {
 	if (!*s || strlen(s) >= (size_t)max)
 		die_usage("%s: expected a name of 1..%d characters", name, max - 1);
 	return s;
 }
 
-void copt_exit_ok(void)
+void
+copt_exit_ok(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout))
 		die("stdout: write error");
 	exit(0);
 }
 
-void copt_bad_option(int ch, char **argv, const char *synopsis)
+void
+copt_bad_option(int ch, char **argv, const char *synopsis)
 {
 	char syn[1024], *q = syn;
 	const char *p;
@@ -230,7 +248,8 @@ void copt_bad_option(int ch, char **argv, const char *synopsis)
  * (OPENBLAS_NUM_THREADS, default all cores): a LAPACK eigensolver's last
  * bits depend on its thread count, and output must not depend on -j.
  */
-void copt_apply_threads(const struct copt *c)
+void
+copt_apply_threads(const struct copt *c)
 {
 #ifdef _OPENMP
 	if (c->threads > 0)
@@ -249,13 +268,13 @@ void copt_apply_threads(const struct copt *c)
  * virtual Xeon with AVX-512).  __builtin_cpu_supports checks that the
  * operating system enabled the registers too.  NULL: keep the library's.
  */
-static const char *blas_core_wanted(void)
+static const char *
+blas_core_wanted(void)
 {
 	const char *core = openblas_get_corename();
-	static const char *const avx512[] = { "skylakex", "cooperlake",
-		"sapphirerapids", NULL };
-	static const char *const avx2[] = { "haswell", "zen", "skylakex",
-		"cooperlake", "sapphirerapids", NULL };
+	static const char *const avx512[] = { "skylakex", "cooperlake", "sapphirerapids", NULL };
+	static const char *const avx2[] = { "haswell",	      "zen", "skylakex", "cooperlake",
+					    "sapphirerapids", NULL };
 	const char *const *ok;
 	const char *want;
 
@@ -278,7 +297,8 @@ static const char *blas_core_wanted(void)
 	return want;
 }
 
-void copt_passive_wait(char **argv)
+void
+copt_passive_wait(char **argv)
 {
 	/* libgomp reads OMP_WAIT_POLICY and OpenBLAS reads OPENBLAS_CORETYPE
 	 * once, when they are loaded, so the only way to change them is to
@@ -295,7 +315,8 @@ void copt_passive_wait(char **argv)
 		execv("/proc/self/exe", argv);
 }
 
-void copt_apply_threads_blas(const struct copt *c)
+void
+copt_apply_threads_blas(const struct copt *c)
 {
 	int n = 1;
 
@@ -306,7 +327,8 @@ void copt_apply_threads_blas(const struct copt *c)
 	openblas_set_num_threads(n);
 }
 
-int copt_show_progress(const struct copt *c)
+int
+copt_show_progress(const struct copt *c)
 {
 	if (c->quiet)
 		return 0;

@@ -27,10 +27,10 @@ int opt_keyword(const char *s, const char *const *words, const char *name);
  * A range "LO..HI" or a single value "X" (= "X..X"), each end bounded by
  * [min, max], and LO <= HI.  Used for the DCBM parameter ranges.
  */
-void opt_range_ll(const char *s, long long min, long long max, const char *name,
-		  long long *lo, long long *hi);
-void opt_range_double(const char *s, double min, double max, const char *name,
-		      double *lo, double *hi);
+void opt_range_ll(const char *s, long long min, long long max, const char *name, long long *lo,
+		  long long *hi);
+void opt_range_double(const char *s, double min, double max, const char *name, double *lo,
+		      double *hi);
 
 /*
  * The options every program spells the same way (design brief, "Contract"):
@@ -39,15 +39,15 @@ void opt_range_double(const char *s, double min, double max, const char *name,
  * A tool's getopt switch hands these letters to copt_handle().
  */
 struct copt {
-	const char *output;	/* NULL or "-" = stdout */
+	const char *output; /* NULL or "-" = stdout */
 	uint64_t seed;
 	int seed_set;
-	int threads;		/* 0 = all cores (OpenMP default) */
-	int level;		/* gzip level 0..9, 0 = plain */
-	int level_set;		/* -l given (else -t writes plain text) */
-	int text;		/* write the text form */
+	int threads;   /* 0 = all cores (OpenMP default) */
+	int level;     /* gzip level 0..9, 0 = plain */
+	int level_set; /* -l given (else -t writes plain text) */
+	int text;      /* write the text form */
 	int quiet;
-	int progress;		/* --progress: force progress on stderr */
+	int progress; /* --progress: force progress on stderr */
 };
 
 void copt_init(struct copt *c);
@@ -62,10 +62,9 @@ int copt_handle(struct copt *c, int ch, const char *arg);
  * on stderr, "prog: unknown option '-x'; usage: SYNOPSIS" with the synopsis
  * squeezed onto one line, and exit 2.
  */
-void copt_bad_option(int ch, char **argv, const char *synopsis)
-	__attribute__((noreturn));
+void copt_bad_option(int ch, char **argv, const char *synopsis) __attribute__((noreturn));
 
-struct option;	/* getopt.h */
+struct option; /* getopt.h */
 
 /*
  * The getopt loop's shared part: getopt_long() over argv with letters and
@@ -119,15 +118,14 @@ enum { COPT_VERSION = 1000, COPT_PROGRESS, COPT_FIRST_TOOL = 1100 };
 
 /* Long options shared by every tool; put COPT_LONGOPTS inside the array. */
 #define COPT_LONGOPTS \
-	{ "help",     no_argument,       NULL, 'h' }, \
-	{ "level",    required_argument, NULL, 'l' }, \
-	{ "output",   required_argument, NULL, 'o' }, \
-	{ "progress", no_argument,       NULL, COPT_PROGRESS }, \
-	{ "quiet",    no_argument,       NULL, 'q' }, \
-	{ "seed",     required_argument, NULL, 's' }, \
-	{ "text",     no_argument,       NULL, 't' }, \
-	{ "threads",  required_argument, NULL, 'j' }, \
-	{ "version",  no_argument,       NULL, COPT_VERSION }
+	{ "help", no_argument, NULL, 'h' }, { "level", required_argument, NULL, 'l' }, \
+	    { "output", required_argument, NULL, 'o' }, \
+	    { "progress", no_argument, NULL, COPT_PROGRESS }, { "quiet", no_argument, NULL, 'q' }, \
+	    { "seed", required_argument, NULL, 's' }, { "text", no_argument, NULL, 't' }, \
+	    { "threads", required_argument, NULL, 'j' }, \
+	{ \
+		"version", no_argument, NULL, COPT_VERSION \
+	}
 
 /* getopt letters of the shared options (each tool adds its own, sorted). */
 #define COPT_LETTERS "hj:l:o:qs:t"

@@ -15,7 +15,7 @@
 #include "outfile.h"
 
 #define MAX_PENDING 16
-#define MAX_LINKS 40		/* as the kernel's limit (path_resolution(7)) */
+#define MAX_LINKS 40 /* as the kernel's limit (path_resolution(7)) */
 
 /* temporary files to remove on death; read by the signal handler */
 static char *volatile pending[MAX_PENDING];
@@ -29,8 +29,8 @@ static int held;
 enum { BY_RENAME, DIRECT, DIRECT_TRUNC, VIA_STDOUT };
 struct plan {
 	int how;
-	char *target;		/* BY_RENAME: the file replaced or created (allocated) */
-	int exists;		/* it exists, with st */
+	char *target; /* BY_RENAME: the file replaced or created (allocated) */
+	int exists;   /* it exists, with st */
 	struct stat st;
 };
 
@@ -117,8 +117,7 @@ static int
 is_stdout(const struct stat *st)
 {
 	struct stat so;
-	return fstat(STDOUT_FILENO, &so) == 0 && so.st_dev == st->st_dev &&
-	       so.st_ino == st->st_ino;
+	return fstat(STDOUT_FILENO, &so) == 0 && so.st_dev == st->st_dev && so.st_ino == st->st_ino;
 }
 
 /* Where path leads when it is a symbolic link (outfile.h). */
@@ -130,7 +129,7 @@ plan_link(const char *path, struct plan *p)
 	if (stat(path, &st) != 0) {
 		if (errno != ENOENT)
 			die("%s:", path);
-		if (!(p->target = link_end(path)))	/* dangling: create its file */
+		if (!(p->target = link_end(path))) /* dangling: create its file */
 			die("%s:", path);
 		return;
 	}
@@ -167,7 +166,7 @@ plan(const char *path, struct plan *p)
 	if (lstat(path, &ls) != 0) {
 		if (errno != ENOENT)
 			die("%s:", path);
-		p->target = xstrdup(path);	/* a new file */
+		p->target = xstrdup(path); /* a new file */
 	} else if (S_ISLNK(ls.st_mode)) {
 		plan_link(path, p);
 	} else if (!S_ISREG(ls.st_mode)) {
@@ -191,7 +190,8 @@ check_writable(const char *path, const struct plan *p)
 		return;
 	if ((mode & 0222) == 0)
 		die("%s: read-only file (mode %04o): not replaced (make it writable or remove "
-		    "it first)", path, mode);
+		    "it first)",
+		    path, mode);
 	if (access(p->target, W_OK) != 0 && errno == EACCES)
 		die("%s: not writable for this user (mode %04o): not replaced", path, mode);
 }
@@ -282,8 +282,7 @@ static void
 rename_slot(const char *path, int slot)
 {
 	if (rename(pending[slot], target[slot]) != 0)
-		die("%s: cannot rename %s into place:", path ? path : target[slot],
-		    pending[slot]);
+		die("%s: cannot rename %s into place:", path ? path : target[slot], pending[slot]);
 	release_slot(slot);
 }
 

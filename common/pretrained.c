@@ -11,7 +11,8 @@
 
 #define SHIPPED "gcn-pretrain.gs"
 
-const char *pretrained_default(void)
+const char *
+pretrained_default(void)
 {
 	static char found[PATH_MAX + 64];
 	static const char *const rel[] = { "../models/" SHIPPED, "../share/gnnpipe/" SHIPPED };
@@ -24,11 +25,11 @@ const char *pretrained_default(void)
 	if ((n = readlink("/proc/self/exe", exe, sizeof exe - 1)) <= 0)
 		return NULL;
 	exe[n] = '\0';
-	*strrchr(exe, '/') = '\0';	/* the program's directory */
+	*strrchr(exe, '/') = '\0'; /* the program's directory */
 	for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
 		snprintf(found, sizeof found, "%s/%s", exe, rel[i]);
 		if (access(found, R_OK) == 0) {
-			char *r = realpath(found, NULL);	/* without the .. */
+			char *r = realpath(found, NULL); /* without the .. */
 			if (r) {
 				snprintf(found, sizeof found, "%s", r);
 				free(r);
@@ -40,7 +41,8 @@ const char *pretrained_default(void)
 }
 
 /* Start p on path (NULL: none) with the default settings. */
-static void pretrained_start(struct pretrained *p, const char *path, char **files)
+static void
+pretrained_start(struct pretrained *p, const char *path, char **files)
 {
 	memset(p, 0, sizeof *p);
 	p->path = path;
@@ -54,26 +56,28 @@ static void pretrained_start(struct pretrained *p, const char *path, char **file
  * record to f->take.  0, or -1 with msg: a bad stream, take()'s error, or
  * no model record.
  */
-static int read_model(struct pretrained *p, struct model_find *f, char *msg, size_t len)
+static int
+read_model(struct pretrained *p, struct model_find *f, char *msg, size_t len)
 {
 	int k = model_record_find(&p->rd, f, NULL, msg, len);
 
 	if (k == 0)
 		snprintf(msg, len, "%s: no model record", p->path);
 	if (k <= 0)
-		err_one_line(msg);	/* it may quote a record's name */
+		err_one_line(msg); /* it may quote a record's name */
 	return k <= 0 ? -1 : 0;
 }
 
-static int load_pretrained(const gs_rec *r, const char *where, void *ctx, char *msg,
-			   size_t len)
+static int
+load_pretrained(const gs_rec *r, const char *where, void *ctx, char *msg, size_t len)
 {
 	struct pretrained *p = ctx;
 
 	/* a checkpoint's parameters are the current ones, not the best:
 	 * refused rather than taken for the model */
 	if (strcmp(r->name, CKPT_NAME) == 0) {
-		snprintf(msg, len, "%s: a gcn-train checkpoint (%s), not a model: use the model "
+		snprintf(msg, len,
+			 "%s: a gcn-train checkpoint (%s), not a model: use the model "
 			 "gcn-train wrote (-o), or go on training with gcn-train --resume",
 			 where, CKPT_NAME);
 		return -1;
@@ -82,7 +86,8 @@ static int load_pretrained(const gs_rec *r, const char *where, void *ctx, char *
 	return model_from_record(&p->M, &p->ts, r, where, msg, len);
 }
 
-int pretrained_read(struct pretrained *p, const char *path, char *msg, size_t len)
+int
+pretrained_read(struct pretrained *p, const char *path, char *msg, size_t len)
 {
 	char *files[1] = { (char *)path };
 
@@ -103,7 +108,8 @@ int pretrained_read(struct pretrained *p, const char *path, char *msg, size_t le
 	return 0;
 }
 
-void pretrained_load(struct pretrained *p, const char *path)
+void
+pretrained_load(struct pretrained *p, const char *path)
 {
 	char msg[1024];
 
@@ -116,17 +122,19 @@ struct adapted_out {
 	struct pretrained *p;
 	struct adapted_cfg *ac;
 	struct head *h;
-	int loaded;		/* h holds a head */
+	int loaded; /* h holds a head */
 };
 
-static int load_adapted(const gs_rec *r, const char *where, void *ctx, char *msg,
-			size_t len)
+static int
+load_adapted(const gs_rec *r, const char *where, void *ctx, char *msg, size_t len)
 {
 	struct adapted_out *o = ctx;
 
 	if (strcmp(r->name, ADAPTED_NAME) != 0) {
-		snprintf(msg, len, "%s: a '%s' model record: --predict takes an adapted model, "
-			 "which gcn-adapt --save-model writes", where, r->name);
+		snprintf(msg, len,
+			 "%s: a '%s' model record: --predict takes an adapted model, "
+			 "which gcn-adapt --save-model writes",
+			 where, r->name);
 		return -1;
 	}
 	train_settings_free(&o->p->ts);
@@ -136,15 +144,16 @@ static int load_adapted(const gs_rec *r, const char *where, void *ctx, char *msg
 	return 0;
 }
 
-int pretrained_read_adapted(struct pretrained *p, struct adapted_cfg *ac, struct head *h,
-			    const char *path, char *msg, size_t len)
+int
+pretrained_read_adapted(struct pretrained *p, struct adapted_cfg *ac, struct head *h,
+			const char *path, char *msg, size_t len)
 {
 	char *files[1] = { (char *)path };
 	struct adapted_out o = { p, ac, h, 0 };
 	struct model_find f = { .take = load_adapted, .ctx = &o };
 
 	pretrained_start(p, path, files);
-	memset(ac, 0, sizeof *ac);	/* adapted_from_record() fills it */
+	memset(ac, 0, sizeof *ac); /* adapted_from_record() fills it */
 	if (read_model(p, &f, msg, len) != 0) {
 		if (o.loaded)
 			head_free(h);
@@ -155,7 +164,8 @@ int pretrained_read_adapted(struct pretrained *p, struct adapted_cfg *ac, struct
 	return 0;
 }
 
-void pretrained_free(struct pretrained *p)
+void
+pretrained_free(struct pretrained *p)
 {
 	model_free(&p->M);
 	train_settings_free(&p->ts);
@@ -164,7 +174,8 @@ void pretrained_free(struct pretrained *p)
 	free(p->recorded);
 }
 
-const char *pretrained_stage_name(const struct pretrained *p)
+const char *
+pretrained_stage_name(const struct pretrained *p)
 {
 	return featstage_name(&p->fs, &p->fc);
 }
@@ -173,7 +184,8 @@ const char *pretrained_stage_name(const struct pretrained *p)
  * The model's stage, checked: a known stage name (an unknown one is not
  * taken for a command), a recorded built-in invocation as its set.
  */
-static void model_stage_check(struct pretrained *p)
+static void
+model_stage_check(struct pretrained *p)
 {
 	char msg[256], *cmd;
 
@@ -189,7 +201,8 @@ static void model_stage_check(struct pretrained *p)
 }
 
 /* What p's model records of its stage (model_stage_check'ed), in rec. */
-static void stage_rec_of(const struct pretrained *p, struct stage_rec *rec)
+static void
+stage_rec_of(const struct pretrained *p, struct stage_rec *rec)
 {
 	rec->path = p->path;
 	rec->stage = p->ts.feature_stage;
@@ -199,7 +212,8 @@ static void stage_rec_of(const struct pretrained *p, struct stage_rec *rec)
 	rec->recorded = p->recorded;
 }
 
-void pretrained_stage(struct pretrained *p, const struct stage_ask *a)
+void
+pretrained_stage(struct pretrained *p, const struct stage_ask *a)
 {
 	model *M = &p->M;
 	struct stage_rec rec;
@@ -208,7 +222,7 @@ void pretrained_stage(struct pretrained *p, const struct stage_ask *a)
 	model_stage_check(p);
 	stage_rec_of(p, &rec);
 	featstage_for_model(&p->fs, &p->fc, &rec, a, &said);
-	if (p->fs.F != M->cfg.nfeat) {	/* a fresh encoder: the architecture for this input */
+	if (p->fs.F != M->cfg.nfeat) { /* a fresh encoder: the architecture for this input */
 		struct model_cfg mc = M->cfg;
 		model_free(M);
 		mc.nfeat = p->fs.F;

@@ -20,12 +20,12 @@
 
 struct pretrained {
 	model M;
-	struct train_settings ts;	/* the model's config (defaults: no model) */
-	struct gs_reader rd;		/* its file; the pg records kept */
-	const char *path;		/* NULL: no model file */
-	struct featcmd fc;		/* a command stage */
-	struct feat_src fs;		/* the stage in use */
-	char *recorded;			/* the command the model records for a
+	struct train_settings ts; /* the model's config (defaults: no model) */
+	struct gs_reader rd;	  /* its file; the pg records kept */
+	const char *path;	  /* NULL: no model file */
+	struct featcmd fc;	  /* a command stage */
+	struct feat_src fs;	  /* the stage in use */
+	char *recorded;		  /* the command the model records for a
 					 * built-in set (featcmd_builtin), or NULL */
 };
 
@@ -44,8 +44,8 @@ void pretrained_load(struct pretrained *p, const char *path);
  * nothing left to free, instead of dying. */
 int pretrained_read(struct pretrained *p, const char *path, char *msg, size_t len);
 
-struct adapted_cfg;	/* modelio.h */
-struct head;		/* head.h */
+struct adapted_cfg; /* modelio.h */
+struct head;	    /* head.h */
 
 /*
  * The adapted model of path (gcn-adapt --save-model, for --predict) into

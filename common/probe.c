@@ -25,16 +25,16 @@
 
 struct probe_ws {
 	int D, C;
-	struct feature_node *nodes;	/* (n x (D + 2)) the rows of a problem */
-	struct feature_node **x;	/* (n) each row's start */
-	struct feature_node *row;	/* (D + 2) a row to predict */
-	double *yv;			/* (n) classes as LIBLINEAR takes them */
-	double *mu, *sd, *z;		/* (D) each: the scaling, a scaled row */
-	double *init;			/* ((D + 1) x C) the previous C's weights */
-	double *p;			/* (C + 2) LIBLINEAR's probabilities */
-	double *pr;			/* (C) a held-out row's, by class */
-	int32_t *fit, *held, *ytr;	/* (n) each: CV rows, their classes */
-	int *fold;			/* (n) */
+	struct feature_node *nodes; /* (n x (D + 2)) the rows of a problem */
+	struct feature_node **x;    /* (n) each row's start */
+	struct feature_node *row;   /* (D + 2) a row to predict */
+	double *yv;		    /* (n) classes as LIBLINEAR takes them */
+	double *mu, *sd, *z;	    /* (D) each: the scaling, a scaled row */
+	double *init;		    /* ((D + 1) x C) the previous C's weights */
+	double *p;		    /* (C + 2) LIBLINEAR's probabilities */
+	double *pr;		    /* (C) a held-out row's, by class */
+	int32_t *fit, *held, *ytr;  /* (n) each: CV rows, their classes */
+	int *fold;		    /* (n) */
 };
 
 void
@@ -60,8 +60,7 @@ probe_grid(const struct probe_opts *o, double *Cs, int max)
 }
 
 void
-probe_scale_fit(const double *X, int D, const int32_t *rows, int64_t m, double *mu,
-		double *sd)
+probe_scale_fit(const double *X, int D, const int32_t *rows, int64_t m, double *mu, double *sd)
 {
 	for (int j = 0; j < D; j++)
 		mu[j] = sd[j] = 0;
@@ -175,8 +174,7 @@ put_row(const probe_ws *w, const double *x, struct feature_node *p)
 
 /* The problem of rows[0..m) of d, standardised on themselves. */
 static void
-build(probe_ws *w, const struct probe_data *d, const int32_t *rows, int64_t m,
-      struct problem *prob)
+build(probe_ws *w, const struct probe_data *d, const int32_t *rows, int64_t m, struct problem *prob)
 {
 	struct feature_node *p = w->nodes;
 
@@ -204,7 +202,7 @@ fit(const struct problem *prob, double C, double eps, const double *init)
 	par.solver_type = L2R_LR;
 	par.C = C;
 	par.eps = eps;
-	par.init_sol = (double *)init;	/* read only */
+	par.init_sol = (double *)init; /* read only */
 	return train(prob, &par);
 }
 
@@ -239,8 +237,7 @@ keep_weights(probe_ws *w, const struct model *m)
 
 /* Fold f of the inner CV: fit rows and held-out rows of train. */
 static void
-fold_rows(probe_ws *w, const int32_t *train, int64_t ntrain, int f, int64_t *nfit,
-	  int64_t *nheld)
+fold_rows(probe_ws *w, const int32_t *train, int64_t ntrain, int f, int64_t *nfit, int64_t *nheld)
 {
 	*nfit = *nheld = 0;
 	for (int64_t i = 0; i < ntrain; i++)
@@ -252,9 +249,9 @@ fold_rows(probe_ws *w, const int32_t *train, int64_t ntrain, int f, int64_t *nfi
 
 /* C of the best pooled CV accuracy over the grid (probe_run). */
 static void
-choose_C(probe_ws *w, const struct probe_data *d, const struct probe_opts *o,
-	 const int32_t *train, int64_t ntrain, uint64_t seed, int run,
-	 struct probe_result *res, void (*tick)(void *), void *arg)
+choose_C(probe_ws *w, const struct probe_data *d, const struct probe_opts *o, const int32_t *train,
+	 int64_t ntrain, uint64_t seed, int run, struct probe_result *res, void (*tick)(void *),
+	 void *arg)
 {
 	double Cs[MAX_GRID];
 	int64_t correct[MAX_GRID] = { 0 }, nfit, nheld;
@@ -291,9 +288,9 @@ choose_C(probe_ws *w, const struct probe_data *d, const struct probe_opts *o,
 }
 
 void
-probe_run(probe_ws *w, const struct probe_data *d, const struct probe_opts *o,
-	  const int32_t *train, int64_t ntrain, const int32_t *test, int64_t ntest,
-	  uint64_t seed, int run, struct probe_result *res, void (*tick)(void *), void *arg)
+probe_run(probe_ws *w, const struct probe_data *d, const struct probe_opts *o, const int32_t *train,
+	  int64_t ntrain, const int32_t *test, int64_t ntest, uint64_t seed, int run,
+	  struct probe_result *res, void (*tick)(void *), void *arg)
 {
 	struct problem prob;
 	struct model *m;
@@ -311,8 +308,8 @@ probe_run(probe_ws *w, const struct probe_data *d, const struct probe_opts *o,
 	res->prob = xmallocarray((size_t)ntest + 1, (size_t)d->C * sizeof *res->prob);
 	for (int64_t i = 0; i < ntest; i++) {
 		res->test[i] = test[i];
-		res->pred[i] = predict_row(w, m, d->X + (int64_t)test[i] * d->D,
-					   res->prob + i * d->C);
+		res->pred[i] =
+		    predict_row(w, m, d->X + (int64_t)test[i] * d->D, res->prob + i * d->C);
 	}
 	free_and_destroy_model(&m);
 	if (tick)

@@ -21,34 +21,34 @@
 #include <stdint.h>
 
 /* The sub-stream of run r's inner cross-validation: (seed, rng_mix(r, this)). */
-#define PROBE_CV_STREAM 0x6376ULL	/* "cv" */
+#define PROBE_CV_STREAM 0x6376ULL /* "cv" */
 
 /* The items: n vectors of D values, each with a class or none. */
 struct probe_data {
-	int64_t n;		/* items */
-	int D;			/* values per item */
-	const double *X;	/* (n x D) row-major, finite */
-	const int32_t *y;	/* (n) class 0..C-1, or negative: none */
-	int C;			/* classes: 1 + the largest class */
+	int64_t n;	  /* items */
+	int D;		  /* values per item */
+	const double *X;  /* (n x D) row-major, finite */
+	const int32_t *y; /* (n) class 0..C-1, or negative: none */
+	int C;		  /* classes: 1 + the largest class */
 };
 
 /* How C is chosen. */
 struct probe_opts {
-	double C;		/* > 0: this C, no cross-validation */
-	double grid_lo, grid_hi;	/* the grid: grid_lo * 10^k up to grid_hi */
-	int cv_folds;		/* folds of the inner cross-validation (>= 2) */
-	double eps;		/* LIBLINEAR's stopping tolerance (0.01: its default) */
+	double C;		 /* > 0: this C, no cross-validation */
+	double grid_lo, grid_hi; /* the grid: grid_lo * 10^k up to grid_hi */
+	int cv_folds;		 /* folds of the inner cross-validation (>= 2) */
+	double eps;		 /* LIBLINEAR's stopping tolerance (0.01: its default) */
 };
 
 /* What one run gives. */
 struct probe_result {
 	int64_t ntest;
-	int32_t *test;		/* (ntest) the test items, ascending */
-	int32_t *pred;		/* (ntest) predicted class */
-	double *prob;		/* (ntest x C) class probabilities */
-	double C;		/* the C used */
-	double cv_acc;		/* its cross-validated accuracy (NAN: a fixed C) */
-	int ngrid;		/* Cs tried (0: a fixed C) */
+	int32_t *test; /* (ntest) the test items, ascending */
+	int32_t *pred; /* (ntest) predicted class */
+	double *prob;  /* (ntest x C) class probabilities */
+	double C;      /* the C used */
+	double cv_acc; /* its cross-validated accuracy (NAN: a fixed C) */
+	int ngrid;     /* Cs tried (0: a fixed C) */
 };
 
 typedef struct probe_ws probe_ws;
@@ -98,8 +98,7 @@ void probe_ws_free(probe_ws *w);
  */
 void probe_run(probe_ws *w, const struct probe_data *d, const struct probe_opts *o,
 	       const int32_t *train, int64_t ntrain, const int32_t *test, int64_t ntest,
-	       uint64_t seed, int run, struct probe_result *res, void (*tick)(void *),
-	       void *arg);
+	       uint64_t seed, int run, struct probe_result *res, void (*tick)(void *), void *arg);
 
 void probe_result_free(struct probe_result *res);
 
@@ -108,8 +107,7 @@ void probe_result_free(struct probe_result *res);
  * D values, or 2D for meanmax): PROBE_POOL_MEAN, _MAX, _SUM, or _MEANMAX
  * (the mean, then the max).  n >= 1.  Time complexity O(n D).
  */
-enum { PROBE_POOL_NONE = 0, PROBE_POOL_MEAN, PROBE_POOL_MAX, PROBE_POOL_SUM,
-       PROBE_POOL_MEANMAX };
+enum { PROBE_POOL_NONE = 0, PROBE_POOL_MEAN, PROBE_POOL_MAX, PROBE_POOL_SUM, PROBE_POOL_MEANMAX };
 void probe_pool(const double *X, int64_t n, int D, int how, double *out);
 
 #endif

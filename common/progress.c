@@ -11,10 +11,11 @@
 #include "err.h"
 #include "progress.h"
 
-#define TTY_EVERY 0.2		/* seconds between redraws on a terminal */
-#define LOG_EVERY 10.0		/* between lines elsewhere */
+#define TTY_EVERY 0.2  /* seconds between redraws on a terminal */
+#define LOG_EVERY 10.0 /* between lines elsewhere */
 
-double progress_now(void)
+double
+progress_now(void)
 {
 	struct timespec ts;
 
@@ -22,7 +23,8 @@ double progress_now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void progress_init(struct progress *p, const struct copt *c)
+void
+progress_init(struct progress *p, const struct copt *c)
 {
 	memset(p, 0, sizeof *p);
 	p->on = copt_show_progress(c);
@@ -41,8 +43,8 @@ void progress_init(struct progress *p, const struct copt *c)
 	}
 }
 
-void progress_start(struct progress *p, const char *unit, int64_t total,
-		    const char *label, ...)
+void
+progress_start(struct progress *p, const char *unit, int64_t total, const char *label, ...)
 {
 	va_list ap;
 
@@ -62,7 +64,8 @@ void progress_start(struct progress *p, const char *unit, int64_t total,
 	p->drawn = 0;
 }
 
-void progress_note(struct progress *p, const char *fmt, ...)
+void
+progress_note(struct progress *p, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -73,11 +76,12 @@ void progress_note(struct progress *p, const char *fmt, ...)
 	va_end(ap);
 }
 
-char *progress_duration(char *buf, size_t len, double s)
+char *
+progress_duration(char *buf, size_t len, double s)
 {
 	long long t;
 
-	if (!(s >= 0) || s > 1e9)	/* NaN, or a rate of 0 */
+	if (!(s >= 0) || s > 1e9) /* NaN, or a rate of 0 */
 		snprintf(buf, len, "?");
 	else if (s < 10)
 		snprintf(buf, len, "%.1f s", s);
@@ -91,7 +95,8 @@ char *progress_duration(char *buf, size_t len, double s)
 }
 
 /* 1234567 -> "1,234,567" */
-static char *group(char *buf, size_t len, int64_t x)
+static char *
+group(char *buf, size_t len, int64_t x)
 {
 	char d[32];
 	size_t n, i, o = 0;
@@ -108,7 +113,8 @@ static char *group(char *buf, size_t len, int64_t x)
 }
 
 /* The line without its end: "prog: label: done/total unit (p%), rate, left; note" */
-static void draw(struct progress *p, double t, int final)
+static void
+draw(struct progress *p, double t, int final)
 {
 	char a[32], b[32], r[48], left[40];
 	double el = t - p->t0, rate = el > 0 ? (double)p->done / el : 0;
@@ -130,8 +136,8 @@ static void draw(struct progress *p, double t, int final)
 		else if (rate >= 1)
 			snprintf(r, sizeof r, "%.3g/s", rate);
 		else
-			snprintf(r, sizeof r, "%s each", progress_duration(left, sizeof left,
-									   1 / rate));
+			snprintf(r, sizeof r, "%s each",
+				 progress_duration(left, sizeof left, 1 / rate));
 		fprintf(stderr, ", %s", r);
 		if (p->total > 0)
 			fprintf(stderr, ", %s%s left", p->at_most ? "at most " : "",
@@ -151,7 +157,8 @@ static void draw(struct progress *p, double t, int final)
 	p->drawn = 1;
 }
 
-void progress_update(struct progress *p, int64_t done)
+void
+progress_update(struct progress *p, int64_t done)
 {
 	double t;
 
@@ -165,7 +172,8 @@ void progress_update(struct progress *p, int64_t done)
 	draw(p, t, 0);
 }
 
-void progress_done(struct progress *p)
+void
+progress_done(struct progress *p)
 {
 	if (!p->on)
 		return;
@@ -176,7 +184,7 @@ void progress_done(struct progress *p)
 			err_tty_line(0);
 		}
 	} else {
-		draw(p, progress_now(), 1);	/* --progress asked for it */
+		draw(p, progress_now(), 1); /* --progress asked for it */
 	}
 	p->drawn = 0;
 }

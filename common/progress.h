@@ -30,16 +30,16 @@
 
 struct progress {
 	int on, tty;
-	char label[96];		/* what is being done: "graph 3", "run 2/10" */
-	const char *unit;	/* what is counted: "graphs", "sources", "epochs" */
-	char note[160];		/* shown after the time left: "loss 0.731" */
-	int64_t total;		/* units to do; 0 = unknown (count and rate only) */
+	char label[96];	  /* what is being done: "graph 3", "run 2/10" */
+	const char *unit; /* what is counted: "graphs", "sources", "epochs" */
+	char note[160];	  /* shown after the time left: "loss 0.731" */
+	int64_t total;	  /* units to do; 0 = unknown (count and rate only) */
 	int64_t done;
-	double t0;		/* when this count started */
-	double last;		/* when a line was last drawn */
-	int drawn;		/* a line has been drawn since progress_start */
-	int at_most;		/* total is a bound (early stopping): "at most ... left" */
-	double every;		/* seconds between lines */
+	double t0;    /* when this count started */
+	double last;  /* when a line was last drawn */
+	int drawn;    /* a line has been drawn since progress_start */
+	int at_most;  /* total is a bound (early stopping): "at most ... left" */
+	double every; /* seconds between lines */
 };
 
 /* Seconds on a monotonic clock (for rates and the callers' own timing). */
@@ -53,12 +53,11 @@ void progress_init(struct progress *p, const struct copt *c);
  * by the printf-style label (may be NULL or ""); the rate and time left are
  * measured from here.  The note is cleared.
  */
-void progress_start(struct progress *p, const char *unit, int64_t total,
-		    const char *label, ...) __attribute__((format(printf, 4, 5)));
+void progress_start(struct progress *p, const char *unit, int64_t total, const char *label, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* Text shown after the time left until the next progress_start. */
-void progress_note(struct progress *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void progress_note(struct progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* done units of the current count are finished: draw the line if it is
  * due.  Costs a clock read when on, nothing when off. */

@@ -6,7 +6,8 @@
 #include "err.h"
 #include "reader.h"
 
-void gs_reader_init(struct gs_reader *rd, int nfiles, char **files)
+void
+gs_reader_init(struct gs_reader *rd, int nfiles, char **files)
 {
 	memset(rd, 0, sizeof *rd);
 	rd->files = files;
@@ -14,7 +15,8 @@ void gs_reader_init(struct gs_reader *rd, int nfiles, char **files)
 	rd->i = -1;
 }
 
-int gs_reader_read(struct gs_reader *rd, gs_rec *rec, char *msg, size_t len)
+int
+gs_reader_read(struct gs_reader *rd, gs_rec *rec, char *msg, size_t len)
 {
 	int k;
 
@@ -51,9 +53,10 @@ int gs_reader_read(struct gs_reader *rd, gs_rec *rec, char *msg, size_t len)
 	}
 }
 
-int gs_reader_next(struct gs_reader *rd, gs_rec *rec)
+int
+gs_reader_next(struct gs_reader *rd, gs_rec *rec)
 {
-	char msg[1024];		/* gs_strerror()'s whole line */
+	char msg[1024]; /* gs_strerror()'s whole line */
 	int k = gs_reader_read(rd, rec, msg, sizeof msg);
 
 	if (k < 0)
@@ -61,13 +64,15 @@ int gs_reader_next(struct gs_reader *rd, gs_rec *rec)
 	return k;
 }
 
-void gs_reader_write_pg(const struct gs_reader *rd, gs_file *out)
+void
+gs_reader_write_pg(const struct gs_reader *rd, gs_file *out)
 {
 	for (int i = 0; i < rd->npg; i++)
 		gs_write1(out, &rd->pg[i]);
 }
 
-void gs_reader_free(struct gs_reader *rd)
+void
+gs_reader_free(struct gs_reader *rd)
 {
 	gs_close(rd->in);
 	for (int i = 0; i < rd->npg; i++)

@@ -23,11 +23,11 @@
 
 struct gs_reader {
 	char **files;
-	int nfiles, i;		/* i: the input being read */
-	const char *path;	/* its name as given ("-": stdin) */
-	gs_file *in;		/* it, open; NULL before the first and after the last */
-	int file_changed;	/* the last record came from a new input */
-	gs_rec *pg;		/* (npg) the pg records read so far */
+	int nfiles, i;	  /* i: the input being read */
+	const char *path; /* its name as given ("-": stdin) */
+	gs_file *in;	  /* it, open; NULL before the first and after the last */
+	int file_changed; /* the last record came from a new input */
+	gs_rec *pg;	  /* (npg) the pg records read so far */
 	int npg, cap_pg;
 };
 

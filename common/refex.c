@@ -6,14 +6,16 @@
 #include "err.h"
 #include "refex.h"
 
-void refex_ws_init(refex_ws *ws)
+void
+refex_ws_init(refex_ws *ws)
 {
 	features_ws_init(&ws->fw);
 	ws->raw = NULL;
 	ws->cap = 0;
 }
 
-void refex_ws_free(refex_ws *ws)
+void
+refex_ws_free(refex_ws *ws)
 {
 	if (ws == NULL)
 		return;
@@ -29,8 +31,8 @@ void refex_ws_free(refex_ws *ws)
  * node).  The columns read are never the ones written, so the level reads
  * only values of the level below it.  Time: O(n + m).
  */
-static void aggregate(const graph *g, double *out, int mean_in, int max_in, int mean_out,
-		      int max_out)
+static void
+aggregate(const graph *g, double *out, int mean_in, int max_in, int mean_out, int max_out)
 {
 	int64_t v;
 
@@ -63,7 +65,8 @@ static void aggregate(const graph *g, double *out, int mean_in, int max_in, int 
 	}
 }
 
-void refex_compute(const graph *g, double *out, refex_ws *ws)
+void
+refex_compute(const graph *g, double *out, refex_ws *ws)
 {
 	refex_ws local;
 	int32_t v;
@@ -85,9 +88,9 @@ void refex_compute(const graph *g, double *out, refex_ws *ws)
 
 		row[0] = log1p(x[FEAT_DEGREE]);
 		row[1] = log1p(x[FEAT_CORE]);
-		row[2] = log1p(x[FEAT_CI1]);	/* CI_1 >= 0 (nodefeat.h) */
+		row[2] = log1p(x[FEAT_CI1]); /* CI_1 >= 0 (nodefeat.h) */
 		row[3] = x[FEAT_CLUSTERING];
 	}
-	aggregate(g, out, 0, 0, 4, 8);		/* level 1: of the base features */
-	aggregate(g, out, 4, 8, 12, 16);	/* level 2: means of means, maxima of maxima */
+	aggregate(g, out, 0, 0, 4, 8);	 /* level 1: of the base features */
+	aggregate(g, out, 4, 8, 12, 16); /* level 2: means of means, maxima of maxima */
 }

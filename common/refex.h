@@ -42,9 +42,9 @@
 	"max2_degree_log,max2_core_log,max2_ci1_log,max2_clustering"
 
 typedef struct refex_ws {
-	features_ws fw;		/* the base features' scratch */
-	double *raw;		/* (n, FEAT_N) the raw base features */
-	size_t cap;		/* nodes allocated at raw */
+	features_ws fw; /* the base features' scratch */
+	double *raw;	/* (n, FEAT_N) the raw base features */
+	size_t cap;	/* nodes allocated at raw */
 } refex_ws;
 
 void refex_ws_init(refex_ws *ws);

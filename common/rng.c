@@ -4,7 +4,8 @@
 #include "err.h"
 #include "rng.h"
 
-uint64_t rng_mix(uint64_t a, uint64_t b)
+uint64_t
+rng_mix(uint64_t a, uint64_t b)
 {
 	/* SplitMix64 (Steele, Lea, Flood 2014) applied to a combined state. */
 	uint64_t z = a + 0x9e3779b97f4a7c15ULL * (b + 1);
@@ -19,7 +20,8 @@ uint64_t rng_mix(uint64_t a, uint64_t b)
 	return z ^ (z >> 31);
 }
 
-void rng_reseed(gsl_rng *r, uint64_t seed, uint64_t stream)
+void
+rng_reseed(gsl_rng *r, uint64_t seed, uint64_t stream)
 {
 	uint64_t s = rng_mix(seed, stream);
 
@@ -27,7 +29,8 @@ void rng_reseed(gsl_rng *r, uint64_t seed, uint64_t stream)
 	gsl_rng_set(r, (unsigned long)((s ^ (s >> 32)) & 0xffffffffUL));
 }
 
-gsl_rng *rng_new(uint64_t seed, uint64_t stream)
+gsl_rng *
+rng_new(uint64_t seed, uint64_t stream)
 {
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 
@@ -37,7 +40,8 @@ gsl_rng *rng_new(uint64_t seed, uint64_t stream)
 	return r;
 }
 
-uint64_t rng_uniform_u64(gsl_rng *r, uint64_t n)
+uint64_t
+rng_uniform_u64(gsl_rng *r, uint64_t n)
 {
 	uint64_t x, lim;
 
@@ -75,7 +79,7 @@ mt_regenerate(unsigned long *mt)
 	const unsigned long up = 0x80000000UL, lo = 0x7fffffffUL;
 	/* without a branch: the low bit of y is a coin flip, which a
 	 * branch would mispredict half the time */
-#define MAGIC(y) ((0UL - ((y) & 0x1UL)) & 0x9908b0dfUL)
+#define MAGIC(y) ((0UL - ((y)&0x1UL)) & 0x9908b0dfUL)
 	int kk;
 	for (kk = 0; kk < MT_N - MT_M; kk++) {
 		unsigned long y = (mt[kk] & up) | (mt[kk + 1] & lo);
@@ -90,12 +94,13 @@ mt_regenerate(unsigned long *mt)
 #undef MAGIC
 }
 
-void rng_get_block(gsl_rng *r, uint32_t *out, size_t n)
+void
+rng_get_block(gsl_rng *r, uint32_t *out, size_t n)
 {
 	struct gsl_mt_state *s = gsl_rng_state(r);
 
-	if (r->type != gsl_rng_mt19937 || gsl_rng_size(r) != sizeof *s ||
-	    s->mti < 0 || s->mti > MT_N) {
+	if (r->type != gsl_rng_mt19937 || gsl_rng_size(r) != sizeof *s || s->mti < 0 ||
+	    s->mti > MT_N) {
 		for (size_t i = 0; i < n; i++)
 			out[i] = (uint32_t)gsl_rng_get(r);
 		return;
@@ -109,7 +114,7 @@ void rng_get_block(gsl_rng *r, uint32_t *out, size_t n)
 		if (k > n)
 			k = n;
 		const unsigned long *m = s->mt + s->mti;
-		for (size_t i = 0; i < k; i++) {	/* tempering */
+		for (size_t i = 0; i < k; i++) { /* tempering */
 			unsigned long y = m[i];
 			y ^= y >> 11;
 			y ^= (y << 7) & 0x9d2c5680UL;

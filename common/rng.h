@@ -12,8 +12,8 @@
 #ifndef GNN_RNG_H
 #define GNN_RNG_H
 
-#include <stdint.h>
 #include <gsl/gsl_rng.h>
+#include <stdint.h>
 
 /* SplitMix64 finaliser of (a, b): a well-mixed 64-bit value. */
 uint64_t rng_mix(uint64_t a, uint64_t b);

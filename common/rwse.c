@@ -19,30 +19,32 @@
 
 /* Workspace slots (rwse_ws.buf). */
 enum {
-	W_ORDER,	/* int32 (n): exact components' nodes in BFS order, then
+	W_ORDER,  /* int32 (n): exact components' nodes in BFS order, then
 			 * the estimated components' nodes */
-	W_POS,		/* int32 (n): position of each node in W_ORDER */
-	W_BOUND,	/* int32 (n + 1): starts of the exact components in W_ORDER */
-	W_POFF,		/* int64 (exact nodes + 1): CSR offsets in position space */
-	W_PADJ,		/* int32 (exact arcs): CSR neighbours as positions */
-	W_XY,		/* per thread: double (2 rows B) exact block x, y; kept zero */
-	W_MARK,		/* per thread: int32 (rows) marks of the exact block; kept zero */
-	W_ACT,		/* per thread: int32 (rows) rows reached by the exact block */
-	W_WALK,		/* per thread: int32 (3 WCHUNK) walk positions, degrees, owners */
-	W_WALK64,	/* per thread: int64 (WCHUNK) walk rows */
-	W_WALKS,	/* int32 (estimated nodes): walks of each */
-	W_GROUPS,	/* int32 (estimated nodes + 1): starts of the walk groups */
-	W_WMARK,	/* per thread: uint32 (n) neighbour marks; kept zero */
+	W_POS,	  /* int32 (n): position of each node in W_ORDER */
+	W_BOUND,  /* int32 (n + 1): starts of the exact components in W_ORDER */
+	W_POFF,	  /* int64 (exact nodes + 1): CSR offsets in position space */
+	W_PADJ,	  /* int32 (exact arcs): CSR neighbours as positions */
+	W_XY,	  /* per thread: double (2 rows B) exact block x, y; kept zero */
+	W_MARK,	  /* per thread: int32 (rows) marks of the exact block; kept zero */
+	W_ACT,	  /* per thread: int32 (rows) rows reached by the exact block */
+	W_WALK,	  /* per thread: int32 (3 WCHUNK) walk positions, degrees, owners */
+	W_WALK64, /* per thread: int64 (WCHUNK) walk rows */
+	W_WALKS,  /* int32 (estimated nodes): walks of each */
+	W_GROUPS, /* int32 (estimated nodes + 1): starts of the walk groups */
+	W_WMARK,  /* per thread: uint32 (n) neighbour marks; kept zero */
 	W_COUNT
 };
 _Static_assert(W_COUNT <= RWSE_WS_NBUF, "rwse_ws has too few slots");
 
-void rwse_ws_init(rwse_ws *ws)
+void
+rwse_ws_init(rwse_ws *ws)
 {
 	memset(ws, 0, sizeof *ws);
 }
 
-void rwse_ws_free(rwse_ws *ws)
+void
+rwse_ws_free(rwse_ws *ws)
 {
 	int i;
 
@@ -53,7 +55,8 @@ void rwse_ws_free(rwse_ws *ws)
 	rwse_ws_init(ws);
 }
 
-void rwse_opts_init(struct rwse_opts *o)
+void
+rwse_opts_init(struct rwse_opts *o)
 {
 	o->steps = RWSE_STEPS;
 	o->exact_max = RWSE_EXACT_MAX;
@@ -71,7 +74,8 @@ struct rprog {
 	int64_t done, total;
 };
 
-static void rprog_add(struct rprog *rp, int64_t nodes)
+static void
+rprog_add(struct rprog *rp, int64_t nodes)
 {
 	int64_t d;
 
@@ -86,7 +90,8 @@ static void rprog_add(struct rprog *rp, int64_t nodes)
 /* Slot i with at least n elements of size sz; new memory is zeroed, old
  * contents are kept only if zero says so (the exact blocks keep their
  * buffers zero between calls). */
-static void *wsget(rwse_ws *ws, int i, size_t n, size_t sz)
+static void *
+wsget(rwse_ws *ws, int i, size_t n, size_t sz)
 {
 	size_t bytes;
 
@@ -103,12 +108,14 @@ static void *wsget(rwse_ws *ws, int i, size_t n, size_t sz)
 	return ws->buf[i];
 }
 
-int64_t rwse_walks(double error, double delta)
+int64_t
+rwse_walks(double error, double delta)
 {
 	return (int64_t)ceil(log(2.0 / delta) / (2.0 * error * error));
 }
 
-void rwse_columns(int32_t steps, char *buf, size_t len)
+void
+rwse_columns(int32_t steps, char *buf, size_t len)
 {
 	size_t at = 0;
 	int32_t k;
@@ -133,14 +140,14 @@ void rwse_columns(int32_t steps, char *buf, size_t len)
  * (components of 1) are left out: order[*nexact_end .. *first_est) is
  * unused.  pos[v] = position of v in order (-1 for isolated nodes).
  * Time complexity: O(n + m). */
-static void components(const graph *g, int32_t exact_max, int32_t *order, int32_t *pos,
-		       int32_t *bound, int32_t *nexact, int32_t *first_est,
-		       int32_t *ncomp_est)
+static void
+components(const graph *g, int32_t exact_max, int32_t *order, int32_t *pos, int32_t *bound,
+	   int32_t *nexact, int32_t *first_est, int32_t *ncomp_est)
 {
 	int32_t n = g->n, s, front = 0, back = n, nb = 0, nest = 0;
 
 	for (s = 0; s < n; s++)
-		pos[s] = -2;	/* unvisited */
+		pos[s] = -2; /* unvisited */
 	for (s = 0; s < n; s++) {
 		int32_t head = front, k = front, size;
 		if (pos[s] != -2)
@@ -166,7 +173,7 @@ static void components(const graph *g, int32_t exact_max, int32_t *order, int32_
 		if (size <= exact_max) {
 			bound[nb++] = front;
 			front = k;
-		} else {	/* to the back; the next BFS reuses the front */
+		} else { /* to the back; the next BFS reuses the front */
 			int32_t i;
 			back -= size;
 			memmove(order + back, order + front, (size_t)size * sizeof *order);
@@ -204,8 +211,7 @@ struct xblk {
  * either).  The block kernel is compiled for AVX-512, AVX2 and the
  * baseline, and the CPU picks at load time (target_clones). */
 #define NV 4
-typedef double vd __attribute__((vector_size(B / NV * sizeof(double)), aligned(8),
-				 may_alias));
+typedef double vd __attribute__((vector_size(B / NV * sizeof(double)), aligned(8), may_alias));
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
@@ -223,12 +229,12 @@ typedef double vd __attribute__((vector_size(B / NV * sizeof(double)), aligned(8
  * over act in its order, column by column: the same for any thread.
  * Leaves x, y and mark zero again.
  */
-CLONES static void exact_block(const struct pcsr *G, const int32_t *order, int32_t lo,
-			       int32_t rows, int32_t s0, int32_t nb, int32_t K,
-			       struct xblk *t, double *out)
+CLONES static void
+exact_block(const struct pcsr *G, const int32_t *order, int32_t lo, int32_t rows, int32_t s0,
+	    int32_t nb, int32_t K, struct xblk *t, double *out)
 {
 	double *x = t->x, *y = t->y, *tmp;
-	vd so[NV], se[NV];	/* the sums of p_2j+1 and p_2j+2 */
+	vd so[NV], se[NV]; /* the sums of p_2j+1 and p_2j+2 */
 	int32_t *act = t->act, *mark = t->mark, na = 0, na0, i, j, c, J = (K + 1) / 2;
 	int64_t p;
 
@@ -251,10 +257,10 @@ CLONES static void exact_block(const struct pcsr *G, const int32_t *order, int32
 				}
 			}
 		}
-		if (na == rows && na0 < rows) {	/* all rows: in order from now on */
+		if (na == rows && na0 < rows) { /* all rows: in order from now on */
 			for (i = 0; i < rows; i++)
 				act[i] = i;
-			na0 = rows;	/* x is zero outside its old rows anyway */
+			na0 = rows; /* x is zero outside its old rows anyway */
 		}
 		/* y = D^-1 A x on the rows of act: the sum of the neighbours'
 		 * rows in NV vector accumulators (kept in registers); on the
@@ -289,16 +295,16 @@ CLONES static void exact_block(const struct pcsr *G, const int32_t *order, int32
 			se[2] += d * a2 * a2;
 			se[3] += d * a3 * a3;
 		}
-		if (2 * j + 1 <= K)	/* p_2j+1 */
+		if (2 * j + 1 <= K) /* p_2j+1 */
 			for (c = 0; c < nb; c++)
 				out[(size_t)order[s0 + c] * (size_t)K + (size_t)(2 * j)] =
-					((double *)so)[c] /
-					(double)(G->off[s0 + c + 1] - G->off[s0 + c]);
-		if (2 * j + 2 <= K)	/* p_2j+2 */
+				    ((double *)so)[c] /
+				    (double)(G->off[s0 + c + 1] - G->off[s0 + c]);
+		if (2 * j + 2 <= K) /* p_2j+2 */
 			for (c = 0; c < nb; c++)
 				out[(size_t)order[s0 + c] * (size_t)K + (size_t)(2 * j + 1)] =
-					((double *)se)[c] /
-					(double)(G->off[s0 + c + 1] - G->off[s0 + c]);
+				    ((double *)se)[c] /
+				    (double)(G->off[s0 + c + 1] - G->off[s0 + c]);
 		tmp = x;
 		x = y;
 		y = tmp;
@@ -318,9 +324,10 @@ CLONES static void exact_block(const struct pcsr *G, const int32_t *order, int32
 }
 
 /* The component (index into bound[0 .. nc)) holding position q. */
-static int32_t comp_of(const int32_t *bound, int32_t nc, int32_t q)
+static int32_t
+comp_of(const int32_t *bound, int32_t nc, int32_t q)
 {
-	int32_t a = 0, b = nc;	/* bound[a] <= q < bound[b] */
+	int32_t a = 0, b = nc; /* bound[a] <= q < bound[b] */
 
 	while (b - a > 1) {
 		int32_t mid = a + (b - a) / 2;
@@ -335,7 +342,8 @@ static int32_t comp_of(const int32_t *bound, int32_t nc, int32_t q)
 /* Threads for work of this many arc visits: one below about 10^5 (thread
  * start-up would cost more), else all; one inside a parallel region.
  * Never the result's concern. */
-static int threads_for(double work)
+static int
+threads_for(double work)
 {
 	if (omp_in_parallel() || work < 1e5)
 		return 1;
@@ -344,9 +352,9 @@ static int threads_for(double work)
 
 /* Exact values of the nodes at positions 0 .. bound[nc) (components
  * bound[c] .. bound[c + 1]). */
-static void exact_part(const graph *g, const int32_t *order, const int32_t *pos,
-		       const int32_t *bound, int32_t nc, int32_t K, double *out, rwse_ws *ws,
-		       struct rprog *rp)
+static void
+exact_part(const graph *g, const int32_t *order, const int32_t *pos, const int32_t *bound,
+	   int32_t nc, int32_t K, double *out, rwse_ws *ws, struct rprog *rp)
 {
 	int32_t end = bound[nc], nblk = (end + B - 1) / B, rows = 0, bk, q;
 	int32_t *mark, *act, *padj;
@@ -381,7 +389,7 @@ static void exact_part(const graph *g, const int32_t *order, const int32_t *pos,
 		if (hi - lo > rows)
 			rows = hi - lo;
 	}
-	nth = threads_for((double)k * rows / B * ((K + 1) / 2));	/* at most */
+	nth = threads_for((double)k * rows / B * ((K + 1) / 2)); /* at most */
 	xy = wsget(ws, W_XY, (size_t)rows * 2 * B * (size_t)nth, sizeof(double));
 	mark = wsget(ws, W_MARK, (size_t)rows * (size_t)nth, sizeof(int32_t));
 	act = wsget(ws, W_ACT, (size_t)rows * (size_t)nth, sizeof(int32_t));
@@ -414,17 +422,18 @@ static void exact_part(const graph *g, const int32_t *order, const int32_t *pos,
  * and sums; mark: (n) bit j set on the neighbours of the group's node j,
  * kept zero between groups. */
 struct wbuf {
-	int32_t *cur, *deg, *own;	/* where, its degree, whose walk (0 .. GMAX) */
-	int64_t *at;			/* row of cur, then the arc taken */
+	int32_t *cur, *deg, *own; /* where, its degree, whose walk (0 .. GMAX) */
+	int64_t *at;		  /* row of cur, then the arc taken */
 	uint32_t *mark;
 	gsl_rng *r[GMAX];
-	double s[GMAX][RWSE_STEPS_MAX];	/* sums of the samples of p_k */
+	double s[GMAX][RWSE_STEPS_MAX]; /* sums of the samples of p_k */
 };
 _Static_assert(GMAX <= 32, "struct wbuf's marks hold 32 bits");
 
 /* The range of node v's samples 1{X in N(v)} / deg X: [0, c_v] with
  * c_v = 1 / (the smallest degree among v's neighbours).  deg v >= 1. */
-static double sample_range(const graph *g, int32_t v)
+static double
+sample_range(const graph *g, int32_t v)
 {
 	int32_t dmin = INT32_MAX;
 	int64_t p;
@@ -442,13 +451,14 @@ static double sample_range(const graph *g, int32_t v)
  * degree, and the sample of p_k at X(k-1)), the draws (from the stream of
  * the walk's node, in the order of the walks), and the moves.
  */
-static void walk_lockstep(const graph *g, int32_t K, int64_t nw, struct wbuf *t)
+static void
+walk_lockstep(const graph *g, int32_t K, int64_t nw, struct wbuf *t)
 {
 	int32_t *cur = t->cur, *deg = t->deg, *own = t->own, k;
 	int64_t *at = t->at, w;
 
 	for (k = 1; k <= K; k++) {
-		for (w = 0; w < nw; w++) {	/* cur = X(k-1) */
+		for (w = 0; w < nw; w++) { /* cur = X(k-1) */
 			int32_t u = cur[w], o = own[w];
 			at[w] = g->off[u];
 			deg[w] = (int32_t)(g->off[u + 1] - at[w]);
@@ -472,9 +482,9 @@ static void walk_lockstep(const graph *g, int32_t K, int64_t nw, struct wbuf *t)
  * stream in that order: the group a node is in does not change its values.
  * row[0] = p_1 = 0 exactly (no self-loops).
  */
-static void walk_group(const graph *g, const int32_t *order, int32_t i0, int32_t i1,
-		       const int32_t *R, const struct rwse_opts *o, struct wbuf *t,
-		       double *out)
+static void
+walk_group(const graph *g, const int32_t *order, int32_t i0, int32_t i1, const int32_t *R,
+	   const struct rwse_opts *o, struct wbuf *t, double *out)
 {
 	int32_t K = o->steps, j, k;
 	int64_t w, w0, nw, p;
@@ -487,7 +497,7 @@ static void walk_group(const graph *g, const int32_t *order, int32_t i0, int32_t
 		gsl_rng_set(t->r[j], (unsigned long)(sd ^ (sd >> 32)));
 		memset(t->s[j], 0, (size_t)K * sizeof t->s[j][0]);
 	}
-	if (R[0] > WCHUNK) {	/* one node, in chunks */
+	if (R[0] > WCHUNK) { /* one node, in chunks */
 		for (w0 = 0; w0 < R[0]; w0 += nw) {
 			nw = R[0] - w0 < WCHUNK ? R[0] - w0 : WCHUNK;
 			for (w = 0; w < nw; w++) {
@@ -518,9 +528,9 @@ static void walk_group(const graph *g, const int32_t *order, int32_t i0, int32_t
 
 /* Estimates of the nodes order[first .. n) (components larger than
  * exact_max; no isolated node among them); fills info's walk fields. */
-static void estimate_part(const graph *g, const int32_t *order, int32_t first,
-			  const struct rwse_opts *o, double *out, rwse_info *info,
-			  rwse_ws *ws, struct rprog *rp)
+static void
+estimate_part(const graph *g, const int32_t *order, int32_t first, const struct rwse_opts *o,
+	      double *out, rwse_info *info, rwse_ws *ws, struct rprog *rp)
 {
 	int32_t n = g->n, N = n - first, K = o->steps, i, ng = 0, *R, *gs;
 	int64_t Rmax = rwse_walks(o->error, o->delta), total = 0, in = 0;
@@ -571,7 +581,8 @@ static void estimate_part(const graph *g, const int32_t *order, int32_t first,
 		t->mark = mark + (size_t)n * th;
 #pragma omp for schedule(dynamic, 16)
 		for (j = 0; j < ng; j++) {
-			walk_group(g, order, first + gs[j], first + gs[j + 1], R + gs[j], o, t, out);
+			walk_group(g, order, first + gs[j], first + gs[j + 1], R + gs[j], o, t,
+				   out);
 			rprog_add(rp, gs[j + 1] - gs[j]);
 		}
 		for (j = 0; j < GMAX; j++)
@@ -584,8 +595,9 @@ static void estimate_part(const graph *g, const int32_t *order, int32_t first,
 	info->error_all = err_all;
 }
 
-int rwse_compute(const graph *g, const struct rwse_opts *opts, double *out,
-		 rwse_info *info, rwse_ws *ws)
+int
+rwse_compute(const graph *g, const struct rwse_opts *opts, double *out, rwse_info *info,
+	     rwse_ws *ws)
 {
 	struct rwse_opts def;
 	rwse_info inf;
@@ -603,7 +615,7 @@ int rwse_compute(const graph *g, const struct rwse_opts *opts, double *out,
 	    !(opts->error > 0 && opts->error < 1) || !(opts->delta > 0 && opts->delta < 1))
 		return -1;
 	memset(&inf, 0, sizeof inf);
-	if (n > 0 && K == 1) {	/* p_1 = 0 on a simple graph: nothing to do */
+	if (n > 0 && K == 1) { /* p_1 = 0 on a simple graph: nothing to do */
 		memset(out, 0, (size_t)n * sizeof *out);
 	} else if (n > 0) {
 		if (ws == NULL) {

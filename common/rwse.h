@@ -35,14 +35,14 @@
 
 #include "graph.h"
 
-#define RWSE_STEPS 16		/* default K */
-#define RWSE_STEPS_MAX 64	/* largest K */
-#define RWSE_EXACT_MAX 20000	/* default opts.exact_max (nodes of a component) */
-#define RWSE_ERROR 0.05		/* default opts.error */
-#define RWSE_DELTA 0.01		/* default opts.delta */
+#define RWSE_STEPS 16	     /* default K */
+#define RWSE_STEPS_MAX 64    /* largest K */
+#define RWSE_EXACT_MAX 20000 /* default opts.exact_max (nodes of a component) */
+#define RWSE_ERROR 0.05	     /* default opts.error */
+#define RWSE_DELTA 0.01	     /* default opts.delta */
 
 struct rwse_opts {
-	int32_t steps;		/* K, 1 .. RWSE_STEPS_MAX */
+	int32_t steps; /* K, 1 .. RWSE_STEPS_MAX */
 	/* Components of at most this many nodes are exact (0: every
 	 * component with an edge is estimated). */
 	int32_t exact_max;
@@ -63,14 +63,14 @@ struct rwse_opts {
 
 /* What a call did.  Filled by rwse_compute. */
 typedef struct rwse_info {
-	int32_t estimated;	/* nodes with estimated values (0: all exact) */
-	int32_t components;	/* connected components estimated */
-	int64_t walks;		/* the most walks a node may take,
+	int32_t estimated;   /* nodes with estimated values (0: all exact) */
+	int32_t components;  /* connected components estimated */
+	int64_t walks;	     /* the most walks a node may take,
 				 * rwse_walks(error, delta); 0 if none */
-	int64_t walks_total;	/* walks taken, over all estimated nodes */
-	double error;		/* achieved bound per value (<= opts.error),
+	int64_t walks_total; /* walks taken, over all estimated nodes */
+	double error;	     /* achieved bound per value (<= opts.error),
 				 * the largest over the estimated nodes; 0 if none */
-	double error_all;	/* bound that holds for all estimated values of
+	double error_all;    /* bound that holds for all estimated values of
 				 * the graph at once, with probability >= 1 - delta
 				 * (union bound); 0 if none */
 } rwse_info;
@@ -79,7 +79,7 @@ typedef struct rwse_info {
 #define RWSE_WS_NBUF 16
 typedef struct rwse_ws {
 	void *buf[RWSE_WS_NBUF];
-	size_t cap[RWSE_WS_NBUF];	/* bytes allocated at buf[i] */
+	size_t cap[RWSE_WS_NBUF]; /* bytes allocated at buf[i] */
 } rwse_ws;
 
 void rwse_ws_init(rwse_ws *ws);
@@ -170,7 +170,7 @@ void rwse_columns(int32_t steps, char *buf, size_t len);
  *
  * Returns 0, or -1 (nothing written) when the options are out of range.
  */
-int rwse_compute(const graph *g, const struct rwse_opts *opts, double *out,
-		 rwse_info *info, rwse_ws *ws);
+int rwse_compute(const graph *g, const struct rwse_opts *opts, double *out, rwse_info *info,
+		 rwse_ws *ws);
 
 #endif

@@ -19,10 +19,14 @@ const char *
 st_dtype_name(int dtype)
 {
 	switch (dtype) {
-	case GS_F32: return "F32";
-	case GS_F64: return "F64";
-	case GS_I32: return "I32";
-	case GS_I64: return "I64";
+	case GS_F32:
+		return "F32";
+	case GS_F64:
+		return "F64";
+	case GS_I32:
+		return "I32";
+	case GS_I64:
+		return "I64";
 	}
 	return NULL;
 }
@@ -112,13 +116,27 @@ j_str(struct jbuf *b, const char *s, size_t n)
 		unsigned char c = (unsigned char)s[i];
 		char e[8];
 		switch (c) {
-		case '"': j_raw(b, "\\\"", 2); break;
-		case '\\': j_raw(b, "\\\\", 2); break;
-		case '\n': j_raw(b, "\\n", 2); break;
-		case '\t': j_raw(b, "\\t", 2); break;
-		case '\r': j_raw(b, "\\r", 2); break;
-		case '\b': j_raw(b, "\\b", 2); break;
-		case '\f': j_raw(b, "\\f", 2); break;
+		case '"':
+			j_raw(b, "\\\"", 2);
+			break;
+		case '\\':
+			j_raw(b, "\\\\", 2);
+			break;
+		case '\n':
+			j_raw(b, "\\n", 2);
+			break;
+		case '\t':
+			j_raw(b, "\\t", 2);
+			break;
+		case '\r':
+			j_raw(b, "\\r", 2);
+			break;
+		case '\b':
+			j_raw(b, "\\b", 2);
+			break;
+		case '\f':
+			j_raw(b, "\\f", 2);
+			break;
 		default:
 			if (c < 0x20) {
 				snprintf(e, sizeof e, "\\u%04x", c);
@@ -159,15 +177,15 @@ repeated(const char **names, int n)
 }
 
 static int
-check(const struct st_tensor *t, int nt, const struct st_meta *m, int nm,
-      char *msg, size_t msglen)
+check(const struct st_tensor *t, int nt, const struct st_meta *m, int nm, char *msg, size_t msglen)
 {
 	const char **names = xmallocarray((size_t)(nt > nm ? nt : nm) + 1, sizeof *names);
 	const char *dup;
 	int rc = -1;
 
 	for (int i = 0; i < nt; i++) {
-		size_t len = strlen(t[i].name), bad = utf8_bad((const unsigned char *)t[i].name, len);
+		size_t len = strlen(t[i].name),
+		       bad = utf8_bad((const unsigned char *)t[i].name, len);
 		if (bad < len) {
 			snprintf(msg, msglen, "tensor '%s': byte %zu of the name is not UTF-8",
 				 t[i].name, bad);
@@ -201,9 +219,10 @@ check(const struct st_tensor *t, int nt, const struct st_meta *m, int nm,
 		size_t kb = utf8_bad((const unsigned char *)m[i].key, klen);
 		size_t vb = utf8_bad((const unsigned char *)m[i].val, m[i].vlen);
 		if (kb < klen || vb < m[i].vlen) {
-			snprintf(msg, msglen, "metadata '%s': byte %zu of the %s is not UTF-8 "
-				 "(a safetensors header is UTF-8 text)", m[i].key,
-				 kb < klen ? kb : vb, kb < klen ? "key" : "value");
+			snprintf(msg, msglen,
+				 "metadata '%s': byte %zu of the %s is not UTF-8 "
+				 "(a safetensors header is UTF-8 text)",
+				 m[i].key, kb < klen ? kb : vb, kb < klen ? "key" : "value");
 			goto out;
 		}
 		names[i] = m[i].key;
@@ -223,8 +242,8 @@ out:
 /* ---- the header ---- */
 
 int
-st_prepare(struct st_file *sf, const struct st_tensor *t, int nt,
-	   const struct st_meta *m, int nm, char *msg, size_t msglen)
+st_prepare(struct st_file *sf, const struct st_tensor *t, int nt, const struct st_meta *m, int nm,
+	   char *msg, size_t msglen)
 {
 	static const size_t sizes[] = { 8, 4, 2, 1 };
 	struct jbuf b = { 0 };
@@ -287,8 +306,10 @@ st_prepare(struct st_file *sf, const struct st_tensor *t, int nt,
 	while (b.len % 8)
 		j_raw(&b, " ", 1);
 	if (b.len > ST_MAX_HEADER) {
-		snprintf(msg, msglen, "the header would be %zu bytes, over the format's "
-			 "limit of %d", b.len, ST_MAX_HEADER);
+		snprintf(msg, msglen,
+			 "the header would be %zu bytes, over the format's "
+			 "limit of %d",
+			 b.len, ST_MAX_HEADER);
 		st_free(sf);
 		free(b.p);
 		return -1;

@@ -32,17 +32,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define ST_MAX_HEADER 100000000	/* the reference reader's limit, in bytes */
+#define ST_MAX_HEADER 100000000 /* the reference reader's limit, in bytes */
 #define ST_MAXDIM 8
 
 /* A tensor to write: dtype is a gs_dtype (stream.h): GS_F32, GS_F64,
  * GS_I32 or GS_I64, written as "F32", "F64", "I32", "I64". */
 struct st_tensor {
-	const char *name;		/* UTF-8, unique, not "__metadata__" */
+	const char *name; /* UTF-8, unique, not "__metadata__" */
 	int dtype;
-	int ndim;			/* 0 (a scalar) .. ST_MAXDIM */
+	int ndim; /* 0 (a scalar) .. ST_MAXDIM */
 	int64_t shape[ST_MAXDIM];
-	const void *data;		/* product(shape) values, little-endian */
+	const void *data; /* product(shape) values, little-endian */
 };
 
 /* A metadata entry: key and value are UTF-8 text (the value may hold any
@@ -54,11 +54,11 @@ struct st_meta {
 };
 
 struct st_file {
-	char *header;		/* the JSON header, padded: hlen bytes, no NUL */
-	size_t hlen;		/* a multiple of 8 */
-	int *order;		/* (nt) tensor indices in data order */
+	char *header; /* the JSON header, padded: hlen bytes, no NUL */
+	size_t hlen;  /* a multiple of 8 */
+	int *order;   /* (nt) tensor indices in data order */
 	int nt;
-	uint64_t data_bytes;	/* size of the byte buffer */
+	uint64_t data_bytes; /* size of the byte buffer */
 };
 
 /* "F32" ... for a gs_dtype, NULL for any other. */
@@ -75,8 +75,8 @@ const char *st_dtype_name(int dtype);
  * \b, \f or \u00XX); other UTF-8 is written as is.
  * Time complexity: O(header bytes + nt log nt).
  */
-int st_prepare(struct st_file *sf, const struct st_tensor *t, int nt,
-	       const struct st_meta *m, int nm, char *msg, size_t msglen);
+int st_prepare(struct st_file *sf, const struct st_tensor *t, int nt, const struct st_meta *m,
+	       int nm, char *msg, size_t msglen);
 
 /*
  * Write the file prepared in sf from the same tensors t to f: the length,

@@ -34,7 +34,7 @@ train_settings_default(struct train_settings *s)
 	s->epochs = 100;
 	s->steps = 0;
 	s->patience = 10;
-	s->validation = -1;	/* 124 of every 1024 graphs */
+	s->validation = -1; /* 124 of every 1024 graphs */
 	s->npos = bo.npos;
 	s->nneg = bo.nneg;
 	s->lr = 1e-3;
@@ -78,7 +78,6 @@ train_schema(struct train_settings *s, struct cfg_key *k)
 	return sizeof keys / sizeof keys[0];
 }
 
-
 int
 tasks_parse(const char *list, int *mask)
 {
@@ -99,7 +98,6 @@ tasks_parse(const char *list, int *mask)
 	}
 	return *mask ? 0 : -1;
 }
-
 
 int
 train_settings_model_cfg(const struct train_settings *s, struct model_cfg *mc)
@@ -141,8 +139,8 @@ train_settings_batch_opts(const struct train_settings *s, struct batch_opts *bo)
 void
 train_settings_features(struct train_settings *s, const char *arg)
 {
-	int named = strcmp(arg, "paper") == 0 || strcmp(arg, "rwse") == 0 ||
-	    strcmp(arg, "stream") == 0;
+	int named =
+	    strcmp(arg, "paper") == 0 || strcmp(arg, "rwse") == 0 || strcmp(arg, "stream") == 0;
 
 	free(s->feature_stage);
 	free(s->feature_command);
@@ -172,8 +170,10 @@ train_settings_features_check(const struct train_settings *s, char *msg, size_t 
 
 	if (strcmp(st, "paper") && strcmp(st, "rwse") && strcmp(st, "stream") &&
 	    strcmp(st, "command")) {
-		snprintf(msg, msglen, "features.stage: '%.60s': expected paper, rwse, stream or "
-			 "command", st);
+		snprintf(msg, msglen,
+			 "features.stage: '%.60s': expected paper, rwse, stream or "
+			 "command",
+			 st);
 		return -1;
 	}
 	if (strcmp(st, "command") == 0 && s->feature_command[0] == '\0') {
@@ -184,8 +184,7 @@ train_settings_features_check(const struct train_settings *s, char *msg, size_t 
 }
 
 int
-train_settings_precision(struct train_settings *s, int *unavailable, char *why,
-			 size_t whylen)
+train_settings_precision(struct train_settings *s, int *unavailable, char *why, size_t whylen)
 {
 	int want = gemm_precision_parse(s->precision), p;
 
@@ -205,8 +204,7 @@ train_settings_precision(struct train_settings *s, int *unavailable, char *why,
 }
 
 char **
-argv_with_precision(int argc, char **argv, int optind, const char *prec, int *nargc,
-		    int *noptind)
+argv_with_precision(int argc, char **argv, int optind, const char *prec, int *nargc, int *noptind)
 {
 	char **v = xmallocarray((size_t)argc + 3, sizeof *v);
 	int n = 0, at = optind;
@@ -225,7 +223,7 @@ argv_with_precision(int argc, char **argv, int optind, const char *prec, int *na
 		size_t len = i > 0 && i < at ? strcspn(argv[i], "=") : 0;
 		if (len >= 5 && len <= 11 && strncmp(argv[i], "--precision", len) == 0) {
 			if (argv[i][len] != '=')
-				i++;	/* and its value */
+				i++; /* and its value */
 			continue;
 		}
 		v[n++] = argv[i];

@@ -14,7 +14,7 @@
 #include "batch.h"
 #include "model.h"
 
-struct cfg_key;	/* config.h */
+struct cfg_key; /* config.h */
 
 struct train_settings {
 	/* the feature stage: "paper" or "rwse" (the built-in sets, batch.h),
@@ -25,7 +25,7 @@ struct train_settings {
 	long long nfeat;
 	long long hidden, layers, ntn_k, rank_hidden, att_hidden;
 	double bn_eps;
-	char *tasks;		/* "rec,rank,cluster" (allocated) */
+	char *tasks; /* "rec,rank,cluster" (allocated) */
 	long long batch, epochs, steps, patience, validation, npos, nneg;
 	double lr, mask_fraction, support_fraction, tie_rtol;
 	long long seed;
@@ -71,8 +71,7 @@ int train_settings_features_check(const struct train_settings *s, char *msg, siz
  * the name is not one of the three (a usage error) or bf16 is not
  * available here (a runtime error: see *unavailable).
  */
-int train_settings_precision(struct train_settings *s, int *unavailable, char *why,
-			     size_t whylen);
+int train_settings_precision(struct train_settings *s, int *unavailable, char *why, size_t whylen);
 
 /*
  * The command line argv (argc words, getopt's operands from optind on)

@@ -45,11 +45,11 @@ permutation(gsl_rng *r, int32_t *perm, int64_t n)
  * items without a class get none.  train and test come back ascending.
  */
 static void
-assign(const int32_t *y, int64_t n, int64_t *k, int first, uint64_t seed, int run,
-       int32_t *train, int64_t *ntrain, int32_t *test, int64_t *ntest)
+assign(const int32_t *y, int64_t n, int64_t *k, int first, uint64_t seed, int run, int32_t *train,
+       int64_t *ntrain, int32_t *test, int64_t *ntest)
 {
 	int32_t *perm = xmallocarray((size_t)n + 1, sizeof *perm);
-	uint8_t *role = xcalloc((size_t)n + 1, 1);	/* 0 none, 1 train, 2 test */
+	uint8_t *role = xcalloc((size_t)n + 1, 1); /* 0 none, 1 train, 2 test */
 	gsl_rng *r = rng_new(seed, (uint64_t)run);
 
 	permutation(r, perm, n);
@@ -62,7 +62,7 @@ assign(const int32_t *y, int64_t n, int64_t *k, int first, uint64_t seed, int ru
 			k[c]--;
 	}
 	*ntrain = *ntest = 0;
-	for (int64_t v = 0; v < n; v++)	/* ascending */
+	for (int64_t v = 0; v < n; v++) /* ascending */
 		if (role[v] == 1)
 			train[(*ntrain)++] = (int32_t)v;
 		else if (role[v] == 2)
@@ -108,7 +108,7 @@ split_folds(const int32_t *y, int64_t n, int C, int K, gsl_rng *r, int *fold)
 	int32_t *perm = xmallocarray((size_t)n + 1, sizeof *perm);
 	int64_t *start = xcalloc((size_t)C + 1, sizeof *start);
 	int32_t *bycls = xmallocarray((size_t)n + 1, sizeof *bycls);
-	int64_t m = 0;		/* items with a class */
+	int64_t m = 0; /* items with a class */
 
 	permutation(r, perm, n);
 	/* the items class by class, each class in permutation order */
@@ -199,8 +199,10 @@ split_planetoid(const int32_t *y, int64_t n, int C, const struct split_sizes *s,
 	if (nv < s->nval || nt < s->ntest) {
 		for (int64_t i = 0; i < n; i++)
 			nlab += y[i] >= 0;
-		snprintf(msg, len, "%" PRId64 " labelled nodes: too few for %d training, %d "
-			 "validation and %d test nodes", nlab, k, s->nval, s->ntest);
+		snprintf(msg, len,
+			 "%" PRId64 " labelled nodes: too few for %d training, %d "
+			 "validation and %d test nodes",
+			 nlab, k, s->nval, s->ntest);
 		return -1;
 	}
 	*ntr = k;
@@ -208,8 +210,8 @@ split_planetoid(const int32_t *y, int64_t n, int C, const struct split_sizes *s,
 }
 
 void
-split_cv_run(const int32_t *y, int64_t n, int C, int K, uint64_t seed, int run,
-	     int32_t *tr, int *ntr, int32_t *va, int *nva, int32_t *te, int *nte)
+split_cv_run(const int32_t *y, int64_t n, int C, int K, uint64_t seed, int run, int32_t *tr,
+	     int *ntr, int32_t *va, int *nva, int32_t *te, int *nte)
 {
 	int *fold = xmallocarray((size_t)n + 1, sizeof *fold);
 	gsl_rng *r = rng_new(seed, SPLIT_FOLD_STREAM);

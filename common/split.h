@@ -102,8 +102,8 @@ int split_planetoid(const int32_t *y, int64_t n, int C, const struct split_sizes
  * the others, each in item order.  Items without a class are in none.
  * Time complexity O(n + C).
  */
-void split_cv_run(const int32_t *y, int64_t n, int C, int K, uint64_t seed, int run,
-		  int32_t *tr, int *ntr, int32_t *va, int *nva, int32_t *te, int *nte);
+void split_cv_run(const int32_t *y, int64_t n, int C, int K, uint64_t seed, int run, int32_t *tr,
+		  int *ntr, int32_t *va, int *nva, int32_t *te, int *nte);
 
 /*
  * Hold-out split of the m items lab[0..m) (gcn-adapt's link task: the

@@ -36,13 +36,15 @@
 /* records                                                            */
 /* ------------------------------------------------------------------ */
 
-void gs_rec_init(gs_rec *r)
+void
+gs_rec_init(gs_rec *r)
 {
 	memset(r, 0, sizeof *r);
 	r->id = -1;
 }
 
-void gs_rec_clear(gs_rec *r)
+void
+gs_rec_clear(gs_rec *r)
 {
 	int i;
 
@@ -70,7 +72,8 @@ void gs_rec_clear(gs_rec *r)
 	r->from_edgelist = 0;
 }
 
-void gs_rec_free(gs_rec *r)
+void
+gs_rec_free(gs_rec *r)
 {
 	int i;
 
@@ -91,21 +94,27 @@ void gs_rec_free(gs_rec *r)
 	gs_rec_init(r);
 }
 
-double gs_rec_bytes(const gs_rec *r)
+double
+gs_rec_bytes(const gs_rec *r)
 {
 	double b = 2.0 * (double)r->cap_m * sizeof(int32_t) + (double)r->cap_lab +
-		(double)r->cap_data + (double)r->cap_cfg;
+		   (double)r->cap_data + (double)r->cap_cfg;
 
 	for (int i = 0; i < r->cap_params; i++)
 		b += (double)r->params[i].cap;
 	return b;
 }
 
-size_t gs_dtype_size(int dtype)
+size_t
+gs_dtype_size(int dtype)
 {
 	switch (dtype) {
-	case GS_F32: case GS_I32: return 4;
-	case GS_F64: case GS_I64: return 8;
+	case GS_F32:
+	case GS_I32:
+		return 4;
+	case GS_F64:
+	case GS_I64:
+		return 8;
 	}
 	return 0;
 }
@@ -113,7 +122,8 @@ static const char *const kind_names[] = {
 	NULL, "pg", "graph", "tensor", "pairs", "label", "model"
 };
 
-const char *gs_kind_name(int kind)
+const char *
+gs_kind_name(int kind)
 {
 	if (kind >= GS_PG && kind <= GS_MODEL)
 		return kind_names[kind];
@@ -121,7 +131,8 @@ const char *gs_kind_name(int kind)
 }
 
 /* Grow *p (of *cap bytes) to hold n bytes. */
-void gsi_grow(void **p, size_t *cap, size_t n)
+void
+gsi_grow(void **p, size_t *cap, size_t n)
 {
 	if (n <= *cap && *p != NULL)
 		return;
@@ -129,12 +140,14 @@ void gsi_grow(void **p, size_t *cap, size_t n)
 	*cap = n ? n : 1;
 }
 
-void gsi_set_name(char *dst, const char *name)
+void
+gsi_set_name(char *dst, const char *name)
 {
 	snprintf(dst, GS_NAME_MAX, "%s", name ? name : "");
 }
 
-void gsi_shape_edges(gs_rec *r, int64_t m, int ltype)
+void
+gsi_shape_edges(gs_rec *r, int64_t m, int ltype)
 {
 	size_t nb = (size_t)m * sizeof(int32_t);
 
@@ -149,7 +162,8 @@ void gsi_shape_edges(gs_rec *r, int64_t m, int ltype)
 		gsi_grow(&r->lab, &r->cap_lab, (size_t)m * gs_dtype_size(ltype));
 }
 
-void gs_rec_graph(gs_rec *r, int64_t id, int32_t n, int64_t m, int ltype)
+void
+gs_rec_graph(gs_rec *r, int64_t id, int32_t n, int64_t m, int ltype)
 {
 	gs_rec_clear(r);
 	r->kind = GS_GRAPH;
@@ -158,7 +172,8 @@ void gs_rec_graph(gs_rec *r, int64_t id, int32_t n, int64_t m, int ltype)
 	gsi_shape_edges(r, m, ltype);
 }
 
-void gs_rec_pairs(gs_rec *r, int64_t id, const char *name, int64_t m, int ltype)
+void
+gs_rec_pairs(gs_rec *r, int64_t id, const char *name, int64_t m, int ltype)
 {
 	gs_rec_clear(r);
 	r->kind = GS_PAIRS;
@@ -167,7 +182,8 @@ void gs_rec_pairs(gs_rec *r, int64_t id, const char *name, int64_t m, int ltype)
 	gsi_shape_edges(r, m, ltype);
 }
 
-void gsi_set_columns(gs_rec *r, const char *columns)
+void
+gsi_set_columns(gs_rec *r, const char *columns)
 {
 	size_t len = strlen(columns ? columns : "") + 1;
 
@@ -175,8 +191,9 @@ void gsi_set_columns(gs_rec *r, const char *columns)
 	memcpy(r->columns, columns ? columns : "", len);
 }
 
-void gs_rec_tensor(gs_rec *r, int64_t id, const char *name, int64_t rows,
-		   int64_t cols, int dtype, const char *columns)
+void
+gs_rec_tensor(gs_rec *r, int64_t id, const char *name, int64_t rows, int64_t cols, int dtype,
+	      const char *columns)
 {
 	gs_rec_clear(r);
 	r->kind = GS_TENSOR;
@@ -189,7 +206,8 @@ void gs_rec_tensor(gs_rec *r, int64_t id, const char *name, int64_t rows,
 	gsi_set_columns(r, columns);
 }
 
-void gs_rec_label(gs_rec *r, int64_t id, const char *name, int64_t value)
+void
+gs_rec_label(gs_rec *r, int64_t id, const char *name, int64_t value)
 {
 	gs_rec_clear(r);
 	r->kind = GS_LABEL;
@@ -198,7 +216,8 @@ void gs_rec_label(gs_rec *r, int64_t id, const char *name, int64_t value)
 	r->value = value;
 }
 
-static void set_config(gs_rec *r, const char *text, size_t len)
+static void
+set_config(gs_rec *r, const char *text, size_t len)
 {
 	gsi_grow((void **)&r->config, &r->cap_cfg, len + 1);
 	memcpy(r->config, text, len);
@@ -206,7 +225,8 @@ static void set_config(gs_rec *r, const char *text, size_t len)
 	r->config_len = len;
 }
 
-void gsi_shape_params(gs_rec *r, int nparams)
+void
+gsi_shape_params(gs_rec *r, int nparams)
 {
 	if (nparams > r->cap_params) {
 		r->params = xreallocarray(r->params, (size_t)nparams, sizeof *r->params);
@@ -217,7 +237,8 @@ void gsi_shape_params(gs_rec *r, int nparams)
 	r->nparams = nparams;
 }
 
-void gs_rec_model(gs_rec *r, const char *name, const char *config, int nparams)
+void
+gs_rec_model(gs_rec *r, const char *name, const char *config, int nparams)
 {
 	gs_rec_clear(r);
 	r->kind = GS_MODEL;
@@ -227,8 +248,8 @@ void gs_rec_model(gs_rec *r, const char *name, const char *config, int nparams)
 	gsi_shape_params(r, nparams);
 }
 
-gs_param *gs_rec_param(gs_rec *r, int i, const char *name, int64_t rows,
-		       int64_t cols, int dtype)
+gs_param *
+gs_rec_param(gs_rec *r, int i, const char *name, int64_t rows, int64_t cols, int dtype)
 {
 	gs_param *p = &r->params[i];
 
@@ -240,7 +261,8 @@ gs_param *gs_rec_param(gs_rec *r, int i, const char *name, int64_t rows,
 	return p;
 }
 
-void gs_attr_set(gs_rec *r, const char *key, const char *val)
+void
+gs_attr_set(gs_rec *r, const char *key, const char *val)
 {
 	int i;
 
@@ -260,7 +282,8 @@ void gs_attr_set(gs_rec *r, const char *key, const char *val)
 	r->nattr++;
 }
 
-void gs_attr_setf(gs_rec *r, const char *key, const char *fmt, ...)
+void
+gs_attr_setf(gs_rec *r, const char *key, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -271,7 +294,8 @@ void gs_attr_setf(gs_rec *r, const char *key, const char *fmt, ...)
 	gs_attr_set(r, key, buf);
 }
 
-const char *gs_attr_get(const gs_rec *r, const char *key)
+const char *
+gs_attr_get(const gs_rec *r, const char *key)
 {
 	int i;
 
@@ -281,7 +305,8 @@ const char *gs_attr_get(const gs_rec *r, const char *key)
 	return NULL;
 }
 
-int gs_tensor_col(const gs_rec *r, const char *name)
+int
+gs_tensor_col(const gs_rec *r, const char *name)
 {
 	const char *s = r->columns;
 	size_t len = strlen(name);
@@ -305,34 +330,37 @@ int gs_tensor_col(const gs_rec *r, const char *name)
 /* the file object (struct gs_file is in stream_int.h)                */
 /* ------------------------------------------------------------------ */
 
-const char *gs_name(const gs_file *fp)
+const char *
+gs_name(const gs_file *fp)
 {
 	return fp->name;
 }
 
-const char *gs_strerror(const gs_file *fp)
+const char *
+gs_strerror(const gs_file *fp)
 {
 	return fp->errmsg;
 }
 
-const char *gs_pg_id(const gs_file *fp)
+const char *
+gs_pg_id(const gs_file *fp)
 {
 	return fp->pgid;
 }
 
-const char *gs_where(gs_file *fp)
+const char *
+gs_where(gs_file *fp)
 {
 	if (fp->state == ST_EDGELIST_DONE || (fp->state == ST_START && fp->lineno))
-		snprintf(fp->where, sizeof fp->where, "%s: line %" PRId64, fp->name,
-			 fp->lineno);
+		snprintf(fp->where, sizeof fp->where, "%s: line %" PRId64, fp->name, fp->lineno);
 	else
-		snprintf(fp->where, sizeof fp->where, "%s: record %" PRId64, fp->name,
-			 fp->recno);
+		snprintf(fp->where, sizeof fp->where, "%s: record %" PRId64, fp->name, fp->recno);
 	return fp->where;
 }
 
 /* Record a data error (-2) once; returns the code for "return gsi_fail(...)". */
-int gsi_fail(gs_file *fp, int code, const char *fmt, ...)
+int
+gsi_fail(gs_file *fp, int code, const char *fmt, ...)
 {
 	char what[400];
 	va_list ap;
@@ -343,17 +371,18 @@ int gsi_fail(gs_file *fp, int code, const char *fmt, ...)
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
 	if (fp->state == ST_SEGMENT && fp->text)
-		snprintf(fp->errmsg, sizeof fp->errmsg, "%s: record %" PRId64 " (line %"
-			 PRId64 "): %s", fp->name, fp->recno, fp->lineno, what);
+		snprintf(fp->errmsg, sizeof fp->errmsg,
+			 "%s: record %" PRId64 " (line %" PRId64 "): %s", fp->name, fp->recno,
+			 fp->lineno, what);
 	else if (fp->state == ST_SEGMENT)
-		snprintf(fp->errmsg, sizeof fp->errmsg, "%s: record %" PRId64 ": %s",
-			 fp->name, fp->recno, what);
+		snprintf(fp->errmsg, sizeof fp->errmsg, "%s: record %" PRId64 ": %s", fp->name,
+			 fp->recno, what);
 	else if (fp->lineno > 0)
-		snprintf(fp->errmsg, sizeof fp->errmsg, "%s: line %" PRId64 ": %s",
-			 fp->name, fp->lineno, what);
+		snprintf(fp->errmsg, sizeof fp->errmsg, "%s: line %" PRId64 ": %s", fp->name,
+			 fp->lineno, what);
 	else
 		snprintf(fp->errmsg, sizeof fp->errmsg, "%s: %s", fp->name, what);
-	err_one_line(fp->errmsg);	/* it may quote a record kind, a value, a line */
+	err_one_line(fp->errmsg); /* it may quote a record kind, a value, a line */
 	fp->err = code;
 	return code;
 }
@@ -362,7 +391,8 @@ int gsi_fail(gs_file *fp, int code, const char *fmt, ...)
 /* input buffer                                                       */
 /* ------------------------------------------------------------------ */
 
-gs_file *gs_open_in(const char *path, char *msg, size_t msglen)
+gs_file *
+gs_open_in(const char *path, char *msg, size_t msglen)
 {
 	int fd;
 
@@ -379,7 +409,8 @@ gs_file *gs_open_in(const char *path, char *msg, size_t msglen)
 	return gs_open_fd(fd, path);
 }
 
-gs_file *gs_open_fd(int fd, const char *name)
+gs_file *
+gs_open_fd(int fd, const char *name)
 {
 	gs_file *fp;
 
@@ -394,7 +425,8 @@ gs_file *gs_open_fd(int fd, const char *name)
 }
 
 /* Read more raw bytes from the file descriptor.  Returns 0 or -3. */
-static int raw_fill(gs_file *fp)
+static int
+raw_fill(gs_file *fp)
 {
 	ssize_t n;
 
@@ -419,18 +451,21 @@ static int raw_fill(gs_file *fp)
 	return 0;
 }
 
-void gs_set_progress(gs_file *fp, struct progress *p, int64_t unit)
+void
+gs_set_progress(gs_file *fp, struct progress *p, int64_t unit)
 {
 	fp->pr = p;
 	fp->pr_unit = unit > 0 ? unit : 1;
 }
 
-int64_t gs_in_bytes(const gs_file *fp)
+int64_t
+gs_in_bytes(const gs_file *fp)
 {
 	return fp->rbytes;
 }
 
-int64_t gs_in_size(const gs_file *fp)
+int64_t
+gs_in_size(const gs_file *fp)
 {
 	struct stat st;
 
@@ -448,7 +483,8 @@ int64_t gs_in_size(const gs_file *fp)
  * whose trailer is missing.  Returns bytes produced (0 at the end) or an
  * error code.
  */
-static long src_read(gs_file *fp, unsigned char *dst, size_t cap)
+static long
+src_read(gs_file *fp, unsigned char *dst, size_t cap)
 {
 	int rc;
 
@@ -461,10 +497,10 @@ static long src_read(gs_file *fp, unsigned char *dst, size_t cap)
 			}
 			if (fp->rpos == fp->rlen)
 				return 0;
-			if (fp->boundary && fp->rlen - fp->rpos >= 2 &&
-			    fp->raw[fp->rpos] == 0x1f && fp->raw[fp->rpos + 1] == 0x8b) {
+			if (fp->boundary && fp->rlen - fp->rpos >= 2 && fp->raw[fp->rpos] == 0x1f &&
+			    fp->raw[fp->rpos + 1] == 0x8b) {
 				int z = fp->zinit ? inflateReset(&fp->zs)
-					: inflateInit2(&fp->zs, 15 + 16);
+						  : inflateInit2(&fp->zs, 15 + 16);
 				if (z != Z_OK)
 					return gsi_fail(fp, -3, "cannot start gzip decoding");
 				fp->zinit = 1;
@@ -486,8 +522,9 @@ static long src_read(gs_file *fp, unsigned char *dst, size_t cap)
 			int z;
 			if (fp->rpos == fp->rlen) {
 				if (fp->reof)
-					return gsi_fail(fp, -2, "truncated gzip data (input ends "
-						    "inside a compressed member)");
+					return gsi_fail(fp, -2,
+							"truncated gzip data (input ends "
+							"inside a compressed member)");
 				if ((rc = raw_fill(fp)))
 					return rc;
 				continue;
@@ -504,7 +541,7 @@ static long src_read(gs_file *fp, unsigned char *dst, size_t cap)
 				fp->boundary = 1;
 			} else if (z != Z_OK && z != Z_BUF_ERROR) {
 				return gsi_fail(fp, -2, "corrupt gzip data (%s)",
-					    fp->zs.msg ? fp->zs.msg : "inflate failed");
+						fp->zs.msg ? fp->zs.msg : "inflate failed");
 			}
 			if (produced > 0)
 				return (long)produced;
@@ -519,14 +556,15 @@ static long src_read(gs_file *fp, unsigned char *dst, size_t cap)
  * back, and only plain data is in the buffer when the raw layer is not
  * inside a member.
  */
-static void unread_plain(gs_file *fp)
+static void
+unread_plain(gs_file *fp)
 {
 	size_t n = fp->len - fp->pos, keep = fp->rlen - fp->rpos;
 
 	if (fp->zmode || n == 0)
 		return;
 	if (n + keep > RAW_CAP || fp->raw == NULL)
-		return;		/* cannot happen: buf and raw never hold more */
+		return; /* cannot happen: buf and raw never hold more */
 	memmove(fp->raw + n, fp->raw + fp->rpos, keep);
 	memcpy(fp->raw, fp->buf + fp->pos, n);
 	fp->rpos = 0;
@@ -538,7 +576,8 @@ static void unread_plain(gs_file *fp)
 
 /* Refill so that at least want bytes are buffered if the input has them.
  * Returns 0, or an error code (I/O, corrupt gzip). */
-int gsi_fill(gs_file *fp, size_t want)
+int
+gsi_fill(gs_file *fp, size_t want)
 {
 	if (fp->len - fp->pos >= want || fp->eof)
 		return 0;
@@ -560,7 +599,8 @@ int gsi_fill(gs_file *fp, size_t want)
 
 /* Copy n bytes of record data into dst (crc'd). Large reads bypass the
  * buffer.  Returns 0 or an error code; short input is a truncated stream. */
-int gsi_read_bytes(gs_file *fp, void *dst, size_t n)
+int
+gsi_read_bytes(gs_file *fp, void *dst, size_t n)
 {
 	unsigned char *d = dst;
 	size_t have;
@@ -571,7 +611,8 @@ int gsi_read_bytes(gs_file *fp, void *dst, size_t n)
 			if (rc)
 				return rc;
 			if (fp->pos == fp->len)
-				return gsi_fail(fp, -2, "truncated stream (input ends inside a record)");
+				return gsi_fail(fp, -2,
+						"truncated stream (input ends inside a record)");
 		}
 		have = fp->len - fp->pos;
 		if (have > n)
@@ -590,7 +631,8 @@ int gsi_read_bytes(gs_file *fp, void *dst, size_t n)
  * only as data actually arrives (at most doubling), so a header that lies
  * about its size cannot make us allocate more than twice the input.
  */
-int gsi_read_array(gs_file *fp, void **p, size_t *cap, size_t n)
+int
+gsi_read_array(gs_file *fp, void **p, size_t *cap, size_t n)
 {
 	size_t done = 0;
 
@@ -615,7 +657,8 @@ int gsi_read_array(gs_file *fp, void **p, size_t *cap, size_t n)
 
 /* Check edge or pair i: ids in range, no self-loop in a graph, a finite
  * label. */
-int gsi_check_pair(gs_file *fp, const gs_rec *rec, int64_t i)
+int
+gsi_check_pair(gs_file *fp, const gs_rec *rec, int64_t i)
 {
 	int32_t lim = rec->kind == GS_GRAPH ? rec->n : (int32_t)GS_MAX_NODES;
 	int32_t a = rec->u[i], b = rec->v[i];
@@ -623,8 +666,10 @@ int gsi_check_pair(gs_file *fp, const gs_rec *rec, int64_t i)
 	if (a < 0 || a >= lim || b < 0 || b >= lim) {
 		int32_t bad = (a < 0 || a >= lim) ? a : b;
 		if (rec->kind == GS_GRAPH)
-			return gsi_fail(fp, -2, "edge %" PRId64 ": node %d out of range "
-				    "(nodes %d)", i, bad, rec->n);
+			return gsi_fail(fp, -2,
+					"edge %" PRId64 ": node %d out of range "
+					"(nodes %d)",
+					i, bad, rec->n);
 		return gsi_fail(fp, -2, "pair %" PRId64 ": bad node id %d", i, bad);
 	}
 	if (a == b && rec->kind == GS_GRAPH)
@@ -635,7 +680,8 @@ int gsi_check_pair(gs_file *fp, const gs_rec *rec, int64_t i)
 }
 
 /* Check the edges or pairs just read (binary form). */
-int gsi_check_pairs(gs_file *fp, const gs_rec *rec)
+int
+gsi_check_pairs(gs_file *fp, const gs_rec *rec)
 {
 	int64_t i;
 	int rc;
@@ -648,8 +694,9 @@ int gsi_check_pairs(gs_file *fp, const gs_rec *rec)
 
 /* Values from .. from + n - 1 of a tensor must be finite; messages count
  * from the tensor's first value. */
-int gsi_check_finite(gs_file *fp, const void *data, int dtype, int64_t from,
-			int64_t n, const char *what)
+int
+gsi_check_finite(gs_file *fp, const void *data, int dtype, int64_t from, int64_t n,
+		 const char *what)
 {
 	int64_t i;
 
@@ -657,18 +704,21 @@ int gsi_check_finite(gs_file *fp, const void *data, int dtype, int64_t from,
 		const float *x = data;
 		for (i = from; i < from + n; i++)
 			if (!isfinite(x[i]))
-				return gsi_fail(fp, -2, "%s: value %" PRId64 " is not finite", what, i);
+				return gsi_fail(fp, -2, "%s: value %" PRId64 " is not finite", what,
+						i);
 	} else if (dtype == GS_F64) {
 		const double *x = data;
 		for (i = from; i < from + n; i++)
 			if (!isfinite(x[i]))
-				return gsi_fail(fp, -2, "%s: value %" PRId64 " is not finite", what, i);
+				return gsi_fail(fp, -2, "%s: value %" PRId64 " is not finite", what,
+						i);
 	}
 	return 0;
 }
 /* The config text of a model record (raw bytes in both forms), and room for
  * its parameters. */
-int gsi_read_config(gs_file *fp, gs_rec *rec)
+int
+gsi_read_config(gs_file *fp, gs_rec *rec)
 {
 	size_t len = rec->config_len;
 	int rc;
@@ -687,7 +737,8 @@ int gsi_read_config(gs_file *fp, gs_rec *rec)
 /* At a segment boundary: read a stream header, or detect an edge list.
  * Returns 1 for a new segment, 0 at clean EOF, 2 for edge-list mode, or
  * an error code. */
-static int read_stream_header(gs_file *fp)
+static int
+read_stream_header(gs_file *fp)
 {
 	unsigned char *b;
 	size_t have;
@@ -695,13 +746,13 @@ static int read_stream_header(gs_file *fp)
 
 	if (fp->segments > 0 && !fp->zmode && (rc = gsi_fill(fp, 2)))
 		return rc;
-	if (fp->segments > 0 && !fp->zmode && fp->len - fp->pos >= 2 &&
-	    fp->buf[fp->pos] == 0x1f && fp->buf[fp->pos + 1] == 0x8b)
-		unread_plain(fp);	/* a gzip member after plain data */
+	if (fp->segments > 0 && !fp->zmode && fp->len - fp->pos >= 2 && fp->buf[fp->pos] == 0x1f &&
+	    fp->buf[fp->pos + 1] == 0x8b)
+		unread_plain(fp); /* a gzip member after plain data */
 	if ((rc = gsi_fill(fp, 16)))
 		return rc;
 	if (fp->len - fp->pos >= 3 && memcmp(fp->buf + fp->pos, UTF8_BOM, 3) == 0) {
-		fp->pos += 3;	/* a byte-order mark (Windows editors): not data */
+		fp->pos += 3; /* a byte-order mark (Windows editors): not data */
 		if ((rc = gsi_fill(fp, 16)))
 			return rc;
 	}
@@ -720,8 +771,10 @@ static int read_stream_header(gs_file *fp)
 		memcpy(&flags, b + 8, 4);
 		fp->pos += 12;
 		if (ver > GS_VERSION)
-			return gsi_fail(fp, -2, "stream version %u is newer than this program "
-				    "reads (%d): upgrade gnnpipe", ver, GS_VERSION);
+			return gsi_fail(fp, -2,
+					"stream version %u is newer than this program "
+					"reads (%d): upgrade gnnpipe",
+					ver, GS_VERSION);
 		if (ver == 0)
 			return gsi_fail(fp, -2, "bad stream version 0");
 		fp->text = 0;
@@ -739,8 +792,10 @@ static int read_stream_header(gs_file *fp)
 		if (e == s + 1 || (*e && *e != ' '))
 			return gsi_fail(fp, -2, "bad stream header '%.60s'", fp->line);
 		if (ver > GS_VERSION)
-			return gsi_fail(fp, -2, "stream version %ld is newer than this program "
-				    "reads (%d): upgrade gnnpipe", ver, GS_VERSION);
+			return gsi_fail(fp, -2,
+					"stream version %ld is newer than this program "
+					"reads (%d): upgrade gnnpipe",
+					ver, GS_VERSION);
 		if (ver <= 0)
 			return gsi_fail(fp, -2, "bad stream version %ld", ver);
 		fp->text = 1;
@@ -751,8 +806,9 @@ static int read_stream_header(gs_file *fp)
 		for (i = 0; i < have; i++)
 			if ((b[i] < 0x20 && b[i] != '\t' && b[i] != '\r' && b[i] != '\n') ||
 			    b[i] == 0x7f)
-				return gsi_fail(fp, -2, "not a gnnstream (bad magic) and not "
-					    "an edge list");
+				return gsi_fail(fp, -2,
+						"not a gnnstream (bad magic) and not "
+						"an edge list");
 		return 2;
 	} else {
 		return gsi_fail(fp, -2, "garbage after the end of a stream segment");
@@ -764,7 +820,8 @@ static int read_stream_header(gs_file *fp)
 	return 1;
 }
 
-int gs_read1(gs_file *fp, gs_rec *rec)
+int
+gs_read1(gs_file *fp, gs_rec *rec)
 {
 	int rc, kind;
 	int64_t er, ec;
@@ -794,8 +851,10 @@ int gs_read1(gs_file *fp, gs_rec *rec)
 			if (rc == 0)
 				return gsi_fail(fp, -2, "truncated stream (no end record)");
 			if (fp->line[0] != '@')
-				return gsi_fail(fp, -2, "expected a record header ('@kind ...'), got "
-					    "'%.40s'", fp->line);
+				return gsi_fail(fp, -2,
+						"expected a record header ('@kind ...'), got "
+						"'%.40s'",
+						fp->line);
 			fp->rec_line = fp->lineno;
 			kind = gsi_parse_header(fp, fp->line + 1, rec, &er, &ec, 0);
 		} else {
@@ -807,14 +866,14 @@ int gs_read1(gs_file *fp, gs_rec *rec)
 				return gsi_fail(fp, -2, "truncated stream (no end record)");
 			if (strncmp(fp->hdr, "end", 3) == 0 &&
 			    (fp->hdr[3] == ' ' || fp->hdr[3] == '\0'))
-				fp->crc = crc_before;	/* the trailer is not checksummed */
+				fp->crc = crc_before; /* the trailer is not checksummed */
 			kind = gsi_parse_header(fp, fp->hdr, rec, &er, &ec, 0);
 		}
 		if (kind < 0)
 			return kind;
 		if (kind == K_END) {
 			uint32_t crc = fp->crc;
-			if (fp->text)	/* the end line itself is not checksummed */
+			if (fp->text) /* the end line itself is not checksummed */
 				crc = fp->crc_line_start;
 			fp->recno--;
 			if (fp->text && !fp->line_nl)
@@ -822,9 +881,10 @@ int gs_read1(gs_file *fp, gs_rec *rec)
 			if (!fp->text && (er < 0 || ec < 0))
 				return gsi_fail(fp, -2, "end record lacks records= or crc32=");
 			if (er >= 0 && er != fp->seg_records)
-				return gsi_fail(fp, -2, "end record says %" PRId64 " records, the "
-					    "segment has %" PRId64 " (records lost or added)",
-					    er, fp->seg_records);
+				return gsi_fail(fp, -2,
+						"end record says %" PRId64 " records, the "
+						"segment has %" PRId64 " (records lost or added)",
+						er, fp->seg_records);
 			if (ec >= 0 && (uint32_t)ec != crc)
 				return gsi_fail(fp, -2, "checksum mismatch (stream corrupted)");
 			fp->state = ST_BETWEEN;
@@ -843,7 +903,8 @@ int gs_read1(gs_file *fp, gs_rec *rec)
  * kept once, at its first line and in its first orientation, so the record
  * a filter passes on is the graph it computed on.  A pair listed with two
  * different labels is an error.  Time: O(m log d); memory: 8 bytes an arc. */
-static int simplify_edgelist(gs_file *fp, gs_rec *rec, const graph *g)
+static int
+simplify_edgelist(gs_file *fp, gs_rec *rec, const graph *g)
 {
 	int32_t *lab = rec->ltype == GS_I32 ? rec->lab : NULL;
 	int64_t *kept = xmallocarray((size_t)(2 * g->m + 1), sizeof *kept);
@@ -861,8 +922,9 @@ static int simplify_edgelist(gs_file *fp, gs_rec *rec, const graph *g)
 			int64_t k = kept[p];
 			if (lab && lab[k] != lab[i]) {
 				free(kept);
-				return gsi_fail(fp, -2, "edge %d-%d is listed with labels %d and %d",
-					    rec->u[k], rec->v[k], lab[k], lab[i]);
+				return gsi_fail(fp, -2,
+						"edge %d-%d is listed with labels %d and %d",
+						rec->u[k], rec->v[k], lab[k], lab[i]);
 			}
 			continue;
 		}
@@ -878,15 +940,15 @@ static int simplify_edgelist(gs_file *fp, gs_rec *rec, const graph *g)
 	return 0;
 }
 
-int gs_graph_build(gs_file *fp, gs_rec *rec, graph *g, int quiet)
+int
+gs_graph_build(gs_file *fp, gs_rec *rec, graph *g, int quiet)
 {
 	char msg[300];
 	struct graph_fix fix;
 	int policy = rec->from_edgelist ? GRAPH_SIMPLIFY : GRAPH_STRICT;
 	int rc;
 
-	if (graph_build(g, rec->n, rec->m, rec->u, rec->v, policy, &fix, msg,
-			sizeof msg) != 0) {
+	if (graph_build(g, rec->n, rec->m, rec->u, rec->v, policy, &fix, msg, sizeof msg) != 0) {
 		/* the whole record is at fault: name the line of its header (0,
 		 * no line, for an edge list), not the last line read */
 		int64_t last = fp->lineno;
@@ -910,10 +972,12 @@ int gs_graph_build(gs_file *fp, gs_rec *rec, graph *g, int quiet)
 	}
 	if (!quiet && (fix.self_loops || fix.duplicates))
 		warnx_("%s: edge list: dropped %" PRId64 " self-loop(s), merged %" PRId64
-		       " duplicate edge(s)", fp->name, fix.self_loops, fix.duplicates);
+		       " duplicate edge(s)",
+		       fp->name, fix.self_loops, fix.duplicates);
 	if (!quiet && fp->el_attrs)
 		warnx_("%s: edge list: ignored the attributes of %" PRId64 " edge(s) "
-		       "(networkx's {...} column)", fp->name, fp->el_attrs);
+		       "(networkx's {...} column)",
+		       fp->name, fp->el_attrs);
 	return 0;
 }
 
@@ -921,7 +985,8 @@ int gs_graph_build(gs_file *fp, gs_rec *rec, graph *g, int quiet)
 /* writing                                                            */
 /* ------------------------------------------------------------------ */
 
-static void sink(gs_file *fp, const void *p, size_t n)
+static void
+sink(gs_file *fp, const void *p, size_t n)
 {
 	if (n == 0)
 		return;
@@ -944,16 +1009,18 @@ static void sink(gs_file *fp, const void *p, size_t n)
 	}
 }
 
-static void wflush(gs_file *fp)
+static void
+wflush(gs_file *fp)
 {
 	sink(fp, fp->wbuf, fp->wlen);
 	fp->wlen = 0;
 }
 
 /* Append record bytes (checksummed). */
-void gsi_wput(gs_file *fp, const void *p, size_t n)
+void
+gsi_wput(gs_file *fp, const void *p, size_t n)
 {
-	if (n == 0)	/* and p may be NULL, for which crc32_z() restarts at 0 */
+	if (n == 0) /* and p may be NULL, for which crc32_z() restarts at 0 */
 		return;
 	fp->wcrc = (uint32_t)crc32_z(fp->wcrc, p, n);
 	if (n >= WBUF / 2) {
@@ -967,14 +1034,16 @@ void gsi_wput(gs_file *fp, const void *p, size_t n)
 	fp->wlen += n;
 }
 
-void gsi_wputs(gs_file *fp, const char *s)
+void
+gsi_wputs(gs_file *fp, const char *s)
 {
 	gsi_wput(fp, s, strlen(s));
 }
 
 /* A record header line: "@h\n" in the text form, its length and h in the
  * binary form. */
-static void put_header(gs_file *fp, const char *h)
+static void
+put_header(gs_file *fp, const char *h)
 {
 	if (fp->wtext)
 		gsi_txt_put_header(fp, h);
@@ -982,7 +1051,8 @@ static void put_header(gs_file *fp, const char *h)
 		gsi_bin_put_header(fp, h);
 }
 
-static void put_matrix(gs_file *fp, const void *data, int dtype, int64_t rows, int64_t cols)
+static void
+put_matrix(gs_file *fp, const void *data, int dtype, int64_t rows, int64_t cols)
 {
 	if (fp->wtext)
 		gsi_txt_put_matrix(fp, data, dtype, rows, cols);
@@ -990,7 +1060,8 @@ static void put_matrix(gs_file *fp, const void *data, int dtype, int64_t rows, i
 		gsi_bin_put_matrix(fp, data, dtype, rows, cols);
 }
 
-void gs_write1(gs_file *fp, const gs_rec *r)
+void
+gs_write1(gs_file *fp, const gs_rec *r)
 {
 	static __thread char *hbuf;
 	static __thread size_t hcap;
@@ -1023,17 +1094,17 @@ void gs_write1(gs_file *fp, const gs_rec *r)
 
 /* Options that cannot change a program's output: left out of the recorded
  * command line, so the same data gives the same bytes on any thread count. */
-static int neutral_option(char **argv, int i, int *skip)
+static int
+neutral_option(char **argv, int i, int *skip)
 {
 	const char *a = argv[i];
 
 	*skip = 0;
-	if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0 ||
-	    strcmp(a, "--progress") == 0 || strncmp(a, "--threads=", 10) == 0 ||
-	    (strncmp(a, "-j", 2) == 0 && a[2] != '\0'))
+	if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0 || strcmp(a, "--progress") == 0 ||
+	    strncmp(a, "--threads=", 10) == 0 || (strncmp(a, "-j", 2) == 0 && a[2] != '\0'))
 		return 1;
 	if (strcmp(a, "-j") == 0 || strcmp(a, "--threads") == 0) {
-		*skip = 1;	/* and its value */
+		*skip = 1; /* and its value */
 		return 1;
 	}
 	return 0;
@@ -1041,7 +1112,8 @@ static int neutral_option(char **argv, int i, int *skip)
 
 /* The command line, each argument quoted when needed, less the neutral
  * options (until a "--", after which everything is an operand). */
-static char *join_argv(int argc, char **argv)
+static char *
+join_argv(int argc, char **argv)
 {
 	size_t cap = 1, len = 0;
 	char *s;
@@ -1073,7 +1145,8 @@ static char *join_argv(int argc, char **argv)
 
 /* Writing to fd from now on, at this level (0: plain), in the text form or
  * not: the compressor or stdio, and the segment header. */
-static void open_writer(gs_file *fp, int fd, int level)
+static void
+open_writer(gs_file *fp, int fd, int level)
 {
 	char mode[16], line[64];
 
@@ -1101,7 +1174,8 @@ static void open_writer(gs_file *fp, int fd, int level)
 	}
 }
 
-gs_file *gs_open_fd_out(int fd, const char *name)
+gs_file *
+gs_open_fd_out(int fd, const char *name)
 {
 	gs_file *fp = xcalloc(1, sizeof *fp);
 
@@ -1111,7 +1185,8 @@ gs_file *gs_open_fd_out(int fd, const char *name)
 	return fp;
 }
 
-gs_file *gs_open_out(const struct copt *c, int argc, char **argv)
+gs_file *
+gs_open_out(const struct copt *c, int argc, char **argv)
 {
 	gs_file *fp = xcalloc(1, sizeof *fp);
 	const char *path = c->output;
@@ -1121,7 +1196,7 @@ gs_file *gs_open_out(const struct copt *c, int argc, char **argv)
 	uint32_t h;
 
 	if (c->text && !c->level_set)
-		level = 0;	/* -t alone writes readable text */
+		level = 0; /* -t alone writes readable text */
 	fp->writing = 1;
 	fp->wtext = c->text;
 	if (path && strcmp(path, "-") == 0)
@@ -1166,7 +1241,8 @@ gs_file *gs_open_out(const struct copt *c, int argc, char **argv)
 	return fp;
 }
 
-int gs_close(gs_file *fp)
+int
+gs_close(gs_file *fp)
 {
 	char h[96];
 	int rc = 0;

@@ -30,8 +30,8 @@
 #include "graph.h"
 #include "opt.h"
 
-#define GS_VERSION 1		/* bump on any incompatible change */
-#define GS_NAME_MAX 64		/* names of tensors, pair sets, labels */
+#define GS_VERSION 1   /* bump on any incompatible change */
+#define GS_NAME_MAX 64 /* names of tensors, pair sets, labels */
 
 /* Hard limits, checked before any allocation. */
 /* Nodes in one graph.  Ids are int32, but a bare header's nodes= is the one
@@ -40,19 +40,19 @@
  * 60-byte file had nodefeat at 11 GB after a minute.  At 2^26 isolated
  * nodes nodefeat took 3.76 GiB and centrality 7.13 GiB (measured); what
  * does not fit the machine is refused before the work (mem.h). */
-#define GS_MAX_NODES  (1LL << 26)
-#define GS_MAX_EDGES  (1LL << 34)		/* edges or pairs in one record */
-#define GS_MAX_ELEMS  (1LL << 36)		/* elements of one tensor */
-#define GS_MAX_TEXT   (64LL << 20)		/* config text of a model record */
-#define GS_MAX_PARAMS 65536			/* tensors in one model record */
+#define GS_MAX_NODES (1LL << 26)
+#define GS_MAX_EDGES (1LL << 34) /* edges or pairs in one record */
+#define GS_MAX_ELEMS (1LL << 36) /* elements of one tensor */
+#define GS_MAX_TEXT (64LL << 20) /* config text of a model record */
+#define GS_MAX_PARAMS 65536	 /* tensors in one model record */
 
 enum gs_kind {
-	GS_PG = 1,	/* provenance: program, version, seed, command line */
-	GS_GRAPH,	/* nodes + undirected edge list (+ optional edge labels) */
-	GS_TENSOR,	/* per-node tensor: rows = nodes, named columns */
-	GS_PAIRS,	/* node-pair set (u, v [, label]) */
-	GS_LABEL,	/* graph-level label (an integer class) */
-	GS_MODEL	/* model parameters: config text + named tensors */
+	GS_PG = 1, /* provenance: program, version, seed, command line */
+	GS_GRAPH,  /* nodes + undirected edge list (+ optional edge labels) */
+	GS_TENSOR, /* per-node tensor: rows = nodes, named columns */
+	GS_PAIRS,  /* node-pair set (u, v [, label]) */
+	GS_LABEL,  /* graph-level label (an integer class) */
+	GS_MODEL   /* model parameters: config text + named tensors */
 };
 
 enum gs_dtype { GS_NONE = 0, GS_F32, GS_F64, GS_I32, GS_I64 };
@@ -63,7 +63,7 @@ typedef struct gs_param {
 	int64_t rows, cols;
 	int dtype;
 	void *data;
-	size_t cap;		/* bytes allocated at data */
+	size_t cap; /* bytes allocated at data */
 } gs_param;
 
 typedef struct gs_rec {
@@ -71,14 +71,14 @@ typedef struct gs_rec {
 	int64_t id;		/* graph id; -1 for pg and model records */
 	char pg[16];		/* id of the pg record that made this record;
 				 * "" = made by the program writing it now */
-	char name[GS_NAME_MAX];	/* tensor, pairs, label, model: its name */
+	char name[GS_NAME_MAX]; /* tensor, pairs, label, model: its name */
 
 	/* GS_GRAPH: n nodes, m edges.  GS_PAIRS: m pairs (n unused). */
 	int32_t n;
 	int64_t m;
-	int32_t *u, *v;		/* (m) endpoints */
-	int ltype;		/* label type of edges/pairs: GS_NONE, GS_I32, GS_F64 */
-	void *lab;		/* (m) labels, or NULL when ltype == GS_NONE */
+	int32_t *u, *v; /* (m) endpoints */
+	int ltype;	/* label type of edges/pairs: GS_NONE, GS_I32, GS_F64 */
+	void *lab;	/* (m) labels, or NULL when ltype == GS_NONE */
 
 	/* GS_TENSOR: rows x cols of dtype, row-major; columns = "a,b,c". */
 	int64_t rows, cols;
@@ -90,7 +90,7 @@ typedef struct gs_rec {
 	int64_t value;
 
 	/* GS_MODEL */
-	char *config;		/* config text (YAML), NUL-terminated */
+	char *config; /* config text (YAML), NUL-terminated */
 	size_t config_len;
 	int nparams;
 	gs_param *params;
@@ -121,18 +121,17 @@ void gs_rec_clear(gs_rec *r);
 /* Size buffers for a record of this shape (contents undefined). */
 void gs_rec_graph(gs_rec *r, int64_t id, int32_t n, int64_t m, int ltype);
 void gs_rec_pairs(gs_rec *r, int64_t id, const char *name, int64_t m, int ltype);
-void gs_rec_tensor(gs_rec *r, int64_t id, const char *name, int64_t rows,
-		   int64_t cols, int dtype, const char *columns);
+void gs_rec_tensor(gs_rec *r, int64_t id, const char *name, int64_t rows, int64_t cols, int dtype,
+		   const char *columns);
 void gs_rec_label(gs_rec *r, int64_t id, const char *name, int64_t value);
 void gs_rec_model(gs_rec *r, const char *name, const char *config, int nparams);
 /* Shape model parameter i (0 <= i < r->nparams). */
-gs_param *gs_rec_param(gs_rec *r, int i, const char *name, int64_t rows,
-		       int64_t cols, int dtype);
+gs_param *gs_rec_param(gs_rec *r, int i, const char *name, int64_t rows, int64_t cols, int dtype);
 
 /* Attributes: set (replace or append) and get (NULL if absent). */
 void gs_attr_set(gs_rec *r, const char *key, const char *val);
 void gs_attr_setf(gs_rec *r, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 const char *gs_attr_get(const gs_rec *r, const char *key);
 
 /* Bytes of data the record's buffers hold (their capacity: a record

@@ -188,8 +188,8 @@ train_bench(const struct train_opts *o, model *M, const struct train_data *ds,
 	double first = bt.tstep[0];
 	long long total = n, skip = n > 1;
 	n -= skip;
-	double med = prof_median(bt.tstep + skip, n), wall = prof_median(bt.twall + skip, n), fwd = 0,
-	       cpu = prof_median(bt.tcpu + skip, n);
+	double med = prof_median(bt.tstep + skip, n), wall = prof_median(bt.twall + skip, n),
+	       fwd = 0, cpu = prof_median(bt.tcpu + skip, n);
 	if (dist_rank() != 0)
 		goto out;
 	if (!o->by_graph) { /* the forward pass alone, as validation runs it */

@@ -23,6 +23,7 @@
 #     figures   gnuplot (pngcairo, svg) and graphviz (`make -C pipelines fig2`...)
 #     bench     /usr/bin/python3 and the peers it imports (`make bench`)
 #     fuzz      clang with OpenMP and libFuzzer (`make fuzz`)
+#     lint      clang-format (`make lint`, `make format`)
 #     numpy     /usr/bin/python3 with numpy: the tests that check a file format
 #               or a computation with an independent reader run where it is,
 #               and say they are skipped where it is not (.ci/run asks for it)
@@ -58,8 +59,8 @@ want=""
 [ $# -gt 0 ] || set -- build
 for w in "$@"; do
 	case $w in
-	build | optional | test | numpy | mpi | asan | valgrind | figures | bench | fuzz) ;;
-	*) echo "usage: sh mk/deps.sh [want] [build|optional|test|numpy|mpi|asan|valgrind|figures|bench|fuzz]..." >&2; exit 2 ;;
+	build | optional | test | numpy | mpi | asan | valgrind | figures | bench | fuzz | lint) ;;
+	*) echo "usage: sh mk/deps.sh [want] [build|optional|test|numpy|mpi|asan|valgrind|figures|bench|fuzz|lint]..." >&2; exit 2 ;;
 	esac
 done
 
@@ -371,6 +372,7 @@ check() {
 		numpy) check_numpy ;;
 		mpi) check_mpi ;;
 		fuzz) check_fuzz ;;
+		lint) tool clang-format clang-format "clang-format (LLVM), version 14 for the same output" ;;
 		esac
 	done
 	[ -z "$report" ]

@@ -19,7 +19,8 @@
 /* cmd with DIR/ prefixes and the program's directory taken off, into a
  * new string (words are separated by blanks; a quoted word keeps its
  * quote). */
-static char *scrub(const char *cmd, const char *dir)
+static char *
+scrub(const char *cmd, const char *dir)
 {
 	size_t dl = strlen(dir);
 	char *out = xmalloc(strlen(cmd) + 1), *o = out;
@@ -45,7 +46,8 @@ static char *scrub(const char *cmd, const char *dir)
 	return out;
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	char msg[512];
 	gs_file *in, *out;

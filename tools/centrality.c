@@ -24,15 +24,21 @@
 #include "rng.h"
 #include "stream.h"
 
-#define SYNOPSIS "centrality [-qt] [-j threads] [-l level] [-o file] [-s seed]\n" \
+#define SYNOPSIS \
+	"centrality [-qt] [-j threads] [-l level] [-o file] [-s seed]\n" \
 	"                  [--closeness-error x] [--delta x] [--eig-pairs n] [--error x]\n" \
 	"                  [--exact-max n] [--progress] [--samples n] [--tsv] [file ...]"
 #define COLUMNS CENT_COLUMNS ",subgraph_log"
 #define NCOL 5
 
 enum {
-	OPT_CL_ERROR = COPT_FIRST_TOOL, OPT_DELTA, OPT_EIG_PAIRS, OPT_ERROR, OPT_EXACT_MAX,
-	OPT_SAMPLES, OPT_TSV
+	OPT_CL_ERROR = COPT_FIRST_TOOL,
+	OPT_DELTA,
+	OPT_EIG_PAIRS,
+	OPT_ERROR,
+	OPT_EXACT_MAX,
+	OPT_SAMPLES,
+	OPT_TSV
 };
 
 static const char *const written[] = { "centrality", NULL };
@@ -41,12 +47,12 @@ struct state {
 	const struct copt *c;
 	struct cent_opts co;
 	cent_ws ws;
-	double *col[NCOL];	/* (n) each */
+	double *col[NCOL]; /* (n) each */
 	size_t cap;
 	gs_rec out;
 	int64_t approx_graphs;
-	int error_set;		/* --error or --closeness-error given */
-	int tsv;		/* --tsv */
+	int error_set; /* --error or --closeness-error given */
+	int tsv;       /* --tsv */
 	/* Progress of the current graph (centrality_compute's hook): the
 	 * BFS sources, then the components through the eigensolvers, and
 	 * within them the restarts of a Lanczos run.  pr_on: the line of pr
@@ -56,7 +62,8 @@ struct state {
 	int64_t graph_id;
 };
 
-static void usage(FILE *f, const struct state *s)
+static void
+usage(FILE *f, const struct state *s)
 {
 	fprintf(f,
 		"usage: " SYNOPSIS "\n"
@@ -86,7 +93,8 @@ static void usage(FILE *f, const struct state *s)
 /* End a line: its last line (--progress) if it showed at all, that is,
  * if its phase took long enough (progress.h: 10 s, on a terminal 0.2 s),
  * so that a stream of small graphs shows only the filter's line. */
-static void end_line(struct progress *p, int *on)
+static void
+end_line(struct progress *p, int *on)
 {
 	if (*on && p->drawn)
 		progress_done(p);
@@ -94,20 +102,21 @@ static void end_line(struct progress *p, int *on)
 }
 
 /* centrality_compute's progress hook (on the calling thread). */
-static void on_progress(void *arg, int phase, int64_t done, int64_t total)
+static void
+on_progress(void *arg, int phase, int64_t done, int64_t total)
 {
 	struct state *s = arg;
 
 	if (phase == CENT_P_LANCZOS) {
 		if (s->pr_on && s->pr_phase == CENT_P_SOURCES)
-			end_line(&s->pr, &s->pr_on);	/* the searches are over */
+			end_line(&s->pr, &s->pr_on); /* the searches are over */
 		if (!s->lz_on)
 			progress_start(&s->lz, "restarts", total, "graph %" PRId64 ": Lanczos",
 				       s->graph_id);
 		s->lz_on = 1;
 		s->lz.total = total;
 		progress_update(&s->lz, done);
-		if (total > 0 && done >= total)	/* the run's last call */
+		if (total > 0 && done >= total) /* the run's last call */
 			end_line(&s->lz, &s->lz_on);
 		return;
 	}
@@ -126,8 +135,9 @@ static void on_progress(void *arg, int phase, int64_t done, int64_t total)
 
 /* Append printf-style to buf (size len) at *at. */
 static void cat(char *buf, size_t len, size_t *at, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void cat(char *buf, size_t len, size_t *at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void
+cat(char *buf, size_t len, size_t *at, const char *fmt, ...)
 {
 	va_list ap;
 	int k;
@@ -142,8 +152,8 @@ static void cat(char *buf, size_t len, size_t *at, const char *fmt, ...)
 }
 
 /* One line on what was estimated and how well (centrality(1), ESTIMATES). */
-static void say_estimates(const struct state *s, const struct filter_graph *fg,
-			  const cent_out *r)
+static void
+say_estimates(const struct state *s, const struct filter_graph *fg, const cent_out *r)
 {
 	const struct cent_opts *o = &s->co;
 	int b = r->approx & CENT_BETWEENNESS, c = r->approx & CENT_CLOSENESS;
@@ -169,17 +179,19 @@ static void say_estimates(const struct state *s, const struct filter_graph *fg,
 		if (o->samples)
 			cat(m, sizeof m, &at, " (--samples %d%s)", (int)o->samples,
 			    r->sampled > o->samples ? ": at least 2 in each" : "");
-		cat(m, sizeof m, &at, ", each bound with probability %g (--delta %g)",
-		    1 - o->delta, o->delta);
+		cat(m, sizeof m, &at, ", each bound with probability %g (--delta %g)", 1 - o->delta,
+		    o->delta);
 	}
 	if (r->approx & CENT_SUBGRAPH)
 		cat(m, sizeof m, &at, "%s subgraph to within %.*f%% from %d leading eigenpairs",
 		    b || c ? ";" : "", 100 * r->sc_bound < 10, 100 * r->sc_bound,
 		    (int)o->eig_pairs);
 	if (r->switched_comps)
-		cat(m, sizeof m, &at, "%sbetweenness and closeness searched from every node in "
+		cat(m, sizeof m, &at,
+		    "%sbetweenness and closeness searched from every node in "
 		    "%d component(s) past --exact-max, as %s would take more than a third "
-		    "of their nodes", at > 0 ? "; " : "", r->switched_comps,
+		    "of their nodes",
+		    at > 0 ? "; " : "", r->switched_comps,
 		    o->samples ? "--samples" : "the requested errors");
 	warnx_("%s: graph %" PRId64 " (%d nodes > --exact-max %d): %s", gs_where(fg->in),
 	       fg->rec->id, fg->g->n, (int)o->exact_max, m);
@@ -187,7 +199,8 @@ static void say_estimates(const struct state *s, const struct filter_graph *fg,
 
 /* The estimates' error statements, as attributes of the tensor record
  * (centrality(1), ESTIMATES). */
-static void set_bounds(gs_rec *t, const struct cent_opts *o, const cent_out *r)
+static void
+set_bounds(gs_rec *t, const struct cent_opts *o, const cent_out *r)
 {
 	int b = r->approx & CENT_BETWEENNESS, c = r->approx & CENT_CLOSENESS;
 
@@ -216,17 +229,19 @@ static void set_bounds(gs_rec *t, const struct cent_opts *o, const cent_out *r)
  * with the betweenness and closeness columns, the eigensolvers with all
  * five, the five with the output rows.  search, spectral: the workspace
  * of the first two (0: not known yet). */
-static double need_of(const gs_rec *rec, double search, double spectral)
+static double
+need_of(const gs_rec *rec, double search, double spectral)
 {
 	double n = rec->n, cols = 8.0 * NCOL * n;
 
 	return gs_rec_bytes(rec) + graph_bytes(rec->n, rec->m) +
-		fmax(fmax(16 * n + search, cols + spectral), 2 * cols);
+	       fmax(fmax(16 * n + search, cols + spectral), 2 * cols);
 }
 
 /* filter_run's check before the graph is built: what it takes whatever
  * its shape. */
-static double need(void *ctx, const gs_rec *rec)
+static double
+need(void *ctx, const gs_rec *rec)
 {
 	(void)ctx;
 	return need_of(rec, 0, 0);
@@ -234,17 +249,19 @@ static double need(void *ctx, const gs_rec *rec)
 
 /* Once the graph is built, its components say what the searches and the
  * eigensolvers take. */
-static void check_memory(struct state *s, const struct filter_graph *fg, cent_out *want)
+static void
+check_memory(struct state *s, const struct filter_graph *fg, cent_out *want)
 {
 	double search, spectral;
 
 	cent_ws_bytes(fg->g, &s->co, want, omp_get_max_threads(), &s->ws, &search, &spectral);
-	mem_require(need_of(fg->rec, search, spectral), "%s: graph %" PRId64 " (%" PRId32
-		    " nodes, %" PRId64 " edges)", gs_where(fg->in), fg->rec->id, fg->g->n,
-		    fg->g->m);
+	mem_require(need_of(fg->rec, search, spectral),
+		    "%s: graph %" PRId64 " (%" PRId32 " nodes, %" PRId64 " edges)",
+		    gs_where(fg->in), fg->rec->id, fg->g->n, fg->g->m);
 }
 
-static void one_graph(void *ctx, const struct filter_graph *fg)
+static void
+one_graph(void *ctx, const struct filter_graph *fg)
 {
 	struct state *s = ctx;
 	int32_t n = fg->g->n, v;
@@ -282,8 +299,8 @@ static void one_graph(void *ctx, const struct filter_graph *fg)
 	if (!s->c->quiet && res.subgraph_clamped)
 		warnx_("%s: graph %" PRId64 ": subgraph centrality of %" PRId64 " node(s) "
 		       "exceeds the double range (largest eigenvalue %.1f); written as "
-		       "DBL_MAX, use subgraph_log", gs_where(fg->in), fg->rec->id,
-		       res.subgraph_clamped, res.lambda_max);
+		       "DBL_MAX, use subgraph_log",
+		       gs_where(fg->in), fg->rec->id, res.subgraph_clamped, res.lambda_max);
 	/* the rows, in the record's buffer (also the table of --tsv) */
 	gs_rec_tensor(&s->out, fg->rec->id, "centrality", n, NCOL, GS_F64, COLUMNS);
 	table = s->out.data;
@@ -301,17 +318,18 @@ static void one_graph(void *ctx, const struct filter_graph *fg)
 
 /* The options into c and s (the centrality options, --tsv); dies on
  * misuse. */
-static void parse(struct copt *c, struct state *s, int argc, char **argv)
+static void
+parse(struct copt *c, struct state *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		COPT_LONGOPTS,
 		{ "closeness-error", required_argument, NULL, OPT_CL_ERROR },
-		{ "delta",     required_argument, NULL, OPT_DELTA },
+		{ "delta", required_argument, NULL, OPT_DELTA },
 		{ "eig-pairs", required_argument, NULL, OPT_EIG_PAIRS },
-		{ "error",     required_argument, NULL, OPT_ERROR },
+		{ "error", required_argument, NULL, OPT_ERROR },
 		{ "exact-max", required_argument, NULL, OPT_EXACT_MAX },
-		{ "samples",   required_argument, NULL, OPT_SAMPLES },
-		{ "tsv",       no_argument,       NULL, OPT_TSV },
+		{ "samples", required_argument, NULL, OPT_SAMPLES },
+		{ "tsv", no_argument, NULL, OPT_TSV },
 		{ NULL, 0, NULL, 0 }
 	};
 	int ch;
@@ -355,10 +373,11 @@ static void parse(struct copt *c, struct state *s, int argc, char **argv)
 	if (s->co.samples && s->error_set)
 		die_usage("--samples fixes the sources, --error and --closeness-error ask "
 			  "for bounds; give one or the other");
-	c->seed_set = 1;	/* the default seed is a seed: the pg record shows it */
+	c->seed_set = 1; /* the default seed is a seed: the pg record shows it */
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	struct copt c;
 	struct filter f;
@@ -383,7 +402,8 @@ int main(int argc, char **argv)
 	filter_run(&f, argc - optind, argv + optind, argc, argv);
 	if (!c.quiet && s.approx_graphs > 1)
 		warnx_("%" PRId64 " graphs had estimated centralities (larger than "
-		       "--exact-max %d)", s.approx_graphs, s.co.exact_max);
+		       "--exact-max %d)",
+		       s.approx_graphs, s.co.exact_max);
 	cent_ws_free(&s.ws);
 	gs_rec_free(&s.out);
 	for (j = 0; j < NCOL; j++)

@@ -28,12 +28,19 @@
 #define BIG_NODES 100000
 
 #define MAX_COUNT (1LL << 40)
-#define MAX_ID    (1LL << 62)
-#define MAX_K     1e6
+#define MAX_ID (1LL << 62)
+#define MAX_K 1e6
 
 enum {
-	OPT_CLUSTERS = COPT_FIRST_TOOL, OPT_CONFIG, OPT_COUNT, OPT_DEG_PER_K,
-	OPT_FIRST_ID, OPT_GAMMA, OPT_MEAN_DEGREE, OPT_NODES, OPT_P_DIV_Q
+	OPT_CLUSTERS = COPT_FIRST_TOOL,
+	OPT_CONFIG,
+	OPT_COUNT,
+	OPT_DEG_PER_K,
+	OPT_FIRST_ID,
+	OPT_GAMMA,
+	OPT_MEAN_DEGREE,
+	OPT_NODES,
+	OPT_P_DIV_Q
 };
 
 struct opts {
@@ -43,13 +50,15 @@ struct opts {
 	const char *config;
 };
 
-#define SYNOPSIS "dcbm-gen [-qt] [-j threads] [-k range] [-l level] [-o file] [-s seed]\n" \
+#define SYNOPSIS \
+	"dcbm-gen [-qt] [-j threads] [-k range] [-l level] [-o file] [-s seed]\n" \
 	"                [--clusters range] [--config file] [--count n] [--deg-per-k x]\n" \
 	"                [--first-id n] [--gamma range] [--mean-degree range]\n" \
 	"                [--nodes range] [--p-div-q range] [--progress]"
 
 /* "LO..HI", or "X" when the range is one value. */
-static const char *fmt_drange(char *buf, size_t len, const double *r)
+static const char *
+fmt_drange(char *buf, size_t len, const double *r)
 {
 	if (r[0] == r[1])
 		snprintf(buf, len, "%g", r[0]);
@@ -58,7 +67,8 @@ static const char *fmt_drange(char *buf, size_t len, const double *r)
 	return buf;
 }
 
-static const char *fmt_irange(char *buf, size_t len, const long long *r)
+static const char *
+fmt_irange(char *buf, size_t len, const long long *r)
 {
 	if (r[0] == r[1])
 		snprintf(buf, len, "%lld", r[0]);
@@ -67,7 +77,8 @@ static const char *fmt_irange(char *buf, size_t len, const long long *r)
 	return buf;
 }
 
-static void usage(FILE *f, const struct opts *o)
+static void
+usage(FILE *f, const struct opts *o)
 {
 	char b[6][64], thr[32];
 
@@ -76,35 +87,36 @@ static void usage(FILE *f, const struct opts *o)
 	else
 		snprintf(thr, sizeof thr, "all cores");
 
-	fprintf(f,
-		"usage: " SYNOPSIS "\n"
-		"  RANGE is LO..HI (drawn uniformly for each graph) or a single value\n"
-		"      --clusters RANGE    clusters K [%s]\n"
-		"      --config FILE       YAML file of these settings; options override it\n"
-		"      --count N           graphs to generate [%lld]\n"
-		"      --deg-per-k X       target mean degree per unit of k [%g]\n"
-		"      --first-id N        id of the first graph; graph i is first-id + i [%lld]\n"
-		"      --gamma RANGE       theta density ~ theta^-gamma; small = heavy tail [%s]\n"
-		"  -h, --help              this help\n"
-		"  -j, --threads N         threads [%s]\n"
-		"  -k, --k RANGE           density: target mean degree = deg-per-k * k [%s]\n"
-		"  -l, --level N           gzip level, 0 = plain [%d]\n"
-		"      --mean-degree RANGE target mean degree, instead of -k [%s]\n"
-		"      --nodes RANGE       nodes per graph [%s]\n"
-		"  -o, --output FILE       write to FILE instead of stdout\n"
-		"      --p-div-q RANGE     in-cluster / between-cluster probability [%s]\n"
-		"      --progress          progress on stderr even when it is not a terminal\n"
-		"  -q, --quiet             no progress\n"
-		"  -s, --seed N            random seed; graph id draws from stream (seed, id) [%"
-		PRIu64 "]\n"
-		"  -t, --text              write the text form (plain unless -l is given)\n"
-		"      --version           print the version\n",
-		fmt_irange(b[0], sizeof b[0], o->R.clusters), o->count, o->R.deg_per_k,
-		o->first_id, fmt_drange(b[1], sizeof b[1], o->R.gamma), thr,
-		fmt_drange(b[2], sizeof b[2], o->R.k), o->c.level,
-		o->R.use_mean_degree ? fmt_drange(b[3], sizeof b[3], o->R.mean_degree) : "unset",
-		fmt_irange(b[4], sizeof b[4], o->R.nodes),
-		fmt_drange(b[5], sizeof b[5], o->R.p_div_q), o->c.seed);
+	fprintf(
+	    f,
+	    "usage: " SYNOPSIS "\n"
+	    "  RANGE is LO..HI (drawn uniformly for each graph) or a single value\n"
+	    "      --clusters RANGE    clusters K [%s]\n"
+	    "      --config FILE       YAML file of these settings; options override it\n"
+	    "      --count N           graphs to generate [%lld]\n"
+	    "      --deg-per-k X       target mean degree per unit of k [%g]\n"
+	    "      --first-id N        id of the first graph; graph i is first-id + i [%lld]\n"
+	    "      --gamma RANGE       theta density ~ theta^-gamma; small = heavy tail [%s]\n"
+	    "  -h, --help              this help\n"
+	    "  -j, --threads N         threads [%s]\n"
+	    "  -k, --k RANGE           density: target mean degree = deg-per-k * k [%s]\n"
+	    "  -l, --level N           gzip level, 0 = plain [%d]\n"
+	    "      --mean-degree RANGE target mean degree, instead of -k [%s]\n"
+	    "      --nodes RANGE       nodes per graph [%s]\n"
+	    "  -o, --output FILE       write to FILE instead of stdout\n"
+	    "      --p-div-q RANGE     in-cluster / between-cluster probability [%s]\n"
+	    "      --progress          progress on stderr even when it is not a terminal\n"
+	    "  -q, --quiet             no progress\n"
+	    "  -s, --seed N            random seed; graph id draws from stream (seed, id) [%" PRIu64
+	    "]\n"
+	    "  -t, --text              write the text form (plain unless -l is given)\n"
+	    "      --version           print the version\n",
+	    fmt_irange(b[0], sizeof b[0], o->R.clusters), o->count, o->R.deg_per_k, o->first_id,
+	    fmt_drange(b[1], sizeof b[1], o->R.gamma), thr, fmt_drange(b[2], sizeof b[2], o->R.k),
+	    o->c.level,
+	    o->R.use_mean_degree ? fmt_drange(b[3], sizeof b[3], o->R.mean_degree) : "unset",
+	    fmt_irange(b[4], sizeof b[4], o->R.nodes), fmt_drange(b[5], sizeof b[5], o->R.p_div_q),
+	    o->c.seed);
 }
 
 /* A thread's sampler buffers, reused from graph to graph. */
@@ -119,7 +131,8 @@ struct slot {
 };
 
 /* Generate graph id with w's buffers into the records of s. */
-static void make_graph(const struct opts *o, struct work *w, struct slot *s, int64_t id)
+static void
+make_graph(const struct opts *o, struct work *w, struct slot *s, int64_t id)
 {
 	const struct dcbm_params *p = &w->d.par;
 	int32_t n;
@@ -161,10 +174,11 @@ struct queue {
 	int writing;
 	int nslot;
 	struct slot *slot;
-	unsigned char *ready;	/* (nslot) slot holds a generated graph */
+	unsigned char *ready; /* (nslot) slot holds a generated graph */
 };
 
-static void many_graphs(const struct opts *o, gs_file *out, struct progress *pr, int nthr)
+static void
+many_graphs(const struct opts *o, gs_file *out, struct progress *pr, int nthr)
 {
 	struct queue q;
 	int k;
@@ -231,7 +245,8 @@ static void many_graphs(const struct opts *o, gs_file *out, struct progress *pr,
 	pthread_mutex_destroy(&q.mu);
 }
 
-static int run(const struct opts *o, gs_file *out)
+static int
+run(const struct opts *o, gs_file *out)
 {
 	struct progress pr;
 	int nthr = 1;
@@ -283,7 +298,8 @@ struct given {
 	int count, first_id, nodes, clusters, p_div_q, k, gamma, deg_per_k, mean_degree;
 };
 
-static void load_config(struct opts *o, const struct given *cl)
+static void
+load_config(struct opts *o, const struct given *cl)
 {
 	/* Keys are the long option names; '_' may stand for '-'. */
 	long long seed = 0;
@@ -304,7 +320,7 @@ static void load_config(struct opts *o, const struct given *cl)
 		{ "mean-degree", CFG_DRANGE, o->R.mean_degree, 0, DCBM_MAX_DEGREE, &md_set },
 		{ "mean_degree", CFG_DRANGE, o->R.mean_degree, 0, DCBM_MAX_DEGREE, &md_set },
 	};
-	struct opts cmd = *o;	/* the command line's values, put back below */
+	struct opts cmd = *o; /* the command line's values, put back below */
 	char msg[512];
 
 	if (cfg_load(o->config, keys, sizeof keys / sizeof keys[0], msg, sizeof msg) != 0)
@@ -313,7 +329,11 @@ static void load_config(struct opts *o, const struct given *cl)
 		o->c.seed = (uint64_t)seed;
 	if (md_set)
 		o->R.use_mean_degree = 1;
-#define KEEP(flag, field) do { if (cl->flag) memcpy(&o->field, &cmd.field, sizeof o->field); } while (0)
+#define KEEP(flag, field) \
+	do { \
+		if (cl->flag) \
+			memcpy(&o->field, &cmd.field, sizeof o->field); \
+	} while (0)
 	KEEP(count, count);
 	KEEP(first_id, first_id);
 	KEEP(nodes, R.nodes);
@@ -326,14 +346,15 @@ static void load_config(struct opts *o, const struct given *cl)
 	if (cl->k) {
 		memcpy(o->R.k, cmd.R.k, sizeof o->R.k);
 		if (!cl->mean_degree)
-			o->R.use_mean_degree = 0;	/* -k beats the file's mean-degree */
+			o->R.use_mean_degree = 0; /* -k beats the file's mean-degree */
 	}
 	if (cl->mean_degree)
 		o->R.use_mean_degree = 1;
 }
 
 /* Checks that span options (each value alone was bounded when parsed). */
-static void check_opts(const struct opts *o)
+static void
+check_opts(const struct opts *o)
 {
 	if (o->R.use_mean_degree) {
 		if (!(o->R.mean_degree[0] > 0))
@@ -348,36 +369,44 @@ static void check_opts(const struct opts *o)
 				  o->R.deg_per_k * o->R.k[1], DCBM_MAX_DEGREE);
 	}
 	if (o->first_id > MAX_ID - o->count)
-		die_usage("--first-id: %lld + --count %lld exceeds %lld", o->first_id,
-			  o->count, MAX_ID);
+		die_usage("--first-id: %lld + --count %lld exceeds %lld", o->first_id, o->count,
+			  MAX_ID);
 }
 
 /* The options into o over the paper's defaults, and which were given into
  * cl; dies on misuse. */
-static void parse(struct opts *o, struct given *cl, int argc, char **argv)
+static void
+parse(struct opts *o, struct given *cl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		COPT_LONGOPTS,
-		{ "clusters",    required_argument, NULL, OPT_CLUSTERS },
-		{ "config",      required_argument, NULL, OPT_CONFIG },
-		{ "count",       required_argument, NULL, OPT_COUNT },
-		{ "deg-per-k",   required_argument, NULL, OPT_DEG_PER_K },
-		{ "first-id",    required_argument, NULL, OPT_FIRST_ID },
-		{ "gamma",       required_argument, NULL, OPT_GAMMA },
-		{ "k",           required_argument, NULL, 'k' },
+		{ "clusters", required_argument, NULL, OPT_CLUSTERS },
+		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "count", required_argument, NULL, OPT_COUNT },
+		{ "deg-per-k", required_argument, NULL, OPT_DEG_PER_K },
+		{ "first-id", required_argument, NULL, OPT_FIRST_ID },
+		{ "gamma", required_argument, NULL, OPT_GAMMA },
+		{ "k", required_argument, NULL, 'k' },
 		{ "mean-degree", required_argument, NULL, OPT_MEAN_DEGREE },
-		{ "nodes",       required_argument, NULL, OPT_NODES },
-		{ "p-div-q",     required_argument, NULL, OPT_P_DIV_Q },
+		{ "nodes", required_argument, NULL, OPT_NODES },
+		{ "p-div-q", required_argument, NULL, OPT_P_DIV_Q },
 		{ NULL, 0, NULL, 0 }
 	};
 	int ch;
 
 	/* The paper's ranges (appendix), mean degree 10 k. */
 	*o = (struct opts){
-		.R = { .nodes = { 100, 2000 }, .clusters = { 2, 10 }, .p_div_q = { 3, 6 },
-		       .k = { 0.1, 2 }, .gamma = { 2, 10 }, .deg_per_k = 10,
-		       .mean_degree = { 10, 10 }, .use_mean_degree = 0 },
-		.count = 1024, .first_id = 0, .config = NULL,
+		.R = { .nodes = { 100, 2000 },
+		       .clusters = { 2, 10 },
+		       .p_div_q = { 3, 6 },
+		       .k = { 0.1, 2 },
+		       .gamma = { 2, 10 },
+		       .deg_per_k = 10,
+		       .mean_degree = { 10, 10 },
+		       .use_mean_degree = 0 },
+		.count = 1024,
+		.first_id = 0,
+		.config = NULL,
 	};
 	memset(cl, 0, sizeof *cl);
 	copt_init(&o->c);
@@ -391,8 +420,8 @@ static void parse(struct opts *o, struct given *cl, int argc, char **argv)
 			cl->k = 1;
 			break;
 		case OPT_CLUSTERS:
-			opt_range_ll(optarg, 1, DCBM_MAX_CLUSTERS, "--clusters",
-				     &o->R.clusters[0], &o->R.clusters[1]);
+			opt_range_ll(optarg, 1, DCBM_MAX_CLUSTERS, "--clusters", &o->R.clusters[0],
+				     &o->R.clusters[1]);
 			cl->clusters = 1;
 			break;
 		case OPT_CONFIG:
@@ -441,7 +470,8 @@ static void parse(struct opts *o, struct given *cl, int argc, char **argv)
 		die_usage("-k and --mean-degree both set the density; give one");
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	struct opts o;
 	struct given cl;

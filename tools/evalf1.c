@@ -37,7 +37,8 @@ enum { FMT_TABLE, FMT_TSV, FMT_YAML };
 static const char *const formats[] = { "table", "tsv", "yaml", NULL };
 #define MAX_BASELINES 64
 
-#define SYNOPSIS "evalf1 [-q] [-j threads] [-o file] [--baseline file] [--confusion]\n" \
+#define SYNOPSIS \
+	"evalf1 [-q] [-j threads] [-o file] [--baseline file] [--confusion]\n" \
 	"              [--format table|tsv|yaml] [--name name] [--per-class] [--progress]\n" \
 	"              [file ...]"
 
@@ -45,7 +46,7 @@ struct opts {
 	struct copt c;
 	const char *name;
 	int format, per_class, confusion;
-	const char *baseline[MAX_BASELINES];	/* --baseline files */
+	const char *baseline[MAX_BASELINES]; /* --baseline files */
 	int nbase;
 };
 
@@ -58,39 +59,38 @@ struct pairing {
 static void
 usage(FILE *f)
 {
-	fprintf(f,
-		"usage: " SYNOPSIS "\n"
-		"  Reads prediction records (gcn-adapt) of one or many runs; prints F1 per run\n"
-		"  and the mean and standard deviation over runs.\n"
-		"      --baseline FILE     pair the runs with FILE's (the same splits): the mean\n"
-		"                          difference and its 95%% paired t-interval (repeatable)\n"
-		"      --confusion         print each run's confusion matrix (rows true, columns predicted)\n"
-		"      --format F          table (for people), tsv or yaml [table]\n"
-		"  -h, --help              this help\n"
-		"  -j, --threads N         accepted for uniformity; evalf1 runs on one thread\n"
-		"      --name NAME         name of the prediction tensors [predictions]\n"
-		"  -o, --output FILE       write to FILE instead of stdout\n"
-		"      --per-class         print the F1 of every class\n"
-		"      --progress          progress (runs read) even when stderr is not a terminal\n"
-		"  -q, --quiet             no warnings or progress\n"
-		"  -l, --level; -s, --seed; -t, --text\n"
-		"                          refused: evalf1 writes a report, not a stream, and\n"
-		"                          draws nothing at random\n"
-		"      --version           print the version\n");
+	fprintf(
+	    f,
+	    "usage: " SYNOPSIS "\n"
+	    "  Reads prediction records (gcn-adapt) of one or many runs; prints F1 per run\n"
+	    "  and the mean and standard deviation over runs.\n"
+	    "      --baseline FILE     pair the runs with FILE's (the same splits): the mean\n"
+	    "                          difference and its 95%% paired t-interval (repeatable)\n"
+	    "      --confusion         print each run's confusion matrix (rows true, columns predicted)\n"
+	    "      --format F          table (for people), tsv or yaml [table]\n"
+	    "  -h, --help              this help\n"
+	    "  -j, --threads N         accepted for uniformity; evalf1 runs on one thread\n"
+	    "      --name NAME         name of the prediction tensors [predictions]\n"
+	    "  -o, --output FILE       write to FILE instead of stdout\n"
+	    "      --per-class         print the F1 of every class\n"
+	    "      --progress          progress (runs read) even when stderr is not a terminal\n"
+	    "  -q, --quiet             no warnings or progress\n"
+	    "  -l, --level; -s, --seed; -t, --text\n"
+	    "                          refused: evalf1 writes a report, not a stream, and\n"
+	    "                          draws nothing at random\n"
+	    "      --version           print the version\n");
 }
 
 static void
 parse(struct opts *o, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		COPT_LONGOPTS,
-		{ "baseline", required_argument, NULL, OPT_BASELINE },
-		{ "confusion", no_argument, NULL, OPT_CONFUSION },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "name", required_argument, NULL, OPT_NAME },
-		{ "per-class", no_argument, NULL, OPT_PER_CLASS },
-		{ NULL, 0, NULL, 0 }
-	};
+	static const struct option lo[] = { COPT_LONGOPTS,
+					    { "baseline", required_argument, NULL, OPT_BASELINE },
+					    { "confusion", no_argument, NULL, OPT_CONFUSION },
+					    { "format", required_argument, NULL, OPT_FORMAT },
+					    { "name", required_argument, NULL, OPT_NAME },
+					    { "per-class", no_argument, NULL, OPT_PER_CLASS },
+					    { NULL, 0, NULL, 0 } };
 	int ch;
 	memset(o, 0, sizeof *o);
 	copt_init(&o->c);
@@ -107,10 +107,18 @@ parse(struct opts *o, int argc, char **argv)
 				die_usage("--baseline: at most %d", MAX_BASELINES);
 			o->baseline[o->nbase++] = optarg;
 			break;
-		case OPT_CONFUSION: o->confusion = 1; break;
-		case OPT_PER_CLASS: o->per_class = 1; break;
-		case OPT_NAME: o->name = opt_name(optarg, GS_NAME_MAX, "--name"); break;
-		case OPT_FORMAT: o->format = opt_keyword(optarg, formats, "--format"); break;
+		case OPT_CONFUSION:
+			o->confusion = 1;
+			break;
+		case OPT_PER_CLASS:
+			o->per_class = 1;
+			break;
+		case OPT_NAME:
+			o->name = opt_name(optarg, GS_NAME_MAX, "--name");
+			break;
+		case OPT_FORMAT:
+			o->format = opt_keyword(optarg, formats, "--format");
+			break;
 		default:
 			copt_bad_option(ch, argv, SYNOPSIS);
 		}
@@ -127,11 +135,10 @@ parse(struct opts *o, int argc, char **argv)
 /* The runs of every input, in id order (dies on a bad record); with
  * want_items, each run's scored items too (--baseline). */
 static void
-read_runs(const struct opts *o, int nfiles, char **files, int want_items,
-	  struct eval_runs *rs)
+read_runs(const struct opts *o, int nfiles, char **files, int want_items, struct eval_runs *rs)
 {
 	gs_rec r;
-	char msg[8192];		/* a message quotes two runs' task and dataset */
+	char msg[8192]; /* a message quotes two runs' task and dataset */
 	struct progress pr;
 	progress_init(&pr, &o->c);
 	progress_start(&pr, "runs", 0, NULL);
@@ -178,10 +185,11 @@ same_split(const char *path, const struct eval_run *a, const struct eval_run *b)
 		return;
 	if (i == m)
 		die("%s: run %" PRId64 " scores %" PRId64 " items, the main input's %" PRId64
-		    ": not the same splits", path, b->id, b->f.n, a->f.n);
+		    ": not the same splits",
+		    path, b->id, b->f.n, a->f.n);
 	die("%s: run %" PRId64 ": item %" PRId64 " (class %" PRId32 ") where the main input "
-	    "has item %" PRId64 " (class %" PRId32 "): not the same splits", path, b->id,
-	    b->item[i], b->truth[i], a->item[i], a->truth[i]);
+	    "has item %" PRId64 " (class %" PRId32 "): not the same splits",
+	    path, b->id, b->item[i], b->truth[i], a->item[i], a->truth[i]);
 }
 
 /* The main input's runs R[0..n) paired with those of baseline path. */
@@ -194,7 +202,8 @@ pair_with(const struct opts *o, const char *path, const struct eval_run *R, int 
 	read_runs(o, 1, files, 1, &base);
 	const struct eval_run *B = base.r;
 	int nb = base.n;
-	double *a = xmallocarray((size_t)n, 2 * sizeof *a), *b = xmallocarray((size_t)n, 2 * sizeof *b);
+	double *a = xmallocarray((size_t)n, 2 * sizeof *a),
+	       *b = xmallocarray((size_t)n, 2 * sizeof *b);
 
 	if (B[0].C != R[0].C || strcmp(B[0].task, R[0].task) != 0)
 		die("%s: task '%s', %d classes; the main input's: task '%s', %d classes", path,
@@ -204,11 +213,16 @@ pair_with(const struct opts *o, const char *path, const struct eval_run *R, int 
 	if (strcmp(B[0].dataset, R[0].dataset) != 0 && !o->c.quiet)
 		warnx_("%s: dataset '%s', the main input's '%s': paired on their items", path,
 		       B[0].dataset, R[0].dataset);
-	for (int i = 0; i < n || i < nb; i++) {	/* both in run order */
+	for (int i = 0; i < n || i < nb; i++) { /* both in run order */
 		if (i >= nb || i >= n || B[i].id != R[i].id)
 			die("%s: run %" PRId64 " is in one input only (the main input has %d runs, "
-			    "the baseline %d): not the same splits", path, i >= nb ? R[i].id
-			    : i >= n ? B[i].id : R[i].id < B[i].id ? R[i].id : B[i].id, n, nb);
+			    "the baseline %d): not the same splits",
+			    path,
+			    i >= nb		? R[i].id
+			    : i >= n		? B[i].id
+			    : R[i].id < B[i].id ? R[i].id
+						: B[i].id,
+			    n, nb);
 		same_split(path, &R[i], &B[i]);
 		a[i] = R[i].f.micro;
 		b[i] = B[i].f.micro;
@@ -257,15 +271,16 @@ report_paired(FILE *f, const struct opts *o, const struct pairing *P, int np)
 {
 	if (o->format == FMT_TSV)
 		fprintf(f, "baseline\tmetric\truns\tmean\tbaseline_mean\tdiff_mean\tdiff_sd\t"
-			"ci95_low\tci95_high\tgain\n");
+			   "ci95_low\tci95_high\tgain\n");
 	else if (o->format == FMT_YAML)
 		fprintf(f, "paired:\n");
 	for (int b = 0; b < np; b++) {
 		if (o->format == FMT_TABLE)
-			fprintf(f, "\npaired with %s, %d run%s (difference = this input - baseline, "
-				"in %%):\n  %-9s %7s %9s %8s %8s   %-16s  %s\n", P[b].name, P[b].micro.n,
-				P[b].micro.n == 1 ? "" : "s", "metric", "mean", "baseline", "diff", "sd",
-				"95% t-interval", "gain");
+			fprintf(f,
+				"\npaired with %s, %d run%s (difference = this input - baseline, "
+				"in %%):\n  %-9s %7s %9s %8s %8s   %-16s  %s\n",
+				P[b].name, P[b].micro.n, P[b].micro.n == 1 ? "" : "s", "metric",
+				"mean", "baseline", "diff", "sd", "95% t-interval", "gain");
 		else if (o->format == FMT_YAML) {
 			char *name = cfg_quote(P[b].name);
 			fprintf(f, "  - baseline: %s\n    runs: %d\n", name, P[b].micro.n);
@@ -301,13 +316,17 @@ report(FILE *f, const struct opts *o, const struct eval_run *R, int n)
 			mim, mis, mam, mas);
 		fprintf(f, "per_run:\n");
 		for (int i = 0; i < n; i++) {
-			fprintf(f, "  - {run: %" PRId64 ", items: %" PRId64 ", micro_f1: %.6f, macro_f1: %.6f",
+			fprintf(f,
+				"  - {run: %" PRId64 ", items: %" PRId64
+				", micro_f1: %.6f, macro_f1: %.6f",
 				R[i].id, R[i].f.n, R[i].f.micro, R[i].f.macro);
 			if (o->per_class) {
 				fprintf(f, ", per_class: [");
 				for (int c = 0; c < C; c++)
-					isnan(R[i].f.per_class[c]) ? fprintf(f, "%s.nan", c ? ", " : "")
-					    : fprintf(f, "%s%.6f", c ? ", " : "", R[i].f.per_class[c]);
+					isnan(R[i].f.per_class[c])
+					    ? fprintf(f, "%s.nan", c ? ", " : "")
+					    : fprintf(f, "%s%.6f", c ? ", " : "",
+						      R[i].f.per_class[c]);
 				fprintf(f, "]");
 			}
 			if (o->confusion) {
@@ -315,7 +334,8 @@ report(FILE *f, const struct opts *o, const struct eval_run *R, int n)
 				for (int t = 0; t < C; t++) {
 					fprintf(f, "%s[", t ? ", " : "");
 					for (int p = 0; p < C; p++)
-						fprintf(f, "%s%" PRId64, p ? ", " : "", f1_conf(&R[i].f, t, p));
+						fprintf(f, "%s%" PRId64, p ? ", " : "",
+							f1_conf(&R[i].f, t, p));
 					fprintf(f, "]");
 				}
 				fprintf(f, "]");
@@ -333,7 +353,8 @@ report(FILE *f, const struct opts *o, const struct eval_run *R, int n)
 				R[i].f.micro, R[i].f.macro);
 			if (o->per_class)
 				for (int c = 0; c < C; c++)
-					isnan(R[i].f.per_class[c]) ? fprintf(f, "\tnan")
+					isnan(R[i].f.per_class[c])
+					    ? fprintf(f, "\tnan")
 					    : fprintf(f, "\t%.6f", R[i].f.per_class[c]);
 			fprintf(f, "\n");
 		}
@@ -349,7 +370,8 @@ report(FILE *f, const struct opts *o, const struct eval_run *R, int n)
 			if (o->per_class) {
 				fprintf(f, "   per class:");
 				for (int c = 0; c < C; c++)
-					isnan(R[i].f.per_class[c]) ? fprintf(f, "     -")
+					isnan(R[i].f.per_class[c])
+					    ? fprintf(f, "     -")
 					    : fprintf(f, " %5.1f", 100 * R[i].f.per_class[c]);
 			}
 			fprintf(f, "\n");
@@ -363,8 +385,10 @@ report(FILE *f, const struct opts *o, const struct eval_run *R, int n)
 				}
 			}
 		}
-		fprintf(f, "\nmicro-F1 %.2f ± %.2f   macro-F1 %.2f ± %.2f   (mean ± std over %d run%s, in %%)\n",
-			100 * mim, 100 * mis, 100 * mam, 100 * mas, n, n == 1 ? "" : "s");
+		fprintf(
+		    f,
+		    "\nmicro-F1 %.2f ± %.2f   macro-F1 %.2f ± %.2f   (mean ± std over %d run%s, in %%)\n",
+		    100 * mim, 100 * mis, 100 * mam, 100 * mas, n, n == 1 ? "" : "s");
 	}
 	free(mi);
 	free(ma);

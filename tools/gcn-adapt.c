@@ -39,15 +39,38 @@
 #include "stream.h"
 
 enum {
-	OPT_MODEL = COPT_FIRST_TOOL, OPT_TASK, OPT_NO_PRETRAIN, OPT_FREEZE,
-	OPT_RUNS, OPT_LABEL, OPT_EPOCHS, OPT_PATIENCE, OPT_LR, OPT_HIDDEN, OPT_HEAD_WIDTH,
-	OPT_TRAIN_PER_CLASS, OPT_VAL, OPT_TEST, OPT_SCALE, OPT_DROPOUT,
-	OPT_ATTRIBUTES, OPT_ATTR_ONLY, OPT_TRAIN_FRACTION, OPT_RANDOM_ABOVE, OPT_FIRST_RUN,
-	OPT_RAW_CONCAT, OPT_FEATURES, OPT_PREDICT, OPT_SAVE_MODEL, OPT_PRECISION,
-	OPT_ALLOW_CMD, OPT_FEATURES_TIMEOUT
+	OPT_MODEL = COPT_FIRST_TOOL,
+	OPT_TASK,
+	OPT_NO_PRETRAIN,
+	OPT_FREEZE,
+	OPT_RUNS,
+	OPT_LABEL,
+	OPT_EPOCHS,
+	OPT_PATIENCE,
+	OPT_LR,
+	OPT_HIDDEN,
+	OPT_HEAD_WIDTH,
+	OPT_TRAIN_PER_CLASS,
+	OPT_VAL,
+	OPT_TEST,
+	OPT_SCALE,
+	OPT_DROPOUT,
+	OPT_ATTRIBUTES,
+	OPT_ATTR_ONLY,
+	OPT_TRAIN_FRACTION,
+	OPT_RANDOM_ABOVE,
+	OPT_FIRST_RUN,
+	OPT_RAW_CONCAT,
+	OPT_FEATURES,
+	OPT_PREDICT,
+	OPT_SAVE_MODEL,
+	OPT_PRECISION,
+	OPT_ALLOW_CMD,
+	OPT_FEATURES_TIMEOUT
 };
 
-#define SYNOPSIS "gcn-adapt [-qt] [-j threads] [-l level] [-o file] [-s seed]\n" \
+#define SYNOPSIS \
+	"gcn-adapt [-qt] [-j threads] [-l level] [-o file] [-s seed]\n" \
 	"                 [--allow-features-command] [--attr-only] [--attributes] [--dropout p]\n" \
 	"                 [--epochs n] [--features stage] [--features-timeout s]\n" \
 	"                 [--first-run r] [--freeze k] [--head-width n] [--label name]\n" \
@@ -93,62 +116,63 @@ static const struct option longopts[] = {
 static void
 usage(FILE *f, const struct adapt_opts *o)
 {
-	fprintf(f,
-		"usage: " SYNOPSIS "\n"
-		"  Adapts a gcn-train model to a labelled graph; writes the test predictions of\n"
-		"  every run (evalf1 scores them).  With --predict, labels every item of the\n"
-		"  input with a model saved by --save-model.\n"
-		"      --allow-features-command  run the feature command the model records\n"
-		"                          (a model file runs nothing by itself)\n"
-		"      --attr-only         the baseline on node attributes alone (no encoder)\n"
-		"      --attributes        concatenate the node attributes with the encoder output\n"
-		"      --dropout P         dropout of the GCN head's inputs [%g]\n"
-		"      --epochs N          most epochs per run [%d]\n"
-		"      --features STAGE    the encoder's input: paper or rwse (built in), stream\n"
-		"                          (the input's 'features' tensors) or a command run on\n"
-		"                          the graph [the model's feature stage]\n"
-		"      --features-timeout S  seconds a feature command may take, 0 = no limit\n"
-		"                          [%g]\n"
-		"      --first-run R       number the runs from R: runs R..R+N-1 of a longer set [0]\n"
-		"      --freeze K          fix E and the bottom K blocks (-1: fix nothing) [0]\n"
-		"  -h, --help              this help\n"
-		"      --head-width N      width of the GCN head's hidden layer [%d]\n"
-		"      --hidden            refused: gcn-train's encoder width d; see --head-width\n"
-		"  -j, --threads N         threads [all cores]\n"
-		"      --label NAME        the per-node class tensor [%s; --predict: the model's]\n"
-		"  -l, --level N           gzip level, 0 = plain [%d]\n"
-		"      --lr X              Adam learning rate [%g]\n"
-		"      --model FILE        the pre-trained model (gcn-train's output); with\n"
-		"                          --predict, an adapted one (--save-model's)\n"
-		"      --no-pretrain       the same architecture from random initial values\n"
-		"  -o, --output FILE       write to FILE instead of stdout\n"
-		"      --patience N        stop after N epochs without a better validation accuracy [%d]\n"
-		"      --precision P       products in auto, fp32 or bf16 (bf16 operands, fp32\n"
-		"                          accumulation); auto measures which is faster [%s]\n"
-		"      --predict           label every item of the input with the adapted model of\n"
-		"                          --model: no training; takes only -jloqt, --features,\n"
-		"                          --allow-features-command, --features-timeout,\n"
-		"                          --label, --precision and --task\n"
-		"      --progress          progress on stderr even when it is not a terminal\n"
-		"      --random-above      random initial values above the fix-tune boundary (Fig. 3)\n"
-		"      --raw-concat        --attributes: the encoder output as it is, not scaled to\n"
-		"                          the attributes' mean row norm\n"
-		"  -q, --quiet             no warnings or progress\n"
-		"      --runs N            independent runs (splits and initial values) [%d]\n"
-		"      --save-model FILE   write the adapted model of the run with the best\n"
-		"                          validation accuracy (encoder and head) to FILE\n"
-		"  -s, --seed N            random seed; run r draws from stream (seed, r) [0]\n"
-		"      --scale MODE        input features: minmax (the paper's) or log [minmax]\n"
-		"  -t, --text              write the text form\n"
-		"      --task TASK         node, link or graph classification [node; --predict:\n"
-		"                          the model's]\n"
-		"      --test N            test nodes per run (node task) [%d]\n"
-		"      --train-fraction X  use this share of the training labels (paper Fig. 4) [1]\n"
-		"      --train-per-class N labelled training nodes per class [%d]\n"
-		"      --val N             validation nodes per run (node task) [%d]\n"
-		"      --version           print the version\n",
-		o->dropout, o->epochs, o->features_timeout, o->head_width, o->label, o->c.level, o->lr, o->patience,
-		o->precision, o->runs, o->ntest, o->train_per_class, o->nval);
+	fprintf(
+	    f,
+	    "usage: " SYNOPSIS "\n"
+	    "  Adapts a gcn-train model to a labelled graph; writes the test predictions of\n"
+	    "  every run (evalf1 scores them).  With --predict, labels every item of the\n"
+	    "  input with a model saved by --save-model.\n"
+	    "      --allow-features-command  run the feature command the model records\n"
+	    "                          (a model file runs nothing by itself)\n"
+	    "      --attr-only         the baseline on node attributes alone (no encoder)\n"
+	    "      --attributes        concatenate the node attributes with the encoder output\n"
+	    "      --dropout P         dropout of the GCN head's inputs [%g]\n"
+	    "      --epochs N          most epochs per run [%d]\n"
+	    "      --features STAGE    the encoder's input: paper or rwse (built in), stream\n"
+	    "                          (the input's 'features' tensors) or a command run on\n"
+	    "                          the graph [the model's feature stage]\n"
+	    "      --features-timeout S  seconds a feature command may take, 0 = no limit\n"
+	    "                          [%g]\n"
+	    "      --first-run R       number the runs from R: runs R..R+N-1 of a longer set [0]\n"
+	    "      --freeze K          fix E and the bottom K blocks (-1: fix nothing) [0]\n"
+	    "  -h, --help              this help\n"
+	    "      --head-width N      width of the GCN head's hidden layer [%d]\n"
+	    "      --hidden            refused: gcn-train's encoder width d; see --head-width\n"
+	    "  -j, --threads N         threads [all cores]\n"
+	    "      --label NAME        the per-node class tensor [%s; --predict: the model's]\n"
+	    "  -l, --level N           gzip level, 0 = plain [%d]\n"
+	    "      --lr X              Adam learning rate [%g]\n"
+	    "      --model FILE        the pre-trained model (gcn-train's output); with\n"
+	    "                          --predict, an adapted one (--save-model's)\n"
+	    "      --no-pretrain       the same architecture from random initial values\n"
+	    "  -o, --output FILE       write to FILE instead of stdout\n"
+	    "      --patience N        stop after N epochs without a better validation accuracy [%d]\n"
+	    "      --precision P       products in auto, fp32 or bf16 (bf16 operands, fp32\n"
+	    "                          accumulation); auto measures which is faster [%s]\n"
+	    "      --predict           label every item of the input with the adapted model of\n"
+	    "                          --model: no training; takes only -jloqt, --features,\n"
+	    "                          --allow-features-command, --features-timeout,\n"
+	    "                          --label, --precision and --task\n"
+	    "      --progress          progress on stderr even when it is not a terminal\n"
+	    "      --random-above      random initial values above the fix-tune boundary (Fig. 3)\n"
+	    "      --raw-concat        --attributes: the encoder output as it is, not scaled to\n"
+	    "                          the attributes' mean row norm\n"
+	    "  -q, --quiet             no warnings or progress\n"
+	    "      --runs N            independent runs (splits and initial values) [%d]\n"
+	    "      --save-model FILE   write the adapted model of the run with the best\n"
+	    "                          validation accuracy (encoder and head) to FILE\n"
+	    "  -s, --seed N            random seed; run r draws from stream (seed, r) [0]\n"
+	    "      --scale MODE        input features: minmax (the paper's) or log [minmax]\n"
+	    "  -t, --text              write the text form\n"
+	    "      --task TASK         node, link or graph classification [node; --predict:\n"
+	    "                          the model's]\n"
+	    "      --test N            test nodes per run (node task) [%d]\n"
+	    "      --train-fraction X  use this share of the training labels (paper Fig. 4) [1]\n"
+	    "      --train-per-class N labelled training nodes per class [%d]\n"
+	    "      --val N             validation nodes per run (node task) [%d]\n"
+	    "      --version           print the version\n",
+	    o->dropout, o->epochs, o->features_timeout, o->head_width, o->label, o->c.level, o->lr,
+	    o->patience, o->precision, o->runs, o->ntest, o->train_per_class, o->nval);
 }
 
 /* The long name of option ch when only adaptation takes it (for
@@ -158,10 +182,10 @@ train_only(int ch)
 {
 	const char *name = NULL;
 
-	if (ch != OPT_FEATURES && ch != OPT_LABEL && ch != OPT_MODEL &&
-	    ch != OPT_ALLOW_CMD && ch != OPT_FEATURES_TIMEOUT &&
-	    ch != OPT_PREDICT && ch != OPT_TASK && ch != OPT_HIDDEN && ch != OPT_PRECISION && ch != 'j' &&
-	    ch != 'l' && ch != 'o' && ch != 'q' && ch != 't' && ch != COPT_VERSION)
+	if (ch != OPT_FEATURES && ch != OPT_LABEL && ch != OPT_MODEL && ch != OPT_ALLOW_CMD &&
+	    ch != OPT_FEATURES_TIMEOUT && ch != OPT_PREDICT && ch != OPT_TASK && ch != OPT_HIDDEN &&
+	    ch != OPT_PRECISION && ch != 'j' && ch != 'l' && ch != 'o' && ch != 'q' && ch != 't' &&
+	    ch != COPT_VERSION)
 		for (int i = 0; longopts[i].name; i++)
 			if (longopts[i].val == ch)
 				name = longopts[i].name;
@@ -180,14 +204,14 @@ check(struct adapt_opts *o)
 		if (!o->model)
 			die_usage("--predict: no --model; give the adapted model that "
 				  "gcn-adapt --save-model wrote");
-		o->c.seed_set = 0;	/* nothing is drawn: the pg record says so */
+		o->c.seed_set = 0; /* nothing is drawn: the pg record says so */
 		return;
 	}
 	if (o->save_model && o->attr_only)
 		die_usage("--save-model: --attr-only has no encoder; the saved model is an "
 			  "encoder and its head");
-	const char *pred = o->c.output && strcmp(o->c.output, "-") != 0 ? o->c.output
-	    : "/dev/stdout";
+	const char *pred =
+	    o->c.output && strcmp(o->c.output, "-") != 0 ? o->c.output : "/dev/stdout";
 	if (o->save_model && outfile_clash(o->save_model, pred))
 		die_usage("--save-model %s: the predictions go there too (%s %s)", o->save_model,
 			  pred == o->c.output ? "-o" : "the standard output,", pred);
@@ -197,7 +221,8 @@ check(struct adapt_opts *o)
 	if (o->raw_concat && !o->attributes)
 		die_usage("--raw-concat is for --attributes");
 	if (o->attr_only && (o->attributes || o->no_pretrain || o->model))
-		die_usage("--attr-only uses no encoder: it takes no --model, --no-pretrain or --attributes");
+		die_usage(
+		    "--attr-only uses no encoder: it takes no --model, --no-pretrain or --attributes");
 	if (o->random_above && o->no_pretrain)
 		die_usage("--random-above takes a pre-trained model, not --no-pretrain");
 	/* without --model: the shipped model (its configuration alone with
@@ -206,8 +231,9 @@ check(struct adapt_opts *o)
 		o->model = pretrained_default();
 		o->shipped = o->model != NULL;
 		if (!o->model && !o->no_pretrain)
-			die_usage("no --model, and the shipped model (models/gcn-pretrain.gs) is not "
-				  "found beside the program: give --model, or --no-pretrain");
+			die_usage(
+			    "no --model, and the shipped model (models/gcn-pretrain.gs) is not "
+			    "found beside the program: give --model, or --no-pretrain");
 	}
 }
 
@@ -228,23 +254,35 @@ parse(struct adapt_opts *o, int argc, char **argv)
 		if (copt_handle(&o->c, ch, optarg))
 			continue;
 		switch (ch) {
-		case OPT_ATTRIBUTES: o->attributes = 1; break;
-		case OPT_ATTR_ONLY: o->attr_only = 1; break;
-		case OPT_DROPOUT: o->dropout = opt_double(optarg, 0, 0.95, "--dropout"); break;
-		case OPT_EPOCHS: o->epochs = (int)opt_ll(optarg, 1, 1000000, "--epochs"); break;
+		case OPT_ATTRIBUTES:
+			o->attributes = 1;
+			break;
+		case OPT_ATTR_ONLY:
+			o->attr_only = 1;
+			break;
+		case OPT_DROPOUT:
+			o->dropout = opt_double(optarg, 0, 0.95, "--dropout");
+			break;
+		case OPT_EPOCHS:
+			o->epochs = (int)opt_ll(optarg, 1, 1000000, "--epochs");
+			break;
 		case OPT_FEATURES:
 			if (!*optarg)
 				die_usage("--features: expected paper, rwse, stream or a command");
 			o->features = optarg;
 			break;
-		case OPT_ALLOW_CMD: o->allow_cmd = 1; break;
+		case OPT_ALLOW_CMD:
+			o->allow_cmd = 1;
+			break;
 		case OPT_FEATURES_TIMEOUT:
 			o->features_timeout = opt_double(optarg, 0, 1e9, "--features-timeout");
 			break;
 		case OPT_FIRST_RUN:
 			o->first_run = (int)opt_ll(optarg, 0, 1000000, "--first-run");
 			break;
-		case OPT_FREEZE: o->freeze = (int)opt_ll(optarg, -1, MODEL_MAXL, "--freeze"); break;
+		case OPT_FREEZE:
+			o->freeze = (int)opt_ll(optarg, -1, MODEL_MAXL, "--freeze");
+			break;
 		case OPT_HEAD_WIDTH:
 			o->head_width = (int)opt_ll(optarg, 1, 65536, "--head-width");
 			break;
@@ -253,27 +291,46 @@ parse(struct adapt_opts *o, int argc, char **argv)
 				  "the head's width is --head-width");
 		case OPT_LABEL:
 			if (!*optarg || strlen(optarg) >= GS_NAME_MAX)
-				die_usage("--label: expected a name of 1..%d characters", GS_NAME_MAX - 1);
+				die_usage("--label: expected a name of 1..%d characters",
+					  GS_NAME_MAX - 1);
 			o->label = optarg;
 			o->label_set = 1;
 			break;
-		case OPT_LR: o->lr = opt_double(optarg, 0, 10, "--lr"); break;
-		case OPT_MODEL: o->model = optarg; break;
-		case OPT_NO_PRETRAIN: o->no_pretrain = 1; break;
-		case OPT_RANDOM_ABOVE: o->random_above = 1; break;
-		case OPT_RAW_CONCAT: o->raw_concat = 1; break;
-		case OPT_PATIENCE: o->patience = (int)opt_ll(optarg, 1, 1000000, "--patience"); break;
+		case OPT_LR:
+			o->lr = opt_double(optarg, 0, 10, "--lr");
+			break;
+		case OPT_MODEL:
+			o->model = optarg;
+			break;
+		case OPT_NO_PRETRAIN:
+			o->no_pretrain = 1;
+			break;
+		case OPT_RANDOM_ABOVE:
+			o->random_above = 1;
+			break;
+		case OPT_RAW_CONCAT:
+			o->raw_concat = 1;
+			break;
+		case OPT_PATIENCE:
+			o->patience = (int)opt_ll(optarg, 1, 1000000, "--patience");
+			break;
 		case OPT_PRECISION:
 			if (gemm_precision_parse(optarg) < 0)
-				die_usage("--precision: '%.40s': expected auto, fp32 or bf16", optarg);
+				die_usage("--precision: '%.40s': expected auto, fp32 or bf16",
+					  optarg);
 			o->precision = optarg;
 			break;
-		case OPT_PREDICT: o->predict = 1; break;
-		case OPT_RUNS: o->runs = (int)opt_ll(optarg, 1, 100000, "--runs"); break;
+		case OPT_PREDICT:
+			o->predict = 1;
+			break;
+		case OPT_RUNS:
+			o->runs = (int)opt_ll(optarg, 1, 100000, "--runs");
+			break;
 		case OPT_SAVE_MODEL:
 			if (!*optarg || strcmp(optarg, "-") == 0)
-				die_usage("--save-model: expected a file name (the predictions go to "
-					  "the standard output or -o)");
+				die_usage(
+				    "--save-model: expected a file name (the predictions go to "
+				    "the standard output or -o)");
 			o->save_model = optarg;
 			break;
 		case OPT_SCALE:
@@ -324,7 +381,8 @@ refuse_adapted(const char *path)
 	if (model_record_find(&rd, &f, &r, msg, sizeof msg) > 0 &&
 	    strcmp(r.name, ADAPTED_NAME) == 0)
 		die("%s: an adapted model (gcn-adapt --save-model): give it to --predict; "
-		    "adaptation starts from a pre-trained model (gcn-train)", f.where);
+		    "adaptation starts from a pre-trained model (gcn-train)",
+		    f.where);
 	gs_rec_free(&r);
 	gs_reader_free(&rd);
 }
@@ -352,9 +410,9 @@ adapt_main(struct adapt_opts *o, int argc, char **argv)
 	adapt_stage(&pt, o, &ds);
 	adapt_init(&a, o, &pt, &ds, &prof);
 	out = gs_open_out(&o->c, argc, argv);
-	gs_reader_write_pg(&ds.rd, out);	/* provenance: the dataset's, the model's */
+	gs_reader_write_pg(&ds.rd, out); /* provenance: the dataset's, the model's */
 	gs_reader_write_pg(&pt.rd, out);
-	if (o->save_model) {	/* opened now: a bad path fails before the runs */
+	if (o->save_model) { /* opened now: a bad path fails before the runs */
 		struct copt mc = o->c;
 		mc.output = o->save_model;
 		mf = gs_open_out(&mc, argc, argv);
@@ -386,11 +444,11 @@ adapt_main(struct adapt_opts *o, int argc, char **argv)
 	adapt_prof_print(&a);
 	if (mf && !o->c.quiet)
 		warnx_("%s: the model of run %d (validation accuracy %.3f, the best of %d "
-		       "run%s)", o->save_model, a.kept_run, a.kept_acc, o->runs,
-		       o->runs == 1 ? "" : "s");
-	if (o->split_note[0] && !o->c.quiet)	/* at the end, likewise */
+		       "run%s)",
+		       o->save_model, a.kept_run, a.kept_acc, o->runs, o->runs == 1 ? "" : "s");
+	if (o->split_note[0] && !o->c.quiet) /* at the end, likewise */
 		warnx_("%s", o->split_note);
-	if (o->shipped && !o->c.quiet)	/* at the end: a failing run says one line */
+	if (o->shipped && !o->c.quiet) /* at the end: a failing run says one line */
 		warnx_("model: %s (the shipped model%s; --model to choose another)", o->model,
 		       o->no_pretrain ? ", its configuration for --no-pretrain" : "");
 	gs_rec_free(&rec);
@@ -447,14 +505,16 @@ with_precision(struct adapt_opts *o, const char *recorded, int argc, char **argv
 			snprintf(why, len, "%s, the precision the model was adapted in", recorded);
 		} else {
 			prec = GEMM_FP32;
-			snprintf(why, len, "fp32: the model was adapted in bf16, and %s; the "
-				 "probabilities differ from its run's by bf16's rounding", r);
+			snprintf(why, len,
+				 "fp32: the model was adapted in bf16, and %s; the "
+				 "probabilities differ from its run's by bf16's rounding",
+				 r);
 		}
 	}
 	gemm_set_precision(prec);
-	char **v = argv_with_precision(argc, argv, optind, gemm_precision_name(prec), pgargc,
-				       &pgoptind);
-	optind = pgoptind;	/* the operands in v */
+	char **v =
+	    argv_with_precision(argc, argv, optind, gemm_precision_name(prec), pgargc, &pgoptind);
+	optind = pgoptind; /* the operands in v */
 	return v;
 }
 
@@ -470,7 +530,7 @@ write_labelled(const struct adapt_opts *o, const struct pretrained *pt,
 	gs_rec rec;
 
 	out = gs_open_out(&o->c, argc, argv);
-	gs_reader_write_pg(&ds->rd, out);	/* provenance: the dataset's, the model's */
+	gs_reader_write_pg(&ds->rd, out); /* provenance: the dataset's, the model's */
 	gs_reader_write_pg(&pt->rd, out);
 	gs_rec_init(&rec);
 	adapt_predictions_tensor(&rec, ac->run, p->ilg, NULL, ds->nitems, ds->y, C);
@@ -510,8 +570,9 @@ predict_main(struct adapt_opts *o, int argc0, char **argv0)
 
 	load_adapted(&pt, &ac, &h, o->model);
 	char **argv = with_precision(o, pt.ts.precision, argc0, argv0, &argc);
-	int task = strcmp(ac.task, "link") == 0 ? ADAPT_LINK : strcmp(ac.task, "graph") == 0
-	    ? ADAPT_GRAPH : ADAPT_NODE;
+	int task = strcmp(ac.task, "link") == 0	   ? ADAPT_LINK
+		   : strcmp(ac.task, "graph") == 0 ? ADAPT_GRAPH
+						   : ADAPT_NODE;
 	if (o->task_set && o->task != task)
 		die("%s: the model is adapted to --task %s, not %s", o->model, ac.task,
 		    adapt_task_name[o->task]);

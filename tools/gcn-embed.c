@@ -24,16 +24,27 @@
 #include "rng.h"
 #include "stream.h"
 
-#define SYNOPSIS "gcn-embed [-qt] [-j threads] [-l level] [-o file] [-s seed]\n" \
+#define SYNOPSIS \
+	"gcn-embed [-qt] [-j threads] [-l level] [-o file] [-s seed]\n" \
 	"                 [--allow-features-command] [--embedding kind] [--features stage]\n" \
 	"                 [--features-timeout s] [--model file] [--no-pretrain] [--npy file]\n" \
 	"                 [--pool list] [--precision p] [--progress] [--tsv] [file ...]"
 
-enum { OPT_ALLOW_CMD = COPT_FIRST_TOOL, OPT_EMBEDDING, OPT_FEATURES, OPT_FEATURES_TIMEOUT,
-       OPT_MODEL, OPT_NO_PRETRAIN, OPT_NPY, OPT_POOL, OPT_PRECISION, OPT_TSV };
+enum {
+	OPT_ALLOW_CMD = COPT_FIRST_TOOL,
+	OPT_EMBEDDING,
+	OPT_FEATURES,
+	OPT_FEATURES_TIMEOUT,
+	OPT_MODEL,
+	OPT_NO_PRETRAIN,
+	OPT_NPY,
+	OPT_POOL,
+	OPT_PRECISION,
+	OPT_TSV
+};
 
 /* the rng stream of --no-pretrain's initial values */
-#define INIT_STREAM 0x696e6974	/* "init" */
+#define INIT_STREAM 0x696e6974 /* "init" */
 
 static const char *const written[] = { "embedding", "graph_embedding", NULL };
 static const char *const wants[] = { "features", NULL };
@@ -41,29 +52,29 @@ static const char *const wants[] = { "features", NULL };
 struct opts {
 	struct copt c;
 	const char *model, *features, *npy;
-	const char *kind_text;	/* --embedding as given */
-	int allow_cmd;		/* --allow-features-command */
-	double timeout;		/* --features-timeout */
-	int kind, block, task;	/* EMB_x; the block (1..L) or the task */
+	const char *kind_text; /* --embedding as given */
+	int allow_cmd;	       /* --allow-features-command */
+	double timeout;	       /* --features-timeout */
+	int kind, block, task; /* EMB_x; the block (1..L) or the task */
 	int tsv;
-	int shipped;		/* no --model: the shipped one */
-	int no_pretrain;	/* --no-pretrain: the model's architecture, drawn anew */
-	int pool[EMB_MAXPOOL];	/* --pool: EMB_POOL_x in order */
-	int npool;		/* 0: a row per node */
-	int want_prec;		/* --precision: GEMM_x */
-	const char *prec;	/* the precision used */
+	int shipped;	       /* no --model: the shipped one */
+	int no_pretrain;       /* --no-pretrain: the model's architecture, drawn anew */
+	int pool[EMB_MAXPOOL]; /* --pool: EMB_POOL_x in order */
+	int npool;	       /* 0: a row per node */
+	int want_prec;	       /* --precision: GEMM_x */
+	const char *prec;      /* the precision used */
 };
 
 struct state {
 	const struct opts *o;
 	struct pretrained pt;
-	int staged;		/* the feature stage is chosen (at the first graph) */
+	int staged; /* the feature stage is chosen (at the first graph) */
 	batch b;
 	mws *w;
 	size_t cap;
-	real *mix;		/* (n x d) EMB_MIX */
-	double *given;		/* the graph's 'features' tensor */
-	struct embed_out eo;	/* the rows' output, from the first graph */
+	real *mix;	     /* (n x d) EMB_MIX */
+	double *given;	     /* the graph's 'features' tensor */
+	struct embed_out eo; /* the rows' output, from the first graph */
 	struct progress pr;
 };
 
@@ -203,7 +214,8 @@ parse(struct opts *o, int argc, char **argv)
 			break;
 		case OPT_NPY:
 			if (!*optarg || strcmp(optarg, "-") == 0)
-				die_usage("--npy: expected a file (the header is rewritten at the end)");
+				die_usage(
+				    "--npy: expected a file (the header is rewritten at the end)");
 			o->npy = optarg;
 			break;
 		case OPT_POOL:
@@ -225,12 +237,13 @@ parse(struct opts *o, int argc, char **argv)
 			copt_bad_option(ch, argv, SYNOPSIS);
 		}
 	}
-	if (!o->model) {	/* the shipped model, said at the first graph */
+	if (!o->model) { /* the shipped model, said at the first graph */
 		o->model = pretrained_default();
 		o->shipped = 1;
 		if (!o->model)
-			die_usage("no --model, and the shipped model (models/gcn-pretrain.gs) is not "
-				  "found beside the program: give --model");
+			die_usage(
+			    "no --model, and the shipped model (models/gcn-pretrain.gs) is not "
+			    "found beside the program: give --model");
 	}
 	if (o->npy && o->tsv)
 		die_usage("--npy and --tsv: choose one output");
@@ -267,21 +280,26 @@ start_output(struct state *s)
 /* The feature stage, at the first graph: the model's unless --features;
  * then the output, which records it. */
 static void
-choose_stage(struct state *s, const struct filter_graph *fg, int has_feat, int F,
-	     const char *cols)
+choose_stage(struct state *s, const struct filter_graph *fg, int has_feat, int F, const char *cols)
 {
 	const struct opts *o = s->o;
 	struct stage_ask sa = {
-		.features = o->features, .allow_command = o->allow_cmd, .timeout = o->timeout,
-		.scale = FEAT_SCALE_MINMAX, .quiet = o->c.quiet,
-		.g0 = fg->g, .ngraphs = 1, .nfeat = has_feat, .F = F, .fcols = cols,
+		.features = o->features,
+		.allow_command = o->allow_cmd,
+		.timeout = o->timeout,
+		.scale = FEAT_SCALE_MINMAX,
+		.quiet = o->c.quiet,
+		.g0 = fg->g,
+		.ngraphs = 1,
+		.nfeat = has_feat,
+		.F = F,
+		.fcols = cols,
 	};
 	model *M = &s->pt.M;
 
 	pretrained_stage(&s->pt, &sa);
 	if (o->kind == EMB_BLOCK && o->block > M->cfg.layers)
-		die_usage("--embedding block%d: the model has %d blocks", o->block,
-			  M->cfg.layers);
+		die_usage("--embedding block%d: the model has %d blocks", o->block, M->cfg.layers);
 	if (o->kind == EMB_MIX && !(M->cfg.tasks & 1 << o->task))
 		die_usage("--embedding %s: the model was not trained on that task",
 			  task_name[o->task]);
@@ -310,8 +328,7 @@ one_graph(void *ctx, const struct filter_graph *fg)
 	const char *misfit = featstage_misfit(&s->pt.fs, fr != NULL, F);
 	if (misfit)
 		die("%s: graph %" PRId64 ": %s", gs_where(fg->in), fg->rec->id, misfit);
-	progress_start(&s->pr, "steps", 3, "graph %" PRId64 " (%" PRId32 " nodes)",
-		       fg->rec->id, n);
+	progress_start(&s->pr, "steps", 3, "graph %" PRId64 " (%" PRId32 " nodes)", fg->rec->id, n);
 	progress_note(&s->pr, "features");
 	given[0] = s->given;
 	if (batch_plain(&s->b, &fg->g, 1, &s->pt.fs, given, msg, sizeof msg) != 0)
@@ -355,7 +372,7 @@ main(int argc, char **argv)
 	memset(&s, 0, sizeof s);
 	s.o = &o;
 	pretrained_load(&s.pt, o.model);
-	if (o.no_pretrain) {	/* the same architecture, fresh values */
+	if (o.no_pretrain) { /* the same architecture, fresh values */
 		gsl_rng *r = rng_new(o.c.seed, INIT_STREAM);
 		model_init_params(&s.pt.M, r);
 		gsl_rng_free(r);
@@ -367,7 +384,7 @@ main(int argc, char **argv)
 	memset(&f, 0, sizeof f);
 	f.c = &o.c;
 	f.tsv = o.tsv;
-	f.no_output = o.npy != NULL;	/* the rows go to the .npy file */
+	f.no_output = o.npy != NULL; /* the rows go to the .npy file */
 	f.replaces = written;
 	f.wants = wants;
 	f.graph_fn = one_graph;
@@ -376,7 +393,7 @@ main(int argc, char **argv)
 	if (o.npy && !s.staged)
 		die("no graph in the input");
 	embed_out_close(&s.eo);
-	if (o.shipped && !o.c.quiet)	/* at the end: a failing run says one line */
+	if (o.shipped && !o.c.quiet) /* at the end: a failing run says one line */
 		warnx_("model: %s (the shipped model; --model to choose another)", o.model);
 	embed_out_free(&s.eo);
 	batch_free(&s.b);

@@ -27,25 +27,25 @@ static const char *const formats[] = { "safetensors", NULL };
 
 struct opts {
 	struct copt c;
-	const char *name;	/* --name: the model record to export, or NULL */
-	int format;		/* index in formats */
+	const char *name; /* --name: the model record to export, or NULL */
+	int format;	  /* index in formats */
 };
 
 /* What the inputs held: the model record to export and the provenance. */
 struct input {
-	struct gs_reader rd;	/* pg records kept */
+	struct gs_reader rd; /* pg records kept */
 	gs_rec model;
-	struct model_find f;	/* where the model is (f.where); f.n model records
+	struct model_find f; /* where the model is (f.where); f.n model records
 				 * could be exported, f.other is one --name
 				 * skipped, f.others are neither pg nor model */
-	char *src;		/* the inputs, for messages */
+	char *src;	     /* the inputs, for messages */
 };
 
 /* The output: a stream of bytes, atomic with -o. */
 struct output {
 	FILE *f;
-	const char *name;	/* for messages */
-	const char *path;	/* -o FILE, or NULL */
+	const char *name; /* for messages */
+	const char *path; /* -o FILE, or NULL */
 	char *tmp;
 };
 
@@ -73,12 +73,10 @@ usage(FILE *f)
 static void
 parse(struct opts *o, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		COPT_LONGOPTS,
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "name", required_argument, NULL, OPT_NAME },
-		{ NULL, 0, NULL, 0 }
-	};
+	static const struct option lo[] = { COPT_LONGOPTS,
+					    { "format", required_argument, NULL, OPT_FORMAT },
+					    { "name", required_argument, NULL, OPT_NAME },
+					    { NULL, 0, NULL, 0 } };
 	int ch;
 
 	memset(o, 0, sizeof *o);
@@ -139,11 +137,12 @@ static void
 read_input(struct input *in, const struct opts *o, int nfiles, char **files)
 {
 	struct model_find *f = &in->f;
-	char msg[1024];		/* gs_strerror()'s whole line */
+	char msg[1024]; /* gs_strerror()'s whole line */
 
 	memset(in, 0, sizeof *in);
-	in->src = xstrdup(nfiles > 1 ? "the inputs" : nfiles == 1 && strcmp(files[0], "-")
-			  ? files[0] : "<stdin>");
+	in->src = xstrdup(nfiles > 1				 ? "the inputs"
+			  : nfiles == 1 && strcmp(files[0], "-") ? files[0]
+								 : "<stdin>");
 	gs_reader_init(&in->rd, nfiles, files);
 	gs_rec_init(&in->model);
 	f->name = o->name;
@@ -157,11 +156,12 @@ read_input(struct input *in, const struct opts *o, int nfiles, char **files)
 	if (o->c.quiet)
 		return;
 	if (f->n > 1 && o->name)
-		warnx_("%s: %d model records named '%s'; exported the first (%s)", in->src,
-		       f->n, o->name, f->where);
+		warnx_("%s: %d model records named '%s'; exported the first (%s)", in->src, f->n,
+		       o->name, f->where);
 	else if (f->n > 1)
 		warnx_("%s: %d model records; exported the first, '%s' (%s; --name chooses "
-		       "another)", in->src, f->n, in->model.name, f->where);
+		       "another)",
+		       in->src, f->n, in->model.name, f->where);
 	if (f->others > 0)
 		warnx_("%s: ignored %lld record%s that %s not a model", in->src, f->others,
 		       f->others == 1 ? "" : "s", f->others == 1 ? "is" : "are");

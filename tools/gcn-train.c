@@ -21,23 +21,39 @@
 #include "gemm.h"
 #include "model.h"
 #include "modelio.h"
-#include "settings.h"
 #include "opt.h"
 #include "outfile.h"
+#include "settings.h"
 #include "stream.h"
 #include "train_data.h"
 #include "train_loop.h"
 #include "train_mpi.h"
 
-
 enum {
-	OPT_CONFIG = COPT_FIRST_TOOL, OPT_HIDDEN, OPT_LAYERS, OPT_TASKS,
-	OPT_BATCH, OPT_LR, OPT_EPOCHS, OPT_STEPS, OPT_PATIENCE, OPT_VALIDATION,
-	OPT_LOG, OPT_CHECKPOINT, OPT_RESUME, OPT_BENCH, OPT_FEATURES, OPT_PRECISION,
-	OPT_REDUCE, OPT_ALLOW_CMD, OPT_FEATURES_TIMEOUT, OPT_MPI_TIMEOUT
+	OPT_CONFIG = COPT_FIRST_TOOL,
+	OPT_HIDDEN,
+	OPT_LAYERS,
+	OPT_TASKS,
+	OPT_BATCH,
+	OPT_LR,
+	OPT_EPOCHS,
+	OPT_STEPS,
+	OPT_PATIENCE,
+	OPT_VALIDATION,
+	OPT_LOG,
+	OPT_CHECKPOINT,
+	OPT_RESUME,
+	OPT_BENCH,
+	OPT_FEATURES,
+	OPT_PRECISION,
+	OPT_REDUCE,
+	OPT_ALLOW_CMD,
+	OPT_FEATURES_TIMEOUT,
+	OPT_MPI_TIMEOUT
 };
 
-#define SYNOPSIS "gcn-train [-qt] [-j threads] [-l level] [-o file] [-s seed]\n" \
+#define SYNOPSIS \
+	"gcn-train [-qt] [-j threads] [-l level] [-o file] [-s seed]\n" \
 	"                 [--allow-features-command] [--batch n]\n" \
 	"                 [--bench-steps n] [--checkpoint file] [--config file]\n" \
 	"                 [--epochs n] [--features stage] [--features-timeout s]\n" \
@@ -51,52 +67,52 @@ static void
 usage(FILE *f, const struct train_opts *o)
 {
 	const struct train_settings *s = &o->s;
-	fprintf(f,
-		"usage: " SYNOPSIS "\n"
-		"  Reads graphs labelled by dcbm-gen (cluster) and centrality, writes the model.\n"
-		"      --allow-features-command  run the feature command of --config's file\n"
-		"                          (a config file runs nothing by itself)\n"
-		"      --batch N           graphs per training step [%lld]\n"
-		"      --bench-steps N     time N steps on one batch, print the timings, write no model\n"
-		"      --checkpoint FILE   write the full training state to FILE after each epoch\n"
-		"      --config FILE       YAML settings (see gcn-train(1)); options override it\n"
-		"      --epochs N          most epochs [%lld]\n"
-		"      --features STAGE    the model's input: paper or rwse (built in), stream (the\n"
-		"                          input's 'features' tensors) or a command run on every\n"
-		"                          masked graph [paper, or the input's tensors]\n"
-		"      --features-timeout S  seconds a feature command may take, 0 = no limit\n"
-		"                          [%g]\n"
-		"  -h, --help              this help\n"
-		"      --hidden D          hidden width d [%lld]\n"
-		"  -j, --threads N         threads, OpenMP and BLAS [all cores]\n"
-		"  -l, --level N           gzip level, 0 = plain [%d]\n"
-		"      --layers L          GCN blocks [%lld]\n"
-		"      --log FILE          one TSV line per epoch: losses, validation scores\n"
-		"      --lr X              Adam learning rate [%g]\n"
-		"      --mpi-timeout S     MPI: end the run when a process waits S seconds\n"
-		"                          for the others, 0 = never [%g]\n"
-		"  -o, --output FILE       write the model to FILE instead of stdout\n"
-		"      --patience N        stop after N epochs without a better validation score [%lld]\n"
-		"      --precision P       products in auto, fp32 or bf16 (bf16 operands, fp32\n"
-		"                          accumulation); auto measures which is faster [%s]\n"
-		"      --progress          progress on stderr even when it is not a terminal\n"
-		"  -q, --quiet             no progress\n"
-		"      --reduce MODE       batch: one pass over each step's batch; graph: one\n"
-		"                          pass per graph, the gradients summed exactly, as\n"
-		"                          every run of more than one MPI process does [batch]\n"
-		"      --resume FILE       continue from a --checkpoint file\n"
-		"  -s, --seed N            random seed [%lld]\n"
-		"      --steps N           most training steps, 0 = no limit [%lld]\n"
-		"  -t, --text              write the text form\n"
-		"      --tasks LIST        pre-training tasks: rec,rank,cluster [%s]\n"
-		"      --validation N      validation graphs, taken from the end [124 per 1024]\n"
-		"      --version           print the version\n"
-		"  MPI: %s%s\n",
-		s->batch, s->epochs, o->features_timeout, s->hidden, o->c.level, s->layers, s->lr,
-		o->mpi_timeout,
-		s->patience, s->precision, s->seed, s->steps, s->tasks,
-		dist_library() ? dist_library() : "not built in",
-		dist_library() ? " (mpirun -np N gcn-train ...: gcn-train(1), MPI)" : "");
+	fprintf(
+	    f,
+	    "usage: " SYNOPSIS "\n"
+	    "  Reads graphs labelled by dcbm-gen (cluster) and centrality, writes the model.\n"
+	    "      --allow-features-command  run the feature command of --config's file\n"
+	    "                          (a config file runs nothing by itself)\n"
+	    "      --batch N           graphs per training step [%lld]\n"
+	    "      --bench-steps N     time N steps on one batch, print the timings, write no model\n"
+	    "      --checkpoint FILE   write the full training state to FILE after each epoch\n"
+	    "      --config FILE       YAML settings (see gcn-train(1)); options override it\n"
+	    "      --epochs N          most epochs [%lld]\n"
+	    "      --features STAGE    the model's input: paper or rwse (built in), stream (the\n"
+	    "                          input's 'features' tensors) or a command run on every\n"
+	    "                          masked graph [paper, or the input's tensors]\n"
+	    "      --features-timeout S  seconds a feature command may take, 0 = no limit\n"
+	    "                          [%g]\n"
+	    "  -h, --help              this help\n"
+	    "      --hidden D          hidden width d [%lld]\n"
+	    "  -j, --threads N         threads, OpenMP and BLAS [all cores]\n"
+	    "  -l, --level N           gzip level, 0 = plain [%d]\n"
+	    "      --layers L          GCN blocks [%lld]\n"
+	    "      --log FILE          one TSV line per epoch: losses, validation scores\n"
+	    "      --lr X              Adam learning rate [%g]\n"
+	    "      --mpi-timeout S     MPI: end the run when a process waits S seconds\n"
+	    "                          for the others, 0 = never [%g]\n"
+	    "  -o, --output FILE       write the model to FILE instead of stdout\n"
+	    "      --patience N        stop after N epochs without a better validation score [%lld]\n"
+	    "      --precision P       products in auto, fp32 or bf16 (bf16 operands, fp32\n"
+	    "                          accumulation); auto measures which is faster [%s]\n"
+	    "      --progress          progress on stderr even when it is not a terminal\n"
+	    "  -q, --quiet             no progress\n"
+	    "      --reduce MODE       batch: one pass over each step's batch; graph: one\n"
+	    "                          pass per graph, the gradients summed exactly, as\n"
+	    "                          every run of more than one MPI process does [batch]\n"
+	    "      --resume FILE       continue from a --checkpoint file\n"
+	    "  -s, --seed N            random seed [%lld]\n"
+	    "      --steps N           most training steps, 0 = no limit [%lld]\n"
+	    "  -t, --text              write the text form\n"
+	    "      --tasks LIST        pre-training tasks: rec,rank,cluster [%s]\n"
+	    "      --validation N      validation graphs, taken from the end [124 per 1024]\n"
+	    "      --version           print the version\n"
+	    "  MPI: %s%s\n",
+	    s->batch, s->epochs, o->features_timeout, s->hidden, o->c.level, s->layers, s->lr,
+	    o->mpi_timeout, s->patience, s->precision, s->seed, s->steps, s->tasks,
+	    dist_library() ? dist_library() : "not built in",
+	    dist_library() ? " (mpirun -np N gcn-train ...: gcn-train(1), MPI)" : "");
 }
 
 static const struct option longopts[] = {
@@ -138,7 +154,7 @@ check_files(const struct train_opts *o, int nfiles, char **files)
 	const char *opt[3] = { "-o", "--checkpoint", "--log" };
 	const char *out[3] = { o->c.output, o->checkpoint, o->log };
 
-	if (!out[0] || strcmp(out[0], "-") == 0) {	/* the model to stdout */
+	if (!out[0] || strcmp(out[0], "-") == 0) { /* the model to stdout */
 		opt[0] = "the model's standard output,";
 		out[0] = "/dev/stdout";
 	}
@@ -148,17 +164,21 @@ check_files(const struct train_opts *o, int nfiles, char **files)
 		for (int j = 0; j < i; j++)
 			if (out[j] && outfile_clash(out[i], out[j]))
 				die_usage("%s %s: the same file as %s %s: give each output a "
-					  "file of its own", opt[i], out[i], opt[j], out[j]);
+					  "file of its own",
+					  opt[i], out[i], opt[j], out[j]);
 		for (int k = 0; k < nfiles; k++)
 			if (strcmp(files[k], "-") != 0 && outfile_clash(out[i], files[k]))
 				die_usage("%s %s: the same file as the input %s, which it would "
-					  "replace", opt[i], out[i], files[k]);
+					  "replace",
+					  opt[i], out[i], files[k]);
 		if (o->resume && i != 1 && outfile_clash(out[i], o->resume))
 			die_usage("%s %s: the same file as --resume %s, which it would "
-				  "replace", opt[i], out[i], o->resume);
+				  "replace",
+				  opt[i], out[i], o->resume);
 		if (o->config && outfile_clash(out[i], o->config))
 			die_usage("%s %s: the same file as --config %s, which it would "
-				  "replace", opt[i], out[i], o->config);
+				  "replace",
+				  opt[i], out[i], o->config);
 	}
 }
 
@@ -181,19 +201,19 @@ config_command(struct train_opts *o)
 	if (train_settings_features_builtin(s)) {
 		if (!o->c.quiet)
 			warnx_("features: '%s' is the built-in set %s: computed built in, "
-			       "recorded as features.stage %s", shown, s->feature_stage,
-			       s->feature_stage);
-	} else if (strcmp(s->feature_stage, "command") == 0 && !o->features_cli &&
-		   !o->allow_cmd) {
+			       "recorded as features.stage %s",
+			       shown, s->feature_stage, s->feature_stage);
+	} else if (strcmp(s->feature_stage, "command") == 0 && !o->features_cli && !o->allow_cmd) {
 		die("%s: features.command '%s': a config file runs nothing by itself: give "
-		    "--features '%s' to run it, or --allow-features-command", o->config, shown,
-		    shown);
+		    "--features '%s' to run it, or --allow-features-command",
+		    o->config, shown, shown);
 	}
 	if (o->allow_cmd && (o->features_cli || strcmp(s->feature_stage, "command") != 0) &&
 	    !o->c.quiet)
-		warnx_("--allow-features-command: %s; nothing to allow", o->features_cli
-		       ? "--features chooses the stage" : o->config ? "the config names no command"
-		       : "no --config");
+		warnx_("--allow-features-command: %s; nothing to allow",
+		       o->features_cli ? "--features chooses the stage"
+		       : o->config     ? "the config names no command"
+				       : "no --config");
 }
 
 /* Two passes: the first finds --config (and -h), the file is loaded, the
@@ -238,17 +258,26 @@ parse(struct train_opts *o, int argc, char **argv)
 		if (copt_handle(&o->c, ch, optarg))
 			continue;
 		switch (ch) {
-		case OPT_CONFIG: break;
-		case OPT_ALLOW_CMD: o->allow_cmd = 1; break;
-		case OPT_BATCH: o->s.batch = opt_ll(optarg, 1, 1 << 20, "--batch"); break;
-		case OPT_BENCH: o->bench_steps = opt_ll(optarg, 1, 1024, "--bench-steps"); break;
+		case OPT_CONFIG:
+			break;
+		case OPT_ALLOW_CMD:
+			o->allow_cmd = 1;
+			break;
+		case OPT_BATCH:
+			o->s.batch = opt_ll(optarg, 1, 1 << 20, "--batch");
+			break;
+		case OPT_BENCH:
+			o->bench_steps = opt_ll(optarg, 1, 1024, "--bench-steps");
+			break;
 		case OPT_CHECKPOINT:
 			if (!*optarg || strcmp(optarg, "-") == 0)
 				die_usage("--checkpoint: expected a file name (the model goes to "
 					  "the standard output or -o)");
 			o->checkpoint = optarg;
 			break;
-		case OPT_EPOCHS: o->s.epochs = opt_ll(optarg, 1, 1000000000, "--epochs"); break;
+		case OPT_EPOCHS:
+			o->s.epochs = opt_ll(optarg, 1, 1000000000, "--epochs");
+			break;
 		case OPT_FEATURES:
 			if (!*optarg)
 				die_usage("--features: expected paper, rwse, stream or a command");
@@ -258,14 +287,24 @@ parse(struct train_opts *o, int argc, char **argv)
 		case OPT_FEATURES_TIMEOUT:
 			o->features_timeout = opt_double(optarg, 0, 1e9, "--features-timeout");
 			break;
-		case OPT_HIDDEN: o->s.hidden = opt_ll(optarg, 1, 8192, "--hidden"); break;
-		case OPT_LAYERS: o->s.layers = opt_ll(optarg, 1, MODEL_MAXL, "--layers"); break;
-		case OPT_LOG: o->log = optarg; break;
-		case OPT_LR: o->s.lr = opt_double(optarg, 0, 10, "--lr"); break;
+		case OPT_HIDDEN:
+			o->s.hidden = opt_ll(optarg, 1, 8192, "--hidden");
+			break;
+		case OPT_LAYERS:
+			o->s.layers = opt_ll(optarg, 1, MODEL_MAXL, "--layers");
+			break;
+		case OPT_LOG:
+			o->log = optarg;
+			break;
+		case OPT_LR:
+			o->s.lr = opt_double(optarg, 0, 10, "--lr");
+			break;
 		case OPT_MPI_TIMEOUT:
 			o->mpi_timeout = opt_double(optarg, 0, 1e9, "--mpi-timeout");
 			break;
-		case OPT_PATIENCE: o->s.patience = opt_ll(optarg, 1, 1000000000, "--patience"); break;
+		case OPT_PATIENCE:
+			o->s.patience = opt_ll(optarg, 1, 1000000000, "--patience");
+			break;
 		case OPT_PRECISION:
 			o->precision_opt = 1;
 			free(o->s.precision);
@@ -277,8 +316,12 @@ parse(struct train_opts *o, int argc, char **argv)
 			o->by_graph = strcmp(optarg, "graph") == 0;
 			o->reduce_given = 1;
 			break;
-		case OPT_RESUME: o->resume = optarg; break;
-		case OPT_STEPS: o->s.steps = opt_ll(optarg, 0, 1000000000000LL, "--steps"); break;
+		case OPT_RESUME:
+			o->resume = optarg;
+			break;
+		case OPT_STEPS:
+			o->s.steps = opt_ll(optarg, 0, 1000000000000LL, "--steps");
+			break;
 		case OPT_TASKS:
 			free(o->s.tasks);
 			o->s.tasks = xstrdup(optarg);
@@ -317,7 +360,7 @@ apply_precision(struct train_opts *o, int argc, char **argv, int *pargc, char **
 {
 	char why[256];
 	int unavailable, asked_auto = strcmp(o->s.precision, "auto") == 0;
-	if (asked_auto && dist_rank() != 0) {	/* rank 0's choice: train_mpi_share_precision() */
+	if (asked_auto && dist_rank() != 0) { /* rank 0's choice: train_mpi_share_precision() */
 		free(o->s.precision);
 		o->s.precision = xstrdup("fp32");
 	}
@@ -325,13 +368,13 @@ apply_precision(struct train_opts *o, int argc, char **argv, int *pargc, char **
 		if (unavailable)
 			die("%s %s: %s", o->precision_opt ? "--precision" : "train.precision",
 			    o->s.precision, why);
-		die_usage("precision: %s", why);	/* parse() checked the name */
+		die_usage("precision: %s", why); /* parse() checked the name */
 	}
 	/* said once the input is read: a run that fails on its input says
 	 * one line, its error */
 	if (asked_auto && !o->c.quiet)
 		snprintf(o->precision_why, sizeof o->precision_why, "precision auto: %s", why);
-	int pgoptind;	/* the operands are read from argv, at optind */
+	int pgoptind; /* the operands are read from argv, at optind */
 	*pargv = argv_with_precision(argc, argv, optind, o->s.precision, pargc, &pgoptind);
 }
 
@@ -351,12 +394,20 @@ resolve_features(struct train_opts *o, const struct train_data *ds, struct featc
 {
 	struct train_settings *s = &o->s;
 	struct stage_train t = {
-		.stage = s->feature_stage, .command = s->feature_command,
-		.given = o->features_given, .width_given = o->width_given, .width = s->nfeat,
-		.columns = o->columns_given ? s->feature_columns : NULL, .quiet = o->c.quiet,
-		.timeout = o->features_timeout, .ngraphs = ds->n, .nfeat = ds->fseen.n,
-		.fpaper = ds->fseen.paper, .fcols = ds->fseen.cols,
-		.F = ds->n > 0 ? ds->g[0]->F : 0, .g0 = ds->n > 0 ? &ds->g[0]->g : NULL,
+		.stage = s->feature_stage,
+		.command = s->feature_command,
+		.given = o->features_given,
+		.width_given = o->width_given,
+		.width = s->nfeat,
+		.columns = o->columns_given ? s->feature_columns : NULL,
+		.quiet = o->c.quiet,
+		.timeout = o->features_timeout,
+		.ngraphs = ds->n,
+		.nfeat = ds->fseen.n,
+		.fpaper = ds->fseen.paper,
+		.fcols = ds->fseen.cols,
+		.F = ds->n > 0 ? ds->g[0]->F : 0,
+		.g0 = ds->n > 0 ? &ds->g[0]->g : NULL,
 	};
 	char *cols;
 
@@ -364,7 +415,7 @@ resolve_features(struct train_opts *o, const struct train_data *ds, struct featc
 		t.premasked += ds->g[i]->premasked && ds->g[i]->feat;
 	featstage_for_training(fs, fc, &t);
 	cols = xstrdup(t.cols);
-	if (t.chosen != t.stage)	/* the input's: "paper" or "stream" */
+	if (t.chosen != t.stage) /* the input's: "paper" or "stream" */
 		train_settings_features(s, t.chosen);
 	free(s->feature_columns);
 	s->feature_columns = cols;
@@ -386,7 +437,7 @@ run(struct train_opts *o, model *M, struct train_data *ds, const struct batch_op
 		if (o->resume)
 			trainer_resume(&t, o->resume);
 		out = gs_open_out(&o->c, pgargc, pgargv);
-		if (o->checkpoint)	/* its directory, its mode: now, not after an epoch */
+		if (o->checkpoint) /* its directory, its mode: now, not after an epoch */
 			outfile_check(o->checkpoint);
 		t.log = train_open_log(o, M);
 		if (o->precision_why[0])
@@ -425,13 +476,13 @@ main(int argc, char **argv)
 	struct batch_opts bo;
 	model M;
 	int tasks, pgargc, sig;
-	char **pgargv;		/* the command line of the pg records */
-	char *settings;		/* what every process must share (MPI) */
+	char **pgargv;	/* the command line of the pg records */
+	char *settings; /* what every process must share (MPI) */
 
 	copt_passive_wait(argv);
 	err_setprog(argv[0]);
 	train_mpi_parse(&o, argc, argv, parse);
-	settings = train_mpi_settings(&o);	/* as given, before any is chosen */
+	settings = train_mpi_settings(&o); /* as given, before any is chosen */
 	train_mpi_start(&o, argc - optind, argv + optind);
 	copt_apply_threads_blas(&o.c);
 	apply_precision(&o, argc, argv, &pgargc, &pgargv);
@@ -447,8 +498,8 @@ main(int argc, char **argv)
 	train_model_setup(&o, &M, &ds, &bo);
 	if (dist_rank() == 0) {
 		if (!o.bench_steps)
-			train_validation_count(&o, ds.n);	/* said once, here */
-		dist_stdin_share();	/* rank 0's setup is done: the others do theirs */
+			train_validation_count(&o, ds.n); /* said once, here */
+		dist_stdin_share(); /* rank 0's setup is done: the others do theirs */
 	}
 	train_mpi_agree(settings, &ds);
 	free(settings);

@@ -16,63 +16,64 @@
 #include "opt.h"
 #include "stream.h"
 
-enum {
-	OPT_ATTRIBUTES = COPT_FIRST_TOOL, OPT_ATTR_DIM, OPT_NAME, OPT_NODES,
-	OPT_SKIP_UNKNOWN
-};
+enum { OPT_ATTRIBUTES = COPT_FIRST_TOOL, OPT_ATTR_DIM, OPT_NAME, OPT_NODES, OPT_SKIP_UNKNOWN };
 
 enum fmt { FMT_NONE, FMT_LINQS, FMT_TU, FMT_MOVIELENS, FMT_EDGELIST };
 
 struct opts {
 	struct copt c;
 	int format;
-	struct import_opts io;	/* --attributes, --attr-dim, --name, --nodes,
+	struct import_opts io; /* --attributes, --attr-dim, --name, --nodes,
 				 * --skip-unknown, -q */
 };
 
-#define SYNOPSIS "graph-import -f linqs | tu | movielens | edgelist [-qt] [-l level]\n" \
+#define SYNOPSIS \
+	"graph-import -f linqs | tu | movielens | edgelist [-qt] [-l level]\n" \
 	"                    [-o file] [--attributes file] [--attr-dim n] [--name name]\n" \
 	"                    [--nodes n] [--skip-unknown] file ..."
 
-static void usage(FILE *f)
+static void
+usage(FILE *f)
 {
-	fprintf(f,
-		"usage: " SYNOPSIS "\n"
-		"  graph-import -f linqs CONTENT CITES    LINQS content/cites (Cora, CiteSeer, Pubmed)\n"
-		"  graph-import -f tu PREFIX              TU format: PREFIX_A.txt, PREFIX_graph_indicator.txt, ...\n"
-		"  graph-import -f movielens DIR          MovieLens 100K (u.data) or 1M (ratings.dat)\n"
-		"  graph-import -f edgelist [FILE]        'u v [label]' lines, one graph\n"
-		"  Each FILE may also be stored as FILE.gz.\n"
-		"      --attributes FILE  linqs: sparse node attributes, 'id feature value' lines\n"
-		"      --attr-dim N       linqs: attribute columns of --attributes [largest feature + 1]\n"
-		"  -f, --format NAME      input format (required)\n"
-		"  -h, --help             this help\n"
-		"  -j, --threads N        accepted for uniformity; import runs on one thread\n"
-		"  -l, --level N          gzip level, 0 = plain [1]\n"
-		"      --name NAME        dataset= attribute of the graphs [from the file name]\n"
-		"      --nodes N          edgelist: number of nodes [largest id + 1]\n"
-		"  -o, --output FILE      write to FILE instead of stdout\n"
-		"      --progress         accepted for uniformity; no progress to show\n"
-		"  -q, --quiet            no warnings\n"
-		"  -s, --seed N           accepted for uniformity; import draws nothing at random\n"
-		"      --skip-unknown     linqs: drop links that name an id missing from CONTENT\n"
-		"  -t, --text             write the text form (plain unless -l is given)\n"
-		"      --version          print the version\n");
+	fprintf(
+	    f,
+	    "usage: " SYNOPSIS "\n"
+	    "  graph-import -f linqs CONTENT CITES    LINQS content/cites (Cora, CiteSeer, Pubmed)\n"
+	    "  graph-import -f tu PREFIX              TU format: PREFIX_A.txt, PREFIX_graph_indicator.txt, ...\n"
+	    "  graph-import -f movielens DIR          MovieLens 100K (u.data) or 1M (ratings.dat)\n"
+	    "  graph-import -f edgelist [FILE]        'u v [label]' lines, one graph\n"
+	    "  Each FILE may also be stored as FILE.gz.\n"
+	    "      --attributes FILE  linqs: sparse node attributes, 'id feature value' lines\n"
+	    "      --attr-dim N       linqs: attribute columns of --attributes [largest feature + 1]\n"
+	    "  -f, --format NAME      input format (required)\n"
+	    "  -h, --help             this help\n"
+	    "  -j, --threads N        accepted for uniformity; import runs on one thread\n"
+	    "  -l, --level N          gzip level, 0 = plain [1]\n"
+	    "      --name NAME        dataset= attribute of the graphs [from the file name]\n"
+	    "      --nodes N          edgelist: number of nodes [largest id + 1]\n"
+	    "  -o, --output FILE      write to FILE instead of stdout\n"
+	    "      --progress         accepted for uniformity; no progress to show\n"
+	    "  -q, --quiet            no warnings\n"
+	    "  -s, --seed N           accepted for uniformity; import draws nothing at random\n"
+	    "      --skip-unknown     linqs: drop links that name an id missing from CONTENT\n"
+	    "  -t, --text             write the text form (plain unless -l is given)\n"
+	    "      --version          print the version\n");
 }
 
 static const char *const fnames[] = { "", "linqs", "tu", "movielens", "edgelist" };
 
 /* The options into o; returns the number of file operands (argv + optind). */
-static int parse(struct opts *o, int argc, char **argv)
+static int
+parse(struct opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		COPT_LONGOPTS,
-		{ "attr-dim",     required_argument, NULL, OPT_ATTR_DIM },
-		{ "attributes",   required_argument, NULL, OPT_ATTRIBUTES },
-		{ "format",       required_argument, NULL, 'f' },
-		{ "name",         required_argument, NULL, OPT_NAME },
-		{ "nodes",        required_argument, NULL, OPT_NODES },
-		{ "skip-unknown", no_argument,       NULL, OPT_SKIP_UNKNOWN },
+		{ "attr-dim", required_argument, NULL, OPT_ATTR_DIM },
+		{ "attributes", required_argument, NULL, OPT_ATTRIBUTES },
+		{ "format", required_argument, NULL, 'f' },
+		{ "name", required_argument, NULL, OPT_NAME },
+		{ "nodes", required_argument, NULL, OPT_NODES },
+		{ "skip-unknown", no_argument, NULL, OPT_SKIP_UNKNOWN },
 		{ NULL, 0, NULL, 0 }
 	};
 	int ch, f;
@@ -88,8 +89,9 @@ static int parse(struct opts *o, int argc, char **argv)
 				if (strcmp(optarg, fnames[f]) == 0)
 					o->format = f;
 			if (o->format == FMT_NONE)
-				die_usage("-f: unknown format '%s' (linqs, tu, movielens or edgelist)",
-					  optarg);
+				die_usage(
+				    "-f: unknown format '%s' (linqs, tu, movielens or edgelist)",
+				    optarg);
 			break;
 		case 'h':
 			usage(stdout);
@@ -122,7 +124,8 @@ static int parse(struct opts *o, int argc, char **argv)
 }
 
 /* The checks of the options against the format and the file count. */
-static void validate(const struct opts *o, int nfiles)
+static void
+validate(const struct opts *o, int nfiles)
 {
 	static const int want_lo[] = { 0, 2, 1, 1, 0 }, want_hi[] = { 0, 2, 1, 1, 1 };
 	static const char *const args[] = { "", "CONTENT CITES", "PREFIX", "DIR", "[FILE]" };
@@ -141,8 +144,8 @@ static void validate(const struct opts *o, int nfiles)
 }
 
 /* The importer of the format; 0, or -1 / -2 with msg (import.h). */
-static int import(const struct opts *o, char **files, int nfiles, gs_file *out, char *msg,
-		  size_t len)
+static int
+import(const struct opts *o, char **files, int nfiles, gs_file *out, char *msg, size_t len)
 {
 	switch (o->format) {
 	case FMT_LINQS:
@@ -156,12 +159,13 @@ static int import(const struct opts *o, char **files, int nfiles, gs_file *out, 
 	}
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	struct opts o;
 	gs_file *out;
 	int nfiles, rc;
-	char msg[8192];		/* a path (4096) and a line's message */
+	char msg[8192]; /* a path (4096) and a line's message */
 
 	err_setprog(argv[0]);
 	nfiles = parse(&o, argc, argv);

@@ -27,17 +27,28 @@
 #include "split.h"
 #include "stream.h"
 
-#define SYNOPSIS "linprobe [-qt] [-j threads] [-l level] [-o file] [-s seed] [--C c]\n" \
+#define SYNOPSIS \
+	"linprobe [-qt] [-j threads] [-l level] [-o file] [-s seed] [--C c]\n" \
 	"                [--C-grid lo..hi] [--cv-folds k] [--first-run r] [--folds k]\n" \
 	"                [--label name] [--pool how] [--progress] [--runs n]\n" \
 	"                [--task node|graph] [--tensor name] [--test-fraction x]\n" \
 	"                [--train-per-class n] [file ...]"
 
 enum {
-	OPT_C = COPT_FIRST_TOOL, OPT_C_GRID, OPT_CV_FOLDS, OPT_FIRST_RUN, OPT_FOLDS, OPT_LABEL,
-	OPT_POOL, OPT_RUNS, OPT_TASK, OPT_TENSOR, OPT_TEST_FRACTION, OPT_TRAIN_PER_CLASS
+	OPT_C = COPT_FIRST_TOOL,
+	OPT_C_GRID,
+	OPT_CV_FOLDS,
+	OPT_FIRST_RUN,
+	OPT_FOLDS,
+	OPT_LABEL,
+	OPT_POOL,
+	OPT_RUNS,
+	OPT_TASK,
+	OPT_TENSOR,
+	OPT_TEST_FRACTION,
+	OPT_TRAIN_PER_CLASS
 };
-static const char *const tasks[] = { "node", "graph", NULL };	/* PROBE_TASK_x */
+static const char *const tasks[] = { "node", "graph", NULL }; /* PROBE_TASK_x */
 static const char *const pools[] = { "none", "mean", "max", "sum", "meanmax", NULL };
 
 struct opts {
@@ -45,45 +56,46 @@ struct opts {
 	struct probe_opts p;
 	const char *tensor, *label;
 	int task, pool, runs, folds;
-	int first_run;		/* --first-run: the runs are first_run.. */
-	int64_t per_class;	/* --train-per-class, or 0: --test-fraction */
+	int first_run;	   /* --first-run: the runs are first_run.. */
+	int64_t per_class; /* --train-per-class, or 0: --test-fraction */
 	double test_fraction;
-	const char *fixed_by;	/* the first option that only a chosen C takes */
+	const char *fixed_by; /* the first option that only a chosen C takes */
 	int pool_set, runs_set, frac_set, C_set;
 };
 
 static void
 usage(FILE *f, const struct opts *o)
 {
-	fprintf(f,
-		"usage: " SYNOPSIS "\n"
-		"  Fits a logistic regression (LIBLINEAR) on each item's vector over stratified\n"
-		"  splits; writes each run's test predictions (evalf1 scores them).\n"
-		"      --C C               this regularisation C instead of one chosen by CV\n"
-		"      --C-grid LO..HI     the Cs tried: LO, 10 LO, ... up to HI [%g..%g]\n"
-		"      --cv-folds K        folds of the CV that chooses C [%d]\n"
-		"      --first-run R       number the runs from R: runs (folds) R..R+N-1 [0]\n"
-		"      --folds K           K-fold cross-validation: K runs, each testing a fold\n"
-		"  -h, --help              this help\n"
-		"  -j, --threads N         runs on N threads at a time [all cores]\n"
-		"      --label NAME        node classes: a tensor; graph classes: label records [%s]\n"
-		"  -l, --level N           gzip level, 0 = plain [%d]\n"
-		"  -o, --output FILE       write to FILE instead of stdout\n"
-		"      --pool HOW          graph task: mean, max, sum or meanmax of the node\n"
-		"                          vectors, or none (one row per graph) [mean]\n"
-		"      --progress          progress on stderr even when it is not a terminal\n"
-		"  -q, --quiet             no warnings or progress\n"
-		"      --runs N            hold-out runs [%d]; with --folds, folds [the rest]\n"
-		"  -s, --seed N            random seed; run r draws from stream (seed, r) [0]\n"
-		"  -t, --text              write the text form\n"
-		"      --task TASK         node or graph classification [node]\n"
-		"      --tensor NAME       the vectors [%s]\n"
-		"      --test-fraction X   test share of each class in a hold-out run [%g]\n"
-		"      --train-per-class N hold-out runs training on N items of each class and\n"
-		"                          testing on the others, instead of --test-fraction\n"
-		"      --version           print the version\n",
-		o->p.grid_lo, o->p.grid_hi, o->p.cv_folds, o->label, o->c.level, o->runs,
-		o->tensor, o->test_fraction);
+	fprintf(
+	    f,
+	    "usage: " SYNOPSIS "\n"
+	    "  Fits a logistic regression (LIBLINEAR) on each item's vector over stratified\n"
+	    "  splits; writes each run's test predictions (evalf1 scores them).\n"
+	    "      --C C               this regularisation C instead of one chosen by CV\n"
+	    "      --C-grid LO..HI     the Cs tried: LO, 10 LO, ... up to HI [%g..%g]\n"
+	    "      --cv-folds K        folds of the CV that chooses C [%d]\n"
+	    "      --first-run R       number the runs from R: runs (folds) R..R+N-1 [0]\n"
+	    "      --folds K           K-fold cross-validation: K runs, each testing a fold\n"
+	    "  -h, --help              this help\n"
+	    "  -j, --threads N         runs on N threads at a time [all cores]\n"
+	    "      --label NAME        node classes: a tensor; graph classes: label records [%s]\n"
+	    "  -l, --level N           gzip level, 0 = plain [%d]\n"
+	    "  -o, --output FILE       write to FILE instead of stdout\n"
+	    "      --pool HOW          graph task: mean, max, sum or meanmax of the node\n"
+	    "                          vectors, or none (one row per graph) [mean]\n"
+	    "      --progress          progress on stderr even when it is not a terminal\n"
+	    "  -q, --quiet             no warnings or progress\n"
+	    "      --runs N            hold-out runs [%d]; with --folds, folds [the rest]\n"
+	    "  -s, --seed N            random seed; run r draws from stream (seed, r) [0]\n"
+	    "  -t, --text              write the text form\n"
+	    "      --task TASK         node or graph classification [node]\n"
+	    "      --tensor NAME       the vectors [%s]\n"
+	    "      --test-fraction X   test share of each class in a hold-out run [%g]\n"
+	    "      --train-per-class N hold-out runs training on N items of each class and\n"
+	    "                          testing on the others, instead of --test-fraction\n"
+	    "      --version           print the version\n",
+	    o->p.grid_lo, o->p.grid_hi, o->p.cv_folds, o->label, o->c.level, o->runs, o->tensor,
+	    o->test_fraction);
 }
 
 static const char *
@@ -100,7 +112,8 @@ check_opts(struct opts *o)
 {
 	if (o->folds && (o->frac_set || o->per_class))
 		die_usage("--folds K makes K runs, each testing one fold: --%s is for hold-out "
-			  "runs", o->frac_set ? "test-fraction" : "train-per-class");
+			  "runs",
+			  o->frac_set ? "test-fraction" : "train-per-class");
 	if (o->folds && o->first_run + (o->runs_set ? o->runs : 1) > o->folds)
 		die_usage("--folds %d: folds 0..%d; --first-run %d%s asks for fold %d", o->folds,
 			  o->folds - 1, o->first_run, o->runs_set ? " and --runs" : "",
@@ -140,7 +153,7 @@ parse(struct opts *o, int argc, char **argv)
 
 	memset(o, 0, sizeof *o);
 	copt_init(&o->c);
-	o->c.seed_set = 1;	/* the default seed is a seed: the pg record shows it */
+	o->c.seed_set = 1; /* the default seed is a seed: the pg record shows it */
 	probe_opts_default(&o->p);
 	o->tensor = "embedding";
 	o->label = "label";
@@ -161,7 +174,8 @@ parse(struct opts *o, int argc, char **argv)
 			o->C_set = 1;
 			break;
 		case OPT_C_GRID:
-			opt_range_double(optarg, 1e-9, 1e9, "--C-grid", &o->p.grid_lo, &o->p.grid_hi);
+			opt_range_double(optarg, 1e-9, 1e9, "--C-grid", &o->p.grid_lo,
+					 &o->p.grid_hi);
 			o->fixed_by = o->fixed_by ? o->fixed_by : "--C-grid";
 			break;
 		case OPT_CV_FOLDS:
@@ -171,8 +185,12 @@ parse(struct opts *o, int argc, char **argv)
 		case OPT_FIRST_RUN:
 			o->first_run = (int)opt_ll(optarg, 0, 1 << 30, "--first-run");
 			break;
-		case OPT_FOLDS: o->folds = (int)opt_ll(optarg, 2, 1000, "--folds"); break;
-		case OPT_LABEL: o->label = name_arg(optarg, "--label"); break;
+		case OPT_FOLDS:
+			o->folds = (int)opt_ll(optarg, 2, 1000, "--folds");
+			break;
+		case OPT_LABEL:
+			o->label = name_arg(optarg, "--label");
+			break;
 		case OPT_POOL:
 			o->pool = opt_keyword(optarg, pools, "--pool");
 			o->pool_set = 1;
@@ -181,8 +199,12 @@ parse(struct opts *o, int argc, char **argv)
 			o->runs = (int)opt_ll(optarg, 1, 100000, "--runs");
 			o->runs_set = 1;
 			break;
-		case OPT_TASK: o->task = opt_keyword(optarg, tasks, "--task"); break;
-		case OPT_TENSOR: o->tensor = name_arg(optarg, "--tensor"); break;
+		case OPT_TASK:
+			o->task = opt_keyword(optarg, tasks, "--task");
+			break;
+		case OPT_TENSOR:
+			o->tensor = name_arg(optarg, "--tensor");
+			break;
 		case OPT_TEST_FRACTION:
 			o->test_fraction = opt_double(optarg, 1e-6, 1 - 1e-6, "--test-fraction");
 			o->frac_set = 1;
@@ -216,8 +238,8 @@ tick(void *arg)
 /* The split of run r: a hold-out split (a share of each class tested, or
  * --train-per-class of each trained), or fold r of --folds. */
 static void
-split(const struct opts *o, const struct probe_data *d, const int *fold, int r,
-      int32_t *tr, int64_t *ntr, int32_t *te, int64_t *nte)
+split(const struct opts *o, const struct probe_data *d, const int *fold, int r, int32_t *tr,
+      int64_t *ntr, int32_t *te, int64_t *nte)
 {
 	if (o->per_class) {
 		split_per_class(d->y, d->n, d->C, o->per_class, o->c.seed, r, tr, ntr, te, nte);
@@ -246,7 +268,7 @@ run_all(const struct opts *o, const struct probe_data *d, int R, int64_t *ntrain
 	double Cs[64];
 	int *fold = NULL, T = 1;
 
-	if (o->folds) {	/* gcn-adapt's folds */
+	if (o->folds) { /* gcn-adapt's folds */
 		gsl_rng *r = rng_new(o->c.seed, SPLIT_FOLD_STREAM);
 		fold = xmallocarray((size_t)d->n + 1, sizeof *fold);
 		split_folds(d->y, d->n, d->C, o->folds, r, fold);
@@ -256,11 +278,13 @@ run_all(const struct opts *o, const struct probe_data *d, int R, int64_t *ntrain
 	T = omp_get_max_threads() < R ? omp_get_max_threads() : R;
 #endif
 	probe_ws **ws = xmallocarray((size_t)T, sizeof *ws);
-	for (int t = 0; t < T; t++)	/* here: LIBLINEAR's set-up is not thread-safe */
+	for (int t = 0; t < T; t++) /* here: LIBLINEAR's set-up is not thread-safe */
 		ws[t] = probe_ws_new(d);
 	progress_init(&pr, &o->c);
-	progress_start(&pr, "fits", (int64_t)R * ((o->p.C > 0 ? 0 : o->p.cv_folds *
-		       probe_grid(&o->p, Cs, 64)) + 1), "%d run%s", R, R == 1 ? "" : "s");
+	progress_start(&pr, "fits",
+		       (int64_t)R *
+			   ((o->p.C > 0 ? 0 : o->p.cv_folds * probe_grid(&o->p, Cs, 64)) + 1),
+		       "%d run%s", R, R == 1 ? "" : "s");
 #pragma omp parallel num_threads(T)
 	{
 		int t = 0;
@@ -272,7 +296,7 @@ run_all(const struct opts *o, const struct probe_data *d, int R, int64_t *ntrain
 #pragma omp for schedule(dynamic, 1)
 		for (int r = 0; r < R; r++) {
 			int64_t nte;
-			int id = o->first_run + r;	/* the run's number: its draws */
+			int id = o->first_run + r; /* the run's number: its draws */
 			split(o, d, fold, id, tr, &ntrain[r], te, &nte);
 			probe_run(ws[t], d, &o->p, tr, ntrain[r], te, nte, o->c.seed, id, &res[r],
 				  tick, &tk);
@@ -311,7 +335,7 @@ write_run(gs_file *out, gs_rec *rec, const struct opts *o, const struct probe_in
 		for (int c = 0; c < C && ncol > 3; c++)
 			p[3 + c] = res->prob[i * C + c];
 	}
-	for (int i = 0; i < in->attrs.nattr; i++)	/* what was probed, then ours */
+	for (int i = 0; i < in->attrs.nattr; i++) /* what was probed, then ours */
 		gs_attr_set(rec, in->attrs.akey[i], in->attrs.aval[i]);
 	gs_attr_set(rec, "task", tasks[o->task]);
 	gs_attr_set(rec, "dataset", in->dataset);
@@ -348,14 +372,18 @@ main(int argc, char **argv)
 	err_setprog(argv[0]);
 	parse(&o, argc, argv);
 	copt_apply_threads(&o.c);
-	openblas_set_num_threads(1);	/* LIBLINEAR's vector operations: the runs are parallel */
-	struct probe_ask ask = { .task = o.task, .tensor = o.tensor, .label = o.label,
-				 .pool = o.pool, .folds = o.folds, .quiet = o.c.quiet };
+	openblas_set_num_threads(1); /* LIBLINEAR's vector operations: the runs are parallel */
+	struct probe_ask ask = { .task = o.task,
+				 .tensor = o.tensor,
+				 .label = o.label,
+				 .pool = o.pool,
+				 .folds = o.folds,
+				 .quiet = o.c.quiet };
 	probe_input_read(&in, &ask, argc - optind, argv + optind);
 	struct probe_data d = { .n = in.n, .D = in.D, .X = in.X, .y = in.y, .C = in.C };
 	int R = o.folds && !o.runs_set ? o.folds - o.first_run : o.runs;
 	int64_t *ntrain = xmallocarray((size_t)R, sizeof *ntrain);
-	out = gs_open_out(&o.c, argc, argv);	/* a bad -o fails before the runs */
+	out = gs_open_out(&o.c, argc, argv); /* a bad -o fails before the runs */
 	gs_reader_write_pg(&in.rd, out);
 	struct probe_result *res = run_all(&o, &d, R, ntrain);
 	gs_rec_init(&rec);

@@ -29,7 +29,7 @@ struct opts {
 	struct copt c;
 	struct mask_opts m;
 	int strict;		/* a shortfall is an error */
-	char fraction_text[32];	/* -f, shortest text that reads back exactly */
+	char fraction_text[32]; /* -f, shortest text that reads back exactly */
 };
 
 /* Per-run state: buffers reused from graph to graph, shortfall tallies. */
@@ -37,21 +37,23 @@ struct state {
 	graph g;
 	mask_buf b;
 	gsl_rng *rng;
-	gs_rec out;		/* the masked graph / the pair set */
-	void *alab;		/* (2m) edge labels by arc position, 8 bytes each */
-	uint8_t *aset;		/* (2m) label already set (first copy wins) */
-	size_t cap_alab;	/* arcs allocated in alab and aset */
+	gs_rec out;	 /* the masked graph / the pair set */
+	void *alab;	 /* (2m) edge labels by arc position, 8 bytes each */
+	uint8_t *aset;	 /* (2m) label already set (first copy wins) */
+	size_t cap_alab; /* arcs allocated in alab and aset */
 	int64_t graphs, short_pos, short_neg;
 	/* the first shortfall of each kind, said at the end: a run that dies
 	 * on a later graph then says one line, its error */
 	char first_pos[320], first_neg[320];
 };
 
-#define SYNOPSIS "mask-edges [-qt] [-f fraction] [-j threads] [-l level] [-n negatives]\n" \
+#define SYNOPSIS \
+	"mask-edges [-qt] [-f fraction] [-j threads] [-l level] [-n negatives]\n" \
 	"                  [-o file] [-p positives | all] [-s seed] [--progress] [--strict]\n" \
 	"                  [file ...]"
 
-static void usage(FILE *f, const struct opts *o)
+static void
+usage(FILE *f, const struct opts *o)
 {
 	char pos[32];
 
@@ -70,7 +72,8 @@ static void usage(FILE *f, const struct opts *o)
 		"  -p, --positives N   removed edges to list, or 'all' [%s]\n"
 		"      --progress      progress on stderr even when it is not a terminal\n"
 		"  -q, --quiet         no warnings or progress\n"
-		"  -s, --seed N        random seed; graph i draws from stream (seed, i) [%" PRIu64 "]\n"
+		"  -s, --seed N        random seed; graph i draws from stream (seed, i) [%" PRIu64
+		"]\n"
 		"      --strict        exit 1 when a graph cannot give -p or -n pairs\n"
 		"  -t, --text          write the text form (plain unless -l is given)\n"
 		"      --version       print the version\n",
@@ -78,7 +81,8 @@ static void usage(FILE *f, const struct opts *o)
 }
 
 /* The shortest %g form of x that strtod() reads back as x. */
-static void fmt_exact(char *buf, size_t len, double x)
+static void
+fmt_exact(char *buf, size_t len, double x)
 {
 	int prec;
 
@@ -96,13 +100,14 @@ static void fmt_exact(char *buf, size_t len, double x)
  * masked graph finds its own.  (An edge list's record is simple by now:
  * gs_graph_build() merged its repeats.)
  */
-static void copy_labels(struct state *s, const gs_rec *rec)
+static void
+copy_labels(struct state *s, const gs_rec *rec)
 {
 	size_t lsz = gs_dtype_size(rec->ltype), arcs = (size_t)(2 * s->g.m);
 	int64_t i;
 
 	if (arcs > s->cap_alab || s->alab == NULL) {
-		s->alab = xreallocarray(s->alab, arcs ? arcs : 1, 8);	/* lsz <= 8 */
+		s->alab = xreallocarray(s->alab, arcs ? arcs : 1, 8); /* lsz <= 8 */
 		s->aset = xreallocarray(s->aset, arcs ? arcs : 1, 1);
 		s->cap_alab = arcs;
 	}
@@ -111,22 +116,24 @@ static void copy_labels(struct state *s, const gs_rec *rec)
 		int32_t a = rec->u[i], c = rec->v[i];
 		int64_t p;
 		if (a == c)
-			continue;	/* a self-loop of an edge list, dropped */
+			continue; /* a self-loop of an edge list, dropped */
 		p = a < c ? graph_arc(&s->g, a, c) : graph_arc(&s->g, c, a);
 		if (p < 0 || s->aset[p])
 			continue;
 		s->aset[p] = 1;
-		memcpy((char *)s->alab + (size_t)p * lsz, (const char *)rec->lab + (size_t)i * lsz, lsz);
+		memcpy((char *)s->alab + (size_t)p * lsz, (const char *)rec->lab + (size_t)i * lsz,
+		       lsz);
 	}
 	for (i = 0; i < s->b.m; i++) {
 		int64_t p = graph_arc(&s->g, s->b.eu[i], s->b.ev[i]);
-		memcpy((char *)s->out.lab + (size_t)i * lsz, (char *)s->alab + (size_t)p * lsz, lsz);
+		memcpy((char *)s->out.lab + (size_t)i * lsz, (char *)s->alab + (size_t)p * lsz,
+		       lsz);
 	}
 }
 
 /* Mask one graph record and write the masked graph and its pair set. */
-static void mask_one(const struct opts *o, struct state *s, gs_file *in, gs_file *out,
-		     gs_rec *rec)
+static void
+mask_one(const struct opts *o, struct state *s, gs_file *in, gs_file *out, gs_rec *rec)
 {
 	int64_t i, npairs;
 	int32_t *lab;
@@ -134,8 +141,8 @@ static void mask_one(const struct opts *o, struct state *s, gs_file *in, gs_file
 
 	if (gs_attr_get(rec, "mask_fraction") != NULL)
 		die("%s: graph %" PRId64 " is masked already (mask_fraction=%s); "
-		    "mask the clean graph", gs_where(in), rec->id,
-		    gs_attr_get(rec, "mask_fraction"));
+		    "mask the clean graph",
+		    gs_where(in), rec->id, gs_attr_get(rec, "mask_fraction"));
 	if (gs_graph_build(in, rec, &s->g, o->c.quiet) != 0)
 		die("%s", gs_strerror(in));
 	rng_reseed(s->rng, o->c.seed, (uint64_t)rec->id);
@@ -146,21 +153,26 @@ static void mask_one(const struct opts *o, struct state *s, gs_file *in, gs_file
 	if (rc & MASK_SHORT_POS) {
 		if (o->strict)
 			die("%s: graph %" PRId64 ": %" PRId64 " removed edges, fewer than "
-			    "-p %" PRId64 " (--strict)", gs_where(in), rec->id, s->b.r, o->m.npos);
+			    "-p %" PRId64 " (--strict)",
+			    gs_where(in), rec->id, s->b.r, o->m.npos);
 		if (s->short_pos++ == 0)
-			snprintf(s->first_pos, sizeof s->first_pos, "%s: graph %" PRId64 ": %"
-				 PRId64 " positives, fewer than -p %" PRId64 " (only %" PRId64
-				 " edges removed)", gs_where(in), rec->id, s->b.npos, o->m.npos,
-				 s->b.r);
+			snprintf(s->first_pos, sizeof s->first_pos,
+				 "%s: graph %" PRId64 ": %" PRId64
+				 " positives, fewer than -p %" PRId64 " (only %" PRId64
+				 " edges removed)",
+				 gs_where(in), rec->id, s->b.npos, o->m.npos, s->b.r);
 	}
 	if (rc & MASK_SHORT_NEG) {
 		if (o->strict)
 			die("%s: graph %" PRId64 ": %" PRId64 " non-edges, fewer than "
-			    "-n %" PRId64 " (--strict)", gs_where(in), rec->id, s->b.nneg, o->m.nneg);
+			    "-n %" PRId64 " (--strict)",
+			    gs_where(in), rec->id, s->b.nneg, o->m.nneg);
 		if (s->short_neg++ == 0)
-			snprintf(s->first_neg, sizeof s->first_neg, "%s: graph %" PRId64 ": %"
-				 PRId64 " negatives, fewer than -n %" PRId64 " (the graph has no "
-				 "more non-edges)", gs_where(in), rec->id, s->b.nneg, o->m.nneg);
+			snprintf(s->first_neg, sizeof s->first_neg,
+				 "%s: graph %" PRId64 ": %" PRId64
+				 " negatives, fewer than -n %" PRId64 " (the graph has no "
+				 "more non-edges)",
+				 gs_where(in), rec->id, s->b.nneg, o->m.nneg);
 	}
 
 	/* The masked graph: same id, name and attributes, plus the masking. */
@@ -189,7 +201,8 @@ static void mask_one(const struct opts *o, struct state *s, gs_file *in, gs_file
 	gs_write1(out, &s->out);
 }
 
-static int run(const struct opts *o, int nfiles, char **files, gs_file *out)
+static int
+run(const struct opts *o, int nfiles, char **files, gs_file *out)
 {
 	struct state s;
 	struct progress pr;
@@ -232,9 +245,10 @@ static int run(const struct opts *o, int nfiles, char **files, gs_file *out)
 	if (!o->c.quiet && s.short_neg > 0)
 		warnx_("%s", s.first_neg);
 	if (!o->c.quiet && (s.short_pos > 1 || s.short_neg > 1))
-		warnx_("%" PRId64 " of %" PRId64 " graphs had fewer positives than -p, %"
-		       PRId64 " fewer negatives than -n (see the positives= and negatives= "
-		       "of their '" PAIRS_NAME "' pair sets)", s.short_pos, s.graphs, s.short_neg);
+		warnx_("%" PRId64 " of %" PRId64 " graphs had fewer positives than -p, %" PRId64
+		       " fewer negatives than -n (see the positives= and negatives= "
+		       "of their '" PAIRS_NAME "' pair sets)",
+		       s.short_pos, s.graphs, s.short_neg);
 	gs_rec_free(&rec);
 	gs_rec_free(&s.out);
 	mask_buf_free(&s.b);
@@ -245,16 +259,15 @@ static int run(const struct opts *o, int nfiles, char **files, gs_file *out)
 	return 0;
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		COPT_LONGOPTS,
-		{ "fraction",  required_argument, NULL, 'f' },
-		{ "negatives", required_argument, NULL, 'n' },
-		{ "positives", required_argument, NULL, 'p' },
-		{ "strict",    no_argument,       NULL, OPT_STRICT },
-		{ NULL, 0, NULL, 0 }
-	};
+	static const struct option longopts[] = { COPT_LONGOPTS,
+						  { "fraction", required_argument, NULL, 'f' },
+						  { "negatives", required_argument, NULL, 'n' },
+						  { "positives", required_argument, NULL, 'p' },
+						  { "strict", no_argument, NULL, OPT_STRICT },
+						  { NULL, 0, NULL, 0 } };
 	struct opts o;
 	gs_file *out;
 	int ch, rc;
@@ -270,8 +283,9 @@ int main(int argc, char **argv)
 		case 'f':
 			o.m.fraction = opt_double(optarg, 0, HUGE_VAL, "-f");
 			if (o.m.fraction >= 1)
-				die_usage("-f: %s is too large (the fraction must be below 1)", optarg);
-			o.m.fraction += 0.0;	/* -0 reads as 0 */
+				die_usage("-f: %s is too large (the fraction must be below 1)",
+					  optarg);
+			o.m.fraction += 0.0; /* -0 reads as 0 */
 			break;
 		case 'h':
 			usage(stdout, &o);

@@ -17,11 +17,20 @@
 #include "stream.h"
 
 #define MAX_COUNT (1LL << 40)
-#define MAX_ID    (1LL << 62)
+#define MAX_ID (1LL << 62)
 
 enum {
-	OPT_ADD_EDGES = COPT_FIRST_TOOL, OPT_ATTACH, OPT_BA_M, OPT_BASE, OPT_BASE_NODES,
-	OPT_BRANCHING, OPT_COUNT, OPT_FIRST_ID, OPT_MOTIF, OPT_PRESET, OPT_REMOVE_EDGES
+	OPT_ADD_EDGES = COPT_FIRST_TOOL,
+	OPT_ATTACH,
+	OPT_BA_M,
+	OPT_BASE,
+	OPT_BASE_NODES,
+	OPT_BRANCHING,
+	OPT_COUNT,
+	OPT_FIRST_ID,
+	OPT_MOTIF,
+	OPT_PRESET,
+	OPT_REMOVE_EDGES
 };
 
 static const char *const bases[] = { "ba", "cycle", "tree", NULL };
@@ -29,7 +38,7 @@ static const char *const attaches[] = { "uniform", "spread", NULL };
 
 struct opts {
 	struct copt c;
-	struct motif_opts M;	/* the settings in force */
+	struct motif_opts M; /* the settings in force */
 	long long count, first_id;
 	const char *preset;
 };
@@ -40,51 +49,54 @@ struct given {
 	int base, base_nodes, ba_m, branching, attach, add, remove;
 };
 
-#define SYNOPSIS "motif-gen [-qt] [-j threads] [-l level] [-o file] [-s seed] [--add-edges x]\n" \
+#define SYNOPSIS \
+	"motif-gen [-qt] [-j threads] [-l level] [-o file] [-s seed] [--add-edges x]\n" \
 	"                 [--attach uniform|spread] [--ba-m m] [--base ba|cycle|tree]\n" \
 	"                 [--base-nodes n] [--branching r] [--count n] [--first-id n]\n" \
 	"                 [--motif kind[size][:count]] [--preset name] [--progress]\n" \
 	"                 [--remove-edges x]"
 
-static void usage(FILE *f, const struct opts *o)
+static void
+usage(FILE *f, const struct opts *o)
 {
 	char *motifs = motif_spec_list(&o->M);
 
-	fprintf(f,
-		"usage: " SYNOPSIS "\n"
-		"      --add-edges X     add round(X m0) random edges, m0 the clean edge count [%g]\n"
-		"      --attach HOW      uniform (distinct random base nodes) or spread [%s]\n"
-		"      --ba-m M          ba: edges of each new base node [%d]\n"
-		"      --base KIND       base graph: ba (Barabasi-Albert), cycle or tree [%s]\n"
-		"      --base-nodes N    nodes of the base graph [%d]\n"
-		"      --branching R     tree: children of each inner node [%d]\n"
-		"      --count N         graphs to generate [%lld]\n"
-		"      --first-id N      id of the first graph; graph i is first-id + i [%lld]\n"
-		"  -h, --help            this help\n"
-		"  -j, --threads N       accepted; motif-gen runs on one thread\n"
-		"  -l, --level N         gzip level, 0 = plain [%d]\n"
-		"      --motif SPEC      KIND[SIZE][:COUNT], repeatable: house, house-x, cycleK,\n"
-		"                        starK, fanK, gridK, cliqueK [%s]\n"
-		"  -o, --output FILE     write to FILE instead of stdout\n"
-		"      --preset NAME     ba-shapes, cycle-varied, tree-cycles or tree-grid;\n"
-		"                        options override it [%s]\n"
-		"      --progress        progress on stderr even when it is not a terminal\n"
-		"  -q, --quiet           no progress\n"
-		"      --remove-edges X  remove round(X m0) random edges first [%g]\n"
-		"  -s, --seed N          random seed; graph id draws from stream (seed, id) [%"
-		PRIu64 "]\n"
-		"  -t, --text            write the text form (plain unless -l is given)\n"
-		"      --version         print the version\n",
-		o->M.add_edges, attaches[o->M.attach], (int)o->M.ba_m, bases[o->M.base],
-		(int)o->M.base_nodes, (int)o->M.branching, o->count, o->first_id, o->c.level,
-		motifs, o->preset ? o->preset : "none", o->M.remove_edges, o->c.seed);
+	fprintf(
+	    f,
+	    "usage: " SYNOPSIS "\n"
+	    "      --add-edges X     add round(X m0) random edges, m0 the clean edge count [%g]\n"
+	    "      --attach HOW      uniform (distinct random base nodes) or spread [%s]\n"
+	    "      --ba-m M          ba: edges of each new base node [%d]\n"
+	    "      --base KIND       base graph: ba (Barabasi-Albert), cycle or tree [%s]\n"
+	    "      --base-nodes N    nodes of the base graph [%d]\n"
+	    "      --branching R     tree: children of each inner node [%d]\n"
+	    "      --count N         graphs to generate [%lld]\n"
+	    "      --first-id N      id of the first graph; graph i is first-id + i [%lld]\n"
+	    "  -h, --help            this help\n"
+	    "  -j, --threads N       accepted; motif-gen runs on one thread\n"
+	    "  -l, --level N         gzip level, 0 = plain [%d]\n"
+	    "      --motif SPEC      KIND[SIZE][:COUNT], repeatable: house, house-x, cycleK,\n"
+	    "                        starK, fanK, gridK, cliqueK [%s]\n"
+	    "  -o, --output FILE     write to FILE instead of stdout\n"
+	    "      --preset NAME     ba-shapes, cycle-varied, tree-cycles or tree-grid;\n"
+	    "                        options override it [%s]\n"
+	    "      --progress        progress on stderr even when it is not a terminal\n"
+	    "  -q, --quiet           no progress\n"
+	    "      --remove-edges X  remove round(X m0) random edges first [%g]\n"
+	    "  -s, --seed N          random seed; graph id draws from stream (seed, id) [%" PRIu64
+	    "]\n"
+	    "  -t, --text            write the text form (plain unless -l is given)\n"
+	    "      --version         print the version\n",
+	    o->M.add_edges, attaches[o->M.attach], (int)o->M.ba_m, bases[o->M.base],
+	    (int)o->M.base_nodes, (int)o->M.branching, o->count, o->first_id, o->c.level, motifs,
+	    o->preset ? o->preset : "none", o->M.remove_edges, o->c.seed);
 	free(motifs);
 }
 
 /* Graph id of o into the records g (graph) and t (tensors), written to out. */
-static void write_graph(const struct opts *o, const motif_graph *mg, int64_t id,
-			const char *names, const char *motifs, gs_rec *g, gs_rec *t,
-			gs_file *out)
+static void
+write_graph(const struct opts *o, const motif_graph *mg, int64_t id, const char *names,
+	    const char *motifs, gs_rec *g, gs_rec *t, gs_file *out)
 {
 	const struct motif_opts *M = &o->M;
 	struct motif_sizes sz;
@@ -122,7 +134,8 @@ static void write_graph(const struct opts *o, const motif_graph *mg, int64_t id,
 	gs_write1(out, t);
 }
 
-static int run(const struct opts *o, gs_file *out)
+static int
+run(const struct opts *o, gs_file *out)
 {
 	char *names = motif_class_names(&o->M), *motifs = motif_spec_list(&o->M);
 	struct progress pr;
@@ -153,15 +166,20 @@ static int run(const struct opts *o, gs_file *out)
 
 /* The preset (or the defaults: BA-Shapes without its noise), then what the
  * command line gave over it; a base's own option needs that base. */
-static void settle(struct opts *o, const struct given *cl)
+static void
+settle(struct opts *o, const struct given *cl)
 {
 	if (o->preset == NULL) {
 		motif_preset("ba-shapes", &o->M);
 		o->M.add_edges = 0;
 	} else if (motif_preset(o->preset, &o->M) != 0) {
-		die("--preset: '%s': no such preset", o->preset);	/* checked when parsed */
+		die("--preset: '%s': no such preset", o->preset); /* checked when parsed */
 	}
-#define KEEP(flag, field) do { if (cl->flag) o->M.field = cl->M.field; } while (0)
+#define KEEP(flag, field) \
+	do { \
+		if (cl->flag) \
+			o->M.field = cl->M.field; \
+	} while (0)
 	KEEP(base, base);
 	KEEP(base_nodes, base_nodes);
 	KEEP(ba_m, ba_m);
@@ -180,21 +198,23 @@ static void settle(struct opts *o, const struct given *cl)
 		die_usage("--branching: applies to --base tree only");
 }
 
-static void add_motif(struct given *cl, const char *arg)
+static void
+add_motif(struct given *cl, const char *arg)
 {
 	char msg[256];
 
 	if (cl->M.nspec == MOTIF_MAX_SPECS)
 		die_usage("--motif: at most %d motifs", MOTIF_MAX_SPECS);
 	if (motif_spec_parse(arg, &cl->M.spec[cl->M.nspec], msg, sizeof msg) != 0) {
-		err_one_line(msg);	/* it quotes the argument */
+		err_one_line(msg); /* it quotes the argument */
 		die_usage("--motif: %s", msg);
 	}
 	cl->M.nspec++;
 }
 
 /* A tool option (not a shared one): 1 if ch was one. */
-static int tool_option(struct opts *o, struct given *cl, int ch, const char *arg)
+static int
+tool_option(struct opts *o, struct given *cl, int ch, const char *arg)
 {
 	switch (ch) {
 	case OPT_ADD_EDGES:
@@ -243,20 +263,21 @@ static int tool_option(struct opts *o, struct given *cl, int ch, const char *arg
 	return 1;
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		COPT_LONGOPTS,
-		{ "add-edges",    required_argument, NULL, OPT_ADD_EDGES },
-		{ "attach",       required_argument, NULL, OPT_ATTACH },
-		{ "ba-m",         required_argument, NULL, OPT_BA_M },
-		{ "base",         required_argument, NULL, OPT_BASE },
-		{ "base-nodes",   required_argument, NULL, OPT_BASE_NODES },
-		{ "branching",    required_argument, NULL, OPT_BRANCHING },
-		{ "count",        required_argument, NULL, OPT_COUNT },
-		{ "first-id",     required_argument, NULL, OPT_FIRST_ID },
-		{ "motif",        required_argument, NULL, OPT_MOTIF },
-		{ "preset",       required_argument, NULL, OPT_PRESET },
+		{ "add-edges", required_argument, NULL, OPT_ADD_EDGES },
+		{ "attach", required_argument, NULL, OPT_ATTACH },
+		{ "ba-m", required_argument, NULL, OPT_BA_M },
+		{ "base", required_argument, NULL, OPT_BASE },
+		{ "base-nodes", required_argument, NULL, OPT_BASE_NODES },
+		{ "branching", required_argument, NULL, OPT_BRANCHING },
+		{ "count", required_argument, NULL, OPT_COUNT },
+		{ "first-id", required_argument, NULL, OPT_FIRST_ID },
+		{ "motif", required_argument, NULL, OPT_MOTIF },
+		{ "preset", required_argument, NULL, OPT_PRESET },
 		{ "remove-edges", required_argument, NULL, OPT_REMOVE_EDGES },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -272,7 +293,7 @@ int main(int argc, char **argv)
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":" COPT_LETTERS, longopts, NULL)) != -1) {
 		if (ch == 'h')
-			help = 1;	/* after the others: -h shows the live settings */
+			help = 1; /* after the others: -h shows the live settings */
 		else if (!tool_option(&o, &cl, ch, optarg) && !copt_handle(&o.c, ch, optarg))
 			copt_bad_option(ch, argv, SYNOPSIS);
 	}

@@ -30,12 +30,20 @@
 #include "rwse.h"
 #include "stream.h"
 
-#define SYNOPSIS "nodefeat [-qt] [-j threads] [-l level] [-o file] [-s seed] [--exact-max n]\n" \
+#define SYNOPSIS \
+	"nodefeat [-qt] [-j threads] [-l level] [-o file] [-s seed] [--exact-max n]\n" \
 	"                [--progress] [--rw-delta p] [--rw-error eps] [--rw-steps k]\n" \
 	"                [--scale minmax|log] [--set paper|refex|rwse] [--tsv] [file ...]"
 
-enum { OPT_EXACT_MAX = COPT_FIRST_TOOL, OPT_RW_DELTA, OPT_RW_ERROR, OPT_RW_STEPS,
-       OPT_SCALE, OPT_SET, OPT_TSV };
+enum {
+	OPT_EXACT_MAX = COPT_FIRST_TOOL,
+	OPT_RW_DELTA,
+	OPT_RW_ERROR,
+	OPT_RW_STEPS,
+	OPT_SCALE,
+	OPT_SET,
+	OPT_TSV
+};
 enum { SET_PAPER, SET_RWSE, SET_REFEX };
 
 static const char *const sets[] = { "paper", "rwse", "refex", NULL };
@@ -45,25 +53,26 @@ static const char *const written[] = { "features", "features_raw", NULL };
 
 struct state {
 	const struct copt *c;
-	int set;			/* SET_x */
-	int tsv;			/* --tsv */
-	int scale;			/* paper: FEAT_SCALE_x of "features" */
-	struct rwse_opts ro;		/* rwse */
+	int set;	     /* SET_x */
+	int tsv;	     /* --tsv */
+	int scale;	     /* paper: FEAT_SCALE_x of "features" */
+	struct rwse_opts ro; /* rwse */
 	features_ws ws;
 	rwse_ws rws;
 	refex_ws rx;
-	double *raw, *both;		/* paper with --tsv: (n, 4), (n, 7) */
-	double *rw;			/* rwse with --tsv: (n, K) */
-	size_t cap, cap_rw;		/* nodes allocated */
+	double *raw, *both; /* paper with --tsv: (n, 4), (n, 7) */
+	double *rw;	    /* rwse with --tsv: (n, K) */
+	size_t cap, cap_rw; /* nodes allocated */
 	char columns[6 * RWSE_STEPS_MAX];
 	gs_rec out;
 	int64_t estimated_graphs;
-	struct progress pr;		/* the nodes of the current graph */
+	struct progress pr; /* the nodes of the current graph */
 	int pr_on;
 	int64_t graph_id;
 };
 
-static void usage(FILE *f, const struct state *s)
+static void
+usage(FILE *f, const struct state *s)
 {
 	fprintf(f,
 		"usage: " SYNOPSIS "\n"
@@ -95,7 +104,8 @@ static void usage(FILE *f, const struct state *s)
 /* The four features: written as "features" (scaled) and "features_raw",
  * each made in the output record's buffer from the counts in s->ws, so
  * that a graph costs one (n, 4) matrix (nodefeat(1), MEMORY). */
-static void paper_graph(struct state *s, const struct filter_graph *fg)
+static void
+paper_graph(struct state *s, const struct filter_graph *fg)
 {
 	int32_t n = fg->g->n, v;
 
@@ -115,9 +125,11 @@ static void paper_graph(struct state *s, const struct filter_graph *fg)
 		for (v = 0; v < n; v++)
 			memcpy(s->both + 7 * (size_t)v + FEAT_N, s->raw + FEAT_N * (size_t)v,
 			       3 * sizeof(double));
-		tsv_rows(fg->tsv, fg, s->scale == FEAT_SCALE_LOG
-			 ? FEATURES_COLUMNS ",degree_log,core_log,ci1_log"
-			 : FEATURES_COLUMNS ",degree_norm,core_norm,ci1_norm", s->both, n, 7);
+		tsv_rows(fg->tsv, fg,
+			 s->scale == FEAT_SCALE_LOG
+			     ? FEATURES_COLUMNS ",degree_log,core_log,ci1_log"
+			     : FEATURES_COLUMNS ",degree_norm,core_norm,ci1_norm",
+			 s->both, n, 7);
 		return;
 	}
 	gs_rec_tensor(&s->out, fg->rec->id, "features", n, FEAT_N, GS_F64, FEATURES_COLUMNS);
@@ -125,8 +137,7 @@ static void paper_graph(struct state *s, const struct filter_graph *fg)
 	features_scale(s->out.data, n, s->out.data, s->scale);
 	gs_attr_set(&s->out, "scale", features_scale_name(s->scale));
 	gs_write1(fg->out, &s->out);
-	gs_rec_tensor(&s->out, fg->rec->id, "features_raw", n, FEAT_N, GS_F64,
-		      FEATURES_COLUMNS);
+	gs_rec_tensor(&s->out, fg->rec->id, "features_raw", n, FEAT_N, GS_F64, FEATURES_COLUMNS);
 	features_rows(fg->g, &s->ws, s->out.data);
 	gs_write1(fg->out, &s->out);
 }
@@ -135,7 +146,8 @@ static void paper_graph(struct state *s, const struct filter_graph *fg)
  * thread): one line a graph, ended with a last line only if it showed
  * (progress.h: the graph took 10 s, 0.2 s on a terminal).  The paper's
  * features count each node twice: triangles, then cores. */
-static void on_nodes(void *arg, int64_t done, int64_t total)
+static void
+on_nodes(void *arg, int64_t done, int64_t total)
 {
 	struct state *s = arg;
 
@@ -152,7 +164,8 @@ static void on_nodes(void *arg, int64_t done, int64_t total)
 	}
 }
 
-static void rwse_graph(struct state *s, const struct filter_graph *fg)
+static void
+rwse_graph(struct state *s, const struct filter_graph *fg)
 {
 	struct rwse_opts ro = s->ro;
 	int32_t n = fg->g->n, K = ro.steps;
@@ -165,23 +178,23 @@ static void rwse_graph(struct state *s, const struct filter_graph *fg)
 			s->rw = xreallocarray(s->rw, s->cap_rw, (size_t)K * sizeof *s->rw);
 		}
 		vals = s->rw;
-	} else {	/* straight into the record: (n, K) may be large */
+	} else { /* straight into the record: (n, K) may be large */
 		gs_rec_tensor(&s->out, fg->rec->id, "features", n, K, GS_F64, s->columns);
 		vals = s->out.data;
 	}
-	ro.seed = rng_mix(s->c->seed, (uint64_t)fg->rec->id);	/* walks per graph */
+	ro.seed = rng_mix(s->c->seed, (uint64_t)fg->rec->id); /* walks per graph */
 	ro.on_progress = on_nodes;
 	ro.progress_arg = s;
 	s->graph_id = fg->rec->id;
 	if (rwse_compute(fg->g, &ro, vals, &inf, &s->rws) != 0)
-		die("rwse: options out of range");	/* checked in main() */
+		die("rwse: options out of range"); /* checked in main() */
 	if (!s->c->quiet && inf.estimated > 0 && (s->estimated_graphs++ == 0 || s->c->progress))
 		warnx_("%s: graph %" PRId64 ": estimated the return probabilities of %" PRId32
 		       " of %" PRId32 " nodes (components larger than --exact-max %" PRId32
 		       "): %" PRId64 " walks in all, |error| <= %.3g per value with "
-		       "probability %g (<= %.3g for all at once)", gs_where(fg->in),
-		       fg->rec->id, inf.estimated, n, ro.exact_max, inf.walks_total, inf.error,
-		       1 - ro.delta, inf.error_all);
+		       "probability %g (<= %.3g for all at once)",
+		       gs_where(fg->in), fg->rec->id, inf.estimated, n, ro.exact_max,
+		       inf.walks_total, inf.error, 1 - ro.delta, inf.error_all);
 	if (fg->tsv) {
 		tsv_rows(fg->tsv, fg, s->columns, vals, n, K);
 		return;
@@ -204,7 +217,8 @@ static void rwse_graph(struct state *s, const struct filter_graph *fg)
 }
 
 /* refex: computed straight into the record, which --tsv prints instead */
-static void refex_graph(struct state *s, const struct filter_graph *fg)
+static void
+refex_graph(struct state *s, const struct filter_graph *fg)
 {
 	gs_rec_tensor(&s->out, fg->rec->id, "features", fg->g->n, REFEX_COLS, GS_F64,
 		      REFEX_COLUMNS);
@@ -223,20 +237,22 @@ static void refex_graph(struct state *s, const struct filter_graph *fg)
  * same scratch, its (n, 4) raw values and the (n, 20) record; for rwse about
  * 28 + 4 t bytes a node (t threads) and 8 an edge of scratch and the
  * (n, K) values (rwse.h). */
-static double need(void *ctx, const gs_rec *rec)
+static double
+need(void *ctx, const gs_rec *rec)
 {
 	const struct state *s = ctx;
 	double n = rec->n, held = gs_rec_bytes(rec) + graph_bytes(rec->n, rec->m);
 
 	if (s->set == SET_RWSE)
 		return held + (28.0 + 4.0 * omp_get_max_threads() + 8.0 * s->ro.steps) * n +
-			8.0 * (double)rec->m;
-	if (s->set == SET_REFEX)	/* the record's 20 columns, the raw four */
+		       8.0 * (double)rec->m;
+	if (s->set == SET_REFEX) /* the record's 20 columns, the raw four */
 		return held + features_ws_bytes(rec->n, rec->m) + (160.0 + 32.0) * n;
 	return held + features_ws_bytes(rec->n, rec->m) + (s->tsv ? 88.0 : 32.0) * n;
 }
 
-static void one_graph(void *ctx, const struct filter_graph *fg)
+static void
+one_graph(void *ctx, const struct filter_graph *fg)
 {
 	struct state *s = ctx;
 
@@ -249,20 +265,21 @@ static void one_graph(void *ctx, const struct filter_graph *fg)
 }
 
 /* The options into c and s (the set and its settings); dies on misuse. */
-static void parse(struct copt *c, struct state *s, int argc, char **argv)
+static void
+parse(struct copt *c, struct state *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		COPT_LONGOPTS,
 		{ "exact-max", required_argument, NULL, OPT_EXACT_MAX },
-		{ "rw-delta",  required_argument, NULL, OPT_RW_DELTA },
-		{ "rw-error",  required_argument, NULL, OPT_RW_ERROR },
-		{ "rw-steps",  required_argument, NULL, OPT_RW_STEPS },
-		{ "scale",     required_argument, NULL, OPT_SCALE },
-		{ "set",       required_argument, NULL, OPT_SET },
-		{ "tsv",       no_argument,       NULL, OPT_TSV },
+		{ "rw-delta", required_argument, NULL, OPT_RW_DELTA },
+		{ "rw-error", required_argument, NULL, OPT_RW_ERROR },
+		{ "rw-steps", required_argument, NULL, OPT_RW_STEPS },
+		{ "scale", required_argument, NULL, OPT_SCALE },
+		{ "set", required_argument, NULL, OPT_SET },
+		{ "tsv", no_argument, NULL, OPT_TSV },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *rw_opt = NULL, *scale_opt = NULL;	/* set-specific options given */
+	const char *rw_opt = NULL, *scale_opt = NULL; /* set-specific options given */
 	int ch;
 
 	copt_init(c);
@@ -315,11 +332,12 @@ static void parse(struct copt *c, struct state *s, int argc, char **argv)
 		die_usage("--scale: applies to --set paper only (refex takes log(1 + x) "
 			  "of the counts)");
 	if (s->set == SET_RWSE)
-		c->seed_set = 1;	/* the default seed is a seed: the pg record shows it */
+		c->seed_set = 1; /* the default seed is a seed: the pg record shows it */
 }
 
 /* The workspaces of every set, and the record written. */
-static void state_start(struct state *s)
+static void
+state_start(struct state *s)
 {
 	progress_init(&s->pr, s->c);
 	features_ws_init(&s->ws);
@@ -331,7 +349,8 @@ static void state_start(struct state *s)
 	gs_rec_init(&s->out);
 }
 
-static void state_free(struct state *s)
+static void
+state_free(struct state *s)
 {
 	features_ws_free(&s->ws);
 	rwse_ws_free(&s->rws);
@@ -342,7 +361,8 @@ static void state_free(struct state *s)
 	free(s->rw);
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	struct copt c;
 	struct filter f;
@@ -362,8 +382,8 @@ int main(int argc, char **argv)
 	filter_run(&f, argc - optind, argv + optind, argc, argv);
 	if (!c.quiet && s.estimated_graphs > 1)
 		warnx_("%" PRId64 " graphs had estimated return probabilities (components "
-		       "larger than --exact-max %" PRId32 ")", s.estimated_graphs,
-		       s.ro.exact_max);
+		       "larger than --exact-max %" PRId32 ")",
+		       s.estimated_graphs, s.ro.exact_max);
 	state_free(&s);
 	return 0;
 }

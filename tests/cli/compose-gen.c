@@ -38,15 +38,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAXN 40				/* node ids drawn per graph */
-#define MAXE (MAXN * (MAXN - 1) / 2)	/* edges of a simple graph on them */
-#define MAXL (3 * MAXE + 16)		/* edge-list lines: edges, copies, loops */
+#define MAXN 40			     /* node ids drawn per graph */
+#define MAXE (MAXN * (MAXN - 1) / 2) /* edges of a simple graph on them */
+#define MAXL (3 * MAXE + 16)	     /* edge-list lines: edges, copies, loops */
 
 /* ---- the random sequence: splitmix64 (Steele, Lea, Flood 2014) ---- */
 
 static uint64_t rng_state;
 
-static uint64_t next64(void)
+static uint64_t
+next64(void)
 {
 	uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
 
@@ -57,17 +58,20 @@ static uint64_t next64(void)
 
 /* Uniform in [0, n), by Lemire's multiply-shift (no modulo bias worth
  * naming at these n). */
-static int rnd(int n)
+static int
+rnd(int n)
 {
 	return (int)(((next64() >> 32) * (uint64_t)n) >> 32);
 }
 
-static int pct(int p)
+static int
+pct(int p)
 {
 	return rnd(100) < p;
 }
 
-static const char *pick(const char *const *v, int n)
+static const char *
+pick(const char *const *v, int n)
 {
 	return v[rnd(n)];
 }
@@ -76,18 +80,20 @@ static const char *pick(const char *const *v, int n)
 
 static char desc[512];
 
-static void tag(const char *t)
+static void
+tag(const char *t)
 {
 	size_t len = strlen(desc), n = strlen(t);
 	const char *p;
 
 	for (p = desc; (p = strstr(p, t)) != NULL; p += n)
 		if ((p == desc || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-			return;	/* the word is there already */
+			return; /* the word is there already */
 	snprintf(desc + len, sizeof desc - len, "%s%s", len ? " " : "", t);
 }
 
-static FILE *xopen(const char *dir, const char *name)
+static FILE *
+xopen(const char *dir, const char *name)
 {
 	char path[4096];
 	FILE *f;
@@ -100,7 +106,8 @@ static FILE *xopen(const char *dir, const char *name)
 	return f;
 }
 
-static void xclose(FILE *f)
+static void
+xclose(FILE *f)
 {
 	if (ferror(f) || fclose(f) != 0) {
 		perror("compose-gen: write");
@@ -111,17 +118,18 @@ static void xclose(FILE *f)
 /* ---- a simple graph over drawn ids ---- */
 
 struct sgraph {
-	int k;			/* ids drawn */
-	int64_t id[MAXN];	/* increasing; gaps are isolated nodes */
-	int m;			/* edges, each once */
-	int u[MAXE], v[MAXE];	/* indices into id, u < v */
+	int k;		      /* ids drawn */
+	int64_t id[MAXN];     /* increasing; gaps are isolated nodes */
+	int m;		      /* edges, each once */
+	int u[MAXE], v[MAXE]; /* indices into id, u < v */
 };
 
 /* k nodes, most small, a quarter tiny (1 to 3: often no edge at all);
  * with gaps the ids skip values, which a reader makes isolated nodes. */
-static void draw_graph(struct sgraph *g, int gaps)
+static void
+draw_graph(struct sgraph *g, int gaps)
 {
-	static const int density[] = { 50, 150, 300, 600, 1000 };	/* per mille */
+	static const int density[] = { 50, 150, 300, 600, 1000 }; /* per mille */
 	int i, j, p;
 
 	g->k = pct(25) ? 1 + rnd(3) : pct(85) ? 4 + rnd(21) : 25 + rnd(MAXN - 24);
@@ -152,7 +160,10 @@ struct line {
 };
 
 static const char *const nx_dicts[] = {
-	"{}", "{'weight': 4}", "{'weight': 1.5}", "{'weight': 2, 'color': 'red'}",
+	"{}",
+	"{'weight': 4}",
+	"{'weight': 1.5}",
+	"{'weight': 2, 'color': 'red'}",
 	"{\"weight\": 3}",
 };
 
@@ -168,26 +179,29 @@ static const char *const snap_head[] = {
 
 /* What a line's fields are written as. */
 struct style {
-	int labels;		/* 0 none, 1 integer, 2 nx dict, 3 nx {}, 4 float weight */
-	int sep;		/* 0 space, 1 tab, 2 mixed per line */
-	int eol;		/* 0 LF, 1 CRLF, 2 mixed */
-	int lead, trail;	/* leading / trailing blanks now and then */
-	int names;		/* node names "n<id>", not integers */
+	int labels;	 /* 0 none, 1 integer, 2 nx dict, 3 nx {}, 4 float weight */
+	int sep;	 /* 0 space, 1 tab, 2 mixed per line */
+	int eol;	 /* 0 LF, 1 CRLF, 2 mixed */
+	int lead, trail; /* leading / trailing blanks now and then */
+	int names;	 /* node names "n<id>", not integers */
 };
 
-static const char *eol_of(const struct style *s)
+static const char *
+eol_of(const struct style *s)
 {
 	if (s->eol == 2)
 		return pct(50) ? "\r\n" : "\n";
 	return s->eol ? "\r\n" : "\n";
 }
 
-static void put_node(FILE *f, const struct style *s, int64_t x)
+static void
+put_node(FILE *f, const struct style *s, int64_t x)
 {
 	fprintf(f, s->names ? "n%" PRId64 : "%" PRId64, x);
 }
 
-static void put_edge_line(FILE *f, const struct style *s, const struct line *l)
+static void
+put_edge_line(FILE *f, const struct style *s, const struct line *l)
 {
 	static const char *const seps[] = { " ", "\t", "  ", " \t" };
 	const char *sep = s->sep == 2 ? pick(seps, 4) : s->sep ? "\t" : " ";
@@ -218,7 +232,8 @@ static void put_edge_line(FILE *f, const struct style *s, const struct line *l)
 /* The lines of an edge list of graph g, drawn afresh: each edge in either
  * orientation, reversed duplicates, exact repeats, self-loops (on a node no
  * edge names, too), shuffled or not.  Returns the number of lines. */
-static int draw_lines(struct sgraph *g, struct line *L)
+static int
+draw_lines(struct sgraph *g, struct line *L)
 {
 	int nl = 0, i, revdup, repeat, loops;
 
@@ -249,20 +264,20 @@ static int draw_lines(struct sgraph *g, struct line *L)
 			L[nl++] = (struct line){ x, x, 1 };
 		}
 		tag("loops");
-		if (pct(40)) {	/* a node that only a self-loop names */
+		if (pct(40)) { /* a node that only a self-loop names */
 			int64_t x = g->id[g->k - 1] + 1 + rnd(3);
 			L[nl++] = (struct line){ x, x, 1 };
 			tag("looponly");
 		}
 	}
-	if (nl == 0 && pct(70)) {	/* a graph of isolated nodes: a loop names it */
+	if (nl == 0 && pct(70)) { /* a graph of isolated nodes: a loop names it */
 		L[nl++] = (struct line){ g->id[g->k - 1], g->id[g->k - 1], 0 };
 		tag("loops");
 	}
 	if (g->m == 0)
 		tag("noedges");
 	if (pct(70))
-		for (i = nl - 1; i > 0; i--) {	/* Fisher-Yates */
+		for (i = nl - 1; i > 0; i--) { /* Fisher-Yates */
 			int j = rnd(i + 1);
 			struct line t = L[i];
 			L[i] = L[j];
@@ -274,7 +289,8 @@ static int draw_lines(struct sgraph *g, struct line *L)
 /* How the nl lines are written (s) and, with a chance of bad_pct, which
  * line the documented format refuses (the return value: -1 none, else the
  * kind: 0 names, 1 negative, 2 mixedcols, 3 trailingcomment, 4 hugeid). */
-static int draw_style(struct style *s, int nl, int bad_pct)
+static int
+draw_style(struct style *s, int nl, int bad_pct)
 {
 	int i, bad = -1;
 
@@ -298,14 +314,13 @@ static int draw_style(struct style *s, int nl, int bad_pct)
 	if (s->lead || s->trail)
 		tag("blanks");
 	if (pct(bad_pct)) {
-		static const char *const kinds[] = {
-			"names", "negative", "mixedcols", "trailingcomment", "hugeid"
-		};
+		static const char *const kinds[] = { "names", "negative", "mixedcols",
+						     "trailingcomment", "hugeid" };
 		bad = rnd(5);
 		if (bad == 2 && s->labels != 0)
-			bad = 3;	/* mixed columns need a list without labels */
+			bad = 3; /* mixed columns need a list without labels */
 		if (nl == 0)
-			bad = -1;	/* no line to spoil */
+			bad = -1; /* no line to spoil */
 		else
 			tag(kinds[bad]);
 		s->names = bad == 0;
@@ -316,7 +331,8 @@ static int draw_style(struct style *s, int nl, int bad_pct)
 /* Line i, the bad one of kind bad (draw_style).  Returns 1 when the line
  * is written, 0 when the edge itself follows (names: the names are the
  * fault). */
-static int put_bad_line(FILE *f, const struct style *s, const struct line *l, int bad)
+static int
+put_bad_line(FILE *f, const struct style *s, const struct line *l, int bad)
 {
 	switch (bad) {
 	case 1:
@@ -339,7 +355,8 @@ static int put_bad_line(FILE *f, const struct style *s, const struct line *l, in
 
 /* The header, then the lines with comments and blank lines between; the
  * bad line (bad >= 0) in the middle. */
-static void put_lines(FILE *f, const struct style *s, const struct line *L, int nl, int bad)
+static void
+put_lines(FILE *f, const struct style *s, const struct line *L, int nl, int bad)
 {
 	int i;
 
@@ -352,7 +369,10 @@ static void put_lines(FILE *f, const struct style *s, const struct line *L, int 
 		tag("comments");
 	}
 	if (pct(5)) {
-		fprintf(f, "# Gr\xc3\xb6\xc3\x9f" "e und Kanten%s", eol_of(s));
+		fprintf(f,
+			"# Gr\xc3\xb6\xc3\x9f"
+			"e und Kanten%s",
+			eol_of(s));
 		tag("utf8comment");
 	}
 	for (i = 0; i < nl; i++) {
@@ -385,7 +405,8 @@ static void put_lines(FILE *f, const struct style *s, const struct line *L, int 
  * they are unknown (node names) or the list is empty.  bad_pct: the chance
  * of a line the documented format refuses.
  */
-static int gen_edgelist(FILE *f, int64_t *nodes, int64_t *edges, int bad_pct)
+static int
+gen_edgelist(FILE *f, int64_t *nodes, int64_t *edges, int bad_pct)
 {
 	static struct sgraph g;
 	static struct line L[MAXL];
@@ -412,7 +433,8 @@ static int gen_edgelist(FILE *f, int64_t *nodes, int64_t *edges, int bad_pct)
 /* One graph record of a fresh graph with id, and its edges; its
  * expectation to exp.  pg: the segment has a pg record; *masked is set when
  * the graph says it is masked.  Returns its node count. */
-static int64_t put_graph(FILE *f, FILE *exp, int64_t id, int pg, const char *eol, int *masked)
+static int64_t
+put_graph(FILE *f, FILE *exp, int64_t id, int pg, const char *eol, int *masked)
 {
 	static struct sgraph g;
 	const char *sep;
@@ -464,7 +486,8 @@ static int64_t put_graph(FILE *f, FILE *exp, int64_t id, int pg, const char *eol
 /* What follows graph id of n nodes, each now and then and in a drawn
  * order: label, cluster, stale features and centrality, a foreign f32
  * tensor, a foreign pair set.  Returns the number of records written. */
-static int put_followers(FILE *f, int64_t id, int64_t n, const char *eol)
+static int
+put_followers(FILE *f, int64_t id, int64_t n, const char *eol)
 {
 	int order[6], no = 0, i, j, nrec = 0;
 	int64_t v;
@@ -484,36 +507,41 @@ static int put_followers(FILE *f, int64_t id, int64_t n, const char *eol)
 			fprintf(f, "@label id=%" PRId64 " name=class value=%d%s", id, rnd(3), eol);
 			break;
 		case 1:
-			fprintf(f, "@tensor id=%" PRId64 " name=cluster rows=%" PRId64
-				" cols=1 type=i32 columns=cluster%s", id, n, eol);
+			fprintf(f,
+				"@tensor id=%" PRId64 " name=cluster rows=%" PRId64
+				" cols=1 type=i32 columns=cluster%s",
+				id, n, eol);
 			for (v = 0; v < n; v++)
 				fprintf(f, "%d%s", rnd(3), eol);
 			break;
 		case 2:
 		case 3:
-			fprintf(f, "@tensor id=%" PRId64 " name=%s rows=%" PRId64 " cols=4 "
-				"type=f64 columns=degree,core,ci1,clustering%s", id,
-				order[i] == 2 ? "features" : "features_raw", n, eol);
+			fprintf(f,
+				"@tensor id=%" PRId64 " name=%s rows=%" PRId64 " cols=4 "
+				"type=f64 columns=degree,core,ci1,clustering%s",
+				id, order[i] == 2 ? "features" : "features_raw", n, eol);
 			for (v = 0; v < n; v++)
 				fprintf(f, "0.5\t1\t0\t0.25%s", eol);
 			tag("stale");
 			break;
 		case 4:
-			fprintf(f, "@tensor id=%" PRId64 " name=centrality rows=%" PRId64
+			fprintf(f,
+				"@tensor id=%" PRId64 " name=centrality rows=%" PRId64
 				" cols=5 type=f64 columns=eigenvector,betweenness,closeness,"
-				"subgraph,subgraph_log%s", id, n, eol);
+				"subgraph,subgraph_log%s",
+				id, n, eol);
 			for (v = 0; v < n; v++)
 				fprintf(f, "0.1 0 1 1 0%s", eol);
 			tag("stale");
 			break;
 		case 5:
-			if (n < 3) {	/* no room for two distinct pairs */
+			if (n < 3) { /* no room for two distinct pairs */
 				nrec--;
 				break;
 			}
 			j = 1 + rnd(2);
-			fprintf(f, "@pairs id=%" PRId64 " name=test count=%d labels=i32%s",
-				id, j, eol);
+			fprintf(f, "@pairs id=%" PRId64 " name=test count=%d labels=i32%s", id, j,
+				eol);
 			fprintf(f, "0 %" PRId64 " 1%s", n - 1, eol);
 			if (j == 2)
 				fprintf(f, "1 %" PRId64 " 0%s", n - 1, eol);
@@ -526,7 +554,8 @@ static int put_followers(FILE *f, int64_t id, int64_t n, const char *eol)
 /* One segment of the text form with 1 to 3 graphs and the records that
  * follow them; writes the expectations of its graphs to exp.  *next_id is
  * the next free graph id; *masked is set when a graph says it is masked. */
-static void gen_segment(FILE *f, FILE *exp, int64_t *next_id, int *masked)
+static void
+gen_segment(FILE *f, FILE *exp, int64_t *next_id, int *masked)
 {
 	const char *eol = pct(15) ? "\r\n" : "\n";
 	int ng = 1 + rnd(3), gi, nrec = 0, pg = pct(30);
@@ -535,8 +564,10 @@ static void gen_segment(FILE *f, FILE *exp, int64_t *next_id, int *masked)
 		tag("crlf");
 	fprintf(f, "##gnnstream 1%s", eol);
 	if (pg) {
-		fprintf(f, "@pg id=0badc0de prog=handmade version=1 seed=- "
-			"cmd=\"awk -f make.awk\"%s", eol);
+		fprintf(f,
+			"@pg id=0badc0de prog=handmade version=1 seed=- "
+			"cmd=\"awk -f make.awk\"%s",
+			eol);
 		nrec++;
 	}
 	for (gi = 0; gi < ng; gi++) {
@@ -558,7 +589,8 @@ static const char *const progs[] = { "centrality", "mask-edges", "nodefeat" };
 
 /* Options of one stage: a little of what matters (output form, mask sizes
  * small enough for tiny graphs, estimates on small graphs). */
-static void stage_opts(char *buf, size_t len, int prog)
+static void
+stage_opts(char *buf, size_t len, int prog)
 {
 	static const char *const forms[] = { "", "", "-l 0", "-t", "-t -l 1", "-l 9" };
 	static const char *const fracs[] = { "0", "0.1", "0.2", "0.5", "0.9", "0.99" };
@@ -603,7 +635,8 @@ static void stage_opts(char *buf, size_t len, int prog)
 /* Part p, an edge list (k 0) or one to import (k 3), into DIR/pN or
  * DIR/pN.el, its expectation into DIR/pN.exp when it can be known; an
  * import's options to stdout. */
-static void gen_el_part(const char *dir, int p, int k)
+static void
+gen_el_part(const char *dir, int p, int k)
 {
 	char name[32], opts[256];
 	int64_t nodes, edges;
@@ -620,7 +653,7 @@ static void gen_el_part(const char *dir, int p, int k)
 		if (r && pct(30)) {
 			int64_t want = nodes + rnd(3);
 			if (pct(10) && nodes > 1) {
-				want = nodes - 1;	/* too few: refused */
+				want = nodes - 1; /* too few: refused */
 				r = 0;
 				tag("importnodes");
 			}
@@ -644,7 +677,8 @@ static void gen_el_part(const char *dir, int p, int k)
 /* The input: one edge list, or one to three stream parts (text segments
  * written here, dcbm-gen's recipe printed); *masked is set when a text
  * graph says it is masked. */
-static void gen_input(const char *dir, int *masked)
+static void
+gen_input(const char *dir, int *masked)
 {
 	static const char *const kn[] = { "el", "txt", "dcbm", "imp" };
 	int64_t next_id = 0;
@@ -683,7 +717,8 @@ static void gen_input(const char *dir, int *masked)
 			static const char *const forms[] = { "", "-l 0", "-t", "-t -l 1" };
 			int count = 1 + rnd(3), tiny = pct(25), kmax = 1 + rnd(2);
 			printf("dcbm%d='--count %d --nodes %s -k 0.1..%d -s %d --first-id %" PRId64
-			       " -q'\n", p, count, tiny ? "1..3" : "4..40", kmax, rnd(1000), next_id);
+			       " -q'\n",
+			       p, count, tiny ? "1..3" : "4..40", kmax, rnd(1000), next_id);
 			printf("form%d='%s'\n", p, pick(forms, 4));
 			next_id += count + rnd(3);
 			tag("dcbm");
@@ -696,11 +731,13 @@ static void gen_input(const char *dir, int *masked)
 /* The pipeline: now and then a stage before the combination, so the
  * combination reads a stream that already holds its records; each stage's
  * program, options, input and output. */
-static void gen_pipeline(void)
+static void
+gen_pipeline(void)
 {
-	static const int combos[][3] = {	/* program indices, -1 ends */
+	static const int combos[][3] = {
+		/* program indices, -1 ends */
 		{ 0, 1, -1 }, { 0, 2, -1 }, { 1, 0, -1 }, { 1, 2, -1 }, { 2, 0, -1 },
-		{ 2, 1, -1 }, { 0, 1, 2 }, { 0, 0, -1 }, { 2, 2, -1 }, { 1, 1, -1 },
+		{ 2, 1, -1 }, { 0, 1, 2 },  { 0, 0, -1 }, { 2, 2, -1 }, { 1, 1, -1 },
 	};
 	/* weights: the six pairs of distinct programs 2 each, the paper's
 	 * triple 3, the self-pairs 2, 2 and 1 (mask twice is refused by design) */
@@ -728,13 +765,14 @@ static void gen_pipeline(void)
 		/* input: stage 1 reads the parts as file arguments, '-', stdin
 		 * or a pipe; later stages the previous output the same ways */
 		r = rnd(4);
-		printf("in%d='%s'\n", i + 1, (const char *const[]){ "file", "dash", "stdin",
-		       "pipe" }[r]);
+		printf("in%d='%s'\n", i + 1,
+		       (const char *const[]){ "file", "dash", "stdin", "pipe" }[r]);
 		printf("out%d='%s'\n", i + 1, pct(20) ? "o" : "stdout");
 	}
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	char *end;
 	uint64_t seed;

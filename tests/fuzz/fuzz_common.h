@@ -31,14 +31,15 @@
 #define FUZZ_MAX_BUILD_NODES (1 << 20)
 
 /* The bytes (prefix, then data) in a memfd positioned at 0; -1 on failure. */
-static inline int fuzz_memfd(const void *prefix, size_t plen, const uint8_t *data, size_t size)
+static inline int
+fuzz_memfd(const void *prefix, size_t plen, const uint8_t *data, size_t size)
 {
 	int fd = memfd_create("fuzz", MFD_CLOEXEC);
 	const uint8_t *parts[2] = { prefix, data };
 	size_t lens[2] = { plen, size };
 
 	if (fd < 0)
-		abort();	/* environment problem, not a finding */
+		abort(); /* environment problem, not a finding */
 	for (int i = 0; i < 2; i++) {
 		size_t off = 0;
 		while (off < lens[i]) {
@@ -56,7 +57,8 @@ static inline int fuzz_memfd(const void *prefix, size_t plen, const uint8_t *dat
 /* An error message: not empty, one line of printable bytes (no control
  * byte: a message quoting input bytes must not send \r or ESC to a
  * terminal; err_one_line() replaces them). */
-static inline void fuzz_check_line(const char *msg)
+static inline void
+fuzz_check_line(const char *msg)
 {
 	if (msg[0] == '\0')
 		abort();
@@ -69,7 +71,8 @@ static inline void fuzz_check_line(const char *msg)
  * Read every record as the programs do; graph records are built into a
  * CSR graph.  An error must leave a one-line message naming the input.
  */
-static inline void fuzz_read_all(int fd)
+static inline void
+fuzz_read_all(int fd)
 {
 	gs_file *in = gs_open_fd(fd, "fuzz");
 	gs_rec rec;
@@ -82,7 +85,7 @@ static inline void fuzz_read_all(int fd)
 		if (k == GS_GRAPH && rec.n <= FUZZ_MAX_BUILD_NODES &&
 		    gs_graph_build(in, &rec, &g, 1) != 0)
 			break;
-		if (k == GS_TENSOR)	/* the accessors the programs use */
+		if (k == GS_TENSOR) /* the accessors the programs use */
 			(void)gs_tensor_col(&rec, "degree");
 		(void)gs_attr_get(&rec, "k");
 		(void)gs_where(in);

@@ -29,7 +29,8 @@ struct local {
 	char *name, *tasks;
 };
 
-static size_t local_schema(struct local *l, struct cfg_key *k, int *seed_set)
+static size_t
+local_schema(struct local *l, struct cfg_key *k, int *seed_set)
 {
 	struct cfg_key keys[] = {
 		{ "count", CFG_INT, &l->count, 0, 1e6, NULL },
@@ -51,7 +52,8 @@ static size_t local_schema(struct local *l, struct cfg_key *k, int *seed_set)
 }
 
 /* Defaults within the bounds, as a program's are (its dump must load). */
-static void local_defaults(struct local *l)
+static void
+local_defaults(struct local *l)
 {
 	memset(l, 0, sizeof *l);
 	l->irange[0] = l->irange[1] = 1;
@@ -60,7 +62,8 @@ static void local_defaults(struct local *l)
 }
 
 /* The message of a failed load: one line, naming the input. */
-static void check_msg(const char *msg)
+static void
+check_msg(const char *msg)
 {
 	if (strncmp(msg, NAME ": ", sizeof NAME + 1) != 0 && strcmp(msg, NAME) != 0)
 		abort();
@@ -68,35 +71,38 @@ static void check_msg(const char *msg)
 		abort();
 }
 
-static int same_str(const char *a, const char *b)
+static int
+same_str(const char *a, const char *b)
 {
 	return strcmp(a ? a : "", b ? b : "") == 0;
 }
 
-static int train_same(const struct train_settings *s, const struct train_settings *t)
+static int
+train_same(const struct train_settings *s, const struct train_settings *t)
 {
 	return same_str(s->tasks, t->tasks) && same_str(s->feature_stage, t->feature_stage) &&
-	    same_str(s->feature_command, t->feature_command) &&
-	    same_str(s->feature_columns, t->feature_columns) &&
-	    same_str(s->precision, t->precision) && s->nfeat == t->nfeat &&
-	    s->hidden == t->hidden && s->layers == t->layers && s->ntn_k == t->ntn_k &&
-	    s->rank_hidden == t->rank_hidden && s->att_hidden == t->att_hidden &&
-	    s->bn_eps == t->bn_eps && s->batch == t->batch && s->epochs == t->epochs &&
-	    s->steps == t->steps && s->patience == t->patience &&
-	    s->validation == t->validation && s->npos == t->npos && s->nneg == t->nneg &&
-	    s->lr == t->lr && s->mask_fraction == t->mask_fraction &&
-	    s->support_fraction == t->support_fraction && s->tie_rtol == t->tie_rtol &&
-	    s->seed == t->seed;
+	       same_str(s->feature_command, t->feature_command) &&
+	       same_str(s->feature_columns, t->feature_columns) &&
+	       same_str(s->precision, t->precision) && s->nfeat == t->nfeat &&
+	       s->hidden == t->hidden && s->layers == t->layers && s->ntn_k == t->ntn_k &&
+	       s->rank_hidden == t->rank_hidden && s->att_hidden == t->att_hidden &&
+	       s->bn_eps == t->bn_eps && s->batch == t->batch && s->epochs == t->epochs &&
+	       s->steps == t->steps && s->patience == t->patience &&
+	       s->validation == t->validation && s->npos == t->npos && s->nneg == t->nneg &&
+	       s->lr == t->lr && s->mask_fraction == t->mask_fraction &&
+	       s->support_fraction == t->support_fraction && s->tie_rtol == t->tie_rtol &&
+	       s->seed == t->seed;
 }
 
-static void train(const char *text, size_t len)
+static void
+train(const char *text, size_t len)
 {
 	struct train_settings s, t;
 	struct cfg_key keys[TRAIN_SCHEMA_MAX], keys2[TRAIN_SCHEMA_MAX];
 	char msg[512];
 	size_t nk;
 
-	train_settings_default(&s);	/* as gcn-train and model_from_record do */
+	train_settings_default(&s); /* as gcn-train and model_from_record do */
 	nk = train_schema(&s, keys);
 	if (cfg_load_text(text, len, NAME, keys, nk, msg, sizeof msg) != 0) {
 		check_msg(msg);
@@ -117,7 +123,8 @@ static void train(const char *text, size_t len)
 	train_settings_free(&s);
 }
 
-static void local(const char *text, size_t len)
+static void
+local(const char *text, size_t len)
 {
 	struct local l, m;
 	struct cfg_key keys[16], keys2[16];
@@ -151,7 +158,8 @@ static void local(const char *text, size_t len)
 	free(l.tasks);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	train((const char *)data, size);
 	local((const char *)data, size);

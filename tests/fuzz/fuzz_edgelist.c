@@ -9,12 +9,14 @@
  */
 #include "fuzz_import.h"
 
-static int run(void *ctx, gs_file *out, char *msg, size_t len)
+static int
+run(void *ctx, gs_file *out, char *msg, size_t len)
 {
 	return import_edgelist(ctx, "e.txt", out, msg, len);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_files fs = { .n = 1, .name = { "e.txt" }, .data = { data }, .len = { size } };
 	struct lr_src src = { fuzz_files_open, &fs };

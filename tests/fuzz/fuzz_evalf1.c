@@ -11,18 +11,20 @@
  * Built and run by `make fuzz`; seeds in tests/fuzz/corpus/evalf1 (made
  * by tests/fuzz/make-seeds.sh).
  */
-#include "fuzz_common.h"	/* first: it defines _GNU_SOURCE */
+#include "fuzz_common.h" /* first: it defines _GNU_SOURCE */
 
 #include "evalrun.h"
 
-static int in01(double x)
+static int
+in01(double x)
 {
 	return x >= 0 && x <= 1;
 }
 
 /* The predictions records of the input read as evalf1 reads them (with
  * want_items, as for --baseline), and the runs kept checked. */
-static void read_runs(const uint8_t *data, size_t size, int want_items)
+static void
+read_runs(const uint8_t *data, size_t size, int want_items)
 {
 	gs_file *in = gs_open_fd(fuzz_memfd(NULL, 0, data, size), "fuzz");
 	struct eval_runs rs;
@@ -59,7 +61,8 @@ static void read_runs(const uint8_t *data, size_t size, int want_items)
 	gs_close(in);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	read_runs(data, size, 0);
 	read_runs(data, size, 1);

@@ -14,7 +14,7 @@
  * Built and run by `make fuzz`; seeds in tests/fuzz/corpus/featcmd (made
  * by tests/fuzz/make-seeds.sh).
  */
-#include "fuzz_common.h"	/* first: it defines _GNU_SOURCE */
+#include "fuzz_common.h" /* first: it defines _GNU_SOURCE */
 
 #include <math.h>
 #include <stdio.h>
@@ -26,7 +26,8 @@
 #define CMD "fuzz-command"
 #define MAXG 4
 
-static void check_msg(const char *msg)
+static void
+check_msg(const char *msg)
 {
 	if (strncmp(msg, "features: '" CMD "'", sizeof "features: '" CMD "'" - 1) != 0)
 		abort();
@@ -34,8 +35,9 @@ static void check_msg(const char *msg)
 }
 
 /* Read the output (data) once; 0, or -1 after checking the message. */
-static int read_once(struct featcmd *fc, const graph *const *gs, int G, double *const *feat,
-		     const uint8_t *data, size_t size)
+static int
+read_once(struct featcmd *fc, const graph *const *gs, int G, double *const *feat,
+	  const uint8_t *data, size_t size)
 {
 	gs_file *in = gs_open_fd(fuzz_memfd(NULL, 0, data, size), "<feature stage output>");
 	char msg[1024];
@@ -47,7 +49,8 @@ static int read_once(struct featcmd *fc, const graph *const *gs, int G, double *
 	return rc;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	graph g[MAXG];
 	const graph *gs[MAXG];
@@ -61,8 +64,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	G = 1 + data[0] % MAXG;
 	for (int i = 0; i < G; i++) {
 		graph_init(&g[i]);
-		if (graph_build(&g[i], 1 + data[1 + i] % 32, 0, NULL, NULL, GRAPH_STRICT, NULL,
-				msg, sizeof msg) != 0)
+		if (graph_build(&g[i], 1 + data[1 + i] % 32, 0, NULL, NULL, GRAPH_STRICT, NULL, msg,
+				sizeof msg) != 0)
 			abort();
 		gs[i] = &g[i];
 	}
@@ -76,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (int i = 0; i < G; i++)
 			feat[i] = xmallocarray((size_t)g[i].n * (size_t)fc.F, sizeof *feat[i]);
 		if (read_once(&fc, gs, G, feat, data, size) != 0)
-			abort();	/* the same output, read again */
+			abort(); /* the same output, read again */
 		for (int i = 0; i < G; i++)
 			for (int64_t j = 0; j < (int64_t)g[i].n * fc.F; j++)
 				if (!isfinite(feat[i][j]))

@@ -21,7 +21,7 @@
 #ifndef GNN_FUZZ_IMPORT_H
 #define GNN_FUZZ_IMPORT_H
 
-#include "fuzz_common.h"	/* first: it defines _GNU_SOURCE */
+#include "fuzz_common.h" /* first: it defines _GNU_SOURCE */
 
 #include <errno.h>
 #include <stdio.h>
@@ -32,7 +32,7 @@
 
 struct fuzz_files {
 	int n;
-	const char *name[FUZZ_MAX_FILES];	/* NUL-terminated copies */
+	const char *name[FUZZ_MAX_FILES]; /* NUL-terminated copies */
 	const uint8_t *data[FUZZ_MAX_FILES];
 	size_t len[FUZZ_MAX_FILES];
 	char names[FUZZ_MAX_FILES][65];
@@ -40,7 +40,8 @@ struct fuzz_files {
 
 /* Split the input into its files (at most FUZZ_MAX_FILES; names of 1..64
  * bytes, without '/' or NUL; a later file of the same name is ignored). */
-static inline void fuzz_files_split(struct fuzz_files *fs, const uint8_t *data, size_t size)
+static inline void
+fuzz_files_split(struct fuzz_files *fs, const uint8_t *data, size_t size)
 {
 	const uint8_t *p = memchr(data, 0x1e, size), *end = data + size;
 
@@ -66,7 +67,8 @@ static inline void fuzz_files_split(struct fuzz_files *fs, const uint8_t *data, 
 }
 
 /* The section named as path's last component, or -1 with errno ENOENT. */
-static inline int fuzz_files_open(void *ctx, const char *path)
+static inline int
+fuzz_files_open(void *ctx, const char *path)
 {
 	const struct fuzz_files *fs = ctx;
 	const char *base = strrchr(path, '/');
@@ -79,7 +81,8 @@ static inline int fuzz_files_open(void *ctx, const char *path)
 	return -1;
 }
 
-static inline int fuzz_files_has(const struct fuzz_files *fs, const char *name)
+static inline int
+fuzz_files_has(const struct fuzz_files *fs, const char *name)
 {
 	for (int i = 0; i < fs->n; i++)
 		if (strcmp(fs->name[i], name) == 0)
@@ -88,7 +91,8 @@ static inline int fuzz_files_has(const struct fuzz_files *fs, const char *name)
 }
 
 /* What an importer wrote: a stream that reads back without an error. */
-static inline void fuzz_read_back(int fd)
+static inline void
+fuzz_read_back(int fd)
 {
 	gs_file *in = gs_open_fd(fd, "fuzz-out");
 	gs_rec rec;
@@ -110,7 +114,8 @@ static inline void fuzz_read_back(int fd)
 
 /* One import: run(ctx, out, msg, len) calls an importer (import_linqs...)
  * with its output in a memfd; its rules are checked. */
-static inline void fuzz_import(int (*run)(void *, gs_file *, char *, size_t), void *ctx)
+static inline void
+fuzz_import(int (*run)(void *, gs_file *, char *, size_t), void *ctx)
 {
 	int ofd = fuzz_memfd(NULL, 0, NULL, 0), rfd = dup(ofd);
 	gs_file *out = gs_open_fd_out(ofd, "fuzz-out");
@@ -121,12 +126,12 @@ static inline void fuzz_import(int (*run)(void *, gs_file *, char *, size_t), vo
 		abort();
 	rc = run(ctx, out, msg, sizeof msg);
 	gs_close(out);
-	if (getenv("FUZZ_SAY"))	/* when replaying by hand: what it gave */
+	if (getenv("FUZZ_SAY")) /* when replaying by hand: what it gave */
 		fprintf(stderr, "import: %d %s\n", rc, msg);
 	if (rc == 0) {
 		if (lseek(rfd, 0, SEEK_SET) != 0)
 			abort();
-		fuzz_read_back(rfd);	/* closes rfd */
+		fuzz_read_back(rfd); /* closes rfd */
 		return;
 	}
 	if (rc != -1 && rc != -2)
@@ -137,9 +142,9 @@ static inline void fuzz_import(int (*run)(void *, gs_file *, char *, size_t), vo
 
 /* The usual harness: the input's files, the options (options() may set
  * more), one import. */
-static inline void fuzz_import_input(const uint8_t *data, size_t size,
-				     int (*run)(void *, gs_file *, char *, size_t),
-				     void (*options)(struct import_opts *, const struct fuzz_files *))
+static inline void
+fuzz_import_input(const uint8_t *data, size_t size, int (*run)(void *, gs_file *, char *, size_t),
+		  void (*options)(struct import_opts *, const struct fuzz_files *))
 {
 	struct fuzz_files fs;
 	struct lr_src src = { fuzz_files_open, &fs };

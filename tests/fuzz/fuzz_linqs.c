@@ -11,7 +11,8 @@
  */
 #include "fuzz_import.h"
 
-static int run(void *ctx, gs_file *out, char *msg, size_t len)
+static int
+run(void *ctx, gs_file *out, char *msg, size_t len)
 {
 	static char *const files[2] = { "d.content", "d.cites" };
 
@@ -20,7 +21,8 @@ static int run(void *ctx, gs_file *out, char *msg, size_t len)
 
 /* The options of the opts file (as graph-import allows them: --attr-dim
  * only with --attributes). */
-static void options(struct import_opts *o, const struct fuzz_files *fs)
+static void
+options(struct import_opts *o, const struct fuzz_files *fs)
 {
 	if (fuzz_files_has(fs, "d.attr"))
 		o->attributes = "d.attr";
@@ -40,7 +42,8 @@ static void options(struct import_opts *o, const struct fuzz_files *fs)
 	}
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fuzz_import_input(data, size, run, options);
 	return 0;

@@ -20,7 +20,7 @@
  * negative second moment.
  * Built and run by `make fuzz`; seeds in tests/fuzz/corpus/model.
  */
-#include "fuzz_common.h"	/* first: it defines _GNU_SOURCE */
+#include "fuzz_common.h" /* first: it defines _GNU_SOURCE */
 
 #include <math.h>
 #include <stdio.h>
@@ -30,7 +30,8 @@
 #include "modelio.h"
 #include "pretrained.h"
 
-static void all_finite(const real *x, int64_t n)
+static void
+all_finite(const real *x, int64_t n)
 {
 	for (int64_t i = 0; i < n; i++)
 		if (!isfinite(x[i]))
@@ -38,7 +39,8 @@ static void all_finite(const real *x, int64_t n)
 }
 
 /* M written as a pre-trained model record loads back to the same values. */
-static void round_trip(const model *M, const struct train_settings *s)
+static void
+round_trip(const model *M, const struct train_settings *s)
 {
 	struct train_settings s2;
 	char msg[1024];
@@ -57,7 +59,8 @@ static void round_trip(const model *M, const struct train_settings *s)
 }
 
 /* One model record through each loader that takes a record. */
-static void one_record(const gs_rec *r)
+static void
+one_record(const gs_rec *r)
 {
 	struct train_settings s;
 	struct train_state st;
@@ -74,7 +77,7 @@ static void one_record(const gs_rec *r)
 		real *best = xmallocarray((size_t)M.n, sizeof *best);
 		if (checkpoint_load(&M, best, &st, r, "fuzz", msg, sizeof msg) != 0) {
 			fuzz_check_line(msg);
-		} else {	/* a state to resume from: finite, Adam's v >= 0 */
+		} else { /* a state to resume from: finite, Adam's v >= 0 */
 			all_finite(M.p, M.n);
 			all_finite(best, M.n);
 			all_finite(M.m, M.n);
@@ -100,7 +103,8 @@ static void one_record(const gs_rec *r)
 	train_settings_free(&s);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	int fd = fuzz_memfd(NULL, 0, data, size);
 	char path[64], msg[1024];

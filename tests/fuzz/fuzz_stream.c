@@ -8,7 +8,8 @@
  */
 #include "fuzz_common.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fuzz_read_all(fuzz_memfd(NULL, 0, data, size));
 	return 0;

@@ -9,7 +9,8 @@
  */
 #include "fuzz_common.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char magic[] = "##gnnstream 1\n";
 

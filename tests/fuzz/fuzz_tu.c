@@ -11,12 +11,14 @@
  */
 #include "fuzz_import.h"
 
-static int run(void *ctx, gs_file *out, char *msg, size_t len)
+static int
+run(void *ctx, gs_file *out, char *msg, size_t len)
 {
 	return import_tu(ctx, "t", out, msg, len);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fuzz_import_input(data, size, run, NULL);
 	return 0;

@@ -25,7 +25,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The bytes of path (a new buffer, *len of them), or NULL. */
-static uint8_t *slurp(const char *path, size_t *len)
+static uint8_t *
+slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	uint8_t *buf = NULL;
@@ -55,7 +56,8 @@ static uint8_t *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s file ...\n", argv[0]);

@@ -28,7 +28,8 @@
 #endif
 
 /* Build g from m edges given as a flat list u0 v0 u1 v1 ... */
-static __attribute__((unused)) void ref_graph(graph *g, int32_t n, int64_t m, const int32_t *uv)
+static __attribute__((unused)) void
+ref_graph(graph *g, int32_t n, int64_t m, const int32_t *uv)
 {
 	int32_t *u = malloc(sizeof *u * (size_t)(m ? m : 1));
 	int32_t *v = malloc(sizeof *v * (size_t)(m ? m : 1));
@@ -50,13 +51,14 @@ static __attribute__((unused)) void ref_graph(graph *g, int32_t n, int64_t m, co
  * Load REF_DIR/name.edges.gz (format in make_ref.py: "# n N", optional
  * "# clique LO HI" with "- u v" exceptions, then "u v" edges).
  */
-static __attribute__((unused)) void ref_load_graph(const char *name, graph *g)
+static __attribute__((unused)) void
+ref_load_graph(const char *name, graph *g)
 {
 	char path[512], line[256], msg[256];
 	gzFile f;
 	int32_t n = -1, lo = 0, hi = 0, *u = NULL, *v = NULL;
 	int64_t m = 0, cap = 0, i, j, w;
-	unsigned char *miss = NULL;	/* (hi-lo)^2 bitmap of non-edges */
+	unsigned char *miss = NULL; /* (hi-lo)^2 bitmap of non-edges */
 
 	snprintf(path, sizeof path, "%s/%s.edges.gz", REF_DIR, name);
 	f = gzopen(path, "rb");
@@ -113,7 +115,8 @@ static __attribute__((unused)) void ref_load_graph(const char *name, graph *g)
  * columns, '#' lines are comments, first column is the node 0..n-1).
  * Returns a malloc'd array of n values ("inf" parses as HUGE_VAL).
  */
-static __attribute__((unused)) double *ref_load_col(const char *name, const char *suffix, const char *col, int32_t n)
+static __attribute__((unused)) double *
+ref_load_col(const char *name, const char *suffix, const char *col, int32_t n)
 {
 	char path[512], line[4096];
 	gzFile f;
@@ -128,7 +131,7 @@ static __attribute__((unused)) double *ref_load_col(const char *name, const char
 		int c = 0;
 		if (line[0] == '#')
 			continue;
-		if (k < 0) {	/* header */
+		if (k < 0) { /* header */
 			for (tok = strtok_r(line, "\t\n", &save); tok;
 			     tok = strtok_r(NULL, "\t\n", &save), c++)
 				if (strcmp(tok, col) == 0)
@@ -139,7 +142,8 @@ static __attribute__((unused)) double *ref_load_col(const char *name, const char
 		s = line;
 		{
 			long node = strtol(s, &s, 10);
-			cr_assert(node == rows && node < n, "%s: row %d has node %ld", path, rows, node);
+			cr_assert(node == rows && node < n, "%s: row %d has node %ld", path, rows,
+				  node);
 		}
 		for (c = 1; c <= k; c++) {
 			char *end;
@@ -165,8 +169,8 @@ static __attribute__((unused)) double *ref_load_col(const char *name, const char
  * (the bench's agreement measure) and the first mismatching index.  Returns
  * the max relative difference.
  */
-static __attribute__((unused)) double ref_check(const char *label, const double *got, const double *want,
-			int32_t n, double rtol)
+static __attribute__((unused)) double
+ref_check(const char *label, const double *got, const double *want, int32_t n, double rtol)
 {
 	double scale = 0.0, floor_, maxrel = 0.0, maxabs = 0.0;
 	int32_t i, first = -1, bad = 0;
@@ -195,16 +199,17 @@ static __attribute__((unused)) double ref_check(const char *label, const double 
 				first = i;
 		}
 	}
-	fprintf(stderr, "%-44s n=%-5d maxrel %.3g  maxabs/max %.3g  %s",
-		label, (int)n, maxrel, scale > 0 ? maxabs / scale : maxabs,
-		bad ? "MISMATCH" : "ok");
+	fprintf(stderr, "%-44s n=%-5d maxrel %.3g  maxabs/max %.3g  %s", label, (int)n, maxrel,
+		scale > 0 ? maxabs / scale : maxabs, bad ? "MISMATCH" : "ok");
 	if (bad)
-		fprintf(stderr, " (%d nodes, first %d: got %.17g want %.17g)", (int)bad,
-			(int)first, got[first], want[first]);
+		fprintf(stderr, " (%d nodes, first %d: got %.17g want %.17g)", (int)bad, (int)first,
+			got[first], want[first]);
 	fputc('\n', stderr);
-	cr_expect(bad == 0, "%s: %d mismatches (tolerance %g), max rel diff %.3g, "
-		  "first at node %d: got %.17g, want %.17g", label, (int)bad, rtol, maxrel,
-		  (int)first, first >= 0 ? got[first] : 0.0, first >= 0 ? want[first] : 0.0);
+	cr_expect(bad == 0,
+		  "%s: %d mismatches (tolerance %g), max rel diff %.3g, "
+		  "first at node %d: got %.17g, want %.17g",
+		  label, (int)bad, rtol, maxrel, (int)first, first >= 0 ? got[first] : 0.0,
+		  first >= 0 ? want[first] : 0.0);
 	return maxrel;
 }
 

@@ -57,7 +57,8 @@ cluster_graph(gsl_rng *r, int64_t id, int32_t n, int K, double pin, double pout)
 {
 	struct lgraph *lg = lgraph_new(id);
 	int64_t cap = (int64_t)n * n / 2, m = 0;
-	int32_t *u = xmallocarray((size_t)cap, sizeof *u), *v = xmallocarray((size_t)cap, sizeof *v);
+	int32_t *u = xmallocarray((size_t)cap, sizeof *u),
+		*v = xmallocarray((size_t)cap, sizeof *v);
 	lg->K = K;
 	lg->cluster = xmallocarray((size_t)n, sizeof *lg->cluster);
 	for (int32_t i = 0; i < n; i++)
@@ -73,7 +74,8 @@ cluster_graph(gsl_rng *r, int64_t id, int32_t n, int K, double pin, double pout)
 	lg->cent = xmallocarray((size_t)n * MODEL_NCENT, sizeof *lg->cent);
 	for (int32_t i = 0; i < n; i++)
 		for (int t = 0; t < MODEL_NCENT; t++)
-			lg->cent[i * MODEL_NCENT + t] = graph_degree(&lg->g, i) + gsl_rng_uniform(r);
+			lg->cent[i * MODEL_NCENT + t] =
+			    graph_degree(&lg->g, i) + gsl_rng_uniform(r);
 	free(u);
 	free(v);
 	return lg;
@@ -99,8 +101,11 @@ bf16_setup(gsl_rng *r, model *M, struct lgraph **gs, int ng, batch *b)
 	char why[256];
 	if (gemm_choose(GEMM_BF16, why, sizeof why) < 0)
 		cr_skip_test("%s", why);
-	static const struct { int32_t n; int K; double pin, pout; } gp[3] = {
-		{ 300, 4, 0.08, 0.01 }, { 250, 3, 0.1, 0.01 }, { 200, 5, 0.12, 0.02 } };
+	static const struct {
+		int32_t n;
+		int K;
+		double pin, pout;
+	} gp[3] = { { 300, 4, 0.08, 0.01 }, { 250, 3, 0.1, 0.01 }, { 200, 5, 0.12, 0.02 } };
 	struct model_cfg cfg;
 	model_cfg_default(&cfg);
 	cfg.d = 128;
@@ -142,7 +147,8 @@ Test(bf16, step_agrees_with_fp32)
 	double kappa;
 	{
 		int64_t N = b.N, d = cfg.d;
-		real *H0 = xmallocarray((size_t)(N * d), sizeof *H0), *A1 = xmallocarray((size_t)(N * d), sizeof *A1);
+		real *H0 = xmallocarray((size_t)(N * d), sizeof *H0),
+		     *A1 = xmallocarray((size_t)(N * d), sizeof *A1);
 		real *T1 = xmallocarray((size_t)(N * d), sizeof *T1);
 		lin_fwd(H0, b.X, M.P.E, M.P.Eb, N, cfg.nfeat, d);
 		tanh_fwd(H0, H0, N * d);
@@ -179,18 +185,19 @@ Test(bf16, step_agrees_with_fp32)
 	double l16 = model_step(&M, &b, w, 1, &o);
 	gemm_set_precision(GEMM_FP32);
 
-	const double u = 1.0 / 256;	/* 2^-8 */
+	const double u = 1.0 / 256; /* 2^-8 */
 	double gbound = kappa * kappa * sqrt(2.0 * cfg.layers + 4) * u, worst = 0;
 	double dl = fabs(l16 - l32) / l32;
 	int differ = 0;
 	printf("bf16 step: kappa %.2f; loss %.6f (fp32 %.6f), relative difference %.2e "
-	       "(bound u = %.2e)\n", kappa, l16, l32, dl, u);
+	       "(bound u = %.2e)\n",
+	       kappa, l16, l32, dl, u);
 	cr_expect(isfinite(l16) && dl <= u, "loss: bf16 %.6f against fp32 %.6f", l16, l32);
 	for (int i = 0; i < M.nt; i++) {
 		struct mtensor *t = &M.t[i];
 		int64_t n = t->rows * t->cols;
 		if (strcmp(t->name, "cluster.out.b") == 0 || strcmp(t->name, "rank.b2") == 0)
-			continue;	/* 0 in exact arithmetic */
+			continue; /* 0 in exact arithmetic */
 		double e = rel_err(M.g + t->off, g32 + t->off, n);
 		printf("bf16 step: %-18s relative error %.2e (bound %.2e)\n", t->name, e, gbound);
 		cr_expect(e <= gbound, "%s: relative error %.3g > %.3g", t->name, e, gbound);
@@ -200,7 +207,8 @@ Test(bf16, step_agrees_with_fp32)
 	}
 	/* the bf16 products ran: rounding left its mark on the big tensors */
 	cr_expect(differ && worst > 0.05 * u, "bf16 and fp32 gradients equal: bf16 not used?");
-	printf("bf16 step: largest gradient error %.2e, %.2f of the bound\n", worst, worst / gbound);
+	printf("bf16 step: largest gradient error %.2e, %.2f of the bound\n", worst,
+	       worst / gbound);
 
 	free(g32);
 	mws_free(w);
@@ -219,7 +227,8 @@ Test(bf16, products_every_layout)
 	const int64_t M = 70, N = 50, K = 300, pad = 3;
 	float *A = xmallocarray((size_t)(K + pad) * (K + pad), sizeof *A);
 	float *B = xmallocarray((size_t)(K + pad) * (K + pad), sizeof *B);
-	float *C0 = xmallocarray((size_t)(M * N), sizeof *C0), *C1 = xmallocarray((size_t)(M * N), sizeof *C1);
+	float *C0 = xmallocarray((size_t)(M * N), sizeof *C0),
+	      *C1 = xmallocarray((size_t)(M * N), sizeof *C1);
 	for (int64_t i = 0; i < (K + pad) * (K + pad); i++) {
 		A[i] = (float)(gsl_rng_uniform(r) - 0.5);
 		B[i] = (float)(gsl_rng_uniform(r) - 0.5);
@@ -234,7 +243,8 @@ Test(bf16, products_every_layout)
 			gemm_set_precision(GEMM_BF16);
 			gemm_f32(ta, tb, M, N, K, 0.75f, A, lda, B, ldb, 0.5f, C1, N);
 			double e = rel_err(C1, C0, M * N);
-			cr_expect(e > 0 && e < 1.0 / 256, "ta %d tb %d: relative error %.3g", ta, tb, e);
+			cr_expect(e > 0 && e < 1.0 / 256, "ta %d tb %d: relative error %.3g", ta,
+				  tb, e);
 		}
 	gemm_set_precision(GEMM_FP32);
 	free(A);
@@ -281,8 +291,9 @@ check_encode_from_bf16(int from, int bfrom, int embed)
 		else
 			cr_assert(e <= 1.0 / 256, "from H0: block %d, relative %.2e", l + 1, e);
 	}
-	real *rr = xmallocarray((size_t)(N * d), sizeof *rr), *alpha = xmallocarray((size_t)d, sizeof *alpha),
-	    *psi = xmallocarray((size_t)L, sizeof *psi);
+	real *rr = xmallocarray((size_t)(N * d), sizeof *rr),
+	     *alpha = xmallocarray((size_t)d, sizeof *alpha),
+	     *psi = xmallocarray((size_t)L, sizeof *psi);
 	for (int64_t i = 0; i < N * d; i++)
 		rr[i] = (real)gsl_rng_uniform(r) * 2 - 1;
 	for (int64_t i = 0; i < d; i++)
@@ -315,17 +326,34 @@ check_encode_from_bf16(int from, int bfrom, int embed)
 		nz += g1[i] != 0;
 	cr_assert(nz > 0, "no gradient at all");
 	gemm_set_precision(GEMM_FP32);
-	free(Hin); free(rr); free(alpha); free(psi); free(idx); free(g1);
+	free(Hin);
+	free(rr);
+	free(alpha);
+	free(psi);
+	free(idx);
+	free(g1);
 	mws_free(w1);
 	mws_free(w2);
 	bf16_teardown(&M, gs, 2, &b);
 	gsl_rng_free(r);
 }
 
-Test(bf16, encoder_from_block_1_is_the_whole_pass) { check_encode_from_bf16(1, 1, 0); }
-Test(bf16, encoder_from_block_2_is_the_whole_pass) { check_encode_from_bf16(2, 2, 0); }
-Test(bf16, encoder_from_h0_trains_e_too) { check_encode_from_bf16(0, 0, 1); }
-Test(bf16, encoder_from_h0_trains_block_1_up) { check_encode_from_bf16(0, 1, 0); }
+Test(bf16, encoder_from_block_1_is_the_whole_pass)
+{
+	check_encode_from_bf16(1, 1, 0);
+}
+Test(bf16, encoder_from_block_2_is_the_whole_pass)
+{
+	check_encode_from_bf16(2, 2, 0);
+}
+Test(bf16, encoder_from_h0_trains_e_too)
+{
+	check_encode_from_bf16(0, 0, 1);
+}
+Test(bf16, encoder_from_h0_trains_block_1_up)
+{
+	check_encode_from_bf16(0, 1, 0);
+}
 
 /* Without bf16 (no oneDNN, or a CPU without bf16 products, as
  * ONEDNN_MAX_CPU_ISA=AVX2 makes it) --precision bf16 is refused with a
@@ -333,14 +361,18 @@ Test(bf16, encoder_from_h0_trains_block_1_up) { check_encode_from_bf16(0, 1, 0);
 Test(bf16, auto_is_fp32_without_bf16)
 {
 	char why[256], awhy[256];
-	int bf = gemm_choose(GEMM_BF16, why, sizeof why), au = gemm_choose(GEMM_AUTO, awhy, sizeof awhy);
+	int bf = gemm_choose(GEMM_BF16, why, sizeof why),
+	    au = gemm_choose(GEMM_AUTO, awhy, sizeof awhy);
 	if (bf < 0) {
-		cr_expect(strncmp(why, "bf16 is not available: ", 23) == 0, "bf16 refused: '%s'", why);
-		cr_expect(au == GEMM_FP32 && strncmp(awhy, "fp32: ", 6) == 0, "auto: %d '%s'", au, awhy);
+		cr_expect(strncmp(why, "bf16 is not available: ", 23) == 0, "bf16 refused: '%s'",
+			  why);
+		cr_expect(au == GEMM_FP32 && strncmp(awhy, "fp32: ", 6) == 0, "auto: %d '%s'", au,
+			  awhy);
 	} else {
 		cr_expect(bf == GEMM_BF16, "bf16 as asked: %d '%s'", bf, why);
 		cr_expect((au == GEMM_FP32 && strncmp(awhy, "fp32: ", 6) == 0) ||
-			  (au == GEMM_BF16 && strncmp(awhy, "bf16: ", 6) == 0), "auto: %d '%s'", au, awhy);
+			      (au == GEMM_BF16 && strncmp(awhy, "bf16: ", 6) == 0),
+			  "auto: %d '%s'", au, awhy);
 	}
 	gemm_release();
 }

@@ -13,8 +13,8 @@
 #include "centrality.h"
 #include "ref_util.h"
 
-#define EXACT 1e-9		/* relative tolerance, direct algorithms */
-#define ITER 1e-6		/* relative tolerance, iterative solvers */
+#define EXACT 1e-9 /* relative tolerance, direct algorithms */
+#define ITER 1e-6  /* relative tolerance, iterative solvers */
 
 /* All four centralities (and the log of subgraph) into one block. */
 struct all {
@@ -22,13 +22,14 @@ struct all {
 	cent_out out;
 };
 
-static void all_alloc(struct all *a, int32_t n)
+static void
+all_alloc(struct all *a, int32_t n)
 {
 	double *p = malloc(sizeof *p * 5 * (size_t)(n ? n : 1));
 	int32_t i;
 
 	for (i = 0; i < 5 * n; i++)
-		p[i] = NAN;	/* catch entries the callee forgot to write */
+		p[i] = NAN; /* catch entries the callee forgot to write */
 	a->ev = p;
 	a->bc = p + n;
 	a->cl = p + 2 * (size_t)n;
@@ -42,12 +43,14 @@ static void all_alloc(struct all *a, int32_t n)
 	a->out.subgraph_log = a->sl;
 }
 
-static void all_free(struct all *a)
+static void
+all_free(struct all *a)
 {
 	free(a->ev);
 }
 
-static void all_compute(const graph *g, const struct cent_opts *o, struct all *a, cent_ws *ws)
+static void
+all_compute(const graph *g, const struct cent_opts *o, struct all *a, cent_ws *ws)
 {
 	char msg[256] = "";
 	int32_t i;
@@ -64,7 +67,8 @@ static void all_compute(const graph *g, const struct cent_opts *o, struct all *a
  * of the dense adjacency matrix (no LAPACK), then the eigenvector of the
  * largest eigenvalue (sum > 0, unit norm) and sum_j v_j(w)^2 e^{lambda_j}.
  */
-static void jacobi_ref(const graph *g, double *ev, double *sc)
+static void
+jacobi_ref(const graph *g, double *ev, double *sc)
 {
 	int32_t n = g->n, i, j, k, sweep, top = 0;
 	double *A = calloc((size_t)n * n, sizeof *A), *V = calloc((size_t)n * n, sizeof *V);
@@ -92,17 +96,17 @@ static void jacobi_ref(const graph *g, double *ev, double *sc)
 				t = (th >= 0 ? 1 : -1) / (fabs(th) + sqrt(th * th + 1));
 				c = 1 / sqrt(t * t + 1);
 				sn = t * c;
-				for (k = 0; k < n; k++) {	/* A <- A J */
+				for (k = 0; k < n; k++) { /* A <- A J */
 					double akj = A[k * n + i], akl = A[k * n + j];
 					A[k * n + i] = c * akj - sn * akl;
 					A[k * n + j] = sn * akj + c * akl;
 				}
-				for (k = 0; k < n; k++) {	/* A <- J^T A */
+				for (k = 0; k < n; k++) { /* A <- J^T A */
 					double ajk = A[i * n + k], alk = A[j * n + k];
 					A[i * n + k] = c * ajk - sn * alk;
 					A[j * n + k] = sn * ajk + c * alk;
 				}
-				for (k = 0; k < n; k++) {	/* V <- V J */
+				for (k = 0; k < n; k++) { /* V <- V J */
 					double vki = V[k * n + i], vkj = V[k * n + j];
 					V[k * n + i] = c * vki - sn * vkj;
 					V[k * n + j] = sn * vki + c * vkj;
@@ -126,8 +130,9 @@ static void jacobi_ref(const graph *g, double *ev, double *sc)
 
 /* Hand values for BC and CL, Jacobi for EV and SC, plus the closed forms
  * given for EV and SC when not NULL. */
-static void check_hand(const char *name, const graph *g, const double *bc,
-		       const double *cl, const double *ev, const double *sc)
+static void
+check_hand(const char *name, const graph *g, const double *bc, const double *cl, const double *ev,
+	   const double *sc)
 {
 	struct all a;
 	double *jev = malloc(sizeof *jev * (size_t)g->n), *jsc = malloc(sizeof *jsc * (size_t)g->n);
@@ -154,8 +159,8 @@ static void check_hand(const char *name, const graph *g, const double *bc,
 	}
 	for (i = 0; i < g->n; i++)
 		cr_expect(fabs(a.sl[i] - log(a.sc[i])) <= 1e-12 * fmax(1, fabs(a.sl[i])),
-			  "%s node %d: subgraph_log %.17g != log(subgraph) %.17g", name, i,
-			  a.sl[i], log(a.sc[i]));
+			  "%s node %d: subgraph_log %.17g != log(subgraph) %.17g", name, i, a.sl[i],
+			  log(a.sc[i]));
 	cr_expect_eq(a.out.approx, 0, "%s: approx flag %d on a small graph", name, a.out.approx);
 	cr_expect_eq(a.out.subgraph_clamped, 0, "%s: clamped", name);
 	all_free(&a);
@@ -181,8 +186,8 @@ Test(centrality_hand, path5)
 	for (j = 1; j <= 5; j++) {
 		sc[j - 1] = 0;
 		for (k = 1; k <= 5; k++)
-			sc[j - 1] += 2.0 / 6 * pow(sin(j * k * M_PI / 6), 2) *
-				     exp(2 * cos(k * M_PI / 6));
+			sc[j - 1] +=
+			    2.0 / 6 * pow(sin(j * k * M_PI / 6), 2) * exp(2 * cos(k * M_PI / 6));
 	}
 	ref_graph(&g, 5, 4, e);
 	check_hand("path5", &g, bc, cl, ev, sc);
@@ -270,8 +275,9 @@ Test(centrality_hand, components_and_isolated)
 	const double bc[] = { 0, 0, 0, 0, 1.0 / 28, 0, 0, 0, 0 };
 	const double cl[] = { .25, .25, .25, q, .25, q, 0, .125, .125 };
 	const double ev[] = { t, t, t, 0, 0, 0, 0, 0, 0 };
-	const double sc[] = { st, st, st, cosh(r2) / 2 + .5, cosh(r2), cosh(r2) / 2 + .5,
-			      1, cosh(1.0), cosh(1.0) };
+	const double sc[] = {
+		st, st, st, cosh(r2) / 2 + .5, cosh(r2), cosh(r2) / 2 + .5, 1, cosh(1.0), cosh(1.0)
+	};
 	struct all a;
 	graph g;
 	int i;
@@ -280,8 +286,8 @@ Test(centrality_hand, components_and_isolated)
 	check_hand("components_and_isolated", &g, bc, cl, ev, sc);
 	all_compute(&g, NULL, &a, NULL);
 	for (i = 3; i < 9; i++)
-		cr_expect(a.ev[i] == 0.0, "node %d outside the leading component: %g, want 0",
-			  i, a.ev[i]);
+		cr_expect(a.ev[i] == 0.0, "node %d outside the leading component: %g, want 0", i,
+			  a.ev[i]);
 	cr_expect(fabs(a.out.lambda_max - 2.0) < 1e-12, "lambda_max %.17g, want 2",
 		  a.out.lambda_max);
 	all_free(&a);
@@ -384,9 +390,9 @@ Test(centrality_edge, bad_options)
 		int32_t samples;
 		double bc, cl, delta;
 	} bad[] = {
-		{ -1, 0.05, 0.1, 0.1 }, { 0, 0, 0.1, 0.1 }, { 0, 1.5, 0.1, 0.1 },
-		{ 0, NAN, 0.1, 0.1 }, { 0, 0.05, 0, 0.1 }, { 0, 0.05, 0.1, 0 },
-		{ 0, 0.05, 0.1, 1 }, { 0, 0.05, 0.1, NAN },
+		{ -1, 0.05, 0.1, 0.1 }, { 0, 0, 0.1, 0.1 },    { 0, 1.5, 0.1, 0.1 },
+		{ 0, NAN, 0.1, 0.1 },	{ 0, 0.05, 0, 0.1 },   { 0, 0.05, 0.1, 0 },
+		{ 0, 0.05, 0.1, 1 },	{ 0, 0.05, 0.1, NAN },
 	};
 	size_t k;
 
@@ -440,7 +446,8 @@ Test(centrality_edge, subgraph_overflow_complete720)
 	o.subgraph = sc;
 	o.subgraph_log = sl;
 	cr_assert_eq(centrality_compute(&g, NULL, &o, NULL, msg, sizeof msg), 0, "%s", msg);
-	cr_expect_eq(o.subgraph_clamped, n, "clamped %lld, want %d", (long long)o.subgraph_clamped, n);
+	cr_expect_eq(o.subgraph_clamped, n, "clamped %lld, want %d", (long long)o.subgraph_clamped,
+		     n);
 	for (i = 0; i < n; i++) {
 		cr_expect(sc[i] == DBL_MAX, "node %d: %g, want DBL_MAX", i, sc[i]);
 		wl[i] = want_log;
@@ -461,15 +468,16 @@ Test(centrality_edge, subgraph_overflow_complete720)
 /* ---- networkx references ---- */
 
 static const char *refs[] = {
-	"dcbm_n60", "dcbm_n120", "dcbm_sparse_n250", "dcbm_hub_n300", "dense_n220",
-	"overflow_n800", "cora_first400", "imdb_g1", "imdb_g2", "imdb_g453",
+	"dcbm_n60",	 "dcbm_n120",	  "dcbm_sparse_n250", "dcbm_hub_n300", "dense_n220",
+	"overflow_n800", "cora_first400", "imdb_g1",	      "imdb_g2",       "imdb_g453",
 };
 #define NREFS (sizeof refs / sizeof *refs)
 
 /* Max relative differences over the reference graphs, for the summary. */
 static double worst[4];
 
-static void check_ref(const char *name, cent_ws *ws)
+static void
+check_ref(const char *name, cent_ws *ws)
 {
 	static const char *cols[4] = { "eigenvector", "betweenness", "closeness", "subgraph" };
 	struct all a;
@@ -510,8 +518,8 @@ static void check_ref(const char *name, cent_ws *ws)
 			}
 			cr_expect_eq(a.out.subgraph_clamped, nclamp, "%s: %lld clamped, want %lld",
 				     name, (long long)a.out.subgraph_clamped, (long long)nclamp);
-			fprintf(stderr, "%s: networkx inf on %lld nodes, %lld past DBL_MAX\n",
-				name, (long long)ninf, (long long)nclamp);
+			fprintf(stderr, "%s: networkx inf on %lld nodes, %lld past DBL_MAX\n", name,
+				(long long)ninf, (long long)nclamp);
 		}
 		snprintf(label, sizeof label, "%s %s", name, cols[c]);
 		r = ref_check(label, got, want, g.n, EXACT);
@@ -544,8 +552,10 @@ Test(centrality_ref, networkx)
 
 	for (i = 0; i < NREFS; i++)
 		check_ref(refs[i], NULL);
-	fprintf(stderr, "worst max rel diff vs networkx: eigenvector %.3g betweenness %.3g "
-		"closeness %.3g subgraph %.3g\n", worst[0], worst[1], worst[2], worst[3]);
+	fprintf(stderr,
+		"worst max rel diff vs networkx: eigenvector %.3g betweenness %.3g "
+		"closeness %.3g subgraph %.3g\n",
+		worst[0], worst[1], worst[2], worst[3]);
 }
 
 Test(centrality_ref, networkx_shared_ws)
@@ -563,7 +573,8 @@ Test(centrality_ref, networkx_shared_ws)
 
 /* A sparse 3000-node graph (ring lattice + chords) big enough for the
  * searches to run on several threads. */
-static void lattice_graph(graph *g)
+static void
+lattice_graph(graph *g)
 {
 	const int32_t n = 3000;
 	int32_t u[3 * 3000], v[3 * 3000], i;
@@ -575,8 +586,8 @@ static void lattice_graph(graph *g)
 		u[3 * i + 2] = i, v[3 * i + 2] = (int32_t)(((int64_t)i * 7919 + 13) % n);
 	}
 	graph_init(g);
-	cr_assert_eq(graph_build(g, n, 3 * n, u, v, GRAPH_SIMPLIFY, NULL, msg, sizeof msg), 0,
-		     "%s", msg);
+	cr_assert_eq(graph_build(g, n, 3 * n, u, v, GRAPH_SIMPLIFY, NULL, msg, sizeof msg), 0, "%s",
+		     msg);
 }
 
 Test(centrality_det, thread_counts)
@@ -602,7 +613,8 @@ Test(centrality_det, thread_counts)
 		omp_set_num_threads(saved);
 		for (t = 1; t < 3; t++)
 			cr_expect(memcmp(a[0].ev, a[t].ev, sizeof(double) * 5 * (size_t)g.n) == 0,
-				  "%s: results with %d threads differ from 1 thread", names[k], t + 1);
+				  "%s: results with %d threads differ from 1 thread", names[k],
+				  t + 1);
 		for (t = 0; t < 3; t++)
 			all_free(&a[t]);
 		graph_free(&g);
@@ -620,8 +632,9 @@ Test(centrality_det, thread_counts)
 		for (t = 0; t < 3; t++) {
 			omp_set_num_threads(t + 1);
 			all_compute(&g, &o, &a[t], NULL);
-			cr_expect(a[t].out.approx == (CENT_BETWEENNESS | CENT_CLOSENESS |
-						      CENT_SUBGRAPH), "approx %d", a[t].out.approx);
+			cr_expect(a[t].out.approx ==
+				      (CENT_BETWEENNESS | CENT_CLOSENESS | CENT_SUBGRAPH),
+				  "approx %d", a[t].out.approx);
 		}
 		omp_set_num_threads(saved);
 		for (t = 1; t < 3; t++)
@@ -637,7 +650,8 @@ Test(centrality_det, thread_counts)
 /* ---- estimators ---- */
 
 /* Pearson correlation of x and y. */
-static double corr(const double *x, const double *y, int32_t n)
+static double
+corr(const double *x, const double *y, int32_t n)
 {
 	double mx = 0, my = 0, sxy = 0, sxx = 0, syy = 0;
 	int32_t i;
@@ -657,7 +671,8 @@ static double corr(const double *x, const double *y, int32_t n)
 }
 
 /* Betweenness and closeness only (the searches), into a fresh struct all. */
-static void paths_compute(const graph *g, const struct cent_opts *o, struct all *a)
+static void
+paths_compute(const graph *g, const struct cent_opts *o, struct all *a)
 {
 	char msg[256];
 
@@ -667,8 +682,8 @@ static void paths_compute(const graph *g, const struct cent_opts *o, struct all 
 }
 
 /* Largest |est - ex| (betweenness) and |est - ex| / ex (closeness). */
-static void max_errors(const struct all *est, const struct all *ex, int32_t n, double *bc,
-		       double *cl)
+static void
+max_errors(const struct all *est, const struct all *ex, int32_t n, double *bc, double *cl)
 {
 	int32_t i;
 
@@ -684,7 +699,8 @@ static void max_errors(const struct all *est, const struct all *ex, int32_t n, d
  * every node whose index is a multiple of `every`: the hub carries a large
  * betweenness that varies much from source to source, the hard case of
  * the bounds. */
-static void hub_graph(graph *g, int32_t n, int32_t every)
+static void
+hub_graph(graph *g, int32_t n, int32_t every)
 {
 	int32_t *u = malloc(sizeof *u * 3 * (size_t)n), *v = malloc(sizeof *v * 3 * (size_t)n);
 	int64_t m = 0;
@@ -698,8 +714,8 @@ static void hub_graph(graph *g, int32_t n, int32_t every)
 			u[m] = 0, v[m++] = i;
 	}
 	graph_init(g);
-	cr_assert_eq(graph_build(g, n, m, u, v, GRAPH_SIMPLIFY, NULL, msg, sizeof msg), 0,
-		     "%s", msg);
+	cr_assert_eq(graph_build(g, n, m, u, v, GRAPH_SIMPLIFY, NULL, msg, sizeof msg), 0, "%s",
+		     msg);
 	free(u);
 	free(v);
 }
@@ -767,10 +783,13 @@ Test(centrality_bounds, hold_on_known_values)
 	 * the bound the call reports (to rounding), and the bound within what
 	 * was asked; the sampling must really sample. */
 	static const struct {
-		int kind;	/* 0 hub graph, 1 lattice */
+		int kind; /* 0 hub graph, 1 lattice */
 		double bc, cl;
 	} cases[] = {
-		{ 0, 0.1, 0.2 }, { 0, 0.2, 0.3 }, { 1, 0.2, 0.3 }, { 1, 0.3, 0.5 },
+		{ 0, 0.1, 0.2 },
+		{ 0, 0.2, 0.3 },
+		{ 1, 0.2, 0.3 },
+		{ 1, 0.3, 0.5 },
 	};
 	size_t k;
 
@@ -792,16 +811,17 @@ Test(centrality_bounds, hold_on_known_values)
 		o.seed = 5 + k;
 		paths_compute(&g, &o, &ap);
 		max_errors(&ap, &ex, g.n, &ebc, &ecl);
-		fprintf(stderr, "case %zu (n %d): %lld sources; betweenness error %.3g, bound "
-			"%.3g (asked %g); closeness error %.3g, bound %.3g (asked %g)\n", k,
-			g.n, (long long)ap.out.sources, ebc, ap.out.bc_bound, cases[k].bc, ecl,
+		fprintf(stderr,
+			"case %zu (n %d): %lld sources; betweenness error %.3g, bound "
+			"%.3g (asked %g); closeness error %.3g, bound %.3g (asked %g)\n",
+			k, g.n, (long long)ap.out.sources, ebc, ap.out.bc_bound, cases[k].bc, ecl,
 			ap.out.cl_bound, cases[k].cl);
-		cr_expect(ap.out.approx == (CENT_BETWEENNESS | CENT_CLOSENESS), "case %zu: approx %d",
-			  k, ap.out.approx);
+		cr_expect(ap.out.approx == (CENT_BETWEENNESS | CENT_CLOSENESS),
+			  "case %zu: approx %d", k, ap.out.approx);
 		cr_expect(ap.out.sources < g.n / 3, "case %zu: %lld sources", k,
 			  (long long)ap.out.sources);
-		cr_expect(ebc <= ap.out.bc_bound + 1e-12, "case %zu: betweenness error %g > bound %g",
-			  k, ebc, ap.out.bc_bound);
+		cr_expect(ebc <= ap.out.bc_bound + 1e-12,
+			  "case %zu: betweenness error %g > bound %g", k, ebc, ap.out.bc_bound);
 		cr_expect(ecl <= ap.out.cl_bound + 1e-12, "case %zu: closeness error %g > bound %g",
 			  k, ecl, ap.out.cl_bound);
 		cr_expect(ap.out.bc_bound <= cases[k].bc && ap.out.cl_bound <= cases[k].cl,
@@ -861,8 +881,10 @@ Test(centrality_bounds, unbiased)
 		fprintf(stderr, "node %d: exact %.5g, mean of %d estimates %.5g, sd %.3g\n", top[i],
 			ex.bc[top[i]], R, mean, sd);
 		cr_expect(sd > 0, "node %d: the estimates do not vary", top[i]);
-		cr_expect(fabs(mean - ex.bc[top[i]]) <= 4 * sd / sqrt(R), "node %d: mean %g vs "
-			  "exact %g (sd %g)", top[i], mean, ex.bc[top[i]], sd);
+		cr_expect(fabs(mean - ex.bc[top[i]]) <= 4 * sd / sqrt(R),
+			  "node %d: mean %g vs "
+			  "exact %g (sd %g)",
+			  top[i], mean, ex.bc[top[i]], sd);
 	}
 	all_free(&ex);
 	graph_free(&g);
@@ -875,7 +897,8 @@ struct calls {
 	int64_t last_done, last_total;
 };
 
-static void count_calls(void *arg, int phase, int64_t done, int64_t total)
+static void
+count_calls(void *arg, int phase, int64_t done, int64_t total)
 {
 	struct calls *c = arg;
 
@@ -989,9 +1012,10 @@ Test(centrality_approx, sampled_paths)
 	c_bc = corr(ap.bc, ex.bc, g.n);
 	c_cl = corr(ap.cl, ex.cl, g.n);
 	max_errors(&ap, &ex, g.n, &ebc, &ecl);
-	fprintf(stderr, "sampled 36/120: corr bc %.4f cl %.4f, max rel err cl %.4f (bound %.3g), "
-		"max err bc %.4f (bound %.3g), exact cl on %d nodes\n", c_bc, c_cl, ecl,
-		ap.out.cl_bound, ebc, ap.out.bc_bound, nsrc);
+	fprintf(stderr,
+		"sampled 36/120: corr bc %.4f cl %.4f, max rel err cl %.4f (bound %.3g), "
+		"max err bc %.4f (bound %.3g), exact cl on %d nodes\n",
+		c_bc, c_cl, ecl, ap.out.cl_bound, ebc, ap.out.bc_bound, nsrc);
 	/* 36 draws from 120 nodes hit about 120 (1 - (119/120)^36) = 31.1 */
 	cr_expect(nsrc >= 25, "closeness of the drawn nodes must be exact (%d equal)", nsrc);
 	cr_expect(c_bc > 0.9, "betweenness estimate correlation %.4f", c_bc);
@@ -1032,8 +1056,7 @@ Test(centrality_approx, sampled_paths_components)
 	o.exact_max = 100;
 	o.samples = 30;
 	paths_compute(&g, &o, &ap);
-	cr_expect(ap.out.approx == (CENT_BETWEENNESS | CENT_CLOSENESS), "approx %d",
-		  ap.out.approx);
+	cr_expect(ap.out.approx == (CENT_BETWEENNESS | CENT_CLOSENESS), "approx %d", ap.out.approx);
 	cr_expect(ap.out.sampled_comps == 1 && ap.out.sampled == 30, "%d components, %lld draws",
 		  ap.out.sampled_comps, (long long)ap.out.sampled);
 	for (i = 0; i < g.n; i++) {
@@ -1052,8 +1075,10 @@ Test(centrality_approx, sampled_paths_components)
 			in_big += !exact_bc || ap.cl[i] != ex.cl[i];
 		}
 		(void)nodes;
-		cr_expect(in_big <= 127, "%d nodes differ from exact, more than the sampled "
-			  "component's 127", in_big);
+		cr_expect(in_big <= 127,
+			  "%d nodes differ from exact, more than the sampled "
+			  "component's 127",
+			  in_big);
 	}
 	fprintf(stderr, "sampled 30/127 with components: corr bc %.4f cl %.4f\n",
 		corr(ap.bc, ex.bc, g.n), corr(ap.cl, ex.cl, g.n));
@@ -1077,7 +1102,7 @@ Test(centrality_approx, subgraph_leading_pairs)
 		int32_t exact_max, pairs;
 		double maxrel, maxbound;
 	} cases[] = {
-		{ "cora_first400", 50, 32, 0.08, 100 },	/* measured 0.057 */
+		{ "cora_first400", 50, 32, 0.08, 100 }, /* measured 0.057 */
 		{ "dcbm_n120", 50, 16, 0.035, 100 },	/* measured 0.025 */
 		{ "dense_n220", 100, 16, 1e-9, 1e-8 },	/* measured 4.5e-12 */
 		{ "imdb_g453", 50, 16, 1e-8, 1e-6 },	/* measured 2.6e-10 */
@@ -1099,8 +1124,8 @@ Test(centrality_approx, subgraph_leading_pairs)
 		o.eig_pairs = cases[k].pairs;
 		all_alloc(&ap, g.n);
 		ap.out.betweenness = ap.out.closeness = NULL;
-		cr_assert_eq(centrality_compute(&g, &o, &ap.out, NULL, msg, sizeof msg), 0,
-			     "%s", msg);
+		cr_assert_eq(centrality_compute(&g, &o, &ap.out, NULL, msg, sizeof msg), 0, "%s",
+			     msg);
 		cr_expect(ap.out.approx == CENT_SUBGRAPH, "%s: approx %d", cases[k].name,
 			  ap.out.approx);
 		for (i = 0; i < g.n; i++) {
@@ -1156,8 +1181,10 @@ Test(centrality_approx, estimates_within_range)
 	paths_compute(&g, &o, &a);
 	cr_assert(a.out.approx & CENT_BETWEENNESS, "betweenness was not estimated");
 	cr_expect(a.bc[0] <= 1.0, "centre: betweenness %.17g > 1", a.bc[0]);
-	cr_expect(a.bc[0] >= 1.0 - a.out.bc_bound, "centre: %.17g, more than the bound %g "
-		  "below 1", a.bc[0], a.out.bc_bound);
+	cr_expect(a.bc[0] >= 1.0 - a.out.bc_bound,
+		  "centre: %.17g, more than the bound %g "
+		  "below 1",
+		  a.bc[0], a.out.bc_bound);
 	for (i = 0; i < N; i++) {
 		cr_expect(a.bc[i] >= 0 && a.bc[i] <= 1, "node %d: betweenness %g", i, a.bc[i]);
 		cr_expect(a.cl[i] >= 0 && a.cl[i] <= 1, "node %d: closeness %g", i, a.cl[i]);
@@ -1174,13 +1201,14 @@ struct phases {
 	int64_t done[3], total[3];
 };
 
-static void phase_calls(void *arg, int phase, int64_t done, int64_t total)
+static void
+phase_calls(void *arg, int phase, int64_t done, int64_t total)
 {
 	struct phases *p = arg;
 
 	cr_assert(phase >= CENT_P_SOURCES && phase <= CENT_P_LANCZOS, "phase %d", phase);
 	if (phase == CENT_P_LANCZOS && done < p->done[phase])
-		p->runs++;	/* a new Lanczos run starts from 1 */
+		p->runs++; /* a new Lanczos run starts from 1 */
 	else if (done < p->done[phase] || (total && done > total))
 		p->bad++;
 	p->n[phase]++;

@@ -27,15 +27,16 @@
  * for a descheduled OpenMP thread.  The threaded path gives the same edges
  * (dcbm_determinism::thread_count_does_not_matter), so it is covered too.
  */
-static void one_thread(void)
+static void
+one_thread(void)
 {
 #ifdef _OPENMP
 	omp_set_num_threads(1);
 #endif
 }
 
-static void model(dcbm *d, int32_t n, int32_t K, double pdq, double gamma,
-		  double dbar, uint64_t seed)
+static void
+model(dcbm *d, int32_t n, int32_t K, double pdq, double gamma, double dbar, uint64_t seed)
 {
 	struct dcbm_params p = { n, K, pdq, dbar / 10.0, gamma, dbar };
 	gsl_rng *r = rng_new(seed, 0);
@@ -45,7 +46,8 @@ static void model(dcbm *d, int32_t n, int32_t K, double pdq, double gamma,
 }
 
 /* p_uv written out again from the model's definition, not dcbm_prob(). */
-static double pair_p(const dcbm *d, int32_t u, int32_t v)
+static double
+pair_p(const dcbm *d, int32_t u, int32_t v)
 {
 	double P = d->cluster[u] == d->cluster[v] ? d->p_in : d->p_in / d->par.p_div_q;
 
@@ -53,7 +55,8 @@ static double pair_p(const dcbm *d, int32_t u, int32_t v)
 }
 
 /* Exact mean and variance of the edge count: sums over all pairs u < v. */
-static void exact_m(const dcbm *d, double *mu, double *var)
+static void
+exact_m(const dcbm *d, double *mu, double *var)
 {
 	int32_t u, v;
 
@@ -67,7 +70,8 @@ static void exact_m(const dcbm *d, double *mu, double *var)
 }
 
 /* u < v, ids in range, strictly increasing (u, v): canonical and simple. */
-static void check_canonical(const dcbm_edges *e, int32_t n)
+static void
+check_canonical(const dcbm_edges *e, int32_t n)
 {
 	int64_t i;
 
@@ -76,13 +80,14 @@ static void check_canonical(const dcbm_edges *e, int32_t n)
 			  "edge %lld: %d-%d (n %d)", (long long)i, e->u[i], e->v[i], n);
 		if (i > 0)
 			cr_assert(e->u[i - 1] < e->u[i] ||
-				  (e->u[i - 1] == e->u[i] && e->v[i - 1] < e->v[i]),
-				  "edge %lld: %d-%d after %d-%d", (long long)i, e->u[i],
-				  e->v[i], e->u[i - 1], e->v[i - 1]);
+				      (e->u[i - 1] == e->u[i] && e->v[i - 1] < e->v[i]),
+				  "edge %lld: %d-%d after %d-%d", (long long)i, e->u[i], e->v[i],
+				  e->u[i - 1], e->v[i - 1]);
 	}
 }
 
-static double mean_theta(const dcbm *d)
+static double
+mean_theta(const dcbm *d)
 {
 	double s = 0.0;
 	int32_t u;
@@ -96,9 +101,14 @@ static double mean_theta(const dcbm *d)
 
 Test(dcbm_model, theta_mean_one_and_target_degree)
 {
-	static const struct { int32_t n, K; double pdq, gamma, dbar; } c[] = {
-		{ 500, 2, 3.0, 2.0, 1.0 }, { 800, 10, 6.0, 10.0, 20.0 },
-		{ 300, 5, 4.5, 2.5, 12.0 }, { 50, 7, 3.0, 3.0, 5.0 },
+	static const struct {
+		int32_t n, K;
+		double pdq, gamma, dbar;
+	} c[] = {
+		{ 500, 2, 3.0, 2.0, 1.0 },
+		{ 800, 10, 6.0, 10.0, 20.0 },
+		{ 300, 5, 4.5, 2.5, 12.0 },
+		{ 50, 7, 3.0, 3.0, 5.0 },
 	};
 	size_t t;
 
@@ -109,8 +119,8 @@ Test(dcbm_model, theta_mean_one_and_target_degree)
 
 		dcbm_init(&d);
 		model(&d, c[t].n, c[t].K, c[t].pdq, c[t].gamma, c[t].dbar, 100 + t);
-		cr_assert(fabs(mean_theta(&d) - 1.0) < 1e-12, "case %zu: mean theta %.15g",
-			  t, mean_theta(&d));
+		cr_assert(fabs(mean_theta(&d) - 1.0) < 1e-12, "case %zu: mean theta %.15g", t,
+			  mean_theta(&d));
 		for (u = 0; u < c[t].n; u++) {
 			cr_assert(d.cluster[u] >= 0 && d.cluster[u] < c[t].K);
 			cr_assert(d.theta[u] > 0.0 && isfinite(d.theta[u]));
@@ -192,9 +202,12 @@ Test(dcbm_sample, edge_count_matches_exact_expectation)
 	 * dense) and a tiny task size so that bucket pairs are cut into many
 	 * independently sampled pieces.
 	 */
-	static const struct { int32_t n, K; double pdq, gamma, dbar, task; } c[] = {
-		{ 600, 3, 4.0, 2.05, 40.0, 50.0 }, { 1500, 10, 6.0, 10.0, 20.0, DCBM_TASK_SIZE },
-		{ 1000, 2, 3.0, 2.5, 2.0, 200.0 }, { 2000, 6, 5.0, 4.0, 10.0, DCBM_TASK_SIZE },
+	static const struct {
+		int32_t n, K;
+		double pdq, gamma, dbar, task;
+	} c[] = {
+		{ 600, 3, 4.0, 2.05, 40.0, 50.0 },    { 1500, 10, 6.0, 10.0, 20.0, DCBM_TASK_SIZE },
+		{ 1000, 2, 3.0, 2.5, 2.0, 200.0 },    { 2000, 6, 5.0, 4.0, 10.0, DCBM_TASK_SIZE },
 		{ 1500, 300, 4.0, 2.2, 10.0, 100.0 }, { 800, 1, 4.0, 3.0, 8.0, 300.0 },
 	};
 	enum { R = 100 };
@@ -213,7 +226,7 @@ Test(dcbm_sample, edge_count_matches_exact_expectation)
 		model(&d, c[t].n, c[t].K, c[t].pdq, c[t].gamma, c[t].dbar, 200 + t);
 		d.task_size = c[t].task;
 		exact_m(&d, &mu, &var);
-		if (t == 0)	/* the clipping edge case is really exercised */
+		if (t == 0) /* the clipping edge case is really exercised */
 			cr_assert(mu < 0.9 * c[t].dbar * c[t].n / 2,
 				  "case 0 should clip: E[m] %g vs unclipped %g", mu,
 				  c[t].dbar * c[t].n / 2);
@@ -248,7 +261,8 @@ struct pairfit {
 	int64_t df;
 };
 
-static struct pairfit pair_fit(const dcbm *d, const int32_t *cnt, int R)
+static struct pairfit
+pair_fit(const dcbm *d, const int32_t *cnt, int R)
 {
 	struct pairfit f = { 0.0, 0.0, 0 };
 	int32_t n = d->par.n, u, v;
@@ -319,11 +333,11 @@ Test(dcbm_sample, pair_marginals_agree_with_brute_force)
 		f1 = pair_fit(&d, c1, R);
 		f2 = pair_fit(&d, c2, R);
 		cr_assert(fabs(f1.chi2 - f1.df) < 6 * sqrt(2.0 * f1.df) && f1.maxz < 5.5,
-			  "K %d bucketed: chi2 %.1f on %lld d.o.f., max |z| %.2f", Ks[t],
-			  f1.chi2, (long long)f1.df, f1.maxz);
+			  "K %d bucketed: chi2 %.1f on %lld d.o.f., max |z| %.2f", Ks[t], f1.chi2,
+			  (long long)f1.df, f1.maxz);
 		cr_assert(fabs(f2.chi2 - f2.df) < 6 * sqrt(2.0 * f2.df) && f2.maxz < 5.5,
-			  "K %d dense: chi2 %.1f on %lld d.o.f., max |z| %.2f", Ks[t],
-			  f2.chi2, (long long)f2.df, f2.maxz);
+			  "K %d dense: chi2 %.1f on %lld d.o.f., max |z| %.2f", Ks[t], f2.chi2,
+			  (long long)f2.df, f2.maxz);
 		/* c1 - c2 has variance 2 R p (1 - p); p pooled from both. */
 		for (i = 0; i < N * N; i++) {
 			double ph = (c1[i] + c2[i]) / (2.0 * R);
@@ -351,8 +365,11 @@ Test(dcbm_sample, node_degrees_agree_with_expectation)
 	 * mean degree over R samples against its exact expectation
 	 * sum_v p_uv, for both samplers (max |z| over nodes < 5.5).
 	 */
-	static const struct { int32_t K; double pdq, gamma, dbar; } c[] = {
-		{ 3, 4.0, 2.2, 10.0 }, { 8, 3.0, 9.0, 20.0 }, { 2, 6.0, 2.0, 1.0 },
+	static const struct {
+		int32_t K;
+		double pdq, gamma, dbar;
+	} c[] = {
+		{ 3, 4.0, 2.2, 10.0 }, { 8, 3.0, 9.0, 20.0 },	{ 2, 6.0, 2.0, 1.0 },
 		{ 1, 4.0, 2.5, 10.0 }, { 120, 5.0, 2.2, 12.0 },
 	};
 	enum { R = 150, N = 400 };
@@ -402,9 +419,10 @@ Test(dcbm_sample, node_degrees_agree_with_expectation)
 				if (vd[u] < 1e-9)
 					continue;
 				z = (got[s][u] / R - ed[u]) / sqrt(vd[u] / R);
-				cr_assert(fabs(z) < 5.5, "case %zu %s: node %d mean degree %.3f, "
-					  "expected %.3f (z %.2f)", t, s ? "dense" : "bucketed",
-					  u, got[s][u] / R, ed[u], z);
+				cr_assert(fabs(z) < 5.5,
+					  "case %zu %s: node %d mean degree %.3f, "
+					  "expected %.3f (z %.2f)",
+					  t, s ? "dense" : "bucketed", u, got[s][u] / R, ed[u], z);
 			}
 		dcbm_edges_free(&e);
 		dcbm_free(&d);
@@ -452,8 +470,8 @@ Test(dcbm_sample, within_between_density_ratio)
 			wout += Th[k] * (tot - Th[k]) / 2;
 		ratio = ((double)min / win) / ((double)(e.m - min) / wout);
 		cr_assert(fabs(ratio / pdq[t] - 1.0) < 0.07,
-			  "p_div_q %g: measured ratio %.3f (m_in %lld, m_out %lld)", pdq[t],
-			  ratio, (long long)min, (long long)(e.m - min));
+			  "p_div_q %g: measured ratio %.3f (m_in %lld, m_out %lld)", pdq[t], ratio,
+			  (long long)min, (long long)(e.m - min));
 		dcbm_edges_free(&e);
 		dcbm_free(&d);
 	}
@@ -463,7 +481,8 @@ Test(dcbm_sample, within_between_density_ratio)
  * Share of all edge endpoints held by the top 1% of nodes by degree, and
  * the coefficient of variation of the degrees.
  */
-static void degree_stats(const dcbm_edges *e, int32_t n, double *top, double *cv)
+static void
+degree_stats(const dcbm_edges *e, int32_t n, double *top, double *cv)
 {
 	int64_t *deg = calloc((size_t)n, sizeof *deg), *cnt, i, d, maxd = 0, need, got;
 	double s = 0, ss = 0, mean, sum = 0;
@@ -529,28 +548,34 @@ Test(dcbm_sample, small_gamma_heavier_degree_tail)
 		}
 	for (s = 0; s < 3; s++) {
 		cr_assert(top[0][s] > 1.3 * top[1][s] && top[1][s] > 2.0 * top[2][s],
-			  "seed %d: top-1%% degree share %.3f (gamma 2.1), %.3f (3), %.3f (8)",
-			  s, top[0][s], top[1][s], top[2][s]);
+			  "seed %d: top-1%% degree share %.3f (gamma 2.1), %.3f (3), %.3f (8)", s,
+			  top[0][s], top[1][s], top[2][s]);
 		cr_assert(top[2][s] > 0.015 && top[2][s] < 0.035 && cv[2][s] > 0.3 &&
-			  cv[2][s] < 0.45, "gamma 8: top-1%% share %.4f, degree cv %.3f",
-			  top[2][s], cv[2][s]);
+			      cv[2][s] < 0.45,
+			  "gamma 8: top-1%% share %.4f, degree cv %.3f", top[2][s], cv[2][s]);
 	}
 }
 
 /* ---- determinism ---- */
 
-static struct dcbm_ranges paper_ranges(void)
+static struct dcbm_ranges
+paper_ranges(void)
 {
 	struct dcbm_ranges R = {
-		.nodes = { 100, 2000 }, .clusters = { 2, 10 }, .p_div_q = { 3, 6 },
-		.k = { 0.1, 2 }, .gamma = { 2, 10 }, .deg_per_k = 10,
-		.mean_degree = { 0, 0 }, .use_mean_degree = 0,
+		.nodes = { 100, 2000 },
+		.clusters = { 2, 10 },
+		.p_div_q = { 3, 6 },
+		.k = { 0.1, 2 },
+		.gamma = { 2, 10 },
+		.deg_per_k = 10,
+		.mean_degree = { 0, 0 },
+		.use_mean_degree = 0,
 	};
 	return R;
 }
 
-static int same_graph(const dcbm *d1, const dcbm_edges *e1, const dcbm *d2,
-		      const dcbm_edges *e2)
+static int
+same_graph(const dcbm *d1, const dcbm_edges *e1, const dcbm *d2, const dcbm_edges *e2)
 {
 	return d1->par.n == d2->par.n && e1->m == e2->m &&
 	       memcmp(&d1->par, &d2->par, sizeof d1->par) == 0 &&
@@ -602,7 +627,7 @@ Test(dcbm_determinism, thread_count_does_not_matter)
 	dcbm_init(&d);
 	dcbm_edges_init(&e1);
 	dcbm_edges_init(&e2);
-	model(&d, 60000, 4, 4.0, 4.0, 12.0, 800);	/* m ~ 360000 */
+	model(&d, 60000, 4, 4.0, 4.0, 12.0, 800); /* m ~ 360000 */
 	d.task_size = 3000.0;
 #ifdef _OPENMP
 	omp_set_num_threads(1);
@@ -621,7 +646,7 @@ Test(dcbm_determinism, thread_count_does_not_matter)
 	cr_assert(e1.m > (1 << 18) && e1.m == e2.m, "m %lld vs %lld", (long long)e1.m,
 		  (long long)e2.m);
 	cr_assert(memcmp(e1.u, e2.u, (size_t)e1.m * sizeof *e1.u) == 0 &&
-		  memcmp(e1.v, e2.v, (size_t)e1.m * sizeof *e1.v) == 0,
+		      memcmp(e1.v, e2.v, (size_t)e1.m * sizeof *e1.v) == 0,
 		  "1 and 2 threads gave different edges");
 	dcbm_edges_free(&e1);
 	dcbm_edges_free(&e2);
@@ -666,15 +691,20 @@ Test(dcbm_params, check_rejects_bad_values)
 	char msg[128];
 
 	cr_assert(dcbm_params_check(&ok, msg, sizeof msg) == 0);
-	p = ok; p.n = 0;
+	p = ok;
+	p.n = 0;
 	cr_assert(dcbm_params_check(&p, msg, sizeof msg) == -1 && strstr(msg, "nodes"));
-	p = ok; p.K = 0;
+	p = ok;
+	p.K = 0;
 	cr_assert(dcbm_params_check(&p, msg, sizeof msg) == -1 && strstr(msg, "clusters"));
-	p = ok; p.p_div_q = 0.5;
+	p = ok;
+	p.p_div_q = 0.5;
 	cr_assert(dcbm_params_check(&p, msg, sizeof msg) == -1 && strstr(msg, "p_div_q"));
-	p = ok; p.gamma = 1.0;
+	p = ok;
+	p.gamma = 1.0;
 	cr_assert(dcbm_params_check(&p, msg, sizeof msg) == -1 && strstr(msg, "gamma"));
-	p = ok; p.mean_degree = NAN;
+	p = ok;
+	p.mean_degree = NAN;
 	cr_assert(dcbm_params_check(&p, msg, sizeof msg) == -1 && strstr(msg, "degree"));
 }
 

@@ -101,7 +101,7 @@ Test(xsum, any_order_any_split)
 	enum { N = 1000, T = 8 };
 	gsl_rng *r = rng_new(5, 0);
 	float *x = xmallocarray(N * T, sizeof *x), *a = xmallocarray(N, sizeof *a),
-	    *b = xmallocarray(N, sizeof *b);
+	      *b = xmallocarray(N, sizeof *b);
 	xsum s, p[3];
 
 	for (int i = 0; i < N * T; i++)
@@ -114,7 +114,7 @@ Test(xsum, any_order_any_split)
 	for (int i = 0; i < N; i++) {
 		double e = 0;
 		for (int t = 0; t < T; t++)
-			e += x[t * N + i];	/* exact in double */
+			e += x[t * N + i]; /* exact in double */
 		cr_assert(a[i] == (float)e, "element %d: %a, want %a", i, (double)a[i], e);
 	}
 	/* reversed, in three parts merged as ranks would */
@@ -165,8 +165,9 @@ graph_of(int64_t id, int32_t n, int K)
 	return lg;
 }
 
-#define SAME(f, n) cr_assert(memcmp(p.f, w.f, (size_t)(n) * sizeof *p.f) == 0, \
-			     "graph %d: %s differs from the graph's own batch", g, #f)
+#define SAME(f, n) \
+	cr_assert(memcmp(p.f, w.f, (size_t)(n) * sizeof *p.f) == 0, \
+		  "graph %d: %s differs from the graph's own batch", g, #f)
 
 Test(batch_graph, each_part_is_the_graphs_own_batch)
 {
@@ -183,7 +184,7 @@ Test(batch_graph, each_part_is_the_graphs_own_batch)
 	batch_opts_default(&bo);
 	bo.npos = 5;
 	bo.nneg = 7;
-	bo.support_fraction = 0.5;	/* clusters may be absent from the support */
+	bo.support_fraction = 0.5; /* clusters may be absent from the support */
 	batch_init(&b);
 	batch_init(&p);
 	batch_init(&w);
@@ -192,7 +193,7 @@ Test(batch_graph, each_part_is_the_graphs_own_batch)
 		batch_graph(&p, &b, g);
 		cr_assert(batch_build(&w, gs + g, 1, 9, 2, &bo, msg, sizeof msg) == 0, "%s", msg);
 		cr_assert(p.G == 1 && p.N == w.N && p.F == w.F && p.P == w.P && p.U == w.U &&
-			  p.Ns == w.Ns && p.ncl == w.ncl && p.Q == w.Q && p.kmax == w.kmax,
+			      p.Ns == w.Ns && p.ncl == w.ncl && p.Q == w.Q && p.kmax == w.kmax,
 			  "graph %d: the sizes of the graph's own batch", g);
 		SAME(off, 2);
 		SAME(X, w.N * w.F);
@@ -270,8 +271,10 @@ Test(model_step_part, parts_add_up_to_the_batch)
 			ls[k] += o.loss[k];
 	}
 	for (int k = 0; k < NTASK; k++)
-		cr_expect(fabs(ls[k] - lw[k]) <= 1e-12 * fabs(lw[k]), "loss %s: parts %.17g, "
-			  "batch %.17g", task_name[k], ls[k], lw[k]);
+		cr_expect(fabs(ls[k] - lw[k]) <= 1e-12 * fabs(lw[k]),
+			  "loss %s: parts %.17g, "
+			  "batch %.17g",
+			  task_name[k], ls[k], lw[k]);
 	double mx = 0, scale = 0;
 	int64_t at = -1;
 	for (int64_t i = 0; i < M.n; i++) {
@@ -282,8 +285,10 @@ Test(model_step_part, parts_add_up_to_the_batch)
 		if (fabs(gw[i]) > scale)
 			scale = fabs(gw[i]);
 	}
-	cr_expect(scale > 0 && mx <= 1e-12 * scale, "gradients: max diff %g at %lld (largest "
-		  "gradient %g)", mx, (long long)at, scale);
+	cr_expect(scale > 0 && mx <= 1e-12 * scale,
+		  "gradients: max diff %g at %lld (largest "
+		  "gradient %g)",
+		  mx, (long long)at, scale);
 	free(gw);
 	free(gp);
 	mws_free(w);

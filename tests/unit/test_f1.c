@@ -124,8 +124,8 @@ Test(f1, paired_interval_by_hand)
 	double c[] = { 0.52, 0.54, 0.52, 0.54, 0.52 }, e[] = { 0.5, 0.5, 0.5, 0.5, 0.5 };
 	f1_paired(c, e, 5, &p);
 	cr_expect(fabs(p.sd - sqrt(0.00012)) < 1e-12, "sd %.7f", p.sd);
-	cr_expect(fabs(p.lo - 0.0143982) < 1e-6 && fabs(p.hi - 0.0416018) < 1e-6,
-		  "[%.7f, %.7f]", p.lo, p.hi);
+	cr_expect(fabs(p.lo - 0.0143982) < 1e-6 && fabs(p.hi - 0.0416018) < 1e-6, "[%.7f, %.7f]",
+		  p.lo, p.hi);
 	cr_expect(p.gain == 1);
 	/* one run: the difference, no interval */
 	f1_paired(c, e, 1, &p);

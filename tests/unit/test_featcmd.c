@@ -34,17 +34,31 @@ Test(featcmd, builtin_invocations)
 	cr_expect_str_eq(builtin("nodefeat -q --set rwse"), "rwse");
 	cr_expect_str_eq(builtin("nodefeat --set rwse -q"), "rwse");
 	cr_expect_str_eq(builtin("nodefeat --set=rwse"), "rwse");
-	cr_expect_str_eq(builtin("nodefeat --set rwse --set paper"), "paper");	/* the last */
+	cr_expect_str_eq(builtin("nodefeat --set rwse --set paper"), "paper"); /* the last */
 }
 
 Test(featcmd, commands_are_not_builtin)
 {
 	static const char *const cmds[] = {
-		"", "   ", "nodefeat --set", "nodefeat --set foo", "nodefeat --set=",
-		"nodefeat -j 1", "nodefeat -q --set rwse --rw-steps 8", "nodefeat --scale log",
-		"/usr/bin/nodefeat", "./nodefeat", "nodefeat | cat", "nodefeat -q; touch x",
-		"nodefeat -q --set rwse|cat", "nodefeat --se rwse", "nodefeatx", "-q nodefeat",
-		"nodefeat\n-q", "nodefeat -qq", "NODEFEAT",
+		"",
+		"   ",
+		"nodefeat --set",
+		"nodefeat --set foo",
+		"nodefeat --set=",
+		"nodefeat -j 1",
+		"nodefeat -q --set rwse --rw-steps 8",
+		"nodefeat --scale log",
+		"/usr/bin/nodefeat",
+		"./nodefeat",
+		"nodefeat | cat",
+		"nodefeat -q; touch x",
+		"nodefeat -q --set rwse|cat",
+		"nodefeat --se rwse",
+		"nodefeatx",
+		"-q nodefeat",
+		"nodefeat\n-q",
+		"nodefeat -qq",
+		"NODEFEAT",
 	};
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		cr_expect(featcmd_builtin(cmds[i]) == NULL, "'%s' is not a built-in set", cmds[i]);
@@ -123,8 +137,8 @@ timed_out(const char *cmd, int sig)
 
 	run(&cr, cmd, 0.2, out, sizeof out);
 	cr_expect(cr.how == CMDRUN_TIMEOUT, "'%s' timed out", cmd);
-	cr_expect(WIFSIGNALED(cr.status) && WTERMSIG(cr.status) == sig,
-		  "'%s' ended by signal %d", cmd, sig);
+	cr_expect(WIFSIGNALED(cr.status) && WTERMSIG(cr.status) == sig, "'%s' ended by signal %d",
+		  cmd, sig);
 	cmdrun_free(&cr);
 }
 
@@ -182,7 +196,7 @@ Test(cmdrun, what_it_leaves_is_killed, .timeout = 60)
 	run(&cr, "sleep 1000 >/dev/null 2>&1 & echo $!", 0, out, sizeof out);
 	bg = (pid_t)atol(out);
 	cr_assert(bg > 0, "the job's pid: '%s'", out);
-	for (int i = 0; i < 500 && !gone; i++) {	/* init reaps it */
+	for (int i = 0; i < 500 && !gone; i++) { /* init reaps it */
 		struct timespec ts = { 0, 10000000 };
 		gone = kill(bg, 0) != 0 && errno == ESRCH;
 		nanosleep(&ts, NULL);

@@ -15,8 +15,8 @@
 #include "rwse.h"
 
 /* Compare column c of raw (n, FEAT_N) with want. */
-static double check_col(const char *label, const double *raw, int c, const double *want,
-			int32_t n, double rtol)
+static double
+check_col(const char *label, const double *raw, int c, const double *want, int32_t n, double rtol)
 {
 	double *x = malloc(sizeof *x * (size_t)(n ? n : 1)), r;
 	int32_t i;
@@ -29,8 +29,9 @@ static double check_col(const char *label, const double *raw, int c, const doubl
 }
 
 /* The four columns of a small graph against values worked out by hand. */
-static void check_hand(const char *name, const graph *g, const double *deg,
-		       const double *core, const double *ci, const double *cc)
+static void
+check_hand(const char *name, const graph *g, const double *deg, const double *core,
+	   const double *ci, const double *cc)
 {
 	double *raw = malloc(sizeof *raw * (size_t)g->n * FEAT_N);
 	char label[128];
@@ -124,8 +125,7 @@ Test(features_hand, components_and_isolated)
 	 * path 8-9-10, isolated 11.  Node 0: deg 4, 3 triangles, cc 6/12;
 	 * core: K4 = 3, pendant 1; CI(0) = 3 * (2 + 2 + 2 + 0) = 18;
 	 * CI(1) = 2 * (3 + 2 + 2) = 14; CI(4) = 0 (deg 1); isolated 0. */
-	static const int32_t e[] = { 0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3, 0, 4,
-				     6, 7, 8, 9, 9, 10 };
+	static const int32_t e[] = { 0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3, 0, 4, 6, 7, 8, 9, 9, 10 };
 	const double deg[] = { 4, 3, 3, 3, 1, 0, 1, 1, 1, 2, 1, 0 };
 	const double core[] = { 3, 3, 3, 3, 1, 0, 1, 1, 1, 1, 1, 0 };
 	const double ci[] = { 18, 14, 14, 14, 0, 0, 0, 0, 0, 0, 0, 0 };
@@ -149,9 +149,8 @@ Test(features_hand, core_peeling)
 {
 	/* A 3-core (K4 on 0..3) whose nodes also have many degree-1 leaves
 	 * and a chain 0-4-5-6-0 (cycle through the K4: core 2). */
-	static const int32_t e[] = { 0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3,
-				     0, 4, 4, 5, 5, 6, 6, 0,
-				     1, 7, 1, 8, 1, 9, 2, 10 };
+	static const int32_t e[] = { 0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3, 0, 4,
+				     4, 5, 5, 6, 6, 0, 1, 7, 1, 8, 1, 9, 2, 10 };
 	const double want[] = { 3, 3, 3, 3, 2, 2, 2, 1, 1, 1, 1 };
 	int32_t core[11];
 	double got[11];
@@ -197,14 +196,10 @@ Test(features_normalise, minmax)
 	/* 3 nodes; degree 1..3 -> 0, .5, 1; core constant -> 0; CI 0, 10, 40
 	 * -> 0, .25, 1; clustering copied even when not in [0, 1] order. */
 	const double raw[] = {
-		1, 2, 0, 0.5,
-		2, 2, 10, 0.25,
-		3, 2, 40, 1.0,
+		1, 2, 0, 0.5, 2, 2, 10, 0.25, 3, 2, 40, 1.0,
 	};
 	const double want[] = {
-		0, 0, 0, 0.5,
-		0.5, 0, 0.25, 0.25,
-		1, 0, 1, 1.0,
+		0, 0, 0, 0.5, 0.5, 0, 0.25, 0.25, 1, 0, 1, 1.0,
 	};
 	double out[12], inplace[12];
 	int i;
@@ -240,11 +235,12 @@ Test(features_normalise, model_input)
 
 /* Reference graphs: every feature equal to networkx's. */
 static const char *refs[] = {
-	"dcbm_n60", "dcbm_n120", "dcbm_sparse_n250", "dcbm_hub_n300", "dense_n220",
-	"overflow_n800", "cora_first400", "imdb_g1", "imdb_g2", "imdb_g453",
+	"dcbm_n60",	 "dcbm_n120",	  "dcbm_sparse_n250", "dcbm_hub_n300", "dense_n220",
+	"overflow_n800", "cora_first400", "imdb_g1",	      "imdb_g2",       "imdb_g453",
 };
 
-static void check_ref(const char *name, features_ws *ws)
+static void
+check_ref(const char *name, features_ws *ws)
 {
 	static const char *cols[FEAT_N] = { "degree", "core", "ci1", "clustering" };
 	graph g;
@@ -268,8 +264,10 @@ static void check_ref(const char *name, features_ws *ws)
 		int32_t *core = malloc(sizeof *core * (size_t)g.n), i;
 		features_ci1(&g, x);
 		for (i = 0; i < g.n; i++)
-			cr_expect(x[i] == raw[(size_t)i * FEAT_N + FEAT_CI1], "%s: features_ci1 "
-				  "node %d", name, i);
+			cr_expect(x[i] == raw[(size_t)i * FEAT_N + FEAT_CI1],
+				  "%s: features_ci1 "
+				  "node %d",
+				  name, i);
 		features_clustering(&g, x, ws);
 		for (i = 0; i < g.n; i++)
 			cr_expect(x[i] == raw[(size_t)i * FEAT_N + FEAT_CLUSTERING],
@@ -305,7 +303,7 @@ Test(features_ref, networkx_shared_ws)
 	for (i = 0; i < sizeof refs / sizeof *refs; i++)
 		check_ref(refs[i], &ws);
 	features_ws_free(&ws);
-	features_ws_free(&ws);	/* twice: a no-op */
+	features_ws_free(&ws); /* twice: a no-op */
 	features_ws_free(NULL);
 }
 
@@ -352,7 +350,8 @@ Test(features, log_scale_keeps_graph_size)
 /* ---- random-walk return probabilities (rwse.h) ---- */
 
 /* RWSE of g, (n, K), exact (exact_max above n). */
-static double *rwse_exact(const graph *g, int32_t K, rwse_ws *ws)
+static double *
+rwse_exact(const graph *g, int32_t K, rwse_ws *ws)
 {
 	struct rwse_opts o;
 	rwse_info inf;
@@ -368,8 +367,9 @@ static double *rwse_exact(const graph *g, int32_t K, rwse_ws *ws)
 }
 
 /* Compare column k (1-based) of (n, K) out with want (n). */
-static void check_rw(const char *name, const double *out, int32_t n, int32_t K, int32_t k,
-		     const double *want, double rtol)
+static void
+check_rw(const char *name, const double *out, int32_t n, int32_t K, int32_t k, const double *want,
+	 double rtol)
 {
 	double *x = malloc(sizeof *x * (size_t)n);
 	char label[160];
@@ -385,7 +385,8 @@ static void check_rw(const char *name, const double *out, int32_t n, int32_t K, 
 /* The definition the slow way, in the test's own code: dense P = D^+ A
  * (a zero row for an isolated node) and repeated dense products, ref:
  * (n, K).  O(K n^3): n small. */
-static void rwse_dense(const graph *g, int32_t K, double *ref)
+static void
+rwse_dense(const graph *g, int32_t K, double *ref)
 {
 	int32_t n = g->n, i, j, l, k;
 	double *P = calloc((size_t)n * (size_t)n, sizeof *P);
@@ -401,10 +402,11 @@ static void rwse_dense(const graph *g, int32_t K, double *ref)
 		for (i = 0; i < n; i++)
 			ref[(size_t)i * (size_t)K + (size_t)k] = M[(size_t)i * n + i];
 		memset(T, 0, sizeof *T * (size_t)n * (size_t)n);
-		for (i = 0; i < n; i++)		/* T = M P */
+		for (i = 0; i < n; i++) /* T = M P */
 			for (l = 0; l < n; l++)
 				for (j = 0; j < n; j++)
-					T[(size_t)i * n + j] += M[(size_t)i * n + l] * P[(size_t)l * n + j];
+					T[(size_t)i * n + j] +=
+					    M[(size_t)i * n + l] * P[(size_t)l * n + j];
 		memcpy(M, T, sizeof *M * (size_t)n * (size_t)n);
 	}
 	free(P);
@@ -413,7 +415,8 @@ static void rwse_dense(const graph *g, int32_t K, double *ref)
 }
 
 /* C(n, r) / 2^k, exactly enough for k <= 16 */
-static double binom(int n, int r)
+static double
+binom(int n, int r)
 {
 	double c = 1.0;
 	int i;
@@ -515,10 +518,11 @@ Test(rwse_hand, cycle5_and_path6)
 			for (j = 0; j < 6; j++) {
 				double nrm = 0, f = cos(M_PI * j * i / 5);
 				for (y = 0; y < 6; y++)
-					nrm += graph_degree(&g, y) / 10.0 * pow(cos(M_PI * j * y / 5), 2);
+					nrm += graph_degree(&g, y) / 10.0 *
+					       pow(cos(M_PI * j * y / 5), 2);
 				s += pow(cos(M_PI * j / 5), k) * f * f / nrm;
 			}
-			want[i] = fabs(pix * s) < 1e-13 ? 0 : pix * s;	/* odd k: 0 */
+			want[i] = fabs(pix * s) < 1e-13 ? 0 : pix * s; /* odd k: 0 */
 		}
 		check_rw("path6", out, 6, K, k, want, 1e-12);
 	}
@@ -543,7 +547,7 @@ Test(rwse_ref, dense_products)
 		int32_t k, i;
 
 		ref_load_graph(refs[r], &g);
-		if (g.n > 400) {	/* O(K n^3) */
+		if (g.n > 400) { /* O(K n^3) */
 			graph_free(&g);
 			continue;
 		}
@@ -604,7 +608,8 @@ Test(rwse, steps_threads_workspace)
 }
 
 /* Values of est that differ from exact by more than bound. */
-static int64_t over_bound(const double *est, const double *exact, size_t len, double bound)
+static int64_t
+over_bound(const double *est, const double *exact, size_t len, double bound)
 {
 	int64_t bad = 0;
 	size_t i;
@@ -641,12 +646,14 @@ Test(rwse_estimate, within_stated_bound)
 	cr_assert_eq(rwse_compute(&g, &o, est, &inf, NULL), 0);
 	for (i = 0; i < len; i++)
 		maxerr = fmax(maxerr, fabs(est[i] - ex[i]));
-	fprintf(stderr, "rwse estimate: %d nodes estimated, %lld walks, max error %.4f, "
-		"bound %.4f per value, %.4f for all\n", (int)inf.estimated,
-		(long long)inf.walks_total, maxerr, inf.error, inf.error_all);
+	fprintf(stderr,
+		"rwse estimate: %d nodes estimated, %lld walks, max error %.4f, "
+		"bound %.4f per value, %.4f for all\n",
+		(int)inf.estimated, (long long)inf.walks_total, maxerr, inf.error, inf.error_all);
 	cr_expect(inf.estimated > 0 && inf.estimated <= g.n, "estimated %d", inf.estimated);
 	cr_expect(inf.walks == (int64_t)ceil(log(2 / 0.01) / (2 * 0.05 * 0.05)) &&
-		  inf.walks == rwse_walks(0.05, 0.01), "walks %lld", (long long)inf.walks);
+		      inf.walks == rwse_walks(0.05, 0.01),
+		  "walks %lld", (long long)inf.walks);
 	cr_expect(inf.error <= 0.05 && inf.error > 0.04, "achieved bound %g", inf.error);
 	cr_expect(inf.error_all > inf.error, "union bound %g", inf.error_all);
 	cr_expect(over_bound(est, ex, len, inf.error_all) == 0,
@@ -690,8 +697,8 @@ Test(rwse_estimate, components_split_by_exact_max)
 {
 	/* a 4-cycle (component of 4) and a path of 8: exact_max 5 makes the
 	 * cycle exact and the path estimated */
-	static const int32_t e[] = { 0, 1, 1, 2, 2, 3, 3, 0, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9,
-				     9, 10, 10, 11 };
+	static const int32_t e[] = { 0, 1, 1, 2, 2, 3, 3, 0, 4,	 5,  5,
+				     6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11 };
 	const int32_t K = 6;
 	struct rwse_opts o;
 	rwse_info inf;
@@ -699,14 +706,14 @@ Test(rwse_estimate, components_split_by_exact_max)
 	double out[13 * 6], *ex;
 	int32_t i;
 
-	ref_graph(&g, 13, 11, e);	/* node 12 isolated */
+	ref_graph(&g, 13, 11, e); /* node 12 isolated */
 	ex = rwse_exact(&g, K, NULL);
 	rwse_opts_init(&o);
 	o.steps = K;
 	o.exact_max = 5;
 	cr_assert_eq(rwse_compute(&g, &o, out, &inf, NULL), 0);
-	cr_expect(inf.estimated == 8 && inf.components == 1, "estimated %d in %d",
-		  inf.estimated, inf.components);
+	cr_expect(inf.estimated == 8 && inf.components == 1, "estimated %d in %d", inf.estimated,
+		  inf.components);
 	cr_expect(memcmp(out, ex, sizeof *out * 4 * K) == 0, "the 4-cycle is not exact");
 	for (i = 0; i < K; i++)
 		cr_expect(out[12 * K + i] == 0 && ex[12 * K + i] == 0, "isolated node");
@@ -723,8 +730,8 @@ Test(rwse, options_and_names)
 
 	ref_graph(&g, 2, 1, (const int32_t[]){ 0, 1 });
 	rwse_opts_init(&o);
-	cr_expect(o.steps == RWSE_STEPS && o.exact_max == RWSE_EXACT_MAX &&
-		  o.error == RWSE_ERROR && o.delta == RWSE_DELTA);
+	cr_expect(o.steps == RWSE_STEPS && o.exact_max == RWSE_EXACT_MAX && o.error == RWSE_ERROR &&
+		  o.delta == RWSE_DELTA);
 	o.steps = 0;
 	cr_expect(rwse_compute(&g, &o, out, NULL, NULL) == -1);
 	o.steps = RWSE_STEPS_MAX + 1;

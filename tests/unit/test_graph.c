@@ -14,8 +14,8 @@ Test(graph, rows_sorted_and_symmetric)
 	int64_t p;
 
 	graph_init(&g);
-	cr_assert_eq(graph_build(&g, 6, 5, u, v, GRAPH_STRICT, NULL, msg, sizeof msg), 0,
-		     "%s", msg);
+	cr_assert_eq(graph_build(&g, 6, 5, u, v, GRAPH_STRICT, NULL, msg, sizeof msg), 0, "%s",
+		     msg);
 	cr_expect_eq(g.n, 6);
 	cr_expect_eq(g.m, 5);
 	cr_expect_eq(graph_degree(&g, 0), 3);
@@ -64,7 +64,8 @@ Test(graph, random_against_dense)
 	for (trial = 0; trial < 50; trial++) {
 		int32_t n = 1 + (int32_t)gsl_rng_uniform_int(r, 40);
 		int64_t m = (int64_t)gsl_rng_uniform_int(r, 200), i, p;
-		int32_t *u = malloc(sizeof *u * (size_t)(m + 1)), *v = malloc(sizeof *v * (size_t)(m + 1));
+		int32_t *u = malloc(sizeof *u * (size_t)(m + 1)),
+			*v = malloc(sizeof *v * (size_t)(m + 1));
 		char *dense = calloc((size_t)n * (size_t)n, 1), msg[128];
 		int64_t edges = 0;
 		graph g;

@@ -22,11 +22,11 @@ static const real *
 field(const struct head *h, const char *name)
 {
 	static const char *const names[HEAD_NT] = {
-		"head.mix.alpha", "head.mix.psi", "head.gcn1.W", "head.gcn1.b", "head.gcn2.W",
-		"head.gcn2.b", "head.link1.W", "head.link1.b", "head.link2.W", "head.link2.b"
+		"head.mix.alpha", "head.mix.psi", "head.gcn1.W",  "head.gcn1.b",  "head.gcn2.W",
+		"head.gcn2.b",	  "head.link1.W", "head.link1.b", "head.link2.W", "head.link2.b"
 	};
-	const real *f[HEAD_NT] = { h->alpha, h->psi, h->W1, h->b1, h->W2, h->b2, h->W3, h->b3,
-		h->W4, h->b4 };
+	const real *f[HEAD_NT] = { h->alpha, h->psi, h->W1, h->b1, h->W2,
+				   h->b2,    h->W3,  h->b3, h->W4, h->b4 };
 	for (int i = 0; i < HEAD_NT; i++)
 		if (strcmp(names[i], name) == 0)
 			return f[i];
@@ -55,11 +55,12 @@ check_tensors(int64_t d, int64_t din, int L, int64_t hid, int64_t C, int link)
 	}
 	cr_expect_eq(off, h.n, "the tensors cover %lld of %lld values", (long long)off,
 		     (long long)h.n);
-	const int64_t want[10][2] = { { 1, d }, { 1, L }, { din, hid }, { 1, hid }, { hid, Cout },
-		{ 1, Cout }, { 2 * hid, hid }, { 1, hid }, { hid, C }, { 1, C } };
+	const int64_t want[10][2] = { { 1, d },	     { 1, L },	  { din, hid },	    { 1, hid },
+				      { hid, Cout }, { 1, Cout }, { 2 * hid, hid }, { 1, hid },
+				      { hid, C },    { 1, C } };
 	for (int i = 0; i < n; i++)
-		cr_expect(t[i].rows == want[i][0] && t[i].cols == want[i][1],
-			  "%s is %lld x %lld", t[i].name, (long long)t[i].rows, (long long)t[i].cols);
+		cr_expect(t[i].rows == want[i][0] && t[i].cols == want[i][1], "%s is %lld x %lld",
+			  t[i].name, (long long)t[i].rows, (long long)t[i].cols);
 	head_free(&h);
 	gsl_rng_free(r);
 }
@@ -67,7 +68,7 @@ check_tensors(int64_t d, int64_t din, int L, int64_t hid, int64_t C, int link)
 Test(head, tensors_of_the_node_and_graph_head)
 {
 	check_tensors(16, 16, 3, 8, 5, 0);
-	check_tensors(16, 16 + 7, 2, 4, 2, 0);	/* with 7 attribute columns */
+	check_tensors(16, 16 + 7, 2, 4, 2, 0); /* with 7 attribute columns */
 }
 
 Test(head, tensors_of_the_link_head)
@@ -121,7 +122,7 @@ make(struct fixture *f, int link)
 	f->ac.run = 4;
 	int64_t d = f->M.cfg.d, hid = 5;
 	head_init(&f->h, d, d + f->ac.attributes, 2, hid, link ? hid : 3, 3, link, r);
-	for (int64_t i = 0; i < f->h.n; i++)	/* biases and psi too */
+	for (int64_t i = 0; i < f->h.n; i++) /* biases and psi too */
 		f->h.p[i] += (real)(0.01 * (double)i);
 	gs_rec_init(&f->r);
 	adapted_record(&f->r, &f->ts, &f->M, f->M.p, &f->ac, &f->h, f->h.p);
@@ -162,7 +163,8 @@ round_trip(int link)
 	cr_assert_eq(f.r.nparams, f.M.nt + (link ? 10 : 6));
 	cr_assert(load(&f.r, &M, &h, &ac, msg, sizeof msg) == 0, "%s", msg);
 	cr_expect_str_eq(ac.task, link ? "link" : "node");
-	cr_expect(ac.head_width == 5 && ac.classes == 3 && ac.run == 4 && ac.encoder_scale == 0.375);
+	cr_expect(ac.head_width == 5 && ac.classes == 3 && ac.run == 4 &&
+		  ac.encoder_scale == 0.375);
 	cr_expect_eq(ac.attributes, link ? 0 : 2);
 	cr_expect_str_eq(ac.class_values, link ? "1,2,5" : "");
 	cr_assert_eq(M.n, f.M.n);
@@ -261,7 +263,8 @@ Test(adapted, refuses_what_does_not_fit)
 	refused_key(&f.r, "adapt.head_width", "6", "'head.gcn1.W' has the wrong shape");
 	refused_key(&f.r, "adapt.classes", "4", "adapt.class_values lists 3 values for 4 classes");
 	refused_key(&f.r, "adapt.class_values", "\"1,5,2\"", "not a list of ascending");
-	refused_key(&f.r, "adapt.task", "\"edge\"", "adapt.task 'edge': expected node, link or graph");
+	refused_key(&f.r, "adapt.task", "\"edge\"",
+		    "adapt.task 'edge': expected node, link or graph");
 	refused_key(&f.r, "adapt.scale", "\"cube\"", "adapt.scale 'cube'");
 	refused_key(&f.r, "adapt.encoder_scale", "0", "adapt.encoder_scale must be above 0");
 	refused_key(&f.r, "adapt.attributes", "3", "adapt.attributes is for the node task");

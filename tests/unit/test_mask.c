@@ -11,7 +11,8 @@
 
 /* ---- helpers ---- */
 
-static void build(graph *g, int32_t n, int64_t m, const int32_t *u, const int32_t *v)
+static void
+build(graph *g, int32_t n, int64_t m, const int32_t *u, const int32_t *v)
 {
 	char msg[256];
 
@@ -21,7 +22,8 @@ static void build(graph *g, int32_t n, int64_t m, const int32_t *u, const int32_
 }
 
 /* Erdos-Renyi-like G(n, p) from a fixed seed. */
-static void random_graph(graph *g, int32_t n, double p, uint64_t seed)
+static void
+random_graph(graph *g, int32_t n, double p, uint64_t seed)
 {
 	gsl_rng *r = rng_new(seed, 0);
 	int64_t cap = (int64_t)n * (n - 1) / 2, m = 0;
@@ -39,7 +41,8 @@ static void random_graph(graph *g, int32_t n, double p, uint64_t seed)
 }
 
 /* Complete graph on n nodes without the listed pairs. */
-static void complete_minus(graph *g, int32_t n, int nmiss, const int32_t miss[][2])
+static void
+complete_minus(graph *g, int32_t n, int nmiss, const int32_t miss[][2])
 {
 	int64_t cap = (int64_t)n * (n - 1) / 2, m = 0;
 	int32_t *u = xmallocarray((size_t)cap + 1, sizeof *u);
@@ -59,22 +62,29 @@ static void complete_minus(graph *g, int32_t n, int nmiss, const int32_t miss[][
 	free(v);
 }
 
-static int64_t key(int32_t u, int32_t v) { return (int64_t)u << 32 | v; }
+static int64_t
+key(int32_t u, int32_t v)
+{
+	return (int64_t)u << 32 | v;
+}
 
 /* Strictly increasing (u, v) with u < v: sorted and without repeats. */
-static void assert_canonical(const int32_t *u, const int32_t *v, int64_t k, const char *what)
+static void
+assert_canonical(const int32_t *u, const int32_t *v, int64_t k, const char *what)
 {
 	for (int64_t i = 0; i < k; i++) {
-		cr_assert_lt(u[i], v[i], "%s %lld: (%d, %d) not u < v", what, (long long)i, u[i], v[i]);
+		cr_assert_lt(u[i], v[i], "%s %lld: (%d, %d) not u < v", what, (long long)i, u[i],
+			     v[i]);
 		if (i > 0)
 			cr_assert_lt(key(u[i - 1], v[i - 1]), key(u[i], v[i]),
-				     "%s %lld: (%d, %d) after (%d, %d): repeat or unsorted",
-				     what, (long long)i, u[i], v[i], u[i - 1], v[i - 1]);
+				     "%s %lld: (%d, %d) after (%d, %d): repeat or unsorted", what,
+				     (long long)i, u[i], v[i], u[i - 1], v[i - 1]);
 	}
 }
 
 /* Every invariant of one mask_edges() result against the original g. */
-static void check_result(const graph *g, const struct mask_opts *o, const mask_buf *b)
+static void
+check_result(const graph *g, const struct mask_opts *o, const mask_buf *b)
 {
 	int64_t m = g->m, r = mask_count(o->fraction, m);
 	int64_t P = g->n > 1 ? (int64_t)g->n * (g->n - 1) / 2 : 0;
@@ -86,8 +96,10 @@ static void check_result(const graph *g, const struct mask_opts *o, const mask_b
 
 	cr_assert_eq(b->r, r, "removed %lld, want %lld", (long long)b->r, (long long)r);
 	cr_assert_eq(b->m, m - r);
-	cr_assert_eq(b->npos, wantp, "positives %lld, want %lld", (long long)b->npos, (long long)wantp);
-	cr_assert_eq(b->nneg, wantn, "negatives %lld, want %lld", (long long)b->nneg, (long long)wantn);
+	cr_assert_eq(b->npos, wantp, "positives %lld, want %lld", (long long)b->npos,
+		     (long long)wantp);
+	cr_assert_eq(b->nneg, wantn, "negatives %lld, want %lld", (long long)b->nneg,
+		     (long long)wantn);
 	assert_canonical(b->ru, b->rv, b->r, "removed");
 	assert_canonical(b->pu, b->pv, b->npos, "positive");
 	assert_canonical(b->pu + b->npos, b->pv + b->npos, b->nneg, "negative");
@@ -106,7 +118,8 @@ static void check_result(const graph *g, const struct mask_opts *o, const mask_b
 			else if (kr == kg)
 				ir++;
 			else
-				cr_assert_fail("edge (%d, %d) of G is neither kept nor removed", u[i], v[i]);
+				cr_assert_fail("edge (%d, %d) of G is neither kept nor removed",
+					       u[i], v[i]);
 		}
 		cr_assert(ik == b->m && ir == b->r, "kept/removed hold extra pairs");
 	}
@@ -137,8 +150,10 @@ static void check_result(const graph *g, const struct mask_opts *o, const mask_b
 		for (int32_t x = 0; x < h->n; x++)
 			for (int64_t p = h->off[x]; p < h->off[x + 1]; p++) {
 				int32_t y = h->adj[p];
-				cr_assert(p == h->off[x] || h->adj[p - 1] < y, "row %d unsorted", x);
-				cr_assert(graph_has_edge(h, y, x), "CSR not symmetric at %d-%d", x, y);
+				cr_assert(p == h->off[x] || h->adj[p - 1] < y, "row %d unsorted",
+					  x);
+				cr_assert(graph_has_edge(h, y, x), "CSR not symmetric at %d-%d", x,
+					  y);
 				cr_assert(graph_has_edge(g, x, y), "CSR edge %d-%d not in G", x, y);
 			}
 		for (i = 0; i < b->r; i++)
@@ -149,7 +164,8 @@ static void check_result(const graph *g, const struct mask_opts *o, const mask_b
 	free(v);
 }
 
-static int run(const graph *g, const struct mask_opts *o, uint64_t seed, mask_buf *b)
+static int
+run(const graph *g, const struct mask_opts *o, uint64_t seed, mask_buf *b)
 {
 	gsl_rng *r = rng_new(seed, 7);
 	int rc = mask_edges(g, r, o, b);
@@ -163,13 +179,13 @@ static int run(const graph *g, const struct mask_opts *o, uint64_t seed, mask_bu
 Test(mask, rounding)
 {
 	cr_assert_eq(mask_count(0.2, 5), 1);
-	cr_assert_eq(mask_count(0.2, 7), 1);	/* 1.4 */
-	cr_assert_eq(mask_count(0.2, 8), 2);	/* 1.6 */
-	cr_assert_eq(mask_count(0.5, 3), 2);	/* 1.5: halves up */
-	cr_assert_eq(mask_count(0.25, 2), 1);	/* 0.5: halves up */
-	cr_assert_eq(mask_count(0.2, 2), 0);	/* 0.4 */
+	cr_assert_eq(mask_count(0.2, 7), 1);  /* 1.4 */
+	cr_assert_eq(mask_count(0.2, 8), 2);  /* 1.6 */
+	cr_assert_eq(mask_count(0.5, 3), 2);  /* 1.5: halves up */
+	cr_assert_eq(mask_count(0.25, 2), 1); /* 0.5: halves up */
+	cr_assert_eq(mask_count(0.2, 2), 0);  /* 0.4 */
 	cr_assert_eq(mask_count(0.0, 100), 0);
-	cr_assert_eq(mask_count(0.99, 1), 1);	/* every edge can go */
+	cr_assert_eq(mask_count(0.99, 1), 1); /* every edge can go */
 	cr_assert_eq(mask_count(0.2, 1000000), 200000);
 }
 
@@ -252,7 +268,7 @@ Test(mask, shortfall_small_graph)
 	mask_buf_init(&b);
 	cr_assert_eq(run(&g, &o, 1, &b), MASK_SHORT_POS | MASK_SHORT_NEG);
 	cr_assert_eq(b.npos, 1);
-	cr_assert_eq(b.nneg, 5);	/* every non-edge: the 5 chords */
+	cr_assert_eq(b.nneg, 5); /* every non-edge: the 5 chords */
 	check_result(&g, &o, &b);
 	o.npos = 1;
 	o.nneg = 5;
@@ -286,7 +302,7 @@ Test(mask, degenerate_graphs)
 	}
 	/* no edges: negatives are any pairs */
 	build(&g, 30, 0, none, none);
-	o.nneg = 435;		/* all of C(30, 2) */
+	o.nneg = 435; /* all of C(30, 2) */
 	cr_assert_eq(run(&g, &o, 1, &b), MASK_SHORT_POS);
 	cr_assert_eq(b.nneg, 435);
 	check_result(&g, &o, &b);
@@ -344,7 +360,8 @@ Test(mask, invalid_options)
 
 /* ---- determinism ---- */
 
-static int same_result(const mask_buf *a, const mask_buf *b)
+static int
+same_result(const mask_buf *a, const mask_buf *b)
 {
 	return a->r == b->r && a->m == b->m && a->npos == b->npos && a->nneg == b->nneg &&
 	       !memcmp(a->eu, b->eu, (size_t)a->m * 4) && !memcmp(a->ev, b->ev, (size_t)a->m * 4) &&
@@ -371,7 +388,8 @@ Test(mask, deterministic_and_seed_dependent)
 	cr_assert(same_result(&a, &b), "same seed, different result (buffer reuse?)");
 	run(&g, &o, 43, &b);
 	cr_assert(!same_result(&a, &b), "seeds 42 and 43 gave the same masking");
-	cr_assert(memcmp(a.ru, b.ru, (size_t)a.r * 4) != 0 || memcmp(a.rv, b.rv, (size_t)a.r * 4) != 0,
+	cr_assert(memcmp(a.ru, b.ru, (size_t)a.r * 4) != 0 ||
+		      memcmp(a.rv, b.rv, (size_t)a.r * 4) != 0,
 		  "seeds 42 and 43 removed the same edges");
 	mask_buf_free(&a);
 	mask_buf_free(&b);
@@ -435,7 +453,8 @@ Test(mask, sparse_graph_uses_rejection)
 /* ---- uniformity ---- */
 
 /* Pearson chi-square of observed counts against equal expectations. */
-static double chi2(const long *cnt, int cells, double expect)
+static double
+chi2(const long *cnt, int cells, double expect)
 {
 	double s = 0;
 
@@ -518,8 +537,9 @@ Test(mask, negatives_uniform)
 				if (b.pu[1] == non[i][0] && b.pv[1] == non[i][1])
 					c = i;
 			}
-			cr_assert(a >= 0 && c > a, "negatives (%d,%d) (%d,%d) not two sorted non-edges",
-				  b.pu[0], b.pv[0], b.pu[1], b.pv[1]);
+			cr_assert(a >= 0 && c > a,
+				  "negatives (%d,%d) (%d,%d) not two sorted non-edges", b.pu[0],
+				  b.pv[0], b.pu[1], b.pv[1]);
 			for (int i = 0; i < 6; i++)
 				for (int j = i + 1; j < 6; j++, cell++)
 					if (i == a && j == c)
@@ -553,8 +573,9 @@ Test(mask, complement_unranking_exact)
 	for (int32_t x = 0; x < 60; x++)
 		for (int32_t y = x + 1; y < 60; y++)
 			if (!graph_has_edge(&g, x, y)) {
-				cr_assert(b.pu[i] == x && b.pv[i] == y, "non-edge %lld is (%d,%d), want (%d,%d)",
-					  (long long)i, b.pu[i], b.pv[i], x, y);
+				cr_assert(b.pu[i] == x && b.pv[i] == y,
+					  "non-edge %lld is (%d,%d), want (%d,%d)", (long long)i,
+					  b.pu[i], b.pv[i], x, y);
 				i++;
 			}
 	cr_assert_eq(i, b.nneg);

@@ -26,7 +26,8 @@ struct fixture {
 	gs_rec r;
 };
 
-static void make(struct fixture *f)
+static void
+make(struct fixture *f)
 {
 	struct model_cfg mc;
 
@@ -57,7 +58,8 @@ static void make(struct fixture *f)
 	checkpoint_record(&f->r, &f->s, &f->M, f->best, &f->st);
 }
 
-static void unmake(struct fixture *f)
+static void
+unmake(struct fixture *f)
 {
 	gs_rec_free(&f->r);
 	free(f->best);
@@ -67,7 +69,8 @@ static void unmake(struct fixture *f)
 
 /* Load f's record into a model of the same config; the return of
  * checkpoint_load(), its message in msg. */
-static int load(struct fixture *f, char *msg, size_t len)
+static int
+load(struct fixture *f, char *msg, size_t len)
 {
 	struct model_cfg mc;
 	struct train_state st;
@@ -89,7 +92,8 @@ static int load(struct fixture *f, char *msg, size_t len)
 }
 
 /* The float32 data of f's tensor name. */
-static float *tensor(struct fixture *f, const char *name)
+static float *
+tensor(struct fixture *f, const char *name)
 {
 	for (int i = 0; i < f->r.nparams; i++)
 		if (strcmp(f->r.params[i].name, name) == 0)
@@ -108,7 +112,8 @@ Test(modelio, checkpoint_round_trip)
 }
 
 /* Each bad edit of a valid checkpoint is refused with its reason. */
-static void refused(void (*edit)(struct fixture *), const char *want)
+static void
+refused(void (*edit)(struct fixture *), const char *want)
 {
 	struct fixture f;
 	char msg[512];
@@ -120,31 +125,86 @@ static void refused(void (*edit)(struct fixture *), const char *want)
 	unmake(&f);
 }
 
-static void neg_v(struct fixture *f) { tensor(f, "state.adam_v")[5] = -1e-7f; }
-static void nan_m(struct fixture *f) { tensor(f, "state.adam_m")[0] = NAN; }
-static void inf_best(struct fixture *f) { tensor(f, "state.best")[7] = INFINITY; }
-static void nan_param(struct fixture *f) { tensor(f, "embed.W")[1] = NAN; }
-static void no_v(struct fixture *f) { f->r.nparams--; }	/* state.adam_v is last */
-static void adam_t(struct fixture *f) { gs_attr_set(&f->r, "state.adam_t", "13"); }
-static void best_epoch(struct fixture *f) { gs_attr_set(&f->r, "state.best_epoch", "4"); }
-static void best_step(struct fixture *f) { gs_attr_set(&f->r, "state.best_step", "13"); }
-static void stale(struct fixture *f) { gs_attr_set(&f->r, "state.stale_epochs", "4"); }
-static void step_lt_epoch(struct fixture *f)
+static void
+neg_v(struct fixture *f)
+{
+	tensor(f, "state.adam_v")[5] = -1e-7f;
+}
+static void
+nan_m(struct fixture *f)
+{
+	tensor(f, "state.adam_m")[0] = NAN;
+}
+static void
+inf_best(struct fixture *f)
+{
+	tensor(f, "state.best")[7] = INFINITY;
+}
+static void
+nan_param(struct fixture *f)
+{
+	tensor(f, "embed.W")[1] = NAN;
+}
+static void
+no_v(struct fixture *f)
+{
+	f->r.nparams--;
+} /* state.adam_v is last */
+static void
+adam_t(struct fixture *f)
+{
+	gs_attr_set(&f->r, "state.adam_t", "13");
+}
+static void
+best_epoch(struct fixture *f)
+{
+	gs_attr_set(&f->r, "state.best_epoch", "4");
+}
+static void
+best_step(struct fixture *f)
+{
+	gs_attr_set(&f->r, "state.best_step", "13");
+}
+static void
+stale(struct fixture *f)
+{
+	gs_attr_set(&f->r, "state.stale_epochs", "4");
+}
+static void
+step_lt_epoch(struct fixture *f)
 {
 	gs_attr_set(&f->r, "epoch", "30");
 }
-static void score(struct fixture *f) { gs_attr_set(&f->r, "state.best_score", "1.5"); }
-static void val_score(struct fixture *f) { gs_attr_set(&f->r, "val.cluster_acc", "-0.1"); }
-static void epochs(struct fixture *f) { gs_attr_set(&f->r, "epoch", "2000000000"); }
+static void
+score(struct fixture *f)
+{
+	gs_attr_set(&f->r, "state.best_score", "1.5");
+}
+static void
+val_score(struct fixture *f)
+{
+	gs_attr_set(&f->r, "val.cluster_acc", "-0.1");
+}
+static void
+epochs(struct fixture *f)
+{
+	gs_attr_set(&f->r, "epoch", "2000000000");
+}
 
-Test(modelio, negative_adam_v_refused) { refused(neg_v, "'state.adam_v' element 5 is -1e-07"); }
+Test(modelio, negative_adam_v_refused)
+{
+	refused(neg_v, "'state.adam_v' element 5 is -1e-07");
+}
 Test(modelio, non_finite_state_refused)
 {
 	refused(nan_m, "'state.adam_m' element 0 is not finite");
 	refused(inf_best, "'state.best' element 7 is not finite");
 	refused(nan_param, "'embed.W' element 1 is not finite");
 }
-Test(modelio, missing_state_refused) { refused(no_v, "'state.adam_v' is missing"); }
+Test(modelio, missing_state_refused)
+{
+	refused(no_v, "'state.adam_v' is missing");
+}
 Test(modelio, counters_that_disagree_refused)
 {
 	refused(adam_t, "state.adam_t is not step");
@@ -181,7 +241,8 @@ Test(modelio, non_finite_checkpoint_not_written, .exit_code = 1)
 
 /* A stream file of a graph, model records "a" (config "1"), "b" ("2") and
  * "a" ("3"), and a label (records 1 to 5); its path (static storage). */
-static const char *stream_of_models(void)
+static const char *
+stream_of_models(void)
 {
 	static char path[32];
 	static const char *const names[] = { "a", "b", "a" }, *const cfg[] = { "1", "2", "3" };
@@ -209,7 +270,8 @@ static const char *stream_of_models(void)
 }
 
 /* find over path with f; its return, the config of the record kept. */
-static int find(const char *path, struct model_find *f, char *cfg, char *msg)
+static int
+find(const char *path, struct model_find *f, char *cfg, char *msg)
 {
 	char *files[1] = { (char *)path };
 	struct gs_reader rd;
@@ -226,7 +288,8 @@ static int find(const char *path, struct model_find *f, char *cfg, char *msg)
 }
 
 /* take(): counts its calls, refuses config "2". */
-static int take(const gs_rec *r, const char *where, void *ctx, char *msg, size_t len)
+static int
+take(const gs_rec *r, const char *where, void *ctx, char *msg, size_t len)
 {
 	++*(int *)ctx;
 	if (strcmp(r->config, "2") != 0)
@@ -242,17 +305,17 @@ Test(modelio, find_first_last_and_counts)
 	char cfg[8], msg[512];
 
 	err_setprog("test_modelio");
-	cr_assert_eq(find(path, &f, cfg, msg), 1);	/* the first of any name */
+	cr_assert_eq(find(path, &f, cfg, msg), 1); /* the first of any name */
 	cr_assert_str_eq(cfg, "1");
 	cr_assert(f.n == 3 && f.others == 2 && f.other[0] == '\0');
 	cr_assert(strstr(f.where, ": record 2") != NULL, "where '%s'", f.where);
 	f = (struct model_find){ .name = "a", .last = 1 };
-	cr_assert_eq(find(path, &f, cfg, msg), 1);	/* the last of a name */
+	cr_assert_eq(find(path, &f, cfg, msg), 1); /* the last of a name */
 	cr_assert_str_eq(cfg, "3");
 	cr_assert(f.n == 2 && f.others == 2 && strcmp(f.other, "b") == 0);
 	cr_assert(strstr(f.where, ": record 4") != NULL, "where '%s'", f.where);
 	f = (struct model_find){ .name = "b", .stop = 1 };
-	cr_assert_eq(find(path, &f, cfg, msg), 1);	/* stops there */
+	cr_assert_eq(find(path, &f, cfg, msg), 1); /* stops there */
 	cr_assert_str_eq(cfg, "2");
 	cr_assert(f.n == 1 && f.others == 1 && strcmp(f.other, "a") == 0);
 	f = (struct model_find){ .name = "c" };
@@ -274,7 +337,7 @@ Test(modelio, find_take_error_ends_the_reading)
 	cr_assert(strstr(msg, ": record 3: refused") != NULL, "msg '%s'", msg);
 	calls = 0;
 	f = (struct model_find){ .take = take, .ctx = &calls };
-	cr_assert_eq(find(path, &f, cfg, msg), 1);	/* the first only: "2" not taken */
+	cr_assert_eq(find(path, &f, cfg, msg), 1); /* the first only: "2" not taken */
 	cr_assert(calls == 1 && f.n == 3);
 	unlink(path);
 }

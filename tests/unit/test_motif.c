@@ -7,17 +7,18 @@
  * of about 5 standard deviations, fixed seeds).
  * Run from the repository root: tests/bin/test_motif
  */
+#include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <criterion/criterion.h>
 
 #include "graph.h"
 #include "motif.h"
 
 /* ---- helpers ---- */
 
-static void make(motif_shape *s, int kind, int32_t size)
+static void
+make(motif_shape *s, int kind, int32_t size)
 {
 	char msg[256];
 
@@ -25,7 +26,8 @@ static void make(motif_shape *s, int kind, int32_t size)
 	cr_assert_eq(motif_shape_make(s, kind, size, msg, sizeof msg), 0, "%s", msg);
 }
 
-static void degrees(const motif_shape *s, int32_t *deg)
+static void
+degrees(const motif_shape *s, int32_t *deg)
 {
 	int64_t e;
 
@@ -37,7 +39,8 @@ static void degrees(const motif_shape *s, int32_t *deg)
 }
 
 /* Dense adjacency of a shape: (n, n) bytes, caller frees. */
-static unsigned char *dense(const motif_shape *s)
+static unsigned char *
+dense(const motif_shape *s)
 {
 	unsigned char *a = calloc((size_t)s->n * (size_t)s->n, 1);
 	int64_t e;
@@ -66,14 +69,16 @@ struct aut {
 	long count;
 };
 
-static int32_t find(int32_t *orbit, int32_t x)
+static int32_t
+find(int32_t *orbit, int32_t x)
 {
 	while (orbit[x] != x)
 		x = orbit[x];
 	return x;
 }
 
-static void join(int32_t *orbit, int32_t x, int32_t y)
+static void
+join(int32_t *orbit, int32_t x, int32_t y)
 {
 	x = find(orbit, x);
 	y = find(orbit, y);
@@ -83,7 +88,8 @@ static void join(int32_t *orbit, int32_t x, int32_t y)
 		orbit[x] = y;
 }
 
-static void search(struct aut *t, int32_t i)
+static void
+search(struct aut *t, int32_t i)
 {
 	int32_t x, j;
 
@@ -109,7 +115,8 @@ static void search(struct aut *t, int32_t i)
 }
 
 /* The orbits of s's automorphism group: orbit[i] = its smallest member. */
-static long orbits(const motif_shape *s, int32_t *orbit)
+static long
+orbits(const motif_shape *s, int32_t *orbit)
 {
 	struct aut t;
 	int32_t *deg = malloc((size_t)s->n * sizeof *deg), i;
@@ -136,7 +143,8 @@ static long orbits(const motif_shape *s, int32_t *orbit)
 
 /* 1 if role[] is exactly the orbit partition (same role <=> same orbit)
  * and the roles are 0..nroles-1, each used. */
-static int roles_are_orbits(const int32_t *role, int nroles, const int32_t *orbit, int32_t n)
+static int
+roles_are_orbits(const int32_t *role, int nroles, const int32_t *orbit, int32_t n)
 {
 	int32_t i, j;
 	int *seen = calloc((size_t)nroles, sizeof *seen), ok = 1;
@@ -156,7 +164,8 @@ static int roles_are_orbits(const int32_t *role, int nroles, const int32_t *orbi
 	return ok;
 }
 
-static void check_orbits(int kind, int32_t size, long want_aut)
+static void
+check_orbits(int kind, int32_t size, long want_aut)
 {
 	motif_shape s;
 	int32_t *orbit;
@@ -166,8 +175,8 @@ static void check_orbits(int kind, int32_t size, long want_aut)
 	orbit = malloc((size_t)s.n * sizeof *orbit);
 	count = orbits(&s, orbit);
 	if (want_aut > 0)
-		cr_expect_eq(count, want_aut, "kind %d size %d: %ld automorphisms, want %ld",
-			     kind, size, count, want_aut);
+		cr_expect_eq(count, want_aut, "kind %d size %d: %ld automorphisms, want %ld", kind,
+			     size, count, want_aut);
 	cr_expect(roles_are_orbits(s.role, s.nroles, orbit, s.n),
 		  "kind %d size %d: the roles are not the automorphism orbits", kind, size);
 	free(orbit);
@@ -224,13 +233,13 @@ Test(motif_shape, sizes_and_roles)
 	int32_t deg[64];
 	char name[32];
 
-	make(&s, MOTIF_STAR, 6);	/* centre of degree 6, six leaves */
+	make(&s, MOTIF_STAR, 6); /* centre of degree 6, six leaves */
 	degrees(&s, deg);
 	cr_expect(s.n == 7 && s.m == 6 && deg[0] == 6 && deg[3] == 1 && s.nroles == 2);
 	cr_expect(s.role[0] == 0 && s.role[1] == 1 && s.role[6] == 1);
 	motif_shape_free(&s);
 
-	make(&s, MOTIF_FAN, 6);		/* blades 1..6: roles 1,2,3,3,2,1 */
+	make(&s, MOTIF_FAN, 6); /* blades 1..6: roles 1,2,3,3,2,1 */
 	degrees(&s, deg);
 	cr_expect(s.n == 7 && s.m == 11 && deg[0] == 6 && deg[1] == 2 && deg[3] == 3);
 	cr_expect(s.nroles == 4 && s.role[0] == 0 && s.role[1] == 1 && s.role[2] == 2 &&
@@ -238,7 +247,7 @@ Test(motif_shape, sizes_and_roles)
 	cr_expect_str_eq(motif_role_name(MOTIF_FAN, 6, 3, name, sizeof name), "blade2");
 	motif_shape_free(&s);
 
-	make(&s, MOTIF_GRID, 3);	/* corner, side, centre */
+	make(&s, MOTIF_GRID, 3); /* corner, side, centre */
 	degrees(&s, deg);
 	cr_expect(s.n == 9 && s.m == 12 && deg[0] == 2 && deg[1] == 3 && deg[4] == 4);
 	cr_expect(s.nroles == 3 && s.role[0] == 0 && s.role[8] == 0 && s.role[1] == 1 &&
@@ -246,7 +255,7 @@ Test(motif_shape, sizes_and_roles)
 	cr_expect_str_eq(motif_role_name(MOTIF_GRID, 3, 1, name, sizeof name), "0_1");
 	motif_shape_free(&s);
 
-	make(&s, MOTIF_GRID, 4);	/* (0,0) (0,1) (1,1) */
+	make(&s, MOTIF_GRID, 4); /* (0,0) (0,1) (1,1) */
 	cr_expect(s.nroles == 3 && s.role[0] == 0 && s.role[1] == 1 && s.role[5] == 2 &&
 		  s.role[10] == 2 && s.role[15] == 0);
 	motif_shape_free(&s);
@@ -283,15 +292,15 @@ Test(motif_roles, orbits_of_every_kind)
 	int32_t k;
 
 	check_orbits(MOTIF_HOUSE, 0, 2);
-	check_orbits(MOTIF_HOUSE_X, 0, 4);	/* 0 <-> 1 and 2 <-> 3 apart */
+	check_orbits(MOTIF_HOUSE_X, 0, 4); /* 0 <-> 1 and 2 <-> 3 apart */
 	for (k = 3; k <= 8; k++)
-		check_orbits(MOTIF_CYCLE, k, 2 * k);	/* the dihedral group */
+		check_orbits(MOTIF_CYCLE, k, 2 * k); /* the dihedral group */
 	for (k = 2; k <= 6; k++)
 		check_orbits(MOTIF_STAR, k, 0);
 	for (k = 4; k <= 9; k++)
 		check_orbits(MOTIF_FAN, k, 2);
 	for (k = 2; k <= 6; k++)
-		check_orbits(MOTIF_GRID, k, 8);		/* the square's symmetries */
+		check_orbits(MOTIF_GRID, k, 8); /* the square's symmetries */
 	for (k = 3; k <= 6; k++)
 		check_orbits(MOTIF_CLIQUE, k, 0);
 }
@@ -307,14 +316,14 @@ Test(motif_roles, check_can_fail)
 	orbits(&s, orbit);
 	memcpy(role, s.role, sizeof role[0] * 5);
 	cr_assert(roles_are_orbits(role, 3, orbit, 5));
-	role[4] = 2;	/* the top merged with the bottom */
+	role[4] = 2; /* the top merged with the bottom */
 	cr_expect(!roles_are_orbits(role, 3, orbit, 5));
 	motif_shape_free(&s);
 
 	make(&s, MOTIF_GRID, 3);
 	orbits(&s, orbit);
 	memcpy(role, s.role, sizeof role[0] * 9);
-	role[8] = 3;	/* one corner split off */
+	role[8] = 3; /* one corner split off */
 	cr_expect(!roles_are_orbits(role, 4, orbit, 9));
 	motif_shape_free(&s);
 }
@@ -375,13 +384,14 @@ Test(motif_preset, sizes)
 	cr_expect(sz.nodes == 192 && sz.clean_edges == 40 + 8 * 12 + 8 * 7 + 8 * 9 &&
 		  sz.classes == 10);
 	names = motif_class_names(&o);
-	cr_expect_str_eq(names, "base,fan6_centre,fan6_blade0,fan6_blade1,fan6_blade2,"
+	cr_expect_str_eq(names,
+			 "base,fan6_centre,fan6_blade0,fan6_blade1,fan6_blade2,"
 			 "star6_centre,star6_leaf,house-x_top,house-x_middle,house-x_bottom");
 	free(names);
 
 	cr_assert_eq(motif_preset("tree-cycles", &o), 0);
 	motif_sizes(&o, &sz);
-	cr_expect(sz.nodes == 871 && sz.classes == 2);	/* GNNExplainer's counts */
+	cr_expect(sz.nodes == 871 && sz.classes == 2); /* GNNExplainer's counts */
 	cr_assert_eq(motif_preset("tree-grid", &o), 0);
 	motif_sizes(&o, &sz);
 	cr_expect(sz.nodes == 1231 && sz.classes == 4);
@@ -421,14 +431,15 @@ Test(motif_opts, checks)
 	cr_expect_neq(motif_opts_check(&o, msg, sizeof msg), 0, "19 > 18 non-edges");
 
 	motif_preset("tree-grid", &o);
-	o.spec[0].size = 100;	/* 1275 roles */
+	o.spec[0].size = 100; /* 1275 roles */
 	o.spec[0].count = 1;
 	cr_expect_neq(motif_opts_check(&o, msg, sizeof msg), 0, "classes limit");
 }
 
 /* ---- generated graphs ---- */
 
-static void gen(const struct motif_opts *o, uint64_t seed, uint64_t stream, motif_graph *g)
+static void
+gen(const struct motif_opts *o, uint64_t seed, uint64_t stream, motif_graph *g)
 {
 	char msg[256];
 
@@ -438,17 +449,19 @@ static void gen(const struct motif_opts *o, uint64_t seed, uint64_t stream, moti
 }
 
 /* The CSR of g (also proves it simple: GRAPH_STRICT). */
-static void csr(const motif_graph *g, graph *c)
+static void
+csr(const motif_graph *g, graph *c)
 {
 	char msg[256];
 	int64_t e;
 
 	for (e = 1; e < g->m; e++)
-		cr_assert(g->u[e - 1] < g->u[e] || (g->u[e - 1] == g->u[e] && g->v[e - 1] < g->v[e]),
+		cr_assert(g->u[e - 1] < g->u[e] ||
+			      (g->u[e - 1] == g->u[e] && g->v[e - 1] < g->v[e]),
 			  "edge %lld out of canonical order", (long long)e);
 	graph_init(c);
-	cr_assert_eq(graph_build(c, g->n, g->m, g->u, g->v, GRAPH_STRICT, NULL, msg, sizeof msg),
-		     0, "%s", msg);
+	cr_assert_eq(graph_build(c, g->n, g->m, g->u, g->v, GRAPH_STRICT, NULL, msg, sizeof msg), 0,
+		     "%s", msg);
 }
 
 Test(motif_graph, ba_shapes_labels_and_attachment)
@@ -461,7 +474,7 @@ Test(motif_graph, ba_shapes_labels_and_attachment)
 	unsigned char *used;
 
 	motif_preset("ba-shapes", &o);
-	o.add_edges = 0;	/* the clean graph */
+	o.add_edges = 0; /* the clean graph */
 	gen(&o, 7, 0, &g);
 	cr_assert(g.n == 700 && g.m == 2035, "%d nodes, %lld edges", g.n, (long long)g.m);
 	csr(&g, &c);
@@ -509,12 +522,14 @@ Test(motif_graph, ba_shapes_labels_and_attachment)
 }
 
 /* Edges of b that are edges of a. */
-static int64_t common_edges(const motif_graph *a, const motif_graph *b)
+static int64_t
+common_edges(const motif_graph *a, const motif_graph *b)
 {
 	int64_t i = 0, j = 0, k = 0;
 
 	while (i < a->m && j < b->m) {
-		int64_t ka = (int64_t)a->u[i] << 32 | a->v[i], kb = (int64_t)b->u[j] << 32 | b->v[j];
+		int64_t ka = (int64_t)a->u[i] << 32 | a->v[i],
+			kb = (int64_t)b->u[j] << 32 | b->v[j];
 		if (ka == kb)
 			k++;
 		if (ka <= kb)
@@ -534,16 +549,16 @@ Test(motif_graph, noise_counts)
 	motif_preset("ba-shapes", &o);
 	o.add_edges = 0;
 	gen(&o, 3, 5, &clean);
-	o.add_edges = 0.1;	/* 204 added, none removed */
+	o.add_edges = 0.1; /* 204 added, none removed */
 	gen(&o, 3, 5, &add);
 	cr_expect_eq(add.m, 2035 + 204);
 	cr_expect_eq(common_edges(&clean, &add), 2035, "the clean graph is kept");
 	o.add_edges = 0;
-	o.remove_edges = 0.2;	/* 407 removed */
+	o.remove_edges = 0.2; /* 407 removed */
 	gen(&o, 3, 5, &rm);
 	cr_expect_eq(rm.m, 2035 - 407);
 	cr_expect_eq(common_edges(&clean, &rm), 2035 - 407, "only clean edges remain");
-	o.add_edges = 0.5;	/* 1018 (1017.5 rounded up) added to the 1628 kept */
+	o.add_edges = 0.5; /* 1018 (1017.5 rounded up) added to the 1628 kept */
 	gen(&o, 3, 5, &both);
 	cr_expect_eq(both.m, 2035 - 407 + 1018);
 	cr_expect_eq(common_edges(&clean, &both), 2035 - 407, "added edges are new pairs");
@@ -570,7 +585,8 @@ Test(motif_graph, determinism)
 	cr_expect(memcmp(a.u, b.u, (size_t)a.m * 4) == 0 && memcmp(a.v, b.v, (size_t)a.m * 4) == 0,
 		  "same (seed, stream): same graph");
 	cr_expect(d.m != a.m || memcmp(a.u, d.u, (size_t)a.m * 4) != 0 ||
-		  memcmp(a.v, d.v, (size_t)a.m * 4) != 0, "another stream: another graph");
+		      memcmp(a.v, d.v, (size_t)a.m * 4) != 0,
+		  "another stream: another graph");
 	/* a work value reused for another graph gives what a fresh one gives */
 	motif_generate(&o, 11, 5, &a);
 	cr_expect(a.m == d.m && memcmp(a.u, d.u, (size_t)a.m * 4) == 0);
@@ -598,7 +614,8 @@ Test(motif_graph, cycle_spread_and_tree)
 		int32_t node = 40;
 		for (i = 0; i < M; i++) {
 			int32_t size = i < 16 ? 7 : 5;
-			cr_expect(graph_has_edge(&c, node, i * 40 / M), "motif %d at %d", i, i * 40 / M);
+			cr_expect(graph_has_edge(&c, node, i * 40 / M), "motif %d at %d", i,
+				  i * 40 / M);
 			node += size;
 		}
 	}
@@ -625,7 +642,8 @@ Test(motif_graph, cycle_spread_and_tree)
 /* ---- the draws, by their frequencies ---- */
 
 /* |x - n p| within 5 sd of a binomial count. */
-static void near_binomial(const char *what, double x, double n, double p)
+static void
+near_binomial(const char *what, double x, double n, double p)
 {
 	double sd = sqrt(n * p * (1 - p));
 
@@ -633,8 +651,8 @@ static void near_binomial(const char *what, double x, double n, double p)
 }
 
 /* One kind of motif on a base of B nodes (ba: m = 1), no noise. */
-static void tiny(struct motif_opts *o, int base, int32_t B, int kind, int32_t size,
-		 int64_t count, int attach)
+static void
+tiny(struct motif_opts *o, int base, int32_t B, int kind, int32_t size, int64_t count, int attach)
 {
 	memset(o, 0, sizeof *o);
 	o->base = base;

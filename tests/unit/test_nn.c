@@ -16,15 +16,15 @@
 
 #include <criterion/criterion.h>
 
+#include "config.h"
 #include "err.h"
 #include "graph.h"
 #include "head.h"
 #include "model.h"
 #include "modelio.h"
-#include "settings.h"
 #include "nn.h"
 #include "rng.h"
-#include "config.h"
+#include "settings.h"
 
 #ifndef NN_DOUBLE
 #error "test_nn.c must be compiled with -DNN_DOUBLE"
@@ -72,8 +72,7 @@ typedef double (*lossfn)(void *ctx);
 
 /* Compare g (analytic) with central differences of f over x[0..n-1]. */
 static void
-fdcheck(const char *what, lossfn f, void *ctx, real *x, const real *g,
-	int64_t n)
+fdcheck(const char *what, lossfn f, void *ctx, real *x, const real *g, int64_t n)
 {
 	const double h = 1e-6;
 	double worst = 0;
@@ -92,8 +91,8 @@ fdcheck(const char *what, lossfn f, void *ctx, real *x, const real *g,
 			wi = i;
 		}
 	}
-	cr_expect(worst < 1e-5, "%s: element %lld: relative error %.3g",
-		  what, (long long)wi, worst);
+	cr_expect(worst < 1e-5, "%s: element %lld: relative error %.3g", what, (long long)wi,
+		  worst);
 }
 
 /* ---- linear, tanh, relu ---- */
@@ -101,7 +100,7 @@ fdcheck(const char *what, lossfn f, void *ctx, real *x, const real *g,
 struct lin_ctx {
 	int64_t N, i, o;
 	real *X, *W, *b, *Y, *r;
-	int act;		/* 0 none, 1 tanh, 2 relu */
+	int act; /* 0 none, 1 tanh, 2 relu */
 };
 
 static double
@@ -134,19 +133,36 @@ check_lin(int act)
 		tanh_bwd(dY, dY, c.Y, c.N * c.o);
 	if (act == 2)
 		relu_bwd(dY, dY, c.Y, c.N * c.o);
-	lin_bwd(dX, dW, db, dY, c.X, c.W, c.N, c.i, c.o, 1);	/* accumulate */
+	lin_bwd(dX, dW, db, dY, c.X, c.W, c.N, c.i, c.o, 1); /* accumulate */
 	for (int64_t j = 0; j < c.N * c.i; j++)
 		dX[j] -= dX0[j];
 	fdcheck("lin dX", lin_loss, &c, c.X, dX, c.N * c.i);
 	fdcheck("lin dW", lin_loss, &c, c.W, dW, c.i * c.o);
 	fdcheck("lin db", lin_loss, &c, c.b, db, c.o);
-	free(c.X); free(c.W); free(c.b); free(c.Y); free(c.r); free(dX);
-	free(dX0); free(dW); free(db); free(dY);
+	free(c.X);
+	free(c.W);
+	free(c.b);
+	free(c.Y);
+	free(c.r);
+	free(dX);
+	free(dX0);
+	free(dW);
+	free(db);
+	free(dY);
 }
 
-Test(nn, linear, .init = setup, .fini = teardown) { check_lin(0); }
-Test(nn, linear_tanh, .init = setup, .fini = teardown) { check_lin(1); }
-Test(nn, linear_relu, .init = setup, .fini = teardown) { check_lin(2); }
+Test(nn, linear, .init = setup, .fini = teardown)
+{
+	check_lin(0);
+}
+Test(nn, linear_tanh, .init = setup, .fini = teardown)
+{
+	check_lin(1);
+}
+Test(nn, linear_relu, .init = setup, .fini = teardown)
+{
+	check_lin(2);
+}
 
 /* ---- per-graph normalisation ---- */
 
@@ -172,7 +188,9 @@ Test(nn, graph_norm, .init = setup, .fini = teardown)
 	c.X = rnd(n, -2, 2);
 	c.gam = rnd(c.d, 0.5, 1.5);
 	c.bet = rnd(c.d, -1, 1);
-	c.Y = zeros(n); c.XH = zeros(n); c.is = zeros(c.G * c.d);
+	c.Y = zeros(n);
+	c.XH = zeros(n);
+	c.is = zeros(c.G * c.d);
 	c.r = rnd(n, -1, 1);
 	real *dX = zeros(n), *dg = zeros(c.d), *db = zeros(c.d);
 	gn_loss(&c);
@@ -190,8 +208,16 @@ Test(nn, graph_norm, .init = setup, .fini = teardown)
 	fdcheck("gnorm dX", gn_loss, &c, c.X, dX, n);
 	fdcheck("gnorm dgamma", gn_loss, &c, c.gam, dg, c.d);
 	fdcheck("gnorm dbeta", gn_loss, &c, c.bet, db, c.d);
-	free(c.X); free(c.gam); free(c.bet); free(c.Y); free(c.XH); free(c.is);
-	free(c.r); free(dX); free(dg); free(db);
+	free(c.X);
+	free(c.gam);
+	free(c.bet);
+	free(c.Y);
+	free(c.XH);
+	free(c.is);
+	free(c.r);
+	free(dX);
+	free(dg);
+	free(db);
 }
 
 /* ---- sparse Â product ---- */
@@ -225,11 +251,16 @@ Test(nn, sparse_product_is_its_own_backward, .init = setup, .fini = teardown)
 		}
 	}
 	c.rp[5] = e;
-	c.X = rnd(15, -1, 1); c.Y = zeros(15); c.r = rnd(15, -1, 1);
+	c.X = rnd(15, -1, 1);
+	c.Y = zeros(15);
+	c.r = rnd(15, -1, 1);
 	real *dX = zeros(15);
 	csr_spmm(dX, c.rp, c.ci, c.av, c.r, c.N, c.d, 0);
 	fdcheck("spmm dX", sp_loss, &c, c.X, dX, 15);
-	free(c.X); free(c.Y); free(c.r); free(dX);
+	free(c.X);
+	free(c.Y);
+	free(c.r);
+	free(dX);
 }
 
 /* ---- layer mixing ---- */
@@ -251,8 +282,9 @@ mix_loss(void *p)
 
 Test(nn, layer_mixing, .init = setup, .fini = teardown)
 {
-	struct mix_ctx c = { .L = 3, .N = 4, .d = 5, .R = 6,
-			     .idx = { 2, 0, 2, 3, 1, 2 } };	/* repeats */
+	struct mix_ctx c = {
+		.L = 3, .N = 4, .d = 5, .R = 6, .idx = { 2, 0, 2, 3, 1, 2 }
+	}; /* repeats */
 	for (int l = 0; l < c.L; l++)
 		c.H[l] = rnd(c.N * c.d, -1, 1);
 	c.alpha = rnd(c.d, 0.5, 1.5);
@@ -275,10 +307,16 @@ Test(nn, layer_mixing, .init = setup, .fini = teardown)
 	mix_bwd_input(h0, c.r, c.alpha, c.psi, uq, 1, c.L, 4, c.d, 0);
 	mix_bwd_input(h1, c.r, c.alpha, c.psi, uq, 1, c.L, 4, c.d, 1);
 	cr_expect(memcmp(h0, h1, (size_t)(c.N * c.d) * sizeof(real)) == 0);
-	free(h0); free(h1);
+	free(h0);
+	free(h1);
 	for (int l = 0; l < c.L; l++)
 		free(c.H[l]);
-	free(c.alpha); free(c.psi); free(c.F); free(c.r); free(da); free(dp);
+	free(c.alpha);
+	free(c.psi);
+	free(c.F);
+	free(c.r);
+	free(da);
+	free(dp);
 }
 
 /* ---- NTN ---- */
@@ -305,7 +343,11 @@ ntn_alloc(ntn *p, int64_t d, int k, int random)
 static void
 ntn_release(ntn *p)
 {
-	free(p->W); free(p->V); free(p->b); free(p->o); free(p->ob);
+	free(p->W);
+	free(p->V);
+	free(p->b);
+	free(p->o);
+	free(p->ob);
 }
 
 static void
@@ -341,8 +383,11 @@ check_ntn_pairs(const char *what, int64_t P, int64_t d, int k, int full)
 	char nm[64];
 	int64_t rows = P < NTN_CHUNK ? P : NTN_CHUNK;
 	ntn_alloc(&c.p, c.d, c.k, 1);
-	c.X = rnd(c.P * c.d, -1, 1); c.Y = rnd(c.P * c.d, -1, 1);
-	c.lg = zeros(c.P); c.XW = zeros(c.P * c.k * c.d); c.h = zeros(c.P * c.k);
+	c.X = rnd(c.P * c.d, -1, 1);
+	c.Y = rnd(c.P * c.d, -1, 1);
+	c.lg = zeros(c.P);
+	c.XW = zeros(c.P * c.k * c.d);
+	c.h = zeros(c.P * c.k);
 	c.r = rnd(c.P, -1, 1);
 	ntn g;
 	ntn_alloc(&g, c.d, c.k, 0);
@@ -368,9 +413,17 @@ check_ntn_pairs(const char *what, int64_t P, int64_t d, int k, int full)
 		snprintf(nm, sizeof nm, "%s dW", what);
 		fdcheck(nm, ntn_pair_loss, &c, c.p.W, g.W, c.d * c.k * c.d);
 	}
-	ntn_release(&c.p); ntn_release(&g);
-	free(c.X); free(c.Y); free(c.lg); free(c.XW); free(c.h); free(c.r);
-	free(dX); free(dY); free(dXW);
+	ntn_release(&c.p);
+	ntn_release(&g);
+	free(c.X);
+	free(c.Y);
+	free(c.lg);
+	free(c.XW);
+	free(c.h);
+	free(c.r);
+	free(dX);
+	free(dY);
+	free(dXW);
 }
 
 Test(nn, ntn_pairs, .init = setup, .fini = teardown)
@@ -388,49 +441,68 @@ static double
 ntn_cand_loss(void *pp)
 {
 	struct ntn_ctx *c = pp;
-	ntn_cand_fwd(c->lg, c->CW, c->XV, c->CV, c->h, c->X, c->C, c->p, c->cbeg,
-		     c->cnum, c->Q, c->S, c->kmax, c->d, c->k);
+	ntn_cand_fwd(c->lg, c->CW, c->XV, c->CV, c->h, c->X, c->C, c->p, c->cbeg, c->cnum, c->Q,
+		     c->S, c->kmax, c->d, c->k);
 	return dot(c->lg, c->r, c->Q * c->kmax);
 }
 
 Test(nn, ntn_candidates_equal_pairs, .init = setup, .fini = teardown)
 {
 	/* queries 0,1 see clusters 0..2, queries 2..4 see clusters 3..4 */
-	struct ntn_ctx c = { .Q = 5, .S = 5, .d = 4, .k = 2, .kmax = 3,
-			     .cbeg = { 0, 0, 3, 3, 3 }, .cnum = { 3, 3, 2, 2, 2 } };
+	struct ntn_ctx c = { .Q = 5,
+			     .S = 5,
+			     .d = 4,
+			     .k = 2,
+			     .kmax = 3,
+			     .cbeg = { 0, 0, 3, 3, 3 },
+			     .cnum = { 3, 3, 2, 2, 2 } };
 	ntn_alloc(&c.p, c.d, c.k, 1);
-	c.X = rnd(c.Q * c.d, -1, 1); c.C = rnd(c.S * c.d, -1, 1);
-	c.lg = zeros(c.Q * c.kmax); c.CW = zeros(c.S * c.k * c.d);
-	c.XV = zeros(c.Q * c.k); c.CV = zeros(c.S * c.k);
+	c.X = rnd(c.Q * c.d, -1, 1);
+	c.C = rnd(c.S * c.d, -1, 1);
+	c.lg = zeros(c.Q * c.kmax);
+	c.CW = zeros(c.S * c.k * c.d);
+	c.XV = zeros(c.Q * c.k);
+	c.CV = zeros(c.S * c.k);
 	c.h = zeros(c.Q * c.kmax * c.k);
 	c.r = rnd(c.Q * c.kmax, -1, 1);
-	for (int q = 0; q < c.Q; q++)	/* padding entries carry no loss */
+	for (int q = 0; q < c.Q; q++) /* padding entries carry no loss */
 		for (int j = c.cnum[q]; j < c.kmax; j++)
 			c.r[q * c.kmax + j] = 0;
 	ntn g;
 	ntn_alloc(&g, c.d, c.k, 0);
-	real *dX = zeros(c.Q * c.d), *dC = zeros(c.S * c.d),
-	    *dCW = zeros(c.S * c.k * c.d), *dXV = zeros(c.Q * c.k),
-	    *dCV = zeros(c.S * c.k);
+	real *dX = zeros(c.Q * c.d), *dC = zeros(c.S * c.d), *dCW = zeros(c.S * c.k * c.d),
+	     *dXV = zeros(c.Q * c.k), *dCV = zeros(c.S * c.k);
 	ntn_cand_loss(&c);
 	/* same values as the paired form on explicit pairs */
 	{
 		real lp[1], xw[64], hh[8];
 		for (int q = 0; q < c.Q; q++)
 			for (int j = 0; j < c.cnum[q]; j++) {
-				ntn_pair_fwd(lp, xw, hh, c.X + q * c.d,
-					     c.C + (c.cbeg[q] + j) * c.d, c.p, 1, c.d, c.k);
+				ntn_pair_fwd(lp, xw, hh, c.X + q * c.d, c.C + (c.cbeg[q] + j) * c.d,
+					     c.p, 1, c.d, c.k);
 				cr_expect(fabs(lp[0] - c.lg[q * c.kmax + j]) < 1e-12);
 			}
 	}
-	ntn_cand_bwd(dX, dC, g, c.r, c.CW, c.h, c.X, c.C, c.p, c.cbeg, c.cnum, c.Q, c.S,
-		     c.kmax, c.d, c.k, dCW, dXV, dCV);
+	ntn_cand_bwd(dX, dC, g, c.r, c.CW, c.h, c.X, c.C, c.p, c.cbeg, c.cnum, c.Q, c.S, c.kmax,
+		     c.d, c.k, dCW, dXV, dCV);
 	fdcheck("ntn cand dX", ntn_cand_loss, &c, c.X, dX, c.Q * c.d);
 	fdcheck("ntn cand dC", ntn_cand_loss, &c, c.C, dC, c.S * c.d);
 	ntn_checks("ntn cand", ntn_cand_loss, &c, c.p, g, c.d, c.k);
-	ntn_release(&c.p); ntn_release(&g);
-	free(c.X); free(c.C); free(c.lg); free(c.CW); free(c.XV); free(c.CV);
-	free(c.h); free(c.r); free(dX); free(dC); free(dCW); free(dXV); free(dCV);
+	ntn_release(&c.p);
+	ntn_release(&g);
+	free(c.X);
+	free(c.C);
+	free(c.lg);
+	free(c.CW);
+	free(c.XV);
+	free(c.CV);
+	free(c.h);
+	free(c.r);
+	free(dX);
+	free(dC);
+	free(dCW);
+	free(dXV);
+	free(dCV);
 }
 
 /* ---- ranking heads ---- */
@@ -453,18 +525,24 @@ Test(nn, ranking_heads, .init = setup, .fini = teardown)
 {
 	struct rank_ctx c = { .R = 6, .d = 4, .hd = 3, .nh = 4 };
 	int64_t H = c.nh * c.hd;
-	c.X = rnd(c.R * c.d, -1, 1); c.W1 = rnd(c.d * H, -1, 1);
-	c.b1 = rnd(H, -0.5, 0.5); c.w2 = rnd(H, -1, 1); c.b2 = rnd(c.nh, -1, 1);
-	c.S = zeros(c.R * c.nh); c.Z = zeros(c.R * H); c.r = rnd(c.R * c.nh, -1, 1);
-	real *dX = zeros(c.R * c.d), *dW1 = zeros(c.d * H), *db1 = zeros(H),
-	    *dw2 = zeros(H), *db2 = zeros(c.nh), *dZ = zeros(c.R * H);
+	c.X = rnd(c.R * c.d, -1, 1);
+	c.W1 = rnd(c.d * H, -1, 1);
+	c.b1 = rnd(H, -0.5, 0.5);
+	c.w2 = rnd(H, -1, 1);
+	c.b2 = rnd(c.nh, -1, 1);
+	c.S = zeros(c.R * c.nh);
+	c.Z = zeros(c.R * H);
+	c.r = rnd(c.R * c.nh, -1, 1);
+	real *dX = zeros(c.R * c.d), *dW1 = zeros(c.d * H), *db1 = zeros(H), *dw2 = zeros(H),
+	     *db2 = zeros(c.nh), *dZ = zeros(c.R * H);
 	rank_loss(&c);
 	rank_bwd(dX, dW1, db1, dw2, db2, c.r, c.Z, c.X, c.W1, c.w2, c.R, c.d, c.nh, c.hd, dZ);
-	{	/* dZ = Z in place gives the same gradients */
+	{ /* dZ = Z in place gives the same gradients */
 		real *e[5] = { zeros(c.R * c.d), zeros(c.d * H), zeros(H), zeros(H), zeros(c.nh) };
 		real *Zc = zeros(c.R * H);
 		memcpy(Zc, c.Z, (size_t)(c.R * H) * sizeof(real));
-		rank_bwd(e[0], e[1], e[2], e[3], e[4], c.r, Zc, c.X, c.W1, c.w2, c.R, c.d, c.nh, c.hd, Zc);
+		rank_bwd(e[0], e[1], e[2], e[3], e[4], c.r, Zc, c.X, c.W1, c.w2, c.R, c.d, c.nh,
+			 c.hd, Zc);
 		cr_expect(memcmp(e[0], dX, (size_t)(c.R * c.d) * sizeof(real)) == 0 &&
 			  memcmp(e[3], dw2, (size_t)H * sizeof(real)) == 0);
 		for (int i = 0; i < 5; i++)
@@ -476,9 +554,20 @@ Test(nn, ranking_heads, .init = setup, .fini = teardown)
 	fdcheck("rank db1", rank_loss, &c, c.b1, db1, H);
 	fdcheck("rank dw2", rank_loss, &c, c.w2, dw2, H);
 	fdcheck("rank db2", rank_loss, &c, c.b2, db2, c.nh);
-	free(c.X); free(c.W1); free(c.b1); free(c.w2); free(c.b2); free(c.S);
-	free(c.Z); free(c.r); free(dX); free(dW1); free(db1); free(dw2);
-	free(db2); free(dZ);
+	free(c.X);
+	free(c.W1);
+	free(c.b1);
+	free(c.w2);
+	free(c.b2);
+	free(c.S);
+	free(c.Z);
+	free(c.r);
+	free(dX);
+	free(dW1);
+	free(db1);
+	free(dw2);
+	free(db2);
+	free(dZ);
 }
 
 /* ---- attention aggregator ---- */
@@ -492,35 +581,48 @@ static double
 att_loss(void *p)
 {
 	struct att_ctx *c = p;
-	attn_fwd(c->C, c->T, c->a, c->X, c->Wa, c->ba, c->w, c->soff, c->nseg,
-		 c->Ns, c->d, c->hd);
+	attn_fwd(c->C, c->T, c->a, c->X, c->Wa, c->ba, c->w, c->soff, c->nseg, c->Ns, c->d, c->hd);
 	return dot(c->C, c->r, c->nseg * c->d);
 }
 
 Test(nn, attention_pooling, .init = setup, .fini = teardown)
 {
 	/* segments of 3, 0 (empty), 1 and 3 rows */
-	struct att_ctx c = { .Ns = 7, .d = 4, .hd = 3, .nseg = 4,
-			     .soff = { 0, 3, 3, 4, 7 } };
-	c.X = rnd(c.Ns * c.d, -1, 1); c.Wa = rnd(c.d * c.hd, -1, 1);
-	c.ba = rnd(c.hd, -0.5, 0.5); c.w = rnd(c.hd, -1, 1);
-	c.C = zeros(c.nseg * c.d); c.T = zeros(c.Ns * c.hd); c.a = zeros(c.Ns);
+	struct att_ctx c = { .Ns = 7, .d = 4, .hd = 3, .nseg = 4, .soff = { 0, 3, 3, 4, 7 } };
+	c.X = rnd(c.Ns * c.d, -1, 1);
+	c.Wa = rnd(c.d * c.hd, -1, 1);
+	c.ba = rnd(c.hd, -0.5, 0.5);
+	c.w = rnd(c.hd, -1, 1);
+	c.C = zeros(c.nseg * c.d);
+	c.T = zeros(c.Ns * c.hd);
+	c.a = zeros(c.Ns);
 	c.r = rnd(c.nseg * c.d, -1, 1);
 	real *dX = zeros(c.Ns * c.d), *dWa = zeros(c.d * c.hd), *dba = zeros(c.hd),
-	    *dw = zeros(c.hd), *dT = zeros(c.Ns * c.hd), *de = zeros(c.Ns);
+	     *dw = zeros(c.hd), *dT = zeros(c.Ns * c.hd), *de = zeros(c.Ns);
 	att_loss(&c);
 	double s = c.a[0] + c.a[1] + c.a[2];
 	cr_expect(fabs(s - 1) < 1e-12 && c.a[3] == 1, "attention weights sum to 1");
 	for (int j = 0; j < c.d; j++)
 		cr_expect(c.C[1 * c.d + j] == 0, "empty cluster pools to 0");
-	attn_bwd(dX, dWa, dba, dw, c.r, c.T, c.a, c.X, c.Wa, c.w, c.soff, c.nseg, c.Ns, c.d,
-		 c.hd, dT, de);
+	attn_bwd(dX, dWa, dba, dw, c.r, c.T, c.a, c.X, c.Wa, c.w, c.soff, c.nseg, c.Ns, c.d, c.hd,
+		 dT, de);
 	fdcheck("attn dX", att_loss, &c, c.X, dX, c.Ns * c.d);
 	fdcheck("attn dWa", att_loss, &c, c.Wa, dWa, c.d * c.hd);
 	fdcheck("attn dba", att_loss, &c, c.ba, dba, c.hd);
 	fdcheck("attn dw", att_loss, &c, c.w, dw, c.hd);
-	free(c.X); free(c.Wa); free(c.ba); free(c.w); free(c.C); free(c.T);
-	free(c.a); free(c.r); free(dX); free(dWa); free(dba); free(dw); free(dT);
+	free(c.X);
+	free(c.Wa);
+	free(c.ba);
+	free(c.w);
+	free(c.C);
+	free(c.T);
+	free(c.a);
+	free(c.r);
+	free(dX);
+	free(dWa);
+	free(dba);
+	free(dw);
+	free(dT);
 	free(de);
 }
 
@@ -552,7 +654,7 @@ Test(nn, losses, .init = setup, .fini = teardown)
 	real y[5] = { 1, 0, 0.5, 1, 0 }, wt[5] = { 1, 1, 1, 0, 1 };
 	struct loss_ctx c = { .n = 5, .y = y, .wt = wt };
 	c.z = rnd(5, -3, 3);
-	c.z[4] = 40;		/* large logits stay finite */
+	c.z[4] = 40; /* large logits stay finite */
 	c.dz = zeros(5);
 	real *g = zeros(5);
 	double l = bce_logits(g, c.z, y, wt, 5);
@@ -568,7 +670,12 @@ Test(nn, losses, .init = setup, .fini = teardown)
 	softmax_xent(gx, &ok, x.z, x.cnum, x.tgt, x.Q, x.kmax);
 	fdcheck("xent dz", xent_loss, &x, x.z, gx, 9);
 	cr_expect(gx[5] == 0 && gx[7] == 0 && gx[8] == 0, "padding has no gradient");
-	free(c.z); free(c.dz); free(g); free(x.z); free(x.dz); free(gx);
+	free(c.z);
+	free(c.dz);
+	free(g);
+	free(x.z);
+	free(x.dz);
+	free(gx);
 }
 
 Test(nn, adam_first_step_moves_by_lr, .init = setup, .fini = teardown)
@@ -576,8 +683,7 @@ Test(nn, adam_first_step_moves_by_lr, .init = setup, .fini = teardown)
 	/* bias correction makes the first step lr * sign(g) (|g| >> eps) */
 	real p[3] = { 1, 2, 3 }, g[3] = { 0.5, -2, 1e-3 }, m[3] = { 0 }, v[3] = { 0 };
 	adam_step(p, g, m, v, 3, 0.01, 0.9, 0.999, 1e-8, 1);
-	cr_expect(fabs(p[0] - 0.99) < 1e-9 && fabs(p[1] - 2.01) < 1e-9 &&
-		  fabs(p[2] - 2.99) < 1e-7);
+	cr_expect(fabs(p[0] - 0.99) < 1e-9 && fabs(p[1] - 2.01) < 1e-9 && fabs(p[2] - 2.99) < 1e-7);
 	/* second step with the same gradient: still lr * sign */
 	adam_step(p, g, m, v, 3, 0.01, 0.9, 0.999, 1e-8, 2);
 	cr_expect(fabs(p[0] - 0.98) < 1e-9);
@@ -609,11 +715,10 @@ tiny_graph(int64_t id, int32_t n, int K)
 	lg->cent = xmalloc((size_t)n * MODEL_NCENT * sizeof *lg->cent);
 	for (int32_t i = 0; i < n; i++)
 		for (int t = 0; t < MODEL_NCENT; t++)
-			lg->cent[i * MODEL_NCENT + t] = t == 1 && i % 3 == 0
-			    ? 0 : gsl_rng_uniform(R);	/* ties in column 1 */
+			lg->cent[i * MODEL_NCENT + t] =
+			    t == 1 && i % 3 == 0 ? 0 : gsl_rng_uniform(R); /* ties in column 1 */
 	return lg;
 }
-
 
 struct model_ctx {
 	model *M;
@@ -632,8 +737,7 @@ model_loss(void *p)
 /* A feature stage of 6 columns for the tests: functions of each node's
  * degree in the graph given (the masked one), and a constant. */
 static int
-six_features(void *ctx, const graph *const *gs, int G, double *const *feat, char *msg,
-	     size_t len)
+six_features(void *ctx, const graph *const *gs, int G, double *const *feat, char *msg, size_t len)
 {
 	(void)msg;
 	(void)len;
@@ -820,13 +924,16 @@ Test(model, pair_counts_are_the_batch_labels, .init = setup, .fini = teardown)
 		batch_pair_counts(gs, 3, &bo, &pos, &neg);
 		for (uint64_t step = 0; step < 3; step++) {
 			char msg[200];
-			cr_assert(batch_build(&b, gs, 3, 1, step, &bo, msg, sizeof msg) == 0, "%s", msg);
+			cr_assert(batch_build(&b, gs, 3, 1, step, &bo, msg, sizeof msg) == 0, "%s",
+				  msg);
 			int64_t p = 0;
 			for (int64_t i = 0; i < b.P; i++)
 				p += b.y[i] > 0;
-			cr_expect(p == pos && b.P - p == neg, "settings %d, step %d: %lld + %lld "
-				  "pairs, counted %lld + %lld", k, (int)step, (long long)p,
-				  (long long)(b.P - p), (long long)pos, (long long)neg);
+			cr_expect(p == pos && b.P - p == neg,
+				  "settings %d, step %d: %lld + %lld "
+				  "pairs, counted %lld + %lld",
+				  k, (int)step, (long long)p, (long long)(b.P - p), (long long)pos,
+				  (long long)neg);
 		}
 	}
 	struct model_cfg cfg;
@@ -949,8 +1056,14 @@ check_encoder(int from, int embed)
 	tiny_setup(&M, &b, gs, FEAT_SCALE_LOG);
 	cr_assert(b.N == 16 && b.P == 0);
 	mws *w = mws_new();
-	struct enc_ctx c = { &M, &b, w, rnd(16 * 4, -1, 1), zeros(16 * 4), rnd(4, 0.5, 1.5),
-			     rnd(3, -1, 1), xmalloc(16 * sizeof(int32_t)) };
+	struct enc_ctx c = { &M,
+			     &b,
+			     w,
+			     rnd(16 * 4, -1, 1),
+			     zeros(16 * 4),
+			     rnd(4, 0.5, 1.5),
+			     rnd(3, -1, 1),
+			     xmalloc(16 * sizeof(int32_t)) };
 	for (int i = 0; i < 16; i++)
 		c.idx[i] = i;
 	model_zero_grad(&M);
@@ -962,7 +1075,8 @@ check_encoder(int from, int embed)
 	for (int i = 0; i < M.nt; i++) {
 		struct mtensor *t = &M.t[i];
 		int blk = 0;
-		int enc = sscanf(t->name, "block%d.", &blk) == 1 || strncmp(t->name, "embed.", 6) == 0;
+		int enc =
+		    sscanf(t->name, "block%d.", &blk) == 1 || strncmp(t->name, "embed.", 6) == 0;
 		if (!enc)
 			continue;
 		int trained = strncmp(t->name, "embed.", 6) == 0 ? embed : blk - 1 >= from;
@@ -970,10 +1084,16 @@ check_encoder(int from, int embed)
 			fdcheck(t->name, enc_loss, &c, M.p + t->off, g + t->off, t->rows * t->cols);
 		} else {
 			for (int64_t k = 0; k < t->rows * t->cols; k++)
-				cr_expect(g[t->off + k] == 0, "%s: frozen but has a gradient", t->name);
+				cr_expect(g[t->off + k] == 0, "%s: frozen but has a gradient",
+					  t->name);
 		}
 	}
-	free(g); free(c.r); free(c.F); free(c.alpha); free(c.psi); free(c.idx);
+	free(g);
+	free(c.r);
+	free(c.F);
+	free(c.alpha);
+	free(c.psi);
+	free(c.idx);
 	mws_free(w);
 	batch_free(&b);
 	lgraph_free(gs[0]);
@@ -981,9 +1101,18 @@ check_encoder(int from, int embed)
 	model_free(&M);
 }
 
-Test(model, encoder_alone_all_trained, .init = setup, .fini = teardown) { check_encoder(0, 1); }
-Test(model, encoder_alone_embedding_fixed, .init = setup, .fini = teardown) { check_encoder(0, 0); }
-Test(model, encoder_alone_two_blocks_fixed, .init = setup, .fini = teardown) { check_encoder(2, 0); }
+Test(model, encoder_alone_all_trained, .init = setup, .fini = teardown)
+{
+	check_encoder(0, 1);
+}
+Test(model, encoder_alone_embedding_fixed, .init = setup, .fini = teardown)
+{
+	check_encoder(0, 0);
+}
+Test(model, encoder_alone_two_blocks_fixed, .init = setup, .fini = teardown)
+{
+	check_encoder(2, 0);
+}
 
 /* gcn-embed's forward pass (no backward caches) is the training one: the
  * same block outputs, to the last bit. */
@@ -1046,7 +1175,7 @@ check_encode_from(int from, int bfrom, int embed)
 		model_embed(&M, &b, Hin);
 	else
 		memcpy(Hin, H1[from - 1], (size_t)(N * d) * sizeof *Hin);
-	for (int l = 0; l < from; l++) {	/* the caller's copies below the boundary */
+	for (int l = 0; l < from; l++) { /* the caller's copies below the boundary */
 		keep[l] = xmalloc((size_t)(N * d) * sizeof *keep[l]);
 		memcpy(keep[l], H1[l], (size_t)(N * d) * sizeof *keep[l]);
 		H2[l] = keep[l];
@@ -1055,7 +1184,8 @@ check_encode_from(int from, int bfrom, int embed)
 	for (int l = 0; l < L; l++) {
 		char what[64];
 		snprintf(what, sizeof what, "from %d: block %d", from, l + 1);
-		cr_assert(l >= from || H2[l] == keep[l], "%s: a block below the boundary moved", what);
+		cr_assert(l >= from || H2[l] == keep[l], "%s: a block below the boundary moved",
+			  what);
 		same_bits(what, H1[l], H2[l], N * d);
 	}
 	/* the backward pass: the same gradients, whichever forward ran */
@@ -1071,7 +1201,7 @@ check_encode_from(int from, int bfrom, int embed)
 	model_zero_grad(&M);
 	model_encode_bwd(&M, &b, w2, &src, 1, bfrom, embed);
 	same_bits("gradients", g1, M.g, M.n);
-	int nz = 0;	/* some, unless every block is fixed */
+	int nz = 0; /* some, unless every block is fixed */
 	for (int64_t i = 0; i < M.n; i++)
 		nz += g1[i] != 0;
 	if (bfrom < L || embed)
@@ -1080,18 +1210,41 @@ check_encode_from(int from, int bfrom, int embed)
 		cr_assert(nz == 0, "every block is fixed, yet %d gradients", nz);
 	for (int l = 0; l < from; l++)
 		free(keep[l]);
-	free(Hin); free(r); free(alpha); free(psi); free(idx); free(g1);
+	free(Hin);
+	free(r);
+	free(alpha);
+	free(psi);
+	free(idx);
+	free(g1);
 	mws_free(w1);
 	mws_free(w2);
 	tiny_free(&M, &b, gs);
 }
 
-Test(model, encoder_from_h0_is_the_whole_pass, .init = setup, .fini = teardown) { check_encode_from(0, 0, 0); }
-Test(model, encoder_from_h0_trains_e_too, .init = setup, .fini = teardown) { check_encode_from(0, 0, 1); }
-Test(model, encoder_from_block_1, .init = setup, .fini = teardown) { check_encode_from(1, 1, 0); }
-Test(model, encoder_from_block_2_trains_above, .init = setup, .fini = teardown) { check_encode_from(2, 2, 0); }
-Test(model, encoder_from_h0_trains_block_2_up, .init = setup, .fini = teardown) { check_encode_from(0, 2, 0); }
-Test(model, encoder_from_the_top_runs_nothing, .init = setup, .fini = teardown) { check_encode_from(3, 3, 0); }
+Test(model, encoder_from_h0_is_the_whole_pass, .init = setup, .fini = teardown)
+{
+	check_encode_from(0, 0, 0);
+}
+Test(model, encoder_from_h0_trains_e_too, .init = setup, .fini = teardown)
+{
+	check_encode_from(0, 0, 1);
+}
+Test(model, encoder_from_block_1, .init = setup, .fini = teardown)
+{
+	check_encode_from(1, 1, 0);
+}
+Test(model, encoder_from_block_2_trains_above, .init = setup, .fini = teardown)
+{
+	check_encode_from(2, 2, 0);
+}
+Test(model, encoder_from_h0_trains_block_2_up, .init = setup, .fini = teardown)
+{
+	check_encode_from(0, 2, 0);
+}
+Test(model, encoder_from_the_top_runs_nothing, .init = setup, .fini = teardown)
+{
+	check_encode_from(3, 3, 0);
+}
 
 /* rng_get_block: the values of gsl_rng_get, one call after another, across
  * MT19937's 624-word blocks, and the generator left where the calls leave
@@ -1105,7 +1258,8 @@ Test(rng, block_draws_are_gsl_rng_get)
 		rng_get_block(a, buf, len[t]);
 		for (size_t i = 0; i < len[t]; i++) {
 			unsigned long want = gsl_rng_get(b);
-			cr_assert_eq(buf[i], want, "call %zu, value %zu: %u != %lu", t, i, buf[i], want);
+			cr_assert_eq(buf[i], want, "call %zu, value %zu: %u != %lu", t, i, buf[i],
+				     want);
 		}
 		cr_assert_eq(gsl_rng_get(a), gsl_rng_get(b), "the state after call %zu", t);
 	}
@@ -1138,8 +1292,8 @@ struct head_ctx {
 	int32_t *y, *idx, *eu, *ev;
 	int k;
 	real *glg, *dglg, *dH;
-	double p;		/* dropout: 0 for the gradient checks */
-	gsl_rng *r;		/* its generator: R unless set */
+	double p;   /* dropout: 0 for the gradient checks */
+	gsl_rng *r; /* its generator: R unless set */
 };
 
 /* The training loss with dropout c->p (0: the generator is drawn from
@@ -1192,13 +1346,14 @@ head_ctx_init(struct head_ctx *cc, struct head_fix *f, int task, int attributes)
 {
 	tiny_setup(&f->M, &f->b, f->gs, FEAT_SCALE_MINMAX);
 	int64_t N = f->b.N, na = 2;
-	struct head_ctx c = { .M = &f->M, .h = &f->h, .b = &f->b, .w = mws_new(), .task = task,
-			      .hid = 3, .C = 3 };
+	struct head_ctx c = {
+		.M = &f->M, .h = &f->h, .b = &f->b, .w = mws_new(), .task = task, .hid = 3, .C = 3
+	};
 	c.Cout = task == HT_LINK ? c.hid : c.C;
 	f->A = attributes ? rnd(N * na, 0, 1) : NULL;
 	head_init(&f->h, 4, 4 + (f->A ? na : 0), 3, c.hid, c.Cout, c.C, task == HT_LINK, R);
 	hbuf_init(&c.hb, &f->h, N, 1, f->A, na);
-	for (int64_t i = 0; i < f->h.n; i++)	/* nonzero biases, psi, alpha */
+	for (int64_t i = 0; i < f->h.n; i++) /* nonzero biases, psi, alpha */
 		f->h.p[i] += (real)(0.2 * (gsl_rng_uniform(R) - 0.5));
 	c.y = xmallocarray((size_t)N + 64, sizeof *c.y);
 	c.idx = xmallocarray((size_t)N + 64, sizeof *c.idx);
@@ -1238,8 +1393,13 @@ head_ctx_free(struct head_ctx *c, struct head_fix *f)
 {
 	if (c->task == HT_LINK)
 		lbuf_free(&c->lb);
-	free(f->A); free(c->y); free(c->idx); free(c->eu); free(c->ev);
-	free(c->glg); free(c->dglg);
+	free(f->A);
+	free(c->y);
+	free(c->idx);
+	free(c->eu);
+	free(c->ev);
+	free(c->glg);
+	free(c->dglg);
 	hbuf_free(&c->hb);
 	head_free(&f->h);
 	mws_free(c->w);
@@ -1255,7 +1415,7 @@ check_head(int task, int from, int embed, int attributes, int freeze)
 	struct head_fix f;
 	struct head_ctx c;
 	head_ctx_init(&c, &f, task, attributes);
-	model M = f.M;	/* the same buffers: the context points at f */
+	model M = f.M; /* the same buffers: the context points at f */
 	struct head h = f.h;
 	if (freeze)
 		head_freeze(c.M, c.b, c.w, &c.hb, from, embed);
@@ -1269,15 +1429,18 @@ check_head(int task, int from, int embed, int attributes, int freeze)
 	for (int i = 0; i < M.nt; i++) {
 		struct mtensor *t = &M.t[i];
 		int blk = 0;
-		int enc = sscanf(t->name, "block%d.", &blk) == 1 || strncmp(t->name, "embed.", 6) == 0;
+		int enc =
+		    sscanf(t->name, "block%d.", &blk) == 1 || strncmp(t->name, "embed.", 6) == 0;
 		if (!enc)
 			continue;
 		int trained = strncmp(t->name, "embed.", 6) == 0 ? embed : blk - 1 >= from;
 		if (trained) {
-			fdcheck(t->name, head_loss, &c, M.p + t->off, g + t->off, t->rows * t->cols);
+			fdcheck(t->name, head_loss, &c, M.p + t->off, g + t->off,
+				t->rows * t->cols);
 		} else {
 			for (int64_t k = 0; k < t->rows * t->cols; k++)
-				cr_expect(g[t->off + k] == 0, "%s: frozen but has a gradient", t->name);
+				cr_expect(g[t->off + k] == 0, "%s: frozen but has a gradient",
+					  t->name);
 		}
 	}
 	free(g);
@@ -1285,14 +1448,38 @@ check_head(int task, int from, int embed, int attributes, int freeze)
 	head_ctx_free(&c, &f);
 }
 
-Test(head, node_task_gradient, .init = setup, .fini = teardown) { check_head(HT_NODE, 0, 1, 0, 0); }
-Test(head, node_task_with_attributes_e_fixed, .init = setup, .fini = teardown) { check_head(HT_NODE, 0, 0, 1, 0); }
-Test(head, graph_task_gradient, .init = setup, .fini = teardown) { check_head(HT_GRAPH, 1, 0, 0, 0); }
-Test(head, link_task_gradient, .init = setup, .fini = teardown) { check_head(HT_LINK, 0, 1, 0, 0); }
-Test(head, link_task_with_attributes_two_blocks_fixed, .init = setup, .fini = teardown) { check_head(HT_LINK, 2, 0, 1, 0); }
-Test(head, node_task_gradient_h0_kept, .init = setup, .fini = teardown) { check_head(HT_NODE, 0, 0, 0, 1); }
-Test(head, graph_task_gradient_block_1_kept, .init = setup, .fini = teardown) { check_head(HT_GRAPH, 1, 0, 0, 1); }
-Test(head, link_task_gradient_two_blocks_kept, .init = setup, .fini = teardown) { check_head(HT_LINK, 2, 0, 1, 1); }
+Test(head, node_task_gradient, .init = setup, .fini = teardown)
+{
+	check_head(HT_NODE, 0, 1, 0, 0);
+}
+Test(head, node_task_with_attributes_e_fixed, .init = setup, .fini = teardown)
+{
+	check_head(HT_NODE, 0, 0, 1, 0);
+}
+Test(head, graph_task_gradient, .init = setup, .fini = teardown)
+{
+	check_head(HT_GRAPH, 1, 0, 0, 0);
+}
+Test(head, link_task_gradient, .init = setup, .fini = teardown)
+{
+	check_head(HT_LINK, 0, 1, 0, 0);
+}
+Test(head, link_task_with_attributes_two_blocks_fixed, .init = setup, .fini = teardown)
+{
+	check_head(HT_LINK, 2, 0, 1, 0);
+}
+Test(head, node_task_gradient_h0_kept, .init = setup, .fini = teardown)
+{
+	check_head(HT_NODE, 0, 0, 0, 1);
+}
+Test(head, graph_task_gradient_block_1_kept, .init = setup, .fini = teardown)
+{
+	check_head(HT_GRAPH, 1, 0, 0, 1);
+}
+Test(head, link_task_gradient_two_blocks_kept, .init = setup, .fini = teardown)
+{
+	check_head(HT_LINK, 2, 0, 1, 1);
+}
 
 /*
  * gcn-adapt's cached path: the encoder's fixed part computed once
@@ -1307,12 +1494,12 @@ check_frozen_same(int task, int from, int attributes)
 	head_ctx_init(&c, &f, task, attributes);
 	int64_t nlg = c.b->N * c.Cout, np = c.M->n, nh = c.h->n;
 	real *lg = xmalloc((size_t)nlg * sizeof *lg), *g = xmalloc((size_t)np * sizeof *g),
-	    *hg = xmalloc((size_t)nh * sizeof *hg);
+	     *hg = xmalloc((size_t)nh * sizeof *hg);
 	gsl_rng *r1 = rng_new(5, 1), *r2 = rng_new(5, 1);
 	c.p = 0.4;
 	double loss[2];
 	for (int pass = 0; pass < 2; pass++) {
-		if (pass)	/* now the fixed part is kept */
+		if (pass) /* now the fixed part is kept */
 			head_freeze(c.M, c.b, c.w, &c.hb, from, 0);
 		cr_assert_eq(c.hb.cfrom, pass ? from : -1);
 		c.r = pass ? r2 : r1;
@@ -1325,8 +1512,8 @@ check_frozen_same(int task, int from, int attributes)
 			memcpy(hg, c.h->g, (size_t)nh * sizeof *hg);
 		}
 	}
-	cr_assert(memcmp(&loss[0], &loss[1], sizeof loss[0]) == 0, "loss %.17g != %.17g",
-		  loss[0], loss[1]);
+	cr_assert(memcmp(&loss[0], &loss[1], sizeof loss[0]) == 0, "loss %.17g != %.17g", loss[0],
+		  loss[1]);
 	same_bits("head output", lg, c.hb.lg, nlg);
 	same_bits("encoder gradients", g, c.M->g, np);
 	same_bits("head gradients", hg, c.h->g, nh);
@@ -1334,16 +1521,30 @@ check_frozen_same(int task, int from, int attributes)
 	for (int64_t i = 0; i < np; i++)
 		nz += g[i] != 0;
 	cr_assert(nz > 0 || from == c.M->cfg.layers, "no encoder gradient");
-	free(lg); free(g); free(hg);
+	free(lg);
+	free(g);
+	free(hg);
 	gsl_rng_free(r1);
 	gsl_rng_free(r2);
 	head_ctx_free(&c, &f);
 }
 
-Test(head, h0_kept_is_the_whole_pass, .init = setup, .fini = teardown) { check_frozen_same(HT_NODE, 0, 0); }
-Test(head, block_1_kept_is_the_whole_pass, .init = setup, .fini = teardown) { check_frozen_same(HT_GRAPH, 1, 0); }
-Test(head, two_blocks_kept_is_the_whole_pass, .init = setup, .fini = teardown) { check_frozen_same(HT_LINK, 2, 1); }
-Test(head, every_block_kept_is_the_whole_pass, .init = setup, .fini = teardown) { check_frozen_same(HT_NODE, 3, 1); }
+Test(head, h0_kept_is_the_whole_pass, .init = setup, .fini = teardown)
+{
+	check_frozen_same(HT_NODE, 0, 0);
+}
+Test(head, block_1_kept_is_the_whole_pass, .init = setup, .fini = teardown)
+{
+	check_frozen_same(HT_GRAPH, 1, 0);
+}
+Test(head, two_blocks_kept_is_the_whole_pass, .init = setup, .fini = teardown)
+{
+	check_frozen_same(HT_LINK, 2, 1);
+}
+Test(head, every_block_kept_is_the_whole_pass, .init = setup, .fini = teardown)
+{
+	check_frozen_same(HT_NODE, 3, 1);
+}
 
 /*
  * Dropout takes one uniform of the generator per element, as a
@@ -1427,7 +1628,7 @@ Test(nn, layer_mixing_null_is_the_identity, .init = setup, .fini = teardown)
 		mix_fwd(F[k], H, alpha, psi, ix, L, R, d);
 		mix_bwd_params(da[k], dp[k], dF, H, alpha, psi, ix, L, R, d);
 		for (int u = 0; u < 2; u++) {
-			dH[k][u] = zeros(R * d);	/* added to: the same start */
+			dH[k][u] = zeros(R * d); /* added to: the same start */
 			memcpy(dH[k][u], H[0], (size_t)(R * d) * sizeof(real));
 			mix_bwd_input(dH[k][u], dF, alpha, psi, ix, 1, L, R, d, u);
 		}
@@ -1438,11 +1639,17 @@ Test(nn, layer_mixing_null_is_the_identity, .init = setup, .fini = teardown)
 	same_bits("mix dH", dH[0][0], dH[1][0], R * d);
 	same_bits("mix dH, unique rows", dH[0][1], dH[1][1], R * d);
 	for (int k = 0; k < 2; k++) {
-		free(F[k]); free(da[k]); free(dp[k]); free(dH[k][0]); free(dH[k][1]);
+		free(F[k]);
+		free(da[k]);
+		free(dp[k]);
+		free(dH[k][0]);
+		free(dH[k][1]);
 	}
 	for (int l = 0; l < L; l++)
 		free(H[l]);
-	free(alpha); free(psi); free(dF);
+	free(alpha);
+	free(psi);
+	free(dF);
 }
 
 /* The link decoder over edges without an index array (idx NULL) trains
@@ -1473,13 +1680,15 @@ Test(head, link_null_index_is_the_identity, .init = setup, .fini = teardown)
 		head_link_eval(c.h, &c.lb, &e, c.hb.lg, lg[k]);
 		gsl_rng_free(r);
 	}
-	cr_assert(memcmp(&loss[0], &loss[1], sizeof loss[0]) == 0, "loss %.17g != %.17g",
-		  loss[0], loss[1]);
+	cr_assert(memcmp(&loss[0], &loss[1], sizeof loss[0]) == 0, "loss %.17g != %.17g", loss[0],
+		  loss[1]);
 	same_bits("dH", dH[0], dH[1], N * hid);
 	same_bits("decoder gradients", hg[0], hg[1], nh);
 	same_bits("logits", lg[0], lg[1], 12 * C);
 	for (int k = 0; k < 2; k++) {
-		free(dH[k]); free(hg[k]); free(lg[k]);
+		free(dH[k]);
+		free(hg[k]);
+		free(lg[k]);
 	}
 	head_ctx_free(&c, &f);
 }
@@ -1501,8 +1710,9 @@ Test(head, trained_tensors_by_boundary, .init = setup, .fini = teardown)
 			for (int i = 0; i < M->nt; i++) {
 				const char *nm = M->t[i].name;
 				int blk = 0, want = strncmp(nm, "embed.", 6) == 0 ? embed
-						    : sscanf(nm, "block%d.", &blk) == 1 ? blk - 1 >= from
-											 : 0;
+						    : sscanf(nm, "block%d.", &blk) == 1
+							? blk - 1 >= from
+							: 0;
 				cr_assert_eq(tr[i], want, "from %d, embed %d: %s: %d, not %d", from,
 					     embed, nm, tr[i], want);
 				ntrained += tr[i];

@@ -18,7 +18,8 @@
 
 static char dir[4096];
 
-static void setup(void)
+static void
+setup(void)
 {
 	const char *t = getenv("TMPDIR");
 	snprintf(dir, sizeof dir, "%s/outfile_testXXXXXX", t && *t ? t : "/tmp");
@@ -26,7 +27,8 @@ static void setup(void)
 	err_setprog("test_outfile");
 }
 
-static void teardown(void)
+static void
+teardown(void)
 {
 	char cmd[4200];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
@@ -36,7 +38,8 @@ static void teardown(void)
 
 TestSuite(outfile, .init = setup, .fini = teardown);
 
-static char *at(const char *name)
+static char *
+at(const char *name)
 {
 	static char buf[4][4200];
 	static int k;
@@ -45,14 +48,16 @@ static char *at(const char *name)
 	return buf[k];
 }
 
-static void put(const char *path, const char *text)
+static void
+put(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
 	cr_assert(f && fputs(text, f) >= 0 && fclose(f) == 0, "cannot write %s", path);
 }
 
 /* The first line of path, or "" */
-static const char *get(const char *path)
+static const char *
+get(const char *path)
 {
 	static char buf[256];
 	FILE *f = fopen(path, "r");
@@ -66,7 +71,8 @@ static const char *get(const char *path)
 }
 
 /* Write text to path through outfile and commit it. */
-static void write_out(const char *path, const char *text)
+static void
+write_out(const char *path, const char *text)
 {
 	char *tmp;
 	int fd = outfile_open(path, &tmp);
@@ -77,7 +83,8 @@ static void write_out(const char *path, const char *text)
 }
 
 /* The files of the test directory, as "a b c" (sorted by ls). */
-static const char *listing(void)
+static const char *
+listing(void)
 {
 	static char buf[1024];
 	char cmd[4300];
@@ -93,7 +100,8 @@ static const char *listing(void)
 }
 
 /* Run fn in a child with stderr to a file; its exit status. */
-static int child(void (*fn)(void))
+static int
+child(void (*fn)(void))
 {
 	fflush(NULL);
 	pid_t pid = fork();
@@ -130,7 +138,8 @@ Test(outfile, replaced_file_keeps_its_mode)
 	cr_assert_str_eq(get(at("a")), "new\n");
 }
 
-static void open_ro(void)
+static void
+open_ro(void)
 {
 	char *tmp;
 	outfile_open(at("ro"), &tmp);
@@ -162,7 +171,8 @@ Test(outfile, link_to_a_file_stays_a_link)
 }
 
 /* stdout redirected to a file; -o a link to /proc/self/fd/1 */
-static void via_stdout(void)
+static void
+via_stdout(void)
 {
 	int fd = open(at("real"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	dup2(fd, 1);
@@ -212,7 +222,8 @@ Test(outfile, held_commits_wait_for_release)
 }
 
 /* the first output complete, the second fails: die() */
-static void second_fails(void)
+static void
+second_fails(void)
 {
 	outfile_hold();
 	write_out(at("a"), "new a\n");
@@ -228,7 +239,8 @@ Test(outfile, a_failing_output_keeps_the_other)
 	cr_assert_str_eq(listing(), "a ");
 }
 
-static void check_nodir(void)
+static void
+check_nodir(void)
 {
 	outfile_check(at("nodir/x"));
 }
@@ -259,6 +271,7 @@ Test(outfile, same_file)
 	cr_assert(outfile_same("nodir/x", "nodir/x"));
 	cr_assert(!outfile_same("nodir/x", "nodir/y"));
 	/* two outputs may share a character device, not a file */
-	cr_assert(outfile_same("/dev/null", "/dev/null") && !outfile_clash("/dev/null", "/dev/null"));
+	cr_assert(outfile_same("/dev/null", "/dev/null") &&
+		  !outfile_clash("/dev/null", "/dev/null"));
 	cr_assert(outfile_clash(at("La"), at("a")));
 }

@@ -28,11 +28,11 @@ Test(probe, scaling_uses_the_training_rows_and_zeroes_constant_columns)
 	cr_expect(NEAR(mu[0], 2, 1e-15) && NEAR(sd[0], sqrt(2.0 / 3), 1e-15));
 	cr_expect(sd[1] == 0, "constant column: sd %g", sd[1]);
 	cr_expect(NEAR(mu[2], 17.0 / 3, 1e-14) && NEAR(sd[2], sqrt(8.0 / 9), 1e-14));
-	probe_scale_row(X + 9, mu, sd, 3, z);	/* the test row: the training scale */
+	probe_scale_row(X + 9, mu, sd, 3, z); /* the test row: the training scale */
 	cr_expect(NEAR(z[0], 98 / sqrt(2.0 / 3), 1e-12));
 	cr_expect(z[1] == 0);
 	cr_expect(NEAR(z[2], (-1 - 17.0 / 3) / sqrt(8.0 / 9), 1e-12));
-	for (int i = 0; i < 3; i++) {	/* the training rows: mean 0, sd 1 */
+	for (int i = 0; i < 3; i++) { /* the training rows: mean 0, sd 1 */
 		double s = 0, q = 0;
 		for (int r = 0; r < 3; r++) {
 			probe_scale_row(X + 3 * r, mu, sd, 3, z);
@@ -46,7 +46,7 @@ Test(probe, scaling_uses_the_training_rows_and_zeroes_constant_columns)
 
 Test(probe, pooling_by_hand)
 {
-	double X[] = { 1, -2, 3, 4, -5, 0 }, out[4];	/* 3 rows x 2 */
+	double X[] = { 1, -2, 3, 4, -5, 0 }, out[4]; /* 3 rows x 2 */
 
 	probe_pool(X, 3, 2, PROBE_POOL_MEAN, out);
 	cr_expect(NEAR(out[0], -1.0 / 3, 1e-15) && NEAR(out[1], 2.0 / 3, 1e-15));
@@ -118,7 +118,7 @@ Test(probe, a_separable_problem_is_solved_and_the_run_is_reproducible)
 	cr_expect(a.C == b.C && a.cv_acc == b.cv_acc);
 	cr_expect(memcmp(a.prob, b.prob, (size_t)nte * 3 * sizeof *a.prob) == 0);
 	probe_result_free(&b);
-	o.C = 0.5;	/* a fixed C: no CV */
+	o.C = 0.5; /* a fixed C: no CV */
 	probe_run(w2, &d, &o, tr, ntr, te, nte, 1, 0, &b, NULL, NULL);
 	cr_expect(b.C == 0.5 && b.ngrid == 0 && isnan(b.cv_acc));
 	probe_result_free(&a);

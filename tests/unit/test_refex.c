@@ -18,13 +18,14 @@
  *   (1 + 1 + 0)), clustering 1 1 1/3 0 0.
  * Each row below is worked out from those, L(k) = log(k).
  */
-static void hand_values(double want[5][REFEX_COLS])
+static void
+hand_values(double want[5][REFEX_COLS])
 {
 	const double L2 = log(2), L3 = log(3), L4 = log(4), L5 = log(5);
 	/* the base features x(v) */
 	const double x[5][4] = {
 		{ L3, L3, L4, 1 }, { L3, L3, L4, 1 }, { L4, L3, L5, 1.0 / 3 },
-		{ L2, L2, 0, 0 }, { 0, 0, 0, 0 },
+		{ L2, L2, 0, 0 },  { 0, 0, 0, 0 },
 	};
 	/* level 1: node 0 and 1 see {x1 or x0, x2}; node 2 sees {x0, x1, x3};
 	 * node 3 sees {x2} */
@@ -32,11 +33,12 @@ static void hand_values(double want[5][REFEX_COLS])
 		{ (L3 + L4) / 2, L3, (L4 + L5) / 2, (1 + 1.0 / 3) / 2 },
 		{ (L3 + L4) / 2, L3, (L4 + L5) / 2, (1 + 1.0 / 3) / 2 },
 		{ (2 * L3 + L2) / 3, (2 * L3 + L2) / 3, 2 * L4 / 3, 2.0 / 3 },
-		{ L4, L3, L5, 1.0 / 3 }, { 0, 0, 0, 0 },
+		{ L4, L3, L5, 1.0 / 3 },
+		{ 0, 0, 0, 0 },
 	};
 	const double max1[5][4] = {
-		{ L4, L3, L5, 1 }, { L4, L3, L5, 1 }, { L3, L3, L4, 1 }, { L4, L3, L5, 1.0 / 3 },
-		{ 0, 0, 0, 0 },
+		{ L4, L3, L5, 1 },	 { L4, L3, L5, 1 }, { L3, L3, L4, 1 },
+		{ L4, L3, L5, 1.0 / 3 }, { 0, 0, 0, 0 },
 	};
 	int v, f;
 
@@ -59,7 +61,8 @@ static void hand_values(double want[5][REFEX_COLS])
 	}
 }
 
-static void tail_graph(graph *g)
+static void
+tail_graph(graph *g)
 {
 	static const int32_t e[] = { 0, 1, 1, 2, 0, 2, 2, 3 };
 
@@ -67,10 +70,15 @@ static void tail_graph(graph *g)
 }
 
 /* A DCBM graph of n nodes and mean degree about deg into g. */
-static void dcbm_graph(graph *g, int32_t n, double deg, uint64_t seed)
+static void
+dcbm_graph(graph *g, int32_t n, double deg, uint64_t seed)
 {
-	struct dcbm_ranges R = { .nodes = { n, n }, .clusters = { 4, 4 }, .p_div_q = { 4, 4 },
-				 .k = { 1, 1 }, .gamma = { 2.5, 2.5 }, .deg_per_k = deg,
+	struct dcbm_ranges R = { .nodes = { n, n },
+				 .clusters = { 4, 4 },
+				 .p_div_q = { 4, 4 },
+				 .k = { 1, 1 },
+				 .gamma = { 2.5, 2.5 },
+				 .deg_per_k = deg,
 				 .mean_degree = { deg, deg } };
 	dcbm d;
 	dcbm_edges e;
@@ -80,8 +88,8 @@ static void dcbm_graph(graph *g, int32_t n, double deg, uint64_t seed)
 	dcbm_edges_init(&e);
 	dcbm_generate(&R, seed, 0, &d, &e);
 	graph_init(g);
-	cr_assert_eq(graph_build(g, d.par.n, e.m, e.u, e.v, GRAPH_STRICT, NULL, msg, sizeof msg),
-		     0, "%s", msg);
+	cr_assert_eq(graph_build(g, d.par.n, e.m, e.u, e.v, GRAPH_STRICT, NULL, msg, sizeof msg), 0,
+		     "%s", msg);
 	dcbm_free(&d);
 	dcbm_edges_free(&e);
 }

@@ -33,11 +33,9 @@ Test(safetensors, order_offsets_padding)
 	int32_t c[1] = { 6 };
 	int64_t d[2] = { 7, 8 };
 	struct st_tensor t[] = {
-		{ "a", GS_F32, 2, { 1, 2 }, a },
-		{ "b", GS_F64, 1, { 3 }, b },
-		{ "c", GS_I32, 0, { 0 }, c },		/* a scalar */
-		{ "d", GS_I64, 2, { 2, 1 }, d },
-		{ "e", GS_F32, 2, { 0, 5 }, NULL },	/* empty */
+		{ "a", GS_F32, 2, { 1, 2 }, a }, { "b", GS_F64, 1, { 3 }, b },
+		{ "c", GS_I32, 0, { 0 }, c },					     /* a scalar */
+		{ "d", GS_I64, 2, { 2, 1 }, d }, { "e", GS_F32, 2, { 0, 5 }, NULL }, /* empty */
 	};
 	struct st_file sf;
 	char msg[256];
@@ -46,10 +44,10 @@ Test(safetensors, order_offsets_padding)
 	/* 8-byte types first (b, d), then a, c, e, each group in order */
 	char *h = header_text(&sf);
 	cr_expect_str_eq(h, "{\"b\":{\"dtype\":\"F64\",\"shape\":[3],\"data_offsets\":[0,24]},"
-			 "\"d\":{\"dtype\":\"I64\",\"shape\":[2,1],\"data_offsets\":[24,40]},"
-			 "\"a\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[40,48]},"
-			 "\"c\":{\"dtype\":\"I32\",\"shape\":[],\"data_offsets\":[48,52]},"
-			 "\"e\":{\"dtype\":\"F32\",\"shape\":[0,5],\"data_offsets\":[52,52]}}");
+			    "\"d\":{\"dtype\":\"I64\",\"shape\":[2,1],\"data_offsets\":[24,40]},"
+			    "\"a\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[40,48]},"
+			    "\"c\":{\"dtype\":\"I32\",\"shape\":[],\"data_offsets\":[48,52]},"
+			    "\"e\":{\"dtype\":\"F32\",\"shape\":[0,5],\"data_offsets\":[52,52]}}");
 	cr_expect(sf.hlen % 8 == 0 && sf.hlen - strlen(h) < 8);
 	cr_expect(sf.data_bytes == 52);
 	int order[] = { 1, 3, 0, 2, 4 };
@@ -78,7 +76,8 @@ Test(safetensors, json_escapes)
 {
 	/* quote, backslash, the named control escapes, other control bytes as
 	 * \u00XX, DEL and UTF-8 as they are, a NUL inside a value */
-	static const char val[] = "a\"b\\c\n\t\r\b\f\001\037\177 caf\303\251 \360\237\230\200 \000z";
+	static const char val[] =
+	    "a\"b\\c\n\t\r\b\f\001\037\177 caf\303\251 \360\237\230\200 \000z";
 	struct st_meta m[] = { { "k\"ey", val, sizeof val - 1 } };
 	struct st_file sf;
 	char msg[256];
@@ -86,7 +85,7 @@ Test(safetensors, json_escapes)
 	cr_assert(st_prepare(&sf, NULL, 0, m, 1, msg, sizeof msg) == 0, "%s", msg);
 	char *h = header_text(&sf);
 	cr_expect_str_eq(h, "{\"__metadata__\":{\"k\\\"ey\":\"a\\\"b\\\\c\\n\\t\\r\\b\\f\\u0001"
-			 "\\u001f\177 caf\303\251 \360\237\230\200 \\u0000z\"}}");
+			    "\\u001f\177 caf\303\251 \360\237\230\200 \\u0000z\"}}");
 	free(h);
 	st_free(&sf);
 }
@@ -109,10 +108,15 @@ Test(safetensors, utf8_refused_where_invalid)
 	char msg[256];
 	/* RFC 3629: overlong forms, surrogates, beyond U+10FFFF, cut short,
 	 * a stray continuation byte, bytes that never occur */
-	static const struct { const char *s; size_t bad; } cases[] = {
-		{ "ab\300\200", 2 }, { "\340\200\200", 0 }, { "x\355\240\200", 1 },
-		{ "\364\220\200\200", 0 }, { "ok\342\202", 2 }, { "\200", 0 },
-		{ "\377", 0 }, { "\370\210\200\200\200", 0 }, { "\303(", 0 },
+	static const struct {
+		const char *s;
+		size_t bad;
+	} cases[] = {
+		{ "ab\300\200", 2 },	{ "\340\200\200", 0 },
+		{ "x\355\240\200", 1 }, { "\364\220\200\200", 0 },
+		{ "ok\342\202", 2 },	{ "\200", 0 },
+		{ "\377", 0 },		{ "\370\210\200\200\200", 0 },
+		{ "\303(", 0 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char want[128];
@@ -129,7 +133,8 @@ Test(safetensors, utf8_refused_where_invalid)
 Test(safetensors, names_refused)
 {
 	float x = 0;
-	struct st_tensor two[] = { { "w", GS_F32, 1, { 1 }, &x }, { "v", GS_F32, 1, { 1 }, &x },
+	struct st_tensor two[] = { { "w", GS_F32, 1, { 1 }, &x },
+				   { "v", GS_F32, 1, { 1 }, &x },
 				   { "w", GS_F32, 1, { 1 }, &x } };
 	struct st_tensor meta[] = { { "__metadata__", GS_F32, 1, { 1 }, &x } };
 	struct st_tensor neg[] = { { "n", GS_F32, 2, { 2, -1 }, &x } };

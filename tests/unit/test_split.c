@@ -25,7 +25,7 @@ labels40(int32_t *y)
 	y[k++] = -1;
 	y[k++] = -1;
 	y[k++] = -5;
-	for (int i = 0; i < 40; i++) {	/* a fixed scramble: i -> 17 i mod 40 */
+	for (int i = 0; i < 40; i++) { /* a fixed scramble: i -> 17 i mod 40 */
 		int j = (17 * i) % 40;
 		int32_t t = y[i];
 		y[i] = y[j];
@@ -85,7 +85,7 @@ Test(split, per_class_trains_min_per_and_tests_the_rest)
 	 * it, which the hold-out split tests, are the ones trained here */
 	split_holdout(y, 40, 5, 0.3, 7, 3, htr, &nhtr, hte, &nhte);
 	for (int64_t i = 0; i < nhte; i++)
-		if (y[hte[i]] == 0) {	/* 6 of class 0 tested there, 6 trained here */
+		if (y[hte[i]] == 0) { /* 6 of class 0 tested there, 6 trained here */
 			int found = 0;
 			for (int64_t j = 0; j < ntr; j++)
 				found |= tr[j] == hte[i];
@@ -148,7 +148,8 @@ Test(split, folds_are_gcn_adapts_and_stratified)
 	gsl_rng_free(r);
 	gcn_adapt_folds(y, 40, 5, 4, 5, ref);
 	for (int i = 0; i < 40; i++) {
-		cr_assert(fold[i] == ref[i], "item %d: fold %d, gcn-adapt's %d", i, fold[i], ref[i]);
+		cr_assert(fold[i] == ref[i], "item %d: fold %d, gcn-adapt's %d", i, fold[i],
+			  ref[i]);
 		cr_assert((fold[i] < 0) == (y[i] < 0));
 		if (fold[i] >= 0) {
 			size[fold[i]]++;
@@ -162,4 +163,3 @@ Test(split, folds_are_gcn_adapts_and_stratified)
 			cr_expect(abs(per[c][f] - per[c][0]) <= 1, "class %d: %d and %d", c,
 				  per[c][0], per[c][f]);
 }
-
