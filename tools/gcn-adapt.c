@@ -237,6 +237,115 @@ check(struct adapt_opts *o)
 	}
 }
 
+/* One option (all but the common ones and -h). */
+static void
+set_option(struct adapt_opts *o, int ch, char **argv)
+{
+	switch (ch) {
+	case OPT_ATTRIBUTES:
+		o->attributes = 1;
+		break;
+	case OPT_ATTR_ONLY:
+		o->attr_only = 1;
+		break;
+	case OPT_DROPOUT:
+		o->dropout = opt_double(optarg, 0, 0.95, "--dropout");
+		break;
+	case OPT_EPOCHS:
+		o->epochs = (int)opt_ll(optarg, 1, 1000000, "--epochs");
+		break;
+	case OPT_FEATURES:
+		if (!*optarg)
+			die_usage("--features: expected paper, rwse, stream or a command");
+		o->features = optarg;
+		break;
+	case OPT_ALLOW_CMD:
+		o->allow_cmd = 1;
+		break;
+	case OPT_FEATURES_TIMEOUT:
+		o->features_timeout = opt_double(optarg, 0, 1e9, "--features-timeout");
+		break;
+	case OPT_FIRST_RUN:
+		o->first_run = (int)opt_ll(optarg, 0, 1000000, "--first-run");
+		break;
+	case OPT_FREEZE:
+		o->freeze = (int)opt_ll(optarg, -1, MODEL_MAXL, "--freeze");
+		break;
+	case OPT_HEAD_WIDTH:
+		o->head_width = (int)opt_ll(optarg, 1, 65536, "--head-width");
+		break;
+	case OPT_HIDDEN:
+		die_usage("--hidden is gcn-train's encoder width d, set by the model; "
+			  "the head's width is --head-width");
+	case OPT_LABEL:
+		if (!*optarg || strlen(optarg) >= GS_NAME_MAX)
+			die_usage("--label: expected a name of 1..%d characters", GS_NAME_MAX - 1);
+		o->label = optarg;
+		o->label_set = 1;
+		break;
+	case OPT_LR:
+		o->lr = opt_double(optarg, 0, 10, "--lr");
+		break;
+	case OPT_MODEL:
+		o->model = optarg;
+		break;
+	case OPT_NO_PRETRAIN:
+		o->no_pretrain = 1;
+		break;
+	case OPT_RANDOM_ABOVE:
+		o->random_above = 1;
+		break;
+	case OPT_RAW_CONCAT:
+		o->raw_concat = 1;
+		break;
+	case OPT_PATIENCE:
+		o->patience = (int)opt_ll(optarg, 1, 1000000, "--patience");
+		break;
+	case OPT_PRECISION:
+		if (gemm_precision_parse(optarg) < 0)
+			die_usage("--precision: '%.40s': expected auto, fp32 or bf16", optarg);
+		o->precision = optarg;
+		break;
+	case OPT_PREDICT:
+		o->predict = 1;
+		break;
+	case OPT_RUNS:
+		o->runs = (int)opt_ll(optarg, 1, 100000, "--runs");
+		break;
+	case OPT_SAVE_MODEL:
+		if (!*optarg || strcmp(optarg, "-") == 0)
+			die_usage("--save-model: expected a file name (the predictions go to "
+				  "the standard output or -o)");
+		o->save_model = optarg;
+		break;
+	case OPT_SCALE:
+		if ((o->scale = features_scale_mode(optarg)) < 0)
+			die_usage("--scale: '%s': expected minmax or log", optarg);
+		break;
+	case OPT_TASK:
+		o->task = opt_keyword(optarg, adapt_task_name, "--task");
+		o->task_set = 1;
+		break;
+	case OPT_TEST:
+		o->ntest = (int)opt_ll(optarg, 1, 1 << 30, "--test");
+		o->split_given = 1;
+		break;
+	case OPT_TRAIN_PER_CLASS:
+		o->train_per_class = (int)opt_ll(optarg, 1, 1 << 30, "--train-per-class");
+		o->split_given = 1;
+		break;
+	case OPT_TRAIN_FRACTION:
+		o->train_fraction = opt_double(optarg, 1e-9, 1, "--train-fraction");
+		break;
+	case OPT_VAL:
+		o->nval = (int)opt_ll(optarg, 1, 1 << 30, "--val");
+		o->split_given = 1;
+		break;
+	default:
+		copt_bad_option(ch, argv, SYNOPSIS);
+	}
+}
+
 static void
 parse(struct adapt_opts *o, int argc, char **argv)
 {
@@ -253,112 +362,7 @@ parse(struct adapt_opts *o, int argc, char **argv)
 			o->train_opt = train_only(ch);
 		if (copt_handle(&o->c, ch, optarg))
 			continue;
-		switch (ch) {
-		case OPT_ATTRIBUTES:
-			o->attributes = 1;
-			break;
-		case OPT_ATTR_ONLY:
-			o->attr_only = 1;
-			break;
-		case OPT_DROPOUT:
-			o->dropout = opt_double(optarg, 0, 0.95, "--dropout");
-			break;
-		case OPT_EPOCHS:
-			o->epochs = (int)opt_ll(optarg, 1, 1000000, "--epochs");
-			break;
-		case OPT_FEATURES:
-			if (!*optarg)
-				die_usage("--features: expected paper, rwse, stream or a command");
-			o->features = optarg;
-			break;
-		case OPT_ALLOW_CMD:
-			o->allow_cmd = 1;
-			break;
-		case OPT_FEATURES_TIMEOUT:
-			o->features_timeout = opt_double(optarg, 0, 1e9, "--features-timeout");
-			break;
-		case OPT_FIRST_RUN:
-			o->first_run = (int)opt_ll(optarg, 0, 1000000, "--first-run");
-			break;
-		case OPT_FREEZE:
-			o->freeze = (int)opt_ll(optarg, -1, MODEL_MAXL, "--freeze");
-			break;
-		case OPT_HEAD_WIDTH:
-			o->head_width = (int)opt_ll(optarg, 1, 65536, "--head-width");
-			break;
-		case OPT_HIDDEN:
-			die_usage("--hidden is gcn-train's encoder width d, set by the model; "
-				  "the head's width is --head-width");
-		case OPT_LABEL:
-			if (!*optarg || strlen(optarg) >= GS_NAME_MAX)
-				die_usage("--label: expected a name of 1..%d characters",
-					  GS_NAME_MAX - 1);
-			o->label = optarg;
-			o->label_set = 1;
-			break;
-		case OPT_LR:
-			o->lr = opt_double(optarg, 0, 10, "--lr");
-			break;
-		case OPT_MODEL:
-			o->model = optarg;
-			break;
-		case OPT_NO_PRETRAIN:
-			o->no_pretrain = 1;
-			break;
-		case OPT_RANDOM_ABOVE:
-			o->random_above = 1;
-			break;
-		case OPT_RAW_CONCAT:
-			o->raw_concat = 1;
-			break;
-		case OPT_PATIENCE:
-			o->patience = (int)opt_ll(optarg, 1, 1000000, "--patience");
-			break;
-		case OPT_PRECISION:
-			if (gemm_precision_parse(optarg) < 0)
-				die_usage("--precision: '%.40s': expected auto, fp32 or bf16",
-					  optarg);
-			o->precision = optarg;
-			break;
-		case OPT_PREDICT:
-			o->predict = 1;
-			break;
-		case OPT_RUNS:
-			o->runs = (int)opt_ll(optarg, 1, 100000, "--runs");
-			break;
-		case OPT_SAVE_MODEL:
-			if (!*optarg || strcmp(optarg, "-") == 0)
-				die_usage(
-				    "--save-model: expected a file name (the predictions go to "
-				    "the standard output or -o)");
-			o->save_model = optarg;
-			break;
-		case OPT_SCALE:
-			if ((o->scale = features_scale_mode(optarg)) < 0)
-				die_usage("--scale: '%s': expected minmax or log", optarg);
-			break;
-		case OPT_TASK:
-			o->task = opt_keyword(optarg, adapt_task_name, "--task");
-			o->task_set = 1;
-			break;
-		case OPT_TEST:
-			o->ntest = (int)opt_ll(optarg, 1, 1 << 30, "--test");
-			o->split_given = 1;
-			break;
-		case OPT_TRAIN_PER_CLASS:
-			o->train_per_class = (int)opt_ll(optarg, 1, 1 << 30, "--train-per-class");
-			o->split_given = 1;
-			break;
-		case OPT_TRAIN_FRACTION:
-			o->train_fraction = opt_double(optarg, 1e-9, 1, "--train-fraction");
-			break;
-		case OPT_VAL:
-			o->nval = (int)opt_ll(optarg, 1, 1 << 30, "--val");
-			o->split_given = 1;
-			break;
-		default:
-			copt_bad_option(ch, argv, SYNOPSIS);
-		}
+		set_option(o, ch, argv);
 	}
 	check(o);
 }

@@ -216,6 +216,108 @@ config_command(struct train_opts *o)
 				       : "no --config");
 }
 
+/* --config: the file's settings over the defaults, and whether it states
+ * the feature stage, its width and its columns (checked against what the
+ * stage gives). */
+static void
+load_config(struct train_opts *o)
+{
+	struct cfg_key keys[TRAIN_SCHEMA_MAX];
+	size_t nk = train_schema(&o->s, keys);
+	char msg[512];
+
+	for (size_t i = 0; i < nk; i++)
+		if (strcmp(keys[i].key, "features.stage") == 0)
+			keys[i].set = &o->features_given;
+		else if (strcmp(keys[i].key, "features.width") == 0)
+			keys[i].set = &o->width_given;
+		else if (strcmp(keys[i].key, "features.columns") == 0)
+			keys[i].set = &o->columns_given;
+	if (cfg_load(o->config, keys, nk, msg, sizeof msg) != 0)
+		die_usage("%s", msg);
+}
+
+/* One option of the second pass (all but the common ones). */
+static void
+set_option(struct train_opts *o, int ch, char **argv)
+{
+	switch (ch) {
+	case OPT_CONFIG:
+		break;
+	case OPT_ALLOW_CMD:
+		o->allow_cmd = 1;
+		break;
+	case OPT_BATCH:
+		o->s.batch = opt_ll(optarg, 1, 1 << 20, "--batch");
+		break;
+	case OPT_BENCH:
+		o->bench_steps = opt_ll(optarg, 1, 1024, "--bench-steps");
+		break;
+	case OPT_CHECKPOINT:
+		if (!*optarg || strcmp(optarg, "-") == 0)
+			die_usage("--checkpoint: expected a file name (the model goes to "
+				  "the standard output or -o)");
+		o->checkpoint = optarg;
+		break;
+	case OPT_EPOCHS:
+		o->s.epochs = opt_ll(optarg, 1, 1000000000, "--epochs");
+		break;
+	case OPT_FEATURES:
+		if (!*optarg)
+			die_usage("--features: expected paper, rwse, stream or a command");
+		train_settings_features(&o->s, optarg);
+		o->features_given = o->features_cli = 1;
+		break;
+	case OPT_FEATURES_TIMEOUT:
+		o->features_timeout = opt_double(optarg, 0, 1e9, "--features-timeout");
+		break;
+	case OPT_HIDDEN:
+		o->s.hidden = opt_ll(optarg, 1, 8192, "--hidden");
+		break;
+	case OPT_LAYERS:
+		o->s.layers = opt_ll(optarg, 1, MODEL_MAXL, "--layers");
+		break;
+	case OPT_LOG:
+		o->log = optarg;
+		break;
+	case OPT_LR:
+		o->s.lr = opt_double(optarg, 0, 10, "--lr");
+		break;
+	case OPT_MPI_TIMEOUT:
+		o->mpi_timeout = opt_double(optarg, 0, 1e9, "--mpi-timeout");
+		break;
+	case OPT_PATIENCE:
+		o->s.patience = opt_ll(optarg, 1, 1000000000, "--patience");
+		break;
+	case OPT_PRECISION:
+		o->precision_opt = 1;
+		free(o->s.precision);
+		o->s.precision = xstrdup(optarg);
+		break;
+	case OPT_REDUCE:
+		if (strcmp(optarg, "batch") != 0 && strcmp(optarg, "graph") != 0)
+			die_usage("--reduce: '%s': expected batch or graph", optarg);
+		o->by_graph = strcmp(optarg, "graph") == 0;
+		o->reduce_given = 1;
+		break;
+	case OPT_RESUME:
+		o->resume = optarg;
+		break;
+	case OPT_STEPS:
+		o->s.steps = opt_ll(optarg, 0, 1000000000000LL, "--steps");
+		break;
+	case OPT_TASKS:
+		free(o->s.tasks);
+		o->s.tasks = xstrdup(optarg);
+		break;
+	case OPT_VALIDATION:
+		o->s.validation = opt_ll(optarg, 0, 1000000000, "--validation");
+		break;
+	default:
+		copt_bad_option(ch, argv, SYNOPSIS);
+	}
+}
+
 /* Two passes: the first finds --config (and -h), the file is loaded, the
  * second applies every option over it. */
 static void
@@ -237,101 +339,13 @@ parse(struct train_opts *o, int argc, char **argv)
 		usage(stdout, o);
 		copt_exit_ok();
 	}
-	if (o->config) {
-		struct cfg_key keys[TRAIN_SCHEMA_MAX];
-		size_t nk = train_schema(&o->s, keys);
-		char msg[512];
-		/* the feature stage a config states, and the width and columns
-		 * it expects (checked against what the stage gives) */
-		for (size_t i = 0; i < nk; i++)
-			if (strcmp(keys[i].key, "features.stage") == 0)
-				keys[i].set = &o->features_given;
-			else if (strcmp(keys[i].key, "features.width") == 0)
-				keys[i].set = &o->width_given;
-			else if (strcmp(keys[i].key, "features.columns") == 0)
-				keys[i].set = &o->columns_given;
-		if (cfg_load(o->config, keys, nk, msg, sizeof msg) != 0)
-			die_usage("%s", msg);
-	}
+	if (o->config)
+		load_config(o);
 	optind = 0;
 	while ((ch = getopt_long(argc, argv, COPT_LETTERS, longopts, NULL)) != -1) {
 		if (copt_handle(&o->c, ch, optarg))
 			continue;
-		switch (ch) {
-		case OPT_CONFIG:
-			break;
-		case OPT_ALLOW_CMD:
-			o->allow_cmd = 1;
-			break;
-		case OPT_BATCH:
-			o->s.batch = opt_ll(optarg, 1, 1 << 20, "--batch");
-			break;
-		case OPT_BENCH:
-			o->bench_steps = opt_ll(optarg, 1, 1024, "--bench-steps");
-			break;
-		case OPT_CHECKPOINT:
-			if (!*optarg || strcmp(optarg, "-") == 0)
-				die_usage("--checkpoint: expected a file name (the model goes to "
-					  "the standard output or -o)");
-			o->checkpoint = optarg;
-			break;
-		case OPT_EPOCHS:
-			o->s.epochs = opt_ll(optarg, 1, 1000000000, "--epochs");
-			break;
-		case OPT_FEATURES:
-			if (!*optarg)
-				die_usage("--features: expected paper, rwse, stream or a command");
-			train_settings_features(&o->s, optarg);
-			o->features_given = o->features_cli = 1;
-			break;
-		case OPT_FEATURES_TIMEOUT:
-			o->features_timeout = opt_double(optarg, 0, 1e9, "--features-timeout");
-			break;
-		case OPT_HIDDEN:
-			o->s.hidden = opt_ll(optarg, 1, 8192, "--hidden");
-			break;
-		case OPT_LAYERS:
-			o->s.layers = opt_ll(optarg, 1, MODEL_MAXL, "--layers");
-			break;
-		case OPT_LOG:
-			o->log = optarg;
-			break;
-		case OPT_LR:
-			o->s.lr = opt_double(optarg, 0, 10, "--lr");
-			break;
-		case OPT_MPI_TIMEOUT:
-			o->mpi_timeout = opt_double(optarg, 0, 1e9, "--mpi-timeout");
-			break;
-		case OPT_PATIENCE:
-			o->s.patience = opt_ll(optarg, 1, 1000000000, "--patience");
-			break;
-		case OPT_PRECISION:
-			o->precision_opt = 1;
-			free(o->s.precision);
-			o->s.precision = xstrdup(optarg);
-			break;
-		case OPT_REDUCE:
-			if (strcmp(optarg, "batch") != 0 && strcmp(optarg, "graph") != 0)
-				die_usage("--reduce: '%s': expected batch or graph", optarg);
-			o->by_graph = strcmp(optarg, "graph") == 0;
-			o->reduce_given = 1;
-			break;
-		case OPT_RESUME:
-			o->resume = optarg;
-			break;
-		case OPT_STEPS:
-			o->s.steps = opt_ll(optarg, 0, 1000000000000LL, "--steps");
-			break;
-		case OPT_TASKS:
-			free(o->s.tasks);
-			o->s.tasks = xstrdup(optarg);
-			break;
-		case OPT_VALIDATION:
-			o->s.validation = opt_ll(optarg, 0, 1000000000, "--validation");
-			break;
-		default:
-			copt_bad_option(ch, argv, SYNOPSIS);
-		}
+		set_option(o, ch, argv);
 	}
 	if (o->c.seed_set)
 		o->s.seed = (long long)(o->c.seed & INT64_MAX);
