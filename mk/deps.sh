@@ -17,7 +17,7 @@
 #               (default build/optional.mk); fails only on misuse.  With
 #               DNNL=no (make DNNL=no) oneDNN is left out: nothing is
 #               checked or installed, and the programs are fp32 only
-#     test      Criterion and the figures' tools (`make test`)
+#     test      Criterion, the figures' tools and man (`make test`)
 #     asan      the compiler's AddressSanitizer and UBSan (`make test-asan`)
 #     valgrind  valgrind (`make test-valgrind`)
 #     figures   gnuplot (pngcairo, svg) and graphviz (`make -C pipelines fig2`...)
@@ -283,6 +283,8 @@ check_test() {
 		{ libs=1; need Criterion "no usable <criterion/criterion.h> or -lcriterion" \
 			libcriterion-dev "the Criterion development package" criterion; }
 	check_figures	# tests/cli/pipelines.test.sh makes every figure
+	# docs.test.sh reads a manual as man renders it (a lost escape shows)
+	tool man man-db "man (man-db) with groff"
 }
 
 check_asan() {
