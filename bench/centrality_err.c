@@ -37,7 +37,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <omp.h>
@@ -46,21 +45,13 @@
 #include "err.h"
 #include "graph.h"
 #include "opt.h"
+#include "prof.h"
 #include "rng.h"
 #include "stream.h"
 
 #define USAGE \
 	"centrality_err [-j threads] [-r reps] [-S sub_max] [-s seed] [-R cache] " \
 	"[-c cl_error] [-d delta] [-e error] [-k samples] FILE"
-
-static double
-now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static int
 cmpd(const void *a, const void *b)
@@ -106,7 +97,7 @@ static void
 on_progress(void *arg, int64_t done, int64_t total)
 {
 	struct prog *p = arg;
-	double t = now();
+	double t = prof_now();
 
 	if (t - p->last < 1 && done < total)
 		return;
@@ -282,10 +273,10 @@ estimate(const graph *g, const char *name, const struct cent_opts *co, int reps,
 		est->closeness = e + 2 * (size_t)n;
 		est->subgraph = e + 3 * (size_t)n;
 		est->subgraph_log = e + 4 * (size_t)n;
-		t = now();
+		t = prof_now();
 		if (centrality_compute(g, co, est, ws, msg, sizeof msg))
 			die("%s: %s", name, msg);
-		times[r] = now() - t;
+		times[r] = prof_now() - t;
 		if (times[0] > 60) {
 			reps = 1;
 			break;
@@ -321,19 +312,19 @@ reference(const graph *g, const char *name, int32_t sub_max, const char *cache, 
 	ref.betweenness = x;
 	ref.closeness = x + n;
 	pr.what = "exact betweenness and closeness";
-	pr.t0 = pr.last = now();
+	pr.t0 = pr.last = prof_now();
 	if (centrality_compute(g, &ex, &ref, ws, msg, sizeof msg))
 		die("%s: %s", name, msg);
-	*ex_bc = now() - pr.t0;
+	*ex_bc = prof_now() - pr.t0;
 	*ex_sc = -1;
 	if (n <= sub_max) {
 		memset(&ref, 0, sizeof ref);
 		ref.subgraph = x + 2 * (size_t)n;
 		fprintf(stderr, "  exact subgraph (dense, n = %d)\n", n);
-		t = now();
+		t = prof_now();
 		if (centrality_compute(g, &ex, &ref, ws, msg, sizeof msg))
 			die("%s: %s", name, msg);
-		*ex_sc = now() - t;
+		*ex_sc = prof_now() - t;
 	}
 	if (cache)
 		cache_write(cache, g, x, *ex_bc, *ex_sc);

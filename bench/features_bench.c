@@ -37,7 +37,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <lapacke.h>
@@ -48,17 +47,9 @@
 #include "graph.h"
 #include "nodefeat.h"
 #include "opt.h"
+#include "prof.h"
 
 void openblas_set_num_threads(int);
-
-static double
-now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static int
 cmpd(const void *a, const void *b)
@@ -159,7 +150,7 @@ run(int q, const graph *g, const struct cent_opts *co, features_ws *fw, cent_ws 
     int *approx)
 {
 	int32_t n = g->n, i;
-	double t0 = now(), *a = buf, *b = buf + n, *c = buf + 2 * (size_t)n,
+	double t0 = prof_now(), *a = buf, *b = buf + n, *c = buf + 2 * (size_t)n,
 	       *d = buf + 3 * (size_t)n;
 	char msg[256];
 	cent_out o;
@@ -196,7 +187,7 @@ run(int q, const graph *g, const struct cent_opts *co, features_ws *fw, cent_ws 
 		if (approx)
 			*approx = o.approx != 0;
 	}
-	return now() - t0;
+	return prof_now() - t0;
 }
 
 /* The options and the loaded graphs, with the workspaces of the calls. */
@@ -268,7 +259,7 @@ dump(struct bench *B)
 	double *c = xmallocarray((size_t)n * 5 + 1, sizeof *c);
 	cent_out o;
 	char msg[256];
-	double t0 = now(), t1;
+	double t0 = prof_now(), t1;
 
 	features_raw(g, raw, &B->fw);
 	memset(&o, 0, sizeof o);
@@ -277,13 +268,13 @@ dump(struct bench *B)
 	o.closeness = c + 2 * (size_t)n;
 	o.subgraph = c + 3 * (size_t)n;
 	o.subgraph_log = c + 4 * (size_t)n;
-	t1 = now();
+	t1 = prof_now();
 	if (centrality_compute(g, &B->co, &o, &B->cw, msg, sizeof msg))
 		die("%s", msg);
 	fprintf(stderr,
 		"features %.3f s, centralities %.3f s, approx %d, clamped %lld, "
 		"lambda_max %.17g\n",
-		t1 - t0, now() - t1, o.approx, (long long)o.subgraph_clamped, o.lambda_max);
+		t1 - t0, prof_now() - t1, o.approx, (long long)o.subgraph_clamped, o.lambda_max);
 	printf("node\tdegree\tcore\tci1\tclustering\teigenvector\tbetweenness"
 	       "\tcloseness\tsubgraph\tsubgraph_log\n");
 	for (v = 0; v < n; v++) {
@@ -309,10 +300,10 @@ lapack_alone(const graph *g)
 	for (v = 0; v < g->n; v++)
 		for (p = g->off[v]; p < g->off[v + 1]; p++)
 			A[(size_t)v * g->n + g->adj[p]] = 1;
-	t0 = now();
+	t0 = prof_now();
 	if (LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', g->n, A, g->n, w))
 		die("dsyevd failed");
-	t = now() - t0;
+	t = prof_now() - t0;
 	free(A);
 	free(w);
 	return t;
