@@ -2,19 +2,22 @@
  * embed_out.h - gcn-embed's output: the rows an encoder's forward pass
  * gives for each graph, one a node or one pooled row a graph, written as a
  * tensor record after the graph, as a table (TSV) or as the rows of a
- * NumPy .npy file (gcn-embed(1)).
+ * NumPy .npy file, with where each graph's rows begin (a graph column in
+ * the table, an offsets .npy beside the rows) and the nodes' names
+ * (gcn-embed(1)).
  *
  * Ownership: embed_out_init() and embed_out_free() pair; the caller sets
  * the fields marked "the caller's" (attrs belongs to the struct: fill it
  * with gs_attr_set()), then embed_out_start() allocates the buffers and
- * opens the .npy file, which embed_out_close() completes.  The block
- * outputs and the mix handed to embed_out_graph() stay the caller's.
+ * opens the files, which embed_out_close() completes.  The block outputs,
+ * the mix and the names handed to embed_out_graph() stay the caller's.
  *
  *	struct embed_out eo;
  *	embed_out_init(&eo);
  *	eo.kind = EMB_BLOCKS; eo.layers = L; eo.d = d; gs_attr_set(&eo.attrs, ...);
- *	embed_out_start(&eo, npy_path_or_NULL);
- *	for each graph: embed_out_graph(&eo, fg, Hs, mix);
+ *	eo.npy_path = path_or_NULL; (and offsets_path, names_path)
+ *	embed_out_start(&eo);
+ *	for each graph: embed_out_graph(&eo, fg, Hs, mix, names_or_NULL);
  *	embed_out_close(&eo);
  *	embed_out_free(&eo);
  */
@@ -42,20 +45,31 @@ extern const char *const emb_pool_name[EMB_NPOOL];
 
 struct embed_out {
 	/* the caller's, before embed_out_start() */
-	int kind;	 /* EMB_x */
-	int block;	 /* EMB_BLOCK: which, 1..layers */
-	int layers;	 /* the encoder's blocks, L */
-	int64_t d;	 /* columns of a block's output */
-	const int *pool; /* (npool) EMB_POOL_x, in the order of the row */
-	int npool;	 /* 0: a row per node */
-	gs_rec attrs;	 /* the attributes of every record written, in order */
+	int kind;		  /* EMB_x */
+	int block;		  /* EMB_BLOCK: which, 1..layers */
+	int layers;		  /* the encoder's blocks, L */
+	int64_t d;		  /* columns of a block's output */
+	const int *pool;	  /* (npool) EMB_POOL_x, in the order of the row */
+	int npool;		  /* 0: a row per node */
+	gs_rec attrs;		  /* the attributes of every record written, in order */
+	const char *npy_path;	  /* the rows' .npy file, or NULL: a stream or TSV */
+	const char *offsets_path; /* with npy_path: the graphs' first rows, or NULL */
+	const char *names_path;	  /* with npy_path: the rows' node names, or NULL */
+	int quiet;		  /* no warnings */
 
 	/* embed_out_start()'s */
 	int64_t D;	 /* columns of a node's row: L d (EMB_BLOCKS) or d */
 	int64_t DP;	 /* columns of a graph's row: npool D */
 	npy_writer *npy; /* the .npy file, or NULL */
+	npy_writer *off; /* the offsets .npy file, or NULL */
+	FILE *names;	 /* the names file, or NULL */
+	char *names_tmp; /* its temporary path (outfile.h) */
+	int64_t nrows;	 /* rows written so far */
+	int tsv_names;	 /* the table has a name column (its first graph had names) */
+	int said_names;	 /* the warning about names not written is given */
 	float *rows;	 /* (4096 x D) node rows, converted 4096 at a time */
 	double *prow;	 /* (DP) a graph's pooled row, in double */
+	double *pchunk;	 /* (256 x D) node rows in double, pooled 256 at a time */
 	gs_rec rec;	 /* the record written */
 	/* the poolings' names, "mean,max" say: the records' "pool" */
 	char pool_text[EMB_MAXPOOL * 5];
@@ -64,29 +78,43 @@ struct embed_out {
 /* Every field 0 (no pooling, EMB_BLOCKS), attrs and rec empty. */
 void embed_out_init(struct embed_out *eo);
 
-/* The widths from the caller's fields, the buffers, and npy (a path, or
- * NULL: none) opened for rows of DP columns when pooling, D otherwise.
- * Dies with one line when the file cannot be created. */
-void embed_out_start(struct embed_out *eo, const char *npy);
+/* The widths from the caller's fields, the buffers, and the files opened:
+ * npy_path for rows of DP columns when pooling, D otherwise;
+ * offsets_path for int64 offsets, its first 0; names_path.  Dies with one
+ * line when a file cannot be created. */
+void embed_out_start(struct embed_out *eo);
 
 /*
  * The rows of the graph fg to the output in use: the .npy file when open,
  * else fg->tsv when set, else a tensor record to fg->out ("embedding", n x
  * D float32, or with pooling "graph_embedding", 1 x DP, with the attribute
  * "pool", pool_text, after attrs).  Hs: the L block outputs, each (n x d); mix: the
- * layer mix (n x d) for EMB_MIX, else unused.  The TSV's header row comes
- * before the first graph of the output (fg->index 0); node rows follow a
- * "# graph ID" line; values are written %.9g, so a float reads back
- * exactly.  A pooled row is the column-wise mean, max or sum of the node
- * rows as floats, summed in double in node order and rounded to float.
- * Dies with one line on a write error.  n >= 1.
+ * layer mix (n x d) for EMB_MIX, else unused; names: the n nodes' names,
+ * or NULL when the graph has none (its nodes are then named by their
+ * numbers).
+ *
+ * The table: a header row before the first graph of the output (fg->index
+ * 0), "graph id node e0 e1 ...", with a column "name" after "node" when
+ * that first graph has names; then a row per node: the graph's place in
+ * the output (fg->index: 0, 1, ... over every input, distinct where ids
+ * repeat, as every edge list is graph 0), its id, the node, its name, the
+ * values (%.9g, so a float reads back exactly).  Pooled: "graph id e0
+ * ...", a row per graph.  The offsets file gets, after each graph, the
+ * number of rows written so far, so that graph g's rows are
+ * offsets[g] .. offsets[g+1]-1; the names file a line per node row.  A
+ * graph with names after a first without them (a table without its name
+ * column, or a .npy without names_path) is said once on stderr unless
+ * quiet.  A pooled row is the column-wise mean, max or sum of the node
+ * rows as floats (probe_pool(), in double, 256 rows at a time) rounded
+ * to float.  Dies with one line on a write error.  n >= 1.
  * Time complexity: O(n D), times npool when pooling.
  */
 void embed_out_graph(struct embed_out *eo, const struct filter_graph *fg, real *const *Hs,
-		     const real *mix);
+		     const real *mix, const char *const *names);
 
-/* The .npy file completed, when one is open (npy_close()); dies on a
- * write error. */
+/* The files completed, when open (npy_close(); the offsets, the names),
+ * and renamed into place together (outfile_hold()); dies on a write
+ * error. */
 void embed_out_close(struct embed_out *eo);
 
 void embed_out_free(struct embed_out *eo);

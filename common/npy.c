@@ -19,31 +19,46 @@
 struct npy_writer {
 	FILE *f;
 	char *path, *tmp;
-	int64_t cols, rows;
-	off_t start; /* where the header is: 0, or further on in a file
+	int type;	    /* NPY_x */
+	int64_t cols, rows; /* cols 0: (rows,) */
+	off_t start;	    /* where the header is: 0, or further on in a file
 			 * that is standard output (-o /dev/stdout, outfile.h) */
 };
 
-/* The 128 bytes before the data, for rows x cols. */
+static const char *const descr[] = { "<f4", "<i8" };
+static const size_t item[] = { 4, 8 };
+
+/* The 128 bytes before the data, for rows x cols of type (cols 0: a
+ * vector of rows). */
 static void
-header(char *h, int64_t rows, int64_t cols)
+header(char *h, int type, int64_t rows, int64_t cols)
 {
+	char shape[48];
 	int n;
+
+	if (cols)
+		snprintf(shape, sizeof shape, "(%" PRId64 ", %" PRId64 ")", rows, cols);
+	else
+		snprintf(shape, sizeof shape, "(%" PRId64 ",)", rows);
 
 	memset(h, ' ', NPY_HEAD);
 	memcpy(h, "\x93NUMPY\x01\x00", 8);
 	h[8] = (char)(NPY_HEAD - 10); /* header length, little-endian */
 	h[9] = 0;
 	n = snprintf(h + 10, NPY_HEAD - 10,
-		     "{'descr': '<f4', 'fortran_order': False, "
-		     "'shape': (%" PRId64 ", %" PRId64 "), }",
-		     rows, cols);
+		     "{'descr': '%s', 'fortran_order': False, 'shape': %s, }", descr[type], shape);
 	h[10 + n] = ' '; /* snprintf's NUL */
 	h[NPY_HEAD - 1] = '\n';
 }
 
 npy_writer *
 npy_open(const char *path, int64_t cols)
+{
+	return npy_open_as(path, NPY_F4, cols);
+}
+
+npy_writer *
+npy_open_as(const char *path, int type, int64_t cols)
 {
 	npy_writer *w = xcalloc(1, sizeof *w);
 	char h[NPY_HEAD];
@@ -53,26 +68,40 @@ npy_open(const char *path, int64_t cols)
 	if (*(unsigned char *)&one != 1)
 		die("%s: .npy is written little-endian; this host is not", path);
 	w->path = xstrdup(path);
+	w->type = type;
 	w->cols = cols;
 	fd = outfile_open(path, &w->tmp);
 	if ((w->f = fdopen(fd, "wb")) == NULL)
 		die("%s:", path);
 	if ((w->start = lseek(fd, 0, SEEK_CUR)) < 0)
 		w->start = 0; /* a pipe: npy_close() says so */
-	header(h, 0, cols);
+	header(h, type, 0, cols);
 	if (fwrite(h, 1, NPY_HEAD, w->f) != NPY_HEAD)
 		die("%s: write error:", path);
 	return w;
 }
 
+/* n rows of the writer's type, raw (the host is little-endian). */
+static void
+put(npy_writer *w, const void *rows, int64_t n)
+{
+	size_t k = (size_t)(n * (w->cols ? w->cols : 1));
+
+	if (fwrite(rows, item[w->type], k, w->f) != k)
+		die("%s: write error:", w->path);
+	w->rows += n;
+}
+
 void
 npy_rows(npy_writer *w, const float *rows, int64_t n)
 {
-	size_t k = (size_t)(n * w->cols);
+	put(w, rows, n);
+}
 
-	if (fwrite(rows, sizeof *rows, k, w->f) != k)
-		die("%s: write error:", w->path);
-	w->rows += n;
+void
+npy_rows_i64(npy_writer *w, const int64_t *rows, int64_t n)
+{
+	put(w, rows, n);
 }
 
 void
@@ -80,7 +109,7 @@ npy_close(npy_writer *w)
 {
 	char h[NPY_HEAD];
 
-	header(h, w->rows, w->cols);
+	header(h, w->type, w->rows, w->cols);
 	if (fflush(w->f) != 0 || fseeko(w->f, w->start, SEEK_SET) != 0)
 		die("%s: the header cannot be rewritten (a pipe?):", w->path);
 	if (fwrite(h, 1, NPY_HEAD, w->f) != NPY_HEAD || fflush(w->f) != 0 || ferror(w->f))

@@ -1,6 +1,7 @@
 /*
  * npy.h - NumPy's .npy format (version 1.0), written: one little-endian
- * float32 array of shape (rows, cols), C order, rows appended as they come
+ * float32 array of shape (rows, cols), or an int64 one (rows, cols) or
+ * (rows,), C order, rows appended as they come
  * (a stream of graphs, say); the header is written with room to spare and
  * rewritten with the final row count when the file is closed, so
  * np.load() opens it.  The file goes through outfile.h: a temporary file
@@ -17,10 +18,19 @@
 
 typedef struct npy_writer npy_writer;
 
-/* Start path for an array of cols columns; dies on failure. */
+/* The element types: float32 ('<f4'), int64 ('<i8'). */
+enum { NPY_F4 = 0, NPY_I8 };
+
+/* Start path for a float32 array of cols columns; dies on failure. */
 npy_writer *npy_open(const char *path, int64_t cols);
-/* Append n rows (n x cols values, row-major); dies on a write error. */
+/* Start path for an array of type NPY_x: cols columns, or, with cols 0, a
+ * one-dimensional array (rows,); dies on failure. */
+npy_writer *npy_open_as(const char *path, int type, int64_t cols);
+/* Append n rows (n x cols values, row-major) to a float32 array; dies on
+ * a write error. */
 void npy_rows(npy_writer *w, const float *rows, int64_t n);
+/* Append n values (cols 0) or rows of an int64 array; dies as npy_rows(). */
+void npy_rows_i64(npy_writer *w, const int64_t *rows, int64_t n);
 /* The final header, then the file in place; dies on failure. */
 void npy_close(npy_writer *w);
 

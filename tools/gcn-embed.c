@@ -19,6 +19,7 @@
 #include "gemm.h"
 #include "model.h"
 #include "opt.h"
+#include "outfile.h"
 #include "pretrained.h"
 #include "progress.h"
 #include "rng.h"
@@ -27,8 +28,9 @@
 #define SYNOPSIS \
 	"gcn-embed [-qt] [-j threads] [-l level] [-o file] [-s seed]\n" \
 	"                 [--allow-features-command] [--embedding kind] [--features stage]\n" \
-	"                 [--features-timeout s] [--model file] [--no-pretrain] [--npy file]\n" \
-	"                 [--pool list] [--precision p] [--progress] [--tsv] [file ...]"
+	"                 [--features-timeout s] [--model file] [--names file] [--no-pretrain]\n" \
+	"                 [--npy file] [--offsets file] [--pool[=list]] [--precision p]\n" \
+	"                 [--progress] [--tsv] [file ...]"
 
 enum {
 	OPT_ALLOW_CMD = COPT_FIRST_TOOL,
@@ -36,8 +38,10 @@ enum {
 	OPT_FEATURES,
 	OPT_FEATURES_TIMEOUT,
 	OPT_MODEL,
+	OPT_NAMES,
 	OPT_NO_PRETRAIN,
 	OPT_NPY,
+	OPT_OFFSETS,
 	OPT_POOL,
 	OPT_PRECISION,
 	OPT_TSV
@@ -52,10 +56,11 @@ static const char *const wants[] = { "features", NULL };
 struct opts {
 	struct copt c;
 	const char *model, *features, *npy;
-	const char *kind_text; /* --embedding as given */
-	int allow_cmd;	       /* --allow-features-command */
-	double timeout;	       /* --features-timeout */
-	int kind, block, task; /* EMB_x; the block (1..L) or the task */
+	const char *offsets, *names; /* --offsets, --names: beside --npy */
+	const char *kind_text;	     /* --embedding as given */
+	int allow_cmd;		     /* --allow-features-command */
+	double timeout;		     /* --features-timeout */
+	int kind, block, task;	     /* EMB_x; the block (1..L) or the task */
 	int tsv;
 	int shipped;	       /* no --model: the shipped one */
 	int no_pretrain;       /* --no-pretrain: the model's architecture, drawn anew */
@@ -96,11 +101,14 @@ usage(FILE *f, const struct opts *o)
 		"  -j, --threads N         threads, OpenMP and BLAS [all cores]\n"
 		"  -l, --level N           gzip level, 0 = plain [%d]\n"
 		"      --model FILE        the pre-trained model [the shipped one]\n"
+		"      --names FILE        with --npy: the rows' node names, a line each\n"
 		"      --no-pretrain       the model's architecture with random initial values\n"
 		"                          (as gcn-train draws them, from -s): a baseline\n"
 		"      --npy FILE          write a NumPy .npy file (the rows of every graph)\n"
-		"      --pool LIST         one row per graph instead: mean, max and/or sum of\n"
-		"                          its node rows, side by side (e.g. mean,max)\n"
+		"      --offsets FILE      with --npy: where each graph's rows begin, an int64\n"
+		"                          .npy of graphs + 1 values\n"
+		"      --pool[=LIST]       one row per graph instead: mean, max and/or sum of\n"
+		"                          its node rows, side by side (e.g. mean,max) [mean]\n"
 		"  -o, --output FILE       write to FILE instead of stdout\n"
 		"      --precision P       products in fp32 or bf16 (bf16 operands, fp32\n"
 		"                          accumulation; less accurate, gcn-embed(1)) [fp32]\n"
@@ -108,7 +116,7 @@ usage(FILE *f, const struct opts *o)
 		"  -q, --quiet             no warnings or progress\n"
 		"  -s, --seed N            --no-pretrain: seed of the initial values [0]\n"
 		"  -t, --text              write the text form (plain unless -l is given)\n"
-		"      --tsv               print a table (node, one column per value) instead\n"
+		"      --tsv               print a table (graph, id, node, one column per value)\n"
 		"      --version           print the version\n",
 		o->timeout, o->c.level);
 }
@@ -136,10 +144,26 @@ parse_kind(struct opts *o, const char *s)
 	die_usage("--embedding: '%s': expected blocks, blockN, rec, rank or cluster", s);
 }
 
-/* --pool: a comma-separated list of mean, max and sum, each at most once. */
+/* The word after a bare --pool is its list when it is made of lowercase
+ * letters and commas only ("mean,max", or a misspelt one, which is then
+ * refused); otherwise it is left to be a file (an input named so is
+ * ./mean). */
+static int
+looks_like_pool(const char *s)
+{
+	return s && strspn(s, "abcdefghijklmnopqrstuvwxyz,") == strlen(s);
+}
+
+/* --pool: a comma-separated list of mean, max and sum, each at most once;
+ * none: mean, the readout of gcn-adapt's graph task. */
 static void
 parse_pool(struct opts *o, const char *s)
 {
+	if (!s) {
+		o->pool[0] = EMB_POOL_MEAN;
+		o->npool = 1;
+		return;
+	}
 	const char *p = s;
 
 	o->npool = 0;
@@ -162,6 +186,15 @@ parse_pool(struct opts *o, const char *s)
 	}
 }
 
+/* --names, --offsets: a file, not standard output (they go beside --npy). */
+static const char *
+file_arg(const char *s, const char *opt)
+{
+	if (!*s || strcmp(s, "-") == 0)
+		die_usage("%s: expected a file", opt);
+	return s;
+}
+
 static void
 parse(struct opts *o, int argc, char **argv)
 {
@@ -172,9 +205,11 @@ parse(struct opts *o, int argc, char **argv)
 		{ "features", required_argument, NULL, OPT_FEATURES },
 		{ "features-timeout", required_argument, NULL, OPT_FEATURES_TIMEOUT },
 		{ "model", required_argument, NULL, OPT_MODEL },
+		{ "names", required_argument, NULL, OPT_NAMES },
 		{ "no-pretrain", no_argument, NULL, OPT_NO_PRETRAIN },
 		{ "npy", required_argument, NULL, OPT_NPY },
-		{ "pool", required_argument, NULL, OPT_POOL },
+		{ "offsets", required_argument, NULL, OPT_OFFSETS },
+		{ "pool", optional_argument, NULL, OPT_POOL },
 		{ "precision", required_argument, NULL, OPT_PRECISION },
 		{ "tsv", no_argument, NULL, OPT_TSV },
 		{ NULL, 0, NULL, 0 }
@@ -209,6 +244,9 @@ parse(struct opts *o, int argc, char **argv)
 		case OPT_MODEL:
 			o->model = optarg;
 			break;
+		case OPT_NAMES:
+			o->names = file_arg(optarg, "--names");
+			break;
 		case OPT_NO_PRETRAIN:
 			o->no_pretrain = 1;
 			break;
@@ -218,7 +256,12 @@ parse(struct opts *o, int argc, char **argv)
 				    "--npy: expected a file (the header is rewritten at the end)");
 			o->npy = optarg;
 			break;
+		case OPT_OFFSETS:
+			o->offsets = file_arg(optarg, "--offsets");
+			break;
 		case OPT_POOL:
+			if (!optarg && optind < argc && looks_like_pool(argv[optind]))
+				optarg = argv[optind++];
 			parse_pool(o, optarg);
 			break;
 		case OPT_PRECISION:
@@ -249,6 +292,43 @@ parse(struct opts *o, int argc, char **argv)
 		die_usage("--npy and --tsv: choose one output");
 	if (o->npy && o->c.output)
 		die_usage("--npy names the output file; -o is for the stream");
+	if (!o->npy && (o->offsets || o->names))
+		die_usage("%s goes with --npy (it describes the .npy file's rows)",
+			  o->offsets ? "--offsets" : "--names");
+	if (o->names && o->npool)
+		die_usage("--names lists the nodes' names, and with --pool the rows are graphs");
+}
+
+/*
+ * The .npy file, its offsets and names are files of their own, none an
+ * input or the model, which they would replace (outfile_clash()); each
+ * can be written (outfile_check()), before any work.  Time complexity:
+ * O(number of FILEs).
+ */
+static void
+check_files(const struct opts *o, int nfiles, char **files)
+{
+	const char *opt[3] = { "--npy", "--offsets", "--names" };
+	const char *out[3] = { o->npy, o->offsets, o->names };
+
+	for (int i = 0; i < 3; i++) {
+		if (!out[i])
+			continue;
+		for (int j = 0; j < i; j++)
+			if (out[j] && outfile_clash(out[i], out[j]))
+				die_usage("%s %s: the same file as %s %s: give each output a "
+					  "file of its own",
+					  opt[i], out[i], opt[j], out[j]);
+		for (int k = 0; k < nfiles; k++)
+			if (strcmp(files[k], "-") != 0 && outfile_clash(out[i], files[k]))
+				die_usage("%s %s: the same file as the input %s, which it would "
+					  "replace",
+					  opt[i], out[i], files[k]);
+		if (!o->shipped && outfile_clash(out[i], o->model))
+			die_usage("%s %s: the same file as --model %s, which it would replace",
+				  opt[i], out[i], o->model);
+		outfile_check(out[i]);
+	}
 }
 
 /* The output, once the stage is known: what every record carries (the
@@ -274,7 +354,11 @@ start_output(struct state *s)
 	eo->d = M->cfg.d;
 	eo->pool = o->pool;
 	eo->npool = o->npool;
-	embed_out_start(eo, o->npy);
+	eo->npy_path = o->npy;
+	eo->offsets_path = o->offsets;
+	eo->names_path = o->names;
+	eo->quiet = o->c.quiet;
+	embed_out_start(eo);
 }
 
 /* The feature stage, at the first graph: the model's unless --features;
@@ -346,7 +430,7 @@ one_graph(void *ctx, const struct filter_graph *fg)
 	}
 	progress_note(&s->pr, "writing");
 	progress_update(&s->pr, 2);
-	embed_out_graph(&s->eo, fg, Hs, s->mix);
+	embed_out_graph(&s->eo, fg, Hs, s->mix, NULL);
 	progress_update(&s->pr, 3);
 	progress_done(&s->pr);
 }
@@ -361,6 +445,7 @@ main(int argc, char **argv)
 	copt_passive_wait(argv);
 	err_setprog(argv[0]);
 	parse(&o, argc, argv);
+	check_files(&o, argc - optind, argv + optind);
 	copt_apply_threads_blas(&o.c);
 	/* the precision: is bf16 there? */
 	char why[256];

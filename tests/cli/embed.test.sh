@@ -36,12 +36,13 @@ check "awk '/name=embedding/ { e = 1; next } /^@/ { e = 0 } e { for (i = 17; i <
 	awk '/name=embedding/ { e = 1; next } /^@/ { e = 0 } e { print \$0 \" \" }' $T/b2.txt | tr '\t' ' ' | head -n 5 >$T/b2rows &&
 	cmp -s $T/cols17 $T/b2rows" "block2 is the middle block of blocks"
 expect 0 "gcn-embed --model $T/m.txt --embedding cluster --tsv $T/new.gs >$T/c.tsv"
-check "head -n 1 $T/c.tsv | awk -F '\t' '{ exit !(NF == 17 && \$1 == \"node\") }' && grep -c '^# graph' $T/c.tsv | grep -qx 3" \
-	"--tsv: a header, a line per graph, 16 columns of the cluster mix"
+check "head -n 1 $T/c.tsv | awk -F '\t' '{ exit !(NF == 19 && \$1 == \"graph\" && \$2 == \"id\" && \$3 == \"node\" && \$4 == \"e0\") }' &&
+	awk -F '\t' 'NR > 1 { g[\$1] = 1; if (NF != 19) exit 1 } END { exit length(g) != 3 }' $T/c.tsv" \
+	"--tsv: a header (graph, id, node, e0 ...), rows of 3 graphs, 16 columns of the cluster mix"
 expect_err 2 "gcn-embed --model $T/m.txt --embedding block4 $T/new.gs" "the model has 3 blocks"
 printf '0 1\n1 2\n2 0\n2 3\n' >"$T/e.el"
 expect 0 "gcn-embed -q --model $T/m.txt --tsv $T/e.el >$T/el.tsv"
-check "[ \$(grep -vc '^#\|^node' $T/el.tsv) -eq 4 ]" "an edge list: a row per node"
+check "[ \$(grep -vc '^graph' $T/el.tsv) -eq 4 ]" "an edge list: a row per node"
 
 # --npy: one float32 array of every graph's rows, np.load opens it
 expect 0 "gcn-embed -q --model $T/m.txt --npy $T/e.npy $T/new.gs"
@@ -97,13 +98,12 @@ expect_err 2 "gcn-embed --model $T/m.txt --npy - $T/new.gs" "--npy: expected a f
 # rows (checked against the node rows of the same run in awk)
 expect 0 "gcn-embed -q --model $T/m.txt --tsv $T/new.gs >$T/nodes.tsv"
 expect 0 "gcn-embed -q --model $T/m.txt --pool mean,max,sum --tsv $T/new.gs >$T/pool.tsv"
-check "awk -F '\t' 'NR == FNR { if (\$1 ~ /^# graph/) { g = \$1; sub(/# graph /, \"\", g); n[g] = 0; next }
-		if (\$1 == \"node\") next
-		n[g]++; for (j = 2; j <= NF; j++) { s[g, j] += \$j; if (n[g] == 1 || \$j > m[g, j]) m[g, j] = \$j }
-		D = NF - 1; next }
-	FNR == 1 { if (\$1 != \"graph\" || NF != 3 * D + 1) exit 1; next }
+check "awk -F '\t' 'NR == FNR { if (FNR == 1) next
+		g = \$1; n[g]++; for (j = 4; j <= NF; j++) { s[g, j] += \$j; if (n[g] == 1 || \$j > m[g, j]) m[g, j] = \$j }
+		D = NF - 3; next }
+	FNR == 1 { if (\$1 != \"graph\" || \$2 != \"id\" || NF != 3 * D + 2) exit 1; next }
 	{ g = \$1; rows++
-	  for (j = 2; j <= D + 1; j++) { a = s[g, j] / n[g]; b = m[g, j]; c = s[g, j]
+	  for (j = 3; j <= D + 2; j++) { k = j + 1; a = s[g, k] / n[g]; b = m[g, k]; c = s[g, k]
 		if (abs(\$j - a) > 1e-5 * (1 + abs(a)) || \$(j + D) != b || abs(\$(j + 2 * D) - c) > 1e-5 * (1 + abs(c))) exit 1 } }
 	function abs(x) { return x < 0 ? -x : x }
 	END { exit rows != 3 }' $T/nodes.tsv $T/pool.tsv" "--pool mean,max,sum: the mean, max and sum of each graph's node rows"
@@ -137,8 +137,8 @@ check "grep -q 'name=embedding rows=[0-9]* cols=48 .*init=random init_seed=5' $T
 # and not equal to them; fp32 stays the default
 if gcn-embed -q --precision bf16 --tsv "$TOP/data/cora.gs" >"$T/c16.tsv" 2>"$T/c16.err"; then
 	expect 0 "gcn-embed -q --tsv $TOP/data/cora.gs >$T/c32.tsv"
-	check "paste $T/c32.tsv $T/c16.tsv | awk -F '\t' 'NR > 1 && \$1 !~ /^#/ {
-		for (i = 2; i <= 1537; i++) { b = int((i - 2) / 512); x = \$i; y = \$(i + 1537)
+	check "paste $T/c32.tsv $T/c16.tsv | awk -F '\t' 'NR > 1 {
+		for (i = 4; i <= 1539; i++) { b = int((i - 4) / 512); x = \$i; y = \$(i + 1539)
 			e[b] += (x - y) * (x - y); s[b] += x * x } }
 		END { for (b = 0; b < 3; b++) { r = sqrt(e[b] / s[b]); if (!(r > 0 && r <= 1 / 64)) exit 1 } }'" \
 		"--precision bf16: every block within 2^-6 of fp32's, and not equal"
@@ -150,3 +150,69 @@ else
 	skip "embed.test.sh: --precision bf16 against fp32: $(sed 's/^gcn-embed: --precision bf16: //' "$T/c16.err")"
 fi
 expect_err 2 "gcn-embed --precision half $T/new.gs" "--precision: 'half': expected fp32 or bf16"
+
+# ---- many graphs (issue 40): where each graph's rows are, in every output ----
+# two edge lists are both graph 0: the table's graph column is each one's
+# place in the output, its id column the id (0 twice), node counts from 0
+printf '0 1\n1 2\n2 0\n2 3\n3 4\n' >"$T/f.el"
+expect 0 "gcn-embed -q --model $T/m.txt --tsv $T/e.el $T/f.el >$T/two.tsv"
+check "awk -F '\t' 'NR > 1 { n[\$1 \" \" \$2]++; if (\$3 != n[\$1 \" \" \$2] - 1) exit 1 }
+	END { exit !(length(n) == 2 && n[\"0 0\"] == 4 && n[\"1 0\"] == 5) }' $T/two.tsv" \
+	"--tsv of two edge lists (both id 0): graph 0 has its 4 rows, graph 1 its 5"
+# in a stream each record follows its graph, whatever the ids
+expect 0 "gcn-embed -q --model $T/m.txt -t $T/e.el $T/f.el >$T/two.txt"
+check "[ \"\$(awk '/^@graph/ { n = \$0; sub(/.* nodes=/, \"\", n); sub(/ .*/, \"\", n); printf \"g%s \", n }
+	/^@tensor .*name=embedding/ { r = \$0; sub(/.* rows=/, \"\", r); sub(/ .*/, \"\", r); printf \"e%s \", r }' $T/two.txt)\" = 'g4 e4 g5 e5 ' ] &&
+	[ \$(grep -c '^@tensor id=0 name=embedding' $T/two.txt) -eq 2 ]" \
+	"a stream of two edge lists: each graph 0 followed by its own embedding"
+# --offsets: an int64 .npy of graphs + 1 values, graph g's rows are
+# offsets[g] .. offsets[g+1]-1; the rows' file is the same bytes as without
+expect 0 "gcn-embed -q --model $T/m.txt --npy $T/r.npy --offsets $T/off.npy $T/new.gs"
+same "$T/e.npy" "$T/r.npy" "--offsets leaves the .npy file of rows as it was"
+want=$(grep '^@graph' "$T/e.txt" | sed 's/.* nodes=\([0-9]*\) .*/\1/' | awk 'BEGIN { printf "0" } { s += $1; printf " %d", s }')
+check "head -c 128 $T/off.npy | grep -aq \"{'descr': '<i8', 'fortran_order': False, 'shape': (4,), }\" &&
+	[ \"\$(od -An -t d8 -j 128 -v $T/off.npy | tr -s ' \n' '  ' | sed 's/^ //; s/ \$//')\" = '$want' ]" \
+	"--offsets: (4,) int64, 0 then the running sum of the graphs' nodes ($want)"
+expect 0 "gcn-embed -q --model $T/m.txt --pool --npy $T/gp.npy --offsets $T/gpoff.npy $T/new.gs"
+check "[ \"\$(od -An -t d8 -j 128 -v $T/gpoff.npy | tr -s ' \n' '  ' | sed 's/^ //; s/ \$//')\" = '0 1 2 3' ]" \
+	"--offsets with --pool: a row per graph, 0 1 2 3"
+# --names beside the .npy rows: a line per row; a graph without a names
+# record is named by its node numbers
+expect 0 "gcn-embed -q --model $T/m.txt --npy $T/two.npy --offsets $T/twooff.npy --names $T/two.names $T/e.el $T/f.el"
+check "[ \"\$(tr '\n' ' ' <$T/two.names)\" = '0 1 2 3 0 1 2 3 4 ' ]" "--names: a line per row, node numbers where a graph has no names"
+if [ -x "$PY" ] && "$PY" -c 'import numpy' 2>/dev/null; then
+	check "$PY -c \"
+import numpy as np
+a, off = np.load('$T/two.npy'), np.load('$T/twooff.npy')
+t = np.loadtxt('$T/two.tsv', delimiter='\t', skiprows=1, dtype=np.float64)
+assert off.dtype == np.int64 and off.tolist() == [0, 4, 9], off
+for g, rows in enumerate(np.split(a, off[1:-1])):
+    assert (rows == t[t[:, 0] == g][:, 3:].astype(np.float32)).all(), g
+\"" "np.split(rows, offsets[1:-1]) gives each graph's rows, the table's of that graph"
+fi
+# --pool alone is mean, gcn-adapt's graph readout; a word of lowercase
+# letters after it is its list, anything else an input
+expect 0 "gcn-embed -q --model $T/m.txt --pool mean --tsv $T/new.gs >$T/pmean.tsv"
+expect 0 "gcn-embed -q --model $T/m.txt --pool --tsv $T/new.gs >$T/pbare.tsv"
+expect 0 "gcn-embed -q --model $T/m.txt --tsv --pool <$T/new.gs >$T/pbare2.tsv"
+expect 0 "gcn-embed -q --model $T/m.txt --pool=max --tsv $T/new.gs >$T/pmax.tsv"
+expect 0 "gcn-embed -q --model $T/m.txt --pool max --tsv $T/new.gs >$T/pmax2.tsv"
+check "cmp -s $T/pmean.tsv $T/pbare.tsv && cmp -s $T/pmean.tsv $T/pbare2.tsv && cmp -s $T/pmax.tsv $T/pmax2.tsv &&
+	! cmp -s $T/pmean.tsv $T/pmax.tsv && [ \$(wc -l <$T/pmean.tsv) -eq 4 ]" \
+	"--pool alone is --pool mean; --pool=max is --pool max"
+expect_err 2 "gcn-embed --model $T/m.txt --pool avg $T/new.gs" "--pool: 'avg': expected a list of mean, max and sum"
+# the files beside --npy: with --npy only, files of their own, checked
+# before any work
+expect_err 2 "gcn-embed --model $T/m.txt --offsets $T/o.npy $T/new.gs" "--offsets goes with --npy"
+expect_err 2 "gcn-embed --model $T/m.txt --tsv --names $T/o.txt $T/new.gs" "--names goes with --npy"
+expect_err 2 "gcn-embed --model $T/m.txt --npy $T/x.npy --names $T/x.txt --pool $T/new.gs" \
+	"--names lists the nodes' names, and with --pool the rows are graphs"
+expect_err 2 "gcn-embed --model $T/m.txt --npy $T/x.npy --offsets $T/x.npy $T/new.gs" \
+	"--offsets $T/x.npy: the same file as --npy $T/x.npy"
+expect_err 2 "gcn-embed --model $T/m.txt --npy $T/x.npy --names $T/new.gs $T/new.gs" \
+	"--names $T/new.gs: the same file as the input $T/new.gs, which it would replace"
+expect_err 2 "gcn-embed --model $T/m.txt --npy $T/x.npy --offsets $T/m.txt $T/new.gs" \
+	"the same file as --model"
+expect_err 2 "gcn-embed --model $T/m.txt --npy $T/x.npy --offsets - $T/new.gs" "--offsets: expected a file"
+expect_err 1 "gcn-embed --model $T/m.txt --npy $T/x.npy --offsets $T/nodir/o.npy $T/new.gs" "nodir/o.npy"
+check "[ ! -e $T/x.npy ]" "a failed run leaves no .npy file"
