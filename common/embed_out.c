@@ -5,7 +5,6 @@
 #include "embed_out.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,7 +222,8 @@ pool_rows(struct embed_out *eo, int32_t n, real *const *Hs, const real *mix, flo
 				   out);
 			if (v0 > 0)
 				for (int64_t j = 0; j < D; j++)
-					acc[j] = max ? fmax(acc[j], part[j]) : acc[j] + part[j];
+					acc[j] = max ? (part[j] > acc[j] ? part[j] : acc[j])
+						     : acc[j] + part[j];
 		}
 		for (int64_t j = 0; j < D; j++)
 			dst[i * D + j] =

@@ -327,24 +327,32 @@ probe_result_free(struct probe_result *res)
 	memset(res, 0, sizeof *res);
 }
 
+/* Row by row: the inner loops run over a row's D values, which lie side
+ * by side and are independent (the compiler vectorises them; a column's
+ * sum in one register waits on each add), and each column is still summed
+ * in row order, so the result is the column-by-column one to the bit.
+ * The values are finite (the stream refuses NaN), so a comparison is the
+ * maximum. */
 void
 probe_pool(const double *X, int64_t n, int D, int how, double *out)
 {
 	int mean = how == PROBE_POOL_MEAN || how == PROBE_POOL_MEANMAX;
 	double *mx = how == PROBE_POOL_MEANMAX ? out + D : out;
 
-	if (how == PROBE_POOL_MAX || how == PROBE_POOL_MEANMAX)
-		for (int j = 0; j < D; j++) {
-			mx[j] = X[j];
-			for (int64_t i = 1; i < n; i++)
-				mx[j] = fmax(mx[j], X[i * D + j]);
-		}
+	if (how == PROBE_POOL_MAX || how == PROBE_POOL_MEANMAX) {
+		memcpy(mx, X, (size_t)D * sizeof *mx);
+		for (int64_t i = 1; i < n; i++)
+			for (int j = 0; j < D; j++) /* a comparison, not fmax(): a call */
+				mx[j] = X[i * D + j] > mx[j] ? X[i * D + j] : mx[j];
+	}
 	if (how == PROBE_POOL_MAX)
 		return;
-	for (int j = 0; j < D; j++) {
-		double s = 0;
-		for (int64_t i = 0; i < n; i++)
-			s += X[i * D + j];
-		out[j] = mean ? s / (double)n : s;
-	}
+	for (int j = 0; j < D; j++)
+		out[j] = 0;
+	for (int64_t i = 0; i < n; i++)
+		for (int j = 0; j < D; j++)
+			out[j] += X[i * D + j];
+	if (mean)
+		for (int j = 0; j < D; j++)
+			out[j] /= (double)n;
 }
