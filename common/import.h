@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "lineread.h"
+#include "smap.h"
 #include "stream.h"
 
 struct import_opts {
@@ -32,6 +33,8 @@ struct import_opts {
 	int64_t attr_dim;	  /* linqs: width of attributes, 0 = max + 1 */
 	const char *name;	  /* dataset= attribute (NULL: from the file name) */
 	int64_t nodes;		  /* edgelist: node count, 0 = largest id + 1 */
+	int names;		  /* edgelist: every node word is a name */
+	const char *node_list;	  /* edgelist: the nodes, a name a line */
 	int skip_unknown;	  /* linqs: drop links to ids not in the content */
 	int quiet;		  /* no warnings */
 	const struct lr_src *src; /* where files come from (NULL: the file system) */
@@ -55,19 +58,6 @@ int import_edgelist(const struct import_opts *o, const char *file, gs_file *out,
 		    size_t msglen);
 
 /* ---- for the importers ---- */
-
-/* String -> int32, open addressing; keys are copied. */
-typedef struct {
-	char **key;
-	int32_t *val;
-	size_t cap, n;
-} smap;
-
-/* The value of k, or -1. */
-int32_t smap_get(const smap *m, const char *k);
-/* Insert k -> v; returns the value already there, or -1 if k was new. */
-int32_t smap_put(smap *m, const char *k, int32_t v);
-void smap_free(smap *m);
 
 /* A growing list of strings (class names in order of appearance). */
 typedef struct {
