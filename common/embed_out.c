@@ -108,11 +108,11 @@ names_unkept(struct embed_out *eo, const struct filter_graph *fg, const char *co
 	if (fg->tsv)
 		warnx_("%s: graph %" PRId64 " has node names and the first graph had none: the "
 		       "table has no name column (its header is the first graph's)",
-		       gs_where(fg->in), fg->rec->id);
+		       gs_name(fg->in), fg->rec->id);
 	else
 		warnx_("%s: graph %" PRId64 " has node names; --names FILE writes them beside "
 		       "the .npy rows",
-		       gs_where(fg->in), fg->rec->id);
+		       gs_name(fg->in), fg->rec->id);
 }
 
 /* The rows v0 .. v0+k-1 of a graph, in eo->rows, as table rows. */

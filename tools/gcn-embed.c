@@ -430,7 +430,9 @@ one_graph(void *ctx, const struct filter_graph *fg)
 	}
 	progress_note(&s->pr, "writing");
 	progress_update(&s->pr, 2);
-	embed_out_graph(&s->eo, fg, Hs, s->mix, NULL);
+	const char **names = fg->names ? gs_names_list(fg->names) : NULL;
+	embed_out_graph(&s->eo, fg, Hs, s->mix, names);
+	free(names);
 	progress_update(&s->pr, 3);
 	progress_done(&s->pr);
 }
@@ -472,6 +474,7 @@ main(int argc, char **argv)
 	f.no_output = o.npy != NULL; /* the rows go to the .npy file */
 	f.replaces = written;
 	f.wants = wants;
+	f.want_names = 1; /* the table's name column, --names */
 	f.graph_fn = one_graph;
 	f.ctx = &s;
 	filter_run(&f, argc - optind, argv + optind, argc, argv);

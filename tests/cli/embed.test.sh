@@ -216,3 +216,25 @@ expect_err 2 "gcn-embed --model $T/m.txt --npy $T/x.npy --offsets $T/m.txt $T/ne
 expect_err 2 "gcn-embed --model $T/m.txt --npy $T/x.npy --offsets - $T/new.gs" "--offsets: expected a file"
 expect_err 1 "gcn-embed --model $T/m.txt --npy $T/x.npy --offsets $T/nodir/o.npy $T/new.gs" "nodir/o.npy"
 check "[ ! -e $T/x.npy ]" "a failed run leaves no .npy file"
+
+# ---- node names (issue 40): a graph with a names record gets a name
+# column after node, and --names writes them beside the .npy rows ----
+printf 'Napoleon Myriel\nMlle.Baptistine Myriel\nMme.Magloire Myriel\nMme.Magloire Mlle.Baptistine\nCountessDeLo Myriel\n' >"$T/les.el"
+expect 0 "gcn-embed -q --model $T/m.txt --tsv $T/les.el $T/e.el >$T/les.tsv"
+check "head -n 1 $T/les.tsv | cut -f 1-5 | grep -qx 'graph	id	node	name	e0' &&
+	[ \"\$(awk -F '\t' 'NR > 1 { printf \"%s:%s:%s \", \$1, \$3, \$4 }' $T/les.tsv)\" = \\
+	'0:0:Napoleon 0:1:Myriel 0:2:Mlle.Baptistine 0:3:Mme.Magloire 0:4:CountessDeLo 1:0:0 1:1:1 1:2:2 1:3:3 ' ] &&
+	awk -F '\t' '{ if (NF != 52) exit 1 }' $T/les.tsv" \
+	"--tsv: the names in a column after node (48 values after it); a graph without names: its numbers"
+expect 0 "gcn-embed -q --model $T/m.txt --npy $T/les.npy --names $T/les.names $T/e.el $T/les.el"
+check "[ \"\$(tr '\n' ' ' <$T/les.names)\" = '0 1 2 3 Napoleon Myriel Mlle.Baptistine Mme.Magloire CountessDeLo ' ]" \
+	"--names: a line per row, the graph's names where it has them"
+expect 0 "gcn-embed --model $T/m.txt --tsv $T/e.el $T/les.el >$T/les2.tsv 2>$T/les2.err"
+check "head -n 1 $T/les2.tsv | cut -f 1-4 | grep -qx 'graph	id	node	e0' &&
+	grep -qx 'gcn-embed: .*les.el: graph 0 has node names and the first graph had none: the table has no name column (its header is the first graph.s)' $T/les2.err" \
+	"names after a first graph without them: no name column, and a line says so"
+expect 0 "gcn-embed --model $T/m.txt --npy $T/les.npy $T/les.el 2>$T/les3.err"
+check "grep -qx 'gcn-embed: .*les.el: graph 0 has node names; --names FILE writes them beside the .npy rows' $T/les3.err" \
+	"--npy without --names of a graph with names: a line says where they would go"
+check "gcn-embed -q --model $T/m.txt -t $T/les.el | awk '/^@graph/ { g = NR } /^@names id=0 count=5/ { n = NR } /^@tensor id=0 name=embedding rows=5/ { e = NR }
+	END { exit !(g < n && n < e) }'" "a stream: the graph, its names, then its embedding"
