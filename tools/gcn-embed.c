@@ -195,6 +195,30 @@ file_arg(const char *s, const char *opt)
 	return s;
 }
 
+/* The options together: the model (the shipped one without --model) and
+ * one output, with the files that go beside --npy. */
+static void
+check_opts(struct opts *o)
+{
+	if (!o->model) { /* the shipped model, said at the first graph */
+		o->model = pretrained_default();
+		o->shipped = 1;
+		if (!o->model)
+			die_usage(
+			    "no --model, and the shipped model (models/gcn-pretrain.gs) is not "
+			    "found beside the program: give --model");
+	}
+	if (o->npy && o->tsv)
+		die_usage("--npy and --tsv: choose one output");
+	if (o->npy && o->c.output)
+		die_usage("--npy names the output file; -o is for the stream");
+	if (!o->npy && (o->offsets || o->names))
+		die_usage("%s goes with --npy (it describes the .npy file's rows)",
+			  o->offsets ? "--offsets" : "--names");
+	if (o->names && o->npool)
+		die_usage("--names lists the nodes' names, and with --pool the rows are graphs");
+}
+
 static void
 parse(struct opts *o, int argc, char **argv)
 {
@@ -280,23 +304,7 @@ parse(struct opts *o, int argc, char **argv)
 			copt_bad_option(ch, argv, SYNOPSIS);
 		}
 	}
-	if (!o->model) { /* the shipped model, said at the first graph */
-		o->model = pretrained_default();
-		o->shipped = 1;
-		if (!o->model)
-			die_usage(
-			    "no --model, and the shipped model (models/gcn-pretrain.gs) is not "
-			    "found beside the program: give --model");
-	}
-	if (o->npy && o->tsv)
-		die_usage("--npy and --tsv: choose one output");
-	if (o->npy && o->c.output)
-		die_usage("--npy names the output file; -o is for the stream");
-	if (!o->npy && (o->offsets || o->names))
-		die_usage("%s goes with --npy (it describes the .npy file's rows)",
-			  o->offsets ? "--offsets" : "--names");
-	if (o->names && o->npool)
-		die_usage("--names lists the nodes' names, and with --pool the rows are graphs");
+	check_opts(o);
 }
 
 /*
