@@ -68,7 +68,7 @@ struct embed_out {
 	int tsv_names;	 /* the table has a name column (its first graph had names) */
 	int said_names;	 /* the warning about names not written is given */
 	float *rows;	 /* (4096 x D) node rows, converted 4096 at a time */
-	double *prow;	 /* (DP) a graph's pooled row, in double */
+	double *prow;	 /* (DP + D) a graph's pooled row in double, then a chunk's */
 	double *pchunk;	 /* (256 x D) node rows in double, pooled 256 at a time */
 	gs_rec rec;	 /* the record written */
 	/* the poolings' names, "mean,max" say: the records' "pool" */
@@ -101,9 +101,9 @@ void embed_out_start(struct embed_out *eo);
  * values (%.9g, so a float reads back exactly).  Pooled: "graph id e0
  * ...", a row per graph.  The offsets file gets, after each graph, the
  * number of rows written so far, so that graph g's rows are
- * offsets[g] .. offsets[g+1]-1; the names file a line per node row.  A
- * graph with names after a first without them (a table without its name
- * column, or a .npy without names_path) is said once on stderr unless
+ * offsets[g] .. offsets[g+1]-1; the names file a line per node row.
+ * Names that no output keeps (a graph's in a table whose first graph had
+ * none, any in a .npy without names_path) are said once on stderr unless
  * quiet.  A pooled row is the column-wise mean, max or sum of the node
  * rows as floats (probe_pool(), in double, 256 rows at a time) rounded
  * to float.  Dies with one line on a write error.  n >= 1.
