@@ -5,7 +5,9 @@
  * training uses, without its backward caches), with the model's feature
  * stage applied to the graph (common/pretrained.c).  It writes a tensor
  * record "embedding" after each graph, a table (--tsv) or a NumPy .npy
- * file (--npy), through common/embed_out.c.  Manual: man/man1/gcn-embed.1.
+ * file (--npy, with --offsets where each graph's rows begin and --names
+ * its nodes' names), or one pooled row a graph (--pool), through
+ * common/embed_out.c.  Manual: man/man1/gcn-embed.1.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -159,13 +161,13 @@ looks_like_pool(const char *s)
 static void
 parse_pool(struct opts *o, const char *s)
 {
+	const char *p = s;
+
 	if (!s) {
 		o->pool[0] = EMB_POOL_MEAN;
 		o->npool = 1;
 		return;
 	}
-	const char *p = s;
-
 	o->npool = 0;
 	for (;;) {
 		size_t len = strcspn(p, ",");
