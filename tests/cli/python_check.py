@@ -23,10 +23,17 @@ holds python/).
                                       (self-loop, repeated edge, bad names,
                                       a record after another graph), and an
                                       exception leaves no file
-  python_check.py close GOT WANT      two float32 .npy arrays of one shape agree:
-                                      |got - want| <= 1e-5 max(1, |want|) at
+  python_check.py encode ST GS OUT KIND...
+                                      gnnpipe_torch.embed_stream's rows of the
+                                      features of GS by the encoder of ST, for
+                                      each KIND (DTYPE:EMBEDDING[:POOL], DTYPE
+                                      f32 or f64), to OUT-KIND.npy (one
+                                      process: PyTorch takes seconds to load)
+  python_check.py close GOT WANT [TOL]
+                                      two float32 .npy arrays of one shape agree:
+                                      |got - want| <= TOL max(1, |want|) at
                                       every element (absolute up to 1, relative
-                                      above)
+                                      above; TOL 1e-5 by default)
 
 Every failure prints one line "python_check: what" and exits 1.
 """
@@ -184,22 +191,37 @@ def cmd_writer(d):
     print("the writer refused 10 bad records, and left no file")
 
 
-def cmd_close(got, want):
+def cmd_close(got, want, tol="1e-5"):
+    tol = float(tol)
     a, b = np.load(got), np.load(want)
     if a.dtype != np.float32 or b.dtype != np.float32 or a.shape != b.shape:
         fail("%s is %s %s, %s is %s %s" % (got, a.dtype, a.shape, want, b.dtype, b.shape))
     d = np.abs(a.astype(np.float64) - b)
     r = d / np.maximum(1.0, np.abs(b.astype(np.float64)))
     i = np.unravel_index(r.argmax(), r.shape)
-    if not r[i] <= 1e-5:
-        fail("%s: row %d column %d: %.9g, %s has %.9g (differ by %.3g, more than 1e-5 x "
-             "max(1, |value|))" % (got, i[0], i[1], a[i], want, b[i], d[i]))
-    print("%s = %s: %s, max abs difference %.2g, max scaled %.2g (tolerance 1e-5)"
-          % (got, want, a.shape, d.max(), r.max()))
+    if not r[i] <= tol:
+        fail("%s: row %d column %d: %.9g, %s has %.9g (differ by %.3g, more than %g x "
+             "max(1, |value|))" % (got, i[0], i[1], a[i], want, b[i], d[i], tol))
+    print("%s = %s: %s, max abs difference %.2g, max scaled %.2g (tolerance %g)"
+          % (got, want, a.shape, d.max(), r.max(), tol))
+
+
+def cmd_encode(st, gs, out, *kinds):
+    import torch
+    import gnnpipe_torch as gt
+    enc = {}
+    for k in kinds:
+        dt, emb, pool = (k.split(":") + [""])[:3]
+        if dt not in enc:
+            enc[dt] = gt.Encoder.from_safetensors(st, torch.float64 if dt == "f64"
+                                                  else torch.float32)
+        rows = gt.embed_stream(enc[dt], gs, emb, pool.split(",") if pool else None)
+        np.save("%s-%s.npy" % (out, k.replace(":", "-").replace(",", "_")), rows)
 
 
 COMMANDS = {"dump": cmd_dump, "rewrite": cmd_rewrite, "rebuild": cmd_rebuild, "error": cmd_error,
-            "model": cmd_model, "writer": cmd_writer, "close": cmd_close}
+            "model": cmd_model, "writer": cmd_writer, "encode": cmd_encode,
+            "close": cmd_close}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
