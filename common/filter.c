@@ -27,7 +27,8 @@ void
 follows_graph(gs_file *in, const gs_rec *r, int64_t graph_id)
 {
 	if (graph_id >= 0 && r->id != graph_id &&
-	    (r->kind == GS_TENSOR || r->kind == GS_PAIRS || r->kind == GS_LABEL))
+	    (r->kind == GS_TENSOR || r->kind == GS_PAIRS || r->kind == GS_LABEL ||
+	     r->kind == GS_NAMES))
 		die("%s: %s record for graph %" PRId64 " does not follow its graph "
 		    "(it follows graph %" PRId64 ")",
 		    gs_where(in), gs_kind_name(r->kind), r->id, graph_id);
@@ -38,6 +39,8 @@ wanted(const struct filter *f, const gs_rec *r)
 {
 	const char *const *p;
 
+	if (r->kind == GS_NAMES)
+		return f->want_names;
 	if (r->kind != GS_TENSOR || f->wants == NULL)
 		return 0;
 	for (p = f->wants; *p; p++)
@@ -56,9 +59,9 @@ static void
 hold(struct held *h, gs_file *in, gs_rec *rec)
 {
 	for (int i = 0; i < h->n; i++)
-		if (strcmp(h->r[i].name, rec->name) == 0)
+		if (h->r[i].kind == rec->kind && strcmp(h->r[i].name, rec->name) == 0)
 			die("%s: graph %" PRId64 " has a second '%s' record", gs_where(in), rec->id,
-			    rec->name);
+			    rec->kind == GS_NAMES ? "names" : rec->name);
 	if (h->n == h->cap) {
 		h->r = xreallocarray(h->r, (size_t)h->cap + 1, sizeof *h->r);
 		gs_rec_init(&h->r[h->cap++]);
@@ -121,6 +124,13 @@ graph_call(const struct filter *f, struct filter_graph *fg, const struct held *h
 {
 	fg->held = h->r;
 	fg->nheld = h->n;
+	fg->names = NULL;
+	for (int i = 0; i < h->n; i++)
+		if (h->r[i].kind == GS_NAMES)
+			fg->names = &h->r[i];
+	if (fg->names && fg->names->n != fg->rec->n)
+		die("%s: graph %" PRId64 " has %" PRId32 " nodes but %" PRId32 " names",
+		    gs_name(in), fg->rec->id, fg->rec->n, fg->names->n);
 	f->graph_fn(f->ctx, fg);
 	fg->index++;
 	graph_done(pr, in, fg->index);
@@ -184,7 +194,7 @@ filter_run(const struct filter *f, int nfiles, char **files, int argc, char **ar
 			graph_id = rec.id;
 			if (out)
 				gs_write1(out, &rec);
-			if (f->wants) {
+			if (f->wants || f->want_names) {
 				gs_rec t = grec; /* hold the graph record */
 				grec = rec;
 				rec = t;
@@ -225,11 +235,14 @@ void
 tsv_rows(FILE *f, const struct filter_graph *fg, const char *columns, const double *vals, int32_t n,
 	 int cols)
 {
+	static int named = -1; /* the header row printed had a name column */
+	const char **names = fg->names ? gs_names_list(fg->names) : NULL;
 	int32_t v;
 	int c;
 
-	if (fg->index == 0) {
-		fputs("node\t", f);
+	if (fg->index == 0 || named != (names != NULL)) {
+		named = names != NULL;
+		fputs(named ? "node\tname\t" : "node\t", f);
 		for (const char *s = columns; *s; s++)
 			fputc(*s == ',' ? '\t' : *s, f);
 		fputc('\n', f);
@@ -237,10 +250,13 @@ tsv_rows(FILE *f, const struct filter_graph *fg, const char *columns, const doub
 	fprintf(f, "# graph %" PRId64 "\n", fg->rec->id);
 	for (v = 0; v < n; v++) {
 		fprintf(f, "%" PRId32, v);
+		if (names)
+			fprintf(f, "\t%s", names[v]);
 		for (c = 0; c < cols; c++)
 			fprintf(f, "\t%.17g", vals[(size_t)v * (size_t)cols + (size_t)c]);
 		fputc('\n', f);
 	}
+	free(names);
 	if (ferror(f))
 		die("<stdout>: write error:");
 }

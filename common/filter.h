@@ -27,6 +27,9 @@ struct filter_graph {
 	 * graph (at most one of each name, in input order). */
 	const gs_rec *held;
 	int nheld;
+	/* With struct filter's want_names: the graph's names record (its
+	 * nodes' names, gnnstream(5)), or NULL when it has none. */
+	const gs_rec *names;
 };
 
 struct filter {
@@ -43,6 +46,9 @@ struct filter {
 	 * output order is kept: the graph, its other records, then the
 	 * tool's. */
 	const char *const *wants;
+	/* Nonzero: graph_fn needs the graph's names record too (fg->names);
+	 * the call waits for it as for wants. */
+	int want_names;
 	/* Called once per graph record; dies on error. */
 	void (*graph_fn)(void *ctx, const struct filter_graph *fg);
 	/* Or NULL: the bytes the process will hold at most while graph_fn
@@ -72,8 +78,10 @@ void follows_graph(gs_file *in, const gs_rec *r, int64_t graph_id);
 
 /*
  * TSV rows of one graph: the header row "node<TAB>col..." before the
- * first graph of the output, then a "# graph ID" line, then one row per
- * node: the node id and cols values (%.17g: they read back exactly).
+ * first graph of the output (and again where the columns change), then a
+ * "# graph ID" line, then one row per node: the node id, its name when
+ * fg->names is set (a "name" column after "node"), and cols values
+ * (%.17g: they read back exactly).
  * vals: (n, cols) row-major.  columns: comma-separated names.
  */
 void tsv_rows(FILE *f, const struct filter_graph *fg, const char *columns, const double *vals,

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "lineread.h"
+#include "smap.h"
 #include "stream.h"
 
 struct import_opts {
@@ -55,19 +56,6 @@ int import_edgelist(const struct import_opts *o, const char *file, gs_file *out,
 		    size_t msglen);
 
 /* ---- for the importers ---- */
-
-/* String -> int32, open addressing; keys are copied. */
-typedef struct {
-	char **key;
-	int32_t *val;
-	size_t cap, n;
-} smap;
-
-/* The value of k, or -1. */
-int32_t smap_get(const smap *m, const char *k);
-/* Insert k -> v; returns the value already there, or -1 if k was new. */
-int32_t smap_put(smap *m, const char *k, int32_t v);
-void smap_free(smap *m);
 
 /* A growing list of strings (class names in order of appearance). */
 typedef struct {

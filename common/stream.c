@@ -23,6 +23,7 @@
 #include "err.h"
 #include "outfile.h"
 #include "progress.h"
+#include "smap.h"
 #include "stream.h"
 #include "stream_int.h"
 
@@ -69,6 +70,7 @@ gs_rec_clear(gs_rec *r)
 		r->config[0] = '\0';
 	r->config_len = 0;
 	r->nparams = 0;
+	r->names_len = 0;
 	r->from_edgelist = 0;
 }
 
@@ -88,6 +90,7 @@ gs_rec_free(gs_rec *r)
 	free(r->data);
 	free(r->columns);
 	free(r->config);
+	free(r->names);
 	for (i = 0; i < r->cap_params; i++)
 		free(r->params[i].data);
 	free(r->params);
@@ -98,7 +101,7 @@ double
 gs_rec_bytes(const gs_rec *r)
 {
 	double b = 2.0 * (double)r->cap_m * sizeof(int32_t) + (double)r->cap_lab +
-		   (double)r->cap_data + (double)r->cap_cfg;
+		   (double)r->cap_data + (double)r->cap_cfg + (double)r->cap_names;
 
 	for (int i = 0; i < r->cap_params; i++)
 		b += (double)r->params[i].cap;
@@ -118,14 +121,13 @@ gs_dtype_size(int dtype)
 	}
 	return 0;
 }
-static const char *const kind_names[] = {
-	NULL, "pg", "graph", "tensor", "pairs", "label", "model"
-};
+static const char *const kind_names[] = { NULL,	   "pg",    "graph", "tensor",
+					  "pairs", "label", "model", "names" };
 
 const char *
 gs_kind_name(int kind)
 {
-	if (kind >= GS_PG && kind <= GS_MODEL)
+	if (kind >= GS_PG && kind <= GS_NAMES)
 		return kind_names[kind];
 	return "?";
 }
@@ -246,6 +248,103 @@ gs_rec_model(gs_rec *r, const char *name, const char *config, int nparams)
 	gsi_set_name(r->name, name);
 	set_config(r, config ? config : "", strlen(config ? config : ""));
 	gsi_shape_params(r, nparams);
+}
+
+void
+gs_rec_names(gs_rec *r, int64_t id, int32_t count, size_t bytes)
+{
+	gs_rec_clear(r);
+	r->kind = GS_NAMES;
+	r->id = id;
+	r->n = count;
+	gsi_grow((void **)&r->names, &r->cap_names, bytes + 1);
+	r->names[bytes] = '\0';
+	r->names_len = bytes;
+}
+
+void
+gs_names_set(gs_rec *r, int64_t id, const char *const *names, int32_t count)
+{
+	size_t bytes = 0, k = 0;
+
+	for (int32_t i = 0; i < count; i++)
+		bytes += strlen(names[i]) + 1;
+	gs_rec_names(r, id, count, bytes);
+	for (int32_t i = 0; i < count; i++) {
+		size_t len = strlen(names[i]) + 1;
+		memcpy(r->names + k, names[i], len);
+		k += len;
+	}
+}
+
+const char **
+gs_names_list(const gs_rec *r)
+{
+	const char **p = xreallocarray(NULL, (size_t)r->n + 1, sizeof *p);
+	size_t k = 0;
+
+	for (int32_t i = 0; i < r->n; i++) {
+		p[i] = r->names + k;
+		k += strlen(p[i]) + 1;
+	}
+	return p;
+}
+
+const char *
+gs_name_invalid(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len == 0)
+		return "is empty";
+	if (len > GS_MAX_NODE_NAME)
+		return "is longer than 1024 bytes";
+	for (const char *c = name; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			return "holds a control character (a tab, a newline, ...)";
+	return NULL;
+}
+
+/* A names record's body as read, each name ended by '\n' (names_len
+ * bytes): check it and end each name by '\0' instead.  Time: O(bytes). */
+int
+gsi_check_names(gs_file *fp, gs_rec *rec)
+{
+	smap seen = { 0 };
+	char *s = rec->names, *end = rec->names + rec->names_len;
+	int32_t i;
+	int rc = 0;
+
+	for (i = 0; i < rec->n && rc == 0; i++) {
+		char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *why;
+		if (nl == NULL) {
+			rc = gsi_fail(fp, -2,
+				      "names: %" PRId64 " bytes hold %" PRId32
+				      " names, not count=%" PRId32,
+				      (int64_t)rec->names_len, i, rec->n);
+			break;
+		}
+		*nl = '\0';
+		if (memchr(s, '\0', (size_t)(nl - s)))
+			why = "holds a NUL byte";
+		else
+			why = gs_name_invalid(s);
+		if (why)
+			rc = gsi_fail(fp, -2, "names: name %" PRId32 " %s", i, why);
+		else if (smap_put(&seen, s, i) >= 0)
+			rc = gsi_fail(
+			    fp, -2, "names: name %" PRId32 " ('%.40s') is also node %" PRId32 "'s",
+			    i, s, smap_get(&seen, s));
+		s = nl + 1;
+	}
+	if (rc == 0 && s != end)
+		rc = gsi_fail(fp, -2,
+			      "names: bytes=%" PRId64 " but the %" PRId32
+			      " names end at byte %" PRId64,
+			      (int64_t)rec->names_len, rec->n, (int64_t)(s - rec->names));
+	smap_free(&seen);
+	return rc;
 }
 
 gs_param *
@@ -829,6 +928,14 @@ gs_read1(gs_file *fp, gs_rec *rec)
 	if (fp->err)
 		return fp->err;
 	for (;;) {
+		if (fp->state == ST_EDGELIST_DONE && fp->el_named == 1) {
+			/* the names of the edge list's nodes follow its graph */
+			gs_rec_names(rec, 0, fp->el_nnames, fp->el_names_len);
+			memcpy(rec->names, fp->el_names, fp->el_names_len);
+			fp->el_named = 2;
+			fp->recno = 2;
+			return GS_NAMES;
+		}
 		if (fp->state == ST_EDGELIST_DONE)
 			return -1;
 		if (fp->state != ST_SEGMENT) {
@@ -940,6 +1047,22 @@ simplify_edgelist(gs_file *fp, gs_rec *rec, const graph *g)
 	return 0;
 }
 
+/* Integer ids that never occur are nodes without edges: say so, since a
+ * list whose ids start at 1, or at 10005, gains nodes its user never had. */
+static void
+warn_isolated(gs_file *fp, const graph *g)
+{
+	int32_t v, iso = 0;
+
+	for (v = 0; v < g->n; v++)
+		iso += g->off[v + 1] == g->off[v];
+	if (iso)
+		warnx_("%s: edge list: %" PRId32 " of the node ids 0..%" PRId32
+		       " have no edge and are kept as isolated nodes (ids are row numbers; "
+		       "graph-import -f edgelist --names numbers only the nodes listed)",
+		       fp->name, iso, g->n - 1);
+}
+
 int
 gs_graph_build(gs_file *fp, gs_rec *rec, graph *g, int quiet)
 {
@@ -974,6 +1097,8 @@ gs_graph_build(gs_file *fp, gs_rec *rec, graph *g, int quiet)
 		warnx_("%s: edge list: dropped %" PRId64 " self-loop(s), merged %" PRId64
 		       " duplicate edge(s)",
 		       fp->name, fix.self_loops, fix.duplicates);
+	if (!quiet && !fp->el_named)
+		warn_isolated(fp, g);
 	if (!quiet && fp->el_attrs)
 		warnx_("%s: edge list: ignored the attributes of %" PRId64 " edge(s) "
 		       "(networkx's {...} column)",
@@ -1078,6 +1203,14 @@ gs_write1(gs_file *fp, const gs_rec *r)
 		break;
 	case GS_TENSOR:
 		put_matrix(fp, r->data, r->dtype, r->rows, r->cols);
+		break;
+	case GS_NAMES: /* the same bytes in both forms: a name a line */
+		for (const char *p = r->names; p < r->names + r->names_len;) {
+			size_t len = strlen(p);
+			gsi_wput(fp, p, len);
+			gsi_wput(fp, "\n", 1);
+			p += len + 1;
+		}
 		break;
 	case GS_MODEL:
 		gsi_wput(fp, r->config, r->config_len);
@@ -1254,6 +1387,7 @@ gs_close(gs_file *fp)
 			inflateEnd(&fp->zs);
 		close(fp->fd);
 		free(fp->raw);
+		free(fp->el_names);
 		free(fp->buf);
 		free(fp->line);
 		free(fp->hdr);

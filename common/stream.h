@@ -41,10 +41,12 @@
  * nodes nodefeat took 3.76 GiB and centrality 7.13 GiB (measured); what
  * does not fit the machine is refused before the work (mem.h). */
 #define GS_MAX_NODES (1LL << 26)
-#define GS_MAX_EDGES (1LL << 34) /* edges or pairs in one record */
-#define GS_MAX_ELEMS (1LL << 36) /* elements of one tensor */
-#define GS_MAX_TEXT (64LL << 20) /* config text of a model record */
-#define GS_MAX_PARAMS 65536	 /* tensors in one model record */
+#define GS_MAX_EDGES (1LL << 34)       /* edges or pairs in one record */
+#define GS_MAX_ELEMS (1LL << 36)       /* elements of one tensor */
+#define GS_MAX_TEXT (64LL << 20)       /* config text of a model record */
+#define GS_MAX_PARAMS 65536	       /* tensors in one model record */
+#define GS_MAX_NODE_NAME 1024	       /* bytes of one node name */
+#define GS_MAX_NAMES_BYTES (1LL << 36) /* bytes of a names record's body */
 
 enum gs_kind {
 	GS_PG = 1, /* provenance: program, version, seed, command line */
@@ -52,7 +54,8 @@ enum gs_kind {
 	GS_TENSOR, /* per-node tensor: rows = nodes, named columns */
 	GS_PAIRS,  /* node-pair set (u, v [, label]) */
 	GS_LABEL,  /* graph-level label (an integer class) */
-	GS_MODEL   /* model parameters: config text + named tensors */
+	GS_MODEL,  /* model parameters: config text + named tensors */
+	GS_NAMES   /* the names of a graph's nodes, one string a node */
 };
 
 enum gs_dtype { GS_NONE = 0, GS_F32, GS_F64, GS_I32, GS_I64 };
@@ -95,6 +98,13 @@ typedef struct gs_rec {
 	int nparams;
 	gs_param *params;
 
+	/* GS_NAMES: n names, node i's the i-th; names holds them each ended
+	 * by '\0', names_len bytes in all (the body's bytes: in the stream
+	 * each name ends with '\n').  A name is 1..GS_MAX_NODE_NAME bytes with no
+	 * tab, CR, newline or NUL, and the names of a graph are distinct. */
+	char *names;
+	size_t names_len;
+
 	/* Other key=value attributes of the record header, kept in order and
 	 * passed through untouched (DCBM parameters of a graph, say). */
 	int nattr;
@@ -105,7 +115,7 @@ typedef struct gs_rec {
 	int from_edgelist;
 
 	/* private: allocated sizes */
-	size_t cap_m, cap_lab, cap_data, cap_cols, cap_cfg, cap_attr;
+	size_t cap_m, cap_lab, cap_data, cap_cols, cap_cfg, cap_attr, cap_names;
 	int cap_params;
 } gs_rec;
 
@@ -125,6 +135,19 @@ void gs_rec_tensor(gs_rec *r, int64_t id, const char *name, int64_t rows, int64_
 		   const char *columns);
 void gs_rec_label(gs_rec *r, int64_t id, const char *name, int64_t value);
 void gs_rec_model(gs_rec *r, const char *name, const char *config, int nparams);
+/* Room for a names record of count names, bytes bytes in all (their
+ * terminators included); the caller fills r->names. */
+void gs_rec_names(gs_rec *r, int64_t id, int32_t count, size_t bytes);
+/* A names record of graph id from names[0 .. count-1], copied. */
+void gs_names_set(gs_rec *r, int64_t id, const char *const *names, int32_t count);
+/* The names of a names record as an array of r->n pointers into
+ * r->names: the caller frees the array (only), which lives while r
+ * keeps its contents.  Time: O(bytes). */
+const char **gs_names_list(const gs_rec *r);
+/* NULL if name is a valid node name, else what is wrong with it ("holds
+ * a tab", ...).  The distinctness of a graph's names is the reader's
+ * check (and the writer's, before it writes). */
+const char *gs_name_invalid(const char *name);
 /* Shape model parameter i (0 <= i < r->nparams). */
 gs_param *gs_rec_param(gs_rec *r, int i, const char *name, int64_t rows, int64_t cols, int dtype);
 

@@ -82,6 +82,13 @@ gsi_read_bin_body(gs_file *fp, gs_rec *rec)
 			return rc;
 		return gsi_check_finite(fp, rec->data, rec->dtype, 0, rec->rows * rec->cols,
 					rec->name);
+	case GS_NAMES:
+		nb = rec->names_len;
+		if ((rc = gsi_read_array(fp, (void **)&rec->names, &rec->cap_names, nb)))
+			return rc;
+		gsi_grow((void **)&rec->names, &rec->cap_names, nb + 1);
+		rec->names[nb] = '\0';
+		return gsi_check_names(fp, rec);
 	case GS_MODEL: {
 		int np = rec->nparams;
 		if ((rc = gsi_read_config(fp, rec)))

@@ -80,7 +80,11 @@ struct gs_file {
 	int line_nl; /* the line ended with a newline */
 	char *hdr;   /* header line of the current record */
 	size_t hdr_cap;
-	int64_t el_attrs;    /* edge list: edges whose attribute dict was ignored */
+	int64_t el_attrs; /* edge list: edges whose attribute dict was ignored */
+	int el_named;	  /* edge list: the nodes have names (not integer ids) */
+	char *el_names;	  /* ... which, each ended by '\0', the next record holds */
+	size_t el_names_len, el_names_cap;
+	int32_t el_nnames;
 	int64_t rbytes;	     /* bytes read from fd so far */
 	struct progress *pr; /* told rbytes / pr_unit as they arrive, or NULL */
 	int64_t pr_unit;
@@ -136,6 +140,9 @@ int gsi_check_pairs(gs_file *fp, const gs_rec *rec);
  * messages name the tensor what and count from its first value. */
 int gsi_check_finite(gs_file *fp, const void *data, int dtype, int64_t from, int64_t n,
 		     const char *what);
+/* A names record's body as read (each name ended by '\n'): check the
+ * names (count, form, distinct) and end each by '\0' instead. */
+int gsi_check_names(gs_file *fp, gs_rec *rec);
 /* The config text of a model record (raw bytes in both forms), and room
  * for its parameters. */
 int gsi_read_config(gs_file *fp, gs_rec *rec);

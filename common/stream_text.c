@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "smap.h"
 #include "stream.h"
 #include "stream_int.h"
 
@@ -193,7 +194,7 @@ next_token(char **sp, char **key, char **val)
 /* The keys a record's kind requires, as far as a header line has given
  * them, and the sizes of a model record that its body reads. */
 struct hdr_keys {
-	int id, n, m, rows, cols, type, value, cfg, params; /* the key was given */
+	int id, n, m, rows, cols, type, value, cfg, params, bytes; /* the key was given */
 	int64_t cfg_len, nparams;
 };
 
@@ -214,7 +215,7 @@ header_kind(gs_file *fp, char **sp, int is_param, char **kw)
 	if (*s)
 		*s++ = '\0';
 	*sp = s;
-	for (t = GS_PG; t <= GS_MODEL; t++)
+	for (t = GS_PG; t <= GS_NAMES; t++)
 		if (strcmp(*kw, gs_kind_name(t)) == 0)
 			kind = t;
 	if (strcmp(*kw, "end") == 0 && !is_param)
@@ -270,6 +271,18 @@ size_key(gs_file *fp, int kind, const char *key, const char *val, gs_rec *rec, s
 					GS_MAX_EDGES);
 		rec->m = x;
 		h->m = 1;
+	} else if (strcmp(key, "count") == 0 && kind == GS_NAMES) {
+		if (parse_i64(val, 0, GS_MAX_NODES, &x))
+			return gsi_fail(fp, -2, "bad count=%.40s (at most %lld names)", val,
+					GS_MAX_NODES);
+		rec->n = (int32_t)x;
+		h->n = 1;
+	} else if (strcmp(key, "bytes") == 0 && kind == GS_NAMES) {
+		if (parse_i64(val, 0, GS_MAX_NAMES_BYTES, &x))
+			return gsi_fail(fp, -2, "bad bytes=%.40s (at most %lld)", val,
+					GS_MAX_NAMES_BYTES);
+		rec->names_len = (size_t)x;
+		h->bytes = 1;
 	} else if ((strcmp(key, "rows") == 0 || strcmp(key, "cols") == 0) && kind == GS_TENSOR) {
 		if (parse_i64(val, 0, INT64_MAX, &x))
 			return gsi_fail(fp, -2, "bad %s=%.40s", key, val);
@@ -390,6 +403,12 @@ header_complete(gs_file *fp, int kind, const char *kw, int is_param, const struc
 	case GS_LABEL:
 		if (!h->value)
 			return gsi_fail(fp, -2, "label record needs value=");
+		break;
+	case GS_NAMES: /* bytes= frames the binary body; text has a name a line */
+		if (!h->n || (!h->bytes && !fp->text))
+			return gsi_fail(fp, -2, "names record needs count= and bytes=");
+		if (!h->bytes)
+			rec->names_len = 0;
 		break;
 	case GS_MODEL:
 		if (!h->cfg || !h->params)
@@ -594,6 +613,34 @@ read_txt_matrix(gs_file *fp, void **data, size_t *cap, int dtype, int64_t rows, 
 	return 0;
 }
 
+/* The n lines of a names record, gathered as the binary body would be
+ * (each name ended by '\n'; bytes=, if given, must agree), then checked. */
+static int
+read_txt_names(gs_file *fp, gs_rec *rec)
+{
+	size_t want = rec->names_len, len = 0;
+	int rc;
+
+	for (int32_t i = 0; i < rec->n; i++) {
+		if ((rc = gsi_read_line(fp)) < 0)
+			return rc;
+		if (rc == 0)
+			return gsi_fail(fp, -2, "names: %" PRId32 " names where count=%" PRId32, i,
+					rec->n);
+		gsi_grow((void **)&rec->names, &rec->cap_names,
+			 len + fp->line_len + 2 > 2 * len ? len + fp->line_len + 2 : 2 * len);
+		memcpy(rec->names + len, fp->line, fp->line_len);
+		len += fp->line_len;
+		rec->names[len++] = '\n';
+	}
+	if (want && want != len)
+		return gsi_fail(fp, -2, "names: bytes=%zu but the names are %zu bytes", want, len);
+	gsi_grow((void **)&rec->names, &rec->cap_names, len + 1);
+	rec->names[len] = '\0';
+	rec->names_len = len;
+	return gsi_check_names(fp, rec);
+}
+
 /* Body arrays are sized from the header here, but only after the first
  * line of data has arrived, and text costs more bytes per value than the
  * array does, so a lying header is caught at the first missing line with
@@ -643,6 +690,8 @@ gsi_read_txt_body(gs_file *fp, gs_rec *rec)
 	case GS_TENSOR:
 		return read_txt_matrix(fp, &rec->data, &rec->cap_data, rec->dtype, rec->rows,
 				       rec->cols, rec->name);
+	case GS_NAMES:
+		return read_txt_names(fp, rec);
 	case GS_MODEL: {
 		int np = rec->nparams;
 		if ((rc = gsi_read_config(fp, rec)))
@@ -711,84 +760,171 @@ el_rest(char *s)
 	return *s == '}' ? EL_DICT_EMPTY : EL_DICT;
 }
 
-/* The first line of a file decides whether it is an edge list; a line of
- * two or three words whose ids are not integers is one with named nodes. */
+/* The words of s before any '{' or '#' (the first line of a file decides
+ * whether it is an edge list: two or three words). */
 static int
-el_bad_ids(gs_file *fp, int64_t m, char *s)
+el_nwords(const char *s)
 {
-	char word[2][48];
 	int k = 0;
 
-	/* the words before a '{' or '#': two or three make an edge-list line */
-	for (char *t = s + strspn(s, " \t,"); *t && *t != '{' && *t != '#';
+	for (const char *t = s + strspn(s, " \t,"); *t && *t != '{' && *t != '#';
 	     t += strspn(t, " \t,")) {
-		size_t len = strcspn(t, " \t,");
-		if (k < 2)
-			snprintf(word[k], sizeof word[k], "%.*s", (int)len, t);
+		t += strcspn(t, " \t,");
 		k++;
-		t += len;
 	}
-	if (m == 0 && (k < 2 || k > 3))
-		return gsi_fail(fp, -2,
-				"not a gnnstream, and not an edge list "
-				"(want 'u v [label]' with integer node ids)");
-	for (int i = 0; i < 2 && i < k; i++) {
-		char *e;
-		errno = 0;
-		(void)strtoll(word[i], &e, 10);
-		if (e == word[i] || *e != '\0' || errno)
+	return k;
+}
+
+/* The next word of *sp (NUL-terminated in place), or NULL at the end of
+ * the fields (the line's end or a '#' comment). */
+static char *
+el_word(char **sp)
+{
+	char *s = *sp + strspn(*sp, " \t,"), *w = s;
+
+	if (*s == '\0' || *s == '#' || *s == '{')
+		return NULL;
+	s += strcspn(s, " \t,");
+	if (*s)
+		*s++ = '\0';
+	*sp = s;
+	return w;
+}
+
+/* Named nodes: node w's number, in order of first appearance; a new name
+ * is added to the names the next record will hold. */
+static int
+el_name_id(gs_file *fp, smap *map, const char *w, int64_t *id)
+{
+	const char *why = gs_name_invalid(w);
+	size_t len = strlen(w) + 1;
+	int32_t k;
+
+	if (why)
+		return gsi_fail(fp, -2, "node name '%.40s' %s", w, why);
+	if ((k = smap_get(map, w)) >= 0) {
+		*id = k;
+		return 0;
+	}
+	if (fp->el_nnames >= GS_MAX_NODES)
+		return gsi_fail(fp, -2, "more than %lld nodes", GS_MAX_NODES);
+	smap_put(map, w, fp->el_nnames);
+	if (fp->el_names_len + len > fp->el_names_cap)
+		gsi_grow((void **)&fp->el_names, &fp->el_names_cap, 2 * (fp->el_names_len + len));
+	memcpy(fp->el_names + fp->el_names_len, w, len);
+	fp->el_names_len += len;
+	*id = fp->el_nnames++;
+	return 0;
+}
+
+/* The first word that is not an integer id makes every id a name: the
+ * ids of the m edges before it become names too ("7"), numbered in order
+ * of first appearance like the rest. */
+static int
+el_go_named(gs_file *fp, gs_rec *rec, int64_t m, smap *map)
+{
+	char w[24];
+	int64_t id;
+	int rc;
+
+	fp->el_named = 1;
+	for (int64_t i = 0; i < 2 * m; i++) {
+		int32_t *x = i % 2 ? &rec->v[i / 2] : &rec->u[i / 2];
+		snprintf(w, sizeof w, "%" PRId32, *x);
+		if ((rc = el_name_id(fp, map, w, &id)))
+			return rc;
+		*x = (int32_t)id;
+	}
+	return 0;
+}
+
+/* The two node ids of line s: integers while every id so far was one,
+ * else names.  *s moves past them. */
+static int
+el_ids(gs_file *fp, gs_rec *rec, int64_t m, smap *map, char **s, int64_t *a, int64_t *b)
+{
+	char *line = *s, *wa, *wb;
+	int rc;
+
+	if (!fp->el_named) {
+		if (field_i64(s, a) == 0 && field_i64(s, b) == 0)
+			return 0;
+		if (m == 0 && (el_nwords(line) < 2 || el_nwords(line) > 3))
 			return gsi_fail(fp, -2,
-					"node '%s' is not an integer id: number the nodes "
-					"0..n-1 first (gnnstream(5), Plain edge lists, shows how)",
-					word[i]);
+					"not a gnnstream, and not an edge list "
+					"(want 'u v [label]' lines)");
+		if ((rc = el_go_named(fp, rec, m, map)))
+			return rc;
+		*s = line;
 	}
-	return gsi_fail(fp, -2, "want 'u v [label]' with integer node ids");
+	if ((wa = el_word(s)) == NULL || (wb = el_word(s)) == NULL)
+		return gsi_fail(fp, -2, "want 'u v [label]': two node names or ids");
+	if ((rc = el_name_id(fp, map, wa, a)) || (rc = el_name_id(fp, map, wb, b)))
+		return rc;
+	return 0;
+}
+
+/* The optional third field of an edge-list line: an integer label, or
+ * networkx's attribute dict.  Returns the fields (2 or 3) or an error. */
+static int
+el_label(gs_file *fp, char *s, int64_t *l)
+{
+	int rest = el_rest(s);
+
+	if (rest == EL_FIELD) {
+		int words = 2 + el_nwords(s);
+		if (words > 3)
+			return gsi_fail(fp, -2, "%d fields, want 'u v [label]'", words);
+		if (field_i64(&s, l) || el_rest(s) != EL_EOL || *l < INT32_MIN || *l > INT32_MAX)
+			return gsi_fail(fp, -2,
+					"want 'u v [label]' with an integer label "
+					"(a weight column is not used: drop it, e.g. "
+					"cut -d' ' -f1,2)");
+		return 3;
+	}
+	if (rest == EL_DICT)
+		fp->el_attrs++;
+	return 2;
 }
 
 int
 gsi_read_edgelist(gs_file *fp, gs_rec *rec)
 {
-	int64_t m = 0, cap = 0, a, b, l, maxid = -1;
-	int ncol = 0, rc;
+	int64_t m = 0, cap = 0, a, b, l = 0, maxid = -1;
+	int ncol = 0, rc, cols;
+	smap map = { 0 };
 
 	gs_rec_graph(rec, 0, 0, 0, GS_NONE);
 	rec->from_edgelist = 1;
 	fp->el_attrs = 0;
 	while ((rc = gsi_read_line(fp)) == 1) {
 		char *s = fp->line;
-		int cols = 2, rest;
 		if (strncmp(s, UTF8_BOM, 3) == 0)
 			s += 3; /* `cat` of files that each begin with one */
 		while (*s == ' ' || *s == '\t')
 			s++;
 		if (*s == '#' || *s == '\0')
 			continue;
-		if (*s == '@')
-			return gsi_fail(fp, -2,
-					"record header outside a stream "
-					"(missing '##gnnstream' line?)");
-		if (field_i64(&s, &a) || field_i64(&s, &b))
-			return el_bad_ids(fp, m, fp->line);
-		rest = el_rest(s);
-		if (rest == EL_FIELD) {
-			if (field_i64(&s, &l) || el_rest(s) != EL_EOL || l < INT32_MIN ||
-			    l > INT32_MAX)
-				return gsi_fail(fp, -2,
-						"want 'u v [label]' with an integer label "
-						"(a weight column is not used: drop it, e.g. "
-						"cut -d' ' -f1,2)");
-			cols = 3;
-		} else if (rest == EL_DICT) {
-			fp->el_attrs++;
+		if (*s == '@') {
+			rc = gsi_fail(fp, -2,
+				      "record header outside a stream "
+				      "(missing '##gnnstream' line?)");
+			break;
 		}
+		if ((rc = el_ids(fp, rec, m, &map, &s, &a, &b)) ||
+		    (rc = cols = el_label(fp, s, &l)) < 0)
+			break;
 		if (ncol == 0)
 			ncol = cols;
-		else if (cols != ncol)
-			return gsi_fail(fp, -2, "%d fields where earlier lines have %d", cols,
-					ncol);
-		if (a < 0 || b < 0 || a >= GS_MAX_NODES || b >= GS_MAX_NODES)
-			return gsi_fail(fp, -2, "node id %" PRId64 " out of range (0..%lld)",
-					(a < 0 || a >= GS_MAX_NODES) ? a : b, GS_MAX_NODES - 1);
+		else if (cols != ncol) {
+			rc = gsi_fail(fp, -2, "%d fields where earlier lines have %d", cols, ncol);
+			break;
+		}
+		if (a < 0 || b < 0 || a >= GS_MAX_NODES || b >= GS_MAX_NODES) {
+			rc = gsi_fail(fp, -2, "node id %" PRId64 " out of range (0..%lld)",
+				      (a < 0 || a >= GS_MAX_NODES) ? a : b, GS_MAX_NODES - 1);
+			break;
+		}
 		if (m == cap) {
 			cap = cap ? 2 * cap : 4096;
 			gsi_shape_edges(rec, cap, ncol == 3 ? GS_I32 : GS_NONE);
@@ -797,19 +933,18 @@ gsi_read_edgelist(gs_file *fp, gs_rec *rec)
 		rec->v[m] = (int32_t)b;
 		if (ncol == 3)
 			((int32_t *)rec->lab)[m] = (int32_t)l;
-		if (a > maxid)
-			maxid = a;
-		if (b > maxid)
-			maxid = b;
+		maxid = a > maxid ? a : maxid;
+		maxid = b > maxid ? b : maxid;
 		m++;
 	}
+	smap_free(&map);
 	if (rc < 0)
 		return rc;
 	if (m == 0)
 		return gsi_fail(fp, -2, "empty input (no gnnstream header and no edges)");
 	rec->m = m;
 	rec->ltype = ncol == 3 ? GS_I32 : GS_NONE;
-	rec->n = (int32_t)(maxid + 1);
+	rec->n = fp->el_named ? fp->el_nnames : (int32_t)(maxid + 1);
 	fp->recno = 1;
 	return GS_GRAPH;
 }
@@ -899,6 +1034,10 @@ gsi_format_header(const gs_file *fp, const gs_rec *r, char **buf, size_t *cap)
 	case GS_MODEL:
 		APPEND("model name=%s config=%zu params=%d pg=%s", r->name, r->config_len,
 		       r->nparams, pg);
+		break;
+	case GS_NAMES:
+		APPEND("names id=%" PRId64 " count=%" PRId32 " bytes=%zu pg=%s", r->id, r->n,
+		       r->names_len, pg);
 		break;
 	default:
 		die("internal error: writing a record of kind %d", r->kind);

@@ -395,6 +395,7 @@ main(int argc, char **argv)
 	memset(&f, 0, sizeof f);
 	f.c = &c;
 	f.tsv = s.tsv;
+	f.want_names = s.tsv; /* a name column */
 	f.replaces = written;
 	f.graph_fn = one_graph;
 	f.need_fn = need;

@@ -38,16 +38,3 @@ check "grep -q '2^26' $TOP/man/man5/gnnstream.5 && ! grep -q '2^31' $TOP/man/man
 # and the binary framing of a model's parameters
 check "grep -q 'parameters, each framed like a record: a 32-bit little-endian length' $TOP/man/man5/gnnstream.5" \
 	"gnnstream(5): a param header's 32-bit length prefix"
-# gnnstream(5)'s recipe for named nodes, as a reader sees it (rendered by
-# man, so a lost escape shows): it numbers the nodes and keeps each name
-# beside its number, a tab apart
-mkdir -p "$T/named"
-printf 'Napoleon Myriel\nMlleBaptistine Myriel\n' >"$T/named/named.el"
-MANWIDTH=100 man -l "$TOP/man/man5/gnnstream.5" 2>/dev/null |
-	awk 'index($0, "awk") && index($0, "for (i = 1; i <= 2") { on = 1 }
-		on { print } on && index($0, "numbered.el") { exit }' \
-	>"$T/named/recipe.sh"
-check "[ -s $T/named/recipe.sh ] && (cd $T/named && sh recipe.sh) &&
-	[ \"\$(cat $T/named/numbered.el)\" = \"\$(printf '0 1\n2 1')\" ] &&
-	[ \"\$(cat $T/named/names.tsv)\" = \"\$(printf '0\tNapoleon\n1\tMyriel\n2\tMlleBaptistine')\" ]" \
-	"gnnstream(5): the recipe for named nodes writes numbered.el and names.tsv (number, tab, name)"

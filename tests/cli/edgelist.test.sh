@@ -70,11 +70,24 @@ check "$(graph_is 3 3) $T/nx.centrality.txt" "nx dict: the graph of its u v colu
 check "$(graph_is 4 3) $T/nx-empty.nodefeat.txt" "nx {}: the graph of its u v columns"
 expect 0 "centrality -q $T/nx.el | mask-edges -q | nodefeat -q >/dev/null"
 expect 0 "graph-import -q -f edgelist -t $T/nx.el >/dev/null" "graph-import reads the dict column too"
-# node names that are not integers: one line that says so
-printf 'a b\nb c\n' >"$T/names.el"
-printf "alice bob {'weight': 1}\n" >"$T/nx-names.el"
-expect 1 "centrality <$T/names.el"
-expect 1 "nodefeat $T/nx-names.el"
+# ---- named nodes: numbered in order of first appearance, their names in
+# a names record after the graph, and a name column in TSV ----
+printf '\357\273\277a b\nb c\n' >"$T/names.el"
+printf "alice bob {'weight': 1}\n7 alice {}\n" >"$T/nx-names.el"
+expect 0 "centrality -q -t <$T/names.el >$T/names.cent.txt"
+check "$(graph_is 3 2) $T/names.cent.txt" "names: 3 nodes, 2 edges"
+check "[ \"\$(sed -n '/^@names id=0 count=3 bytes=6 /,/^@/p' $T/names.cent.txt | sed '1d;\$d' | tr '\n' ,)\" = a,b,c, ]" \
+	"names: a, b, c in order of first appearance (the byte-order mark is not a's)"
+expect 0 "nodefeat -q --tsv $T/nx-names.el >$T/nx-names.tsv"
+check "[ \"\$(cut -f1,2 $T/nx-names.tsv | tr '\t\n' ':,')\" = 'node:name,# graph 0,0:alice,1:bob,2:7,' ]" \
+	"names: TSV has a name column; an integer id among names is a name"
+expect 0 "nodefeat -q $T/names.el | mask-edges -q -s 1 -p 1 -n 1 | centrality -q | nodefeat -q -t | grep -q '^@names id=0 count=3'" \
+	"names: the names record passes through a pipeline"
+# integer ids that never occur: kept as isolated nodes, with a warning
+printf '1 2\n2 3\n' >"$T/one-based.el"
+expect_err 0 "nodefeat -t $T/one-based.el >/dev/null" "1 of the node ids 0..3 have no edge"
+expect 0 "nodefeat -q -t $T/one-based.el >/dev/null"
+check "[ ! -s $LIB_ERR ]" "-q: no warning of isolated ids"
 
 # ---- a graph without edges passed on in binary (found by compose.test.sh):
 # the segment's checksum still matches ----

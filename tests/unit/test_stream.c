@@ -399,8 +399,15 @@ Test(stream, bad_inputs_named)
 		{ "##gnnstream 1\n@label id=0 name=c value=1\n", "no end record", 0 },
 		{ "##gnnstream 1\n@end\ngarbage\n", "garbage after", 0 },
 		{ "hello big wide world\n", "not an edge list", 0 },
-		{ "hello world\n", "node 'hello' is not an integer id", 0 },
-		{ "0 1\n1 x\n", "line 2", 0 },
+		{ "hello world\nthis is not a graph\n", "line 2: 5 fields, want 'u v [label]'", 0 },
+		{ "##gnnstream 1\n@graph id=0 nodes=2 edges=0\n@names id=0 count=2\na\na\n@end\n",
+		  "name 1 ('a') is also node 0's", 0 },
+		{ "##gnnstream 1\n@names id=0 count=2\na\n@end\n", "no end record", 0 },
+		{ "##gnnstream 1\n@names id=0 count=2\na\n", "1 names where count=2", 0 },
+		{ "##gnnstream 1\n@names id=0 count=1 bytes=9\na\n@end\n", "bytes=9 but", 0 },
+		{ "##gnnstream 1\n@names id=0 count=1\n\n@end\n", "name 0 is empty", 0 },
+		{ "##gnnstream 1\n@names id=0 count=1\na\tb\n@end\n", "control character", 0 },
+		{ "0 1\n1 x y z\n", "line 2: 4 fields", 0 },
 		{ "0 1\n1 2 3\n", "fields", 0 },
 		{ "0 -1\n", "out of range", 0 },
 		{ "# only a comment\n", "no edges", 0 },
@@ -491,11 +498,77 @@ Test(stream, edge_list_both_directions_labels_and_networkx)
 	/* two labels for one pair, named nodes, weights: one clear error each */
 	cr_expect_lt(build_text("0 1 5\n1 0 6\n", &r, &g, msg, sizeof msg), -1);
 	cr_expect(strstr(msg, "edge 0-1 is listed with labels 5 and 6") != NULL, "%s", msg);
-	cr_expect_lt(build_text("alice bob\n", &r, &g, msg, sizeof msg), -1);
-	cr_expect(strstr(msg, "node 'alice' is not an integer id") != NULL, "%s", msg);
 	cr_expect_lt(build_text("0 1 0.5\n", &r, &g, msg, sizeof msg), -1);
 	cr_expect(strstr(msg, "integer label") != NULL, "%s", msg);
 	graph_free(&g);
+	gs_rec_free(&r);
+}
+
+/* Named nodes: numbered in order of first appearance, the names in a
+ * names record after the graph; integer ids met before the first name
+ * become names too. */
+Test(stream, edge_list_named_nodes)
+{
+	const char *text = "7 alice\nalice bob {}\n# c\nbob 7\ncarol carol\n";
+	const char *want[] = { "7", "alice", "bob", "carol" };
+	char msg[256];
+	const char **names;
+	gs_file *in;
+	gs_rec r;
+
+	gs_rec_init(&r);
+	spit(path_of("named.el"), text, strlen(text));
+	in = gs_open_in(path_of("named.el"), msg, sizeof msg);
+	cr_assert(in);
+	cr_assert_eq(gs_read1(in, &r), GS_GRAPH, "%s", gs_strerror(in));
+	cr_expect(r.n == 4 && r.m == 4, "%d nodes, %lld edges", r.n, (long long)r.m);
+	cr_expect(r.u[0] == 0 && r.v[0] == 1 && r.u[2] == 2 && r.v[2] == 0 && r.u[3] == 3,
+		  "numbered by first appearance");
+	cr_assert_eq(gs_read1(in, &r), GS_NAMES, "%s", gs_strerror(in));
+	cr_assert_eq(r.n, 4);
+	names = gs_names_list(&r);
+	for (int i = 0; i < 4; i++)
+		cr_expect_str_eq(names[i], want[i]);
+	free(names);
+	cr_expect_eq(gs_read1(in, &r), -1, "%s", gs_strerror(in));
+	gs_close(in);
+	gs_rec_free(&r);
+}
+
+/* A names record survives both forms, and gs_names_set builds one. */
+Test(stream, names_round_trip)
+{
+	const char *nm[] = { "Napoleon", "Mlle Baptistine", "\xc3\x89ponine" };
+	char msg[256];
+	gs_rec r;
+
+	gs_rec_init(&r);
+	for (int text = 0; text < 2; text++) {
+		struct copt c = { 0 };
+		char *argv[] = { "t", NULL };
+		const char **got;
+		gs_file *out, *in;
+		c.output = path_of("names.gs");
+		c.text = text;
+		c.level = text ? 0 : 1;
+		out = gs_open_out(&c, 1, argv);
+		gs_rec_graph(&r, 3, 3, 0, GS_NONE);
+		gs_write1(out, &r);
+		gs_names_set(&r, 3, nm, 3);
+		gs_write1(out, &r);
+		gs_close(out);
+		in = gs_open_in(path_of("names.gs"), msg, sizeof msg);
+		cr_assert(in, "%s", msg);
+		while (gs_read1(in, &r) == GS_PG || r.kind == GS_GRAPH)
+			;
+		cr_assert_eq(r.kind, GS_NAMES, "%s", gs_strerror(in));
+		cr_expect(r.id == 3 && r.n == 3);
+		got = gs_names_list(&r);
+		for (int i = 0; i < 3; i++)
+			cr_expect_str_eq(got[i], nm[i], "form %d", text);
+		free(got);
+		gs_close(in);
+	}
 	gs_rec_free(&r);
 }
 
