@@ -41,7 +41,7 @@ to a temporary file beside it, renamed when the segment is closed, so an
 exception leaves no partial file.
 
     with gnnstream.Writer("karate.gs", prog="karate.py") as w:
-        w.graph(0, 34, u, v)                    # u < v, each edge once
+        w.graph(0, 34, u, v)                    # each edge once
         w.names(0, ["Mr. Hi", ...])             # one name a node
         w.tensor(0, "club", club.reshape(-1, 1), columns=["club"])
         w.label(0, "class", 1)
@@ -49,10 +49,11 @@ exception leaves no partial file.
 Records read from one stream are passed on to another by w.write(rec),
 keeping their pg; copy the pg records too, so the history stays whole.
 
-The module reads a plain edge list ("u v" lines) no more than it reads
-other text: the programs accept one where a stream is expected
-(gnnstream(5), Plain edge lists); give them the list, or write the graph
-with Writer.graph.
+A plain edge list ("u v" lines, or named nodes "Napoleon Myriel") is read
+by the programs where a stream is expected (gnnstream(5), Plain edge
+lists), not by this module: pass it through one of them first, e.g.
+`nodefeat list.el > feat.gs` (graph, names record, features), and read
+that.
 """
 import dataclasses
 import os
@@ -79,6 +80,7 @@ MAX_EDGES = 1 << 34
 MAX_ELEMS = 1 << 36
 MAX_TEXT = 64 << 20
 MAX_PARAMS = 65536
+MAX_NAMES_BYTES = 1 << 36  # bytes of a names record's body
 NAME_MAX = 63       # bytes of a tensor's, pair set's, label's or model's name
 NODE_NAME_MAX = 1024  # bytes of a node's name (names records)
 KINDS = ("pg", "graph", "tensor", "pairs", "label", "model", "names")
@@ -520,8 +522,8 @@ class Reader:
             self._text = True
         elif self.segments == 0:
             raise self._fail("not a gnnstream (bad magic)%s" % (
-                "; a plain edge list is read by the programs, not by gnnstream.py"
-                if _looks_like_text(head) else ""))
+                "; a plain edge list is read by the programs (nodefeat, graph-import -f "
+                "edgelist), not by gnnstream.py" if _looks_like_text(head) else ""))
         else:
             raise self._fail("garbage after the end of a stream segment")
         self.segments += 1
@@ -659,10 +661,17 @@ class Reader:
             rec.nodes = size(MAX_NODES)
         elif (key == "edges" and kind == "graph") or (key == "count" and kind == "pairs"):
             rec.attrs["\0m"] = size(MAX_EDGES)
-        elif key == "count" and kind == "names":
-            rec.nodes = size(MAX_NODES)
-        elif key == "bytes" and kind == "names":
-            rec.attrs["\0bytes"] = size(MAX_NODES * (NODE_NAME_MAX + 1))
+        elif key in ("count", "bytes") and kind == "names":
+            lim = MAX_NODES if key == "count" else MAX_NAMES_BYTES
+            x = _int(val, 0, lim)
+            if x is None:
+                raise self._fail("bad %s=%s (at most %d%s)" % (key, val[:40], lim,
+                                                             " names" if key == "count" else ""))
+            if key == "count":
+                rec.nodes = x
+            else:
+                rec.attrs["\0bytes"] = x
+            have.add(key)
         elif key in ("rows", "cols") and kind == "tensor":
             rec.attrs["\0" + key] = size(MAX_ELEMS)
         elif key == "labels" and kind in ("graph", "pairs"):
@@ -701,6 +710,8 @@ class Reader:
                 "label": (("value",), "label record needs value="),
                 "model": (("config", "params"), "model record needs config= and params="),
                 "names": (("count", "bytes"), "names record needs count= and bytes=")}
+        if kind == "names" and self._text:
+            need["names"] = (("count",), need["names"][1])  # text: a name a line
         if kind in need and not all(k in have for k in need[kind][0]):
             raise self._fail(need[kind][1])
         if kind == "tensor":
@@ -751,11 +762,7 @@ class Reader:
                 self._check_finite(a, p.name)
                 rec.params[p.name] = a
         elif k == "names":
-            nb = self._take_private(rec, "bytes")
-            body = self._bytes(nb)
-            if nb and not body.endswith(b"\n"):
-                raise self._fail("names: the last name is not ended by a newline")
-            self._set_names(rec, body.split(b"\n")[:-1] if nb else [])
+            self._set_names(rec, self._bytes(self._take_private(rec, "bytes")))
 
     # -- bodies, text form --
 
@@ -783,18 +790,18 @@ class Reader:
                 dt = self._take_private(p, "type")
                 rec.params[p.name] = self._text_matrix(rows, cols, dt, p.name)
         elif k == "names":
-            nb = self._take_private(rec, "bytes")
+            want = self._take_private(rec, "bytes")
             lines = []
             for i in range(rec.nodes):
                 b, _ = self._line()
                 if b is None:
-                    raise self._fail("truncated stream (input ends inside a record, "
-                                     "expected a name)")
-                lines.append(b)
-            got = sum(len(b) + 1 for b in lines)
-            if got != nb:
-                raise self._fail("names: bytes=%d, the names take %d" % (nb, got))
-            self._set_names(rec, lines)
+                    raise self._fail("names: %d names where count=%d" % (i, rec.nodes))
+                lines.append(b + b"\n")
+            body = b"".join(lines)
+            if want and want != len(body):
+                raise self._fail("names: bytes=%d but the names are %d bytes"
+                                 % (want, len(body)))
+            self._set_names(rec, body)
 
     def _text_pairs(self, rec):
         m = self._take_private(rec, "m")
@@ -906,30 +913,42 @@ class Reader:
                 raise self._row_fail(k // max(a.shape[1], 1),
                                      "%s: value %d is not finite" % (what, k))
 
-    def _set_names(self, rec, raw):
-        """The names of a names record: count of them, each 1..1024 bytes
-        of UTF-8 without tab, CR or NUL, all distinct."""
-        if len(raw) != rec.nodes:
-            raise self._fail("names: count=%d, the body holds %d names" % (rec.nodes, len(raw)))
-        names = []
-        for i, b in enumerate(raw):
-            if not b or len(b) > NODE_NAME_MAX:
-                raise self._fail("names: name %d is %s" % (
-                    i, "empty" if not b else "longer than %d bytes" % NODE_NAME_MAX))
-            if any(c in b for c in (b"\t", b"\r", b"\0")):
-                raise self._fail("names: name %d holds a tab, CR or NUL byte" % i)
-            try:
-                names.append(b.decode("utf-8"))
-            except UnicodeDecodeError:
-                raise self._fail("names: name %d is not UTF-8" % i) from None
-        if len(set(names)) != len(names):
-            seen = {}
-            for i, s in enumerate(names):
-                if s in seen:
-                    raise self._fail("names: node %d has the name of node %d ('%s')"
-                                     % (i, seen[s], s[:60]))
-                seen[s] = i
+    def _set_names(self, rec, body):
+        """The names of a names record from its body, each name ended by a
+        newline: count of them, each 1..1024 bytes without a control
+        character, all distinct (decoded as UTF-8; bytes that are not are
+        kept as surrogates, as the programs keep them)."""
+        names, seen, at = [], {}, 0
+        for i in range(rec.nodes):
+            nl = body.find(b"\n", at)
+            if nl < 0:
+                raise self._fail("names: %d bytes hold %d names, not count=%d"
+                                 % (len(body), i, rec.nodes))
+            b = body[at:nl]
+            why = "holds a NUL byte" if b"\0" in b else _name_invalid(b)
+            if why:
+                raise self._fail("names: name %d %s" % (i, why))
+            if b in seen:
+                raise self._fail("names: name %d ('%s') is also node %d's"
+                                 % (i, b[:40].decode("utf-8", "replace"), seen[b]))
+            seen[b] = i
+            names.append(b.decode("utf-8", "surrogateescape"))
+            at = nl + 1
+        if at != len(body):
+            raise self._fail("names: bytes=%d but the %d names end at byte %d"
+                             % (len(body), rec.nodes, at))
         rec.names = names
+
+
+def _name_invalid(b):
+    """None if the bytes b are a valid node name, else what is wrong."""
+    if not b:
+        return "is empty"
+    if len(b) > NODE_NAME_MAX:
+        return "is longer than %d bytes" % NODE_NAME_MAX
+    if any(c < 0x20 or c == 0x7f for c in b):
+        return "holds a control character (a tab, a newline, ...)"
+    return None
 
 
 def _looks_like_text(head):
@@ -974,11 +993,11 @@ def graphs(src, name=None):
                                               else "it follows graph %d" % cur.id))
         if rec.kind == "names":
             if cur.names is not None:
-                raise StreamError("%s: record %d: graph %d has a second names record"
+                raise StreamError("%s: record %d: graph %d has a second 'names' record"
                                   % (rd.name, rd._recno, rec.id))
             if len(rec.names) != cur.nodes:
-                raise StreamError("%s: record %d: names: count=%d, but graph %d has %d nodes"
-                                  % (rd.name, rd._recno, len(rec.names), rec.id, cur.nodes))
+                raise StreamError("%s: graph %d has %d nodes but %d names"
+                                  % (rd.name, rec.id, cur.nodes, len(rec.names)))
             cur.names = rec.names
         else:
             by = {"tensor": cur.tensors, "pairs": cur.pairs, "label": cur.labels}[rec.kind]
@@ -1300,8 +1319,8 @@ class Writer:
 
     def names(self, id, names, pg=None, **attrs):
         """A names record: node i of graph id is named names[i]; each name
-        1..1024 bytes of UTF-8 without tab, newline, CR or NUL, all
-        distinct, one a node of the graph."""
+        1..1024 bytes of UTF-8 without a control character (tab, newline,
+        CR, NUL, ...), all distinct, one a node of the graph."""
         self._check_open()
         id = self._id(id)
         self._about("names", id)
@@ -1309,20 +1328,17 @@ class Writer:
         if self._graph is not None and len(names) != self._graph[1]:
             raise ValueError("names of graph %d: %d names for %d nodes"
                              % (id, len(names), self._graph[1]))
-        raw = []
+        raw, seen = [], {}
         for i, s in enumerate(names):
-            b = s.encode("utf-8")
-            if not b or len(b) > NODE_NAME_MAX or any(c in s for c in "\t\n\r\0"):
-                raise ValueError("names of graph %d: name %d (%r): want 1..%d bytes without "
-                                 "tab, newline, CR or NUL" % (id, i, s[:60], NODE_NAME_MAX))
+            b = s.encode("utf-8", "surrogateescape")
+            why = _name_invalid(b)
+            if why:
+                raise ValueError("names of graph %d: name %d (%r) %s" % (id, i, s[:60], why))
+            if b in seen:
+                raise ValueError("names of graph %d: name %d (%r) is also node %d's"
+                                 % (id, i, s[:60], seen[b]))
+            seen[b] = i
             raw.append(b + b"\n")
-        if len(set(names)) != len(names):
-            seen = {}
-            for i, s in enumerate(names):
-                if s in seen:
-                    raise ValueError("names of graph %d: node %d has the name of node %d (%r)"
-                                     % (id, i, seen[s], s[:60]))
-                seen[s] = i
         body = b"".join(raw)
         self._header("names id=%d count=%d bytes=%d pg=%s" % (id, len(names), len(body),
                                                               self._pg(pg)),

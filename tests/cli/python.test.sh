@@ -75,6 +75,16 @@ for a in "tu $D/import-tu" "movielens $D/import-ml100k" "linqs $D/import-tiny.co
 done
 check "grep -q '^@label ' $T/i-tu.norm && grep -q 'labels=i32' $T/i-tu.norm && grep -q 'type=i64' $T/i-movielens.norm &&
 	grep -q 'type=f32' $T/i-linqs.norm" "graph-import wrote label records, edge labels, i64 and f32 tensors"
+# a names record: an edge list of named nodes, read by nodefeat
+printf 'Napoleon Myriel\nMlle.Baptistine Myriel\n# a comment\nCosette Mme.Magloire\ncaf\303\251 7\n' >"$T/named.el"
+nodefeat -q -t "$T/named.el" >"$T/named.txt"
+nodefeat -q "$T/named.el" >"$T/named.gs"
+py "gnnstream.py reads a names record" "$PY" "$CHK" dump "$T/named.gs" "$T/named.dump"
+check "$NORM $T/named.txt >$T/named.norm && grep -q '^@names id=0 count=7 bytes=' $T/named.norm &&
+	$NORM $T/named.dump | cmp -s - $T/named.norm" "names read by gnnstream.py: the records of the text form"
+check "$PY -c \"import gnnstream as g; n = next(g.graphs('$T/named.gs')).names
+assert n == ['Napoleon', 'Myriel', 'Mlle.Baptistine', 'Cosette', 'Mme.Magloire', 'caf\\u00e9', '7'], n\"" \
+	"Graph.names: node i's name, as str"
 # gcn-train's model record (config text and parameters) in both forms
 TR="-q -j 1 -s 1 --hidden 8 --epochs 1 --batch 2 --validation 1"
 dcbm-gen -q --count 6 -s 1 --nodes 30..40 | centrality -q >"$T/tr.gs"
@@ -106,6 +116,16 @@ py "a stream built by Writer.graph and Writer.tensor" "$PY" "$CHK" rebuild "$T/g
 expect 0 "gcn-embed -q -j 1 --features stream --model $T/m.gs --npy $T/g.c.npy $T/g.txt"
 expect 0 "gcn-embed -q -j 1 --features stream --model $T/m.gs --npy $T/g.py.npy $T/g.py.gs"
 same "$T/g.c.npy" "$T/g.py.npy" "gcn-embed's rows of the graphs and features Python wrote = those of the programs' stream"
+# names written by Python: nodefeat prints them beside its rows
+printf 'node:name|# graph 3|0:caf\303\251|1:@at|2:a b|3:7|' >"$T/pyn.want"
+check "$PY -c \"import gnnstream as g
+for f, t in (('$T/pyn.gs', False), ('$T/pyn.txt', True)):
+    with g.Writer(f, text=t) as w:
+        w.graph(3, 4, [0, 1, 2], [1, 2, 3])
+        w.names(3, ['caf\\u00e9', '@at', 'a b', '7'])
+\" && nodefeat -q --tsv $T/pyn.gs >$T/pyn.tsv && nodefeat -q --tsv $T/pyn.txt | cmp -s - $T/pyn.tsv &&
+	cut -f 1,2 $T/pyn.tsv | tr '\t\n' ':|' | cmp -s - $T/pyn.want" \
+	"names written by gnnstream.py (binary and text): nodefeat --tsv prints them"
 py "Writer refuses what the programs would" "$PY" "$CHK" writer "$T"
 
 # ---- bad input: one StreamError line, the programs' own ----
@@ -128,6 +148,15 @@ sed '/^@tensor .*name=features /{n;s/^[0-9]/9/;}' "$T/f.txt" >"$T/value.txt"; ba
 sed '/^@end/d' "$T/f.txt" >"$T/noend.txt"; bad noend.txt
 { cat "$T/f.gs"; printf 'x'; } >"$T/garbage.gs"; bad garbage.gs
 : >"$T/empty.gs"; bad empty.gs
+# names: a name twice, fewer lines than count=, a tab in a name (the text
+# form may leave bytes= out, so that the checks of the names are reached)
+sed '/^@names/{s/ bytes=[0-9]*//;n;s/.*/Myriel/;}' "$T/named.txt" >"$T/ntwice.txt"; bad ntwice.txt
+sed '/^@names/,$d' "$T/named.txt" >"$T/nfew.txt"; sed -n '/^@names/,/^Napoleon/p' "$T/named.txt" >>"$T/nfew.txt"; bad nfew.txt
+sed '/^@names/{s/ bytes=[0-9]*//;n;s/.*/Napo\tleon/;}' "$T/named.txt" >"$T/ntab.txt"; bad ntab.txt
+# (binary: a newline more in the body makes name 1 empty)
+gzip -dc "$T/named.gs" | "$PY" -c "import sys; b = sys.stdin.buffer.read(); i = b.index(b'Napoleon', b.index(b'names id='))
+sys.stdout.buffer.write(b[:i + 9] + b'\n' + b[i + 9:])" >"$T/nnl.gs"
+bad nnl.gs
 # the checks can fail: an intact stream is not an error, and a message
 # that is not the program's is not taken
 echo "nodefeat: f.gs: record 1: something else" >"$T/other.err"

@@ -180,9 +180,10 @@ def cmd_writer(d):
             inside(lambda w: (w.graph(0, 2, [0], [1]), w.names(0, ["a"]))), "1 names for 2 nodes")
     refused("a name twice",
             inside(lambda w: (w.graph(0, 2, [0], [1]), w.names(0, ["a", "a"]))),
-            "node 1 has the name of node 0")
+            "name 1 ('a') is also node 0's")
     refused("a name with a tab",
-            inside(lambda w: (w.graph(0, 2, [0], [1]), w.names(0, ["a", "b\tc"]))), "without tab")
+            inside(lambda w: (w.graph(0, 2, [0], [1]), w.names(0, ["a", "b\tc"]))),
+            "holds a control character")
     refused("a structural attribute", inside(lambda w: w.graph(0, 2, [0], [1], edges=3)),
             "attribute edges is the record's own")
     left = [f for f in os.listdir(d) if "never" in f]
