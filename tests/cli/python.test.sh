@@ -200,3 +200,23 @@ py_fails "the encoder of other features taken for gcn-embed's" "$PY" "$CHK" clos
 check "$PY $GT -o $T/x.npy $T/ship.st $T/tr.gs 2>$T/nofeat.err; [ \$? -eq 1 ] && [ \$(wc -l <$T/nofeat.err) -eq 1 ] &&
 	grep -q \"^gnnpipe_torch.py: graph 0 has no 'features' tensor (run nodefeat first)\" $T/nofeat.err" \
 	"gnnpipe_torch.py on a stream without features: one line"
+
+# ---- python/README.md's examples, as printed ----
+# (in a directory of their own, python/ and models/ the tree's, python3
+# the one the tests use)
+R="$T/readme"
+mkdir -p "$R/shim"
+ln -s "$TOP/python" "$R/python"
+ln -s "$TOP/models" "$R/models"
+ln -s "$PY" "$R/shim/python3"
+awk '/^<!-- tests\/cli\/python.test.sh runs the block below -->/ { want = 1; next }
+     want && /^```sh/ { on = 1; next }
+     on && /^```/ { exit }
+     on' "$TOP/python/README.md" >"$R/readme.sh"
+check "[ \$(wc -l <$R/readme.sh) -gt 20 ]" "python/README.md has its block of examples"
+(cd "$R" && PATH="$R/shim:$PATH" PYTHONPATH= sh -e readme.sh >readme.out 2>readme.err)
+check "[ $? -eq 0 ] && [ ! -s $R/readme.err ]" "python/README.md's examples run, silent on stderr: $(head -c 300 "$R/readme.err")"
+check "grep -q '^0 [0-9]* [0-9]* ([0-9]*, 4) \[.degree., .core., .ci1., .clustering.\]' $R/readme.out &&
+	grep -q '^3	Dave	1	' $R/readme.out &&
+	tail -n 1 $R/readme.out | awk '{ exit !(\$1 >= 0 && \$1 < 1e-4) }'" \
+	"python/README.md's examples: the features read, the names printed by nodefeat, PyTorch = gcn-embed"
