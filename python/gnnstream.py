@@ -359,6 +359,24 @@ class _Input:
                 self.pos = len(self.buf)
                 return b
 
+    def lines(self, n):
+        """The bytes of the next n lines, newlines included (fewer at the
+        end of the input, the last maybe without one).  Time: O(bytes)."""
+        start = i = self.pos
+        while n > 0:
+            c = self.buf.count(b"\n", i)
+            if c >= n:
+                tail = np.frombuffer(bytes(self.buf[i:]), np.uint8)
+                i += int(np.flatnonzero(tail == 10)[n - 1]) + 1
+                break
+            n -= c
+            i = len(self.buf)
+            if not self._more():
+                break
+        b = bytes(self.buf[start:i])
+        self.pos = i
+        return b
+
     def unread_plain(self):
         """Hand plain bytes not yet read back to the raw layer and mark a
         boundary, so that a gzip member after plain data is inflated."""
@@ -481,14 +499,6 @@ class Reader:
         if b"\0" in b:
             raise self._fail("NUL byte in text (binary data where text was expected)")
         return b, nl
-
-    def _body_line(self, what):
-        b, _ = self._line()
-        if b is None:
-            raise self._fail("truncated stream (input ends inside a record, expected %s)" % what)
-        if b.startswith(b"@"):
-            raise self._fail("record ends early: expected %s, got a record header" % what)
-        return b
 
     # -- segments --
 
@@ -741,7 +751,7 @@ class Reader:
             rec.u = self._array(m, DTYPES["i32"])
             rec.v = self._array(m, DTYPES["i32"])
             rec.labels = self._array(m, DTYPES[lt]) if lt else None
-            self._check_pairs(rec)
+            self._check_pairs(rec.kind, rec.nodes, rec.u, rec.v, rec.labels)
         elif k == "tensor":
             rows, cols = self._take_private(rec, "rows"), self._take_private(rec, "cols")
             dt = DTYPES[self._take_private(rec, "type")]
@@ -803,85 +813,134 @@ class Reader:
                                  % (want, len(body)))
             self._set_names(rec, body)
 
+    def _body_lines(self, n, what):
+        """The next n body lines of a text record (without newline or CR,
+        commas made blanks) up to the first that cannot be a body line (a
+        NUL byte, a record header, the end of the input), and that fault
+        as (index, message, line) or None.  The programs read line by line
+        and name the first fault: callers check the lines before it first.
+        Sets self._first, the line of the first."""
+        self._first = self._lineno + 1
+        chunk = self._in.lines(n)
+        self._crc = zlib.crc32(chunk, self._crc)
+        lines = chunk.replace(b",", b" ").split(b"\n")
+        if not chunk or chunk.endswith(b"\n"):
+            lines.pop()
+        self._lineno += len(lines)
+        bad = None
+        if b"\r" in chunk:
+            lines = [x[:-1] if x.endswith(b"\r") else x for x in lines]
+        if b"\0" in chunk:
+            i = next(i for i, x in enumerate(lines) if b"\0" in x)
+            bad = (i, "NUL byte in text (binary data where text was expected)", self._first + i)
+        if b"@" in chunk:
+            for i, x in enumerate(lines[:bad[0] if bad else None]):
+                if x.startswith(b"@"):
+                    bad = (i, "record ends early: expected %s, got a record header" % what,
+                           self._first + i)
+                    break
+        if bad is None and len(lines) < n:
+            bad = (len(lines), "truncated stream (input ends inside a record, expected %s)"
+                   % what, self._lineno)
+        return (lines[:bad[0]] if bad else lines), bad
+
+    @staticmethod
+    def _first_width(lines, width):
+        """The first line whose fields are not width, or len(lines)."""
+        lens = list(map(len, map(bytes.split, lines)))
+        if lens and min(lens) == width == max(lens):
+            return len(lines)
+        return next((i for i, k in enumerate(lens) if k != width), len(lines))
+
     def _text_pairs(self, rec):
         m = self._take_private(rec, "m")
         lt = self._take_private(rec, "labels")
         what = "edge" if rec.kind == "graph" else "pair"
         want = 3 if lt else 2
-        toks = []
-        self._first = self._lineno + 1
-        for i in range(m):
-            f = self._body_line("an edge" if rec.kind == "graph" else "a pair") \
-                .replace(b",", b" ").split()
-            if len(f) < 2:
-                raise self._fail("%s %d: want two node ids" % (what, i))
-            if len(f) < want:
-                raise self._fail("%s %d: bad or missing label" % (what, i))
-            if len(f) > want:
-                raise self._fail("%s %d: extra fields" % (what, i))
-            toks.append(f)
-        ids = self._typed([t[:2] for t in toks], "i32",
-                          lambda i, c: "%s %d: want two node ids" % (what, i)).reshape(m, 2)
-        rec.u = ids[:, 0].copy()
-        rec.v = ids[:, 1].copy()
-        rec.labels = None
-        if lt:
-            rec.labels = self._typed([t[2:] for t in toks], lt,
-                                     lambda i, c: "%s %d: bad or missing label" % (what, i))
-        self._check_pairs(rec)
+        lines, bad = self._body_lines(m, "an edge" if rec.kind == "graph" else "a pair")
+        k = self._first_width(lines, want)
+        flat = b" ".join(lines[:k]).split()
+        u, eu = self._convert(flat[0::want], k, "i32")
+        v, ev = self._convert(flat[1::want], k, "i32")
+        labels, el = self._convert(flat[2::want], k, lt) if lt else (None, None)
+        ri = min(e[0] if e is not None else k for e in (eu, ev))
+        if el is not None and el[0] < ri:  # the first bad line, as read
+            raise self._row_fail(el[0], "%s %d: bad or missing label" % (what, el[0]))
+        if ri < k:
+            raise self._row_fail(ri, "%s %d: want two node ids" % (what, ri))
+        self._check_pairs(rec.kind, rec.nodes, u, v, labels)
+        if k < len(lines):
+            f = lines[k].split()
+            if len(f) >= 2 and self._convert(f[:2], 1, "i32")[1] is not None or len(f) < 2:
+                raise self._row_fail(k, "%s %d: want two node ids" % (what, k))
+            raise self._row_fail(k, "%s %d: %s" % (what, k, "bad or missing label"
+                                                    if len(f) < want else "extra fields"))
+        if bad:
+            raise self._fail(bad[1], bad[2])
+        rec.u, rec.v, rec.labels = u, v, labels
         self._first = None
 
-    def _typed(self, rows, dt, msg):
-        """rows (lists of byte tokens, of one length) as one flat array of
-        type dt: f32 read as a double then rounded, as the programs do;
-        integers within their type (no '+', no '_').  The first bad token,
-        at row i, column c, raises msg(i, c)."""
+    @staticmethod
+    def _convert(flat, rows, dt):
+        """The byte tokens flat (rows of len(flat) // rows, or columns of
+        rows values for ids) as an array of type dt: f32 read as a double
+        then rounded, as the programs do; integers within their type, no
+        '+' or '_'.  Returns (array, None), or (None, (row, column)) of the
+        first bad token, counted row by row."""
         dtype = np.float64 if dt[0] == "f" else np.int64
         lim = 1 << (31 if dt == "i32" else 63)
-        flat = [x for r in rows for x in r]
         try:
-            if any(b"_" in x or x.startswith(b"+") for x in flat):
+            if not flat:
+                return np.zeros(0, DTYPES[dt]), None
+            j = b" ".join(flat)
+            if b"_" in j or b"+" in j:
                 raise ValueError
-            a = np.array(flat, dtype=bytes).astype(dtype) if flat else np.zeros(0, dtype)
-            if dt == "i32" and a.size and (a.min() < -lim or a.max() >= lim):
+            a = np.array(flat, dtype=bytes).astype(dtype)
+            if dt == "i32" and (a.min() < -lim or a.max() >= lim):
                 raise ValueError
+            return a.astype(DTYPES[dt]), None
         except (ValueError, OverflowError):
-            for i, r in enumerate(rows):
-                for c, x in enumerate(r):
-                    try:
-                        if b"_" in x or x.startswith(b"+"):
-                            raise ValueError
-                        y = dtype(x.decode("ascii", "replace")) if dt[0] == "f" else int(x)
-                        if dt[0] == "i" and not -lim <= y < lim:
-                            raise ValueError
-                    except (ValueError, OverflowError):
-                        raise self._row_fail(i, msg(i, c)) from None
-            raise self._row_fail(0, msg(0, 0)) from None
-        return a.astype(DTYPES[dt])
+            pass
+        bad = []
+        for k, x in enumerate(flat):
+            try:
+                if b"_" in x or b"+" in x:
+                    raise ValueError
+                y = float(x) if dt[0] == "f" else int(x)
+                if dt[0] == "i" and not -lim <= y < lim:
+                    raise ValueError
+            except (ValueError, OverflowError):
+                bad.append(k)
+        per = max(len(flat) // max(rows, 1), 1)
+        return None, min(((k // per, k % per) for k in bad), default=(0, 0))
 
     def _text_matrix(self, rows, cols, dt, what):
-        toks = []
-        self._first = self._lineno + 1
-        for r in range(rows):
-            f = self._body_line("a row of values").replace(b",", b" ").split()
-            if len(f) < cols:
-                raise self._fail("%s: row %d: bad or missing value %d (want %d of type %s)"
-                                 % (what, r, len(f), cols, dt))
-            if len(f) > cols:
-                raise self._fail("%s: row %d: more than %d values" % (what, r, cols))
-            toks.append(f)
-        a = self._typed(toks, dt, lambda i, c: "%s: row %d: bad or missing value %d (want %d of "
-                        "type %s)" % (what, i, c, cols, dt)).reshape(rows, cols)
+        lines, bad = self._body_lines(rows, "a row of values")
+        k = self._first_width(lines, cols)
+        a, e = self._convert(b" ".join(lines[:k]).split(), k, dt)
+        if e is not None:
+            raise self._row_fail(e[0], "%s: row %d: bad or missing value %d (want %d of type %s)"
+                                 % (what, e[0], e[1], cols, dt))
+        a = a.reshape(k, cols)
         self._check_finite(a, what)
+        if k < len(lines):
+            f = lines[k].split()
+            if len(f) > cols:
+                raise self._row_fail(k, "%s: row %d: more than %d values" % (what, k, cols))
+            e = self._convert(f, 1, dt)[1] if f else None
+            raise self._row_fail(k, "%s: row %d: bad or missing value %d (want %d of type %s)"
+                                 % (what, k, e[1] if e else len(f), cols, dt))
+        if bad:
+            raise self._fail(bad[1], bad[2])
         self._first = None
         return a
 
     # -- checks of the values --
 
-    def _check_pairs(self, rec):
-        u, v = rec.u, rec.v
-        if rec.kind == "graph":
-            n = rec.nodes
+    def _check_pairs(self, kind, n, u, v, labels):
+        """Edges: ids in 0..n-1, no self-loop; pairs: ids in range; float
+        labels finite."""
+        if kind == "graph":
             bad = (u < 0) | (u >= n) | (v < 0) | (v >= n)
             if bad.any():
                 i = int(np.argmax(bad))
@@ -891,14 +950,22 @@ class Reader:
             if loop.any():
                 i = int(np.argmax(loop))
                 raise self._row_fail(i, "edge %d: self-loop on node %d" % (i, u[i]))
+            # a graph is simple: the lowest pair listed twice, as the
+            # programs name it (at the graph's header line)
+            key = np.sort(np.minimum(u, v).astype(np.int64) * n + np.maximum(u, v))
+            twice = key[1:][key[1:] == key[:-1]]
+            if twice.size:
+                lo, hi = divmod(int(twice.min()), n)
+                raise self._fail("duplicate edge %d-%d" % (lo, hi),
+                                 None if self._first is None else self._first - 1)
         else:
             bad = (u < 0) | (u >= MAX_NODES) | (v < 0) | (v >= MAX_NODES)
             if bad.any():
                 i = int(np.argmax(bad))
                 node = u[i] if (u[i] < 0 or u[i] >= MAX_NODES) else v[i]
                 raise self._row_fail(i, "pair %d: bad node id %d" % (i, node))
-        if rec.labels is not None and rec.labels.dtype.kind == "f":
-            nf = ~np.isfinite(rec.labels)
+        if labels is not None and labels.dtype.kind == "f":
+            nf = ~np.isfinite(labels)
             if nf.any():
                 i = int(np.argmax(nf))
                 raise self._row_fail(i, "label %d is not finite" % i)

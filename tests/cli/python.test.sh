@@ -146,6 +146,12 @@ flip "$T/f.gs" 2000 "$T/gzbit.gs"; bad gzbit.gs
 sed '0,/^@end/s/^@end records=\([0-9]*\) /@end records=1\1 /' "$T/f.txt" >"$T/count.txt"; bad count.txt
 sed '/^@tensor .*name=features /{n;s/^[0-9]/9/;}' "$T/f.txt" >"$T/value.txt"; bad value.txt
 sed '/^@end/d' "$T/f.txt" >"$T/noend.txt"; bad noend.txt
+# text lines: a header where an edge should be, an extra field, an edge
+# twice (the graph is then not simple), a value that is not a number
+sed '/^@graph/{n;n;s/.*/@tensor x/;}' "$T/f.txt" >"$T/early.txt"; bad early.txt
+sed '/^@graph/{n;n;s/$/\t5/;}' "$T/f.txt" >"$T/extra.txt"; bad extra.txt
+sed '/^@graph/{n;h;n;g;}' "$T/f.txt" >"$T/twice.txt"; bad twice.txt
+sed '/^@tensor .*name=features /{n;n;s/\t/\tx/;}' "$T/f.txt" >"$T/nan.txt"; bad nan.txt
 { cat "$T/f.gs"; printf 'x'; } >"$T/garbage.gs"; bad garbage.gs
 : >"$T/empty.gs"; bad empty.gs
 # names: a name twice, fewer lines than count=, a tab in a name (the text
