@@ -1158,6 +1158,9 @@ class Writer:
             self._own = True
             self.name = self._path
         elif isinstance(dst, (str, os.PathLike)):
+            if sys.stdout.isatty() and (not text or level > 0):
+                raise ValueError("refusing to write binary data to a terminal (text=True, a "
+                                 "path or a pipe)")
             self._f, self.name = sys.stdout.buffer, "<stdout>"
         else:
             self._f, self.name = dst, getattr(dst, "name", "<stream>")

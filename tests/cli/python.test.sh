@@ -57,6 +57,9 @@ for f in f.txt f.gs f0.gs ft.gz; do
 	py "gnnstream.py reads $f" "$PY" "$CHK" dump "$T/$f" "$T/$f.dump"
 	check "$NORM $T/$f.dump | cmp -s - $T/f.norm" "$f read by gnnstream.py: the records of the programs' text form, byte for byte"
 done
+check "sh -c '$P' | $PY -c 'import gnnstream; print(len(gnnstream.read_all(\"-\")))' | grep -qx \$(grep -c '^@' $T/f.txt | awk '{ print \$1 - 1 }') &&
+	$PY -c 'import gnnstream, sys; w = gnnstream.Writer(\"-\", text=True); w.label(0, \"x\", 1); w.close()' | nodefeat -q -t | grep -q '^@label id=0 name=x value=1 '" \
+	"gnnstream.py reads standard input (\"-\") and writes standard output"
 # several segments, plain, gzip, text, one after another
 cat "$T/f0.gs" "$T/f.gs" "$T/f.txt" "$T/ft.gz" "$T/f0.gs" >"$T/cat.gs"
 expect 0 "nodefeat -q -o /dev/null $T/cat.gs"
