@@ -31,7 +31,7 @@ the pg record of the program that made it; a pg record's own id), name
 (tensors, pairs, labels, models), attrs (every other header attribute, as
 strings, in order) and, by kind: nodes, u, v, labels (graph; u, v and
 labels for pairs), data and columns (tensor), value (label), config and
-params (model), names (names).
+params (model), names (names, a list of str; nodes its count).
 
 Writing.  A Writer writes one segment: the header, its own pg record, the
 records, and at close the end trailer with the record count and CRC-32.
