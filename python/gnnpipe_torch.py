@@ -34,6 +34,7 @@ features tensors are the features.
     PYTHONPATH=python python3
     >>> import gnnpipe_torch as gt
     >>> enc = gt.Encoder.from_safetensors("model.safetensors")
+    >>> # or straight from a model stream: gt.Encoder.from_stream("model.gs")
     >>> rows = gt.embed_stream(enc, "feat.gs")          # (nodes, L d) numpy
     >>> # or by hand, one graph at a time:
     >>> import gnnstream
@@ -42,9 +43,11 @@ features tensors are the features.
     ...     X = torch.from_numpy(g.tensors["features"].data).float()
     ...     H = enc.embed(X, A)                         # (nodes, L d) tensor
 
-From the shell, the rows of gcn-embed --npy:
+From the shell, the rows of gcn-embed --npy (the model a safetensors file
+or the model stream itself):
 
     python3 python/gnnpipe_torch.py -o emb.npy model.safetensors feat.gs
+    python3 python/gnnpipe_torch.py -o emb.npy models/gcn-pretrain.gs feat.gs
 
 Precision.  The encoder computes in float32 by default, as gcn-embed
 --precision fp32 does (its default; --precision bf16 rounds the products'
@@ -180,6 +183,16 @@ class Encoder(torch.nn.Module):
         state, meta = load_safetensors(path)
         return cls(state, meta, dtype)
 
+    @classmethod
+    def from_stream(cls, path, dtype=torch.float32):
+        """The encoder of the first model record of a gnnstream (the
+        model file of gcn-train, models/gcn-pretrain.gs), read by
+        gnnstream.py: the same as from_safetensors of its export."""
+        import gnnstream
+        rec = gnnstream.model(path)
+        state = {k: torch.from_numpy(v.copy()) for k, v in rec.params.items()}
+        return cls(state, {"gnnpipe.config": rec.config, "gnnpipe.model": rec.name}, dtype)
+
     def forward(self, x, adj, batch=None):
         """[H_1, ..., H_L] for the features x (N, F), the normalised
         adjacency adj (N, N, sparse or dense: normalized_adjacency() of
@@ -280,10 +293,15 @@ def main(argv):
     ap.add_argument("--pool", default=None, help="mean,max,sum: one row per graph")
     ap.add_argument("--double", action="store_true", help="compute in float64")
     ap.add_argument("--features", default="features", help="the features tensor [features]")
-    ap.add_argument("model", help="a safetensors file written by gcn-export")
+    ap.add_argument("model", help="a safetensors file written by gcn-export, or a model "
+                    "stream (gcn-train's)")
     ap.add_argument("stream", help="a gnnstream, '-' for standard input")
     a = ap.parse_args(argv)
-    enc = Encoder.from_safetensors(a.model, torch.float64 if a.double else torch.float32)
+    dt = torch.float64 if a.double else torch.float32
+    with open(a.model, "rb") as f:
+        head = f.read(9)  # safetensors: a header's length, then its '{'
+    st = len(head) == 9 and head[8:] == b"{"
+    enc = Encoder.from_safetensors(a.model, dt) if st else Encoder.from_stream(a.model, dt)
     rows = embed_stream(enc, a.stream, a.embedding, a.pool.split(",") if a.pool else None,
                         a.features)
     np.save(a.output, rows)

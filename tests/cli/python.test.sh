@@ -203,6 +203,12 @@ for k in blocks cluster block3 rank "blocks --pool mean,max" "blocks --pool sum"
 	fi
 done
 check "[ \$(ls $T/t-f*.npy | wc -l) -eq 7 ]" "PyTorch computed 7 kinds of rows"
+# the encoder straight from the model stream (read by gnnstream.py): the
+# same rows as from its export, bit for bit
+py "Encoder.from_stream" "$PY" "$CHK" encode "$M" "$T/e.nf.gs" "$T/g" f64:blocks
+same "$T/g-f64-blocks.npy" "$T/t-f64-blocks.npy" "the encoder of the model stream = that of its safetensors export"
+py "gnnpipe_torch.py with the model stream" "$PY" "$GT" -o "$T/cli-gs.npy" "$M" "$T/e.nf.gs"
+same "$T/cli-gs.npy" "$T/cli.npy" "gnnpipe_torch.py: a model stream or its export, the same rows"
 # the check can fail: the unscaled features are not the model's input
 py "gnnpipe_torch.py on the raw features" "$PY" "$GT" --features features_raw -o "$T/raw.npy" "$T/ship.st" "$T/e.nf.gs"
 py_fails "the encoder of other features taken for gcn-embed's" "$PY" "$CHK" close "$T/c-blocks.npy" "$T/raw.npy"

@@ -25,7 +25,8 @@ holds python/).
                                       exception leaves no file
   python_check.py encode ST GS OUT KIND...
                                       gnnpipe_torch.embed_stream's rows of the
-                                      features of GS by the encoder of ST, for
+                                      features of GS by the encoder of ST (a
+                                      safetensors file, or a model stream .gs), for
                                       each KIND (DTYPE:EMBEDDING[:POOL], DTYPE
                                       f32 or f64), to OUT-KIND.npy (one
                                       process: PyTorch takes seconds to load)
@@ -214,8 +215,8 @@ def cmd_encode(st, gs, out, *kinds):
     for k in kinds:
         dt, emb, pool = (k.split(":") + [""])[:3]
         if dt not in enc:
-            enc[dt] = gt.Encoder.from_safetensors(st, torch.float64 if dt == "f64"
-                                                  else torch.float32)
+            load = gt.Encoder.from_stream if st.endswith(".gs") else gt.Encoder.from_safetensors
+            enc[dt] = load(st, torch.float64 if dt == "f64" else torch.float32)
         rows = gt.embed_stream(enc[dt], gs, emb, pool.split(",") if pool else None)
         np.save("%s-%s.npy" % (out, k.replace(":", "-").replace(",", "_")), rows)
 
