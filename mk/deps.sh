@@ -26,7 +26,9 @@
 #     lint      clang-format (`make lint`, `make format`)
 #     numpy     /usr/bin/python3 with numpy: the tests that check a file format
 #               or a computation with an independent reader run where it is,
-#               and say they are skipped where it is not (.ci/run asks for it)
+#               and say they are skipped where it is not (.ci/run asks for it);
+#               and with torch (python3-torch), for python/gnnpipe_torch.py's
+#               test (tests/cli/python.test.sh)
 #     mpi       Open MPI (mpicc, mpirun): optional; gcn-train is built with it
 #               where it is found, and tests/cli/mpi.test.sh runs where it
 #               is and says it is skipped where it is not (.ci/run asks for it)
@@ -327,6 +329,10 @@ check_numpy() {
 	if [ ! -x "$PY" ] || ! "$PY" -c 'import numpy' >/dev/null 2>&1; then
 		need "$PY module numpy" "cannot be imported" "python3 python3-numpy" \
 			"Python 3 at $PY with numpy"
+	fi
+	if [ ! -x "$PY" ] || ! "$PY" -c 'import torch' >/dev/null 2>&1; then
+		need "$PY module torch" "cannot be imported" "python3 python3-torch" \
+			"Python 3 at $PY with PyTorch"
 	fi
 }
 
