@@ -17,7 +17,7 @@ table_free(struct table *t)
 {
 	for (int c = 0; c < t->ncols; c++)
 		free(t->col[c]);
-	for (int64_t r = 0; r < t->nrows; r++)
+	for (int64_t r = 0; t->rowbuf && r < t->nrows; r++) /* .npy: none */
 		free(t->rowbuf[r]);
 	free(t->col);
 	free(t->cell);

@@ -282,12 +282,12 @@ code_table(struct state *s)
 	if (s->cluster) {
 		s->ccol = need_col(s, s->cluster, "--cluster");
 		s->clu = xmallocarray((size_t)s->t.nrows, sizeof *s->clu);
-		table_classes(&s->t, s->ccol, NULL, s->clu, &s->ccls);
+		table_classes(&s->t, s->ccol, s->unknown, s->clu, &s->ccls);
 		for (int64_t r = 0; r < s->t.nrows; r++)
 			if (s->clu[r] < 0)
-				die("%s: column '%s' is empty: gcn-train's cluster task needs "
-				    "every node's cluster",
-				    table_where(&s->t, r, msg, sizeof msg), s->cluster);
+				die("%s: column '%s' is empty or '%s' (--unknown): gcn-train's "
+				    "cluster task needs every node's cluster",
+				    table_where(&s->t, r, msg, sizeof msg), s->cluster, s->unknown);
 	}
 	if (s->attributes) {
 		attr_cols(s);
