@@ -58,6 +58,7 @@ struct state {
 	/* per graph */
 	const char *replaces[5];
 	int32_t *row_of;
+	char warn[2][8400]; /* the warnings of the graph, said at the end */
 	gs_rec out;
 };
 
@@ -303,7 +304,7 @@ code_table(struct state *s)
 /* ---- nodes ---- */
 
 static void
-put_labels(struct state *s, const struct filter_graph *fg, int64_t missing)
+put_labels(struct state *s, const struct filter_graph *fg)
 {
 	int32_t n = fg->rec->n, *y;
 	int64_t none = 0;
@@ -324,10 +325,6 @@ put_labels(struct state *s, const struct filter_graph *fg, int64_t missing)
 		       s->t.path, s->label);
 	gs_attr_setf(&s->out, "unlabelled", "%" PRId64, none);
 	gs_write1(fg->out, &s->out);
-	if (missing > 0 && !s->c.quiet)
-		warnx_("%s: graph %" PRId64 ": %" PRId64 " of %" PRId32 " nodes are not in %s: "
-		       "class -1 (none)",
-		       gs_name(fg->in), fg->rec->id, missing, n, s->t.path);
 }
 
 static void
@@ -376,10 +373,6 @@ put_attributes(struct state *s, const struct filter_graph *fg, int64_t missing)
 	for (int32_t v = 0; v < n; v++)
 		has[v] = s->row_of[v] >= 0;
 	gs_write1(fg->out, &s->out);
-	if (!s->label && !s->c.quiet) /* put_labels said it already */
-		warnx_("%s: graph %" PRId64 ": %" PRId64 " of %" PRId32 " nodes are not in %s: "
-		       "zero attributes ('has_attributes' marks them)",
-		       gs_name(fg->in), fg->rec->id, missing, n, s->t.path);
 }
 
 static void
@@ -409,14 +402,23 @@ one_graph(void *ctx, const struct filter_graph *fg)
 		die("%s%s", msg,
 		    by == TABLE_BY_ID && fg->names && s->by == BY_AUTO ? " (--by name?)" : "");
 	free(names);
-	if (unmatched > 0 && !s->c.quiet)
-		warnx_("%s: dropped %" PRId64 " of %" PRId64 " rows naming no node of graph "
-		       "%" PRId64 " (--skip-unknown)",
-		       s->t.path, unmatched, s->t.nrows, fg->rec->id);
 	for (int32_t v = 0; v < n; v++)
 		missing += s->row_of[v] < 0;
+	/* said at the end, so that an error (a second graph) is the one line */
+	s->warn[0][0] = s->warn[1][0] = '\0';
+	if (unmatched > 0)
+		snprintf(s->warn[0], sizeof s->warn[0],
+			 "%s: dropped %" PRId64 " of %" PRId64 " rows naming no node of graph "
+			 "%" PRId64 " (--skip-unknown)",
+			 s->t.path, unmatched, s->t.nrows, fg->rec->id);
+	if (missing > 0 && (s->label || s->attributes))
+		snprintf(
+		    s->warn[1], sizeof s->warn[1],
+		    "%s: graph %" PRId64 ": %" PRId64 " of %" PRId32 " nodes are not in %s: %s",
+		    gs_name(fg->in), fg->rec->id, missing, n, s->t.path,
+		    s->label ? "class -1 (none)" : "zero attributes ('has_attributes' marks them)");
 	if (s->label)
-		put_labels(s, fg, missing);
+		put_labels(s, fg);
 	if (s->cluster)
 		put_clusters(s, fg);
 	if (s->attributes)
@@ -445,6 +447,9 @@ attach_nodes(struct state *s, int nfiles, char **files, int argc, char **argv)
 	f.ctx = s;
 	if (filter_run(&f, nfiles, files, argc, argv) == 0)
 		die("no graph in the input");
+	for (int i = 0; i < 2 && !s->c.quiet; i++)
+		if (s->warn[i][0])
+			warnx_("%s", s->warn[i]);
 }
 
 /* ---- graphs ---- */
