@@ -59,6 +59,7 @@ struct state {
 	const char *replaces[5];
 	int32_t *row_of;
 	char warn[2][8400]; /* the warnings of the graph, said at the end */
+	int said_long;	    /* the class names were too long: said once */
 	gs_rec out;
 };
 
@@ -173,6 +174,13 @@ parse(struct state *s, int argc, char **argv)
 	if (optind >= argc)
 		die_usage("no table given; usage: graph-attach [options] table [file ...]");
 	s->path = argv[optind++];
+	if (strcmp(s->path, "-") == 0) { /* is an input the standard input too? */
+		int std = optind == argc;
+		for (int i = optind; i < argc; i++)
+			std |= strcmp(argv[i], "-") == 0;
+		if (std)
+			die_usage("the table and the graphs cannot both be the standard input");
+	}
 	if (s->graphs && (s->cluster || s->attributes))
 		die_usage("--graphs: a table of graphs gives --label only");
 	if (s->graphs && s->by == TABLE_BY_NAME)
@@ -303,6 +311,22 @@ code_table(struct state *s)
 
 /* ---- nodes ---- */
 
+/* The attributes of a label tensor or record: the column, the classes
+ * and their names (left out, with one warning, past 64 KiB: the header
+ * of a record is at most 1 MiB). */
+static void
+label_attrs(struct state *s, gs_rec *r)
+{
+	gs_attr_set(r, "column", s->label);
+	gs_attr_setf(r, "classes", "%" PRId32, s->lcls.names.n);
+	if (strlen(s->class_names) < 65536)
+		gs_attr_set(r, "class_names", s->class_names);
+	else if (!s->c.quiet && s->said_long++ == 0)
+		warnx_("%s: the class names of '%s' are too long for the record header: "
+		       "left out",
+		       s->t.path, s->label);
+}
+
 static void
 put_labels(struct state *s, const struct filter_graph *fg)
 {
@@ -315,14 +339,7 @@ put_labels(struct state *s, const struct filter_graph *fg)
 		y[v] = s->row_of[v] >= 0 ? s->lab[s->row_of[v]] : -1;
 		none += y[v] < 0;
 	}
-	gs_attr_set(&s->out, "column", s->label);
-	gs_attr_setf(&s->out, "classes", "%" PRId32, s->lcls.names.n);
-	if (strlen(s->class_names) < 65536)
-		gs_attr_set(&s->out, "class_names", s->class_names);
-	else if (!s->c.quiet)
-		warnx_("%s: the class names of '%s' are too long for the record header: "
-		       "left out",
-		       s->t.path, s->label);
+	label_attrs(s, &s->out);
 	gs_attr_setf(&s->out, "unlabelled", "%" PRId64, none);
 	gs_write1(fg->out, &s->out);
 }
@@ -537,10 +554,7 @@ attach_graphs(struct state *s, int nfiles, char **files, int argc, char **argv)
 				continue;
 			int64_t id = r.id;
 			gs_rec_label(&r, id, s->label_name, graph_class(s, &keys, g++, id));
-			gs_attr_set(&r, "column", s->label);
-			gs_attr_setf(&r, "classes", "%" PRId32, s->lcls.names.n);
-			if (strlen(s->class_names) < 65536)
-				gs_attr_set(&r, "class_names", s->class_names);
+			label_attrs(s, &r);
 			gs_write1(out, &r);
 		}
 		if (k < -1)

@@ -211,3 +211,7 @@ expect 0 "graph-import -f linqs -t -o $T/m1.txt $T/m1.content $T/m1.cites"
 check "grep -q '^@graph id=0 nodes=5 .* classes=2 unlabelled=2 class_names=0,1' $T/m1.txt" "linqs: -1 and empty labels are no class"
 body "$T/m1.txt" tensor label | tr '\n' ' ' >"$T/m1.got"
 check "test \"\$(cat $T/m1.got)\" = '0 1 -1 0 -1 '" "linqs: -1 in the label tensor"
+
+# ---- the table from the standard input ----
+expect 0 "graph-attach -q --label club -t - $D/karate.el <$T/half.tsv | grep -q 'unlabelled=17'" "the table on the standard input"
+expect_err 2 "graph-attach --label club - <$T/half.tsv" "the table and the graphs cannot both be the standard input"
