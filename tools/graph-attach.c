@@ -10,6 +10,7 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +193,20 @@ parse(struct state *s, int argc, char **argv)
 		die_usage("--label-name: '%s' is another tensor of graph-attach", s->label_name);
 }
 
+/* die() with a message that quotes the table (its column names, cells,
+ * node names): control bytes become '?', so that it stays one line. */
+static void __attribute__((format(printf, 1, 2), noreturn)) die_line(const char *fmt, ...)
+{
+	char buf[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	err_one_line(buf);
+	die("%s", buf);
+}
+
 /* ---- the table's columns ---- */
 
 static int
@@ -200,9 +215,9 @@ need_col(const struct state *s, const char *name, const char *opt)
 	int c = table_col(&s->t, name);
 
 	if (c < 0)
-		die("%s: no column '%s' (%s; the columns: %s%s%s%s)", s->t.path, name, opt,
-		    s->t.col[0], s->t.ncols > 1 ? ", " : "", s->t.ncols > 1 ? s->t.col[1] : "",
-		    s->t.ncols > 2 ? ", ..." : "");
+		die_line("%s: no column '%s' (%s; the columns: %s%s%s%s)", s->t.path, name, opt,
+			 s->t.col[0], s->t.ncols > 1 ? ", " : "", s->t.ncols > 1 ? s->t.col[1] : "",
+			 s->t.ncols > 2 ? ", ..." : "");
 	if (c == s->kcol)
 		die_usage("%s: '%s' is the key column (--key)", opt, name);
 	return c;
@@ -238,11 +253,11 @@ attr_cols(struct state *s)
 	for (int j = 0; j < s->na; j++) {
 		const char *nm = s->t.col[s->acols[j]];
 		if (strchr(nm, ','))
-			die("%s: column '%.40s' holds a comma: not a tensor column name", s->t.path,
-			    nm);
+			die_line("%s: column '%.40s' holds a comma: not a tensor column name",
+				 s->t.path, nm);
 		if (at + strlen(nm) + 2 > sizeof s->acolumns)
-			die("%s: --attributes: the column names exceed %zu bytes", s->t.path,
-			    sizeof s->acolumns);
+			die_line("%s: --attributes: the column names exceed %zu bytes", s->t.path,
+				 sizeof s->acolumns);
 		at += (size_t)sprintf(s->acolumns + at, "%s%s", j ? "," : "", nm);
 	}
 }
@@ -278,17 +293,18 @@ code_table(struct state *s)
 		die_usage("--by: a .npy table has no key column: --by order");
 	s->kcol = s->lcol = s->ccol = -1;
 	if (s->by != TABLE_BY_ORDER && (s->kcol = s->key ? table_col(&s->t, s->key) : 0) < 0)
-		die("%s: no column '%s' (--key)", s->t.path, s->key);
+		die_line("%s: no column '%s' (--key)", s->t.path, s->key);
 	if (s->label) {
 		s->lcol = need_col(s, s->label, "--label");
 		s->lab = xmallocarray((size_t)s->t.nrows, sizeof *s->lab);
 		table_classes(&s->t, s->lcol, s->unknown, s->lab, &s->lcls);
 		if (s->lcls.names.n == 0)
-			die("%s: column '%s': no row has a class (every cell is empty or '%s')",
+			die_line(
+			    "%s: column '%s': no row has a class (every cell is empty or '%s')",
 			    s->t.path, s->label, s->unknown);
 		if (s->lcls.names.n > 1000000)
-			die("%s: column '%s': %" PRId32 " classes; at most 1000000", s->t.path,
-			    s->label, s->lcls.names.n);
+			die_line("%s: column '%s': %" PRId32 " classes; at most 1000000", s->t.path,
+				 s->label, s->lcls.names.n);
 		s->class_names = class_list(&s->lcls);
 	}
 	if (s->cluster) {
@@ -297,7 +313,8 @@ code_table(struct state *s)
 		table_classes(&s->t, s->ccol, s->unknown, s->clu, &s->ccls);
 		for (int64_t r = 0; r < s->t.nrows; r++)
 			if (s->clu[r] < 0)
-				die("%s: column '%s' is empty or '%s' (--unknown): gcn-train's "
+				die_line(
+				    "%s: column '%s' is empty or '%s' (--unknown): gcn-train's "
 				    "cluster task needs every node's cluster",
 				    table_where(&s->t, r, msg, sizeof msg), s->cluster, s->unknown);
 	}
@@ -354,10 +371,10 @@ put_clusters(struct state *s, const struct filter_graph *fg)
 	y = s->out.data;
 	for (int32_t v = 0; v < n; v++) {
 		if (s->row_of[v] < 0)
-			die("%s: graph %" PRId64 ": node %" PRId32 "%s%s%s is not in %s: "
-			    "gcn-train's cluster task needs every node's cluster",
-			    gs_name(fg->in), fg->rec->id, v, names ? " ('" : "",
-			    names ? names[v] : "", names ? "')" : "", s->t.path);
+			die_line("%s: graph %" PRId64 ": node %" PRId32 "%s%s%s is not in %s: "
+				 "gcn-train's cluster task needs every node's cluster",
+				 gs_name(fg->in), fg->rec->id, v, names ? " ('" : "",
+				 names ? names[v] : "", names ? "')" : "", s->t.path);
 		y[v] = s->clu[s->row_of[v]];
 	}
 	free(names);
