@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "err.h"
 #include "import.h"
@@ -40,7 +41,8 @@ struct linqs {
 	int64_t *orig;
 	float *attr; /* (n x k) */
 	sparse *sp;
-	int64_t n, cap, k, links, unknown, attributed;
+	int64_t n, cap, k, links, unknown, attributed, unlabelled;
+	int64_t line1; /* the first node line (2 after a header) */
 	int all_int;
 };
 
@@ -137,6 +139,13 @@ content_tab_fields(struct linqs *L, const char **cname)
 	return 0;
 }
 
+/* A class field that means no class: empty, or -1 (graph-import(1)). */
+static int
+unknown_class(const char *s)
+{
+	return s[0] == '\0' || strcmp(s, "-1") == 0;
+}
+
 /* One node of the content file, its fields split in L->fs. */
 static int
 content_node(struct linqs *L, int tabfmt)
@@ -176,8 +185,12 @@ content_node(struct linqs *L, int tabfmt)
 				return -1;
 		cname = L->fs.f[L->fs.n - 1];
 	}
-	if (cname[0] == '\0')
-		return lr_bad(r, "empty class label");
+	if (unknown_class(cname)) {
+		L->label[n] = -1;
+		L->unlabelled++;
+		L->n++;
+		return 0;
+	}
 	c = class_add(&L->cls, cname);
 	if (c < 0)
 		return lr_bad(r, "too many classes");
@@ -187,6 +200,129 @@ content_node(struct linqs *L, int tabfmt)
 }
 
 /* ---- the content (node) file ---- */
+
+/* Lines read ahead to decide whether line 1 is a header. */
+#define AHEAD 100
+
+static int
+is_int(const char *s)
+{
+	int64_t v;
+
+	return lr_parse_i64(s, INT64_MIN, INT64_MAX, &v) == 0;
+}
+
+/* The first and last fields of line s (split on its own separator; fs
+ * keeps the field count). */
+static void
+first_last(fields *fs, const char *s, char **first, char **last)
+{
+	char *c = xstrdup(s);
+
+	lr_split(fs, c, lr_guess_sep(c));
+	*first = xstrdup(fs->n > 0 ? fs->f[0] : "");
+	*last = xstrdup(fs->n > 0 ? fs->f[fs->n - 1] : "");
+	free(c);
+}
+
+/*
+ * Whether line 1 (ahead->s[0]) is a header line ("node label"): it has as
+ * many fields as each of the next lines, its class field (the last) is
+ * the class of none of them, and its
+ * id field is not an integer while theirs all are, or its class field is
+ * not an integer while theirs all are (or no class), or it is one of the
+ * words label, class, subject, category, target, y, or its id field one of
+ * id, node, node_id, name, paper, paper_id (any case).  A node
+ * line rarely fits: its class is most often another node's too.
+ */
+static int
+header_line(const slist *ahead)
+{
+	static const char *const words[] = { "label",  "class", "subject", "category",
+					     "target", "y",	NULL };
+	static const char *const idw[] = { "id",    "node",	"node_id", "name",
+					   "paper", "paper_id", NULL };
+	fields fs = { NULL, 0, 0 };
+	char *id1, *c1, *id, *c;
+	int ids_int = 1, cls_int = 1, seen = 0, word = 0, hdr, nf;
+
+	first_last(&fs, ahead->s[0], &id1, &c1);
+	nf = fs.n;
+	for (int32_t i = 1; i < ahead->n; i++) {
+		first_last(&fs, ahead->s[i], &id, &c);
+		seen |= fs.n != nf; /* a ragged file: said as such below */
+		ids_int &= is_int(id);
+		cls_int &= is_int(c) || unknown_class(c);
+		seen |= strcmp(c, c1) == 0;
+		free(id);
+		free(c);
+	}
+	for (int w = 0; words[w]; w++)
+		word |= strcasecmp(c1, words[w]) == 0;
+	for (int w = 0; idw[w]; w++)
+		word |= strcasecmp(id1, idw[w]) == 0;
+	hdr = ahead->n > 1 && !seen &&
+	      ((!is_int(id1) && ids_int) || (!is_int(c1) && !unknown_class(c1) && cls_int) || word);
+	free(id1);
+	free(c1);
+	fields_free(&fs);
+	return hdr;
+}
+
+/* A "id [attributes ...] class" line s (line of the file). */
+static int
+content_line(struct linqs *L, char *s, const char **sep, int *nf0)
+{
+	lreader *r = &L->r;
+
+	if (lr_blank(s))
+		return lr_bad(r, "empty line");
+	if (*sep == NULL)
+		*sep = lr_guess_sep(s);
+	lr_split(&L->fs, s, *sep);
+	if (*nf0 < 0) {
+		*nf0 = L->fs.n;
+		if (*nf0 < 2)
+			return lr_bad(r, "%d field, want 'id [attributes ...] class'", L->fs.n);
+		L->k = *nf0 - 2;
+	}
+	if (L->fs.n != *nf0)
+		return lr_bad(r, "%d fields, want %d as on line %" PRId64, L->fs.n, *nf0, L->line1);
+	return content_node(L, 0);
+}
+
+/* The first lines, read ahead: line 1 skipped if it is a header, the
+ * others as nodes.  Returns lr_next()'s last value (1: more lines). */
+static int
+content_ahead(struct linqs *L, const char **sep, int *nf0)
+{
+	lreader *r = &L->r;
+	slist ahead = { NULL, 0, 0 };
+	int k = 1, rc = 0, skip;
+
+	slist_add(&ahead, r->buf);
+	while (ahead.n < AHEAD && (k = lr_next(r)) > 0)
+		slist_add(&ahead, r->buf);
+	skip = k >= 0 && header_line(&ahead);
+	for (char *p = ahead.s[0]; skip && *p; p++) /* line 1 is not read again */
+		if ((unsigned char)*p < 0x20)	    /* a tab: the message stays one line */
+			*p = '?';
+	if (skip && !L->o->quiet)
+		warnx_("%s: line 1: '%.60s' taken for a header line and skipped (its class "
+		       "is no other line's; graph-import(1), LINQS)",
+		       r->path, ahead.s[0]);
+	L->line1 = 1 + skip;
+	for (int32_t i = skip; i < ahead.n && k >= 0 && rc == 0; i++) {
+		int64_t line = r->line;
+		r->line = i + 1;
+		rc = content_line(L, ahead.s[i], sep, nf0);
+		if (rc == 0)
+			r->line = line;
+	}
+	slist_free(&ahead);
+	return rc != 0 ? -1 : k;
+}
+
 static int
 read_content(struct linqs *L)
 {
@@ -204,27 +340,18 @@ read_content(struct linqs *L)
 				return -1;
 			continue;
 		}
-		if (lr_blank(r->buf))
-			return lr_bad(r, "empty line");
 		if (tabfmt) {
+			if (lr_blank(r->buf))
+				return lr_bad(r, "empty line");
 			lr_split(&L->fs, r->buf, "\t");
-		} else {
-			if (sep == NULL)
-				sep = lr_guess_sep(r->buf);
-			lr_split(&L->fs, r->buf, sep);
-			if (nf0 < 0) {
-				nf0 = L->fs.n;
-				if (nf0 < 2)
-					return lr_bad(r,
-						      "%d field, want 'id [attributes ...] class'",
-						      L->fs.n);
-				L->k = nf0 - 2;
-			}
-			if (L->fs.n != nf0)
-				return lr_bad(r, "%d fields, want %d as on line 1", L->fs.n, nf0);
-		}
-		if (content_node(L, tabfmt) != 0)
+			if (content_node(L, 1) != 0)
+				return -1;
+		} else if (r->line == 1) {
+			if ((k = content_ahead(L, &sep, &nf0)) <= 0)
+				break;
+		} else if (content_line(L, r->buf, &sep, &nf0) != 0) {
 			return -1;
+		}
 	}
 	if (k < 0)
 		return -1;
@@ -235,7 +362,8 @@ read_content(struct linqs *L)
 	lr_close(r);
 	class_finish(&L->cls);
 	for (int64_t i = 0; i < L->n; i++)
-		L->label[i] = L->cls.rank[L->label[i]];
+		if (L->label[i] >= 0)
+			L->label[i] = L->cls.rank[L->label[i]];
 	return 0;
 }
 
@@ -445,6 +573,8 @@ write_linqs(struct linqs *L, gs_file *out)
 	if (L->unknown > 0)
 		gs_attr_setf(&rec, "unknown_links", "%" PRId64, L->unknown);
 	gs_attr_setf(&rec, "classes", "%" PRId32, L->cls.names.n);
+	if (L->unlabelled > 0)
+		gs_attr_setf(&rec, "unlabelled", "%" PRId64, L->unlabelled);
 	names = class_list(&L->cls);
 	gs_attr_set(&rec, "class_names", names);
 	free(names);

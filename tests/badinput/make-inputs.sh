@@ -397,3 +397,32 @@ printf '1, 2\n' >ctl_A.txt
 printf '##gnnstream 1\n@tensor id=0 name=predictions rows=1 cols=2 type=i32 columns=true,pred\n0\t0\n@tensor id=1 name=predictions rows=1 cols=2 type=i32 columns=true,pred task=\rx\n1\t1\n@end\n' >ev-ctl.txt
 # a checkpoint tensor whose name holds control bytes (\001, \b)
 ed ck.txt ck-ctl.txt 's/^@param name=mix\.rank\.alpha /@param name=mix.rank.alp\x01\x08 /'
+
+# ---- graph-attach: tables onto graphs (issue 40) ----
+printf '0 1\n1 2\n2 0\n2 3\n' >ga-g.el
+printf 'alice bob\nbob carol\n' >ga-names.el
+printf 'node\tclub\n0\tA\n1\tB\n' >ga-club.tsv
+printf 'name,club\nalice,a\nNobody,b\n' >ga-nobody.csv
+printf 'node\tclub\n0\tA\n1\tB\tC\n' >ga-ragged.tsv
+printf 'node\tclub\n0\tA\n0\tB\n' >ga-twice.tsv
+printf 'node,x\n0,1.5\n1,abc\n' >ga-nan.csv
+printf 'node,x\n0,1.5\n1,inf\n' >ga-inf.csv
+printf 'node,club\n0,"A\n' >ga-quote.csv
+printf 'node,club\n0,A\n1,\n' >ga-noclu.csv
+printf 'node\tnode\n0\t1\n' >ga-dupcol.tsv
+printf 'node\tclub\n' >ga-header.tsv
+: >ga-empty.tsv
+# .npy files: a version 1.0 header of 128 bytes (dict, blanks, newline), then the data
+npyh() { printf '\223NUMPY\001\000\166\000%-117s\n' "$1"; }
+{ npyh "{'descr': '<i4', 'fortran_order': False, 'shape': (4,), }"; printf '\001\000\000\000'; } >ga-trunc.npy
+{ npyh "{'descr': '<f4', 'fortran_order': True, 'shape': (4, 1), }"; printf '%016d' 0; } >ga-fortran.npy
+{ npyh "{'descr': '>i4', 'fortran_order': False, 'shape': (4,), }"; printf '%016d' 0; } >ga-bigend.npy
+{ npyh "{'descr': '<c8', 'fortran_order': False, 'shape': (4,), }"; printf '%032d' 0; } >ga-complex.npy
+{ npyh "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 2, 1), }"; printf '%016d' 0; } >ga-3d.npy
+{ npyh "{'descr': '<i4', 'fortran_order': False, 'shape': (4,), }"; printf '%020d' 0; } >ga-extra.npy
+{ npyh "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }"; printf '%012d' 0; } >ga-short.npy
+{ printf '\223NUMPY\011\000\066\000'; printf '%054d' 0; } >ga-v9.npy
+{ npyh "{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }"; printf '\000\000\300\177%012d' 0; } >ga-nan.npy
+# graph-import -f linqs: a header line is skipped with one warning
+printf 'node label\n31 Theory\n7 Rule\n5 Theory\n' >gi-hdr.content
+printf '7 31\n5 7\n' >gi-hdr.cites
