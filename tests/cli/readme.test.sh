@@ -27,8 +27,19 @@ grep '^gcn-embed\|^gcn-export' "$T/down.sh" >"$T/fast.sh"
 check "[ \$(wc -l <$T/fast.sh) -eq 2 ]" "README: a gcn-embed and a gcn-export line downstream"
 expect 0 "cd $T/down && sh -e $T/fast.sh 2>err" "README: gcn-embed and gcn-export run as written"
 check "[ -s $T/down/emb.npy ] && [ -s $T/down/model.safetensors ]" "README: emb.npy and model.safetensors made"
+# a user's own graph and labels, to predictions (as written, with the
+# repository's tests/ beside it)
+awk '/^Your own graph and labels/ { on = 1; next } on && /^    / { sub(/^    /, ""); sub(/  +# .*/, ""); print; got = 1; next }
+	on && got && !/^$/ { exit }' "$R" >"$T/own.sh"
+mkdir -p "$T/own"
+ln -s "$TOP/tests" "$T/own/tests"
+ln -s "$TOP/models" "$T/own/models"
+check "[ \$(wc -l <$T/own.sh) -eq 3 ]" "README: three lines from a table to predictions"
+expect 0 "cd $T/own && sh -e $T/own.sh >out 2>err" "README: graph-attach, gcn-adapt and --predict run as written"
+check "[ \$(sed 1d $T/own/out | wc -l) -eq 34 ]" "README: a prediction for each of karate's 34 nodes"
 # every file a README command names exists, every long option is the program's
 sed -n 's/^    //p' "$R" | sed 's/  *# .*//' | grep -E '^(dcbm-gen|gcn-|graph-|mask-|nodefeat|centrality|evalf1|linprobe|motif-)' |
+	sed 's/ [<>] *[^ ]*//g' |
 	tr '|' '\n' >"$T/cmds"
 bad=
 while read -r prog rest; do
@@ -39,7 +50,7 @@ while read -r prog rest; do
 		esac
 		case $w in
 		--*) "$BIN/$prog" --help 2>&1 | grep -q -- "$w\b" || bad="$bad $prog:$w" ;;
-		data/* | models/* | pipelines/*) [ -e "$TOP/$w" ] || bad="$bad $w" ;;
+		data/* | models/* | pipelines/* | tests/*) [ -e "$TOP/$w" ] || bad="$bad $w" ;;
 		esac
 	done
 done <"$T/cmds"
