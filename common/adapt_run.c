@@ -66,7 +66,12 @@ static void
 linkpred_init(struct adapt *a)
 {
 	int64_t m = a->ds->g.m;
+	char msg[512];
 
+	/* a graph that cannot be split fails before any output */
+	if (split_links_fit(a->ds->g.n, m, a->o->val_fraction, a->o->test_fraction, msg,
+			    sizeof msg) != 0)
+		die("graph %" PRId64 ": %s", a->ds->id, msg);
 	a->pu = xmallocarray((size_t)a->NI, sizeof *a->pu);
 	a->pv = xmallocarray((size_t)a->NI, sizeof *a->pv);
 	a->sc = xmallocarray((size_t)a->NI, sizeof *a->sc);

@@ -322,6 +322,29 @@ link_held_parts(struct link_split *s, gsl_rng *r)
 }
 
 int
+split_links_fit(int32_t n, int64_t m, double val, double test, char *msg, size_t len)
+{
+	int64_t k[3];
+
+	if (split_link_sizes(m, val, test, k) != 0) {
+		snprintf(msg, len,
+			 "%" PRId64 " edges: too few to hold out %g for validation and %g for "
+			 "testing with an edge in every part (training, validation, test: %" PRId64
+			 ", %" PRId64 ", %" PRId64 " edges)",
+			 m, val, test, k[0], k[1], k[2]);
+		return -1;
+	}
+	if ((double)n * (n - 1) / 2 - (double)m < (double)m) {
+		snprintf(msg, len,
+			 "%" PRId32 " nodes, %" PRId64 " edges: only %.0f non-edges, and link "
+			 "prediction samples as many non-edges as edges",
+			 n, m, (double)n * (n - 1) / 2 - (double)m);
+		return -1;
+	}
+	return 0;
+}
+
+int
 split_links(struct link_split *s, const graph *g, double val, double test, gsl_rng *r, char *msg,
 	    size_t len)
 {
@@ -329,29 +352,17 @@ split_links(struct link_split *s, const graph *g, double val, double test, gsl_r
 	struct mask_opts mo;
 
 	s->m = m;
-	if (split_link_sizes(m, val, test, s->n) != 0) {
-		snprintf(msg, len,
-			 "%" PRId64 " edges: too few to hold out %g for validation and %g for "
-			 "testing with an edge in every part (%" PRId64 ", %" PRId64 " and %" PRId64
-			 " edges)",
-			 m, val, test, s->n[0], s->n[1], s->n[2]);
+	if (split_links_fit(g->n, m, val, test, msg, len) != 0)
 		return -1;
-	}
+	split_link_sizes(m, val, test, s->n);
 	mask_opts_init(&mo);
 	mo.fraction = val + test;
 	mo.npos = 0;
 	mo.nneg = m;
 	mo.want = MASK_EDGES;
 	int rc = mask_edges(g, r, &mo, &s->mb);
-	if (rc < 0 || s->mb.r != s->n[1] + s->n[2])
-		die("split_links: mask_edges refused fraction %g", mo.fraction); /* a bug */
-	if (rc & MASK_SHORT_NEG) {
-		snprintf(msg, len,
-			 "%" PRId32 " nodes, %" PRId64 " edges: only %" PRId64
-			 " non-edges, and link prediction samples as many non-edges as edges",
-			 g->n, m, s->mb.nneg);
-		return -1;
-	}
+	if (rc != 0 || s->mb.r != s->n[1] + s->n[2])
+		die("split_links: mask_edges: %d for fraction %g", rc, mo.fraction); /* a bug */
 	link_split_grow(s, m);
 	graph_edges(g, s->eu, s->ev);
 	link_held_parts(s, r);

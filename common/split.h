@@ -151,6 +151,13 @@ void link_split_free(struct link_split *s);
 int split_link_sizes(int64_t m, double val, double test, int64_t n[3]);
 
 /*
+ * Can a graph of n nodes and m edges be split for link prediction
+ * (split_links())?  Returns 0, or -1 with a message in msg: a part would
+ * be empty, or the graph has fewer than m non-edges.  Time complexity O(1).
+ */
+int split_links_fit(int32_t n, int64_t m, double val, double test, char *msg, size_t len);
+
+/*
  * Split the edges of g for link prediction, from r: mask_edges() takes
  * out m' = n[1] + n[2] edges uniformly (split_link_sizes()) and samples
  * m non-edges of g uniformly without repetition; a uniform permutation
