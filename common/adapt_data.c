@@ -10,7 +10,7 @@
 #include "err.h"
 #include "stream.h"
 
-const char *const adapt_task_name[] = { "node", "link", "graph", NULL };
+const char *const adapt_task_name[] = { "node", "link", "graph", "linkpred", NULL };
 
 static int
 cmp_i64(const void *a, const void *b)
@@ -83,6 +83,30 @@ link_labels(struct adapt_data *ds, const gs_rec *r, const char *where)
 	free(uniq);
 }
 
+/* Link prediction: the items are the m edges of the graph (canonical
+ * order, class 1), then m non-edges (class 0) that each run samples. */
+static void
+linkpred_items(struct adapt_data *ds, const gs_rec *r, const char *where, int quiet)
+{
+	int64_t m = ds->g.m;
+
+	if (m == 0)
+		die("%s: graph %" PRId64 " has no edges to predict", where, r->id);
+	if (r->ltype != GS_NONE && !quiet)
+		warnx_("%s: graph %" PRId64 ": its edge labels are not used by --task linkpred "
+		       "(every edge is a positive; --task link classifies labelled edges)",
+		       where, r->id);
+	ds->eu = xmallocarray((size_t)m, sizeof *ds->eu);
+	ds->ev = xmallocarray((size_t)m, sizeof *ds->ev);
+	ds->y = xmallocarray((size_t)(2 * m), sizeof *ds->y);
+	graph_edges(&ds->g, ds->eu, ds->ev);
+	for (int64_t i = 0; i < 2 * m; i++)
+		ds->y[i] = i < m;
+	ds->C = 2;
+	ds->nitems = ds->nlab = 2 * m;
+	snprintf(ds->cvals, sizeof ds->cvals, "non-edge,edge");
+}
+
 /* The graph of a node or link task (one graph in all). */
 static void
 take_graph(struct adapt_data *ds, const struct adapt_ask *o, gs_file *in, gs_rec *r,
@@ -97,6 +121,8 @@ take_graph(struct adapt_data *ds, const struct adapt_ask *o, gs_file *in, gs_rec
 		die("%s: graph %" PRId64 " has no nodes", gs_where(in), r->id);
 	if (o->task == ADAPT_LINK)
 		link_labels(ds, r, gs_where(in));
+	else if (o->task == ADAPT_LINKPRED)
+		linkpred_items(ds, r, gs_where(in), o->quiet);
 	ds->id = r->id;
 	const char *nm = gs_attr_get(r, "dataset");
 	snprintf(ds->name, sizeof ds->name, "%s", nm ? nm : path);
@@ -286,7 +312,7 @@ read_graphs(struct adapt_data *ds, const struct adapt_ask *o)
 void
 adapt_data_read(struct adapt_data *ds, const struct adapt_ask *o, int nfiles, char **files)
 {
-	static const char *const item[] = { "nodes", "edges", "graphs" };
+	static const char *const item[] = { "nodes", "edges", "graphs", "pairs" };
 
 	graph_init(&ds->g);
 	gs_reader_init(&ds->rd, nfiles, files);
@@ -312,6 +338,13 @@ adapt_data_read(struct adapt_data *ds, const struct adapt_ask *o, int nfiles, ch
 	}
 	if (ds->predict) {
 		ds->C = ds->Cm;
+		return;
+	}
+	if (o->task == ADAPT_LINKPRED) {
+		if (o->attributes && !ds->A)
+			die("graph %" PRId64
+			    ": no 'attributes' tensor for --attributes/--attr-only",
+			    ds->id);
 		return;
 	}
 	if (o->task == ADAPT_GRAPH) {

@@ -2,7 +2,8 @@
  * adapt_data.h - gcn-adapt's downstream dataset read from streams: the
  * graph of a node or link task (its classes, attributes and 'features'),
  * or every graph of a graph task and its label record; the link task's
- * edges and their classes.
+ * edges and their classes; link prediction's edges (its items are the
+ * edges and as many non-edges, which each run samples).
  *
  * Ownership: adapt_data_read() fills a struct adapt_data that
  * adapt_data_free() releases (graphs, classes, attributes, features, the
@@ -20,12 +21,12 @@
 #include "reader.h"
 
 /* The tasks (--task) and their names; NULL ends the list (opt_keyword). */
-enum { ADAPT_NODE = 0, ADAPT_LINK, ADAPT_GRAPH };
+enum { ADAPT_NODE = 0, ADAPT_LINK, ADAPT_GRAPH, ADAPT_LINKPRED };
 extern const char *const adapt_task_name[];
 
 /* What the reading takes from gcn-adapt's options. */
 struct adapt_ask {
-	int task;	   /* ADAPT_NODE, ADAPT_LINK or ADAPT_GRAPH */
+	int task;	   /* ADAPT_NODE, ADAPT_LINK, ADAPT_GRAPH or ADAPT_LINKPRED */
 	const char *label; /* the node tensor (node task) or label record
 			    * (graph task) of the classes */
 	int attributes;	   /* --attributes or --attr-only: the node task's
@@ -39,7 +40,8 @@ struct adapt_data {
 	int ng, cap_g;
 	int64_t id;
 	int32_t *y;	  /* class of each item: node, graph or edge */
-	int32_t *eu, *ev; /* link task: every edge (y: its class or -1), input order */
+	int32_t *eu, *ev; /* link task: every edge (y: its class or -1), input order;
+			   * linkpred: every edge of g, canonical order */
 	char cvals[256];  /* link task: the edge label of each class */
 	int64_t nitems;
 	int64_t nlab; /* items with a class (y >= 0); the others have -1 */
@@ -69,7 +71,10 @@ struct adapt_data {
  * 'attributes' and 'has_attributes' tensors, its 'features' tensor and
  * (node task) its classes, the first column of the ask->label tensor; the
  * link task's classes are the distinct non-negative edge labels in
- * ascending order.  Graph task: every graph, its 'features' tensor and its
+ * ascending order.  Link prediction (ADAPT_LINKPRED): the graph's m
+ * edges in canonical order (graph_edges()) are items 0..m-1 of class 1,
+ * items m..2m-1 (the non-edges a run samples) have class 0; edge labels
+ * are not used (said on stderr).  Graph task: every graph, its 'features' tensor and its
  * ask->label record.  A negative class means none: such an item is never
  * trained on, validated or tested.  Adaptation (ds->predict 0) needs a
  * class for some items (how many have none is said on stderr) and two

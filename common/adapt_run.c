@@ -6,12 +6,12 @@
 #include <string.h>
 
 #include "adapt_run.h"
+#include "auc.h"
 #include "err.h"
 #include "gemm.h"
 #include "nn.h"
 #include "rng.h"
 #include "settings.h"
-#include "split.h"
 
 /* link task: shares of the edges that are test, and validation of the rest */
 #define LINK_TEST 0.2
@@ -60,6 +60,42 @@ mean_row_norm(const real *X, int64_t n, int64_t k)
 	return m ? sum / (double)m : 0;
 }
 
+/* Link prediction's pairs: the graph's m edges (items 0..m-1) stay, the
+ * non-edges (items m..2m-1) are each run's. */
+static void
+linkpred_init(struct adapt *a)
+{
+	int64_t m = a->ds->g.m;
+	char msg[512];
+
+	/* a graph that cannot be split fails before any output */
+	if (split_links_fit(a->ds->g.n, m, a->o->val_fraction, a->o->test_fraction, msg,
+			    sizeof msg) != 0)
+		die("graph %" PRId64 ": %s", a->ds->id, msg);
+	a->pu = xmallocarray((size_t)a->NI, sizeof *a->pu);
+	a->pv = xmallocarray((size_t)a->NI, sizeof *a->pv);
+	a->sc = xmallocarray((size_t)a->NI, sizeof *a->sc);
+	a->sy = xmallocarray((size_t)a->NI, sizeof *a->sy);
+	memcpy(a->pu, a->ds->eu, (size_t)m * sizeof *a->pu);
+	memcpy(a->pv, a->ds->ev, (size_t)m * sizeof *a->pv);
+}
+
+/* Link prediction: the AUC of the pairs idx[0..k) from their logits lg
+ * (pairs x 2), each scored by its edge logit z_1 - z_0 (auc.h). */
+static double
+pair_auc(struct adapt *a, const real *lg, const int32_t *idx, int k)
+{
+	double auc, ap;
+
+	for (int i = 0; i < k; i++) {
+		const real *z = lg + (int64_t)idx[i] * 2;
+		a->sc[i] = (double)z[1] - (double)z[0];
+		a->sy[i] = a->ds->y[idx[i]];
+	}
+	auc_scores(a->sc, a->sy, k, &auc, &ap);
+	return auc;
+}
+
 void
 adapt_init(struct adapt *a, const struct adapt_opts *o, struct pretrained *pt,
 	   struct adapt_data *ds, struct prof *prof)
@@ -82,7 +118,8 @@ adapt_init(struct adapt *a, const struct adapt_opts *o, struct pretrained *pt,
 		die_usage("--freeze %d: the model has %d blocks", o->freeze, L);
 	a->pre = xmallocarray((size_t)M->n, sizeof *a->pre);
 	memcpy(a->pre, M->p, (size_t)M->n * sizeof *a->pre);
-	a->link = o->task == ADAPT_LINK;
+	a->link = o->task == ADAPT_LINK || o->task == ADAPT_LINKPRED;
+	a->lp = o->task == ADAPT_LINKPRED;
 
 	int ngr = o->task == ADAPT_GRAPH ? ds->ng : 1;
 	const graph **gp = xmallocarray((size_t)ngr, sizeof *gp);
@@ -106,7 +143,10 @@ adapt_init(struct adapt *a, const struct adapt_opts *o, struct pretrained *pt,
 	hbuf_init(&a->hb, &a->hshape, a->N, !o->attr_only, A, ds->na);
 	a->NI = ds->nitems;
 	graph_init(&a->gtr);
-	if (a->link) {
+	link_split_init(&a->ls);
+	if (a->lp)
+		linkpred_init(a);
+	else if (a->link) {
 		/* the labelled edges are the items of the splits; the others are
 		 * in every run's training graph */
 		a->lab = xmallocarray((size_t)a->NI + 1, sizeof *a->lab);
@@ -117,6 +157,8 @@ adapt_init(struct adapt *a, const struct adapt_opts *o, struct pretrained *pt,
 			else
 				a->unl[a->nunl++] = (int32_t)e;
 		}
+	}
+	if (a->link) {
 		lbuf_init(&a->lb, a->N, a->hid, a->C);
 		/* evaluation scores the validation edges (elg) every epoch and
 		 * the test edges (into bestlg) at a new best only; the other
@@ -160,6 +202,11 @@ adapt_free(struct adapt *a)
 		free(a->dil);
 	}
 	free(a->elg);
+	link_split_free(&a->ls);
+	free(a->pu);
+	free(a->pv);
+	free(a->sc);
+	free(a->sy);
 	free(a->tu);
 	free(a->tv);
 	free(a->ty);
@@ -182,7 +229,46 @@ adapt_free(struct adapt *a)
 	batch_free(&a->b);
 }
 
-/* The split of run `run` (and, for the link task, its training graph). */
+/* Link prediction: the run's split (split_links()), its pairs (the
+ * edges in canonical order, then the non-edges of each part in turn) and
+ * its training graph as the encoder's batch, its features computed on
+ * that graph. */
+static void
+linkpred_split(struct adapt *a)
+{
+	const struct adapt_opts *o = a->o;
+	struct adapt_data *ds = a->ds;
+	struct link_split *s = &a->ls;
+	int64_t m = ds->g.m, k = m;
+	char msg[512];
+
+	if (split_links(s, &ds->g, o->val_fraction, o->test_fraction, a->rr, msg, sizeof msg) != 0)
+		die("graph %" PRId64 ": %s", ds->id, msg);
+	memcpy(a->pu + m, s->nu, (size_t)m * sizeof *a->pu);
+	memcpy(a->pv + m, s->nv, (size_t)m * sizeof *a->pv);
+	a->ntr = a->nva = a->nte = 0;
+	for (int64_t e = 0; e < m; e++) {
+		if (s->part[e] == LSPLIT_TRAIN)
+			a->tr[a->ntr++] = (int32_t)e;
+		else if (s->part[e] == LSPLIT_VAL)
+			a->va[a->nva++] = (int32_t)e;
+		else
+			a->te[a->nte++] = (int32_t)e;
+	}
+	for (int64_t i = 0; i < s->n[LSPLIT_TRAIN]; i++)
+		a->tr[a->ntr++] = (int32_t)k++;
+	for (int64_t i = 0; i < s->n[LSPLIT_VAL]; i++)
+		a->va[a->nva++] = (int32_t)k++;
+	for (int64_t i = 0; i < s->n[LSPLIT_TEST]; i++)
+		a->te[a->nte++] = (int32_t)k++;
+	const graph *gp1 = &a->gtr;
+	if (graph_build(&a->gtr, ds->g.n, s->n[LSPLIT_TRAIN], s->tu, s->tv, GRAPH_STRICT, NULL, msg,
+			sizeof msg) != 0 ||
+	    batch_plain(&a->b, &gp1, 1, a->fs, NULL, msg, sizeof msg) != 0)
+		die("%s", msg);
+}
+
+/* The split of run `run` (and, for the link tasks, its training graph). */
 void
 adapt_split_run(struct adapt *a, int run)
 {
@@ -197,6 +283,8 @@ adapt_split_run(struct adapt *a, int run)
 	if (o->task == ADAPT_GRAPH) {
 		split_cv_run(ds->y, ds->ng, ds->C, FOLDS, o->c.seed, run, a->tr, &a->ntr, a->va,
 			     &a->nva, a->te, &a->nte);
+	} else if (a->lp) {
+		linkpred_split(a);
 	} else if (a->link) {
 		if (split_shares(a->lab, a->nlab, LINK_TEST, LINK_VAL, a->rr, a->tr, &a->ntr, a->va,
 				 &a->nva, a->te, &a->nte) != 0)
@@ -283,7 +371,8 @@ eval_epoch(struct adapt *a, struct head *h, int ep, struct best *bt)
 	head_forward(M, h, &a->b, a->w, hb, 0, NULL, 0);
 	prof_mark(a->prof, PH_HEAD_EVAL);
 	if (a->link) { /* the validation edges; the test edges below */
-		struct edges ve = { ds->eu, ds->ev, ds->y, a->va, a->nva };
+		struct edges ve = { a->lp ? a->pu : ds->eu, a->lp ? a->pv : ds->ev, ds->y, a->va,
+				    a->nva };
 		relu_fwd(hb->lg, hb->lg, N * hid);
 		head_link_eval(h, &a->lb, &ve, hb->lg, a->elg);
 		ilg = a->elg;
@@ -293,6 +382,8 @@ eval_epoch(struct adapt *a, struct head *h, int ep, struct best *bt)
 		ilg = a->glg;
 	}
 	double vl = head_xent(ilg, NULL, ds->y, a->va, a->nva, C, NI, &vacc, 0);
+	if (a->lp) /* link prediction stops early on the validation AUC */
+		vacc = pair_auc(a, ilg, a->va, a->nva);
 	if (vacc > bt->acc || (vacc == bt->acc && vl < bt->loss)) {
 		bt->acc = vacc;
 		bt->loss = vl;
@@ -301,7 +392,8 @@ eval_epoch(struct adapt *a, struct head *h, int ep, struct best *bt)
 		 * its test edges now, from the same pass, and only at a new
 		 * best */
 		if (a->link) {
-			struct edges te = { ds->eu, ds->ev, ds->y, a->te, a->nte };
+			struct edges te = { a->lp ? a->pu : ds->eu, a->lp ? a->pv : ds->ev, ds->y,
+					    a->te, a->nte };
 			head_link_logits(h, &a->lb, &te, a->bestlg);
 		} else
 			memcpy(a->bestlg, ilg, (size_t)(NI * C) * sizeof *a->bestlg);
@@ -345,7 +437,8 @@ train_epoch(struct adapt *a, struct head *h, int it)
 	if (a->link) {
 		/* training edge i is tr[i]: its endpoints and class gathered
 		 * once per run, read in order here */
-		struct edges tre = { a->tu, a->tv, a->ty, NULL, a->ntr };
+		struct edges tre = a->lp ? (struct edges){ a->pu, a->pv, ds->y, a->tr, a->ntr }
+					 : (struct edges){ a->tu, a->tv, a->ty, NULL, a->ntr };
 		relu_fwd(hb->lg, hb->lg, N * hid);
 		head_link_train(h, &a->lb, &tre, hb->lg, hb->dlg, o->dropout, a->rr);
 		relu_bwd(hb->dlg, hb->dlg, hb->lg, N * hid);
@@ -477,12 +570,46 @@ adapt_predictions_tensor(gs_rec *rec, int64_t id, const real *lg, const int32_t 
 /* What a run's training came to, as attributes of its predictions record
  * or of the model saved from it. */
 static void
-run_attrs(gs_rec *rec, int epochs, int best_epoch, int ntr, double val_acc)
+run_attrs(gs_rec *rec, int epochs, int best_epoch, int ntr, double val_acc, int lp)
 {
 	gs_attr_setf(rec, "epochs", "%d", epochs);
 	gs_attr_setf(rec, "best_epoch", "%d", best_epoch);
 	gs_attr_setf(rec, "train_labels", "%d", ntr);
-	gs_attr_setf(rec, "val_acc", "%.6f", val_acc);
+	gs_attr_setf(rec, lp ? "val_auc" : "val_acc", "%.6f", val_acc);
+}
+
+/*
+ * Link prediction's predictions tensor of run `run`: the test pairs with
+ * their nodes, class (1 edge, 0 non-edge), predicted class, the two
+ * class probabilities and the edge logit score = z_1 - z_0, which ranks
+ * them without the rounding of a probability near 1 (evalf1's AUC and
+ * AP).  Returns the test AUC.
+ */
+static double
+linkpred_tensor(struct adapt *a, gs_rec *rec, int run)
+{
+	const int32_t *y = a->ds->y;
+
+	gs_rec_tensor(rec, run, "predictions", a->nte, 8, GS_F64,
+		      "item,u,v,true,pred,score_0,score_1,score");
+	double *pd = rec->data;
+	for (int64_t i = 0; i < a->nte; i++) {
+		int64_t it = a->te[i];
+		const real *z = a->bestlg + it * 2;
+		double sum;
+		int best;
+		double mx = head_softmax_stats(z, 2, &sum, &best);
+		double row[8] = { (double)it,
+				  a->pu[it],
+				  a->pv[it],
+				  y[it],
+				  best,
+				  exp(z[0] - mx) / sum,
+				  exp(z[1] - mx) / sum,
+				  (double)z[1] - (double)z[0] };
+		memcpy(pd + i * 8, row, sizeof row);
+	}
+	return pair_auc(a, a->bestlg, a->te, a->nte);
 }
 
 /* The predictions record of a run: the test items' true and predicted
@@ -494,15 +621,21 @@ adapt_write_predictions(struct adapt *a, int run, gs_file *out, gs_rec *rec,
 	const struct adapt_opts *o = a->o;
 	const struct adapt_data *ds = a->ds;
 	int64_t C = a->C;
-	double tok = (double)adapt_predictions_tensor(rec, run, a->bestlg, a->te, a->nte, ds->y, C);
 
-	res->test_acc = tok / a->nte;
+	if (a->lp)
+		res->test_acc = linkpred_tensor(a, rec, run);
+	else
+		res->test_acc =
+		    (double)adapt_predictions_tensor(rec, run, a->bestlg, a->te, a->nte, ds->y, C) /
+		    a->nte;
 	gs_attr_set(rec, "task", adapt_task_name[o->task]);
 	gs_attr_set(rec, "dataset", ds->name);
 	gs_attr_set(rec, "precision", gemm_precision_name(gemm_precision()));
 	gs_attr_setf(rec, "classes", "%" PRId64, C);
 	if (a->link)
 		gs_attr_set(rec, "class_values", ds->cvals);
+	if (a->lp) /* the pairs of each part, as many edges as non-edges */
+		gs_attr_setf(rec, "pairs", "%d,%d,%d", a->ntr, a->nva, a->nte);
 	gs_attr_set(rec, "init",
 		    o->attr_only      ? "none"
 		    : o->no_pretrain  ? "random"
@@ -518,7 +651,7 @@ adapt_write_predictions(struct adapt *a, int run, gs_file *out, gs_rec *rec,
 		gs_attr_set(rec, "features", a->stage);
 	if (o->attributes)
 		gs_attr_setf(rec, "encoder_scale", "%.6g", (double)a->hb.es);
-	run_attrs(rec, res->epochs, res->best_epoch, a->ntr, res->val_acc);
+	run_attrs(rec, res->epochs, res->best_epoch, a->ntr, res->val_acc, a->lp);
 	adapt_emit(o, ds, out, rec);
 }
 
@@ -544,9 +677,9 @@ adapt_emit(const struct adapt_opts *o, const struct adapt_data *ds, gs_file *out
 		printf("%" PRId64 "\t%.0f", rec->id, row[0]);
 		if (names)
 			printf("\t%s", names[(int64_t)row[0]]);
-		printf("\t%.0f\t%.0f", row[1], row[2]);
-		for (int64_t c = 3; c < rec->cols; c++)
-			printf("\t%.6g", row[c]);
+		for (int64_t c = 1; c < rec->cols; c++) /* classes, node ids: integers */
+			printf(row[c] == floor(row[c]) && fabs(row[c]) < 1e15 ? "\t%.0f" : "\t%.6g",
+			       row[c]);
 		putchar('\n');
 	}
 	if (fflush(stdout) != 0 || ferror(stdout))
@@ -623,7 +756,7 @@ adapt_write_model(const struct adapt *a, const struct pretrained *pt, gs_file *m
 	gs_attr_set(rec, "dataset", ds->name);
 	gs_attr_setf(rec, "seed", "%" PRIu64, o->c.seed);
 	gs_attr_setf(rec, "runs", "%d..%d", o->first_run, o->first_run + o->runs - 1);
-	run_attrs(rec, a->kept_epochs, a->kept_best, a->kept_ntr, a->kept_acc);
+	run_attrs(rec, a->kept_epochs, a->kept_best, a->kept_ntr, a->kept_acc, 0);
 	gs_write1(mf, rec);
 }
 
@@ -723,6 +856,8 @@ adapt_opts_init(struct adapt_opts *o)
 	o->nval = 500;
 	o->ntest = 1000;
 	o->train_fraction = 1;
+	o->val_fraction = 0.05;
+	o->test_fraction = 0.1;
 	o->precision = "auto";
 	o->features_timeout = FEATCMD_TIMEOUT;
 }
@@ -751,7 +886,7 @@ adapt_stage(struct pretrained *pt, const struct adapt_opts *o, struct adapt_data
 		.timeout = o->features_timeout,
 		.scale = o->scale,
 		.fresh = o->no_pretrain,
-		.changes = o->task == ADAPT_LINK,
+		.changes = o->task == ADAPT_LINK || o->task == ADAPT_LINKPRED,
 		.quiet = o->c.quiet,
 		.g0 = o->task == ADAPT_GRAPH ? &ds->gs[0] : &ds->g,
 		.ngraphs = o->task == ADAPT_GRAPH ? ds->ng : 1,

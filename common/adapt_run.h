@@ -28,6 +28,7 @@
 #include "pretrained.h"
 #include "prof.h"
 #include "progress.h"
+#include "split.h"
 #include "stream.h"
 
 /* gcn-adapt's options: the tool parses them, the runs read them. */
@@ -38,15 +39,17 @@ struct adapt_opts {
 	int allow_cmd;		 /* --allow-features-command */
 	double features_timeout; /* --features-timeout */
 	int shipped;		 /* model is the shipped one, no --model given */
-	int task;		 /* ADAPT_NODE, ADAPT_LINK or ADAPT_GRAPH */
+	int task;		 /* ADAPT_NODE, ADAPT_LINK, ADAPT_GRAPH, ADAPT_LINKPRED */
 	int no_pretrain, freeze, runs, first_run, epochs, patience, head_width, scale, random_above;
 	int train_per_class, nval, ntest, attributes, attr_only, raw_concat;
 	int split_given;      /* --train-per-class, --val or --test was given */
 	char split_note[256]; /* the split followed the graph: said at the end */
 	double lr, wd, dropout, train_fraction;
-	const char *save_model; /* --save-model FILE, or NULL */
-	int predict;		/* --predict: apply a saved adapted model */
-	const char *train_opt;	/* the first option given that only adaptation takes */
+	double val_fraction, test_fraction; /* linkpred: the held-out edges */
+	const char *linkpred_opt;	    /* the first option given that only linkpred takes */
+	const char *save_model;		    /* --save-model FILE, or NULL */
+	int predict;			    /* --predict: apply a saved adapted model */
+	const char *train_opt;		    /* the first option given that only adaptation takes */
 	int label_set, task_set;
 	const char *precision;	 /* --precision: auto, fp32 or bf16 */
 	int tsv;		 /* --tsv: predictions as a table on stdout */
@@ -84,7 +87,13 @@ struct adapt {
 	const char *stage;	   /* its name, for the records */
 	real *pre;		   /* (M->n) the pre-trained values */
 	uint8_t *trained;	   /* (M->nt) the encoder tensors the runs train */
-	int from, embed, link;	   /* the lowest trained block; E trained; link task */
+	int from, embed, link;	   /* the lowest trained block; E trained; link decoder */
+	int lp;			   /* link prediction (link is set too) */
+	struct link_split ls;	   /* linkpred: the run's split */
+	int32_t *pu, *pv;	   /* linkpred: (NI) the run's pairs: the graph's edges, then
+				    * the run's non-edges (ls.nu, ls.nv) */
+	double *sc;		   /* linkpred: (NI) scratch, pair scores for the AUC */
+	int32_t *sy;		   /* linkpred: (NI) scratch, their classes */
 	int64_t N, d, C, hid, NI;
 	struct head hshape; /* the runs' head: its sizes only (head_shape()) */
 	batch b;	    /* the encoder's input (link: of the run) */
@@ -118,7 +127,7 @@ struct adapt {
 /* What a run gave. */
 struct adapt_result {
 	int epochs, best_epoch;
-	double val_acc, val_loss, test_acc;
+	double val_acc, val_loss, test_acc; /* linkpred: val and test AUC */
 };
 
 /* The defaults of every option (gcn-adapt(1)); o->c by copt_init(), with
@@ -172,7 +181,9 @@ void adapt_free(struct adapt *a);
  * Planetoid's (split_planetoid()); graph task, fold run mod 10 of
  * stratified 10-fold cross-validation (split_cv_run()); link task, 72/8/20
  * of the labelled edges (split_shares()) and the run's training graph
- * (its training edges and the unlabelled ones) as the encoder's batch.
+ * (its training edges and the unlabelled ones) as the encoder's batch;
+ * link prediction, split_links() with --val-fraction and --test-fraction,
+ * the training edges as the encoder's graph.
  * Dies with one line when the split does not fit the data.
  */
 void adapt_split_run(struct adapt *a, int run);
@@ -181,7 +192,8 @@ void adapt_split_run(struct adapt *a, int run);
  * One run on the split of adapt_split_run(): a fresh head over the
  * encoder, epochs of Adam until --epochs or --patience; the item logits
  * of the best validation epoch (the higher accuracy, then the lower loss)
- * go to a->bestlg, with --save-model its parameters to a->snapM and
+ * go to a->bestlg (link prediction: the higher validation AUC, then the
+ * lower loss), with --save-model its parameters to a->snapM and
  * a->snapH.  res gets the epochs and the best epoch's scores (not
  * test_acc: adapt_write_predictions() sets it).  Time complexity: epochs
  * times an encoder and head pass.

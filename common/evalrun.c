@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "auc.h"
 #include "err.h"
 #include "evalrun.h"
 
@@ -206,6 +207,46 @@ score(struct eval_run *u, const gs_rec *r, const int32_t *y, const int32_t *p, i
 	return 0;
 }
 
+/* A ranked run's AUC and AP over the items of r with a true class (its
+ * column checked already); 0, or -1 with msg. */
+static int
+rank_run(struct eval_run *u, const gs_rec *r, const char *where, char *msg, size_t len)
+{
+	int cs = gs_tensor_col(r, "score"), ct = gs_tensor_col(r, "true");
+	int64_t k = 0;
+
+	if (cs < 0)
+		cs = gs_tensor_col(r, "score_1");
+	if (u->C != 2 || cs < 0) {
+		snprintf(msg, len,
+			 "%s: run %" PRId64 ": the AUC ranks two classes by a 'score' or 'score_1' "
+			 "column; the run has %d classes%s",
+			 where, u->id, u->C, cs < 0 ? " and no such column" : "");
+		return -1;
+	}
+	double *sc = xmallocarray((size_t)r->rows + 1, sizeof *sc);
+	int32_t *yy = xmallocarray((size_t)r->rows + 1, sizeof *yy);
+	for (int64_t i = 0; i < r->rows; i++) {
+		double t = tensor_value(r, i * r->cols + ct);
+		if (t >= 0) {
+			sc[k] = tensor_value(r, i * r->cols + cs);
+			yy[k++] = (int32_t)t;
+		}
+	}
+	int rc = auc_scores(sc, yy, k, &u->auc, &u->ap);
+	free(sc);
+	free(yy);
+	if (rc != 0) {
+		snprintf(msg, len,
+			 "%s: run %" PRId64 ": no AUC: a score is not a number, or the scored "
+			 "items are of one class only",
+			 where, u->id);
+		return -1;
+	}
+	u->ranked = 1;
+	return 0;
+}
+
 static int
 add_run(struct eval_runs *rs, const gs_rec *r, const char *where, char *msg, size_t len)
 {
@@ -233,7 +274,9 @@ add_run(struct eval_runs *rs, const gs_rec *r, const char *where, char *msg, siz
 			 where, r->id, r->rows);
 		goto out;
 	}
-	if (score(&u, r, y, p, rows, where, msg, len) != 0)
+	if (score(&u, r, y, p, rows, where, msg, len) != 0 ||
+	    ((rs->want_auc || strcmp(u.task, "linkpred") == 0) &&
+	     rank_run(&u, r, where, msg, len) != 0))
 		goto out;
 	/* every run must score the same thing */
 	const struct eval_run *f = rs->n ? &rs->r[0] : &u;

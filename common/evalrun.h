@@ -11,6 +11,12 @@
  * 0) where the runs' items are kept (want_items), and, optionally, the
  * attribute classes=C (else C is the largest class seen + 1).  Every run
  * must have the task, dataset and class count of the first.
+ *
+ * Ranked runs (want_auc set, or task=linkpred, gcn-adapt's link
+ * prediction): two classes, 1 the positive, and a score column that ranks
+ * the items, 'score' or else 'score_1' (the probability of class 1); the
+ * AUC and the average precision of the scored items (auc.h) are computed
+ * besides the F1.
  */
 #ifndef GNN_EVALRUN_H
 #define GNN_EVALRUN_H
@@ -30,6 +36,8 @@ struct eval_run {
 	char *task, *dataset; /* its attributes ("" when absent) */
 	char *where;	      /* where it was read, for messages */
 	struct f1 f;
+	int ranked; /* auc and ap computed */
+	double auc, ap;
 	/* with want_items: the scored items (item, true class) in item
 	 * order, f.n of them (evalf1 --baseline pairs runs on them) */
 	int64_t *item;
@@ -41,6 +49,7 @@ struct eval_runs {
 	int n, cap;
 	int64_t items, skipped; /* items read; those without a true class */
 	int want_items;		/* keep each run's scored items: set after init */
+	int want_auc;		/* rank every run (evalf1 --auc): set after init */
 };
 
 void eval_runs_init(struct eval_runs *rs);
@@ -53,7 +62,9 @@ void eval_runs_free(struct eval_runs *rs);
  * that is not a class index, no 'item' column or an item that is not a
  * whole number (want_items), a bad classes=, no item with a true class, a
  * class outside 0..C-1, a task, dataset or class count other than the
- * first run's), and rs as it was but for its counts.
+ * first run's; a ranked run that is not binary, has no score column, a
+ * score that is not a number, or scored items of one class only), and rs
+ * as it was but for its counts.
  * Time: O(rows log rows + C + runs).
  */
 int eval_runs_add(struct eval_runs *rs, const gs_rec *r, const char *where, char *msg,

@@ -253,3 +253,127 @@ split_shares(const int32_t *lab, int64_t m, double test, double val, gsl_rng *r,
 	free(perm);
 	return *nva > 0 && *ntr > 0 && *nte > 0 ? 0 : -1;
 }
+
+void
+link_split_init(struct link_split *s)
+{
+	memset(s, 0, sizeof *s);
+	mask_buf_init(&s->mb);
+}
+
+void
+link_split_free(struct link_split *s)
+{
+	free(s->eu);
+	free(s->ev);
+	free(s->part);
+	free(s->nu);
+	free(s->nv);
+	mask_buf_free(&s->mb);
+	link_split_init(s);
+}
+
+int
+split_link_sizes(int64_t m, double val, double test, int64_t n[3])
+{
+	int64_t held = mask_count(val + test, m);
+
+	n[LSPLIT_TEST] = mask_count(test / (val + test), held);
+	n[LSPLIT_VAL] = held - n[LSPLIT_TEST];
+	n[LSPLIT_TRAIN] = m - held;
+	return n[0] > 0 && n[1] > 0 && n[2] > 0 ? 0 : -1;
+}
+
+/* s's arrays for m edges, kept from run to run */
+static void
+link_split_grow(struct link_split *s, int64_t m)
+{
+	if ((size_t)m + 1 <= s->cap)
+		return;
+	s->cap = (size_t)m + 1;
+	s->eu = xreallocarray(s->eu, s->cap, sizeof *s->eu);
+	s->ev = xreallocarray(s->ev, s->cap, sizeof *s->ev);
+	s->part = xreallocarray(s->part, s->cap, sizeof *s->part);
+	s->nu = xreallocarray(s->nu, s->cap, sizeof *s->nu);
+	s->nv = xreallocarray(s->nv, s->cap, sizeof *s->nv);
+}
+
+/* The held-out edges (mb's removed ones, sorted as the canonical list)
+ * to validation and test: each found by one merge pass, in the order of
+ * a permutation of them. */
+static void
+link_held_parts(struct link_split *s, gsl_rng *r)
+{
+	int64_t held = s->mb.r, e = 0;
+	int32_t *perm = xmallocarray((size_t)held + 1, sizeof *perm);
+	int64_t *at = xmallocarray((size_t)held + 1, sizeof *at);
+
+	memset(s->part, LSPLIT_TRAIN, (size_t)s->m);
+	for (int64_t k = 0; k < held; k++) {
+		while (s->eu[e] != s->mb.ru[k] || s->ev[e] != s->mb.rv[k])
+			e++;
+		at[k] = e++;
+	}
+	permutation(r, perm, held);
+	for (int64_t k = 0; k < held; k++)
+		s->part[at[perm[k]]] = k < s->n[LSPLIT_VAL] ? LSPLIT_VAL : LSPLIT_TEST;
+	free(perm);
+	free(at);
+}
+
+int
+split_links_fit(int32_t n, int64_t m, double val, double test, char *msg, size_t len)
+{
+	int64_t k[3];
+
+	if (split_link_sizes(m, val, test, k) != 0) {
+		snprintf(msg, len,
+			 "%" PRId64 " edges: too few to hold out %g for validation and %g for "
+			 "testing with an edge in every part (training, validation, test: %" PRId64
+			 ", %" PRId64 ", %" PRId64 " edges)",
+			 m, val, test, k[0], k[1], k[2]);
+		return -1;
+	}
+	if ((double)n * (n - 1) / 2 - (double)m < (double)m) {
+		snprintf(msg, len,
+			 "%" PRId32 " nodes, %" PRId64 " edges: only %.0f non-edges, and link "
+			 "prediction samples as many non-edges as edges",
+			 n, m, (double)n * (n - 1) / 2 - (double)m);
+		return -1;
+	}
+	return 0;
+}
+
+int
+split_links(struct link_split *s, const graph *g, double val, double test, gsl_rng *r, char *msg,
+	    size_t len)
+{
+	int64_t m = g->m;
+	struct mask_opts mo;
+
+	s->m = m;
+	if (split_links_fit(g->n, m, val, test, msg, len) != 0)
+		return -1;
+	split_link_sizes(m, val, test, s->n);
+	mask_opts_init(&mo);
+	mo.fraction = val + test;
+	mo.npos = 0;
+	mo.nneg = m;
+	mo.want = MASK_EDGES;
+	int rc = mask_edges(g, r, &mo, &s->mb);
+	if (rc != 0 || s->mb.r != s->n[1] + s->n[2])
+		die("split_links: mask_edges: %d for fraction %g", rc, mo.fraction); /* a bug */
+	link_split_grow(s, m);
+	graph_edges(g, s->eu, s->ev);
+	link_held_parts(s, r);
+	int32_t *perm = xmallocarray((size_t)m + 1, sizeof *perm);
+	permutation(r, perm, m);
+	for (int64_t i = 0; i < m; i++) {
+		s->nu[i] = s->mb.pu[perm[i]];
+		s->nv[i] = s->mb.pv[perm[i]];
+	}
+	free(perm);
+	s->tu = s->mb.eu;
+	s->tv = s->mb.ev;
+	return 0;
+}

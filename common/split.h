@@ -1,10 +1,13 @@
 /*
  * split.h - seeded stratified splits of classified items: a hold-out split
  * per run, K folds (gcn-adapt's graph task, linprobe), and gcn-adapt's
- * splits of a run (Planetoid's node split, a fold, shares of the edges).
+ * splits of a run (Planetoid's node split, a fold, shares of the edges,
+ * link prediction's edges and non-edges).
  *
  * Ownership: the caller owns every array (nothing here keeps a pointer);
- * a gsl_rng passed in stays the caller's.
+ * a gsl_rng passed in stays the caller's.  struct link_split owns its
+ * arrays (link_split_init()/link_split_free(); free of an initialised,
+ * unused one is a no-op) and reuses them from run to run.
  *
  * Every draw comes from common/rng.h streams, so a split depends only on
  * the classes, the seed and the run: the same for every arm of a
@@ -17,6 +20,9 @@
 #include <stdint.h>
 
 #include <gsl/gsl_rng.h>
+
+#include "graph.h"
+#include "mask.h"
 
 /* The fold stream of gcn-adapt's graph task ("folds"): split_folds() drawn
  * from (seed, SPLIT_FOLD_STREAM) gives gcn-adapt's folds. */
@@ -115,5 +121,57 @@ void split_cv_run(const int32_t *y, int64_t n, int C, int K, uint64_t seed, int 
  */
 int split_shares(const int32_t *lab, int64_t m, double test, double val, gsl_rng *r, int32_t *tr,
 		 int *ntr, int32_t *va, int *nva, int32_t *te, int *nte);
+
+/* The parts of a link prediction split. */
+enum { LSPLIT_TRAIN = 0, LSPLIT_VAL, LSPLIT_TEST };
+
+/* A link prediction split of one graph (gcn-adapt --task linkpred). */
+struct link_split {
+	int64_t m;	   /* the graph's edges */
+	int64_t n[3];	   /* edges of each part (LSPLIT_*), and as many non-edges */
+	int32_t *eu, *ev;  /* (m) the graph's edges in canonical order (graph_edges()) */
+	uint8_t *part;	   /* (m) the part of edge e */
+	int32_t *nu, *nv;  /* (m) the non-edges: n[0] training, then n[1] validation,
+			    * then n[2] test */
+	const int32_t *tu; /* (n[0]) the training edges, canonical order: the graph */
+	const int32_t *tv; /* the encoder sees (they point into mb) */
+	mask_buf mb;	   /* mask_edges()'s buffers */
+	size_t cap;
+};
+
+void link_split_init(struct link_split *s);
+void link_split_free(struct link_split *s);
+
+/*
+ * The part sizes of m edges: n[2] = round(test * m') and n[1] = m' - n[2]
+ * of the m' = round((val + test) * m) held-out edges (mask_count()'s
+ * rounding), n[0] = m - m'.  Returns 0, or -1 when a part is empty.
+ * val > 0, test > 0, val + test < 1.  Time complexity O(1).
+ */
+int split_link_sizes(int64_t m, double val, double test, int64_t n[3]);
+
+/*
+ * Can a graph of n nodes and m edges be split for link prediction
+ * (split_links())?  Returns 0, or -1 with a message in msg: a part would
+ * be empty, or the graph has fewer than m non-edges.  Time complexity O(1).
+ */
+int split_links_fit(int32_t n, int64_t m, double val, double test, char *msg, size_t len);
+
+/*
+ * Split the edges of g for link prediction, from r: mask_edges() takes
+ * out m' = n[1] + n[2] edges uniformly (split_link_sizes()) and samples
+ * m non-edges of g uniformly without repetition; a uniform permutation
+ * of the held-out edges gives the first n[1] to validation and the rest
+ * to test, and one of the non-edges gives the first n[0] to training,
+ * the next n[1] to validation, the last n[2] to test.  So every part has
+ * as many non-edges as edges; the parts are disjoint; no non-edge is an
+ * edge of g; the training edges (s->tu, s->tv) are g without the
+ * validation and test edges.  The same g, fractions and state of r give
+ * the same split.  Returns 0, or -1 with a message in msg when a part
+ * would be empty or g has fewer than m non-edges.
+ * Time complexity O(n + m log m); memory about 30 m bytes.
+ */
+int split_links(struct link_split *s, const graph *g, double val, double test, gsl_rng *r,
+		char *msg, size_t len);
 
 #endif

@@ -13,6 +13,10 @@
  * --baseline FILE pairs the runs with those of another arm scored on the
  * same splits (the same test items, run by run) and prints the mean of the
  * per-run differences with its paired t-interval (common/f1.h, f1_paired).
+ *
+ * Binary runs ranked by a score (gcn-adapt --task linkpred's, or any with
+ * --auc) also get the AUC and the average precision (common/auc.c), in
+ * the report and in the paired comparison.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -32,20 +36,27 @@
 #include "progress.h"
 #include "stream.h"
 
-enum { OPT_NAME = COPT_FIRST_TOOL, OPT_BASELINE, OPT_FORMAT, OPT_PER_CLASS, OPT_CONFUSION };
+enum {
+	OPT_NAME = COPT_FIRST_TOOL,
+	OPT_BASELINE,
+	OPT_FORMAT,
+	OPT_PER_CLASS,
+	OPT_CONFUSION,
+	OPT_AUC
+};
 enum { FMT_TABLE, FMT_TSV, FMT_YAML };
 static const char *const formats[] = { "table", "tsv", "yaml", NULL };
 #define MAX_BASELINES 64
 
 #define SYNOPSIS \
-	"evalf1 [-q] [-j threads] [-o file] [--baseline file] [--confusion]\n" \
+	"evalf1 [-q] [-j threads] [-o file] [--auc] [--baseline file] [--confusion]\n" \
 	"              [--format table|tsv|yaml] [--name name] [--per-class] [--progress]\n" \
 	"              [file ...]"
 
 struct opts {
 	struct copt c;
 	const char *name;
-	int format, per_class, confusion;
+	int format, per_class, confusion, auc;
 	const char *baseline[MAX_BASELINES]; /* --baseline files */
 	int nbase;
 };
@@ -53,7 +64,7 @@ struct opts {
 /* The main input's runs paired with one baseline's. */
 struct pairing {
 	const char *name;
-	struct f1_paired micro, macro;
+	struct f1_paired micro, macro, auc, ap; /* auc, ap: ranked runs */
 };
 
 static void
@@ -64,6 +75,9 @@ usage(FILE *f)
 	    "usage: " SYNOPSIS "\n"
 	    "  Reads prediction records (gcn-adapt) of one or many runs; prints F1 per run\n"
 	    "  and the mean and standard deviation over runs.\n"
+	    "      --auc               also the AUC and average precision of binary runs,\n"
+	    "                          ranked by their score (or score_1) column; always for\n"
+	    "                          gcn-adapt --task linkpred\n"
 	    "      --baseline FILE     pair the runs with FILE's (the same splits): the mean\n"
 	    "                          difference and its 95%% paired t-interval (repeatable)\n"
 	    "      --confusion         print each run's confusion matrix (rows true, columns predicted)\n"
@@ -85,6 +99,7 @@ static void
 parse(struct opts *o, int argc, char **argv)
 {
 	static const struct option lo[] = { COPT_LONGOPTS,
+					    { "auc", no_argument, NULL, OPT_AUC },
 					    { "baseline", required_argument, NULL, OPT_BASELINE },
 					    { "confusion", no_argument, NULL, OPT_CONFUSION },
 					    { "format", required_argument, NULL, OPT_FORMAT },
@@ -100,6 +115,9 @@ parse(struct opts *o, int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			copt_exit_ok();
+		case OPT_AUC:
+			o->auc = 1;
+			break;
 		case OPT_BASELINE:
 			if (!*optarg)
 				die_usage("--baseline: expected a file of predictions");
@@ -145,6 +163,7 @@ read_runs(const struct opts *o, int nfiles, char **files, int want_items, struct
 	gs_rec_init(&r);
 	eval_runs_init(rs);
 	rs->want_items = want_items;
+	rs->want_auc = o->auc;
 	for (int fi = 0; fi < (nfiles ? nfiles : 1); fi++) {
 		const char *path = nfiles ? files[fi] : "-";
 		gs_file *in = gs_open_in(path, msg, sizeof msg);
@@ -202,8 +221,8 @@ pair_with(const struct opts *o, const char *path, const struct eval_run *R, int 
 	read_runs(o, 1, files, 1, &base);
 	const struct eval_run *B = base.r;
 	int nb = base.n;
-	double *a = xmallocarray((size_t)n, 2 * sizeof *a),
-	       *b = xmallocarray((size_t)n, 2 * sizeof *b);
+	double *a = xmallocarray((size_t)n, 4 * sizeof *a),
+	       *b = xmallocarray((size_t)n, 4 * sizeof *b);
 
 	if (B[0].C != R[0].C || strcmp(B[0].task, R[0].task) != 0)
 		die("%s: task '%s', %d classes; the main input's: task '%s', %d classes", path,
@@ -228,10 +247,16 @@ pair_with(const struct opts *o, const char *path, const struct eval_run *R, int 
 		b[i] = B[i].f.micro;
 		a[n + i] = R[i].f.macro;
 		b[n + i] = B[i].f.macro;
+		a[2 * n + i] = R[i].auc;
+		b[2 * n + i] = B[i].auc;
+		a[3 * n + i] = R[i].ap;
+		b[3 * n + i] = B[i].ap;
 	}
 	P->name = path;
 	f1_paired(a, b, n, &P->micro);
 	f1_paired(a + n, b + n, n, &P->macro);
+	f1_paired(a + 2 * n, b + 2 * n, n, &P->auc); /* NaN unless ranked: not printed */
+	f1_paired(a + 3 * n, b + 3 * n, n, &P->ap);
 	free(a);
 	free(b);
 	eval_runs_free(&base);
@@ -267,7 +292,7 @@ paired_line(FILE *f, const struct opts *o, const char *base, const char *metric,
 
 /* The paired comparisons, after the report (table, yaml) or alone (tsv). */
 static void
-report_paired(FILE *f, const struct opts *o, const struct pairing *P, int np)
+report_paired(FILE *f, const struct opts *o, const struct pairing *P, int np, int ranked)
 {
 	if (o->format == FMT_TSV)
 		fprintf(f, "baseline\tmetric\truns\tmean\tbaseline_mean\tdiff_mean\tdiff_sd\t"
@@ -290,21 +315,44 @@ report_paired(FILE *f, const struct opts *o, const struct pairing *P, int np)
 			    &P[b].micro);
 		paired_line(f, o, P[b].name, o->format == FMT_TABLE ? "macro-F1" : "macro_f1",
 			    &P[b].macro);
+		if (ranked) {
+			paired_line(f, o, P[b].name, o->format == FMT_TABLE ? "AUC" : "auc",
+				    &P[b].auc);
+			paired_line(f, o, P[b].name, o->format == FMT_TABLE ? "AP" : "ap",
+				    &P[b].ap);
+		}
 	}
+}
+
+/* Ranked runs: the mean and standard deviation of the AUC (m[0], s[0])
+ * and of the AP (m[1], s[1]). */
+static void
+ranked_stats(const struct eval_run *R, int n, double m[2], double s[2])
+{
+	double *x = xmallocarray((size_t)n, 2 * sizeof *x);
+	for (int i = 0; i < n; i++) {
+		x[i] = R[i].auc;
+		x[n + i] = R[i].ap;
+	}
+	f1_mean_std(x, n, &m[0], &s[0]);
+	f1_mean_std(x + n, n, &m[1], &s[1]);
+	free(x);
 }
 
 static void
 report(FILE *f, const struct opts *o, const struct eval_run *R, int n)
 {
 	double *mi = xmallocarray((size_t)n, sizeof *mi), *ma = xmallocarray((size_t)n, sizeof *ma);
-	double mim, mis, mam, mas;
-	int C = R[0].C;
+	double mim, mis, mam, mas, rm[2], rs[2];
+	int C = R[0].C, rk = R[0].ranked;
 	for (int i = 0; i < n; i++) {
 		mi[i] = R[i].f.micro;
 		ma[i] = R[i].f.macro;
 	}
 	f1_mean_std(mi, n, &mim, &mis);
 	f1_mean_std(ma, n, &mam, &mas);
+	if (rk)
+		ranked_stats(R, n, rm, rs);
 
 	if (o->format == FMT_YAML) {
 		/* the attributes are data: quoted and escaped, so the YAML holds */
@@ -314,12 +362,17 @@ report(FILE *f, const struct opts *o, const struct eval_run *R, int n)
 		free(dataset);
 		fprintf(f, "micro_f1: {mean: %.6f, std: %.6f}\nmacro_f1: {mean: %.6f, std: %.6f}\n",
 			mim, mis, mam, mas);
+		if (rk)
+			fprintf(f, "auc: {mean: %.6f, std: %.6f}\nap: {mean: %.6f, std: %.6f}\n",
+				rm[0], rs[0], rm[1], rs[1]);
 		fprintf(f, "per_run:\n");
 		for (int i = 0; i < n; i++) {
 			fprintf(f,
 				"  - {run: %" PRId64 ", items: %" PRId64
 				", micro_f1: %.6f, macro_f1: %.6f",
 				R[i].id, R[i].f.n, R[i].f.micro, R[i].f.macro);
+			if (rk)
+				fprintf(f, ", auc: %.6f, ap: %.6f", R[i].auc, R[i].ap);
 			if (o->per_class) {
 				fprintf(f, ", per_class: [");
 				for (int c = 0; c < C; c++)
@@ -343,7 +396,7 @@ report(FILE *f, const struct opts *o, const struct eval_run *R, int n)
 			fprintf(f, "}\n");
 		}
 	} else if (o->format == FMT_TSV) {
-		fprintf(f, "run\titems\tmicro_f1\tmacro_f1");
+		fprintf(f, "run\titems\tmicro_f1\tmacro_f1%s", rk ? "\tauc\tap" : "");
 		if (o->per_class)
 			for (int c = 0; c < C; c++)
 				fprintf(f, "\tf1_class%d", c);
@@ -351,6 +404,8 @@ report(FILE *f, const struct opts *o, const struct eval_run *R, int n)
 		for (int i = 0; i < n; i++) {
 			fprintf(f, "%" PRId64 "\t%" PRId64 "\t%.6f\t%.6f", R[i].id, R[i].f.n,
 				R[i].f.micro, R[i].f.macro);
+			if (rk)
+				fprintf(f, "\t%.6f\t%.6f", R[i].auc, R[i].ap);
 			if (o->per_class)
 				for (int c = 0; c < C; c++)
 					isnan(R[i].f.per_class[c])
@@ -358,15 +413,23 @@ report(FILE *f, const struct opts *o, const struct eval_run *R, int n)
 					    : fprintf(f, "\t%.6f", R[i].f.per_class[c]);
 			fprintf(f, "\n");
 		}
-		fprintf(f, "mean\t\t%.6f\t%.6f\nstd\t\t%.6f\t%.6f\n", mim, mam, mis, mas);
+		if (rk)
+			fprintf(f,
+				"mean\t\t%.6f\t%.6f\t%.6f\t%.6f\nstd\t\t%.6f\t%.6f\t%.6f\t%.6f\n",
+				mim, mam, rm[0], rm[1], mis, mas, rs[0], rs[1]);
+		else
+			fprintf(f, "mean\t\t%.6f\t%.6f\nstd\t\t%.6f\t%.6f\n", mim, mam, mis, mas);
 	} else {
 		if (*R[0].task || *R[0].dataset)
 			fprintf(f, "%s%s%s, ", R[0].dataset, *R[0].task ? " " : "", R[0].task);
 		fprintf(f, "%d classes, %d run%s\n\n", C, n, n == 1 ? "" : "s");
-		fprintf(f, "%5s %8s %9s %9s\n", "run", "items", "micro-F1", "macro-F1");
+		fprintf(f, "%5s %8s %9s %9s", "run", "items", "micro-F1", "macro-F1");
+		fprintf(f, rk ? " %9s %9s\n" : "\n", "AUC", "AP");
 		for (int i = 0; i < n; i++) {
 			fprintf(f, "%5" PRId64 " %8" PRId64 " %9.2f %9.2f", R[i].id, R[i].f.n,
 				100 * R[i].f.micro, 100 * R[i].f.macro);
+			if (rk)
+				fprintf(f, " %9.2f %9.2f", 100 * R[i].auc, 100 * R[i].ap);
 			if (o->per_class) {
 				fprintf(f, "   per class:");
 				for (int c = 0; c < C; c++)
@@ -389,6 +452,9 @@ report(FILE *f, const struct opts *o, const struct eval_run *R, int n)
 		    f,
 		    "\nmicro-F1 %.2f ± %.2f   macro-F1 %.2f ± %.2f   (mean ± std over %d run%s, in %%)\n",
 		    100 * mim, 100 * mis, 100 * mam, 100 * mas, n, n == 1 ? "" : "s");
+		if (rk)
+			fprintf(f, "AUC %.2f ± %.2f   AP %.2f ± %.2f   (in %%)\n", 100 * rm[0],
+				100 * rs[0], 100 * rm[1], 100 * rs[1]);
 	}
 	free(mi);
 	free(ma);
@@ -417,7 +483,7 @@ main(int argc, char **argv)
 	if (o.nbase == 0 || o.format != FMT_TSV)
 		report(mem, &o, R, n);
 	if (o.nbase)
-		report_paired(mem, &o, P, o.nbase);
+		report_paired(mem, &o, P, o.nbase, R[0].ranked);
 	if (fclose(mem) != 0)
 		die("out of memory");
 

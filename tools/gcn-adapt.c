@@ -14,7 +14,10 @@
  * the head's node outputs h go through relu, then [h_u ; h_v] -> Linear ->
  * relu -> dropout -> Linear; each run splits the edges 72/8/20 into
  * training, validation and test, and the encoder and the head see the
- * training edges only).
+ * training edges only); and link prediction (--task linkpred: will this
+ * pair be an edge?  Each run holds out validation and test edges, with as
+ * many sampled non-edges, from the graph the encoder sees; the same
+ * decoder scores a pair's two classes, non-edge and edge).
  *
  * Items without a class (a negative one, or a graph without a label
  * record) are never trained on, validated or tested: the splits are drawn
@@ -67,7 +70,9 @@ enum {
 	OPT_PRECISION,
 	OPT_ALLOW_CMD,
 	OPT_FEATURES_TIMEOUT,
-	OPT_TSV
+	OPT_TSV,
+	OPT_TEST_FRACTION,
+	OPT_VAL_FRACTION
 };
 
 #define SYNOPSIS \
@@ -78,8 +83,9 @@ enum {
 	"                 [--lr x] [--model file] [--no-pretrain] [--patience n]\n" \
 	"                 [--precision p] [--predict] [--progress] [--random-above] [--raw-concat]\n" \
 	"                 [--runs n] [--save-model file] [--scale minmax|log]\n" \
-	"                 [--task node|link|graph] [--test n] [--train-fraction x]\n" \
-	"                 [--train-per-class n] [--tsv] [--val n] [file ...]"
+	"                 [--task node|link|graph|linkpred] [--test n] [--test-fraction x]\n" \
+	"                 [--train-fraction x] [--train-per-class n] [--tsv] [--val n]\n" \
+	"                 [--val-fraction x] [file ...]"
 
 static const struct option longopts[] = {
 	COPT_LONGOPTS,
@@ -109,9 +115,11 @@ static const struct option longopts[] = {
 	{ "task", required_argument, NULL, OPT_TASK },
 	{ "tsv", no_argument, NULL, OPT_TSV },
 	{ "test", required_argument, NULL, OPT_TEST },
+	{ "test-fraction", required_argument, NULL, OPT_TEST_FRACTION },
 	{ "train-fraction", required_argument, NULL, OPT_TRAIN_FRACTION },
 	{ "train-per-class", required_argument, NULL, OPT_TRAIN_PER_CLASS },
 	{ "val", required_argument, NULL, OPT_VAL },
+	{ "val-fraction", required_argument, NULL, OPT_VAL_FRACTION },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -166,17 +174,20 @@ usage(FILE *f, const struct adapt_opts *o)
 	    "  -s, --seed N            random seed; run r draws from stream (seed, r) [0]\n"
 	    "      --scale MODE        input features: minmax (the paper's) or log [minmax]\n"
 	    "  -t, --text              write the text form\n"
-	    "      --task TASK         node, link or graph classification [node; --predict:\n"
-	    "                          the model's]\n"
+	    "      --task TASK         node, link or graph classification, or linkpred (link\n"
+	    "                          prediction) [node; --predict: the model's]\n"
 	    "      --test N            test nodes per run (node task) [%d]\n"
+	    "      --test-fraction X   linkpred: share of the edges held out for testing [%g]\n"
 	    "      --train-fraction X  use this share of the training labels (paper Fig. 4) [1]\n"
 	    "      --train-per-class N labelled training nodes per class [%d]\n"
 	    "      --tsv               the predictions as a table on stdout (with the nodes'\n"
 	    "                          names, when the graph has them), not a stream\n"
 	    "      --val N             validation nodes per run (node task) [%d]\n"
+	    "      --val-fraction X    linkpred: share of the edges held out for validation [%g]\n"
 	    "      --version           print the version\n",
 	    o->dropout, o->epochs, o->features_timeout, o->head_width, o->label, o->c.level, o->lr,
-	    o->patience, o->precision, o->runs, o->ntest, o->train_per_class, o->nval);
+	    o->patience, o->precision, o->runs, o->ntest, o->test_fraction, o->train_per_class,
+	    o->nval, o->val_fraction);
 }
 
 /* The long name of option ch when only adaptation takes it (for
@@ -194,6 +205,31 @@ train_only(int ch)
 			if (longopts[i].val == ch)
 				name = longopts[i].name;
 	return name;
+}
+
+/* Link prediction's options: theirs only with it, and what it does not
+ * take. */
+static void
+check_linkpred(const struct adapt_opts *o)
+{
+	if (o->task != ADAPT_LINKPRED) {
+		if (o->linkpred_opt)
+			die_usage("--%s is for --task linkpred", o->linkpred_opt);
+		return;
+	}
+	if (o->val_fraction + o->test_fraction >= 1)
+		die_usage("--val-fraction %g and --test-fraction %g: together below 1, so that "
+			  "training edges are left",
+			  o->val_fraction, o->test_fraction);
+	if (o->train_fraction != 1)
+		die_usage("--train-fraction is for the node and link tasks; --task linkpred "
+			  "trains on every training pair");
+	if (o->split_given)
+		die_usage("--train-per-class, --val and --test are the node task's; "
+			  "--task linkpred takes --val-fraction and --test-fraction");
+	if (o->save_model)
+		die_usage("--save-model: not for --task linkpred (--predict has no pairs to "
+			  "score)");
 }
 
 /* The options together: what --predict takes, what adaptation's options
@@ -226,6 +262,7 @@ check(struct adapt_opts *o)
 			  o->save_model, o->model);
 	if (o->raw_concat && !o->attributes)
 		die_usage("--raw-concat is for --attributes");
+	check_linkpred(o);
 	if (o->attr_only && (o->attributes || o->no_pretrain || o->model))
 		die_usage(
 		    "--attr-only uses no encoder: it takes no --model, --no-pretrain or --attributes");
@@ -339,6 +376,10 @@ set_option(struct adapt_opts *o, int ch, char **argv)
 		o->ntest = (int)opt_ll(optarg, 1, 1 << 30, "--test");
 		o->split_given = 1;
 		break;
+	case OPT_TEST_FRACTION:
+		o->test_fraction = opt_double(optarg, 1e-9, 1 - 1e-9, "--test-fraction");
+		o->linkpred_opt = "test-fraction";
+		break;
 	case OPT_TRAIN_PER_CLASS:
 		o->train_per_class = (int)opt_ll(optarg, 1, 1 << 30, "--train-per-class");
 		o->split_given = 1;
@@ -349,6 +390,10 @@ set_option(struct adapt_opts *o, int ch, char **argv)
 	case OPT_VAL:
 		o->nval = (int)opt_ll(optarg, 1, 1 << 30, "--val");
 		o->split_given = 1;
+		break;
+	case OPT_VAL_FRACTION:
+		o->val_fraction = opt_double(optarg, 1e-9, 1 - 1e-9, "--val-fraction");
+		o->linkpred_opt = "val-fraction";
 		break;
 	default:
 		copt_bad_option(ch, argv, SYNOPSIS);
@@ -443,9 +488,9 @@ adapt_main(struct adapt_opts *o, int argc, char **argv)
 		if (o->save_model)
 			adapt_keep_run(&a, run, &res);
 		if (copt_show_progress(&o->c))
-			warnx_("run %d/%d: %d epochs (best %d), val %.3f, test %.3f", run + 1,
-			       o->first_run + o->runs, res.epochs, res.best_epoch, res.val_acc,
-			       res.test_acc);
+			warnx_("run %d/%d: %d epochs (best %d), val %s%.3f, test %s%.3f", run + 1,
+			       o->first_run + o->runs, res.epochs, res.best_epoch,
+			       a.lp ? "AUC " : "", res.val_acc, a.lp ? "AUC " : "", res.test_acc);
 	}
 	if (mf)
 		adapt_write_model(&a, &pt, mf, &rec);

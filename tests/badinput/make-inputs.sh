@@ -426,3 +426,12 @@ npyh() { printf '\223NUMPY\001\000\166\000%-117s\n' "$1"; }
 # graph-import -f linqs: a header line is skipped with one warning
 printf 'node label\n31 Theory\n7 Rule\n5 Theory\n' >gi-hdr.content
 printf '7 31\n5 7\n' >gi-hdr.cites
+# ---- issue 40: gcn-adapt --task linkpred, evalf1 --auc ----
+# three edges: too few for a training, a validation and a test edge
+printf '0 1\n1 2\n2 3\n' >lp-few.el
+# K6: 15 edges and no non-edge to sample
+awk 'BEGIN { for (i = 0; i < 6; i++) for (j = i + 1; j < 6; j++) print i, j }' >lp-k6.el
+# predictions of three classes, with a score column
+printf '##gnnstream 1\n@tensor id=0 name=predictions rows=3 cols=3 type=f64 columns=true,pred,score\n0 0 1\n1 1 2\n2 2 3\n@end\n' >pred-3class.txt
+# binary predictions whose true classes are all 1
+printf '##gnnstream 1\n@tensor id=0 name=predictions rows=2 cols=3 type=f64 columns=true,pred,score\n1 1 0.5\n1 0 0.2\n@end\n' >pred-oneclass.txt

@@ -1,6 +1,7 @@
 /*
  * test_split.c - seeded stratified splits (common/split.c): the hold-out
- * split's counts, the folds gcn-adapt and linprobe share.
+ * split's counts, the folds gcn-adapt and linprobe share; link
+ * prediction's split of edges and non-edges (split_links).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include <criterion/criterion.h>
 
 #include "err.h"
+#include "graph.h"
 #include "rng.h"
 #include "split.h"
 
@@ -162,4 +164,107 @@ Test(split, folds_are_gcn_adapts_and_stratified)
 		for (int f = 1; f < 4; f++)
 			cr_expect(abs(per[c][f] - per[c][0]) <= 1, "class %d: %d and %d", c,
 				  per[c][0], per[c][f]);
+}
+
+/* A ring of n nodes with chords i -- i+3: 2n edges, for the link split. */
+static void
+ring_graph(graph *g, int32_t n)
+{
+	int32_t *u = malloc(2 * (size_t)n * sizeof *u), *v = malloc(2 * (size_t)n * sizeof *v);
+	char msg[256];
+
+	for (int32_t i = 0; i < n; i++) {
+		u[2 * i] = i;
+		v[2 * i] = (i + 1) % n;
+		u[2 * i + 1] = i;
+		v[2 * i + 1] = (i + 3) % n;
+	}
+	graph_init(g);
+	cr_assert_eq(graph_build(g, n, 2 * (int64_t)n, u, v, GRAPH_STRICT, NULL, msg, sizeof msg),
+		     0, "%s", msg);
+	free(u);
+	free(v);
+}
+
+Test(split, links_parts_are_disjoint_and_the_training_graph_lacks_the_held_out)
+{
+	graph g, t;
+	struct link_split s;
+	char msg[256];
+	gsl_rng *r = rng_new(7, 0);
+
+	ring_graph(&g, 50); /* 100 edges: 10 test, 5 validation, 85 training */
+	link_split_init(&s);
+	cr_assert_eq(split_links(&s, &g, 0.05, 0.1, r, msg, sizeof msg), 0, "%s", msg);
+	cr_assert(s.m == 100 && s.n[0] == 85 && s.n[1] == 5 && s.n[2] == 10);
+	int64_t cnt[3] = { 0 };
+	for (int64_t e = 0; e < s.m; e++) {
+		cr_assert(graph_has_edge(&g, s.eu[e], s.ev[e]));
+		cnt[s.part[e]]++;
+	}
+	cr_assert(cnt[0] == 85 && cnt[1] == 5 && cnt[2] == 10);
+	/* the training edges: exactly the edges of part 0 */
+	graph_init(&t);
+	cr_assert_eq(graph_build(&t, g.n, s.n[0], s.tu, s.tv, GRAPH_STRICT, NULL, msg, sizeof msg),
+		     0, "%s", msg);
+	for (int64_t e = 0; e < s.m; e++)
+		cr_assert_eq(graph_has_edge(&t, s.eu[e], s.ev[e]), s.part[e] == LSPLIT_TRAIN,
+			     "edge %d-%d", s.eu[e], s.ev[e]);
+	/* non-edges: of g, distinct (as u < v), as many as edges */
+	for (int64_t i = 0; i < s.m; i++) {
+		cr_assert(s.nu[i] < s.nv[i] && !graph_has_edge(&g, s.nu[i], s.nv[i]));
+		for (int64_t j = 0; j < i; j++)
+			cr_assert(s.nu[i] != s.nu[j] || s.nv[i] != s.nv[j]);
+	}
+	graph_free(&t);
+	link_split_free(&s);
+	graph_free(&g);
+	gsl_rng_free(r);
+}
+
+Test(split, links_are_reproducible_and_follow_the_seed)
+{
+	graph g;
+	struct link_split a, b;
+	char msg[256];
+	gsl_rng *r1 = rng_new(3, 1), *r2 = rng_new(3, 1), *r3 = rng_new(3, 2);
+
+	ring_graph(&g, 40);
+	link_split_init(&a);
+	link_split_init(&b);
+	cr_assert_eq(split_links(&a, &g, 0.1, 0.2, r1, msg, sizeof msg), 0);
+	cr_assert_eq(split_links(&b, &g, 0.1, 0.2, r2, msg, sizeof msg), 0);
+	cr_assert(memcmp(a.part, b.part, (size_t)a.m) == 0);
+	cr_assert(memcmp(a.nu, b.nu, (size_t)a.m * sizeof *a.nu) == 0);
+	cr_assert(memcmp(a.nv, b.nv, (size_t)a.m * sizeof *a.nv) == 0);
+	cr_assert_eq(split_links(&b, &g, 0.1, 0.2, r3, msg, sizeof msg), 0);
+	cr_assert(memcmp(a.part, b.part, (size_t)a.m) != 0, "another run, another split");
+	link_split_free(&a);
+	link_split_free(&b);
+	graph_free(&g);
+	gsl_rng_free(r1);
+	gsl_rng_free(r2);
+	gsl_rng_free(r3);
+}
+
+Test(split, links_refuse_too_few_edges_or_non_edges)
+{
+	graph g;
+	struct link_split s;
+	char msg[256];
+	gsl_rng *r = rng_new(1, 0);
+	int64_t n[3];
+
+	cr_assert_eq(split_link_sizes(5, 0.05, 0.1, n), -1); /* 0 validation edges */
+	cr_assert_eq(split_link_sizes(20, 0.05, 0.1, n), 0);
+	cr_assert(n[0] == 17 && n[1] == 1 && n[2] == 2);
+	ring_graph(&g, 8); /* 16 edges of 28 pairs: 12 non-edges, 16 wanted */
+	link_split_init(&s);
+	cr_assert_eq(split_links(&s, &g, 0.2, 0.2, r, msg, sizeof msg), -1);
+	cr_assert(strstr(msg, "only 12 non-edges"), "%s", msg);
+	cr_assert_eq(split_links(&s, &g, 0.01, 0.02, r, msg, sizeof msg), -1);
+	cr_assert(strstr(msg, "too few"), "%s", msg);
+	link_split_free(&s);
+	graph_free(&g);
+	gsl_rng_free(r);
 }
