@@ -54,6 +54,30 @@ int import_movielens(const struct import_opts *o, const char *dir, gs_file *out,
 /* An edge list ("-": standard input), one graph.  Time: O(lines + m log m). */
 int import_edgelist(const struct import_opts *o, const char *file, gs_file *out, char *msg,
 		    size_t msglen);
+/*
+ * A graph file that igraph's C library reads (import_igraph.c): format
+ * "graphml", "gml", "pajek", "lgl", "ncol" or "dimacs" (max-flow or edge
+ * problems); file "-" is standard input, plain or gzip.  One graph record
+ * (self-loops dropped, repeated and reciprocal edges merged, a directed
+ * graph's direction dropped with a warning), a names record where the
+ * format names its nodes (GraphML's node ids, GML's labels else ids,
+ * Pajek's labels, LGL's and NCOL's names; each valid and distinct, else an
+ * error), and the numeric and boolean node attributes as an 'attributes'
+ * f32 tensor; the other attributes are listed in a warning.  An unknown
+ * format is misuse (-2).  Time: O(file + m log m) after igraph's parse.
+ */
+int import_igraph(const struct import_opts *o, const char *format, const char *file, gs_file *out,
+		  char *msg, size_t msglen);
+/*
+ * A Matrix Market file (import_mtx.c): a square "coordinate" matrix,
+ * pattern, real or integer, general, symmetric or skew-symmetric, as the
+ * graph of its nonzeros off the diagonal (node i is row i+1; values are
+ * not kept; a general matrix that is not symmetric has its direction
+ * dropped, with a warning).  An array-format, complex or non-square matrix
+ * is refused.  Time: O(lines + m log m).
+ */
+int import_mtx(const struct import_opts *o, const char *file, gs_file *out, char *msg,
+	       size_t msglen);
 
 /* ---- for the importers ---- */
 

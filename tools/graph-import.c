@@ -18,7 +18,21 @@
 
 enum { OPT_ATTRIBUTES = COPT_FIRST_TOOL, OPT_ATTR_DIM, OPT_NAME, OPT_NODES, OPT_SKIP_UNKNOWN };
 
-enum fmt { FMT_NONE, FMT_LINQS, FMT_TU, FMT_MOVIELENS, FMT_EDGELIST };
+enum fmt {
+	FMT_NONE,
+	FMT_LINQS,
+	FMT_TU,
+	FMT_MOVIELENS,
+	FMT_EDGELIST,
+	FMT_GRAPHML, /* FMT_GRAPHML..FMT_DIMACS: through igraph (import_igraph.c) */
+	FMT_GML,
+	FMT_PAJEK,
+	FMT_LGL,
+	FMT_NCOL,
+	FMT_DIMACS,
+	FMT_MTX,
+	FMT_LAST = FMT_MTX
+};
 
 struct opts {
 	struct copt c;
@@ -28,7 +42,8 @@ struct opts {
 };
 
 #define SYNOPSIS \
-	"graph-import -f linqs | tu | movielens | edgelist [-qt] [-l level]\n" \
+	"graph-import -f linqs | tu | movielens | edgelist | graphml | gml | pajek |\n" \
+	"                    lgl | ncol | dimacs | mtx [-qt] [-l level]\n" \
 	"                    [-o file] [--attributes file] [--attr-dim n] [--name name]\n" \
 	"                    [--nodes n] [--skip-unknown] file ..."
 
@@ -42,6 +57,8 @@ usage(FILE *f)
 	    "  graph-import -f tu PREFIX              TU format: PREFIX_A.txt, PREFIX_graph_indicator.txt, ...\n"
 	    "  graph-import -f movielens DIR          MovieLens 100K (u.data) or 1M (ratings.dat)\n"
 	    "  graph-import -f edgelist [FILE]        'u v [label]' lines, one graph\n"
+	    "  graph-import -f graphml|gml|pajek|lgl|ncol|dimacs FILE   read by igraph, one graph\n"
+	    "  graph-import -f mtx FILE               Matrix Market: a square coordinate matrix\n"
 	    "  Each FILE may also be stored as FILE.gz.\n"
 	    "      --attributes FILE  linqs: sparse node attributes, 'id feature value' lines\n"
 	    "      --attr-dim N       linqs: attribute columns of --attributes [largest feature + 1]\n"
@@ -60,7 +77,8 @@ usage(FILE *f)
 	    "      --version          print the version\n");
 }
 
-static const char *const fnames[] = { "", "linqs", "tu", "movielens", "edgelist" };
+static const char *const fnames[] = { "",    "linqs", "tu",  "movielens", "edgelist", "graphml",
+				      "gml", "pajek", "lgl", "ncol",	  "dimacs",   "mtx" };
 
 /* The options into o; returns the number of file operands (argv + optind). */
 static int
@@ -85,12 +103,13 @@ parse(struct opts *o, int argc, char **argv)
 		switch (ch) {
 		case 'f':
 			o->format = FMT_NONE;
-			for (f = 1; f <= FMT_EDGELIST; f++)
+			for (f = 1; f <= FMT_LAST; f++)
 				if (strcmp(optarg, fnames[f]) == 0)
 					o->format = f;
 			if (o->format == FMT_NONE)
 				die_usage(
-				    "-f: unknown format '%s' (linqs, tu, movielens or edgelist)",
+				    "-f: unknown format '%s' (linqs, tu, movielens, edgelist, "
+				    "graphml, gml, pajek, lgl, ncol, dimacs or mtx)",
 				    optarg);
 			break;
 		case 'h':
@@ -127,11 +146,15 @@ parse(struct opts *o, int argc, char **argv)
 static void
 validate(const struct opts *o, int nfiles)
 {
-	static const int want_lo[] = { 0, 2, 1, 1, 0 }, want_hi[] = { 0, 2, 1, 1, 1 };
-	static const char *const args[] = { "", "CONTENT CITES", "PREFIX", "DIR", "[FILE]" };
+	static const int want_lo[] = { 0, 2, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1 },
+			 want_hi[] = { 0, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	static const char *const args[] = { "",	      "CONTENT CITES", "PREFIX", "DIR",
+					    "[FILE]", "FILE",	       "FILE",	 "FILE",
+					    "FILE",   "FILE",	       "FILE",	 "FILE" };
 
 	if (o->format == FMT_NONE)
-		die_usage("no -f FORMAT (linqs, tu, movielens or edgelist)");
+		die_usage("no -f FORMAT (linqs, tu, movielens, edgelist, graphml, gml, pajek, lgl, "
+			  "ncol, dimacs or mtx)");
 	if (nfiles < want_lo[o->format] || nfiles > want_hi[o->format])
 		die_usage("-f %s takes %s, not %d file argument%s", fnames[o->format],
 			  args[o->format], nfiles, nfiles == 1 ? "" : "s");
@@ -154,6 +177,15 @@ import(const struct opts *o, char **files, int nfiles, gs_file *out, char *msg, 
 		return import_tu(&o->io, files[0], out, msg, len);
 	case FMT_MOVIELENS:
 		return import_movielens(&o->io, files[0], out, msg, len);
+	case FMT_GRAPHML:
+	case FMT_GML:
+	case FMT_PAJEK:
+	case FMT_LGL:
+	case FMT_NCOL:
+	case FMT_DIMACS:
+		return import_igraph(&o->io, fnames[o->format], files[0], out, msg, len);
+	case FMT_MTX:
+		return import_mtx(&o->io, files[0], out, msg, len);
 	default:
 		return import_edgelist(&o->io, nfiles ? files[0] : "-", out, msg, len);
 	}
