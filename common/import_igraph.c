@@ -28,10 +28,12 @@
  * context argument, so the first error's text is kept here, for the one
  * import running in this thread.  igraph calls the handler where the error
  * is found and again on the way out; the first call is the precise one.
+ * Warnings are kept too (the first, and a count: igraph may warn once a
+ * node), and said only when the import succeeds, so that a failure is
+ * one line.
  */
-static _Thread_local char ig_reason[512];
-static _Thread_local const char *ig_path;
-static _Thread_local int ig_quiet;
+static _Thread_local char ig_reason[512], ig_warned[512];
+static _Thread_local int64_t ig_nwarn;
 
 static void
 ig_error(const char *reason, const char *file, int line, igraph_error_t e)
@@ -49,12 +51,8 @@ ig_warning(const char *reason, const char *file, int line)
 {
 	(void)file;
 	(void)line;
-	if (!ig_quiet) {
-		char buf[512];
-		snprintf(buf, sizeof buf, "%s", reason);
-		err_one_line(buf);
-		warnx_("%s: igraph: %s", ig_path, buf);
-	}
+	if (ig_nwarn++ == 0)
+		snprintf(ig_warned, sizeof ig_warned, "%s", reason);
 }
 
 /* The formats, by their -f names. */
@@ -81,6 +79,7 @@ struct ig {
 	const char *names_a; /* the attribute the names came from */
 	char ignored[1024];  /* the attributes not kept, for the warning */
 	const char *ign_kind;
+	int64_t unlabelled; /* GML: 1 + the first node without a label, or 0 */
 };
 
 /* ---- the file into memory ---- */
@@ -153,8 +152,8 @@ parse(struct ig *I)
 	if (f == NULL)
 		return lr_fail(I->r.err, "%s: %s", I->r.path, strerror(errno));
 	ig_reason[0] = '\0';
-	ig_path = I->r.path;
-	ig_quiet = I->o->quiet;
+	ig_warned[0] = '\0';
+	ig_nwarn = 0;
 	old_err = igraph_set_error_handler(ig_error);
 	old_warn = igraph_set_warning_handler(ig_warning);
 	old_attr = igraph_set_attribute_table(&igraph_cattribute_table);
@@ -197,14 +196,6 @@ take_edges(struct ig *I)
 	/* DIMACS edge problems are undirected, but igraph gives them the
 	 * direction asked for (max-flow problems need it) */
 	I->directed = igraph_is_directed(&I->g) && strcmp(I->problem, "edge") != 0;
-	if (!I->o->quiet && I->directed)
-		warnx_("%s: a directed graph: direction dropped, each pair of nodes linked "
-		       "either way is one edge",
-		       I->r.path);
-	if (!I->o->quiet && (I->es.loops > 0 || I->es.dups > 0))
-		warnx_("%s: dropped %" PRId64 " self-loop(s), merged %" PRId64
-		       " repeated or reciprocal edge(s)",
-		       I->r.path, I->es.loops, I->es.dups);
 	return 0;
 }
 
@@ -256,10 +247,7 @@ names_fallback(struct ig *I, const char *a)
 	if (I->fmt == IG_GML && strcmp(a, "label") == 0)
 		for (igraph_integer_t v = 0; v < I->n; v++)
 			if (VAS(&I->g, a, v)[0] == '\0') {
-				if (!I->o->quiet)
-					warnx_("%s: node %" PRId64 " has no label: the nodes "
-					       "are named by their ids",
-					       I->r.path, (int64_t)v);
+				I->unlabelled = v + 1;
 				return "id";
 			}
 	return a;
@@ -395,10 +383,6 @@ take_attributes(struct ig *I)
 		ignore(I, "edge", igraph_strvector_get(&en, i), NULL);
 	for (int64_t i = 0; i < igraph_strvector_size(&gn); i++)
 		ignore(I, "graph", igraph_strvector_get(&gn, i), NULL);
-	if (I->ignored[0] != '\0' && !I->o->quiet) {
-		err_one_line(I->ignored);
-		warnx_("%s: ignored attributes: %s", I->r.path, I->ignored);
-	}
 	igraph_strvector_destroy(&gn);
 	igraph_strvector_destroy(&vn);
 	igraph_strvector_destroy(&en);
@@ -406,6 +390,39 @@ take_attributes(struct ig *I)
 	igraph_vector_int_destroy(&vt);
 	igraph_vector_int_destroy(&et);
 	return 0;
+}
+
+/* ---- what was changed or left out, said once the import succeeded ---- */
+static void
+tell(struct ig *I)
+{
+	const char *p = I->r.path;
+
+	if (I->o->quiet)
+		return;
+	if (ig_nwarn > 0) {
+		err_one_line(ig_warned);
+		if (ig_nwarn == 1)
+			warnx_("%s: igraph: %s", p, ig_warned);
+		else
+			warnx_("%s: igraph: %s (and %" PRId64 " more warnings)", p, ig_warned,
+			       ig_nwarn - 1);
+	}
+	if (I->directed)
+		warnx_("%s: a directed graph: direction dropped, each pair of nodes linked "
+		       "either way is one edge",
+		       p);
+	if (I->es.loops > 0 || I->es.dups > 0)
+		warnx_("%s: dropped %" PRId64 " self-loop(s), merged %" PRId64
+		       " repeated or reciprocal edge(s)",
+		       p, I->es.loops, I->es.dups);
+	if (I->unlabelled > 0)
+		warnx_("%s: node %" PRId64 " has no label: the nodes are named by their ids", p,
+		       I->unlabelled - 1);
+	if (I->ignored[0] != '\0') {
+		err_one_line(I->ignored);
+		warnx_("%s: ignored attributes: %s", p, I->ignored);
+	}
 }
 
 /* ---- write: the graph, its names, its attributes ---- */
@@ -479,8 +496,10 @@ import_igraph(const struct import_opts *o, const char *format, const char *file,
 		rc = take_names(&I);
 	if (rc == 0)
 		rc = take_attributes(&I);
-	if (rc == 0)
+	if (rc == 0) {
+		tell(&I);
 		write_graph(&I, out, file);
+	}
 	ig_free(&I);
 	return rc;
 }

@@ -397,3 +397,11 @@ printf '1, 2\n' >ctl_A.txt
 printf '##gnnstream 1\n@tensor id=0 name=predictions rows=1 cols=2 type=i32 columns=true,pred\n0\t0\n@tensor id=1 name=predictions rows=1 cols=2 type=i32 columns=true,pred task=\rx\n1\t1\n@end\n' >ev-ctl.txt
 # a checkpoint tensor whose name holds control bytes (\001, \b)
 ed ck.txt ck-ctl.txt 's/^@param name=mix\.rank\.alpha /@param name=mix.rank.alp\x01\x08 /'
+
+# ---- graph-import: the graph formats ----
+printf '<?xml version="1.0"?>\n<graphml><graph edgedefault="undirected"><node id="a"/>\n</grap>\n' >broken.graphml
+printf 'graph [ node [ id 1 label "a" ] node [ id 2 label "a" ] edge [ source 1 target 2 ] ]\n' >dup-names.gml
+printf 'a b\nc\n' >broken.ncol
+printf '%%%%MatrixMarket matrix coordinate real general\n3 4 1\n1 2 1\n' >nonsquare.mtx
+printf '%%%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n' >array.mtx
+printf '%%%%MatrixMarket matrix coordinate pattern symmetric\n3 3 3\n2 1\n' >short.mtx
