@@ -68,6 +68,9 @@ struct ig {
 	size_t len;
 	igraph_t g;
 	int have_g;
+	/* its graph, node and edge attributes: names and types */
+	igraph_strvector_t gn, vn, en;
+	igraph_vector_int_t gt, vt, et;
 	char problem[16]; /* DIMACS: "max" or "edge" */
 	int directed;	  /* the input's edges have a direction */
 	int64_t n;
@@ -93,7 +96,9 @@ read_all(struct ig *I, const char *file)
 	if (lr_open(r, file, I->o->src, r->err) != 0)
 		return -1;
 	I->text = xmalloc(cap);
-	while ((k = gzread(r->gz, I->text + I->len, (unsigned)(cap - I->len))) > 0) {
+	/* at most 2^30 bytes a call: gzread counts in unsigned int */
+	while ((k = gzread(r->gz, I->text + I->len,
+			   (unsigned)(cap - I->len < (1u << 30) ? cap - I->len : 1u << 30))) > 0) {
 		I->len += (size_t)k;
 		if (I->len == cap)
 			I->text = xrealloc(I->text, cap *= 2);
@@ -128,7 +133,8 @@ ig_read(struct ig *I, FILE *f)
 	case IG_NCOL:
 		return igraph_read_graph_ncol(&I->g, f, NULL, 1, IGRAPH_ADD_WEIGHTS_IF_PRESENT, 0);
 	default:
-		/* the source, sink and capacities are not asked for (NULL) */
+		/* the vertex labels and the capacities are not asked for (NULL);
+		 * the source and sink are (s, t), but not kept */
 		if (igraph_strvector_init(&prob, 0) != IGRAPH_SUCCESS)
 			return IGRAPH_ENOMEM;
 		e = igraph_read_graph_dimacs_flow(&I->g, f, &prob, NULL, &s, &t, NULL, 1);
@@ -143,24 +149,12 @@ ig_read(struct ig *I, FILE *f)
 static int
 parse(struct ig *I)
 {
-	igraph_error_handler_t *old_err;
-	igraph_warning_handler_t *old_warn;
-	igraph_attribute_table_t *old_attr;
 	igraph_error_t e;
 	FILE *f = fmemopen(I->text, I->len, "r");
 
 	if (f == NULL)
 		return lr_fail(I->r.err, "%s: %s", I->r.path, strerror(errno));
-	ig_reason[0] = '\0';
-	ig_warned[0] = '\0';
-	ig_nwarn = 0;
-	old_err = igraph_set_error_handler(ig_error);
-	old_warn = igraph_set_warning_handler(ig_warning);
-	old_attr = igraph_set_attribute_table(&igraph_cattribute_table);
 	e = ig_read(I, f);
-	igraph_set_attribute_table(old_attr);
-	igraph_set_warning_handler(old_warn);
-	igraph_set_error_handler(old_err);
 	fclose(f);
 	if (e != IGRAPH_SUCCESS) {
 		if (ig_reason[0] == '\0')
@@ -170,6 +164,7 @@ parse(struct ig *I)
 			       ig_names[I->fmt], ig_reason);
 	}
 	I->have_g = 1;
+	igraph_cattribute_list(&I->g, &I->gn, &I->gt, &I->vn, &I->vt, &I->en, &I->et);
 	return 0;
 }
 
@@ -224,19 +219,28 @@ names_attr(const struct ig *I)
 	}
 }
 
-/* Node v's name from attribute a into a new string; "" if it has none. */
+/* Node v's name from node attribute a into a new string: a text as it
+ * is, a number as %.17g writes it (GML's ids, a label 'label 5'), a
+ * boolean as 0 or 1; "" where it has none (a missing number, NaN). */
 static char *
 node_name(const struct ig *I, const char *a, igraph_integer_t v)
 {
+	igraph_integer_t i, t = -1;
 	char buf[64];
+	double x;
 
-	if (!igraph_cattribute_has_attr(&I->g, IGRAPH_ATTRIBUTE_VERTEX, a))
+	for (i = 0; i < igraph_strvector_size(&I->vn); i++)
+		if (strcmp(igraph_strvector_get(&I->vn, i), a) == 0)
+			t = VECTOR(I->vt)[i];
+	if (t == IGRAPH_ATTRIBUTE_STRING)
+		return xstrdup(VAS(&I->g, a, v));
+	x = t == IGRAPH_ATTRIBUTE_BOOLEAN   ? (double)VAB(&I->g, a, v)
+	    : t == IGRAPH_ATTRIBUTE_NUMERIC ? VAN(&I->g, a, v)
+					    : NAN;
+	if (isnan(x))
 		return xstrdup("");
-	if (strcmp(a, "id") == 0 && I->fmt == IG_GML) {
-		snprintf(buf, sizeof buf, "%.17g", VAN(&I->g, a, v));
-		return xstrdup(buf);
-	}
-	return xstrdup(VAS(&I->g, a, v));
+	snprintf(buf, sizeof buf, "%.17g", x);
+	return xstrdup(buf);
 }
 
 /* GML: labels where every node has one, else the ids (said once);
@@ -245,11 +249,15 @@ static const char *
 names_fallback(struct ig *I, const char *a)
 {
 	if (I->fmt == IG_GML && strcmp(a, "label") == 0)
-		for (igraph_integer_t v = 0; v < I->n; v++)
-			if (VAS(&I->g, a, v)[0] == '\0') {
+		for (igraph_integer_t v = 0; v < I->n; v++) {
+			char *nm = node_name(I, a, v);
+			int none = nm[0] == '\0';
+			free(nm);
+			if (none) {
 				I->unlabelled = v + 1;
 				return "id";
 			}
+		}
 	return a;
 }
 
@@ -346,27 +354,17 @@ take_column(struct ig *I, const char *a, igraph_integer_t t, int64_t j, int64_t 
 static int
 take_attributes(struct ig *I)
 {
-	igraph_strvector_t gn, vn, en;
-	igraph_vector_int_t gt, vt, et;
-	int64_t nv, j = 0;
+	int64_t nv = igraph_strvector_size(&I->vn), j = 0;
 
-	igraph_strvector_init(&gn, 0);
-	igraph_strvector_init(&vn, 0);
-	igraph_strvector_init(&en, 0);
-	igraph_vector_int_init(&gt, 0);
-	igraph_vector_int_init(&vt, 0);
-	igraph_vector_int_init(&et, 0);
-	igraph_cattribute_list(&I->g, &gn, &gt, &vn, &vt, &en, &et);
-	nv = igraph_strvector_size(&vn);
 	I->attr = xcalloc((size_t)I->n * (size_t)(nv ? nv : 1), sizeof *I->attr);
 	I->columns = xcalloc(1, 1);
 	for (int64_t i = 0; i < nv; i++) {
-		const char *a = igraph_strvector_get(&vn, i), *why;
+		const char *a = igraph_strvector_get(&I->vn, i), *why;
 		if (strcmp(a, "id") == 0 || (I->names_a && strcmp(a, I->names_a) == 0) ||
 		    (I->fmt == IG_GML && strcmp(a, "label") == 0) ||
 		    (I->fmt == IG_PAJEK && strcmp(a, "name") == 0))
 			continue;
-		why = take_column(I, a, VECTOR(vt)[i], j, nv);
+		why = take_column(I, a, VECTOR(I->vt)[i], j, nv);
 		if (why != NULL) {
 			ignore(I, "node", a, why);
 			continue;
@@ -379,16 +377,15 @@ take_attributes(struct ig *I)
 	for (int64_t v = 0; v < I->n && j < nv; v++)
 		memmove(I->attr + v * j, I->attr + v * nv, (size_t)j * sizeof *I->attr);
 	I->k = j;
-	for (int64_t i = 0; i < igraph_strvector_size(&en); i++)
-		ignore(I, "edge", igraph_strvector_get(&en, i), NULL);
-	for (int64_t i = 0; i < igraph_strvector_size(&gn); i++)
-		ignore(I, "graph", igraph_strvector_get(&gn, i), NULL);
-	igraph_strvector_destroy(&gn);
-	igraph_strvector_destroy(&vn);
-	igraph_strvector_destroy(&en);
-	igraph_vector_int_destroy(&gt);
-	igraph_vector_int_destroy(&vt);
-	igraph_vector_int_destroy(&et);
+	for (int64_t i = 0; i < igraph_strvector_size(&I->en); i++)
+		ignore(I, "edge", igraph_strvector_get(&I->en, i), NULL);
+	if (strcmp(I->problem, "max") == 0) { /* what a flow problem has beside its graph */
+		ignore(I, "edge", "capacity", NULL);
+		ignore(I, "graph", "source", NULL);
+		ignore(I, "graph", "sink", NULL);
+	}
+	for (int64_t i = 0; i < igraph_strvector_size(&I->gn); i++)
+		ignore(I, "graph", igraph_strvector_get(&I->gn, i), NULL);
 	return 0;
 }
 
@@ -461,6 +458,12 @@ ig_free(struct ig *I)
 {
 	if (I->have_g)
 		igraph_destroy(&I->g);
+	igraph_strvector_destroy(&I->gn);
+	igraph_strvector_destroy(&I->vn);
+	igraph_strvector_destroy(&I->en);
+	igraph_vector_int_destroy(&I->gt);
+	igraph_vector_int_destroy(&I->vt);
+	igraph_vector_int_destroy(&I->et);
 	for (int64_t v = 0; I->names != NULL && v < I->n; v++)
 		free(I->names[v]);
 	free(I->names);
@@ -471,10 +474,41 @@ ig_free(struct ig *I)
 	lr_close(&I->r);
 }
 
+/* igraph's handlers, this file's while an import runs (igraph's default
+ * error handler aborts the program). */
+struct ig_handlers {
+	igraph_error_handler_t *err;
+	igraph_warning_handler_t *warn;
+	igraph_attribute_table_t *attr;
+};
+
+static struct ig_handlers
+ig_handlers_set(void)
+{
+	struct ig_handlers old;
+
+	ig_reason[0] = '\0';
+	ig_warned[0] = '\0';
+	ig_nwarn = 0;
+	old.err = igraph_set_error_handler(ig_error);
+	old.warn = igraph_set_warning_handler(ig_warning);
+	old.attr = igraph_set_attribute_table(&igraph_cattribute_table);
+	return old;
+}
+
+static void
+ig_handlers_restore(struct ig_handlers old)
+{
+	igraph_set_attribute_table(old.attr);
+	igraph_set_warning_handler(old.warn);
+	igraph_set_error_handler(old.err);
+}
+
 int
 import_igraph(const struct import_opts *o, const char *format, const char *file, gs_file *out,
 	      char *msg, size_t msglen)
 {
+	struct ig_handlers old;
 	struct ig I;
 	int rc;
 
@@ -487,6 +521,13 @@ import_igraph(const struct import_opts *o, const char *format, const char *file,
 		snprintf(msg, msglen, "-f %s: not a format of igraph's", format);
 		return -2;
 	}
+	old = ig_handlers_set();
+	igraph_strvector_init(&I.gn, 0);
+	igraph_strvector_init(&I.vn, 0);
+	igraph_strvector_init(&I.en, 0);
+	igraph_vector_int_init(&I.gt, 0);
+	igraph_vector_int_init(&I.vt, 0);
+	igraph_vector_int_init(&I.et, 0);
 	rc = read_all(&I, file);
 	if (rc == 0)
 		rc = parse(&I);
@@ -501,5 +542,6 @@ import_igraph(const struct import_opts *o, const char *format, const char *file,
 		write_graph(&I, out, file);
 	}
 	ig_free(&I);
+	ig_handlers_restore(old);
 	return rc;
 }

@@ -63,6 +63,10 @@ check "grep -q 'columns=age ' $T/gml.txt && [ \"\$($BODY $T/gml.txt attributes)\
 sed '/Valjean/s/label "Valjean" //' "$D/formats-small.gml" >"$T/nolabel.gml"
 expect_err 0 "graph-import -t -f gml $T/nolabel.gml >$T/nolabel.txt" "node 2 has no label: the nodes are named by their ids"
 check "[ \"\$($NAMES $T/nolabel.txt)\" = '10,20,30,40,50,' ]" "gml: ids as names"
+# labels that are numbers: written as numbers are
+printf 'graph [ node [ id 1 label 5 ] node [ id 2 label 7.5 ] edge [ source 1 target 2 ] ]\n' >"$T/numlabel.gml"
+expect 0 "graph-import -t -f gml $T/numlabel.gml >$T/numlabel.txt"
+check "[ \"\$($NAMES $T/numlabel.txt)\" = '5,7.5,' ]" "gml: numeric labels as names"
 
 # ---- Pajek: labels as names (an unlabelled vertex by its number), the
 # coordinates as columns ----
@@ -81,6 +85,7 @@ check "grep -q '^@graph id=0 nodes=5 edges=4 ' $T/lgl.txt && [ \"\$($NAMES $T/lg
 # ---- DIMACS max-flow: vertex i is node i-1, no names ----
 expect 0 "graph-import -t -f dimacs $D/formats-small.max >$T/dimacs.txt"
 check "grep -q '^@graph id=0 nodes=5 edges=6 .*duplicates=1 directed_input=1' $T/dimacs.txt && ! grep -q '^@names' $T/dimacs.txt" "dimacs: 5 nodes, 6 edges, no names"
+check "grep -q 'formats-small.max: ignored attributes: edge capacity; graph source, sink\$' $LIB_ERR" "dimacs: the capacities, source and sink named as ignored"
 printf 'p edge 4 2\ne 1 2\ne 3 2\n' >"$T/col.dimacs"
 expect 0 "graph-import -t -f dimacs $T/col.dimacs >$T/col.txt"
 check "[ ! -s $LIB_ERR ] && grep -q 'nodes=4 edges=2 .*directed_input=0' $T/col.txt" "dimacs: an edge problem is undirected (no warning)"
