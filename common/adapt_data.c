@@ -103,6 +103,21 @@ take_graph(struct adapt_data *ds, const struct adapt_ask *o, gs_file *in, gs_rec
 	ds->have_graph = 1;
 }
 
+/* The names of the graph's nodes, for the predictions' TSV. */
+static void
+take_names(struct adapt_data *ds, gs_file *in, gs_rec *r)
+{
+	if (!ds->have_graph || r->id != ds->id || r->n != ds->g.n)
+		die("%s: names record does not match its graph (%" PRId32 " names)", gs_where(in),
+		    r->n);
+	if (ds->names)
+		die("%s: graph %" PRId64 " has a second names record", gs_where(in), r->id);
+	gs_rec t = ds->names_rec; /* take its buffers */
+	ds->names_rec = *r;
+	*r = t;
+	ds->names = gs_names_list(&ds->names_rec);
+}
+
 /* The node attributes ('attributes') and which nodes have any
  * ('has_attributes') of the graph. */
 static void
@@ -204,6 +219,8 @@ read_one_graph(struct adapt_data *ds, const struct adapt_ask *o)
 			take_features(ds, in, &r, &ds->g, &ds->feat);
 		else if (k == GS_TENSOR && o->task == ADAPT_NODE && strcmp(r.name, o->label) == 0)
 			take_node_labels(ds, o, in, &r);
+		else if (k == GS_NAMES && o->task == ADAPT_NODE)
+			take_names(ds, in, &r);
 	}
 	gs_rec_free(&r);
 }
@@ -351,6 +368,8 @@ adapt_data_free(struct adapt_data *ds)
 	feat_seen_free(&ds->fseen);
 	free(ds->mvals);
 	gs_reader_free(&ds->rd);
+	free(ds->names);
+	gs_rec_free(&ds->names_rec);
 }
 
 int64_t *

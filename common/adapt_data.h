@@ -57,6 +57,10 @@ struct adapt_data {
 	 * they are nodefeat's four */
 	double *feat, **gfeat;
 	struct feat_seen fseen;
+	/* node task: the names of the graph's nodes (a names record), or
+	 * NULL: node i's is names[i], pointing into names_rec */
+	const char **names;
+	gs_rec names_rec;
 };
 
 /*

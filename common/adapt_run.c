@@ -519,7 +519,38 @@ adapt_write_predictions(struct adapt *a, int run, gs_file *out, gs_rec *rec,
 	if (o->attributes)
 		gs_attr_setf(rec, "encoder_scale", "%.6g", (double)a->hb.es);
 	run_attrs(rec, res->epochs, res->best_epoch, a->ntr, res->val_acc);
-	gs_write1(out, rec);
+	adapt_emit(o, ds, out, rec);
+}
+
+void
+adapt_emit(const struct adapt_opts *o, const struct adapt_data *ds, gs_file *out, const gs_rec *rec)
+{
+	static int header;
+	const double *x = rec->data;
+	const char **names = o->task == ADAPT_NODE ? ds->names : NULL;
+
+	if (!o->tsv) {
+		gs_write1(out, rec);
+		return;
+	}
+	if (!header++) { /* run, item[, name], then the tensor's columns past item */
+		printf("run\titem%s", names ? "\tname" : "");
+		for (const char *c = strchr(rec->columns, ','); *c; c++)
+			putchar(*c == ',' ? '\t' : *c);
+		putchar('\n');
+	}
+	for (int64_t i = 0; i < rec->rows; i++) {
+		const double *row = x + i * rec->cols;
+		printf("%" PRId64 "\t%.0f", rec->id, row[0]);
+		if (names)
+			printf("\t%s", names[(int64_t)row[0]]);
+		printf("\t%.0f\t%.0f", row[1], row[2]);
+		for (int64_t c = 3; c < rec->cols; c++)
+			printf("\t%.6g", row[c]);
+		putchar('\n');
+	}
+	if (fflush(stdout) != 0 || ferror(stdout))
+		die("<stdout>: write error:");
 }
 
 /* After a run: keep its best epoch's parameters when its validation

@@ -49,6 +49,7 @@ struct adapt_opts {
 	const char *train_opt;	/* the first option given that only adaptation takes */
 	int label_set, task_set;
 	const char *precision;	 /* --precision: auto, fp32 or bf16 */
+	int tsv;		 /* --tsv: predictions as a table on stdout */
 	char precision_why[400]; /* what auto chose and why, for stderr */
 };
 
@@ -202,6 +203,15 @@ int64_t adapt_predictions_tensor(gs_rec *rec, int64_t id, const real *lg, const 
  * accuracy.  Dies on a write error. */
 void adapt_write_predictions(struct adapt *a, int run, gs_file *out, gs_rec *rec,
 			     struct adapt_result *res);
+
+/*
+ * A predictions record to out, or with o->tsv as TSV rows on stdout (run,
+ * item, the node's name for a node task whose graph has names, true and
+ * predicted class, the class probabilities, %.6g), under a header row
+ * before the first record.  Dies on a write error.
+ */
+void adapt_emit(const struct adapt_opts *o, const struct adapt_data *ds, gs_file *out,
+		const gs_rec *rec);
 
 /* After a run (--save-model): keep its best epoch's parameters when its
  * validation accuracy is the best so far (ties: the lower validation

@@ -33,6 +33,8 @@ struct import_opts {
 	int64_t attr_dim;	  /* linqs: width of attributes, 0 = max + 1 */
 	const char *name;	  /* dataset= attribute (NULL: from the file name) */
 	int64_t nodes;		  /* edgelist: node count, 0 = largest id + 1 */
+	int names;		  /* edgelist: every node word is a name */
+	const char *node_list;	  /* edgelist: the nodes, a name a line */
 	int skip_unknown;	  /* linqs: drop links to ids not in the content */
 	int quiet;		  /* no warnings */
 	const struct lr_src *src; /* where files come from (NULL: the file system) */

@@ -3,6 +3,10 @@
  * lines (blank or comma separated, every line of the same arity), '#'
  * comments, networkx's "u v {...}" attribute column ignored; self-loops
  * dropped and repeats merged (a label must then agree); see import.h.
+ * Nodes are integer ids, or names (any word that is not an integer makes
+ * them all names; --names, --node-list): names are numbered in the order
+ * of the node list, else of their first appearance, and written in a
+ * names record after the graph.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -18,9 +22,22 @@ struct el {
 	lreader r;
 	fields fs;
 	edges es;
-	int64_t maxid, lines, attrs;
+	int64_t lines, attrs;
 	int arity; /* 2 or 3, from the first edge line */
 	int64_t arity_line;
+	/* every node word, numbered in order of first appearance (of the node
+	 * list first), and its value when it is an integer id, else -1 */
+	smap map;
+	slist words;
+	int64_t *ival;
+	int named;	/* some word is not an integer id, or --names, --node-list */
+	int32_t listed; /* the node list's length (0: none) */
+	struct raw {
+		int32_t a, b, lab;
+		int64_t line;
+	} * raw; /* the edges by word number, until the numbering is known */
+	int64_t nraw, capraw;
+	int64_t n; /* nodes */
 };
 
 /* networkx's write_edgelist: "u v {'weight': 4}" (or "{}"): the column is
@@ -41,12 +58,48 @@ cut_dict(struct el *L)
 	return 0;
 }
 
+/* The number of node word w: new words are numbered next, unless a node
+ * list closes the set.  Returns it, or -1 (the message written). */
+static int64_t
+node_word(struct el *L, const char *w)
+{
+	lreader *r = &L->r;
+	int32_t k = smap_get(&L->map, w);
+	int64_t v = -1;
+	const char *why;
+
+	if (k >= 0)
+		return k;
+	if (L->listed)
+		return lr_bad(r, "node '%.40s' is not in the node list %s", w, L->o->node_list);
+	if ((why = gs_name_invalid(w)) != NULL)
+		return lr_bad(r, "node name '%.40s' %s", w, why);
+	if (L->words.n >= GS_MAX_NODES)
+		return lr_bad(r, "more than %lld nodes", GS_MAX_NODES);
+	if (L->named) {
+		; /* every word a name */
+	} else if (w[(w[0] == '-' && w[1]) + strspn(w + (w[0] == '-' && w[1]), "0123456789")] ==
+		   '\0') {
+		/* an integer: an id, or out of range (never a name) */
+		int64_t lim = L->o->nodes ? L->o->nodes - 1 : GS_MAX_NODES - 1;
+		if (lr_need_i64(r, w, 0, lim, "node id", &v) != 0)
+			return -1;
+	} else {
+		L->named = 1;
+	}
+	k = slist_add(&L->words, w);
+	smap_put(&L->map, w, k);
+	L->ival = xreallocarray(L->ival, (size_t)L->words.n, sizeof *L->ival);
+	L->ival[k] = v;
+	return k;
+}
+
 /* One edge line. */
 static int
 edge_line(struct el *L)
 {
 	lreader *r = &L->r;
-	int64_t a, b, lab = 0, lim = L->o->nodes ? L->o->nodes - 1 : GS_MAX_NODES - 1;
+	int64_t a, b, lab = 0;
 
 	if (cut_dict(L) != 0)
 		return -1;
@@ -60,23 +113,88 @@ edge_line(struct el *L)
 	if (L->fs.n != L->arity)
 		return lr_bad(r, "%d fields, but line %" PRId64 " had %d", L->fs.n, L->arity_line,
 			      L->arity);
-	for (int i = 0; i < 2; i++)
-		if (strspn(L->fs.f[i], "-0123456789") != strlen(L->fs.f[i]))
-			return lr_bad(r,
-				      "node '%.40s' is not an integer id: number the nodes "
-				      "0..n-1 first (gnnstream(5), Plain edge lists, shows how)",
-				      L->fs.f[i]);
-	if (lr_need_i64(r, L->fs.f[0], 0, lim, "node id", &a) != 0 ||
-	    lr_need_i64(r, L->fs.f[1], 0, lim, "node id", &b) != 0 ||
+	if ((a = node_word(L, L->fs.f[0])) < 0 || (b = node_word(L, L->fs.f[1])) < 0 ||
 	    (L->arity == 3 && lr_need_i64(r, L->fs.f[2], INT32_MIN, INT32_MAX, "label", &lab) != 0))
 		return -1;
-	if (a > L->maxid)
-		L->maxid = a;
-	if (b > L->maxid)
-		L->maxid = b;
+	if (L->nraw == L->capraw) {
+		L->capraw = L->capraw ? 2 * L->capraw : 4096;
+		L->raw = xreallocarray(L->raw, (size_t)L->capraw, sizeof *L->raw);
+	}
+	L->raw[L->nraw++] = (struct raw){ (int32_t)a, (int32_t)b, (int32_t)lab, r->line };
 	L->lines++;
-	edge_add(&L->es, 0, (int32_t)a, (int32_t)b, (int32_t)lab, r->line);
 	return 0;
+}
+
+/* --node-list: the nodes, one name (or id) a line, numbered in its order;
+ * isolated nodes are kept, and an edge may name no other node. */
+static int
+read_node_list(struct el *L, const char *file)
+{
+	lreader *r = &L->r;
+	int k;
+
+	if (lr_open(r, file, L->o->src, r->err) != 0)
+		return -1;
+	while ((k = lr_next(r)) > 0) {
+		char *w = lr_trim(r->buf);
+		if (w[0] == '\0' || w[0] == '#')
+			continue;
+		if (smap_get(&L->map, w) >= 0)
+			return lr_bad(r, "node '%.40s' listed twice", w);
+		if (node_word(L, w) < 0)
+			return -1;
+	}
+	lr_close(r);
+	if (k < 0)
+		return -1;
+	if (L->words.n == 0)
+		return lr_fail(r->err, "%s: no nodes", file);
+	L->listed = L->words.n;
+	return 0;
+}
+
+/* The edges by node number: integer ids as they are, else the words'
+ * numbers; the node count. */
+static int64_t
+number_edges(struct el *L)
+{
+	int64_t n = L->words.n;
+
+	if (!L->named) {
+		n = L->o->nodes;
+		for (int32_t k = 0; k < L->words.n; k++)
+			if (L->ival[k] >= n)
+				n = L->ival[k] + 1;
+	}
+	for (int64_t i = 0; i < L->nraw; i++) {
+		struct raw *e = &L->raw[i];
+		int32_t a = L->named ? e->a : (int32_t)L->ival[e->a];
+		int32_t b = L->named ? e->b : (int32_t)L->ival[e->b];
+		edge_add(&L->es, 0, a, b, e->lab, e->line);
+	}
+	return n;
+}
+
+/* Integer ids that never occur are nodes without edges: say so (a list
+ * whose ids start at 1, or at 10005, gains nodes its user never had). */
+static void
+warn_isolated(const struct el *L)
+{
+	unsigned char *seen = xcalloc((size_t)L->n, 1);
+	int64_t iso = 0;
+
+	for (int64_t i = 0; i < L->es.n; i++) {
+		seen[L->es.e[i].key >> 32] = 1;
+		seen[L->es.e[i].key & 0xffffffffu] = 1;
+	}
+	for (int64_t v = 0; v < L->n; v++)
+		iso += !seen[v];
+	free(seen);
+	if (iso)
+		warnx_("%s: %" PRId64 " of the node ids 0..%" PRId64
+		       " have no edge and are kept as isolated nodes (--names numbers only the "
+		       "nodes listed)",
+		       L->r.path, iso, L->n - 1);
 }
 
 /* ---- the lines ---- */
@@ -87,6 +205,9 @@ read_edges(struct el *L, const char *file)
 	int64_t bad_i;
 	int k;
 
+	L->named = L->o->names || L->o->node_list;
+	if (L->o->node_list && read_node_list(L, L->o->node_list) != 0)
+		return -1;
 	if (lr_open(r, file, L->o->src, r->err) != 0)
 		return -1;
 	while ((k = lr_next(r)) > 0) {
@@ -97,9 +218,20 @@ read_edges(struct el *L, const char *file)
 	}
 	if (k < 0)
 		return -1;
-	if (L->lines == 0 && L->o->nodes == 0)
-		return lr_fail(r->err, "%s: no edges (give --nodes for a graph without edges)",
+	if (L->lines == 0 && L->o->nodes == 0 && !L->listed)
+		return lr_fail(r->err,
+			       "%s: no edges (give --nodes or --node-list for a graph without "
+			       "edges)",
 			       r->path);
+	if (L->named && L->o->nodes)
+		return lr_fail(r->err,
+			       "%s: --nodes counts integer ids, and the nodes here have names "
+			       "(give --node-list to keep isolated nodes)",
+			       r->path);
+	L->n = number_edges(L);
+	if (L->n > GS_MAX_NODES)
+		return lr_fail(r->err, "%s: %" PRId64 " nodes exceed the limit %lld", r->path, L->n,
+			       GS_MAX_NODES);
 	bad_i = edges_finish(&L->es, L->arity == 3);
 	if (bad_i >= 0) {
 		const edge *e = &L->es.e[bad_i];
@@ -110,6 +242,8 @@ read_edges(struct el *L, const char *file)
 	if ((L->es.loops > 0 || L->es.dups > 0) && !L->o->quiet)
 		warnx_("%s: dropped %" PRId64 " self-loop(s), merged %" PRId64 " duplicate edge(s)",
 		       r->path, L->es.loops, L->es.dups);
+	if (!L->named && !L->o->nodes && !L->o->quiet)
+		warn_isolated(L);
 	if (L->attrs > 0 && !L->o->quiet)
 		warnx_("%s: ignored the attributes of %" PRId64 " edge(s) (networkx's {...} "
 		       "column)",
@@ -122,11 +256,10 @@ read_edges(struct el *L, const char *file)
 static void
 write_edgelist(struct el *L, gs_file *out)
 {
-	int64_t n = L->o->nodes ? L->o->nodes : L->maxid + 1;
 	gs_rec rec;
 
 	gs_rec_init(&rec);
-	put_graph(&rec, 0, (int32_t)n, L->es.e, L->es.n, L->arity == 3);
+	put_graph(&rec, 0, (int32_t)L->n, L->es.e, L->es.n, L->arity == 3);
 	gs_attr_set(&rec, "format", "edgelist");
 	if (L->o->name != NULL)
 		gs_attr_set(&rec, "dataset", L->o->name);
@@ -134,6 +267,10 @@ write_edgelist(struct el *L, gs_file *out)
 	gs_attr_setf(&rec, "self_loops", "%" PRId64, L->es.loops);
 	gs_attr_setf(&rec, "duplicates", "%" PRId64, L->es.dups);
 	gs_write1(out, &rec);
+	if (L->named) {
+		gs_names_set(&rec, 0, (const char *const *)L->words.s, L->words.n);
+		gs_write1(out, &rec);
+	}
 	gs_rec_free(&rec);
 }
 
@@ -146,7 +283,6 @@ import_edgelist(const struct import_opts *o, const char *file, gs_file *out, cha
 
 	memset(&L, 0, sizeof L);
 	L.o = o;
-	L.maxid = -1;
 	L.r.err = (struct lr_err){ msg, msglen };
 	rc = read_edges(&L, file);
 	if (rc == 0)
@@ -154,5 +290,9 @@ import_edgelist(const struct import_opts *o, const char *file, gs_file *out, cha
 	lr_close(&L.r);
 	fields_free(&L.fs);
 	free(L.es.e);
+	free(L.raw);
+	free(L.ival);
+	smap_free(&L.map);
+	slist_free(&L.words);
 	return rc;
 }

@@ -77,4 +77,3 @@ smap_free(smap *m)
 	free(m->val);
 	memset(m, 0, sizeof *m);
 }
-

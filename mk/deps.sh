@@ -28,7 +28,9 @@
 #     numpy     /usr/bin/python3 with numpy: the tests that check a file format
 #               or a computation with an independent reader run where it is,
 #               and say they are skipped where it is not (.ci/run asks for it);
-#               with scipy and igraph (formats.test.sh's readers)
+#               and with torch (python3-torch), for python/gnnpipe_torch.py's
+#               test (tests/cli/python.test.sh); with scipy and igraph
+#               (tests/cli/formats.test.sh's readers)
 #     mpi       Open MPI (mpicc, mpirun): optional; gcn-train is built with it
 #               where it is found, and tests/cli/mpi.test.sh runs where it
 #               is and says it is skipped where it is not (.ci/run asks for it)
@@ -332,6 +334,10 @@ check_numpy() {
 	if [ ! -x "$PY" ] || ! "$PY" -c 'import numpy' >/dev/null 2>&1; then
 		need "$PY module numpy" "cannot be imported" "python3 python3-numpy" \
 			"Python 3 at $PY with numpy"
+	fi
+	if [ ! -x "$PY" ] || ! "$PY" -c 'import torch' >/dev/null 2>&1; then
+		need "$PY module torch" "cannot be imported" "python3 python3-torch" \
+			"Python 3 at $PY with PyTorch"
 	fi
 	for m in scipy:python3-scipy igraph:python3-igraph; do
 		[ -x "$PY" ] && "$PY" -c "import ${m%%:*}" >/dev/null 2>&1 ||

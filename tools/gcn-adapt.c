@@ -66,7 +66,8 @@ enum {
 	OPT_SAVE_MODEL,
 	OPT_PRECISION,
 	OPT_ALLOW_CMD,
-	OPT_FEATURES_TIMEOUT
+	OPT_FEATURES_TIMEOUT,
+	OPT_TSV
 };
 
 #define SYNOPSIS \
@@ -78,7 +79,7 @@ enum {
 	"                 [--precision p] [--predict] [--progress] [--random-above] [--raw-concat]\n" \
 	"                 [--runs n] [--save-model file] [--scale minmax|log]\n" \
 	"                 [--task node|link|graph] [--test n] [--train-fraction x]\n" \
-	"                 [--train-per-class n] [--val n] [file ...]"
+	"                 [--train-per-class n] [--tsv] [--val n] [file ...]"
 
 static const struct option longopts[] = {
 	COPT_LONGOPTS,
@@ -106,6 +107,7 @@ static const struct option longopts[] = {
 	{ "save-model", required_argument, NULL, OPT_SAVE_MODEL },
 	{ "scale", required_argument, NULL, OPT_SCALE },
 	{ "task", required_argument, NULL, OPT_TASK },
+	{ "tsv", no_argument, NULL, OPT_TSV },
 	{ "test", required_argument, NULL, OPT_TEST },
 	{ "train-fraction", required_argument, NULL, OPT_TRAIN_FRACTION },
 	{ "train-per-class", required_argument, NULL, OPT_TRAIN_PER_CLASS },
@@ -152,7 +154,7 @@ usage(FILE *f, const struct adapt_opts *o)
 	    "      --predict           label every item of the input with the adapted model of\n"
 	    "                          --model: no training; takes only -jloqt, --features,\n"
 	    "                          --allow-features-command, --features-timeout,\n"
-	    "                          --label, --precision and --task\n"
+	    "                          --label, --precision, --task and --tsv\n"
 	    "      --progress          progress on stderr even when it is not a terminal\n"
 	    "      --random-above      random initial values above the fix-tune boundary (Fig. 3)\n"
 	    "      --raw-concat        --attributes: the encoder output as it is, not scaled to\n"
@@ -169,6 +171,8 @@ usage(FILE *f, const struct adapt_opts *o)
 	    "      --test N            test nodes per run (node task) [%d]\n"
 	    "      --train-fraction X  use this share of the training labels (paper Fig. 4) [1]\n"
 	    "      --train-per-class N labelled training nodes per class [%d]\n"
+	    "      --tsv               the predictions as a table on stdout (with the nodes'\n"
+	    "                          names, when the graph has them), not a stream\n"
 	    "      --val N             validation nodes per run (node task) [%d]\n"
 	    "      --version           print the version\n",
 	    o->dropout, o->epochs, o->features_timeout, o->head_width, o->label, o->c.level, o->lr,
@@ -184,8 +188,8 @@ train_only(int ch)
 
 	if (ch != OPT_FEATURES && ch != OPT_LABEL && ch != OPT_MODEL && ch != OPT_ALLOW_CMD &&
 	    ch != OPT_FEATURES_TIMEOUT && ch != OPT_PREDICT && ch != OPT_TASK && ch != OPT_HIDDEN &&
-	    ch != OPT_PRECISION && ch != 'j' && ch != 'l' && ch != 'o' && ch != 'q' && ch != 't' &&
-	    ch != COPT_VERSION)
+	    ch != OPT_PRECISION && ch != OPT_TSV && ch != 'j' && ch != 'l' && ch != 'o' &&
+	    ch != 'q' && ch != 't' && ch != COPT_VERSION)
 		for (int i = 0; longopts[i].name; i++)
 			if (longopts[i].val == ch)
 				name = longopts[i].name;
@@ -197,6 +201,8 @@ train_only(int ch)
 static void
 check(struct adapt_opts *o)
 {
+	if (o->tsv && o->c.output && strcmp(o->c.output, "-") != 0)
+		die_usage("--tsv writes to stdout; redirect it instead of -o");
 	if (o->predict) {
 		if (o->train_opt)
 			die_usage("--predict applies a saved adapted model: --%s is for adaptation",
@@ -309,6 +315,9 @@ set_option(struct adapt_opts *o, int ch, char **argv)
 	case OPT_PREDICT:
 		o->predict = 1;
 		break;
+	case OPT_TSV:
+		o->tsv = 1;
+		break;
 	case OPT_RUNS:
 		o->runs = (int)opt_ll(optarg, 1, 100000, "--runs");
 		break;
@@ -413,9 +422,11 @@ adapt_main(struct adapt_opts *o, int argc, char **argv)
 		adapt_fit_split(o, &ds);
 	adapt_stage(&pt, o, &ds);
 	adapt_init(&a, o, &pt, &ds, &prof);
-	out = gs_open_out(&o->c, argc, argv);
-	gs_reader_write_pg(&ds.rd, out); /* provenance: the dataset's, the model's */
-	gs_reader_write_pg(&pt.rd, out);
+	out = o->tsv ? NULL : gs_open_out(&o->c, argc, argv);
+	if (out) {
+		gs_reader_write_pg(&ds.rd, out); /* provenance: the dataset's, the model's */
+		gs_reader_write_pg(&pt.rd, out);
+	}
 	if (o->save_model) { /* opened now: a bad path fails before the runs */
 		struct copt mc = o->c;
 		mc.output = o->save_model;
@@ -533,9 +544,11 @@ write_labelled(const struct adapt_opts *o, const struct pretrained *pt,
 	gs_file *out;
 	gs_rec rec;
 
-	out = gs_open_out(&o->c, argc, argv);
-	gs_reader_write_pg(&ds->rd, out); /* provenance: the dataset's, the model's */
-	gs_reader_write_pg(&pt->rd, out);
+	out = o->tsv ? NULL : gs_open_out(&o->c, argc, argv);
+	if (out) {
+		gs_reader_write_pg(&ds->rd, out); /* provenance: the dataset's, the model's */
+		gs_reader_write_pg(&pt->rd, out);
+	}
 	gs_rec_init(&rec);
 	adapt_predictions_tensor(&rec, ac->run, p->ilg, NULL, ds->nitems, ds->y, C);
 	gs_attr_set(&rec, "task", adapt_task_name[o->task]);
@@ -550,7 +563,7 @@ write_labelled(const struct adapt_opts *o, const struct pretrained *pt,
 	if (ac->attributes)
 		gs_attr_setf(&rec, "encoder_scale", "%.6g", (double)p->hb.es);
 	gs_attr_setf(&rec, "labelled", "%" PRId64, ds->nlab);
-	gs_write1(out, &rec);
+	adapt_emit(o, ds, out, &rec);
 	gs_close(out);
 	gs_rec_free(&rec);
 }

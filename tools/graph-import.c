@@ -16,7 +16,15 @@
 #include "opt.h"
 #include "stream.h"
 
-enum { OPT_ATTRIBUTES = COPT_FIRST_TOOL, OPT_ATTR_DIM, OPT_NAME, OPT_NODES, OPT_SKIP_UNKNOWN };
+enum {
+	OPT_ATTRIBUTES = COPT_FIRST_TOOL,
+	OPT_ATTR_DIM,
+	OPT_NAME,
+	OPT_NAMES,
+	OPT_NODE_LIST,
+	OPT_NODES,
+	OPT_SKIP_UNKNOWN
+};
 
 enum fmt {
 	FMT_NONE,
@@ -45,7 +53,7 @@ struct opts {
 	"graph-import -f linqs | tu | movielens | edgelist | graphml | gml | pajek |\n" \
 	"                    lgl | ncol | dimacs | mtx [-qt] [-l level]\n" \
 	"                    [-o file] [--attributes file] [--attr-dim n] [--name name]\n" \
-	"                    [--nodes n] [--skip-unknown] file ..."
+	"                    [--names] [--node-list file] [--nodes n] [--skip-unknown] file ..."
 
 static void
 usage(FILE *f)
@@ -67,6 +75,8 @@ usage(FILE *f)
 	    "  -j, --threads N        accepted for uniformity; import runs on one thread\n"
 	    "  -l, --level N          gzip level, 0 = plain [1]\n"
 	    "      --name NAME        dataset= attribute of the graphs [from the file name]\n"
+	    "      --names            edgelist: every node is a name, integers too\n"
+	    "      --node-list FILE   edgelist: the nodes, one name a line, in this order\n"
 	    "      --nodes N          edgelist: number of nodes [largest id + 1]\n"
 	    "  -o, --output FILE      write to FILE instead of stdout\n"
 	    "      --progress         accepted for uniformity; no progress to show\n"
@@ -90,6 +100,8 @@ parse(struct opts *o, int argc, char **argv)
 		{ "attributes", required_argument, NULL, OPT_ATTRIBUTES },
 		{ "format", required_argument, NULL, 'f' },
 		{ "name", required_argument, NULL, OPT_NAME },
+		{ "names", no_argument, NULL, OPT_NAMES },
+		{ "node-list", required_argument, NULL, OPT_NODE_LIST },
 		{ "nodes", required_argument, NULL, OPT_NODES },
 		{ "skip-unknown", no_argument, NULL, OPT_SKIP_UNKNOWN },
 		{ NULL, 0, NULL, 0 }
@@ -125,6 +137,12 @@ parse(struct opts *o, int argc, char **argv)
 			if (*optarg == '\0')
 				die_usage("--name: empty name");
 			o->io.name = optarg;
+			break;
+		case OPT_NAMES:
+			o->io.names = 1;
+			break;
+		case OPT_NODE_LIST:
+			o->io.node_list = optarg;
 			break;
 		case OPT_NODES:
 			o->io.nodes = opt_ll(optarg, 1, GS_MAX_NODES, "--nodes");
@@ -164,6 +182,11 @@ validate(const struct opts *o, int nfiles)
 		die_usage("--attr-dim needs --attributes");
 	if (o->io.nodes && o->format != FMT_EDGELIST)
 		die_usage("--nodes is for -f edgelist");
+	if ((o->io.names || o->io.node_list) && o->format != FMT_EDGELIST)
+		die_usage("--names and --node-list are for -f edgelist");
+	if (o->io.nodes && (o->io.names || o->io.node_list))
+		die_usage("--nodes counts integer ids; with --names or --node-list the nodes are "
+			  "named");
 }
 
 /* The importer of the format; 0, or -1 / -2 with msg (import.h). */

@@ -140,3 +140,37 @@ expect_err 1 "gcn-adapt --task link --model $T/model.gs $T/dup.txt" "edge 0-1 is
 # the head's own option
 expect_err 2 "gcn-adapt --no-pretrain --hidden 8 $T/g.gs" "the head's width is --head-width"
 expect 0 "gcn-adapt -q --no-pretrain --head-width 8 $A --epochs 2 -o $T/hw.gs $T/g.gs"
+
+# ---- --tsv: the predictions as a table; a node's name beside its number
+# when the graph has names (issue 40) ----
+expect 0 "gcn-adapt -j 2 --model $T/model.gs $A -t -o $T/tsv-ref.txt $T/g.gs"
+expect 0 "gcn-adapt -j 2 --model $T/model.gs $A --tsv $T/g.gs >$T/pred.tsv"
+check "[ \"\$(head -1 $T/pred.tsv)\" = \"\$(printf 'run\titem\ttrue\tpred\tscore_0\tscore_1\tscore_2')\" ] &&
+	[ \$(sed 1d $T/pred.tsv | wc -l) -eq 600 ]" "--tsv: a header and 3 x 200 rows"
+# the same items, classes and predictions as the stream's
+awk '/^@tensor .*name=predictions/ { r = $0; sub(/.* id=/, "", r); sub(/ .*/, "", r); on = 1; next }
+	/^@/ { on = 0 } on { printf "%s\t%d\t%d\t%d\n", r, $1, $2, $3 }' "$T/tsv-ref.txt" >"$T/ref.cols"
+cut -f1-4 "$T/pred.tsv" | sed 1d >"$T/tsv.cols"
+same "$T/ref.cols" "$T/tsv.cols" "--tsv: run, item, true and predicted class as in the stream"
+# a graph with names (the edge list's "vK"), its clusters as labels, by name
+dcbm-gen -q -s 5 --count 1 --nodes 600 --clusters 3 --p-div-q 6 -t >"$T/g.txt"
+awk '/^@graph/ { g = 1; next } /^@/ { g = 0 } g { print "v" $1, "v" $2 }' "$T/g.txt" >"$T/named.el"
+graph-import -q -f edgelist -t "$T/named.el" >"$T/named.txt"
+awk 'NR == FNR { if (/^@tensor .*name=cluster /) on = 1; else if (/^@/) on = 0; else if (on) c["v" k++] = $1; next }
+	/^@names/ { nm = 1; print; next } /^@/ { nm = 0 }
+	nm { names[n++] = $0 }
+	/^@end/ { print "@tensor id=0 name=cluster rows=" n " cols=1 type=i32"
+		for (i = 0; i < n; i++) print c[names[i]]; print "@end"; next }
+	{ print }' "$T/g.txt" "$T/named.txt" >"$T/named-lab.txt"
+expect 0 "gcn-adapt -j 2 --model $T/model.gs $A --runs 1 --tsv $T/named-lab.txt >$T/named.tsv"
+# the names in node order, from the stream
+sed -n '/^@names/,/^@/p' "$T/named-lab.txt" | sed '1d;$d' >"$T/names.list"
+echo 'NR == FNR { nm[NR - 1] = $0; next } FNR > 1 && $3 != nm[$2] { bad++ } END { exit bad > 0 }' >"$T/names.awk"
+NC="awk -F'\t' -f $T/names.awk $T/names.list"
+check "[ \"\$(head -1 $T/named.tsv | cut -f1-4)\" = \"\$(printf 'run\titem\tname\ttrue')\" ] &&
+	[ \$(wc -l <$T/named.tsv) -eq 201 ] && $NC $T/named.tsv" \
+	"--tsv: the name column holds each node's name"
+expect 0 "gcn-adapt -j 2 --model $T/model.gs $A --runs 1 --save-model $T/named-ad.gs -o $T/named-pred.gs $T/named-lab.txt"
+expect 0 "gcn-adapt --predict --model $T/named-ad.gs --tsv $T/named-lab.txt >$T/named-all.tsv"
+check "[ \$(sed 1d $T/named-all.tsv | wc -l) -eq \$(wc -l <$T/names.list) ] && $NC $T/named-all.tsv" \
+	"--predict --tsv: every node, with its name"

@@ -239,3 +239,27 @@ if [ -d "$S/cora" ]; then
 	expect_err 0 "graph-import -f movielens -o $T/ml1m.gs $S/ml-1m" "ratings.dat not found"
 	check "graph-import -q -f movielens -t $S/ml-1m | grep -q '^@graph id=0 nodes=9923 edges=1000209 labels=i32 .*users=6040 items=3883 ratings=1000209 rating_counts=56174,107557,261197,348971,226310'" "ML-1M counts"
 fi
+
+# ---- edge lists with named nodes (issue 40): numbered in order of first
+# appearance, a names record after the graph; --names makes integer ids
+# names (no phantom nodes below the smallest id); --node-list declares the
+# nodes and their order, isolated ones included ----
+printf 'Napoleon Myriel\nMlleBaptistine Myriel\n' >"$T/lesmis.el"
+expect 0 "graph-import -f edgelist -t $T/lesmis.el >$T/lesmis.txt"
+check "grep -q '^@graph id=0 nodes=3 edges=2 ' $T/lesmis.txt &&
+	[ \"\$(sed -n '/^@names id=0 count=3 /,/^@end/p' $T/lesmis.txt | sed '1d;\$d' | tr '\n' ,)\" = Napoleon,Myriel,MlleBaptistine, ]" \
+	"edgelist: named nodes, numbered in order of first appearance"
+printf '10005 10007\n10007 16746\n' >"$T/sparse-ids.el"
+expect_err 0 "graph-import -f edgelist -o $T/sparse.gs $T/sparse-ids.el" "16744 of the node ids 0..16746 have no edge"
+expect 0 "graph-import -q -f edgelist --names -t $T/sparse-ids.el >$T/sparse-named.txt"
+check "grep -q '^@graph id=0 nodes=3 edges=2 ' $T/sparse-named.txt &&
+	[ \"\$(sed -n '/^@names/,/^@end/p' $T/sparse-named.txt | sed '1d;\$d' | tr '\n' ,)\" = 10005,10007,16746, ]" \
+	"edgelist --names: ids 10005.. are 3 named nodes, not 16,747"
+printf 'Lonely\nMyriel\nNapoleon\nMlleBaptistine\n' >"$T/lesmis.nodes"
+expect 0 "graph-import -f edgelist --node-list $T/lesmis.nodes -t $T/lesmis.el >$T/listed.txt"
+check "grep -q '^@graph id=0 nodes=4 edges=2 ' $T/listed.txt && grep -qx '1	2' $T/listed.txt &&
+	[ \"\$(sed -n '/^@names/,/^@end/p' $T/listed.txt | sed '1d;\$d' | tr '\n' ,)\" = Lonely,Myriel,Napoleon,MlleBaptistine, ]" \
+	"edgelist --node-list: the list's order, an isolated node kept"
+expect 0 "graph-import -q -f edgelist $T/lesmis.el | nodefeat -q --tsv >$T/lesmis.tsv"
+check "[ \"\$(awk -F'\t' 'NR == 1 { print \$1 \"/\" \$2 } NR > 2 { print \$2 }' $T/lesmis.tsv | tr '\n' ,)\" = node/name,Napoleon,Myriel,MlleBaptistine, ]" \
+	"edgelist names reach nodefeat's TSV name column"
