@@ -108,6 +108,10 @@ read_all(struct ig *I, const char *file)
 		const char *why = gzerror(r->gz, &zerr);
 		return lr_fail(r->err, "%s: %s", r->path, zerr == Z_ERRNO ? strerror(errno) : why);
 	}
+	if (I->len >= 3 && memcmp(I->text, "\xef\xbb\xbf", 3) == 0) { /* a byte-order mark */
+		memmove(I->text, I->text + 3, I->len - 3);
+		I->len -= 3;
+	}
 	if (I->len == 0)
 		return lr_fail(r->err, "%s: empty file", r->path);
 	return 0;

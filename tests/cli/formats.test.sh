@@ -79,6 +79,10 @@ check "grep -q 'columns=x,y,z ' $T/pajek.txt" "pajek: coordinates as columns"
 expect 0 "graph-import -t -f ncol $D/formats-small.ncol >$T/ncol.txt"
 check "grep -q '^@graph id=0 nodes=4 edges=4 .*duplicates=1' $T/ncol.txt && [ \"\$($NAMES $T/ncol.txt)\" = alpha,beta,gamma,delta, ]" "ncol: names, the repeated pair merged"
 check "grep -q 'ignored attributes: edge weight\$' $LIB_ERR" "ncol: weights named as ignored"
+# a byte-order mark (Windows editors) is not part of the first name
+{ printf '\357\273\277'; cat "$D/formats-small.ncol"; } >"$T/bom.ncol"
+expect 0 "graph-import -q -t -f ncol $T/bom.ncol >$T/bom.txt"
+check "[ \"\$($NAMES $T/bom.txt)\" = alpha,beta,gamma,delta, ]" "ncol: a byte-order mark skipped"
 expect 0 "graph-import -q -t -f lgl $D/formats-small.lgl >$T/lgl.txt"
 check "grep -q '^@graph id=0 nodes=5 edges=4 ' $T/lgl.txt && [ \"\$($NAMES $T/lgl.txt)\" = alpha,beta,gamma,delta,epsilon, ] && [ \"\$($BODY $T/lgl.txt graph)\" = '0 1;0 2;0 4;1 2;' ]" "lgl: names, delta isolated"
 
