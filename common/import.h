@@ -2,10 +2,12 @@
  * import.h - raw downstream datasets as gnnstream records (graph-import(1)):
  * the LINQS content/cites format (Cora, CiteSeer, Pubmed-Diabetes), the TU
  * Dortmund graph kernel format (IMDB-BINARY, PROTEINS, ...), MovieLens
- * 100K/1M as a bipartite user-item graph, and plain "u v [label]" edge
- * lists; one file each (import_linqs.c, import_tu.c, import_movielens.c,
- * import_edgelist.c), their text read by lineread.h.  Every reader checks
- * what it reads and stops at the first bad line.
+ * 100K/1M as a bipartite user-item graph, plain "u v [label]" edge
+ * lists, the graph files of igraph's C library (GraphML, GML, Pajek, LGL,
+ * NCOL, DIMACS) and Matrix Market; one file each (import_linqs.c,
+ * import_tu.c, import_movielens.c, import_edgelist.c, import_igraph.c,
+ * import_mtx.c), their text read by lineread.h.  Every reader checks what
+ * it reads and stops at the first bad line.
  *
  * Ownership: an importer owns nothing when it returns; the caller owns
  * out, the options and the message buffer.  The helpers below (string

@@ -2,8 +2,9 @@
  * graph-import - turn raw downstream datasets into gnnstream graph streams:
  * the LINQS content/cites format (Cora, CiteSeer, Pubmed-Diabetes), the TU
  * Dortmund graph kernel format (IMDB-BINARY, PROTEINS, ...), MovieLens
- * 100K/1M as a bipartite user-item graph, and plain "u v [label]" edge lists.
- * Every reader checks what it reads and stops at the first bad line with
+ * 100K/1M as a bipartite user-item graph, plain "u v [label]" edge lists,
+ * the graph files igraph's C library reads (GraphML, GML, Pajek, LGL, NCOL,
+ * DIMACS) and Matrix Market matrices.  Every reader checks what it reads and stops at the first bad line with
  * "prog: FILE: line N: what".  Manual: man/man1/graph-import.1.
  */
 #include <getopt.h>
