@@ -31,7 +31,9 @@ ALLCFLAGS  = -std=c11 $(OMPFLAGS) $(CFLAGS) -ffile-prefix-map=$(CURDIR)=.
 DEPFLAGS   = -MMD -MP
 # GSL takes its CBLAS from OpenBLAS (not -lgslcblas); LAPACKE runs on OpenBLAS.
 # LIBLINEAR is linprobe's classifier (the linker keeps it out of the others).
-LDLIBS    ?= -lgsl -llapacke -lopenblas -larpack -llinear -lyaml -lz -lm
+# igraph (libigraph-dev) reads graph-import's graph formats; its headers are
+# included as <igraph/igraph.h>, so no -I is needed.
+LDLIBS    ?= -lgsl -llapacke -lopenblas -larpack -llinear -lyaml -lz -lm -ligraph
 LDFLAGS   ?=
 
 # Optional libraries, found (and installed as root where apt-get is) by

@@ -2,10 +2,12 @@
  * import.h - raw downstream datasets as gnnstream records (graph-import(1)):
  * the LINQS content/cites format (Cora, CiteSeer, Pubmed-Diabetes), the TU
  * Dortmund graph kernel format (IMDB-BINARY, PROTEINS, ...), MovieLens
- * 100K/1M as a bipartite user-item graph, and plain "u v [label]" edge
- * lists; one file each (import_linqs.c, import_tu.c, import_movielens.c,
- * import_edgelist.c), their text read by lineread.h.  Every reader checks
- * what it reads and stops at the first bad line.
+ * 100K/1M as a bipartite user-item graph, plain "u v [label]" edge
+ * lists, the graph files of igraph's C library (GraphML, GML, Pajek, LGL,
+ * NCOL, DIMACS) and Matrix Market; one file each (import_linqs.c,
+ * import_tu.c, import_movielens.c, import_edgelist.c, import_igraph.c,
+ * import_mtx.c), their text read by lineread.h.  Every reader checks what
+ * it reads and stops at the first bad line.
  *
  * Ownership: an importer owns nothing when it returns; the caller owns
  * out, the options and the message buffer.  The helpers below (string
@@ -56,6 +58,30 @@ int import_movielens(const struct import_opts *o, const char *dir, gs_file *out,
 /* An edge list ("-": standard input), one graph.  Time: O(lines + m log m). */
 int import_edgelist(const struct import_opts *o, const char *file, gs_file *out, char *msg,
 		    size_t msglen);
+/*
+ * A graph file that igraph's C library reads (import_igraph.c): format
+ * "graphml", "gml", "pajek", "lgl", "ncol" or "dimacs" (max-flow or edge
+ * problems); file "-" is standard input, plain or gzip.  One graph record
+ * (self-loops dropped, repeated and reciprocal edges merged, a directed
+ * graph's direction dropped with a warning), a names record where the
+ * format names its nodes (GraphML's node ids, GML's labels else ids,
+ * Pajek's labels, LGL's and NCOL's names; each valid and distinct, else an
+ * error), and the numeric and boolean node attributes as an 'attributes'
+ * f32 tensor; the other attributes are listed in a warning.  An unknown
+ * format is misuse (-2).  Time: O(file + m log m) after igraph's parse.
+ */
+int import_igraph(const struct import_opts *o, const char *format, const char *file, gs_file *out,
+		  char *msg, size_t msglen);
+/*
+ * A Matrix Market file (import_mtx.c): a square "coordinate" matrix,
+ * pattern, real or integer, general, symmetric or skew-symmetric, as the
+ * graph of its nonzeros off the diagonal (node i is row i+1; values are
+ * not kept; a general matrix that is not symmetric has its direction
+ * dropped, with a warning).  An array-format, complex or non-square matrix
+ * is refused.  Time: O(lines + m log m).
+ */
+int import_mtx(const struct import_opts *o, const char *file, gs_file *out, char *msg,
+	       size_t msglen);
 
 /* ---- for the importers ---- */
 

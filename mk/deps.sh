@@ -7,7 +7,8 @@
 # package, and deps.sh fails.
 #   sh mk/deps.sh [want] WHAT...
 #     build     what the programs need (`make`): make, a C compiler, OpenMP,
-#               GSL, zlib, libyaml, OpenBLAS (CBLAS), LAPACKE, ARPACK, LIBLINEAR
+#               GSL, zlib, libyaml, OpenBLAS (CBLAS), LAPACKE, ARPACK, LIBLINEAR,
+#               igraph (graph-import's graph formats)
 #     optional  what the programs use when it is there (`make`, before
 #               build): oneDNN (bf16 products, common/gemm.h).  Installed
 #               like the others as root where apt-get is; elsewhere named on
@@ -28,7 +29,8 @@
 #               or a computation with an independent reader run where it is,
 #               and say they are skipped where it is not (.ci/run asks for it);
 #               and with torch (python3-torch), for python/gnnpipe_torch.py's
-#               test (tests/cli/python.test.sh)
+#               test (tests/cli/python.test.sh); with scipy and igraph
+#               (tests/cli/formats.test.sh's readers)
 #     mpi       Open MPI (mpicc, mpirun): optional; gcn-train is built with it
 #               where it is found, and tests/cli/mpi.test.sh runs where it
 #               is and says it is skipped where it is not (.ci/run asks for it)
@@ -49,7 +51,7 @@ OMPFLAGS=${OMPFLAGS--fopenmp}
 CFLAGS=${CFLAGS--O2 -g -Wall -Wextra}
 CPPFLAGS=${CPPFLAGS:-}
 LDFLAGS=${LDFLAGS:-}
-LDLIBS=${LDLIBS:--lgsl -llapacke -lopenblas -larpack -llinear -lyaml -lz -lm}
+LDLIBS=${LDLIBS:--lgsl -llapacke -lopenblas -larpack -llinear -lyaml -lz -lm -ligraph}
 ASAN_FLAGS=${ASAN_FLAGS:--fsanitize=address,undefined -fno-omit-frame-pointer -g -O1}
 FUZZ_CC=${FUZZ_CC:-clang}
 FUZZ_FLAGS=${FUZZ_FLAGS:--g -O1 -fsanitize=fuzzer,address,undefined}
@@ -112,17 +114,19 @@ cat >"$T/all.c" <<'EOF'
 #include <omp.h>
 #include <yaml.h>
 #include <zlib.h>
+#include <igraph/igraph.h>
 
 typedef void (*fn)(void);
 fn volatile used[] = {
 	(fn)dsaupd_c, (fn)cblas_sgemm, (fn)gsl_rng_alloc, (fn)LAPACKE_dsyevd_work,
 	(fn)omp_get_max_threads, (fn)yaml_parser_initialize, (fn)gzdopen, (fn)train,
+	(fn)igraph_read_graph_graphml,
 };
 
 int main(int argc, char **argv)
 {
 	(void)argv;
-	return used[argc % 8] == 0;
+	return used[argc % 9] == 0;
 }
 EOF
 cat >"$T/omp.c" <<'EOF'
@@ -151,6 +155,7 @@ lib() {
 	yaml) set -- libyaml yaml.h libyaml-dev yaml-0.1 ;;
 	z) set -- zlib zlib.h zlib1g-dev zlib ;;
 	m) set -- "the C maths library" math.h libc6-dev "" "the C library's development package" ;;
+	igraph) set -- igraph igraph/igraph.h libigraph-dev igraph "the igraph C library's development package (0.10)" ;;
 	*) return 1 ;;
 	esac
 	L_NAME=$1 L_HDR=$2 L_DEB=$3 L_PC=$4 L_ELSE=${5:-"the $1 development package"}
@@ -334,6 +339,11 @@ check_numpy() {
 		need "$PY module torch" "cannot be imported" "python3 python3-torch" \
 			"Python 3 at $PY with PyTorch"
 	fi
+	for m in scipy:python3-scipy igraph:python3-igraph; do
+		[ -x "$PY" ] && "$PY" -c "import ${m%%:*}" >/dev/null 2>&1 ||
+			need "$PY module ${m%%:*}" "cannot be imported" "${m#*:}" \
+				"the Python package ${m%%:*}"
+	done
 }
 
 # Open MPI as the Makefile finds it: mpicc, which builds an MPI program

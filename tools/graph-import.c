@@ -2,8 +2,9 @@
  * graph-import - turn raw downstream datasets into gnnstream graph streams:
  * the LINQS content/cites format (Cora, CiteSeer, Pubmed-Diabetes), the TU
  * Dortmund graph kernel format (IMDB-BINARY, PROTEINS, ...), MovieLens
- * 100K/1M as a bipartite user-item graph, and plain "u v [label]" edge lists.
- * Every reader checks what it reads and stops at the first bad line with
+ * 100K/1M as a bipartite user-item graph, plain "u v [label]" edge lists,
+ * the graph files igraph's C library reads (GraphML, GML, Pajek, LGL, NCOL,
+ * DIMACS) and Matrix Market matrices.  Every reader checks what it reads and stops at the first bad line with
  * "prog: FILE: line N: what".  Manual: man/man1/graph-import.1.
  */
 #include <getopt.h>
@@ -26,7 +27,21 @@ enum {
 	OPT_SKIP_UNKNOWN
 };
 
-enum fmt { FMT_NONE, FMT_LINQS, FMT_TU, FMT_MOVIELENS, FMT_EDGELIST };
+enum fmt {
+	FMT_NONE,
+	FMT_LINQS,
+	FMT_TU,
+	FMT_MOVIELENS,
+	FMT_EDGELIST,
+	FMT_GRAPHML, /* FMT_GRAPHML..FMT_DIMACS: through igraph (import_igraph.c) */
+	FMT_GML,
+	FMT_PAJEK,
+	FMT_LGL,
+	FMT_NCOL,
+	FMT_DIMACS,
+	FMT_MTX,
+	FMT_LAST = FMT_MTX
+};
 
 struct opts {
 	struct copt c;
@@ -36,7 +51,8 @@ struct opts {
 };
 
 #define SYNOPSIS \
-	"graph-import -f linqs | tu | movielens | edgelist [-qt] [-l level]\n" \
+	"graph-import -f linqs | tu | movielens | edgelist | graphml | gml | pajek |\n" \
+	"                    lgl | ncol | dimacs | mtx [-qt] [-l level]\n" \
 	"                    [-o file] [--attributes file] [--attr-dim n] [--name name]\n" \
 	"                    [--names] [--node-list file] [--nodes n] [--skip-unknown] file ..."
 
@@ -50,6 +66,8 @@ usage(FILE *f)
 	    "  graph-import -f tu PREFIX              TU format: PREFIX_A.txt, PREFIX_graph_indicator.txt, ...\n"
 	    "  graph-import -f movielens DIR          MovieLens 100K (u.data) or 1M (ratings.dat)\n"
 	    "  graph-import -f edgelist [FILE]        'u v [label]' lines, one graph\n"
+	    "  graph-import -f graphml|gml|pajek|lgl|ncol|dimacs FILE   read by igraph, one graph\n"
+	    "  graph-import -f mtx FILE               Matrix Market: a square coordinate matrix\n"
 	    "  Each FILE may also be stored as FILE.gz.\n"
 	    "      --attributes FILE  linqs: sparse node attributes, 'id feature value' lines\n"
 	    "      --attr-dim N       linqs: attribute columns of --attributes [largest feature + 1]\n"
@@ -70,7 +88,8 @@ usage(FILE *f)
 	    "      --version          print the version\n");
 }
 
-static const char *const fnames[] = { "", "linqs", "tu", "movielens", "edgelist" };
+static const char *const fnames[] = { "",    "linqs", "tu",  "movielens", "edgelist", "graphml",
+				      "gml", "pajek", "lgl", "ncol",	  "dimacs",   "mtx" };
 
 /* The options into o; returns the number of file operands (argv + optind). */
 static int
@@ -97,12 +116,13 @@ parse(struct opts *o, int argc, char **argv)
 		switch (ch) {
 		case 'f':
 			o->format = FMT_NONE;
-			for (f = 1; f <= FMT_EDGELIST; f++)
+			for (f = 1; f <= FMT_LAST; f++)
 				if (strcmp(optarg, fnames[f]) == 0)
 					o->format = f;
 			if (o->format == FMT_NONE)
 				die_usage(
-				    "-f: unknown format '%s' (linqs, tu, movielens or edgelist)",
+				    "-f: unknown format '%s' (linqs, tu, movielens, edgelist, "
+				    "graphml, gml, pajek, lgl, ncol, dimacs or mtx)",
 				    optarg);
 			break;
 		case 'h':
@@ -145,11 +165,15 @@ parse(struct opts *o, int argc, char **argv)
 static void
 validate(const struct opts *o, int nfiles)
 {
-	static const int want_lo[] = { 0, 2, 1, 1, 0 }, want_hi[] = { 0, 2, 1, 1, 1 };
-	static const char *const args[] = { "", "CONTENT CITES", "PREFIX", "DIR", "[FILE]" };
+	static const int want_lo[] = { 0, 2, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1 },
+			 want_hi[] = { 0, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	static const char *const args[] = { "",	      "CONTENT CITES", "PREFIX", "DIR",
+					    "[FILE]", "FILE",	       "FILE",	 "FILE",
+					    "FILE",   "FILE",	       "FILE",	 "FILE" };
 
 	if (o->format == FMT_NONE)
-		die_usage("no -f FORMAT (linqs, tu, movielens or edgelist)");
+		die_usage("no -f FORMAT (linqs, tu, movielens, edgelist, graphml, gml, pajek, lgl, "
+			  "ncol, dimacs or mtx)");
 	if (nfiles < want_lo[o->format] || nfiles > want_hi[o->format])
 		die_usage("-f %s takes %s, not %d file argument%s", fnames[o->format],
 			  args[o->format], nfiles, nfiles == 1 ? "" : "s");
@@ -177,6 +201,15 @@ import(const struct opts *o, char **files, int nfiles, gs_file *out, char *msg, 
 		return import_tu(&o->io, files[0], out, msg, len);
 	case FMT_MOVIELENS:
 		return import_movielens(&o->io, files[0], out, msg, len);
+	case FMT_GRAPHML:
+	case FMT_GML:
+	case FMT_PAJEK:
+	case FMT_LGL:
+	case FMT_NCOL:
+	case FMT_DIMACS:
+		return import_igraph(&o->io, fnames[o->format], files[0], out, msg, len);
+	case FMT_MTX:
+		return import_mtx(&o->io, files[0], out, msg, len);
 	default:
 		return import_edgelist(&o->io, nfiles ? files[0] : "-", out, msg, len);
 	}

@@ -435,3 +435,10 @@ awk 'BEGIN { for (i = 0; i < 6; i++) for (j = i + 1; j < 6; j++) print i, j }' >
 printf '##gnnstream 1\n@tensor id=0 name=predictions rows=3 cols=3 type=f64 columns=true,pred,score\n0 0 1\n1 1 2\n2 2 3\n@end\n' >pred-3class.txt
 # binary predictions whose true classes are all 1
 printf '##gnnstream 1\n@tensor id=0 name=predictions rows=2 cols=3 type=f64 columns=true,pred,score\n1 1 0.5\n1 0 0.2\n@end\n' >pred-oneclass.txt
+# ---- graph-import: the graph formats ----
+printf '<?xml version="1.0"?>\n<graphml><graph edgedefault="undirected"><node id="a"/>\n</grap>\n' >broken.graphml
+printf 'graph [ node [ id 1 label "a" ] node [ id 2 label "a" ] edge [ source 1 target 2 ] ]\n' >dup-names.gml
+printf 'a b\nc\n' >broken.ncol
+printf '%%%%MatrixMarket matrix coordinate real general\n3 4 1\n1 2 1\n' >nonsquare.mtx
+printf '%%%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n' >array.mtx
+printf '%%%%MatrixMarket matrix coordinate pattern symmetric\n3 3 3\n2 1\n' >short.mtx

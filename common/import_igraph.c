@@ -1,0 +1,551 @@
+/*
+ * import_igraph.c - the graph formats igraph's C library reads (GraphML,
+ * GML, Pajek, LGL, NCOL, DIMACS), as one graph each; see import.h.
+ *
+ * The file (plain or gzip, FILE or FILE.gz, "-" standard input) is read
+ * through lineread.h into memory and handed to igraph as a FILE from
+ * fmemopen(), so that every format takes the same paths as the other
+ * importers.  igraph's graph then becomes the stream's: edges in igraph's
+ * order with self-loops dropped and repeats merged (a directed graph's two
+ * directions too, with a warning), the nodes in igraph's order, which is the
+ * file's; the node names in a names record where the format names its
+ * nodes, the numeric and boolean node attributes in an 'attributes' tensor.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <igraph/igraph.h> /* its own headers found beside it: no -I */
+
+#include "err.h"
+#include "import.h"
+
+/*
+ * igraph reports errors and warnings through handlers that take no
+ * context argument, so the first error's text is kept here, for the one
+ * import running in this thread.  igraph calls the handler where the error
+ * is found and again on the way out; the first call is the precise one.
+ * Warnings are kept too (the first, and a count: igraph may warn once a
+ * node), and said only when the import succeeds, so that a failure is
+ * one line.
+ */
+static _Thread_local char ig_reason[512], ig_warned[512];
+static _Thread_local int64_t ig_nwarn;
+
+static void
+ig_error(const char *reason, const char *file, int line, igraph_error_t e)
+{
+	(void)file;
+	(void)line;
+	if (ig_reason[0] == '\0')
+		snprintf(ig_reason, sizeof ig_reason, "%s (igraph: %s)", reason,
+			 igraph_strerror(e));
+	IGRAPH_FINALLY_FREE(); /* what igraph allocated before the error */
+}
+
+static void
+ig_warning(const char *reason, const char *file, int line)
+{
+	(void)file;
+	(void)line;
+	if (ig_nwarn++ == 0)
+		snprintf(ig_warned, sizeof ig_warned, "%s", reason);
+}
+
+/* The formats, by their -f names. */
+enum { IG_GRAPHML, IG_GML, IG_PAJEK, IG_LGL, IG_NCOL, IG_DIMACS, IG_NFMT };
+static const char *const ig_names[IG_NFMT] = { "graphml", "gml", "pajek", "lgl", "ncol", "dimacs" };
+
+/* Everything an import holds, freed at the end whatever happened. */
+struct ig {
+	const struct import_opts *o;
+	int fmt;
+	lreader r;
+	char *text; /* the file's bytes */
+	size_t len;
+	igraph_t g;
+	int have_g;
+	/* its graph, node and edge attributes: names and types */
+	igraph_strvector_t gn, vn, en;
+	igraph_vector_int_t gt, vt, et;
+	char problem[16]; /* DIMACS: "max" or "edge" */
+	int directed;	  /* the input's edges have a direction */
+	int64_t n;
+	edges es;
+	char **names;	     /* (n) or NULL */
+	float *attr;	     /* (n x k) */
+	int64_t k;	     /* attribute columns */
+	char *columns;	     /* "a,b,c" */
+	const char *names_a; /* the attribute the names came from */
+	char ignored[1024];  /* the attributes not kept, for the warning */
+	const char *ign_kind;
+	int64_t unlabelled; /* GML: 1 + the first node without a label, or 0 */
+};
+
+/* ---- the file into memory ---- */
+static int
+read_all(struct ig *I, const char *file)
+{
+	lreader *r = &I->r;
+	size_t cap = 1 << 16;
+	int k;
+
+	if (lr_open(r, file, I->o->src, r->err) != 0)
+		return -1;
+	I->text = xmalloc(cap);
+	/* at most 2^30 bytes a call: gzread counts in unsigned int */
+	while ((k = gzread(r->gz, I->text + I->len,
+			   (unsigned)(cap - I->len < (1u << 30) ? cap - I->len : 1u << 30))) > 0) {
+		I->len += (size_t)k;
+		if (I->len == cap)
+			I->text = xrealloc(I->text, cap *= 2);
+	}
+	if (k < 0) {
+		int zerr;
+		const char *why = gzerror(r->gz, &zerr);
+		return lr_fail(r->err, "%s: %s", r->path, zerr == Z_ERRNO ? strerror(errno) : why);
+	}
+	if (I->len >= 3 && memcmp(I->text, "\xef\xbb\xbf", 3) == 0) { /* a byte-order mark */
+		memmove(I->text, I->text + 3, I->len - 3);
+		I->len -= 3;
+	}
+	if (I->len == 0)
+		return lr_fail(r->err, "%s: empty file", r->path);
+	return 0;
+}
+
+/* ---- igraph reads it ---- */
+static igraph_error_t
+ig_read(struct ig *I, FILE *f)
+{
+	igraph_strvector_t prob;
+	igraph_integer_t s, t;
+	igraph_error_t e;
+
+	switch (I->fmt) {
+	case IG_GRAPHML:
+		return igraph_read_graph_graphml(&I->g, f, 0);
+	case IG_GML:
+		return igraph_read_graph_gml(&I->g, f);
+	case IG_PAJEK:
+		return igraph_read_graph_pajek(&I->g, f);
+	case IG_LGL:
+		return igraph_read_graph_lgl(&I->g, f, 1, IGRAPH_ADD_WEIGHTS_IF_PRESENT, 0);
+	case IG_NCOL:
+		return igraph_read_graph_ncol(&I->g, f, NULL, 1, IGRAPH_ADD_WEIGHTS_IF_PRESENT, 0);
+	default:
+		/* the vertex labels and the capacities are not asked for (NULL);
+		 * the source and sink are (s, t), but not kept */
+		if (igraph_strvector_init(&prob, 0) != IGRAPH_SUCCESS)
+			return IGRAPH_ENOMEM;
+		e = igraph_read_graph_dimacs_flow(&I->g, f, &prob, NULL, &s, &t, NULL, 1);
+		if (e == IGRAPH_SUCCESS && igraph_strvector_size(&prob) > 0)
+			snprintf(I->problem, sizeof I->problem, "%s",
+				 igraph_strvector_get(&prob, 0));
+		igraph_strvector_destroy(&prob);
+		return e;
+	}
+}
+
+static int
+parse(struct ig *I)
+{
+	igraph_error_t e;
+	FILE *f = fmemopen(I->text, I->len, "r");
+
+	if (f == NULL)
+		return lr_fail(I->r.err, "%s: %s", I->r.path, strerror(errno));
+	e = ig_read(I, f);
+	fclose(f);
+	if (e != IGRAPH_SUCCESS) {
+		if (ig_reason[0] == '\0')
+			snprintf(ig_reason, sizeof ig_reason, "%s", igraph_strerror(e));
+		err_one_line(ig_reason);
+		return lr_fail(I->r.err, "%s: not a readable %s file: %s", I->r.path,
+			       ig_names[I->fmt], ig_reason);
+	}
+	I->have_g = 1;
+	igraph_cattribute_list(&I->g, &I->gn, &I->gt, &I->vn, &I->vt, &I->en, &I->et);
+	return 0;
+}
+
+/* ---- the edges ---- */
+static int
+take_edges(struct ig *I)
+{
+	igraph_integer_t m = igraph_ecount(&I->g), from, to;
+
+	I->n = igraph_vcount(&I->g);
+	if (I->n == 0)
+		return lr_fail(I->r.err, "%s: no nodes", I->r.path);
+	if (I->n > GS_MAX_NODES)
+		return lr_fail(I->r.err, "%s: %" PRId64 " nodes exceed the limit %lld", I->r.path,
+			       I->n, GS_MAX_NODES);
+	if (m > GS_MAX_EDGES)
+		return lr_fail(I->r.err, "%s: %" PRId64 " edges exceed the limit %lld", I->r.path,
+			       (int64_t)m, GS_MAX_EDGES);
+	for (igraph_integer_t e = 0; e < m; e++) {
+		igraph_edge(&I->g, e, &from, &to);
+		edge_add(&I->es, 0, (int32_t)from, (int32_t)to, 0, e);
+	}
+	edges_finish(&I->es, 0);
+	/* DIMACS edge problems are undirected, but igraph gives them the
+	 * direction asked for (max-flow problems need it) */
+	I->directed = igraph_is_directed(&I->g) && strcmp(I->problem, "edge") != 0;
+	return 0;
+}
+
+/* ---- the names ---- */
+
+/* The attribute that names the nodes: GraphML's node id, GML's label
+ * (else its id), Pajek's label (else the vertex number), NCOL's and LGL's
+ * names; NULL for DIMACS. */
+static const char *
+names_attr(const struct ig *I)
+{
+	switch (I->fmt) {
+	case IG_GRAPHML:
+		return "id";
+	case IG_GML:
+		return igraph_cattribute_has_attr(&I->g, IGRAPH_ATTRIBUTE_VERTEX, "label") ? "label"
+											   : "id";
+	case IG_PAJEK:
+		return igraph_cattribute_has_attr(&I->g, IGRAPH_ATTRIBUTE_VERTEX, "name") ? "name"
+											  : NULL;
+	case IG_LGL:
+	case IG_NCOL:
+		return "name";
+	default:
+		return NULL;
+	}
+}
+
+/* Node v's name from node attribute a into a new string: a text as it
+ * is, a number as %.17g writes it (GML's ids, a label 'label 5'), a
+ * boolean as 0 or 1; "" where it has none (a missing number, NaN). */
+static char *
+node_name(const struct ig *I, const char *a, igraph_integer_t v)
+{
+	igraph_integer_t i, t = -1;
+	char buf[64];
+	double x;
+
+	for (i = 0; i < igraph_strvector_size(&I->vn); i++)
+		if (strcmp(igraph_strvector_get(&I->vn, i), a) == 0)
+			t = VECTOR(I->vt)[i];
+	if (t == IGRAPH_ATTRIBUTE_STRING)
+		return xstrdup(VAS(&I->g, a, v));
+	x = t == IGRAPH_ATTRIBUTE_BOOLEAN   ? (double)VAB(&I->g, a, v)
+	    : t == IGRAPH_ATTRIBUTE_NUMERIC ? VAN(&I->g, a, v)
+					    : NAN;
+	if (isnan(x))
+		return xstrdup("");
+	snprintf(buf, sizeof buf, "%.17g", x);
+	return xstrdup(buf);
+}
+
+/* GML: labels where every node has one, else the ids (said once);
+ * Pajek: a vertex without a label is named by its number. */
+static const char *
+names_fallback(struct ig *I, const char *a)
+{
+	if (I->fmt == IG_GML && strcmp(a, "label") == 0)
+		for (igraph_integer_t v = 0; v < I->n; v++) {
+			char *nm = node_name(I, a, v);
+			int none = nm[0] == '\0';
+			free(nm);
+			if (none) {
+				I->unlabelled = v + 1;
+				return "id";
+			}
+		}
+	return a;
+}
+
+static int
+take_names(struct ig *I)
+{
+	const char *a = names_attr(I), *why;
+	smap seen = { 0 };
+	int rc = 0;
+
+	if (a == NULL)
+		return 0;
+	a = I->names_a = names_fallback(I, a);
+	I->names = xcalloc((size_t)I->n, sizeof *I->names);
+	for (int64_t v = 0; v < I->n && rc == 0; v++) {
+		I->names[v] = node_name(I, a, v);
+		if (I->fmt == IG_PAJEK && I->names[v][0] == '\0') {
+			free(I->names[v]);
+			I->names[v] = xmallocarray(24, 1);
+			snprintf(I->names[v], 24, "%" PRId64, v + 1);
+		}
+		if ((why = gs_name_invalid(I->names[v])) != NULL) {
+			char q[48];
+			snprintf(q, sizeof q, "%.40s", I->names[v]);
+			err_one_line(q);
+			rc = lr_fail(I->r.err, "%s: node %" PRId64 "'s name ('%s', from '%s') %s",
+				     I->r.path, v, q, a, why);
+		} else if (smap_put(&seen, I->names[v], (int32_t)v) >= 0) {
+			char q[48];
+			snprintf(q, sizeof q, "%.40s", I->names[v]);
+			err_one_line(q);
+			rc = lr_fail(I->r.err,
+				     "%s: node %" PRId64 " and node %" PRId32
+				     " have the same name '%s' (from '%s'): names must be distinct",
+				     I->r.path, v, smap_get(&seen, I->names[v]), q, a);
+		}
+	}
+	smap_free(&seen);
+	return rc;
+}
+
+/* ---- the attributes ---- */
+
+/* Add name (and why, if given) to the list of ignored attributes, the
+ * kind said once per run: "node a (text), b (text); edge w, id".  The list
+ * is cut at its size. */
+static void
+ignore(struct ig *I, const char *kind, const char *name, const char *why)
+{
+	size_t at = strlen(I->ignored);
+	int same = I->ign_kind != NULL && strcmp(I->ign_kind, kind) == 0;
+
+	snprintf(I->ignored + at, sizeof I->ignored - at, "%s%s%s%s%s%s%s",
+		 at == 0 ? "" : (same ? ", " : "; "), same ? "" : kind, same ? "" : " ", name,
+		 why ? " (" : "", why ? why : "", why ? ")" : "");
+	I->ign_kind = kind;
+}
+
+/* A name fit for a tensor's columns= (no comma, blank, '=' or control). */
+static int
+column_name_ok(const char *s)
+{
+	if (*s == '\0' || strlen(s) >= GS_NAME_MAX)
+		return 0;
+	for (; *s; s++)
+		if ((unsigned char)*s <= ' ' || *s == ',' || *s == '=' || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+/* Node attribute a of type t as column j of I->attr, or why not (NULL: taken). */
+static const char *
+take_column(struct ig *I, const char *a, igraph_integer_t t, int64_t j, int64_t k)
+{
+	if (t == IGRAPH_ATTRIBUTE_STRING)
+		return "text";
+	if (t != IGRAPH_ATTRIBUTE_NUMERIC && t != IGRAPH_ATTRIBUTE_BOOLEAN)
+		return "not a number";
+	if (!column_name_ok(a))
+		return "not a column name";
+	for (int64_t v = 0; v < I->n; v++) {
+		double x =
+		    t == IGRAPH_ATTRIBUTE_BOOLEAN ? (double)VAB(&I->g, a, v) : VAN(&I->g, a, v);
+		if (!isfinite(x) || fabs(x) > 3.4028234663852886e38)
+			return "missing or not a finite float at some node";
+		I->attr[v * k + j] = (float)x;
+	}
+	return NULL;
+}
+
+/* Node attributes other than the names (and igraph's 'id') become columns
+ * of 'attributes'; the others, and every edge and graph attribute, are
+ * listed in one warning. */
+static int
+take_attributes(struct ig *I)
+{
+	int64_t nv = igraph_strvector_size(&I->vn), j = 0;
+
+	I->attr = xcalloc((size_t)I->n * (size_t)(nv ? nv : 1), sizeof *I->attr);
+	I->columns = xcalloc(1, 1);
+	for (int64_t i = 0; i < nv; i++) {
+		const char *a = igraph_strvector_get(&I->vn, i), *why;
+		if (strcmp(a, "id") == 0 || (I->names_a && strcmp(a, I->names_a) == 0) ||
+		    (I->fmt == IG_GML && strcmp(a, "label") == 0) ||
+		    (I->fmt == IG_PAJEK && strcmp(a, "name") == 0))
+			continue;
+		why = take_column(I, a, VECTOR(I->vt)[i], j, nv);
+		if (why != NULL) {
+			ignore(I, "node", a, why);
+			continue;
+		}
+		I->columns = xrealloc(I->columns, strlen(I->columns) + strlen(a) + 2);
+		strcat(strcat(I->columns, j ? "," : ""), a);
+		j++;
+	}
+	/* the columns were placed with stride nv: pack them to stride j */
+	for (int64_t v = 0; v < I->n && j < nv; v++)
+		memmove(I->attr + v * j, I->attr + v * nv, (size_t)j * sizeof *I->attr);
+	I->k = j;
+	for (int64_t i = 0; i < igraph_strvector_size(&I->en); i++)
+		ignore(I, "edge", igraph_strvector_get(&I->en, i), NULL);
+	if (strcmp(I->problem, "max") == 0) { /* what a flow problem has beside its graph */
+		ignore(I, "edge", "capacity", NULL);
+		ignore(I, "graph", "source", NULL);
+		ignore(I, "graph", "sink", NULL);
+	}
+	for (int64_t i = 0; i < igraph_strvector_size(&I->gn); i++)
+		ignore(I, "graph", igraph_strvector_get(&I->gn, i), NULL);
+	return 0;
+}
+
+/* ---- what was changed or left out, said once the import succeeded ---- */
+static void
+tell(struct ig *I)
+{
+	const char *p = I->r.path;
+
+	if (I->o->quiet)
+		return;
+	if (ig_nwarn > 0) {
+		err_one_line(ig_warned);
+		if (ig_nwarn == 1)
+			warnx_("%s: igraph: %s", p, ig_warned);
+		else
+			warnx_("%s: igraph: %s (and %" PRId64 " more warnings)", p, ig_warned,
+			       ig_nwarn - 1);
+	}
+	if (I->directed)
+		warnx_("%s: a directed graph: direction dropped, each pair of nodes linked "
+		       "either way is one edge",
+		       p);
+	if (I->es.loops > 0 || I->es.dups > 0)
+		warnx_("%s: dropped %" PRId64 " self-loop(s), merged %" PRId64
+		       " repeated or reciprocal edge(s)",
+		       p, I->es.loops, I->es.dups);
+	if (I->unlabelled > 0)
+		warnx_("%s: node %" PRId64 " has no label: the nodes are named by their ids", p,
+		       I->unlabelled - 1);
+	if (I->ignored[0] != '\0') {
+		err_one_line(I->ignored);
+		warnx_("%s: ignored attributes: %s", p, I->ignored);
+	}
+}
+
+/* ---- write: the graph, its names, its attributes ---- */
+static void
+write_graph(struct ig *I, gs_file *out, const char *file)
+{
+	static const char *const sfx[] = { ".gz",    ".graphml", ".xml",  ".gml", ".net",    ".paj",
+					   ".pajek", ".lgl",	 ".ncol", ".max", ".dimacs", NULL };
+	char dataset[256];
+	gs_rec rec;
+
+	gs_rec_init(&rec);
+	import_dataset(dataset, sizeof dataset, I->o, file, sfx);
+	put_graph(&rec, 0, (int32_t)I->n, I->es.e, I->es.n, 0);
+	gs_attr_set(&rec, "format", ig_names[I->fmt]);
+	gs_attr_set(&rec, "dataset", dataset);
+	gs_attr_setf(&rec, "input_edges", "%" PRId64, (int64_t)igraph_ecount(&I->g));
+	gs_attr_setf(&rec, "self_loops", "%" PRId64, I->es.loops);
+	gs_attr_setf(&rec, "duplicates", "%" PRId64, I->es.dups);
+	gs_attr_set(&rec, "directed_input", I->directed ? "1" : "0");
+	gs_write1(out, &rec);
+	if (I->names != NULL) {
+		gs_names_set(&rec, 0, (const char *const *)I->names, (int32_t)I->n);
+		gs_write1(out, &rec);
+	}
+	if (I->k > 0) {
+		gs_rec_tensor(&rec, 0, "attributes", I->n, I->k, GS_F32, I->columns);
+		memcpy(rec.data, I->attr, (size_t)I->n * (size_t)I->k * sizeof *I->attr);
+		gs_write1(out, &rec);
+	}
+	gs_rec_free(&rec);
+}
+
+static void
+ig_free(struct ig *I)
+{
+	if (I->have_g)
+		igraph_destroy(&I->g);
+	igraph_strvector_destroy(&I->gn);
+	igraph_strvector_destroy(&I->vn);
+	igraph_strvector_destroy(&I->en);
+	igraph_vector_int_destroy(&I->gt);
+	igraph_vector_int_destroy(&I->vt);
+	igraph_vector_int_destroy(&I->et);
+	for (int64_t v = 0; I->names != NULL && v < I->n; v++)
+		free(I->names[v]);
+	free(I->names);
+	free(I->attr);
+	free(I->columns);
+	free(I->es.e);
+	free(I->text);
+	lr_close(&I->r);
+}
+
+/* igraph's handlers, this file's while an import runs (igraph's default
+ * error handler aborts the program). */
+struct ig_handlers {
+	igraph_error_handler_t *err;
+	igraph_warning_handler_t *warn;
+	igraph_attribute_table_t *attr;
+};
+
+static struct ig_handlers
+ig_handlers_set(void)
+{
+	struct ig_handlers old;
+
+	ig_reason[0] = '\0';
+	ig_warned[0] = '\0';
+	ig_nwarn = 0;
+	old.err = igraph_set_error_handler(ig_error);
+	old.warn = igraph_set_warning_handler(ig_warning);
+	old.attr = igraph_set_attribute_table(&igraph_cattribute_table);
+	return old;
+}
+
+static void
+ig_handlers_restore(struct ig_handlers old)
+{
+	igraph_set_attribute_table(old.attr);
+	igraph_set_warning_handler(old.warn);
+	igraph_set_error_handler(old.err);
+}
+
+int
+import_igraph(const struct import_opts *o, const char *format, const char *file, gs_file *out,
+	      char *msg, size_t msglen)
+{
+	struct ig_handlers old;
+	struct ig I;
+	int rc;
+
+	memset(&I, 0, sizeof I);
+	I.o = o;
+	I.r.err = (struct lr_err){ msg, msglen };
+	for (I.fmt = 0; I.fmt < IG_NFMT && strcmp(format, ig_names[I.fmt]) != 0; I.fmt++)
+		;
+	if (I.fmt == IG_NFMT) {
+		snprintf(msg, msglen, "-f %s: not a format of igraph's", format);
+		return -2;
+	}
+	old = ig_handlers_set();
+	igraph_strvector_init(&I.gn, 0);
+	igraph_strvector_init(&I.vn, 0);
+	igraph_strvector_init(&I.en, 0);
+	igraph_vector_int_init(&I.gt, 0);
+	igraph_vector_int_init(&I.vt, 0);
+	igraph_vector_int_init(&I.et, 0);
+	rc = read_all(&I, file);
+	if (rc == 0)
+		rc = parse(&I);
+	if (rc == 0)
+		rc = take_edges(&I);
+	if (rc == 0)
+		rc = take_names(&I);
+	if (rc == 0)
+		rc = take_attributes(&I);
+	if (rc == 0) {
+		tell(&I);
+		write_graph(&I, out, file);
+	}
+	ig_free(&I);
+	ig_handlers_restore(old);
+	return rc;
+}
