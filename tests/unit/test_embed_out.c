@@ -52,17 +52,24 @@ one_free(struct one *o)
 	free(o->buf);
 }
 
-/* The TSV the output gives for one graph. */
+/* The TSV the output gives for one graph (its nodes named by names, or
+ * NULL). */
 static void
-tsv_of(struct embed_out *eo, int64_t index, const char *want)
+tsv_named(struct embed_out *eo, int64_t index, const char *const *names, const char *want)
 {
 	struct one o;
 
 	one_start(&o, index);
-	embed_out_graph(eo, &o.fg, Hs, mix);
+	embed_out_graph(eo, &o.fg, Hs, mix, names);
 	fclose(o.fg.tsv);
 	cr_expect_str_eq(o.buf, want);
 	one_free(&o);
+}
+
+static void
+tsv_of(struct embed_out *eo, int64_t index, const char *want)
+{
+	tsv_named(eo, index, NULL, want);
 }
 
 static void
@@ -75,7 +82,7 @@ start(struct embed_out *eo, int kind, int block, const int *pool, int npool)
 	eo->d = 2;
 	eo->pool = pool;
 	eo->npool = npool;
-	embed_out_start(eo, NULL);
+	embed_out_start(eo);
 }
 
 Test(embed_out, node_rows_of_each_kind)
@@ -85,18 +92,26 @@ Test(embed_out, node_rows_of_each_kind)
 	start(&eo, EMB_BLOCKS, 0, NULL, 0);
 	cr_expect(eo.D == 4 && eo.DP == 0);
 	tsv_of(&eo, 0,
-	       "node\te0\te1\te2\te3\n# graph 5\n"
-	       "0\t1\t2\t-1\t0.5\n1\t3\t4\t2\t-3\n2\t5\t6\t0\t7\n");
-	tsv_of(&eo, 1, "# graph 5\n0\t1\t2\t-1\t0.5\n1\t3\t4\t2\t-3\n2\t5\t6\t0\t7\n");
+	       "graph\tid\tnode\te0\te1\te2\te3\n"
+	       "0\t5\t0\t1\t2\t-1\t0.5\n0\t5\t1\t3\t4\t2\t-3\n0\t5\t2\t5\t6\t0\t7\n");
+	tsv_of(&eo, 1, "1\t5\t0\t1\t2\t-1\t0.5\n1\t5\t1\t3\t4\t2\t-3\n1\t5\t2\t5\t6\t0\t7\n");
+	embed_out_free(&eo);
+
+	/* a graph with names: a name column after the node */
+	static const char *const abc[] = { "a", "b c", "d" };
+	start(&eo, EMB_BLOCK, 1, NULL, 0);
+	tsv_named(&eo, 0, abc,
+		  "graph\tid\tnode\tname\te0\te1\n"
+		  "0\t5\t0\ta\t1\t2\n0\t5\t1\tb c\t3\t4\n0\t5\t2\td\t5\t6\n");
 	embed_out_free(&eo);
 
 	start(&eo, EMB_BLOCK, 2, NULL, 0);
 	cr_expect(eo.D == 2);
-	tsv_of(&eo, 1, "# graph 5\n0\t-1\t0.5\n1\t2\t-3\n2\t0\t7\n");
+	tsv_of(&eo, 1, "1\t5\t0\t-1\t0.5\n1\t5\t1\t2\t-3\n1\t5\t2\t0\t7\n");
 	embed_out_free(&eo);
 
 	start(&eo, EMB_MIX, 0, NULL, 0);
-	tsv_of(&eo, 1, "# graph 5\n0\t9\t8\n1\t7\t6\n2\t5\t4\n");
+	tsv_of(&eo, 1, "1\t5\t0\t9\t8\n1\t5\t1\t7\t6\n1\t5\t2\t5\t4\n");
 	embed_out_free(&eo);
 }
 
@@ -110,14 +125,15 @@ Test(embed_out, pooled_rows_in_the_order_asked)
 	start(&eo, EMB_BLOCK, 2, mms, 3);
 	cr_expect(eo.D == 2 && eo.DP == 6);
 	cr_expect_str_eq(eo.pool_text, "mean,max,sum");
-	tsv_of(&eo, 0, "graph\te0\te1\te2\te3\te4\te5\n5\t0.333333343\t1.5\t2\t7\t1\t4.5\n");
+	tsv_of(&eo, 0,
+	       "graph\tid\te0\te1\te2\te3\te4\te5\n0\t5\t0.333333343\t1.5\t2\t7\t1\t4.5\n");
 	embed_out_free(&eo);
 
 	/* every block, sum then mean: the sums of H1 (9, 12) and H2 (1, 4.5) */
 	start(&eo, EMB_BLOCKS, 0, sm, 2);
 	cr_expect(eo.D == 4 && eo.DP == 8);
 	cr_expect_str_eq(eo.pool_text, "sum,mean");
-	tsv_of(&eo, 3, "5\t9\t12\t1\t4.5\t3\t4\t0.333333343\t1.5\n");
+	tsv_of(&eo, 3, "3\t5\t9\t12\t1\t4.5\t3\t4\t0.333333343\t1.5\n");
 	embed_out_free(&eo);
 }
 
@@ -144,7 +160,7 @@ Test(embed_out, pooled_record_carries_the_attributes)
 	eo.d = 2;
 	eo.pool = mx;
 	eo.npool = 1;
-	embed_out_start(&eo, NULL);
+	embed_out_start(&eo);
 	copt_init(&c);
 	c.output = path;
 	c.text = 1;
@@ -152,7 +168,7 @@ Test(embed_out, pooled_record_carries_the_attributes)
 	fclose(o.fg.tsv);
 	o.fg.tsv = NULL;
 	o.fg.out = gs_open_out(&c, 1, argv);
-	embed_out_graph(&eo, &o.fg, Hs, mix);
+	embed_out_graph(&eo, &o.fg, Hs, mix, NULL);
 	gs_close(o.fg.out);
 
 	gs_file *in = gs_open_in(path, msg, sizeof msg);
