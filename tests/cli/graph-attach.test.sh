@@ -91,6 +91,18 @@ body "$T/k.all.txt" tensor predictions | awk '$2 == -1' | wc -l >"$T/k.hidden"
 check "test \$(cat $T/k.hidden) -eq 17" \
 	"karate: the 17 hidden nodes are predicted with true class -1"
 
+# ---- Les Miserables: named embeddings from the edge list networkx wrote
+# (issue 40: a user's names, from files to embeddings with no stream by
+# hand); the names in order of first appearance, as the reader numbers them ----
+awk -F'\t' '{ for (i = 1; i <= 2; i++) if (!($i in seen)) { seen[$i] = 1; print $i } }' "$D/lesmis.el" >"$T/lm.order"
+expect 0 "gcn-embed -q -j 2 --model $M --precision fp32 --tsv $D/lesmis.el >$T/lm-emb.tsv"
+check "[ \"\$(head -1 $T/lm-emb.tsv | cut -f1-4)\" = \"\$(printf 'graph\tid\tnode\tname')\" ] &&
+	[ \$(sed 1d $T/lm-emb.tsv | wc -l) -eq 77 ]" "lesmis: an embedding row for each of the 77 named nodes"
+sed 1d "$T/lm-emb.tsv" | cut -f4 >"$T/lm-emb.names"
+same "$T/lm-emb.names" "$T/lm.order" "lesmis: each embedding row carries its node's name"
+expect 0 "gcn-embed -q -j 2 --model $M --precision fp32 --npy $T/lm.npy --names $T/lm.names $D/lesmis.el"
+same "$T/lm.names" "$T/lm.order" "lesmis: --names beside the .npy, a name a row"
+
 # ---- Les Miserables by name: communities as gcn-train's clusters ----
 expect 0 "graph-attach --cluster community --attributes weighted_degree -t -o $T/lm.txt $D/lesmis-nodes.csv $D/lesmis.el"
 check "grep -q '^@tensor id=0 name=cluster rows=77 cols=1 type=i32 columns=cluster .*clusters=5' $T/lm.txt" "lesmis: cluster tensor"
