@@ -125,8 +125,7 @@ Test(embed_out, pooled_rows_in_the_order_asked)
 	start(&eo, EMB_BLOCK, 2, mms, 3);
 	cr_expect(eo.D == 2 && eo.DP == 6);
 	cr_expect_str_eq(eo.pool_text, "mean,max,sum");
-	tsv_of(&eo, 0,
-	       "graph\tid\te0\te1\te2\te3\te4\te5\n0\t5\t0.333333343\t1.5\t2\t7\t1\t4.5\n");
+	tsv_of(&eo, 0, "graph\tid\te0\te1\te2\te3\te4\te5\n0\t5\t0.333333343\t1.5\t2\t7\t1\t4.5\n");
 	embed_out_free(&eo);
 
 	/* every block, sum then mean: the sums of H1 (9, 12) and H2 (1, 4.5) */
