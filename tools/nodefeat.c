@@ -15,6 +15,7 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +34,7 @@
 #define SYNOPSIS \
 	"nodefeat [-qt] [-j threads] [-l level] [-o file] [-s seed] [--exact-max n]\n" \
 	"                [--progress] [--rw-delta p] [--rw-error eps] [--rw-steps k]\n" \
-	"                [--scale minmax|log] [--set paper|refex|rwse] [--tsv] [file ...]"
+	"                [--scale minmax|log|both] [--set paper|refex|rwse] [--tsv] [file ...]"
 
 enum {
 	OPT_EXACT_MAX = COPT_FIRST_TOOL,
@@ -90,8 +91,9 @@ usage(FILE *f, const struct state *s)
 		"      --rw-error EPS  rwse estimates: bound on the error of each value [%g]\n"
 		"      --rw-steps K    rwse: walk lengths 1..K, the columns rw1..rwK [%d]\n"
 		"  -s, --seed N        rwse: seed of the walks (estimates only) [%" PRIu64 "]\n"
-		"      --scale MODE    paper: model input minmax (per graph, the paper's) or\n"
-		"                      log (log1p, keeps graph size) [minmax]\n"
+		"      --scale MODE    paper: model input minmax (per graph, the paper's),\n"
+		"                      log (log1p, keeps graph size) or both (the min-max\n"
+		"                      four, then log1p of degree, core, ci1: 7 columns) [minmax]\n"
 		"      --set NAME      feature set: paper (degree, core, ci1, clustering),\n"
 		"                      rwse (random-walk return probabilities) or refex\n"
 		"                      (paper's, log, neighbour means and maxima) [paper]\n"
@@ -99,6 +101,30 @@ usage(FILE *f, const struct state *s)
 		"      --tsv           print a table (node, one column per value) instead\n"
 		"      --version       print the version\n",
 		s->ro.exact_max, s->c->level, s->ro.delta, s->ro.error, s->ro.steps, s->c->seed);
+}
+
+/* --scale both: the model input holds the four min-max scaled and then
+ * the three counts log-scaled (degree, core, CI_1; clustering is the
+ * same in both), 7 columns, so a model sees a graph's own scale and its
+ * nodes' place in it. */
+#define SCALE_BOTH 2
+#define BOTH_COLUMNS FEATURES_COLUMNS ",degree_log,core_log,ci1_log"
+
+/* The 7 columns of --scale both into out (n x 7) from the raw rows
+ * (n x 4), which become the min-max scaled rows. */
+static void
+scale_both(double *raw, int32_t n, double *out)
+{
+	for (int32_t v = 0; v < n; v++) {
+		const double *r = raw + (size_t)v * FEAT_N;
+		double *o = out + (size_t)v * 7;
+		o[4] = log1p(r[FEAT_DEGREE]);
+		o[5] = log1p(r[FEAT_CORE]);
+		o[6] = log1p(r[FEAT_CI1] > 0 ? r[FEAT_CI1] : 0);
+	}
+	features_scale(raw, n, raw, FEAT_SCALE_MINMAX);
+	for (int32_t v = 0; v < n; v++)
+		memcpy(out + (size_t)v * 7, raw + (size_t)v * FEAT_N, FEAT_N * sizeof *out);
 }
 
 /* The four features: written as "features" (scaled) and "features_raw",
@@ -132,10 +158,23 @@ paper_graph(struct state *s, const struct filter_graph *fg)
 			 s->both, n, 7);
 		return;
 	}
-	gs_rec_tensor(&s->out, fg->rec->id, "features", n, FEAT_N, GS_F64, FEATURES_COLUMNS);
-	features_rows(fg->g, &s->ws, s->out.data);
-	features_scale(s->out.data, n, s->out.data, s->scale);
-	gs_attr_set(&s->out, "scale", features_scale_name(s->scale));
+	if (s->scale == SCALE_BOTH) {
+		if ((size_t)n > s->cap) {
+			s->cap = (size_t)n;
+			s->raw = xreallocarray(s->raw, s->cap, FEAT_N * sizeof *s->raw);
+			s->both = xreallocarray(s->both, s->cap, 7 * sizeof *s->both);
+		}
+		gs_rec_tensor(&s->out, fg->rec->id, "features", n, 7, GS_F64, BOTH_COLUMNS);
+		features_rows(fg->g, &s->ws, s->raw);
+		scale_both(s->raw, n, s->out.data);
+		gs_attr_set(&s->out, "scale", "both");
+	} else {
+		gs_rec_tensor(&s->out, fg->rec->id, "features", n, FEAT_N, GS_F64,
+			      FEATURES_COLUMNS);
+		features_rows(fg->g, &s->ws, s->out.data);
+		features_scale(s->out.data, n, s->out.data, s->scale);
+		gs_attr_set(&s->out, "scale", features_scale_name(s->scale));
+	}
 	gs_write1(fg->out, &s->out);
 	gs_rec_tensor(&s->out, fg->rec->id, "features_raw", n, FEAT_N, GS_F64, FEATURES_COLUMNS);
 	features_rows(fg->g, &s->ws, s->out.data);
@@ -309,8 +348,10 @@ parse(struct copt *c, struct state *s, int argc, char **argv)
 			rw_opt = "--rw-steps";
 			break;
 		case OPT_SCALE:
-			if ((s->scale = features_scale_mode(optarg)) < 0)
-				die_usage("--scale: '%s': expected minmax or log", optarg);
+			if (strcmp(optarg, "both") == 0)
+				s->scale = SCALE_BOTH;
+			else if ((s->scale = features_scale_mode(optarg)) < 0)
+				die_usage("--scale: '%s': expected minmax, log or both", optarg);
 			scale_opt = "--scale";
 			break;
 		case OPT_SET:
@@ -331,6 +372,9 @@ parse(struct copt *c, struct state *s, int argc, char **argv)
 	if (s->set == SET_REFEX && scale_opt)
 		die_usage("--scale: applies to --set paper only (refex takes log(1 + x) "
 			  "of the counts)");
+	if (s->scale == SCALE_BOTH && s->tsv)
+		die_usage("--scale both: the table already shows raw, min-max and (with --scale "
+			  "log) log columns; --scale both is for the stream");
 	if (s->set == SET_RWSE)
 		c->seed_set = 1; /* the default seed is a seed: the pg record shows it */
 }

@@ -87,3 +87,13 @@ check "awk 'function near(a, b) { return a - b < 1e-12 && b - a < 1e-12 }
 	"--scale log values of node 2"
 expect 0 "printf '0 1\n' | nodefeat --scale log -t | grep -q '^@tensor.* name=features .*scale=log'"
 expect_err 2 "nodefeat --scale zscore </dev/null" "--scale"
+# --scale both: the min-max four, then log1p of degree, core and CI_1 (the
+# same values as --scale minmax's four and --scale log's first three)
+printf '0 1\n1 2\n2 0\n2 3\n3 4\n' >"$TMPD/both.el"
+for m in minmax log both; do
+	nodefeat -q -t --scale $m "$TMPD/both.el" | sed -n '/name=features /,/^@/p' | sed '1d;$d' >"$TMPD/f-$m.txt"
+done
+check "nodefeat -q -t --scale both $TMPD/both.el | grep -q '^@tensor id=0 name=features rows=5 cols=7 type=f64 columns=degree,core,ci1,clustering,degree_log,core_log,ci1_log .*scale=both'" \
+	"--scale both: 7 named columns"
+paste "$TMPD/f-minmax.txt" "$TMPD/f-log.txt" | awk '{ print $1 "\t" $2 "\t" $3 "\t" $4 "\t" $5 "\t" $6 "\t" $7 }' >"$TMPD/f-want.txt"
+same "$TMPD/f-both.txt" "$TMPD/f-want.txt" "--scale both: minmax's four and log's three, node by node"
