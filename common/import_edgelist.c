@@ -30,6 +30,7 @@ struct el {
 	smap map;
 	slist words;
 	int64_t *ival;
+	int32_t capival;
 	int named;	/* some word is not an integer id, or --names, --node-list */
 	int32_t listed; /* the node list's length (0: none) */
 	struct raw {
@@ -89,7 +90,10 @@ node_word(struct el *L, const char *w)
 	}
 	k = slist_add(&L->words, w);
 	smap_put(&L->map, w, k);
-	L->ival = xreallocarray(L->ival, (size_t)L->words.n, sizeof *L->ival);
+	if (L->words.n > L->capival) { /* doubling, as words grows */
+		L->capival = 2 * L->words.n;
+		L->ival = xreallocarray(L->ival, (size_t)L->capival, sizeof *L->ival);
+	}
 	L->ival[k] = v;
 	return k;
 }

@@ -373,3 +373,18 @@ outfile_clash(const char *a, const char *b)
 	struct stat st;
 	return outfile_same(a, b) && !(stat(a, &st) == 0 && S_ISCHR(st.st_mode));
 }
+
+void
+outfile_distinct(int i, const char *const *opt, const char *const *out, int nfiles,
+		 char *const *files)
+{
+	for (int j = 0; j < i; j++)
+		if (out[j] && outfile_clash(out[i], out[j]))
+			die_usage(
+			    "%s %s: the same file as %s %s: give each output a file of its own",
+			    opt[i], out[i], opt[j], out[j]);
+	for (int k = 0; k < nfiles; k++)
+		if (strcmp(files[k], "-") != 0 && outfile_clash(out[i], files[k]))
+			die_usage("%s %s: the same file as the input %s, which it would replace",
+				  opt[i], out[i], files[k]);
+}

@@ -83,4 +83,15 @@ int outfile_same(const char *a, const char *b);
  */
 int outfile_clash(const char *a, const char *b);
 
+/*
+ * A program's output i (out[i], named opt[i] in messages) is a file of its
+ * own: dies (usage, exit 2) when it clashes (outfile_clash()) with an
+ * earlier output out[0 .. i) (NULL: not written) or with one of the input
+ * files[0 .. nfiles) ("-", standard input, skipped), which it would
+ * replace.  Called for each output in turn, with the program's own checks
+ * (--model, --config ...) after it.  Time complexity: O(i + nfiles).
+ */
+void outfile_distinct(int i, const char *const *opt, const char *const *out, int nfiles,
+		      char *const *files);
+
 #endif

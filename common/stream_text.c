@@ -627,8 +627,9 @@ read_txt_names(gs_file *fp, gs_rec *rec)
 		if (rc == 0)
 			return gsi_fail(fp, -2, "names: %" PRId32 " names where count=%" PRId32, i,
 					rec->n);
-		gsi_grow((void **)&rec->names, &rec->cap_names,
-			 len + fp->line_len + 2 > 2 * len ? len + fp->line_len + 2 : 2 * len);
+		if (len + fp->line_len + 2 > rec->cap_names) /* doubling: O(bytes) in all */
+			gsi_grow((void **)&rec->names, &rec->cap_names,
+				 len + fp->line_len + 2 + rec->cap_names);
 		memcpy(rec->names + len, fp->line, fp->line_len);
 		len += fp->line_len;
 		rec->names[len++] = '\n';

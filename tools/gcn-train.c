@@ -161,16 +161,7 @@ check_files(const struct train_opts *o, int nfiles, char **files)
 	for (int i = 0; i < 3; i++) {
 		if (!out[i])
 			continue;
-		for (int j = 0; j < i; j++)
-			if (out[j] && outfile_clash(out[i], out[j]))
-				die_usage("%s %s: the same file as %s %s: give each output a "
-					  "file of its own",
-					  opt[i], out[i], opt[j], out[j]);
-		for (int k = 0; k < nfiles; k++)
-			if (strcmp(files[k], "-") != 0 && outfile_clash(out[i], files[k]))
-				die_usage("%s %s: the same file as the input %s, which it would "
-					  "replace",
-					  opt[i], out[i], files[k]);
+		outfile_distinct(i, opt, out, nfiles, files);
 		if (o->resume && i != 1 && outfile_clash(out[i], o->resume))
 			die_usage("%s %s: the same file as --resume %s, which it would "
 				  "replace",
