@@ -250,6 +250,8 @@ install: all
 	cp -f $(MAN7) $(DESTDIR)$(MANPREFIX)/man7/
 	mkdir -p $(DESTDIR)$(PREFIX)/share/gnnpipe
 	cp -f models/gcn-pretrain.gs models/README.md $(DESTDIR)$(PREFIX)/share/gnnpipe/
+	mkdir -p $(DESTDIR)$(PREFIX)/share/gnnpipe/python
+	cp -f python/gnnstream.py python/gnnpipe_torch.py python/README.md $(DESTDIR)$(PREFIX)/share/gnnpipe/python/
 
 # One style (.clang-format, clang-format 14 as Debian 12 has it): make lint
 # fails on any C file of the tree that clang-format would change, and
