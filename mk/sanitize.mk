@@ -78,16 +78,17 @@ ASAN_OBJ     = $(patsubst common/%.c,$(ASAN_DIR)/common/%.o,$(COMMON_SRC))
 ASAN_TOOLS   = $(patsubst tools/%.c,$(ASAN_DIR)/bin/%,$(TOOL_SRC))
 ASAN_UNITS   = $(patsubst tests/unit/%.c,$(ASAN_DIR)/tests/bin/%,$(UNIT_SRC))
 # The CLI suite under ASan, less what runs no code of ours the rest does not
-# (the pipelines' and make run's scripts and the man pages' examples run the same
-# programs on the same paths as the program tests, and build-noroot builds
-# without ASan) and the tests that mostly train (gcn-adapt, infer,
+# (the pipelines' and make run's scripts, the man pages' examples and the
+# README's commands run the same programs on the same paths as the program
+# tests; python's test is mostly Python; build-noroot builds without ASan
+# and install copies the tree's own programs) and the tests that mostly train (gcn-adapt, infer,
 # precision, determinism: their kernels are the unit tests', run under ASan
 # above, and tests/valgrind.sh runs every program's path once; mpi skips
 # here, the ASan gcn-train has no MPI): CI's time is bounded
 # (docs/building.md, "Memory and input safety").  ASAN_CLI=all runs every test.
 ASAN_CLI_ALL = $(patsubst tests/cli/%.test.sh,%,$(wildcard tests/cli/*.test.sh))
-ASAN_CLI    ?= $(filter-out pipelines man-examples build-noroot makerun gcn-adapt infer precision \
-	determinism mpi,$(ASAN_CLI_ALL))
+ASAN_CLI    ?= $(filter-out pipelines man-examples readme python build-noroot install makerun \
+	gcn-adapt infer precision determinism mpi,$(ASAN_CLI_ALL))
 # Leaks are checked; tests/lsan.supp names the few that are the runtime's
 # (OpenBLAS/OpenMP thread pools), never ours.
 ASAN_RUN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
