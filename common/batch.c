@@ -277,6 +277,7 @@ piece_features(struct piece *p, const struct lgraph *lg, const graph *gs, int po
 	switch (o->fs.kind) {
 	case FEAT_SRC_PAPER:
 	case FEAT_SRC_RWSE:
+	case FEAT_SRC_BOTH:
 		if (featstage_graph(&o->fs, gs, pos, p->feat, &tb->fws) != 0)
 			return -1;
 		break;
@@ -664,7 +665,8 @@ batch_plain(batch *b, const graph *const *gs, int G, const struct feat_src *fs,
 			continue;
 		}
 		feat[i] = xmallocarray((size_t)gs[i]->n * F + 1, sizeof **feat);
-		if ((fs->kind == FEAT_SRC_PAPER || fs->kind == FEAT_SRC_RWSE) &&
+		if ((fs->kind == FEAT_SRC_PAPER || fs->kind == FEAT_SRC_RWSE ||
+		     fs->kind == FEAT_SRC_BOTH) &&
 		    featstage_graph(fs, gs[i], i, feat[i], &ws) != 0) {
 			snprintf(msg, msglen, "bad built-in feature options (scaling %d, width %d)",
 				 fs->scale, fs->F);

@@ -37,13 +37,38 @@ featcmd_free(struct featcmd *fc)
 	memset(fc, 0, sizeof *fc);
 }
 
+/* 1 if tok is a thread count nodefeat takes: digits, not 0 */
+static int
+thread_count(const char *tok)
+{
+	size_t k = strspn(tok, "0123456789");
+	return k > 0 && k < 6 && tok[k] == '\0' && atoi(tok) > 0;
+}
+
+/* The value of an option given in one word (--set=X, --scale=X,
+ * --threads=N, -jN), *want set to its kind (as featcmd_builtin's want);
+ * NULL for any other word. */
+static const char *
+joined_value(const char *tok, int *want)
+{
+	static const char *const pre[] = { "--set=", "--scale=", "--threads=", "-j" };
+	for (int i = 0; i < 4; i++) {
+		size_t k = strlen(pre[i]);
+		if (strncmp(tok, pre[i], k) == 0 && (i < 3 || tok[k])) {
+			*want = i < 3 ? i + 1 : 3; /* -jN is --threads=N */
+			return tok + k;
+		}
+	}
+	return NULL;
+}
+
 const char *
 featcmd_builtin(const char *cmd)
 {
-	static const char *const sets[] = { "paper", "rwse" };
 	const char *set = "paper", *p = cmd;
-	char tok[16];
-	int ntok = 0, want_set = 0;
+	char tok[24];
+	int ntok = 0, both = 0, scaled = 0;
+	int want = 0; /* the value of: 1 --set, 2 --scale, 3 -j or --threads */
 
 	for (;;) {
 		size_t k;
@@ -57,24 +82,36 @@ featcmd_builtin(const char *cmd)
 		memcpy(tok, p, k);
 		tok[k] = '\0';
 		p += k;
-		if (want_set || strncmp(tok, "--set=", 6) == 0) {
-			const char *v = want_set ? tok : tok + 6;
-			set = strcmp(v, sets[0]) == 0	? sets[0]
-			      : strcmp(v, sets[1]) == 0 ? sets[1]
-							: NULL;
-			if (!set)
+		if (ntok++ == 0) {
+			if (strcmp(tok, "nodefeat") != 0)
 				return NULL;
-			want_set = 0;
-		} else if (ntok == 0 ? strcmp(tok, "nodefeat") != 0
-				     : strcmp(tok, "-q") && strcmp(tok, "--quiet") &&
-					   strcmp(tok, "--set")) {
-			return NULL;
-		} else {
-			want_set = strcmp(tok, "--set") == 0;
+			continue;
 		}
-		ntok++;
+		const char *v = want ? tok : joined_value(tok, &want);
+		if (v) {
+			if (want == 1 && (strcmp(v, "paper") == 0 || strcmp(v, "rwse") == 0)) {
+				set = strcmp(v, "paper") == 0 ? "paper" : "rwse";
+			} else if (want == 2 &&
+				   (strcmp(v, "minmax") == 0 || strcmp(v, "both") == 0)) {
+				both = strcmp(v, "both") == 0;
+				scaled = 1;
+			} else if (want != 3 || !thread_count(v)) {
+				return NULL;
+			}
+			want = 0;
+		} else if (strcmp(tok, "--set") == 0) {
+			want = 1;
+		} else if (strcmp(tok, "--scale") == 0) {
+			want = 2;
+		} else if (strcmp(tok, "-j") == 0 || strcmp(tok, "--threads") == 0) {
+			want = 3;
+		} else if (strcmp(tok, "-q") && strcmp(tok, "--quiet")) {
+			return NULL;
+		}
 	}
-	return ntok > 0 && !want_set ? set : NULL;
+	if (ntok == 0 || want || (scaled && strcmp(set, "paper") != 0))
+		return NULL;
+	return both ? "both" : set;
 }
 
 /* The graphs as a plain binary stream in a new temporary file of $TMPDIR,

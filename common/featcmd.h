@@ -80,12 +80,14 @@ int featcmd_read(struct featcmd *fc, gs_file *in, const graph *const *gs, int G,
 		 double *const *feat, char *msg, size_t msglen);
 
 /*
- * The built-in feature set a command line stands for: "paper" or "rwse"
- * when cmd is exactly `nodefeat` with nothing but -q, --quiet and
- * --set paper|rwse (or --set=...) after it, in any order, separated by
- * blanks; else NULL.  Such a command computes what the built-in set
- * computes (featstage.h, FEAT_SRC_PAPER and FEAT_SRC_RWSE), to the bit, so it
- * is computed in-process and needs no shell.  Anything else (another
+ * The built-in feature set a command line stands for: "paper", "rwse" or
+ * "both" when cmd is exactly `nodefeat` with nothing but -q, --quiet,
+ * -j N or --threads N (N > 0: threads change no value), --set paper|rwse
+ * and, with the paper set, --scale minmax|both (or --set=..., --scale=...,
+ * -jN) after it, in any order, separated by blanks; else NULL.  Such a
+ * command computes what the built-in set computes (featstage.h,
+ * FEAT_SRC_PAPER, FEAT_SRC_RWSE and FEAT_SRC_BOTH), to the bit, so it is
+ * computed in-process and needs no shell.  Anything else (another
  * option, a path, a pipe) is a command.  Time: O(length of cmd).
  */
 const char *featcmd_builtin(const char *cmd);

@@ -29,6 +29,9 @@ feat_src_builtin(struct feat_src *fs, const char *name)
 	} else if (strcmp(name, "rwse") == 0) {
 		fs->kind = FEAT_SRC_RWSE;
 		fs->F = RWSE_STEPS;
+	} else if (strcmp(name, "both") == 0) {
+		fs->kind = FEAT_SRC_BOTH;
+		fs->F = FEAT_BOTH_N;
 	} else {
 		return -1;
 	}
@@ -38,7 +41,7 @@ feat_src_builtin(struct feat_src *fs, const char *name)
 const char *
 feat_src_name(const struct feat_src *fs)
 {
-	return fs->kind == FEAT_SRC_RWSE ? "rwse" : "paper";
+	return fs->kind == FEAT_SRC_RWSE ? "rwse" : fs->kind == FEAT_SRC_BOTH ? "both" : "paper";
 }
 
 void
@@ -46,6 +49,8 @@ feat_src_columns(const struct feat_src *fs, char *buf, size_t len)
 {
 	if (fs->kind == FEAT_SRC_RWSE)
 		rwse_columns(RWSE_STEPS, buf, len);
+	else if (fs->kind == FEAT_SRC_BOTH)
+		snprintf(buf, len, "%s", FEATURES_BOTH_COLUMNS);
 	else
 		snprintf(buf, len, "%s", FEATURES_COLUMNS);
 }
@@ -68,6 +73,8 @@ featstage_ws_init(struct featstage_ws *ws)
 {
 	features_ws_init(&ws->fw);
 	rwse_ws_init(&ws->rw);
+	ws->raw = NULL;
+	ws->cap = 0;
 }
 
 void
@@ -75,6 +82,9 @@ featstage_ws_free(struct featstage_ws *ws)
 {
 	features_ws_free(&ws->fw);
 	rwse_ws_free(&ws->rw);
+	free(ws->raw);
+	ws->raw = NULL;
+	ws->cap = 0;
 }
 
 int
@@ -86,6 +96,17 @@ featstage_graph(const struct feat_src *fs, const graph *g, int pos, double *out,
 	if (fs->kind == FEAT_SRC_PAPER) {
 		features_raw(g, out, &ws->fw);
 		return features_scale(out, g->n, out, fs->scale);
+	}
+	if (fs->kind == FEAT_SRC_BOTH) {
+		if (fs->scale != FEAT_SCALE_MINMAX)
+			return -1;
+		if ((size_t)g->n > ws->cap) {
+			ws->cap = (size_t)g->n;
+			ws->raw = xreallocarray(ws->raw, ws->cap, FEAT_N * sizeof *ws->raw);
+		}
+		features_raw(g, ws->raw, &ws->fw);
+		features_both(ws->raw, g->n, out);
+		return 0;
 	}
 	if (fs->kind != FEAT_SRC_RWSE)
 		return -1;

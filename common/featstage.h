@@ -41,15 +41,18 @@
  *                   estimated components are seeded as nodefeat -s 0 seeds
  *                   a graph whose id is its place in the batch, so the
  *                   values are the command's to the bit
+ *   FEAT_SRC_BOTH   the paper's four min-max scaled and log1p of degree,
+ *                   core number and CI_1 (features_both(): `nodefeat
+ *                   --scale both`, FEAT_BOTH_N columns), computed here
  *   FEAT_SRC_GIVEN  given with the graph (a 'features' tensor of the
  *                   input): only where the graph is not changed, so a
  *                   graph that is masked afresh is an error
  *   FEAT_SRC_CALL   a function of the graphs, called on every batch's
  *                   graphs at once (featcmd.h runs a command)
- * PAPER and RWSE are the built-in sets: a model records them by name
- * (features.stage), and they need no shell.
+ * PAPER, RWSE and BOTH are the built-in sets: a model records them by name
+ * (features.stage: paper, rwse, both), and they need no shell.
  */
-enum { FEAT_SRC_PAPER = 0, FEAT_SRC_GIVEN, FEAT_SRC_CALL, FEAT_SRC_RWSE };
+enum { FEAT_SRC_PAPER = 0, FEAT_SRC_GIVEN, FEAT_SRC_CALL, FEAT_SRC_RWSE, FEAT_SRC_BOTH };
 
 /* FEAT_SRC_CALL: fill feat[i] with gs[i]->n x F values for i < G;
  * 0, or -1 with msg. */
@@ -67,11 +70,11 @@ struct feat_src {
 /* The paper's four features, minmax-scaled. */
 void feat_src_default(struct feat_src *fs);
 
-/* The built-in set named name, "paper" or "rwse", as fs (its scale left
- * as it is).  Returns 0, or -1 for another name. */
+/* The built-in set named name, "paper", "rwse" or "both", as fs (its
+ * scale left as it is).  Returns 0, or -1 for another name. */
 int feat_src_builtin(struct feat_src *fs, const char *name);
 
-/* The name of a built-in stage fs ("paper", "rwse"), and its columns
+/* The name of a built-in stage fs ("paper", "rwse", "both"), and its columns
  * into buf (len >= 6 * RWSE_STEPS_MAX is enough). */
 const char *feat_src_name(const struct feat_src *fs);
 void feat_src_columns(const struct feat_src *fs, char *buf, size_t len);
@@ -90,14 +93,17 @@ int featstage_command(struct featcmd *fc, struct feat_src *fs, const graph *g0, 
 struct featstage_ws {
 	features_ws fw;
 	rwse_ws rw;
+	double *raw; /* BOTH: the four raw features of a graph */
+	size_t cap;  /* rows raw holds */
 };
 
 void featstage_ws_init(struct featstage_ws *ws);
 void featstage_ws_free(struct featstage_ws *ws);
 
 /*
- * The features of g under a built-in stage fs (PAPER or RWSE), g being the
- * pos-th graph of its batch: the paper's four scaled by fs->scale, or RWSE
+ * The features of g under a built-in stage fs (PAPER, RWSE or BOTH), g being
+ * the pos-th graph of its batch: the paper's four scaled by fs->scale, the
+ * seven of features_both(), or RWSE
  * (fs->F columns) with nodefeat's defaults and its seed for a graph of id
  * pos, so that a graph's features do not depend on the thread that
  * computes them.  (g->n x fs->F) into out.  Returns 0, or -1 for bad

@@ -489,6 +489,22 @@ features_scale(const double *raw, int32_t n, double *out, int mode)
 	return 0;
 }
 
+void
+features_both(double *raw, int32_t n, double *out)
+{
+	for (int32_t v = 0; v < n; v++) {
+		const double *r = raw + (size_t)v * FEAT_N;
+		double *o = out + (size_t)v * FEAT_BOTH_N;
+		o[FEAT_N + 0] = log1p(r[FEAT_DEGREE]);
+		o[FEAT_N + 1] = log1p(r[FEAT_CORE]);
+		o[FEAT_N + 2] = log1p(r[FEAT_CI1] > 0 ? r[FEAT_CI1] : 0);
+	}
+	features_normalise(raw, n, raw);
+	for (int32_t v = 0; v < n; v++)
+		memcpy(out + (size_t)v * FEAT_BOTH_N, raw + (size_t)v * FEAT_N,
+		       FEAT_N * sizeof *out);
+}
+
 int
 features_scale_mode(const char *name)
 {

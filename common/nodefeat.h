@@ -172,6 +172,19 @@ enum {
  */
 int features_scale(const double *raw, int32_t n, double *out, int mode);
 
+/*
+ * The model input of `--scale both` (nodefeat(1), the built-in feature
+ * stage "both"): the four min-max scaled (features_normalise()) and then
+ * log(1 + x) of degree, core number and max(CI_1, 0) (clustering is the
+ * same in both), FEAT_BOTH_N columns FEATURES_BOTH_COLUMNS, so that a
+ * model sees a graph's own scale and its nodes' place in it.  raw (n,
+ * FEAT_N) becomes the min-max scaled rows; out (n, FEAT_BOTH_N), not
+ * raw.  Time complexity: O(n).
+ */
+#define FEAT_BOTH_N 7
+#define FEATURES_BOTH_COLUMNS FEATURES_COLUMNS ",degree_log,core_log,ci1_log"
+void features_both(double *raw, int32_t n, double *out);
+
 /* The mode named "minmax" or "log", or -1. */
 int features_scale_mode(const char *name);
 /* Its name. */

@@ -139,8 +139,8 @@ train_settings_batch_opts(const struct train_settings *s, struct batch_opts *bo)
 void
 train_settings_features(struct train_settings *s, const char *arg)
 {
-	int named =
-	    strcmp(arg, "paper") == 0 || strcmp(arg, "rwse") == 0 || strcmp(arg, "stream") == 0;
+	int named = strcmp(arg, "paper") == 0 || strcmp(arg, "rwse") == 0 ||
+		    strcmp(arg, "both") == 0 || strcmp(arg, "stream") == 0;
 
 	free(s->feature_stage);
 	free(s->feature_command);
@@ -168,10 +168,10 @@ train_settings_features_check(const struct train_settings *s, char *msg, size_t 
 {
 	const char *st = s->feature_stage;
 
-	if (strcmp(st, "paper") && strcmp(st, "rwse") && strcmp(st, "stream") &&
-	    strcmp(st, "command")) {
+	if (strcmp(st, "paper") && strcmp(st, "rwse") && strcmp(st, "both") &&
+	    strcmp(st, "stream") && strcmp(st, "command")) {
 		snprintf(msg, msglen,
-			 "features.stage: '%.60s': expected paper, rwse, stream or "
+			 "features.stage: '%.60s': expected paper, rwse, both, stream or "
 			 "command",
 			 st);
 		return -1;

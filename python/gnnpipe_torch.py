@@ -25,6 +25,7 @@ code, and writes them as the tensor 'features' after each graph:
 
     nodefeat --set paper graph.gs > feat.gs      # stage paper (default)
     nodefeat --set rwse graph.gs > feat.gs       # stage rwse
+    nodefeat --scale both graph.gs > feat.gs     # stage both
 
 (a plain edge list is read as gcn-embed reads it, self-loops and repeated
 pairs dropped; nodefeat writes the graph it computed on, so use the graph

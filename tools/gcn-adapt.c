@@ -138,7 +138,7 @@ usage(FILE *f, const struct adapt_opts *o)
 	    "      --attributes        concatenate the node attributes with the encoder output\n"
 	    "      --dropout P         dropout of the GCN head's inputs [%g]\n"
 	    "      --epochs N          most epochs per run [%d]\n"
-	    "      --features STAGE    the encoder's input: paper or rwse (built in), stream\n"
+	    "      --features STAGE    the encoder's input: paper, rwse or both (built in), stream\n"
 	    "                          (the input's 'features' tensors) or a command run on\n"
 	    "                          the graph [the model's feature stage]\n"
 	    "      --features-timeout S  seconds a feature command may take, 0 = no limit\n"
@@ -299,7 +299,7 @@ set_option(struct adapt_opts *o, int ch, char **argv)
 		break;
 	case OPT_FEATURES:
 		if (!*optarg)
-			die_usage("--features: expected paper, rwse, stream or a command");
+			die_usage("--features: expected paper, rwse, both, stream or a command");
 		o->features = optarg;
 		break;
 	case OPT_ALLOW_CMD:

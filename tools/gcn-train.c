@@ -78,7 +78,7 @@ usage(FILE *f, const struct train_opts *o)
 	    "      --checkpoint FILE   write the full training state to FILE after each epoch\n"
 	    "      --config FILE       YAML settings (see gcn-train(1)); options override it\n"
 	    "      --epochs N          most epochs [%lld]\n"
-	    "      --features STAGE    the model's input: paper or rwse (built in), stream (the\n"
+	    "      --features STAGE    the model's input: paper, rwse or both (built in), stream (the\n"
 	    "                          input's 'features' tensors) or a command run on every\n"
 	    "                          masked graph [paper, or the input's tensors]\n"
 	    "      --features-timeout S  seconds a feature command may take, 0 = no limit\n"
@@ -255,7 +255,7 @@ set_option(struct train_opts *o, int ch, char **argv)
 		break;
 	case OPT_FEATURES:
 		if (!*optarg)
-			die_usage("--features: expected paper, rwse, stream or a command");
+			die_usage("--features: expected paper, rwse, both, stream or a command");
 		train_settings_features(&o->s, optarg);
 		o->features_given = o->features_cli = 1;
 		break;

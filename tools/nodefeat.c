@@ -15,7 +15,6 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
-#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,29 +102,8 @@ usage(FILE *f, const struct state *s)
 		s->ro.exact_max, s->c->level, s->ro.delta, s->ro.error, s->ro.steps, s->c->seed);
 }
 
-/* --scale both: the model input holds the four min-max scaled and then
- * the three counts log-scaled (degree, core, CI_1; clustering is the
- * same in both), 7 columns, so a model sees a graph's own scale and its
- * nodes' place in it. */
+/* --scale both: features_both()'s FEAT_BOTH_N columns (nodefeat.h) */
 #define SCALE_BOTH 2
-#define BOTH_COLUMNS FEATURES_COLUMNS ",degree_log,core_log,ci1_log"
-
-/* The 7 columns of --scale both into out (n x 7) from the raw rows
- * (n x 4), which become the min-max scaled rows. */
-static void
-scale_both(double *raw, int32_t n, double *out)
-{
-	for (int32_t v = 0; v < n; v++) {
-		const double *r = raw + (size_t)v * FEAT_N;
-		double *o = out + (size_t)v * 7;
-		o[4] = log1p(r[FEAT_DEGREE]);
-		o[5] = log1p(r[FEAT_CORE]);
-		o[6] = log1p(r[FEAT_CI1] > 0 ? r[FEAT_CI1] : 0);
-	}
-	features_scale(raw, n, raw, FEAT_SCALE_MINMAX);
-	for (int32_t v = 0; v < n; v++)
-		memcpy(out + (size_t)v * 7, raw + (size_t)v * FEAT_N, FEAT_N * sizeof *out);
-}
 
 /* The four features: written as "features" (scaled) and "features_raw",
  * each made in the output record's buffer from the counts in s->ws, so
@@ -141,7 +119,7 @@ paper_graph(struct state *s, const struct filter_graph *fg)
 		if ((size_t)n > s->cap) {
 			s->cap = (size_t)n;
 			s->raw = xreallocarray(s->raw, s->cap, FEAT_N * sizeof *s->raw);
-			s->both = xreallocarray(s->both, s->cap, 7 * sizeof *s->both);
+			s->both = xreallocarray(s->both, s->cap, FEAT_BOTH_N * sizeof *s->both);
 		}
 		features_rows(fg->g, &s->ws, s->raw);
 		for (v = 0; v < n; v++)
@@ -162,11 +140,12 @@ paper_graph(struct state *s, const struct filter_graph *fg)
 		if ((size_t)n > s->cap) {
 			s->cap = (size_t)n;
 			s->raw = xreallocarray(s->raw, s->cap, FEAT_N * sizeof *s->raw);
-			s->both = xreallocarray(s->both, s->cap, 7 * sizeof *s->both);
+			s->both = xreallocarray(s->both, s->cap, FEAT_BOTH_N * sizeof *s->both);
 		}
-		gs_rec_tensor(&s->out, fg->rec->id, "features", n, 7, GS_F64, BOTH_COLUMNS);
+		gs_rec_tensor(&s->out, fg->rec->id, "features", n, FEAT_BOTH_N, GS_F64,
+			      FEATURES_BOTH_COLUMNS);
 		features_rows(fg->g, &s->ws, s->raw);
-		scale_both(s->raw, n, s->out.data);
+		features_both(s->raw, n, s->out.data);
 		gs_attr_set(&s->out, "scale", "both");
 	} else {
 		gs_rec_tensor(&s->out, fg->rec->id, "features", n, FEAT_N, GS_F64,

@@ -339,7 +339,7 @@ awk '/^@model/ { n = $0; sub(/.* params=/, "", n); sub(/ .*/, "", n); sub(/ para
 # model, a stage name that is a command line, a config ----
 MC="$TOP/tests/cli/modelcfg.awk"
 TC="-q -j 1 -s 1 --hidden 8 --epochs 1 --batch 2 --validation 1"
-gcn-train $TC --features 'nodefeat -j 1' -t -o model-cmd0.txt lab.gs
+gcn-train $TC --features 'nodefeat -l 1' -t -o model-cmd0.txt lab.gs
 awk -v key=features.command -v val="touch $B/pwned; nodefeat -j 1" -f "$MC" model-cmd0.txt >model-cmd.txt
 awk -v key=features.stage -v val="touch $B/pwned" -f "$MC" model-cmd0.txt >model-stage.txt
 gcn-adapt -q -j 1 -s 1 --head-width 8 --runs 1 --epochs 2 --label cluster --model model-cmd0.txt \

@@ -54,17 +54,17 @@ dcbm-gen -q -s 3 --count 24 --nodes 60..120 | centrality -q >"$T/lab.gs"
 dcbm-gen -q -s 9 --count 1 --nodes 80 >"$T/g.gs"
 dcbm-gen -q -s 9 --count 1 --nodes 300 >"$T/one.gs"
 gcn-train -q $TR -t -o "$T/paper.txt" "$T/lab.gs"
-gcn-train -q $TR --features 'nodefeat -j 1' -t -o "$T/cmd.txt" "$T/lab.gs"
+gcn-train -q $TR --features 'nodefeat -l 1' -t -o "$T/cmd.txt" "$T/lab.gs"
 
 # ---- a model file is data: its command runs only on the user's word ----
-setcfg features.command "touch $T/ran; nodefeat -j 1" <"$T/cmd.txt" >"$T/evil.txt"
+setcfg features.command "touch $T/ran; nodefeat -l 1" <"$T/cmd.txt" >"$T/evil.txt"
 expect_err 1 "gcn-embed --model $T/evil.txt --tsv $T/g.gs" \
-	"the model's feature stage is the command 'touch $T/ran; nodefeat -j 1', and a model file runs nothing by itself: give --features 'touch $T/ran; nodefeat -j 1' to run it, or --allow-features-command"
+	"the model's feature stage is the command 'touch $T/ran; nodefeat -l 1', and a model file runs nothing by itself: give --features 'touch $T/ran; nodefeat -l 1' to run it, or --allow-features-command"
 check "[ ! -e $T/ran ]" "gcn-embed: the model's command does not run without the user's word"
 expect 0 "gcn-embed -q --model $T/evil.txt --allow-features-command --tsv $T/g.gs >$T/e1.tsv"
 check "[ -e $T/ran ]" "gcn-embed: it runs with --allow-features-command"
 rm -f "$T/ran"
-expect 0 "gcn-embed -q --model $T/evil.txt --features 'touch $T/ran; nodefeat -j 1' --tsv $T/g.gs >$T/e2.tsv"
+expect 0 "gcn-embed -q --model $T/evil.txt --features 'touch $T/ran; nodefeat -l 1' --tsv $T/g.gs >$T/e2.tsv"
 check "[ -e $T/ran ] && cmp -s $T/e1.tsv $T/e2.tsv" "gcn-embed: and when --features gives it"
 rm -f "$T/ran"
 expect_err 1 "gcn-adapt $AD --model $T/evil.txt -o $T/x.gs $T/one.gs" "or --allow-features-command"
@@ -81,7 +81,7 @@ rm -f "$T/ran" "$T/x.gs"
 # the stage itself is a name, never taken for a command
 setcfg features.stage "touch $T/ran" <"$T/cmd.txt" >"$T/evil-stage.txt"
 expect_err 1 "gcn-embed --allow-features-command --model $T/evil-stage.txt --tsv $T/g.gs" \
-	"evil-stage.txt: features.stage: 'touch $T/ran': expected paper, rwse, stream or command"
+	"evil-stage.txt: features.stage: 'touch $T/ran': expected paper, rwse, both, stream or command"
 check "[ ! -e $T/ran ]" "a model's features.stage is not run as a command"
 # a model with no command to allow says so
 expect 0 "gcn-embed --model $T/paper.txt --allow-features-command --tsv $T/g.gs >/dev/null 2>$T/w.err"
@@ -89,15 +89,15 @@ check "grep -q 'allow-features-command: the model records no command; nothing to
 	"--allow-features-command where there is nothing to allow is said"
 
 # a config file is data too
-printf 'features:\n  stage: command\n  command: "touch %s/ran; nodefeat -j 1"\n' "$T" >"$T/cmd.yaml"
+printf 'features:\n  stage: command\n  command: "touch %s/ran; nodefeat -l 1"\n' "$T" >"$T/cmd.yaml"
 expect_err 1 "gcn-train $TR --config $T/cmd.yaml -o $T/x.gs $T/lab.gs" \
-	"cmd.yaml: features.command 'touch $T/ran; nodefeat -j 1': a config file runs nothing by itself: give --features"
+	"cmd.yaml: features.command 'touch $T/ran; nodefeat -l 1': a config file runs nothing by itself: give --features"
 check "[ ! -e $T/ran ] && [ ! -e $T/x.gs ]" "gcn-train: a config's command does not run without the user's word"
 expect 0 "gcn-train -q $TR --config $T/cmd.yaml --allow-features-command -o $T/x.gs $T/lab.gs"
 check "[ -e $T/ran ]" "gcn-train: it runs with --allow-features-command"
 rm -f "$T/ran" "$T/x.gs"
 # --resume takes a checkpoint's numbers, never its command
-printf 'touch %s/ran; exec nodefeat -j 1\n' "$T" >"$T/mark.sh"
+printf 'touch %s/ran; exec nodefeat -l 1\n' "$T" >"$T/mark.sh"
 expect 0 "gcn-train -q $TR --epochs 1 --features 'sh $T/mark.sh' --checkpoint $T/ck.gs -o /dev/null $T/lab.gs"
 rm -f "$T/ran"
 expect 0 "gcn-train -q $TR --resume $T/ck.gs -o $T/x.gs $T/lab.gs"
@@ -129,6 +129,21 @@ check "cmp -s $T/rw1.tsv $T/rw3.tsv && grep -q \"recorded as 'nodefeat -q --set 
 	"a recorded 'nodefeat -q --set rwse' runs no command: the built-in set, said"
 expect 0 "gcn-adapt $AD --model $T/rw.txt -t -o $T/prw.txt $T/one.gs"
 check "grep -q '^@tensor .* features=rwse ' $T/prw.txt" "gcn-adapt: the predictions name the built-in set"
+# nodefeat --scale both (any thread count) is the built-in set both: the
+# four min-max and three log columns, the command's values to the bit
+expect 0 "gcn-train $TR --features 'nodefeat -q -j 2 --scale both' -t -o $T/bo.txt $T/lab.gs 2>$T/bo.err"
+expect 0 "gcn-train -q $TR --features 'nodefeat -q --scale both | cat' -t -o $T/boc.txt $T/lab.gs"
+check "grep -q \"features: 'nodefeat -q -j 2 --scale both' is the built-in set both\" $T/bo.err &&
+	[ '$(cfg features.stage "$T/bo.txt")' = '\"both\"' ] && [ '$(cfg features.width "$T/bo.txt")' = 7 ] &&
+	[ \"\$(grep -v '^features\.\|^@' $T/bo.txt | cksum)\" = \"\$(grep -v '^features\.\|^@' $T/boc.txt | cksum)\" ]" \
+	"'nodefeat -q -j 2 --scale both' is the built-in set both: said, recorded by name, the command's model"
+expect 0 "env PATH=/nonexistent $BIN/gcn-embed -q --model $T/bo.txt --tsv $T/g.gs >$T/bo1.tsv"
+expect 0 "gcn-embed -q --model $T/bo.txt --features 'nodefeat -q --scale both | cat' --tsv $T/g.gs >$T/bo2.tsv"
+check "cmp -s $T/bo1.tsv $T/bo2.tsv" "gcn-embed: the built-in both gives the command's embeddings"
+setcfg features.stage command <"$T/bo.txt" | setcfg features.command 'nodefeat -q -j 4 --scale both' >"$T/boold.txt"
+expect 0 "env PATH=/nonexistent $BIN/gcn-embed --model $T/boold.txt --tsv $T/g.gs >$T/bo3.tsv 2>$T/bo3.err"
+check "cmp -s $T/bo1.tsv $T/bo3.tsv && grep -q \"recorded as 'nodefeat -q -j 4 --scale both': computed built in\" $T/bo3.err" \
+	"a recorded 'nodefeat -q -j 4 --scale both' runs no command: the built-in set, said"
 
 # ---- a command lives and dies with its program ----
 # killed during a call: the command and what it started end too
@@ -164,7 +179,7 @@ cat >"$T/hang.sh" <<'EOF'
 # hang.sh DIR N: the Nth call hangs (its pid in DIR/pid), the others are nodefeat
 n=$(($(cat "$1/n" 2>/dev/null || echo 0) + 1)); echo $n >"$1/n"
 if [ "$n" -eq "$2" ]; then echo $$ >"$1/pid"; exec sleep 1000; fi
-exec nodefeat -j 1
+exec nodefeat -l 1
 EOF
 for c in "3 INT 130 1 0 batch" "7 TERM 143 5 0 batch" "8 INT 130 5 1 batch" \
 	"3 TERM 143 1 0 graph" "7 INT 130 5 0 graph"; do
@@ -222,10 +237,10 @@ expect_err 1 "gcn-embed --model $T/paper.txt --features 'echo garbage; echo why 
 
 # its standard error: bounded, shown whole only when short, kept in TMPDIR
 # when it fails
-expect 0 "gcn-embed --model $T/paper.txt --features 'head -c 5000000 /dev/zero | tr \"\\\\0\" x >&2; nodefeat -j 1' --tsv $T/g.gs >/dev/null 2>$T/big.err"
+expect 0 "gcn-embed --model $T/paper.txt --features 'head -c 5000000 /dev/zero | tr \"\\\\0\" x >&2; nodefeat -l 1' --tsv $T/g.gs >/dev/null 2>$T/big.err"
 check "[ \$(wc -c <$T/big.err) -lt 8000 ] && grep -q 'the end of its standard error follows (the last 4096 of 5000000 bytes)' $T/big.err" \
 	"a command's 5 MB of standard error: its last 4 KiB shown"
-expect 0 "gcn-embed --model $T/paper.txt --features 'echo note >&2; nodefeat -j 1' --tsv $T/g.gs >/dev/null 2>$T/note.err"
+expect 0 "gcn-embed --model $T/paper.txt --features 'echo note >&2; nodefeat -l 1' --tsv $T/g.gs >/dev/null 2>$T/note.err"
 check "grep -qx note $T/note.err && ! grep -q 'the end of its standard error' $T/note.err" \
 	"a short standard error is shown as it is"
 expect_err 1 "gcn-embed --model $T/paper.txt --features 'seq 1 100000 >&2; exit 3' --tsv $T/g.gs" \
@@ -235,11 +250,11 @@ check "[ -f '$kept' ] && [ \$(wc -c <'$kept') = 65536 ] && [ \"\$(tail -n 1 '$ke
 	"a failed command's standard error: its last 64 KiB kept in TMPDIR"
 rm -f "$kept"
 if [ -d /proc/self/fd ]; then
-	expect 0 "gcn-embed -q --model $T/paper.txt --features 'readlink /proc/\$\$/fd/0 >$T/in.txt; exec nodefeat -j 1' --tsv $T/g.gs >/dev/null"
+	expect 0 "gcn-embed -q --model $T/paper.txt --features 'readlink /proc/\$\$/fd/0 >$T/in.txt; exec nodefeat -l 1' --tsv $T/g.gs >/dev/null"
 	check "grep -q '^$T/tmp/gnnpipe-features-in-' $T/in.txt" "the command's input is a file in TMPDIR"
 fi
 check "[ -z \"\$(ls -A $T/tmp)\" ]" "nothing else is left in TMPDIR"
 TMPDIR="$T/nothere"
-expect_err 1 "gcn-embed --model $T/paper.txt --features 'nodefeat -j 1' --tsv $T/g.gs" \
+expect_err 1 "gcn-embed --model $T/paper.txt --features 'nodefeat -l 1' --tsv $T/g.gs" \
 	"features: a temporary file in $T/nothere: No such file or directory"
 TMPDIR="$T/tmp"

@@ -36,12 +36,12 @@ check "[ '$(rows embed.W "$T/m4.txt")' = 4 ] && ! cmp -s $T/m4.txt $T/m6.txt" \
 # a command as the stage: nodefeat itself gives the built-in four's model
 # (with -j 1 it is a command, not the built-in set: featcmd.test.sh)
 expect 0 "gcn-train -q $TR -t -o $T/paper.txt $T/lab.gs"
-expect 0 "gcn-train $TR --features 'nodefeat -j 1' -t -o $T/cmd.txt $T/lab.gs 2>$T/cmd.err"
-check "grep -q \"features: 'nodefeat -j 1' on every graph the model sees (4 columns\" $T/cmd.err" \
+expect 0 "gcn-train $TR --features 'nodefeat -l 1' -t -o $T/cmd.txt $T/lab.gs 2>$T/cmd.err"
+check "grep -q \"features: 'nodefeat -l 1' on every graph the model sees (4 columns\" $T/cmd.err" \
 	"gcn-train says which command computes the features"
 check "[ \"\$(grep -v '^features\.\|^@' $T/paper.txt | cksum)\" = \"\$(grep -v '^features\.\|^@' $T/cmd.txt | cksum)\" ]" \
-	"--features 'nodefeat -j 1' trains the same parameters as the built-in four"
-check "grep -q '^features.command: \"nodefeat -j 1\"' $T/cmd.txt" "the command is recorded in the model"
+	"--features 'nodefeat -l 1' trains the same parameters as the built-in four"
+check "grep -q '^features.command: \"nodefeat -l 1\"' $T/cmd.txt" "the command is recorded in the model"
 
 # features of unmasked graphs are not those of the graphs the model sees
 nodefeat -q -t "$T/lab.gs" | six >"$T/six-unmasked.txt"
@@ -63,13 +63,13 @@ dcbm-gen -q -s 9 --count 1 --nodes 300 >"$T/one.gs"
 nodefeat -q -t "$T/one.gs" | six >"$T/one6.txt"
 AD="-q -j 2 --runs 1 --epochs 3 --label cluster --train-per-class 5 --val 20 --test 50 -s 1"
 expect_err 1 "gcn-adapt $AD --model $T/m6.txt -o $T/x.gs $T/one.gs" "(6 columns: degree,core,ci1,clustering,deg2,one), and the input has none"
-expect_err 1 "gcn-adapt $AD --model $T/m6.txt --features 'nodefeat -j 1' -o $T/x.gs $T/one.gs" "the model was trained on 6 columns"
+expect_err 1 "gcn-adapt $AD --model $T/m6.txt --features 'nodefeat -l 1' -o $T/x.gs $T/one.gs" "the model was trained on 6 columns"
 expect 0 "gcn-adapt $AD --model $T/m6.txt -t -o $T/p6.txt $T/one6.txt"
 check "grep -q '^@tensor .* features=stream ' $T/p6.txt" "the predictions say which features"
 expect_err 1 "gcn-adapt $AD --model $T/cmd.txt -o $T/x.gs $T/one.gs" "--allow-features-command"
 expect 0 "gcn-adapt $AD --model $T/cmd.txt --allow-features-command -t -o $T/pc.txt $T/one.gs"
 expect 0 "gcn-adapt $AD --model $T/paper.txt -t -o $T/pp.txt $T/one.gs"
-check "grep -q '^@tensor .* features=\"nodefeat -j 1\" ' $T/pc.txt &&
+check "grep -q '^@tensor .* features=\"nodefeat -l 1\" ' $T/pc.txt &&
 	[ \"\$(grep -v '^@' $T/pc.txt | cksum)\" = \"\$(grep -v '^@' $T/pp.txt | cksum)\" ]" \
 	"the model's command runs on the dataset when allowed, with the built-in four's result"
 expect_err 1 "gcn-adapt $AD --no-pretrain --features stream -o $T/x.gs $T/one.gs" "the input has no 'features' tensors"
@@ -77,6 +77,6 @@ expect 0 "gcn-adapt $AD --no-pretrain --features stream -t -o $T/ns.txt $T/one6.
 dcbm-gen -q -s 5 --count 1 --nodes 200 -t | awk '/^@graph/ { g = 1; next } /^@/ { g = 0 } g { print $1, $2, 1 + ($1 + $2) % 3 }' >"$T/lk.el"
 expect_err 1 "gcn-adapt -q --task link --no-pretrain --features stream --epochs 2 -o $T/x.gs $T/lk.el" "link task computes features on each run's training"
 expect 0 "gcn-adapt -q -j 2 --task link --model $T/paper.txt --runs 1 --epochs 4 -t -o $T/l1.txt $T/lk.el"
-expect 0 "gcn-adapt -q -j 2 --task link --model $T/paper.txt --runs 1 --epochs 4 --features 'nodefeat -j 1' -t -o $T/l2.txt $T/lk.el"
+expect 0 "gcn-adapt -q -j 2 --task link --model $T/paper.txt --runs 1 --epochs 4 --features 'nodefeat -l 1' -t -o $T/l2.txt $T/lk.el"
 check "[ \"\$(grep -v '^@' $T/l1.txt | cksum)\" = \"\$(grep -v '^@' $T/l2.txt | cksum)\" ]" \
 	"link task: the command on each run's training graph, as the built-in four"

@@ -35,6 +35,13 @@ Test(featcmd, builtin_invocations)
 	cr_expect_str_eq(builtin("nodefeat --set rwse -q"), "rwse");
 	cr_expect_str_eq(builtin("nodefeat --set=rwse"), "rwse");
 	cr_expect_str_eq(builtin("nodefeat --set rwse --set paper"), "paper"); /* the last */
+	/* threads change no value; --scale both is the built-in seven */
+	cr_expect_str_eq(builtin("nodefeat -j 1"), "paper");
+	cr_expect_str_eq(builtin("nodefeat -j2 --threads 8 --threads=3 -q"), "paper");
+	cr_expect_str_eq(builtin("nodefeat -q -j 2 --set rwse"), "rwse");
+	cr_expect_str_eq(builtin("nodefeat -q -j 2 --scale both"), "both");
+	cr_expect_str_eq(builtin("nodefeat --scale=both --set paper"), "both");
+	cr_expect_str_eq(builtin("nodefeat --scale both --scale minmax"), "paper"); /* the last */
 }
 
 Test(featcmd, commands_are_not_builtin)
@@ -45,9 +52,23 @@ Test(featcmd, commands_are_not_builtin)
 		"nodefeat --set",
 		"nodefeat --set foo",
 		"nodefeat --set=",
-		"nodefeat -j 1",
+		"nodefeat -j 0",
+		"nodefeat -j",
+		"nodefeat -j x",
+		"nodefeat -j 2x",
+		"nodefeat -j 1000000",
+		"nodefeat --threads",
+		"nodefeat -jq",
 		"nodefeat -q --set rwse --rw-steps 8",
 		"nodefeat --scale log",
+		"nodefeat --scale",
+		"nodefeat --scale=",
+		"nodefeat --scale both --set rwse",
+		"nodefeat --set refex --scale both",
+		"nodefeat --scale both --tsv",
+		"nodefeat --scale both -l 1",
+		"--scale both nodefeat",
+		"-j 2 nodefeat",
 		"/usr/bin/nodefeat",
 		"./nodefeat",
 		"nodefeat | cat",

@@ -6,6 +6,8 @@
  * input's 'features' tensors are compared with the first one.
  * Run from the repository root: tests/bin/test_featstage
  */
+#include <math.h>
+
 #include "featstage.h"
 #include "ref_util.h"
 #include "rng.h"
@@ -40,6 +42,25 @@ Test(featstage, builtin_sets_are_their_modules)
 	ro.seed = rng_mix(0, 3);
 	cr_assert(rwse_compute(&g, &ro, want, NULL, NULL) == 0);
 	cr_expect(memcmp(got, want, sizeof(double) * 5 * RWSE_STEPS) == 0, "rwse at place 3");
+	/* both: the paper's four min-max, then log1p of degree, core, CI_1 by
+	 * hand: degrees 2 2 3 2 1, cores 2 2 2 1 1, CI_1 3 3 6 2 0 */
+	static const double deg[] = { 2, 2, 3, 2, 1 }, core[] = { 2, 2, 2, 1, 1 },
+			    ci1[] = { 3, 3, 6, 2, 0 };
+	cr_assert(feat_src_builtin(&fs, "both") == 0 && fs.F == FEAT_BOTH_N && fs.F == 7);
+	cr_assert(featstage_graph(&fs, &g, 0, got, &ws) == 0);
+	features_raw(&g, want, NULL);
+	cr_assert(features_scale(want, g.n, want, FEAT_SCALE_MINMAX) == 0);
+	for (int v = 0; v < 5; v++) {
+		cr_expect(
+		    memcmp(got + 7 * v, want + MODEL_NFEAT * v, sizeof(double) * MODEL_NFEAT) == 0,
+		    "both: node %d's min-max four", v);
+		cr_expect(got[7 * v + 4] == log1p(deg[v]) && got[7 * v + 5] == log1p(core[v]) &&
+			      got[7 * v + 6] == log1p(ci1[v]),
+			  "both: node %d's log columns", v);
+	}
+	fs.scale = FEAT_SCALE_LOG;
+	cr_expect(featstage_graph(&fs, &g, 0, got, &ws) == -1, "both takes no other scaling");
+	fs.scale = FEAT_SCALE_MINMAX;
 	fs.kind = FEAT_SRC_CALL;
 	cr_expect(featstage_graph(&fs, &g, 0, got, &ws) == -1, "a called stage is per batch");
 	featstage_ws_free(&ws);
