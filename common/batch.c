@@ -665,9 +665,8 @@ batch_plain(batch *b, const graph *const *gs, int G, const struct feat_src *fs,
 			continue;
 		}
 		feat[i] = xmallocarray((size_t)gs[i]->n * F + 1, sizeof **feat);
-		if ((fs->kind == FEAT_SRC_PAPER || fs->kind == FEAT_SRC_RWSE ||
-		     fs->kind == FEAT_SRC_BOTH) &&
-		    featstage_graph(fs, gs[i], i, feat[i], &ws) != 0) {
+		/* a called stage fills them after the loop; the rest are built in */
+		if (fs->kind != FEAT_SRC_CALL && featstage_graph(fs, gs[i], i, feat[i], &ws) != 0) {
 			snprintf(msg, msglen, "bad built-in feature options (scaling %d, width %d)",
 				 fs->scale, fs->F);
 			rc = -1;

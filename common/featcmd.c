@@ -52,10 +52,11 @@ static const char *
 joined_value(const char *tok, int *want)
 {
 	static const char *const pre[] = { "--set=", "--scale=", "--threads=", "-j" };
+	static const int kind[] = { 1, 2, 3, 3 }; /* -jN is --threads=N */
 	for (int i = 0; i < 4; i++) {
 		size_t k = strlen(pre[i]);
-		if (strncmp(tok, pre[i], k) == 0 && (i < 3 || tok[k])) {
-			*want = i < 3 ? i + 1 : 3; /* -jN is --threads=N */
+		if (strncmp(tok, pre[i], k) == 0 && (kind[i] != 3 || tok[k])) {
+			*want = kind[i];
 			return tok + k;
 		}
 	}

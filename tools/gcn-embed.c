@@ -88,40 +88,39 @@ struct state {
 static void
 usage(FILE *f, const struct opts *o)
 {
-	fprintf(
-	    f,
-	    "usage: " SYNOPSIS "\n"
-	    "  Writes each node's embedding by a pre-trained model (gcn-train's output).\n"
-	    "      --allow-features-command  run the feature command the model records\n"
-	    "                          (a model file runs nothing by itself)\n"
-	    "      --embedding KIND    blocks (H1..HL side by side), blockN (one block),\n"
-	    "                          rec, rank or cluster (a task's layer mix) [blocks]\n"
-	    "      --features STAGE    the encoder's input: paper, rwse, both (built in), stream or\n"
-	    "                          a command [the model's feature stage]\n"
-	    "      --features-timeout S  seconds a feature command may take, 0 = no limit\n"
-	    "                          [%g]\n"
-	    "  -h, --help              this help\n"
-	    "  -j, --threads N         threads, OpenMP and BLAS [all cores]\n"
-	    "  -l, --level N           gzip level, 0 = plain [%d]\n"
-	    "      --model FILE        the pre-trained model [the shipped one]\n"
-	    "      --names FILE        with --npy: the rows' node names, a line each\n"
-	    "      --no-pretrain       the model's architecture with random initial values\n"
-	    "                          (as gcn-train draws them, from -s): a baseline\n"
-	    "      --npy FILE          write a NumPy .npy file (the rows of every graph)\n"
-	    "      --offsets FILE      with --npy: where each graph's rows begin, an int64\n"
-	    "                          .npy of graphs + 1 values\n"
-	    "      --pool[=LIST]       one row per graph instead: mean, max and/or sum of\n"
-	    "                          its node rows, side by side (e.g. mean,max) [mean]\n"
-	    "  -o, --output FILE       write to FILE instead of stdout\n"
-	    "      --precision P       products in fp32 or bf16 (bf16 operands, fp32\n"
-	    "                          accumulation; less accurate, gcn-embed(1)) [fp32]\n"
-	    "      --progress          progress on stderr even when it is not a terminal\n"
-	    "  -q, --quiet             no warnings or progress\n"
-	    "  -s, --seed N            --no-pretrain: seed of the initial values [0]\n"
-	    "  -t, --text              write the text form (plain unless -l is given)\n"
-	    "      --tsv               print a table (graph, id, node, one column per value)\n"
-	    "      --version           print the version\n",
-	    o->timeout, o->c.level);
+	fprintf(f,
+		"usage: " SYNOPSIS "\n"
+		"  Writes each node's embedding by a pre-trained model (gcn-train's output).\n"
+		"      --allow-features-command  run the feature command the model records\n"
+		"                          (a model file runs nothing by itself)\n"
+		"      --embedding KIND    blocks (H1..HL side by side), blockN (one block),\n"
+		"                          rec, rank or cluster (a task's layer mix) [blocks]\n"
+		"      --features STAGE    the encoder's input: paper, rwse, both (built in),\n"
+		"                          stream or a command [the model's feature stage]\n"
+		"      --features-timeout S  seconds a feature command may take, 0 = no limit\n"
+		"                          [%g]\n"
+		"  -h, --help              this help\n"
+		"  -j, --threads N         threads, OpenMP and BLAS [all cores]\n"
+		"  -l, --level N           gzip level, 0 = plain [%d]\n"
+		"      --model FILE        the pre-trained model [the shipped one]\n"
+		"      --names FILE        with --npy: the rows' node names, a line each\n"
+		"      --no-pretrain       the model's architecture with random initial values\n"
+		"                          (as gcn-train draws them, from -s): a baseline\n"
+		"      --npy FILE          write a NumPy .npy file (the rows of every graph)\n"
+		"      --offsets FILE      with --npy: where each graph's rows begin, an int64\n"
+		"                          .npy of graphs + 1 values\n"
+		"      --pool[=LIST]       one row per graph instead: mean, max and/or sum of\n"
+		"                          its node rows, side by side (e.g. mean,max) [mean]\n"
+		"  -o, --output FILE       write to FILE instead of stdout\n"
+		"      --precision P       products in fp32 or bf16 (bf16 operands, fp32\n"
+		"                          accumulation; less accurate, gcn-embed(1)) [fp32]\n"
+		"      --progress          progress on stderr even when it is not a terminal\n"
+		"  -q, --quiet             no warnings or progress\n"
+		"  -s, --seed N            --no-pretrain: seed of the initial values [0]\n"
+		"  -t, --text              write the text form (plain unless -l is given)\n"
+		"      --tsv               print a table (graph, id, node, one column per value)\n"
+		"      --version           print the version\n",
+		o->timeout, o->c.level);
 }
 
 /* --embedding: blocks, blockN, rec, rank or cluster. */
