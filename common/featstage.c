@@ -376,7 +376,13 @@ featstage_tell_model(const struct feat_src *fs, const struct featcmd *fc,
 		return;
 	const char *used = featstage_name(fs, fc), *mine = rec_stage(rec);
 	int other = rec->path && strcmp(used, mine) != 0;
-	if (fs->kind != FEAT_SRC_PAPER || a->features || (rec->path && strcmp(mine, "paper") != 0))
+	int builtin =
+	    fs->kind == FEAT_SRC_PAPER || fs->kind == FEAT_SRC_RWSE || fs->kind == FEAT_SRC_BOTH;
+	/* the model's own built-in stage, recorded by its name, or the
+	 * paper's four without a model: no news */
+	int plain = builtin && !a->features && !other &&
+		    (rec->path ? !rec->recorded : fs->kind == FEAT_SRC_PAPER);
+	if (!plain)
 		warnx_("features: %s (%s): %d columns (%.80s)%s%s%s", used, said->why, fs->F,
 		       said->cols, other ? "; the model was trained with '" : "", other ? mine : "",
 		       other ? "'" : "");

@@ -268,7 +268,8 @@ void featstage_for_model(struct feat_src *fs, struct featcmd *fc, const struct s
 			 const struct stage_ask *a, struct stage_said *said);
 
 /* Say the stage featstage_for_model() chose on stderr, unless a->quiet:
- * every choice but the built-in default, and input tensors left unused. */
+ * every choice but a model's own built-in stage recorded by its name (or
+ * the paper's four without a model), and input tensors left unused. */
 void featstage_tell_model(const struct feat_src *fs, const struct featcmd *fc,
 			  const struct stage_rec *rec, const struct stage_ask *a,
 			  const struct stage_said *said);

@@ -56,7 +56,7 @@ $(TR)/data/%.gs: transfer.sh $(BIN)/motif-gen
 
 # the vectors: an arm's, or the random network's draw r (--rand-r)
 define TR_VEC
-$(TR)/vec/$(1)--$(2).gs: $(TR)/data/$(1).gs transfer.sh $(BIN)/gcn-embed $(BIN)/nodefeat $(if $(filter pre rand-%,$(2)),$(TR_MODEL))
+$(TR)/vec/$(1)--$(2).gs: $(TR)/data/$(1).gs transfer.sh $(BIN)/gcn-embed $(BIN)/nodefeat $(if $(filter pre feat rand-%,$(2)),$(TR_MODEL))
 	@mkdir -p $$(@D)
 	sh transfer.sh vec $(1) $(firstword $(subst -, ,$(2))) $$@ $(word 2,$(subst -, ,$(2)))
 endef

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2086  # option lists are split on purpose
 # transfer.sh - one cell of the transfer benchmark (transfer.mk), or its
 # table: does a pre-trained encoder hold more of a task than the same
 # network with random values, than its input features, and than a
@@ -12,7 +13,8 @@
 #   imdb-multi mutag enzymes ptc-mr.
 # ARM: pre (the model under test, TR_MODEL), rand (the same network with
 #   random values, drawn anew for every run: RUN), feat (its input
-#   features as it sees them: nodefeat's four, min-max per graph), featlog
+#   features as it sees them: its feature stage by nodefeat, e.g. the
+#   paper's four min-max per graph, or --scale both), featlog
 #   (the same four raw, log1p of the counts), refex (nodefeat --set refex:
 #   the four and their neighbourhood means and maxima, twice: 20 columns).
 # PROTO: few (node sets: 20 labelled nodes a class, the rest tested), many
@@ -32,6 +34,18 @@ kind() {	# kind SET: node or graph
 	case " $graph_sets " in *" $1 "*) echo graph; return ;; esac
 	echo "transfer.sh: unknown set '$1'" >&2
 	exit 2
+}
+# nodefeat's options for the model's feature stage (the feat arm): read
+# from its config, which a gzip or plain stream holds as text
+feat_opts() {
+	st=$(gzip -dcf "$TR_MODEL" | grep -ao -m 1 'features\.stage: "[a-z]*"' | tr -d '"') || st=
+	case ${st#features.stage: } in
+	'' | paper) ;;
+	both) echo "--scale both" ;;
+	rwse) echo "--set rwse" ;;
+	*) echo "transfer.sh: the feat arm: no nodefeat options for the feature stage of $TR_MODEL" \
+		"(${st#features.stage: })" >&2; exit 2 ;;
+	esac
 }
 # the vectors' tensor and, for a graph set, how linprobe pools them
 probe_opts() {	# probe_opts SET ARM
@@ -72,13 +86,12 @@ vec)
 	set_=$2 arm=$3 out=$4 run=${5:-0}
 	in=$(dirname "$out")/../data/$set_.gs
 	case $arm in
-	# shellcheck disable=SC2086
 	pre) "$BIN/gcn-embed" -q -j "$THREADS" --model "$TR_MODEL" ${TR_EMBED_OPTS:-} \
 		-o "$out" "$in" ;;
-	# shellcheck disable=SC2086
 	rand) "$BIN/gcn-embed" -q -j "$THREADS" --model "$TR_MODEL" ${TR_EMBED_OPTS:-} \
 		--no-pretrain -s "$run" -o "$out" "$in" ;;
-	feat) "$BIN/nodefeat" -q -j "$THREADS" -o "$out" "$in" ;;
+	feat) o=$(feat_opts)
+		"$BIN/nodefeat" -q -j "$THREADS" $o -o "$out" "$in" ;;
 	featlog) "$BIN/nodefeat" -q -j "$THREADS" --scale log -o "$out" "$in" ;;
 	refex) "$BIN/nodefeat" -q -j "$THREADS" --set refex -o "$out" "$in" ;;
 	*) echo "transfer.sh: unknown arm '$arm'" >&2; exit 2 ;;
@@ -96,7 +109,6 @@ probe)
 		r=0
 		: >"$out.tmp"
 		while [ "$r" -lt "$n" ]; do
-			# shellcheck disable=SC2086
 			"$BIN/linprobe" $o --runs 1 --first-run "$r" \
 				"$d/vec/$set_--rand-$r.gs" >>"$out.tmp"
 			r=$((r + 1))
@@ -104,7 +116,6 @@ probe)
 	else
 		runs=
 		[ "$proto" = folds ] || runs="--runs $TR_RUNS"
-		# shellcheck disable=SC2086
 		"$BIN/linprobe" $o $runs -o "$out.tmp" "$d/vec/$set_--$arm.gs"
 	fi
 	mv "$out.tmp" "$out" ;;
@@ -115,7 +126,6 @@ tune)
 	o="-q -j $THREADS -s $SEED --model $TR_MODEL --runs $TR_RUNS ${TR_TUNE_OPTS:-}"
 	[ "$(kind "$set_")" = graph ] && o="$o --task graph"
 	[ "$arm" = rand ] && o="$o --no-pretrain"
-	# shellcheck disable=SC2086
 	"$BIN/gcn-adapt" $o -t -o "$out.tmp" "$in"
 	mv "$out.tmp" "$out" ;;
 table)

@@ -88,6 +88,7 @@ check "[ \$(grep -c '^@tensor .*name=embedding .*features=stream' $T/e5.txt) -eq
 	"the input's 'features' tensors, as the model's stage asks"
 expect 0 "gcn-embed -o $T/shipped.gs $T/new.gs 2>$T/shipped.err"
 check "grep -q '^gcn-embed: model: .*gcn-pretrain.gs (the shipped model; --model to choose another)' $T/shipped.err &&
+	[ \$(wc -l <$T/shipped.err) -eq 1 ] &&
 	[ \$(gcn-embed -q -t $T/new.gs | grep -c 'name=embedding rows=[0-9]* cols=1536 .* model=shipped') -eq 3 ]" \
 	"no --model: the shipped model (d = 512, 3 blocks), and a line says which file"
 mkdir -p "$T/elsewhere" && cp "$BIN/gcn-embed" "$T/elsewhere/"

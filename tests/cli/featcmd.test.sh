@@ -119,7 +119,8 @@ expect 0 "gcn-train -q $TR --features nodefeat -t -o $T/nf.txt $T/lab.gs"
 check "[ \"\$(grep -v '^@' $T/nf.txt | cksum)\" = \"\$(grep -v '^@' $T/paper.txt | cksum)\" ]" \
 	"--features nodefeat is the built-in four"
 # no shell and no nodefeat needed downstream; the command's values to the bit
-expect 0 "env PATH=/nonexistent $BIN/gcn-embed -q --model $T/rw.txt --tsv $T/g.gs >$T/rw1.tsv"
+expect 0 "env PATH=/nonexistent $BIN/gcn-embed --model $T/rw.txt --tsv $T/g.gs >$T/rw1.tsv 2>$T/rw1.err"
+check "[ ! -s $T/rw1.err ]" "a model's own built-in stage, recorded by name, is no news: nothing on stderr"
 expect 0 "gcn-embed -q --model $T/rw.txt --features 'nodefeat -q --set rwse | cat' --tsv $T/g.gs >$T/rw2.tsv"
 check "cmp -s $T/rw1.tsv $T/rw2.tsv" "gcn-embed: the built-in rwse gives the command's embeddings"
 # a model that records the invocation as a command is the built-in set

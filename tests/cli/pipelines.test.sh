@@ -279,3 +279,17 @@ check "$(ti "$TQ/build/transfer/pred/roles-ba--pre--few.gs") >$TQ/a && $(ti "$TQ
 	$(ti "$TQ/build/transfer/pred/mutag--pre--folds.gs") >$TQ/b && $(ti "$TQ/build/transfer/pred/mutag--rand--folds.gs") | cmp -s - $TQ/b &&
 	[ \$(grep -c . $TQ/a) -gt 600 ] && [ \$(grep -c . $TQ/b) = 188 ]" "transfer: the arms of a set tested on the same items, run by run"
 check "$PT -q $TM" "transfer: made, nothing left to do"
+# the feat arm is the model's input: the shipped model's four, and
+# --scale both for a model of stage both; a model whose stage nodefeat
+# cannot give is refused by name
+check "gzip -dc $TQ/build/transfer/vec/roles-ba--feat.gs | grep -aq 'cols=4 .*columns=degree,core,ci1,clustering '" \
+	"transfer: the feat arm of the shipped model is its stage paper, 4 columns"
+# (the feat arm reads only the model's stage: a file of that line will do)
+printf 'features.stage: "both"\n' >$TQ/both-model.txt
+check "cd $TOP/pipelines && env BIN=$BIN THREADS=1 TR_MODEL=$TQ/both-model.txt sh transfer.sh vec roles-ba feat $TQ/build/transfer/vec/both-feat.gs &&
+	gzip -dc $TQ/build/transfer/vec/both-feat.gs | grep -aq 'cols=7 .*columns=degree,core,ci1,clustering,degree_log,core_log,ci1_log'" \
+	"transfer: the feat arm of a model of stage both is nodefeat --scale both, 7 columns"
+printf 'features.stage: "stream"\n' >$TQ/stream-model.txt
+check "cd $TOP/pipelines && ! env BIN=$BIN THREADS=1 TR_MODEL=$TQ/stream-model.txt sh transfer.sh vec roles-ba feat $TQ/build/transfer/vec/x.gs 2>$TQ/feat.err &&
+	grep -q '^transfer.sh: the feat arm: no nodefeat options for the feature stage of .*stream-model.txt (stream)\$' $TQ/feat.err" \
+	"transfer: the feat arm of a stage nodefeat cannot give: one clear line"
