@@ -247,7 +247,7 @@ featstage_for_training(struct feat_src *fs, struct featcmd *fc, struct stage_tra
 			  t->columns, t->cols);
 }
 
-/* The model's own stage: "paper", "stream" or its command. */
+/* The model's own stage: a built-in set's name, "stream" or its command. */
 static const char *
 rec_stage(const struct stage_rec *rec)
 {
@@ -376,8 +376,7 @@ featstage_tell_model(const struct feat_src *fs, const struct featcmd *fc,
 		return;
 	const char *used = featstage_name(fs, fc), *mine = rec_stage(rec);
 	int other = rec->path && strcmp(used, mine) != 0;
-	int builtin =
-	    fs->kind == FEAT_SRC_PAPER || fs->kind == FEAT_SRC_RWSE || fs->kind == FEAT_SRC_BOTH;
+	int builtin = fs->kind != FEAT_SRC_GIVEN && fs->kind != FEAT_SRC_CALL;
 	/* the model's own built-in stage, recorded by its name, or the
 	 * paper's four without a model: no news */
 	int plain = builtin && !a->features && !other &&

@@ -136,11 +136,19 @@ train_settings_batch_opts(const struct train_settings *s, struct batch_opts *bo)
 	bo->tie_rtol = s->tie_rtol;
 }
 
+/* 1 if st names a stage: a built-in set (feat_src_builtin()) or stream */
+static int
+stage_named(const char *st)
+{
+	struct feat_src fs;
+
+	return strcmp(st, "stream") == 0 || feat_src_builtin(&fs, st) == 0;
+}
+
 void
 train_settings_features(struct train_settings *s, const char *arg)
 {
-	int named = strcmp(arg, "paper") == 0 || strcmp(arg, "rwse") == 0 ||
-		    strcmp(arg, "both") == 0 || strcmp(arg, "stream") == 0;
+	int named = stage_named(arg);
 
 	free(s->feature_stage);
 	free(s->feature_command);
@@ -168,8 +176,7 @@ train_settings_features_check(const struct train_settings *s, char *msg, size_t 
 {
 	const char *st = s->feature_stage;
 
-	if (strcmp(st, "paper") && strcmp(st, "rwse") && strcmp(st, "both") &&
-	    strcmp(st, "stream") && strcmp(st, "command")) {
+	if (!stage_named(st) && strcmp(st, "command") != 0) {
 		snprintf(msg, msglen,
 			 "features.stage: '%.60s': expected paper, rwse, both, stream or "
 			 "command",

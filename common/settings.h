@@ -17,10 +17,10 @@
 struct cfg_key; /* config.h */
 
 struct train_settings {
-	/* the feature stage: "paper" or "rwse" (the built-in sets, batch.h),
-	 * "stream" (the input's 'features' tensors) or "command"
-	 * (feature_command run on every graph the model sees); its width and
-	 * column names */
+	/* the feature stage: "paper", "rwse" or "both" (the built-in sets,
+	 * feat_src_builtin()), "stream" (the input's 'features' tensors) or
+	 * "command" (feature_command run on every graph the model sees); its
+	 * width and column names */
 	char *feature_stage, *feature_command, *feature_columns;
 	long long nfeat;
 	long long hidden, layers, ntn_k, rank_hidden, att_hidden;
