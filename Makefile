@@ -125,7 +125,7 @@ common/gemm.o: build/optional.mk
 # graphs (test_dist: with common/dist.c, no MPI).  The replays' main
 # (tests/fuzz/replay.c) is OBJDIR/replay.o.  ORDER: what the objects wait
 # for (the dependency checks); NOT: programs linked by a rule of their own.
-NN_DOUBLE_SRC = common/nn.c common/model.c common/batch.c common/modelio.c common/head.c
+NN_DOUBLE_SRC = common/nn.c common/model.c common/objhead.c common/batch.c common/modelio.c common/head.c
 NN_DOUBLE_UNITS = test_nn test_dist
 define tree_rules
 $(filter-out $(5),$(TOOL_SRC:tools/%.c=$(1)bin/%)): $(1)bin/%: tools/%.c build/dep/$(1)bin/%.d $(1)libcommon.a

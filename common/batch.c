@@ -12,6 +12,8 @@
 #include <omp.h>
 #endif
 
+#include <gsl/gsl_randist.h>
+
 #include "batch.h"
 #include "err.h"
 #include "rng.h"
@@ -54,6 +56,8 @@ lgraph_free(struct lgraph *lg)
 	free(lg->pv);
 	free(lg->plab);
 	free(lg->feat);
+	for (int i = 0; i < OBJ_MAX; i++)
+		free(lg->tg[i].v);
 	free(lg);
 }
 
@@ -69,6 +73,10 @@ batch_opts_default(struct batch_opts *o)
 	o->support_fraction = 1;
 	o->tie_rtol = 1e-9;
 	feat_src_default(&o->fs);
+	o->nobj = 0;
+	o->obj = NULL;
+	for (int i = 0; i < OBJ_MAX; i++)
+		o->mu[i] = o->sd[i] = NULL;
 }
 
 /* One graph's share of a batch, in local node ids. */
@@ -95,6 +103,18 @@ struct piece {
 	    c_cnt, c_q, c_qt;
 	uint8_t *sel;
 	size_t c_sel;
+	/* the objectives besides the tasks: a second view's piece has no
+	 * pairs, targets or queries; a first view's draws its objectives'
+	 * nodes (kind node xent: its labelled nodes; contrast, level node:
+	 * the nodes drawn; mask: the nodes masked), and kind node rank the
+	 * targets of its pairs (P x C) */
+	int view2;
+	struct pobj {
+		int64_t R;
+		int32_t *idx, *cls;
+		real *y;
+		size_t c_idx, c_cls, c_y;
+	} po[OBJ_MAX];
 };
 
 struct tbuf { /* one per thread */
@@ -141,6 +161,11 @@ piece_free(struct piece *p)
 	free(p->qtgt);
 	free(p->sel);
 	graph_free(&p->seen);
+	for (int i = 0; i < OBJ_MAX; i++) {
+		free(p->po[i].idx);
+		free(p->po[i].cls);
+		free(p->po[i].y);
+	}
 }
 
 void
@@ -180,6 +205,13 @@ batch_free(batch *b)
 	free(b->qbeg);
 	free(b->qnum);
 	free(b->qtgt);
+	for (int i = 0; i < OBJ_MAX; i++) {
+		free(b->ob[i].idx);
+		free(b->ob[i].cls);
+		free(b->ob[i].pos);
+		free(b->ob[i].y);
+		free(b->ob[i].seg);
+	}
 	memset(b, 0, sizeof *b);
 }
 
@@ -386,6 +418,98 @@ piece_queries(struct piece *p, const struct lgraph *lg)
 	}
 }
 
+/* k of the n nodes 0..n-1, in order, drawn from tb's generator, into
+ * *idx (grown); k >= n takes them all. */
+static int64_t
+draw_nodes(int32_t **idx, size_t *cap, int32_t n, int64_t k, struct tbuf *tb)
+{
+	if (k > n)
+		k = n;
+	grow(idx, cap, (size_t)n + 1, sizeof **idx);
+	for (int32_t v = 0; v < n; v++)
+		(*idx)[v] = v;
+	if (k < n) /* in place: gsl_ran_choose() reads src ahead of dest */
+		gsl_ran_choose(tb->rng, *idx, (size_t)k, *idx, (size_t)n, sizeof **idx);
+	return k;
+}
+
+/* What the objectives besides the tasks draw or take of graph lg, after
+ * the tasks' draws from the same generator (so those do not change):
+ * see struct pobj. */
+static void
+piece_objectives(struct piece *p, const struct lgraph *lg, struct tbuf *tb,
+		 const struct batch_opts *o)
+{
+	int32_t n = p->n;
+
+	for (int i = 0; i < o->nobj; i++) {
+		const struct objective *ob = &o->obj[i];
+		struct pobj *q = &p->po[i];
+		const double *t = lg->tg[i].v;
+		int C = lg->tg[i].C;
+		q->R = 0;
+		if (ob->kind == OBJ_NODE && ob->loss == OBJ_XENT) {
+			grow(&q->idx, &q->c_idx, (size_t)n + 1, sizeof *q->idx);
+			grow(&q->cls, &q->c_cls, (size_t)n + 1, sizeof *q->cls);
+			for (int32_t v = 0; v < n; v++)
+				if (t[v] >= 0) {
+					q->idx[q->R] = v;
+					q->cls[q->R++] = (int32_t)t[v];
+				}
+		} else if (ob->kind == OBJ_NODE && ob->loss == OBJ_RANK) {
+			grow(&q->y, &q->c_y, (size_t)p->P * C + 1, sizeof *q->y);
+			for (int64_t j = 0; j < p->P; j++)
+				for (int c = 0; c < C; c++)
+					q->y[j * C + c] =
+					    rank_target(t[(int64_t)p->pu[j] * C + c],
+							t[(int64_t)p->pv[j] * C + c], o->tie_rtol);
+		} else if (ob->kind == OBJ_CONTRAST && ob->level == OBJ_LEVEL_NODE) {
+			q->R = draw_nodes(&q->idx, &q->c_idx, n, ob->nodes, tb);
+		} else if (ob->kind == OBJ_MASK) {
+			int64_t k = (int64_t)floor(ob->rate * n + 0.5);
+			q->R = draw_nodes(&q->idx, &q->c_idx, n, k < 1 ? 1 : k, tb);
+		}
+	}
+}
+
+/* Graph lg's second view, the pos-th graph of the batch (a contrast):
+ * the graph with a share drop of its edges removed, drawn from a stream
+ * of its own, (seed, step, graph id, 2); its features and Â; no pairs,
+ * targets or queries.  Returns 0, or -1 or -2 (piece_features). */
+static int
+piece_view2(struct piece *p, struct lgraph *lg, int pos, struct tbuf *tb, uint64_t seed,
+	    uint64_t step, const struct batch_opts *o)
+{
+	struct mask_opts mo;
+	int32_t n = lg->g.n;
+	int rc;
+
+	rng_reseed(tb->rng, seed, rng_mix(rng_mix(step, (uint64_t)lg->id), 2));
+	mask_opts_init(&mo);
+	mo.fraction = 0;
+	for (int i = 0; i < o->nobj; i++)
+		if (o->obj[i].kind == OBJ_CONTRAST)
+			mo.fraction = o->obj[i].drop;
+	mo.npos = mo.nneg = 0;
+	mo.want = MASK_CSR;
+	if (mask_edges(&lg->g, tb->rng, &mo, &tb->mb) < 0)
+		return -1;
+	p->n = n;
+	p->view2 = 1;
+	p->P = p->U = p->Ns = p->Q = 0;
+	p->K = 0;
+	for (int i = 0; i < o->nobj; i++)
+		p->po[i].R = 0;
+	if ((rc = piece_features(p, lg, &tb->mb.g, pos, tb, o)) != 0)
+		return rc;
+	p->nnz = 2 * tb->mb.g.m + n;
+	grow(&p->rp, &p->c_rp, (size_t)n + 1, sizeof *p->rp);
+	grow(&p->ci, &p->c_ci, (size_t)p->nnz + 1, sizeof *p->ci);
+	grow(&p->av, &p->c_av, (size_t)p->nnz + 1, sizeof *p->av);
+	p->rp[n] = adj_rows(&tb->mb.g, 0, 0, p->rp, p->ci, p->av);
+	return 0;
+}
+
 /* Mask graph lg, the pos-th of the batch, and fill its piece: pairs,
  * features, Â = D^-1/2 (A + I) D^-1/2 of the masked graph, rank targets,
  * cluster support and queries, drawing from tb's generator reseeded for
@@ -400,6 +524,7 @@ piece_build(struct piece *p, struct lgraph *lg, int pos, struct tbuf *tb, uint64
 
 	rng_reseed(tb->rng, seed, rng_mix(step, (uint64_t)lg->id));
 	p->n = n;
+	p->view2 = 0;
 	if (piece_pairs(p, lg, tb, o, &gs) < 0)
 		return -1;
 	if ((rc = piece_features(p, lg, gs, pos, tb, o)) != 0)
@@ -412,6 +537,7 @@ piece_build(struct piece *p, struct lgraph *lg, int pos, struct tbuf *tb, uint64
 	piece_ranks(p, lg, o);
 	piece_support(p, lg, tb, o);
 	piece_queries(p, lg);
+	piece_objectives(p, lg, tb, o);
 	return 0;
 }
 
@@ -461,20 +587,22 @@ batch_room(struct bpriv *bp, int G)
 	}
 }
 
-/* The pieces of the G graphs, in parallel; an error names the first
- * graph that failed.  Returns 0 or -1 (msg). */
+/* The pieces of the G graphs, in parallel, and with a second view (GT =
+ * 2 G) pieces G..GT-1, the second views of graphs 0..G-1; an error names
+ * the first graph that failed.  Returns 0 or -1 (msg). */
 static int
-build_pieces(struct bpriv *bp, struct lgraph *const *gs, int G, uint64_t seed, uint64_t step,
-	     const struct batch_opts *o, char *msg, size_t msglen)
+build_pieces(struct bpriv *bp, struct lgraph *const *gs, int G, int GT, uint64_t seed,
+	     uint64_t step, const struct batch_opts *o, char *msg, size_t msglen)
 {
 	int bad = -1, why = 0;
 #pragma omp parallel for schedule(dynamic, 1)
-	for (int i = 0; i < G; i++) {
+	for (int i = 0; i < GT; i++) {
 		int th = 0;
 #ifdef _OPENMP
 		th = omp_get_thread_num();
 #endif
-		int rc = piece_build(&bp->pc[i], gs[i], i, &bp->tb[th], seed, step, o);
+		int rc = i < G ? piece_build(&bp->pc[i], gs[i], i, &bp->tb[th], seed, step, o)
+			       : piece_view2(&bp->pc[i], gs[i - G], i, &bp->tb[th], seed, step, o);
 		if (rc < 0) {
 #pragma omp critical
 			if (bad < 0 || i < bad) {
@@ -488,7 +616,7 @@ build_pieces(struct bpriv *bp, struct lgraph *const *gs, int G, uint64_t seed, u
 			 why == -2 ? "graph %lld: given features describe the "
 				     "graph before masking, and it is masked afresh"
 				   : "graph %lld: bad masking or feature options",
-			 (long long)gs[bad]->id);
+			 (long long)gs[bad % G]->id);
 		return -1;
 	}
 	return 0;
@@ -614,26 +742,133 @@ piece_copy(batch *b, const struct piece *p, const int64_t at[7])
 	}
 }
 
+/* Whether the objectives of o need a second view of every graph. */
+static int
+batch_views(const struct batch_opts *o)
+{
+	for (int i = 0; i < o->nobj; i++)
+		if (o->obj[i].kind == OBJ_CONTRAST)
+			return 1;
+	return 0;
+}
+
+/* A target standardised by its column's mean and deviation (none: as is). */
+static real
+standard(double x, const double *mu, const double *sd, int c)
+{
+	return mu ? (real)((x - mu[c]) / sd[c]) : (real)x;
+}
+
+/* Objective i's rows and targets in the batch (struct bobj), from the
+ * pieces of the first view (their offsets at[g]) and the graphs gs. */
+static void
+batch_objective(batch *b, int i, const struct bpriv *bp, struct lgraph *const *gs,
+		const int64_t (*at)[7], const struct batch_opts *o)
+{
+	const struct objective *ob = &o->obj[i];
+	struct bobj *q = &b->ob[i];
+	int G1 = b->G1, C = gs[0]->tg[i].C;
+	int64_t R = 0;
+
+	for (int g = 0; g < G1; g++)
+		R += bp->pc[g].po[i].R;
+	q->R = R;
+	q->nseg = 0;
+	if (ob->kind == OBJ_NODE && ob->loss == OBJ_MSE) {
+		q->R = b->N1;
+		grow(&q->y, &q->c_y, (size_t)b->N1 * C + 1, sizeof *q->y);
+		for (int g = 0; g < G1; g++)
+			for (int64_t j = 0; j < (int64_t)gs[g]->g.n * C; j++)
+				q->y[b->off[g] * C + j] =
+				    standard(gs[g]->tg[i].v[j], o->mu[i], o->sd[i], (int)(j % C));
+	} else if (ob->kind == OBJ_NODE && ob->loss == OBJ_RANK) {
+		grow(&q->y, &q->c_y, (size_t)b->P * C + 1, sizeof *q->y);
+		for (int g = 0; g < G1; g++)
+			memcpy(q->y + at[g][2] * C, bp->pc[g].po[i].y,
+			       (size_t)bp->pc[g].P * C * sizeof *q->y);
+	} else if (ob->kind == OBJ_GRAPH) {
+		grow(&q->y, &q->c_y, (size_t)G1 * C + 1, sizeof *q->y);
+		for (int g = 0; g < G1; g++)
+			for (int c = 0; c < C; c++)
+				q->y[(int64_t)g * C + c] =
+				    standard(gs[g]->tg[i].v[c], o->mu[i], o->sd[i], c);
+	} else if (ob->kind == OBJ_NODE || ob->kind == OBJ_MASK || ob->level == OBJ_LEVEL_NODE) {
+		/* drawn or labelled rows: node xent, contrast level node, mask */
+		int two = ob->kind == OBJ_CONTRAST; /* the rows again in the second view */
+		int64_t r = 0;
+		grow(&q->idx, &q->c_idx, (size_t)(two + 1) * R + 1, sizeof *q->idx);
+		grow(&q->cls, &q->c_cls, (size_t)R + 1, sizeof *q->cls);
+		grow(&q->pos, &q->c_pos, (size_t)(two + 1) * R + 1, sizeof *q->pos);
+		grow(&q->seg, &q->c_seg, (size_t)G1 + 2, sizeof *q->seg);
+		for (int g = 0; g < G1; g++) {
+			const struct pobj *pq = &bp->pc[g].po[i];
+			q->seg[g] = r;
+			for (int64_t j = 0; j < pq->R; j++, r++) {
+				q->idx[r] = (int32_t)(b->off[g] + pq->idx[j]);
+				if (ob->kind == OBJ_NODE)
+					q->cls[r] = pq->cls[j];
+				if (two) {
+					q->idx[r + pq->R] = (int32_t)(b->off[G1 + g] + pq->idx[j]);
+					q->pos[r] = (int32_t)(r + pq->R);
+					q->pos[r + pq->R] = (int32_t)r;
+				}
+			}
+			r += two * pq->R;
+		}
+		q->seg[G1] = r;
+		q->nseg = G1;
+		q->R = r;
+	}
+	if (ob->kind == OBJ_MASK) { /* the inputs standardised over the first view */
+		int64_t F = b->F;
+		double *mu = xcalloc((size_t)F, sizeof *mu), *sd = xcalloc((size_t)F, sizeof *sd);
+		for (int64_t v = 0; v < b->N1; v++)
+			for (int64_t c = 0; c < F; c++)
+				mu[c] += b->X[v * F + c];
+		for (int64_t c = 0; c < F; c++)
+			mu[c] /= (double)b->N1;
+		for (int64_t v = 0; v < b->N1; v++)
+			for (int64_t c = 0; c < F; c++) {
+				double e = b->X[v * F + c] - mu[c];
+				sd[c] += e * e;
+			}
+		for (int64_t c = 0; c < F; c++) /* a constant column: zeros */
+			sd[c] = sd[c] > 0 ? sqrt(sd[c] / (double)b->N1) : 1;
+		grow(&q->y, &q->c_y, (size_t)(q->R * F) + 1, sizeof *q->y);
+		for (int64_t r = 0; r < q->R; r++)
+			for (int64_t c = 0; c < F; c++)
+				q->y[r * F + c] =
+				    (real)((b->X[(int64_t)q->idx[r] * F + c] - mu[c]) / sd[c]);
+		free(mu);
+		free(sd);
+	}
+}
+
 int
 batch_build(batch *b, struct lgraph *const *gs, int G, uint64_t seed, uint64_t step,
 	    const struct batch_opts *o, char *msg, size_t msglen)
 {
 	struct bpriv *bp = b->priv;
+	int GT = batch_views(o) ? 2 * G : G; /* the pieces, second views included */
 	int64_t(*at)[7];
 
-	batch_room(bp, G);
-	if (build_pieces(bp, gs, G, seed, step, o, msg, msglen) != 0)
+	batch_room(bp, GT);
+	if (build_pieces(bp, gs, G, GT, seed, step, o, msg, msglen) != 0)
 		return -1;
-	if (o->fs.kind == FEAT_SRC_CALL && call_features(bp, G, o, msg, msglen) != 0)
+	if (o->fs.kind == FEAT_SRC_CALL && call_features(bp, GT, o, msg, msglen) != 0)
 		return -1;
-	at = xmallocarray((size_t)G + 1, sizeof *at);
-	if (batch_size(b, bp, G, at, o, msg, msglen) != 0) {
+	at = xmallocarray((size_t)GT + 1, sizeof *at);
+	if (batch_size(b, bp, GT, at, o, msg, msglen) != 0) {
 		free(at);
 		return -1;
 	}
+	b->G1 = G;
+	b->N1 = GT > G ? b->off[G] : b->N;
 #pragma omp parallel for schedule(dynamic, 1)
-	for (int i = 0; i < G; i++)
+	for (int i = 0; i < GT; i++)
 		piece_copy(b, &bp->pc[i], at[i]);
+	for (int i = 0; i < o->nobj; i++)
+		batch_objective(b, i, bp, gs, at, o);
 	free(at);
 	return 0;
 }
@@ -697,6 +932,10 @@ batch_plain(batch *b, const graph *const *gs, int G, const struct feat_src *fs,
 		}
 		b->off[G] = N;
 		b->rp[N] = e;
+		b->G1 = G;
+		b->N1 = N;
+		for (int i = 0; i < OBJ_MAX; i++)
+			b->ob[i].R = 0;
 	}
 	for (int i = 0; fs->kind != FEAT_SRC_GIVEN && i < G; i++)
 		free(feat[i]);

@@ -21,6 +21,7 @@
 #include "mask.h"
 #include "nn.h"
 #include "nodefeat.h"
+#include "objective.h"
 #include "rwse.h"
 #include "stream.h"
 
@@ -43,6 +44,14 @@ struct lgraph {
 	 * by FEAT_SRC_GIVEN, or NULL. */
 	double *feat; /* (n x F) */
 	int F;
+	/* The targets of the objectives besides the tasks (objective.h),
+	 * by the objective's place in the list: the record its target names,
+	 * n x C values (kind node) or 1 x C (kind graph); classes as values,
+	 * -1 none.  NULL for objectives that read no record. */
+	struct ltarget {
+		double *v;
+		int C;
+	} tg[OBJ_MAX];
 };
 
 struct batch_opts {
@@ -51,6 +60,12 @@ struct batch_opts {
 	double support_fraction; /* share of each cluster's nodes [1] */
 	double tie_rtol;	 /* centralities this close are a tie [1e-9] */
 	struct feat_src fs;	 /* the model's input [the paper's four] */
+	/* the objectives besides the tasks [none], and for each of kind
+	 * node or graph with loss mse its targets' column means and standard
+	 * deviations over the training graphs (the caller's arrays) */
+	int nobj;
+	const struct objective *obj;
+	const double *mu[OBJ_MAX], *sd[OBJ_MAX];
 };
 
 void batch_opts_default(struct batch_opts *o);
@@ -80,6 +95,33 @@ typedef struct batch {
 	int32_t *sidx;
 	int64_t *soff;
 	int32_t *qidx, *qbeg, *qnum, *qtgt;
+	/*
+	 * The objectives besides the tasks (objective.h).  With a second view
+	 * (a contrast), graphs G1..G-1 are the second views of graphs
+	 * 0..G1-1 (G = 2 G1), rows N1..N-1; else G1 = G and N1 = N.  The
+	 * tasks' pairs, targets and queries are the first view's.  What each
+	 * objective reads, by kind:
+	 *   node, mse   rows 0..N1-1 (R = N1, idx NULL), y (N1 x C) targets
+	 *   node, xent  the labelled rows idx (R), cls their classes
+	 *   node, rank  the rank task's pair nodes (uidx, ru, rv), y (P x C)
+	 *   graph       rows 0..N1-1 pooled by graph (off), y (G1 x C)
+	 *   contrast    level graph: every row pooled by graph (off), graph
+	 *               g's positive g +- G1; level node: idx (R) a graph's
+	 *               drawn nodes in the first view then the same nodes in
+	 *               the second, graph by graph (seg, G1 + 1 offsets into
+	 *               idx), row r's positive pos[r]
+	 *   mask        idx (R) the masked rows, y (R x F) their input
+	 *               features standardised over the batch's first view
+	 */
+	int G1;
+	int64_t N1;
+	struct bobj {
+		int64_t R;
+		int32_t *idx, *cls, *pos;
+		real *y;
+		int64_t *seg, nseg;
+		size_t c_idx, c_cls, c_pos, c_y, c_seg;
+	} ob[OBJ_MAX];
 	/* private */
 	void *priv;
 } batch;

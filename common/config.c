@@ -33,6 +33,13 @@ struct walk {
 	const struct cfg_key *seq_key; /* the range key of an open [LO, HI] */
 	char seq_name[KEY_MAX];	       /* its dotted name */
 	int seq_end;		       /* numbers of the range read so far */
+	/* a CFG_LIST's open sequence: the string so far, and its item's
+	 * mapping (in_item), its name and settings, and the key read */
+	const struct cfg_key *list_key;
+	char *list;
+	size_t list_len;
+	int in_item, item_has_key;
+	char item_name[KEY_MAX], item_kv[1024], item_key[KEY_MAX];
 };
 
 static int
@@ -171,6 +178,7 @@ store_scalar(struct walk *w, const yaml_event_t *ev, const struct cfg_key *k, co
 		return bad(w, ev, "%s: '%s' is not true or false", name, s);
 	}
 	case CFG_STRING:
+	case CFG_LIST:
 		/* replaces the caller's value (a default from xstrdup, say) */
 		free(*(char **)k->dst);
 		*(char **)k->dst = xstrdup(s);
@@ -198,11 +206,88 @@ store_scalar(struct walk *w, const yaml_event_t *ev, const struct cfg_key *k, co
 	return bad(w, ev, "%s: internal error: bad key type%s", name, "");
 }
 
+/* Append s to the open list's string. */
+static void
+list_cat(struct walk *w, const char *s)
+{
+	size_t n = strlen(s);
+	w->list = xrealloc(w->list, w->list_len + n + 1);
+	memcpy(w->list + w->list_len, s, n + 1);
+	w->list_len += n;
+}
+
+/* A list item's word or value: no character of the list's own syntax. */
+static int
+list_word(struct walk *w, const yaml_event_t *ev, const char *s)
+{
+	if (*s == '\0' || strpbrk(s, " \t\n,()="))
+		return bad(w, ev, "%s: '%s': a list value holds no blank, comma, '(', ')' or '='",
+			   w->list_key->key, s);
+	return 0;
+}
+
+/* A scalar inside a CFG_LIST's sequence: an item, or a key or value of
+ * an item's mapping. */
+static int
+list_scalar(struct walk *w, const yaml_event_t *ev, const char *s)
+{
+	if (list_word(w, ev, s))
+		return -1;
+	if (!w->in_item) {
+		if (w->list_len)
+			list_cat(w, ",");
+		list_cat(w, s);
+		return 0;
+	}
+	if (!w->item_has_key) {
+		snprintf(w->item_key, sizeof w->item_key, "%s", s);
+		w->item_has_key = 1;
+		return 0;
+	}
+	w->item_has_key = 0;
+	if (strcmp(w->item_key, "name") == 0) {
+		snprintf(w->item_name, sizeof w->item_name, "%s", s);
+		return 0;
+	}
+	size_t n = strlen(w->item_kv);
+	if (snprintf(w->item_kv + n, sizeof w->item_kv - n, "%s%s=%s", n ? " " : "", w->item_key,
+		     s) >= (int)(sizeof w->item_kv - n))
+		return bad(w, ev, "%s: an item's settings are too long%s", w->list_key->key, "");
+	return 0;
+}
+
+/* An item's mapping closes: "name(k=v ...)" joins the list. */
+static int
+list_item_end(struct walk *w, const yaml_event_t *ev)
+{
+	if (!w->item_name[0])
+		return bad(w, ev, "%s: a mapping in the list needs a name%s", w->list_key->key, "");
+	if (w->list_len)
+		list_cat(w, ",");
+	list_cat(w, w->item_name);
+	if (w->item_kv[0]) {
+		list_cat(w, "(");
+		list_cat(w, w->item_kv);
+		list_cat(w, ")");
+	}
+	w->in_item = 0;
+	return 0;
+}
+
 /* A mapping opens: the file itself, or the section of the key just read
  * (the prefix becomes "key."). */
 static int
 mapping_start(struct walk *w, const yaml_event_t *ev)
 {
+	if (w->list_key) { /* an item of a list */
+		if (w->in_item)
+			return bad(w, ev, "%s: an item's settings are scalars%s", w->list_key->key,
+				   "");
+		w->in_item = 1;
+		w->item_has_key = 0;
+		w->item_name[0] = w->item_kv[0] = '\0';
+		return 0;
+	}
 	if (w->seq_key)
 		return bad(w, ev, "%s: a range is [LO, HI]%s", w->seq_name, "");
 	if (w->depth + 1 >= MAX_DEPTH)
@@ -238,9 +323,20 @@ sequence_start(struct walk *w, const yaml_event_t *ev)
 		return bad(w, ev, "the file must be a mapping of key: value%s%s", "", "");
 	if (!w->have_key || w->seq_key)
 		return bad(w, ev, "unexpected sequence%s%s", "", "");
+	if (w->list_key)
+		return bad(w, ev, "%s: a list inside a list%s", w->list_key->key, "");
 	k = find(w, w->key);
 	if (k == NULL)
 		return bad(w, ev, "unknown key '%s'%s", w->key, "");
+	if (k->type == CFG_LIST) {
+		if (once(w, ev, k, w->key))
+			return -1;
+		w->list_key = k;
+		w->list_len = 0;
+		free(w->list);
+		w->list = xstrdup("");
+		return 0;
+	}
 	if (k->type != CFG_IRANGE && k->type != CFG_DRANGE)
 		return bad(w, ev, "%s: a list is only allowed for ranges%s", w->key, "");
 	if (once(w, ev, k, w->key))
@@ -255,6 +351,19 @@ sequence_start(struct walk *w, const yaml_event_t *ev)
 static int
 sequence_end(struct walk *w, const yaml_event_t *ev)
 {
+	if (w->list_key) { /* the list's string is the key's value */
+		const struct cfg_key *k = w->list_key;
+		if (!w->list_len)
+			return bad(w, ev, "%s: an empty list%s", k->key, "");
+		free(*(char **)k->dst);
+		*(char **)k->dst = w->list;
+		w->list = NULL;
+		w->list_key = NULL;
+		if (k->set)
+			*k->set = 1;
+		w->have_key = 0;
+		return 0;
+	}
 	if (w->seq_end != 2)
 		return bad(w, ev, "%s: a range is [LO, HI] (two numbers)%s", w->seq_name, "");
 	if (check_order(w, ev, w->seq_key, w->seq_name))
@@ -295,6 +404,8 @@ scalar(struct walk *w, const yaml_event_t *ev)
 
 	if (w->depth < 0)
 		return bad(w, ev, "the file must be a mapping of key: value%s%s", "", "");
+	if (w->list_key)
+		return list_scalar(w, ev, s);
 	if (w->seq_key) {
 		if (w->seq_end >= 2)
 			return bad(w, ev, "%s: a range is [LO, HI] (two numbers)%s", w->seq_name,
@@ -324,6 +435,8 @@ step(struct walk *w, const yaml_event_t *ev)
 	case YAML_MAPPING_START_EVENT:
 		return mapping_start(w, ev);
 	case YAML_MAPPING_END_EVENT:
+		if (w->list_key && w->in_item)
+			return list_item_end(w, ev);
 		mapping_end(w);
 		return 0;
 	case YAML_SEQUENCE_START_EVENT:
@@ -384,6 +497,7 @@ load(const char *path, FILE *f, const char *text, size_t len, const struct cfg_k
 out:
 	yaml_parser_delete(&parser);
 	free(w.seen);
+	free(w.list);
 	if (rc != 0 && msglen > 0)
 		err_one_line(msg); /* quoted keys and values may hold newlines */
 	return rc;
@@ -453,7 +567,8 @@ cfg_dump(const struct cfg_key *keys, size_t nkeys)
 		case CFG_BOOL:
 			snprintf(v, sizeof v, "%s", *(int *)k->dst ? "true" : "false");
 			break;
-		case CFG_STRING: {
+		case CFG_STRING:
+		case CFG_LIST: {
 			const char *val = *(char **)k->dst;
 			str = cfg_quote(val ? val : "");
 			break;

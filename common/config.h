@@ -17,13 +17,20 @@
  *   CFG_IRANGE, CFG_DRANGE  a range: "LO..HI", a flow sequence [LO, HI],
  *                         or a single value X meaning X..X; dst points to
  *                         two values (lo, hi)
+ *   CFG_LIST              a string as CFG_STRING, or a sequence of items,
+ *                         each a scalar or a mapping of scalars with a
+ *                         "name" key, stored as the string
+ *                         "a,b(k=v k2=v2)": item a, then the mapping
+ *                         {name: b, k: v, k2: v2}; a value holding a
+ *                         blank, comma, parenthesis or '=' is an error.
+ *                         Written back (cfg_dump) as that string.
  */
 #ifndef GNN_CONFIG_H
 #define GNN_CONFIG_H
 
 #include <stddef.h>
 
-enum cfg_type { CFG_INT = 1, CFG_DOUBLE, CFG_BOOL, CFG_STRING, CFG_IRANGE, CFG_DRANGE };
+enum cfg_type { CFG_INT = 1, CFG_DOUBLE, CFG_BOOL, CFG_STRING, CFG_IRANGE, CFG_DRANGE, CFG_LIST };
 
 struct cfg_key {
 	const char *key; /* dotted name, e.g. "nodes" or "model.hidden" */

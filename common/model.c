@@ -18,6 +18,7 @@
 #include "err.h"
 #include "gemm.h"
 #include "model.h"
+#include "objhead.h"
 #include "rng.h"
 
 const char *const task_name[NTASK] = { "rec", "rank", "cluster" };
@@ -36,6 +37,9 @@ model_cfg_default(struct model_cfg *c)
 	c->att_hidden = 512;
 	c->tasks = (1 << NTASK) - 1;
 	c->bn_eps = 1e-5;
+	for (int t = 0; t < NTASK; t++)
+		c->task_w[t] = 1;
+	c->nobj = 0;
 }
 
 /* Add a tensor to the layout (pass 1 counts, pass 2 also names). */
@@ -45,7 +49,7 @@ lay(model *M, int64_t *off, const char *name, int64_t rows, int64_t cols)
 	int64_t at = *off;
 	if (M->t) {
 		struct mtensor *t = &M->t[M->nt];
-		snprintf(t->name, sizeof t->name, "%s", name);
+		snprintf(t->name, sizeof t->name, "%.47s", name);
 		t->rows = rows;
 		t->cols = cols;
 		t->off = at;
@@ -112,6 +116,14 @@ layout(model *M, real *base, struct mview *v)
 	v->aW = AT("cluster.att.W", d, c->att_hidden);
 	v->ab = AT("cluster.att.b", 1, c->att_hidden);
 	v->aw = AT("cluster.att.w", 1, c->att_hidden);
+	/* the objectives besides the tasks, after the paper's tensors (whose
+	 * layout, and so the paper's models, they leave as they were) */
+	for (int i = 0; i < c->nobj; i++) {
+		struct otensor ot[OHEAD_MAXT];
+		int nt = ohead_tensors(&c->obj[i], d, c->layers, c->nfeat, &v->ob[i], ot);
+		for (int j = 0; j < nt; j++)
+			*ot[j].at = AT(ot[j].name, ot[j].rows, ot[j].cols);
+	}
 #undef AT
 	M->n = off;
 }
@@ -125,8 +137,13 @@ model_layout(model *M, const struct model_cfg *cfg)
 	if (cfg->nfeat < 1 || cfg->nfeat > MODEL_MAXF || cfg->d < 1 || cfg->d > 8192 ||
 	    cfg->layers < 1 || cfg->layers > MODEL_MAXL || cfg->ntn_k < 1 || cfg->ntn_k > 16 ||
 	    cfg->rank_hidden < 1 || cfg->rank_hidden > 65536 || cfg->att_hidden < 1 ||
-	    cfg->att_hidden > 65536 || !(cfg->tasks & ((1 << NTASK) - 1)) || !(cfg->bn_eps > 0))
+	    cfg->att_hidden > 65536 || !(cfg->tasks & ((1 << NTASK) - 1) || cfg->nobj > 0) ||
+	    !(cfg->bn_eps > 0) || cfg->nobj < 0 || cfg->nobj > OBJ_MAX)
 		return -1;
+	for (int i = 0; i < cfg->nobj; i++) /* a head's size is known */
+		if ((cfg->obj[i].kind != OBJ_MASK && cfg->obj[i].width < 1) ||
+		    cfg->obj[i].hidden < 1)
+			return -1;
 	M->cfg = *cfg;
 	layout(M, NULL, &tmp); /* count */
 	M->t = xcalloc((size_t)M->nt, sizeof *M->t);
@@ -246,6 +263,31 @@ model_init_params(model *M, gsl_rng *r)
 	uniform(v->aW, d * c->att_hidden, bd, r);
 	uniform(v->ab, c->att_hidden, bd, r);
 	uniform(v->aw, c->att_hidden, 1 / sqrt((double)c->att_hidden), r);
+	/* the objectives besides the tasks, drawn after the paper's tensors:
+	 * alpha 1, psi 0, each linear layer as PyTorch's, the token 0 (as
+	 * GraphMAE's) */
+	for (int i = 0; i < c->nobj; i++) {
+		struct otensor ot[OHEAD_MAXT]; /* alpha, psi, W1, b1, W2, b2 (, token) */
+		struct oview sh, *o = &v->ob[i];
+		ohead_tensors(&c->obj[i], d, c->layers, c->nfeat, &sh, ot);
+		double b1 = 1 / sqrt((double)ot[2].rows), b2 = 1 / sqrt((double)ot[4].cols);
+		int rank = c->obj[i].kind == OBJ_NODE && c->obj[i].loss == OBJ_RANK;
+		if (!rank) /* W2 is hidden x out: its fan-in is its rows */
+			b2 = 1 / sqrt((double)ot[4].rows);
+		for (int64_t j = 0; j < d; j++)
+			o->alpha[j] = 1;
+		for (int l = 0; l < c->layers; l++)
+			o->psi[l] = 0;
+		uniform(o->W1, ot[2].rows * ot[2].cols, b1, r);
+		uniform(o->b1, ot[3].cols, b1, r);
+		uniform(o->W2, ot[4].rows * ot[4].cols, b2, r);
+		if (rank) /* as the rank task's heads: b2 0 */
+			memset(o->b2, 0, (size_t)ot[5].cols * sizeof *o->b2);
+		else
+			uniform(o->b2, ot[5].cols, b2, r);
+		if (o->tok)
+			memset(o->tok, 0, (size_t)c->nfeat * sizeof *o->tok);
+	}
 }
 
 /*
@@ -305,10 +347,15 @@ struct mws {
 	struct buf dFu, dFv, dFU, dFs, dFq;
 	/* outputs kept for the caller */
 	struct buf rlog, rS, clog;
+	/* the objectives besides the tasks: their rows' gradients (kept
+	 * until the encoder's backward pass), the inputs with the masked
+	 * rows' token (kind mask) and their gradient */
+	struct buf dFo[OBJ_MAX], Xm, dXm;
 	/* not buffers (mws_all() stops here): the input of block hin_from
 	 * when model_encode_from() was given it, or NULL */
 	const real *hin;
 	int hin_from;
+	const real *X; /* the encoder's input: the batch's, or Xm */
 };
 
 mws *
@@ -404,13 +451,13 @@ rup(int64_t n)
 /* H0 = tanh(X E + e): not kept, recomputed by the backward pass (it is
  * an N x 4 by 4 x d product) to save an N x d buffer. */
 static void
-embed_fwd(model *M, const batch *b, real *H0)
+embed_fwd(model *M, const batch *b, const real *X, real *H0)
 {
 	int64_t N = b->N, d = M->cfg.d;
 
 	if (b->F != M->cfg.nfeat) /* the programs check this with a message */
 		die("internal error: a batch of %d features for a model of %d", b->F, M->cfg.nfeat);
-	lin_fwd(H0, b->X, M->P.E, M->P.Eb, N, M->cfg.nfeat, d);
+	lin_fwd(H0, X, M->P.E, M->P.Eb, N, M->cfg.nfeat, d);
 	tanh_fwd(H0, H0, N * d);
 }
 
@@ -430,7 +477,7 @@ embed_fwd_bf16(model *M, const batch *b, mws *w, uint16_t *H0b)
 		die("internal error: a batch of %d features for a model of %d", b->F, M->cfg.nfeat);
 	for (int64_t r0 = 0; r0 < N; r0 += EMBED_ROWS) {
 		int64_t n = N - r0 < EMBED_ROWS ? N - r0 : EMBED_ROWS;
-		lin_fwd(tmp, b->X + r0 * F, M->P.E, M->P.Eb, n, F, d);
+		lin_fwd(tmp, w->X + r0 * F, M->P.E, M->P.Eb, n, F, d);
 		tanh_fwd(tmp, tmp, n * d);
 		gemm_to_bf16(H0b + r0 * d, tmp, n * d);
 	}
@@ -464,7 +511,7 @@ encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep, int 
 			hb = 1;
 		} else
 #endif
-			embed_fwd(M, b, T2);
+			embed_fwd(M, b, w->X, T2);
 	}
 	for (int l = from; l < c->layers; l++) {
 		int k = keep ? l : 0;
@@ -584,7 +631,7 @@ block_bwd_bf16(model *M, const batch *b, mws *w, int l, const real *Hin, real *T
 	gemm_bf16(0, 1, N, d, d, 1, Yb, d, Wb, d, 0, Xb, d, GEMM_OUT_BF16);
 	gemm_relu_mask_bf16(Xb, A1b, N * d);
 	if (!Hin) { /* T1 is free again: H0 goes there */
-		embed_fwd(M, b, T1);
+		embed_fwd(M, b, w->X, T1);
 		Hin = T1;
 	}
 	if (train) {
@@ -657,7 +704,7 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
 		if (w->hin && l == w->hin_from) { /* the input the forward pass was given */
 			Hin = w->hin;
 		} else if (l == 0) { /* T1 is free again: H0 goes there */
-			embed_fwd(M, b, T1);
+			embed_fwd(M, b, w->X, T1);
 			Hin = T1;
 		}
 		if (l == 0)
@@ -670,8 +717,10 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
 			mix_input_grads(M, src, nsrc, dH, l - 1);
 	}
 	if (embed) {
+		/* the inputs' gradient too where a token stands in them */
+		real *dX = w->X != b->X ? need(&w->dXm, N * M->cfg.nfeat) : NULL;
 		tanh_bwd(dH, dH, H0, N * d);
-		lin_bwd(NULL, G->E, G->Eb, dH, b->X, P->E, N, M->cfg.nfeat, d, 0);
+		lin_bwd(dX, G->E, G->Eb, dH, w->X, P->E, N, M->cfg.nfeat, d, 0);
 	}
 	free(sg);
 }
@@ -691,6 +740,16 @@ share(double loss, real *dz, int64_t len, int64_t n, int64_t tot)
 	for (int64_t i = 0; i < len; i++)
 		dz[i] = (real)(dz[i] * f);
 	return loss * f;
+}
+
+/* A loss's gradient times its weight in the sum (objective.h); weight 1
+ * leaves it as it is. */
+static void
+weigh(real *dz, int64_t len, double wt)
+{
+	if (wt != 1)
+		for (int64_t i = 0; i < len; i++)
+			dz[i] = (real)(dz[i] * wt);
 }
 
 /* Link reconstruction: loss, and dFu, dFv when backward. */
@@ -716,6 +775,7 @@ task_rec(model *M, const batch *b, mws *w, real *arena, int backward, int64_t to
 		y[i] = b->y[i];
 	double loss = bce_logits(dl, lg, y, NULL, Pn);
 	loss = share(loss, dl, Pn, Pn, tot);
+	weigh(dl, Pn, c->task_w[TASK_REC]);
 	if (!backward)
 		return loss;
 	real *dFu = need(&w->dFu, Pn * d), *dFv = need(&w->dFv, Pn * d);
@@ -758,6 +818,7 @@ task_rank(model *M, const batch *b, mws *w, real *arena, int backward, int64_t t
 						 S[(int64_t)b->rv[i] * MODEL_NCENT + t];
 	double loss = bce_logits(dz, z, b->R, NULL, Pn * MODEL_NCENT);
 	loss = share(loss, dz, Pn * MODEL_NCENT, Pn, tot);
+	weigh(dz, Pn * MODEL_NCENT, c->task_w[TASK_RANK]);
 	if (!backward)
 		return loss;
 	memset(dS, 0, (size_t)(U * MODEL_NCENT) * sizeof *dS);
@@ -808,6 +869,7 @@ task_cluster(model *M, const batch *b, mws *w, real *arena, int backward, int64_
 	ntn_cand_fwd(lg, CW, XV, CV, h, Fq, C, P->clu, b->qbeg, b->qnum, Q, S, (int)km, d, (int)k);
 	double loss = softmax_xent(dl, correct, lg, b->qnum, b->qtgt, Q, (int)km);
 	loss = share(loss, dl, Q * km, Q, tot);
+	weigh(dl, Q * km, c->task_w[TASK_CLUSTER]);
 	if (!backward)
 		return loss;
 	real *dFs = need(&w->dFs, Ns * d), *dFq = need(&w->dFq, Q * d);
@@ -830,6 +892,45 @@ cluster_arena(const model *M, const batch *b)
 		ha = M->cfg.att_hidden, km = b->kmax;
 	return rup(Ns * d) + rup(Q * d) + rup(Ns * ha) + 2 * rup(Ns) + 2 * rup(S * d) +
 	       2 * rup(S * k * d) + 2 * rup(Q * k) + 2 * rup(S * k) + rup(Q * km * k) + rup(Q * km);
+}
+
+/* The objective of kind mask among M's, or -1. */
+static int
+mask_objective(const model *M)
+{
+	for (int i = 0; i < M->cfg.nobj; i++)
+		if (M->cfg.obj[i].kind == OBJ_MASK)
+			return i;
+	return -1;
+}
+
+/* The encoder's input: the batch's features, or with an objective of kind
+ * mask a copy in which its rows hold the token. */
+static const real *
+masked_input(model *M, const batch *b, mws *w)
+{
+	int i = mask_objective(M);
+	int64_t F = b->F;
+	if (i < 0 || b->ob[i].R == 0)
+		return b->X;
+	real *X = need(&w->Xm, b->N * F);
+	memcpy(X, b->X, (size_t)(b->N * F) * sizeof *X);
+	for (int64_t r = 0; r < b->ob[i].R; r++)
+		memcpy(X + (int64_t)b->ob[i].idx[r] * F, M->P.ob[i].tok, (size_t)F * sizeof *X);
+	return X;
+}
+
+/* The token's gradient: the masked rows' input gradients, added up. */
+static void
+token_grad(model *M, const batch *b, mws *w)
+{
+	int i = mask_objective(M);
+	int64_t F = b->F;
+	if (i < 0 || w->X == b->X)
+		return;
+	for (int64_t r = 0; r < b->ob[i].R; r++)
+		for (int64_t c = 0; c < F; c++)
+			M->G.ob[i].tok[c] += w->dXm.p[(int64_t)b->ob[i].idx[r] * F + c];
 }
 
 double
@@ -859,12 +960,18 @@ model_step_part(model *M, const batch *b, mws *w, int backward, struct mout *out
 		an = rank_arena(M, b);
 	if (c->tasks & 1 << TASK_CLUSTER && cluster_arena(M, b) > an)
 		an = cluster_arena(M, b);
+	for (int i = 0; i < c->nobj; i++) {
+		int64_t oa = ohead_arena(&c->obj[i], b, i, d, b->F);
+		if (oa > an)
+			an = oa;
+	}
 	real *arena = need(&w->arena, an);
 	real *T1 = arena, *T2 = arena + rup(N * d), *T3 = ne == 3 ? T2 + rup(N * d) : T2;
 
 	memset(out, 0, sizeof *out);
 	if (!tot)
 		tot = whole;
+	w->X = masked_input(M, b, w);
 	encoder_fwd(M, b, w, T1, T2, 1, 0, NULL);
 	double total = 0;
 	if (c->tasks & 1 << TASK_REC) {
@@ -881,11 +988,31 @@ model_step_part(model *M, const batch *b, mws *w, int backward, struct mout *out
 		out->clu_logit = w->clog.p;
 	}
 	for (int t = 0; t < NTASK; t++)
-		total += out->loss[t];
+		total += c->task_w[t] == 1 ? out->loss[t] : c->task_w[t] * out->loss[t];
+	/* the objectives besides the tasks, each on its own rows */
+	real *Hs[MODEL_MAXL];
+	for (int l = 0; l < c->layers; l++)
+		Hs[l] = w->H[l + 1].p;
+	for (int i = 0; i < c->nobj; i++) {
+		int64_t R;
+		ohead_rows(&c->obj[i], b, i, &R);
+		real *dF = backward ? need(&w->dFo[i], R * d) : NULL;
+		out->oloss[i] = ohead_step(&c->obj[i], &M->P.ob[i], &M->G.ob[i], b, i, Hs,
+					   c->layers, d, arena, dF, backward, out->ostat[i]);
+		total += c->obj[i].weight * out->oloss[i];
+	}
 	if (backward) {
-		struct mix_src src[8];
+		struct mix_src src[5 + OBJ_MAX];
 		int ns = task_sources(M, b, w, src);
+		for (int i = 0; i < c->nobj; i++) {
+			int64_t R;
+			const int32_t *idx = ohead_rows(&c->obj[i], b, i, &R);
+			src[ns++] = (struct mix_src){
+				M->P.ob[i].alpha, M->P.ob[i].psi, w->dFo[i].p, idx, R, 1
+			};
+		}
 		encoder_bwd(M, b, w, T1, T2, T3, src, ns, 0, 1);
+		token_grad(M, b, w);
 	}
 	return total;
 }
@@ -903,6 +1030,7 @@ void
 model_encode(model *M, const batch *b, mws *w, real **Hs)
 {
 	real *arena = need(&w->arena, encoder_arena(M, b));
+	w->X = b->X;
 	encoder_fwd(M, b, w, arena, arena + rup(b->N * M->cfg.d), 1, 0, NULL);
 	for (int l = 0; l < M->cfg.layers; l++)
 		Hs[l] = w->H[l + 1].p;
@@ -911,7 +1039,7 @@ model_encode(model *M, const batch *b, mws *w, real **Hs)
 void
 model_embed(model *M, const batch *b, real *H0)
 {
-	embed_fwd(M, b, H0);
+	embed_fwd(M, b, b->X, H0);
 }
 
 void
@@ -921,6 +1049,7 @@ model_encode_from(model *M, const batch *b, mws *w, int from, const real *Hin, r
 		die("internal error: model_encode_from(from %d, %s input)", from,
 		    Hin ? "an" : "no");
 	real *arena = need(&w->arena, encoder_arena(M, b));
+	w->X = b->X;
 	encoder_fwd(M, b, w, arena, arena + rup(b->N * M->cfg.d), 1, from, Hin);
 	for (int l = from; l < M->cfg.layers; l++)
 		Hs[l] = w->H[l + 1].p;
@@ -931,6 +1060,7 @@ model_encode_fwd(model *M, const batch *b, mws *w, real **Hs)
 {
 	int64_t nd = rup(b->N * M->cfg.d);
 	real *arena = need(&w->arena, 2 * nd);
+	w->X = b->X;
 	encoder_fwd(M, b, w, arena, arena + nd, 0, 0, NULL);
 	for (int l = 0; l < M->cfg.layers; l++)
 		Hs[l] = w->H[l + 1].p;

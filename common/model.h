@@ -30,6 +30,7 @@
 
 #include "batch.h"
 #include "nn.h"
+#include "objective.h"
 
 #define MODEL_MAXL 16 /* most GCN blocks */
 
@@ -37,14 +38,17 @@ enum { TASK_REC = 0, TASK_RANK, TASK_CLUSTER, NTASK };
 extern const char *const task_name[NTASK]; /* "rec", "rank", "cluster" */
 
 struct model_cfg {
-	int nfeat;	 /* input features per node, F [4: the paper's] */
-	int d;		 /* hidden width [512] */
-	int layers;	 /* GCN blocks L [3] */
-	int ntn_k;	 /* NTN slices [4] */
-	int rank_hidden; /* ranking MLP hidden width [256] */
-	int att_hidden;	 /* attention scorer width [512] */
-	int tasks;	 /* bit (1 << TASK_x) per enabled task [all] */
-	double bn_eps;	 /* [1e-5] */
+	int nfeat;		       /* input features per node, F [4: the paper's] */
+	int d;			       /* hidden width [512] */
+	int layers;		       /* GCN blocks L [3] */
+	int ntn_k;		       /* NTN slices [4] */
+	int rank_hidden;	       /* ranking MLP hidden width [256] */
+	int att_hidden;		       /* attention scorer width [512] */
+	int tasks;		       /* bit (1 << TASK_x) per enabled task [all] */
+	double bn_eps;		       /* [1e-5] */
+	double task_w[NTASK];	       /* each task's loss weight [1] */
+	int nobj;		       /* objectives besides the paper's tasks [0] */
+	struct objective obj[OBJ_MAX]; /* (objective.h), widths known */
 };
 
 void model_cfg_default(struct model_cfg *c);
@@ -57,6 +61,11 @@ struct mview {
 	ntn rec, clu;
 	real *rW1, *rb1, *rw2, *rb2;
 	real *aW, *ab, *aw;
+	struct oview {			 /* objective i besides the tasks (objhead.h) */
+		real *alpha, *psi;	 /* its layer mix */
+		real *W1, *b1, *W2, *b2; /* its head (a rank head: W2 is w2) */
+		real *tok;		 /* kind mask: the token (1 x F) */
+	} ob[OBJ_MAX];
 };
 
 struct mtensor {
@@ -117,6 +126,10 @@ struct mout {
 	const real *rank_S;    /* (U x 4) scores */
 	const real *clu_logit; /* (Q x kmax) */
 	int64_t clu_correct;
+	/* the objectives besides the tasks: each one's weighted loss and
+	 * what its validation score adds up (objhead.h, struct ostat) */
+	double oloss[OBJ_MAX];
+	double ostat[OBJ_MAX][4];
 };
 
 /*

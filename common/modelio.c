@@ -212,6 +212,22 @@ record_attrs(gs_rec *r, const model *M, const real *params, const struct val_sco
 		}
 		if (M->cfg.tasks & 1 << TASK_CLUSTER)
 			gs_attr_setf(r, "val.cluster_acc", "%.6f", sc->cluster);
+		for (int i = 0; i < M->cfg.nobj; i++) {
+			char key[64];
+			snprintf(key, sizeof key, "val.%s", M->cfg.obj[i].name);
+			gs_attr_setf(r, key, "%.6f", sc->obj[i]);
+		}
+	}
+	for (int i = 0; i < M->cfg.nobj; i++) { /* its layer weights, as a task's */
+		char key[64], val[256];
+		size_t len = 0;
+		real w[MODEL_MAXL];
+		mix_weights(w, params + (M->P.ob[i].psi - M->p), M->cfg.layers);
+		for (int l = 0; l < M->cfg.layers; l++)
+			len += (size_t)snprintf(val + len, sizeof val - len, "%s%.6f", l ? "," : "",
+						(double)w[l]);
+		snprintf(key, sizeof key, "layer_weights.%s", M->cfg.obj[i].name);
+		gs_attr_set(r, key, val);
 	}
 }
 
@@ -413,6 +429,12 @@ checkpoint_check(model *M, real *best, struct train_state *st, const gs_rec *r, 
 		char key[64];
 		snprintf(key, sizeof key, "val.rank_acc.%s", model_cent_cols[c]);
 		if (attr_score(r, key, &b->rank[c], where, msg, len))
+			return -1;
+	}
+	for (int i = 0; i < M->cfg.nobj; i++) {
+		char key[64];
+		snprintf(key, sizeof key, "val.%s", M->cfg.obj[i].name);
+		if (attr_score(r, key, &b->obj[i], where, msg, len))
 			return -1;
 	}
 	return 0;

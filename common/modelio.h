@@ -33,6 +33,9 @@ extern const char *const model_cent_cols[MODEL_NCENT];
 struct val_scores {
 	double auc, rank[MODEL_NCENT], rank_mean, cluster, score;
 	double loss[NTASK];
+	/* the objectives besides the tasks: each one's score (objhead.h,
+	 * ohead_score()) and mean loss */
+	double obj[OBJ_MAX], obj_loss[OBJ_MAX];
 };
 
 /* Where a training run stands: what a checkpoint holds besides the

@@ -928,6 +928,190 @@ softmax_xent(real *dz, int64_t *correct, const real *z, const int32_t *cnum, con
 }
 
 /* ------------------------------------------------------------------ */
+/* readouts, projections and the objectives' losses */
+
+void
+pool_fwd(real *P, int32_t *arg, const real *X, const int64_t *seg, int64_t nseg, int64_t d)
+{
+#pragma omp parallel for schedule(static) if (PAR(seg[nseg] * d))
+	for (int64_t s = 0; s < nseg; s++) {
+		real *mean = P + s * 2 * d, *mx = mean + d;
+		int32_t *a = arg + s * d;
+		int64_t n = seg[s + 1] - seg[s];
+		for (int64_t j = 0; j < d; j++) {
+			mean[j] = 0;
+			mx[j] = 0;
+			a[j] = -1;
+		}
+		for (int64_t r = seg[s]; r < seg[s + 1]; r++) {
+			const real *x = X + r * d;
+			for (int64_t j = 0; j < d; j++) {
+				mean[j] += x[j];
+				if (a[j] < 0 || x[j] > mx[j]) {
+					mx[j] = x[j];
+					a[j] = (int32_t)r;
+				}
+			}
+		}
+		for (int64_t j = 0; j < d && n > 0; j++)
+			mean[j] /= (real)n;
+	}
+}
+
+void
+pool_bwd(real *dX, const real *dP, const int32_t *arg, const int64_t *seg, int64_t nseg, int64_t d)
+{
+#pragma omp parallel for schedule(static) if (PAR(seg[nseg] * d))
+	for (int64_t s = 0; s < nseg; s++) {
+		const real *dm = dP + s * 2 * d, *dx = dm + d;
+		int64_t n = seg[s + 1] - seg[s];
+		for (int64_t r = seg[s]; r < seg[s + 1]; r++)
+			for (int64_t j = 0; j < d; j++)
+				dX[r * d + j] = dm[j] / (real)n;
+		for (int64_t j = 0; j < d; j++)
+			if (arg[s * d + j] >= 0)
+				dX[(int64_t)arg[s * d + j] * d + j] += dx[j];
+	}
+}
+
+static double
+row_norm(const real *x, int64_t d)
+{
+	double s = 0;
+	for (int64_t j = 0; j < d; j++)
+		s += (double)x[j] * x[j];
+	s = sqrt(s);
+	return s > 1e-12 ? s : 1e-12;
+}
+
+void
+l2norm_fwd(real *Y, const real *X, int64_t R, int64_t d)
+{
+#pragma omp parallel for schedule(static) if (PAR(R * d))
+	for (int64_t r = 0; r < R; r++) {
+		double n = row_norm(X + r * d, d);
+		for (int64_t j = 0; j < d; j++)
+			Y[r * d + j] = (real)(X[r * d + j] / n);
+	}
+}
+
+void
+l2norm_bwd(real *dX, const real *dY, const real *Y, const real *X, int64_t R, int64_t d)
+{
+#pragma omp parallel for schedule(static) if (PAR(R * d))
+	for (int64_t r = 0; r < R; r++) {
+		double n = row_norm(X + r * d, d), yd = 0;
+		for (int64_t j = 0; j < d; j++)
+			yd += (double)Y[r * d + j] * dY[r * d + j];
+		for (int64_t j = 0; j < d; j++)
+			dX[r * d + j] = (real)((dY[r * d + j] - Y[r * d + j] * yd) / n);
+	}
+}
+
+double
+nce_loss(real *dZ, int64_t *correct, const real *Z, const int32_t *pos, const int64_t *seg,
+	 int64_t nseg, int64_t p, double tau, real *sim)
+{
+	int64_t R = seg[nseg], ok = 0;
+	double loss = 0;
+
+	memset(dZ, 0, (size_t)(R * p) * sizeof *dZ);
+	/* segment by segment in order, each row's softmax over its segment:
+	 * the gradient of a row collects its share as anchor and as
+	 * candidate, so rows are not split between threads */
+	for (int64_t s = 0; s < nseg; s++) {
+		int64_t a = seg[s], n = seg[s + 1] - a;
+		if (n < 2)
+			continue;
+#pragma omp parallel for schedule(static) if (PAR(n * n * p))
+		for (int64_t i = 0; i < n; i++)
+			for (int64_t j = 0; j < n; j++) {
+				double t = 0;
+				for (int64_t k = 0; k < p; k++)
+					t += (double)Z[(a + i) * p + k] * Z[(a + j) * p + k];
+				sim[i * n + j] = (real)(t / tau);
+			}
+		for (int64_t i = 0; i < n; i++) {
+			int64_t ps = pos[a + i] - a;
+			double mx = -INFINITY, sum = 0;
+			int64_t best = -1;
+			for (int64_t j = 0; j < n; j++)
+				if (j != i && sim[i * n + j] > mx) {
+					mx = sim[i * n + j];
+					best = j;
+				}
+			for (int64_t j = 0; j < n; j++)
+				if (j != i)
+					sum += exp(sim[i * n + j] - mx);
+			loss += mx + log(sum) - sim[i * n + ps];
+			ok += best == ps;
+			/* d loss_i / d sim_ij = softmax_ij - [j = pos], then
+			 * d sim_ij = (z_j dz_i + z_i dz_j) / tau, over R */
+			for (int64_t j = 0; j < n; j++) {
+				if (j == i)
+					continue;
+				double g =
+				    (exp(sim[i * n + j] - mx) / sum - (j == ps)) / tau / (double)R;
+				for (int64_t k = 0; k < p; k++) {
+					dZ[(a + i) * p + k] += (real)(g * Z[(a + j) * p + k]);
+					dZ[(a + j) * p + k] += (real)(g * Z[(a + i) * p + k]);
+				}
+			}
+		}
+	}
+	if (correct)
+		*correct = ok;
+	return R ? loss / (double)R : 0;
+}
+
+double
+sce_loss(real *dY, double *cos_sum, int64_t *cnt, const real *Y, const real *T, int64_t R,
+	 int64_t F, double gamma)
+{
+	double loss = 0, cs = 0;
+	int64_t n = 0;
+
+	for (int64_t r = 0; r < R; r++)
+		n += row_norm(T + r * F, F) > 1e-12;
+	for (int64_t r = 0; r < R; r++) {
+		const real *y = Y + r * F, *t = T + r * F;
+		real *dy = dY + r * F;
+		double ny = row_norm(y, F), nt = row_norm(t, F), yt = 0;
+		for (int64_t j = 0; j < F; j++)
+			dy[j] = 0;
+		if (nt <= 1e-12)
+			continue;
+		for (int64_t j = 0; j < F; j++)
+			yt += (double)y[j] * t[j];
+		double c = yt / (ny * nt), e = 1 - c;
+		loss += pow(e, gamma);
+		cs += c;
+		if (ny <= 1e-12)
+			continue;
+		/* d(1 - c)^g / dy = -g (1 - c)^(g-1) (t / (|y||t|) - c y / |y|^2) */
+		double f = -gamma * pow(e, gamma - 1) / (double)n;
+		for (int64_t j = 0; j < F; j++)
+			dy[j] = (real)(f * (t[j] / (ny * nt) - c * y[j] / (ny * ny)));
+	}
+	*cos_sum += cs;
+	*cnt += n;
+	return n ? loss / (double)n : 0;
+}
+
+double
+mse_loss(real *dy, double *sse, const real *y, const real *t, int64_t n)
+{
+	double s = 0;
+	for (int64_t i = 0; i < n; i++) {
+		double e = (double)y[i] - t[i];
+		s += e * e;
+		dy[i] = (real)(2 * e / (double)n);
+	}
+	*sse += s;
+	return n ? s / (double)n : 0;
+}
+
+/* ------------------------------------------------------------------ */
 
 void
 adam_step(real *p, const real *g, real *m, real *v, int64_t n, double lr, double b1, double b2,

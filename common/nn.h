@@ -192,7 +192,50 @@ void attn_bwd(real *dX, real *dWa, real *dba, real *dw, const real *dC, const re
 	      const real *a, const real *X, const real *Wa, const real *w, const int64_t *soff,
 	      int64_t nseg, int64_t Ns, int64_t d, int64_t hd, real *dT, real *de);
 
+/* ---- readouts and projections (objective.h's heads) ---- */
+
+/*
+ * Segment s is rows seg[s] .. seg[s+1]-1 of X (R x d): P[s] = [mean of the
+ * rows, their maximum] (nseg x 2d), arg[s][j] the row of the maximum of
+ * column j (the first on ties; -1 and 0 for an empty segment, whose mean
+ * is 0 too).
+ */
+void pool_fwd(real *P, int32_t *arg, const real *X, const int64_t *seg, int64_t nseg, int64_t d);
+/* dX (R x d, R = seg[nseg]) overwritten: the mean's share of dP spread
+ * over the segment's rows, the maximum's to its row. */
+void pool_bwd(real *dX, const real *dP, const int32_t *arg, const int64_t *seg, int64_t nseg,
+	      int64_t d);
+
+/* Y = X / max(|X|, 1e-12) row by row (R x d); Y may be X. */
+void l2norm_fwd(real *Y, const real *X, int64_t R, int64_t d);
+/* dX = (dY - Y (Y . dY)) / max(|X|, 1e-12), from the output Y and the
+ * input X (dX may be dY). */
+void l2norm_bwd(real *dX, const real *dY, const real *Y, const real *X, int64_t R, int64_t d);
+
 /* ---- losses (means over the items; gradients scaled accordingly) ---- */
+
+/*
+ * InfoNCE over the unit rows Z (R x p): row r of segment s (rows seg[s]
+ * .. seg[s+1]-1) is scored against every other row j of its segment,
+ * z_r . z_j / tau, and its positive is pos[r]: loss_r = -log softmax at
+ * pos[r].  Returns the mean over the R rows; dZ (R x p) written, its
+ * gradient; *correct counts rows whose best-scored row is their positive.
+ * sim is scratch of the longest segment's length squared.
+ * Time complexity: O(p * sum of the segments' squared lengths).
+ */
+double nce_loss(real *dZ, int64_t *correct, const real *Z, const int32_t *pos, const int64_t *seg,
+		int64_t nseg, int64_t p, double tau, real *sim);
+/*
+ * Scaled cosine error (GraphMAE): the mean over the rows r of T (R x F)
+ * with |T_r| > 0 of (1 - cos(Y_r, T_r))^gamma; dY written (0 in rows left
+ * out, and where |Y_r| = 0); *cos_sum adds the rows' cosines and *cnt
+ * counts them.
+ */
+double sce_loss(real *dY, double *cos_sum, int64_t *cnt, const real *Y, const real *T, int64_t R,
+		int64_t F, double gamma);
+/* Mean squared error over n values: mean (y - t)^2, dy = 2 (y - t) / n;
+ * *sse adds the squared errors. */
+double mse_loss(real *dy, double *sse, const real *y, const real *t, int64_t n);
 
 /* Binary cross-entropy with logits z against targets y in [0, 1] over the
  * n items with weight wt[i] != 0 (wt NULL: all); dz = (sigmoid(z) - y) / cnt.

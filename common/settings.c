@@ -59,7 +59,7 @@ train_schema(struct train_settings *s, struct cfg_key *k)
 		{ "model.rank_hidden", CFG_INT, &s->rank_hidden, 1, 65536, NULL },
 		{ "model.attention_hidden", CFG_INT, &s->att_hidden, 1, 65536, NULL },
 		{ "model.bn_eps", CFG_DOUBLE, &s->bn_eps, 1e-12, 1, NULL },
-		{ "tasks", CFG_STRING, &s->tasks, 0, 0, NULL },
+		{ "tasks", CFG_LIST, &s->tasks, 0, 0, NULL },
 		{ "train.batch_graphs", CFG_INT, &s->batch, 1, 1 << 20, NULL },
 		{ "train.epochs", CFG_INT, &s->epochs, 1, 1e9, NULL },
 		{ "train.steps", CFG_INT, &s->steps, 0, 1e12, NULL },
@@ -79,29 +79,27 @@ train_schema(struct train_settings *s, struct cfg_key *k)
 }
 
 int
-tasks_parse(const char *list, int *mask)
+train_settings_objectives(const struct train_settings *s, struct objlist *l, char *msg,
+			  size_t msglen)
 {
-	char buf[256];
-	*mask = 0;
-	if (strlen(list) >= sizeof buf)
-		return -1;
-	strcpy(buf, list);
-	for (char *save = NULL, *t = strtok_r(buf, ", ", &save); t;
-	     t = strtok_r(NULL, ", ", &save)) {
-		int k;
-		for (k = 0; k < NTASK; k++)
-			if (strcmp(t, task_name[k]) == 0)
-				break;
-		if (k == NTASK)
-			return -1;
-		*mask |= 1 << k;
-	}
-	return *mask ? 0 : -1;
+	return objlist_parse(l, s->tasks, (int)s->hidden, msg, msglen);
+}
+
+void
+train_settings_set_objectives(struct train_settings *s, const struct objlist *l)
+{
+	if (objlist_plain(l))
+		return; /* the paper's words, as given */
+	free(s->tasks);
+	s->tasks = objlist_format(l);
 }
 
 int
 train_settings_model_cfg(const struct train_settings *s, struct model_cfg *mc)
 {
+	struct objlist l;
+	char msg[300];
+
 	model_cfg_default(mc);
 	mc->nfeat = (int)s->nfeat;
 	mc->d = (int)s->hidden;
@@ -110,7 +108,14 @@ train_settings_model_cfg(const struct train_settings *s, struct model_cfg *mc)
 	mc->rank_hidden = (int)s->rank_hidden;
 	mc->att_hidden = (int)s->att_hidden;
 	mc->bn_eps = s->bn_eps;
-	return tasks_parse(s->tasks, &mc->tasks);
+	if (train_settings_objectives(s, &l, msg, sizeof msg) != 0)
+		return -1;
+	mc->tasks = l.tasks;
+	for (int t = 0; t < NTASK; t++)
+		mc->task_w[t] = l.task_w[t];
+	mc->nobj = l.n;
+	memcpy(mc->obj, l.o, sizeof l.o);
+	return 0;
 }
 
 void

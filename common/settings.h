@@ -25,7 +25,7 @@ struct train_settings {
 	long long nfeat;
 	long long hidden, layers, ntn_k, rank_hidden, att_hidden;
 	double bn_eps;
-	char *tasks; /* "rec,rank,cluster" (allocated) */
+	char *tasks; /* the objectives, "rec,rank,cluster" (objective.h; allocated) */
 	long long batch, epochs, steps, patience, validation, npos, nneg;
 	double lr, mask_fraction, support_fraction, tie_rtol;
 	long long seed;
@@ -42,8 +42,12 @@ void train_settings_default(struct train_settings *s);
 void train_settings_free(struct train_settings *s);
 /* The config schema over s into k[TRAIN_SCHEMA_MAX]; returns the key count. */
 size_t train_schema(struct train_settings *s, struct cfg_key *k);
-/* Task bits of a list "rec,rank,cluster"; 0, or -1 if a name is unknown. */
-int tasks_parse(const char *list, int *mask);
+/* The objectives of s->tasks (objective.h) into l; 0, or -1 with msg. */
+int train_settings_objectives(const struct train_settings *s, struct objlist *l, char *msg,
+			      size_t msglen);
+/* s->tasks from l, the data's widths included, for the model's config:
+ * a list of the paper's words alone stays as it was given. */
+void train_settings_set_objectives(struct train_settings *s, const struct objlist *l);
 /* The model part of s; 0, or -1 if the task list is bad. */
 int train_settings_model_cfg(const struct train_settings *s, struct model_cfg *mc);
 

@@ -15,11 +15,17 @@
 #include <stdint.h>
 
 #include "batch.h"
+#include "objective.h"
 #include "reader.h"
 
 struct train_data {
 	struct lgraph **g; /* (n) the graphs in input order */
 	int64_t n, cap;
+	/* the objectives whose targets are read (objective.h), and for each
+	 * of loss mse its target columns' means and standard deviations over
+	 * the input's graphs (train_data_check()) */
+	const struct objlist *ol;
+	double *mu[OBJ_MAX], *sd[OBJ_MAX];
 	struct gs_reader rd; /* the inputs; their provenance records */
 	/* the input's 'features' tensors: how many graphs have one, their
 	 * columns (the same for all), whether all are nodefeat's four */
@@ -28,23 +34,32 @@ struct train_data {
 
 /*
  * Every graph of files[0..nfiles-1] (none: standard input) into ds, with
- * the tensor and pairs records that follow it; other records are skipped.
+ * the tensor and pairs records that follow it: 'features', 'mask', the
+ * rank and cluster tasks' targets ('centrality' and 'cluster' unless ol
+ * names others) and the targets ol's objectives name; other records are
+ * skipped.
  * Dies when a record does not follow its graph (by id, within one input),
  * on a model record, on a second 'features' tensor of a graph, on
  * 'features' columns or scaling that differ between graphs, and on
  * tensors of the wrong shape or out-of-range values.  quiet: no warnings
  * from building the graphs.  Time complexity: O(size of the input).
  */
-void train_data_read(struct train_data *ds, int nfiles, char **files, int quiet);
+void train_data_read(struct train_data *ds, const struct objlist *ol, int nfiles, char **files,
+		     int quiet);
 
 /*
  * Die when ds has no graphs, when a graph has no nodes, or lacks the
- * tensor that a task of tasks (a bit set of 1 << TASK_*) needs ('cluster'
- * for the cluster task, 'centrality' for the rank task).  Graphs without
- * them get zero placeholders (one cluster, centralities 0) for the tasks
- * that are off.  Time complexity: O(total nodes).
+ * tensor that a task or objective of ol needs ('cluster' for the cluster
+ * task, 'centrality' for the rank task, or the targets they name; each
+ * objective's target), or when an objective's targets differ in width
+ * between graphs.  Graphs without them get zero placeholders (one
+ * cluster, centralities 0) for the tasks that are off.  Sets each
+ * objective's width from its targets where ol has none (columns; kind
+ * node, loss xent: the classes, at least 2), dies where one was given and
+ * differs, and computes the means and deviations of loss mse's targets.
+ * Time complexity: O(total nodes x target columns).
  */
-void train_data_check(const struct train_data *ds, int tasks);
+void train_data_check(struct train_data *ds, struct objlist *ol);
 
 /*
  * Graphs that share an id (cat of edge lists, or of streams each numbered

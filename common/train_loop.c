@@ -399,6 +399,13 @@ train_open_log(const struct train_opts *o, const model *M)
 	for (int t = 0; t < NTASK; t++)
 		for (int l = 0; l < M->cfg.layers; l++)
 			fprintf(f, "\tw_%s_%d", task_name[t], l + 1);
+	/* the objectives besides the tasks, after the paper's columns */
+	for (int i = 0; i < M->cfg.nobj; i++) {
+		const char *nm = M->cfg.obj[i].name;
+		fprintf(f, "\tloss_%s\tval_loss_%s\tval_%s", nm, nm, nm);
+		for (int l = 0; l < M->cfg.layers; l++)
+			fprintf(f, "\tw_%s_%d", nm, l + 1);
+	}
 	fputc('\n', f);
 	return f;
 }
@@ -426,6 +433,14 @@ log_epoch(struct trainer *t, long long epoch, const double *lsum, int nb,
 		for (int l = 0; l < M->cfg.layers; l++)
 			fprintf(f, "\t%.6f", (double)lw[l]);
 	}
+	for (int i = 0; i < M->cfg.nobj; i++) {
+		real lw[MODEL_MAXL];
+		fprintf(f, "\t%.6f\t%.6f\t%.6f", nb ? lsum[NTASK + i] / nb : 0.0, sc->obj_loss[i],
+			sc->obj[i]);
+		mix_weights(lw, M->P.ob[i].psi, M->cfg.layers);
+		for (int l = 0; l < M->cfg.layers; l++)
+			fprintf(f, "\t%.6f", (double)lw[l]);
+	}
 	fputc('\n', f);
 	if (fflush(f) != 0)
 		die("%s: %s", t->o->log, strerror(errno));
@@ -437,7 +452,7 @@ say_epoch(const struct trainer *t, long long epoch, double seconds, const struct
 	  int better)
 {
 	int tasks = t->M->cfg.tasks;
-	char line[256];
+	char line[512];
 	size_t len = 0;
 
 	if (t->o->c.quiet)
@@ -449,7 +464,11 @@ say_epoch(const struct trainer *t, long long epoch, double seconds, const struct
 					" rank acc %.3f (%.3f %.3f %.3f %.3f)", sc->rank_mean,
 					sc->rank[0], sc->rank[1], sc->rank[2], sc->rank[3]);
 	if (tasks & 1 << TASK_CLUSTER)
-		snprintf(line + len, sizeof line - len, " cluster acc %.3f", sc->cluster);
+		len += (size_t)snprintf(line + len, sizeof line - len, " cluster acc %.3f",
+					sc->cluster);
+	for (int i = 0; i < t->M->cfg.nobj && len < sizeof line; i++)
+		len += (size_t)snprintf(line + len, sizeof line - len, " %s %.3f",
+					t->M->cfg.obj[i].name, sc->obj[i]);
 	warnx_("epoch %lld (step %lld, %.1f s): val%s%s", epoch + 1, t->st.step, seconds, line,
 	       better ? " *" : "");
 }
@@ -485,8 +504,9 @@ train_epoch(struct trainer *t, long long epoch, double *lsum, int *budget_hit)
 		t->perm[i] = t->perm[j];
 		t->perm[j] = x;
 	}
+	const struct model_cfg *mc = &t->M->cfg;
 	for (int64_t i0 = 0; i0 + t->B <= t->nt && !stopping(t); i0 += t->B) {
-		double l[NTASK], loss = 0;
+		double l[NTASK + OBJ_MAX] = { 0 }, loss = 0;
 		if (o->s.steps && t->st.step >= o->s.steps) {
 			*budget_hit = 1;
 			break;
@@ -518,17 +538,21 @@ train_epoch(struct trainer *t, long long epoch, double *lsum, int *budget_hit)
 			}
 			model_zero_grad(t->M);
 			model_step(t->M, &t->b, t->w, 1, &out1);
-			memcpy(l, out1.loss, sizeof l);
+			memcpy(l, out1.loss, sizeof out1.loss);
+			memcpy(l + NTASK, out1.oloss, sizeof out1.oloss);
 		}
+		/* the loss trained: the weighted sum (model_step()'s) */
 		for (int k = 0; k < NTASK; k++)
-			loss += l[k];
+			loss += mc->task_w[k] == 1 ? l[k] : mc->task_w[k] * l[k];
+		for (int k = 0; k < mc->nobj; k++)
+			loss += mc->obj[k].weight * l[NTASK + k];
 		if (!isfinite(loss)) /* every rank has the same losses */
 			dist_die_all("step %lld: the loss is %g; try a smaller --lr",
 				     t->st.step + 1, loss);
 		model_adam(t->M, o->s.lr);
 		t->st.step++;
 		nb++;
-		for (int k = 0; k < NTASK; k++)
+		for (int k = 0; k < NTASK + OBJ_MAX; k++)
 			lsum[k] += l[k];
 		progress_note(&t->pr,
 			      "epoch %lld, step %lld: loss %.4f (rec %.4f rank %.4f "
@@ -599,7 +623,7 @@ train_epochs(struct trainer *t, int argc, char **argv)
 	progress_start(&t->pr, "steps", todo, NULL);
 	t->t_start = prof_now();
 	for (epoch = st->epoch; epoch < o->s.epochs && !budget_hit && !stopping(t); epoch++) {
-		double lsum[NTASK] = { 0 }, t_ep = prof_now();
+		double lsum[NTASK + OBJ_MAX] = { 0 }, t_ep = prof_now();
 		int nb = train_epoch(t, epoch, lsum, &budget_hit), end = 0;
 		if (nb == 0 || t->cut) /* a signal or the step budget came first */
 			break;

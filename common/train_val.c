@@ -9,6 +9,7 @@
 #include "dist.h"
 #include "dstep.h"
 #include "err.h"
+#include "objhead.h"
 #include "train_val.h"
 
 #define VAL_STEP UINT64_MAX /* masking stream of the validation set */
@@ -56,6 +57,8 @@ struct vtally {
 	struct pairscore *ps;
 	int64_t nps, cps, rq[MODEL_NCENT], cq, ccorr;
 	double rok[MODEL_NCENT], lsum[NTASK];
+	/* the objectives besides the tasks: their stats and losses summed */
+	double ostat[OBJ_MAX][4], olsum[OBJ_MAX];
 	int nb;
 };
 
@@ -89,11 +92,12 @@ tally_rank(double *rok, int64_t *rq, const batch *b, const struct mout *o)
 		}
 }
 
-/* The scores of the tally; frees its logits. */
+/* The scores of the tally for the tasks and objectives of c: the mean of
+ * every one's score; frees its logits. */
 static void
-tally_scores(struct vtally *v, int tasks, struct val_scores *sc)
+tally_scores(struct vtally *v, const struct model_cfg *c, struct val_scores *sc)
 {
-	int nt = 0;
+	int nt = 0, tasks = c->tasks;
 
 	memset(sc, 0, sizeof *sc);
 	for (int t = 0; t < NTASK; t++)
@@ -114,6 +118,12 @@ tally_scores(struct vtally *v, int tasks, struct val_scores *sc)
 	if (tasks & 1 << TASK_CLUSTER) {
 		sc->cluster = v->cq ? (double)v->ccorr / (double)v->cq : 0;
 		sc->score += sc->cluster;
+		nt++;
+	}
+	for (int i = 0; i < c->nobj; i++) {
+		sc->obj[i] = ohead_score(&c->obj[i], v->ostat[i]);
+		sc->obj_loss[i] = v->nb ? v->olsum[i] / v->nb : 0;
+		sc->score += sc->obj[i];
 		nt++;
 	}
 	sc->score /= nt;
@@ -153,8 +163,13 @@ train_validate(model *M, struct lgraph **vg, int64_t nv, int B, uint64_t seed,
 			v.ccorr += o.clu_correct;
 			v.cq += b->Q;
 		}
+		for (int i = 0; i < M->cfg.nobj; i++) {
+			for (int k = 0; k < 4; k++)
+				v.ostat[i][k] += o.ostat[i][k];
+			v.olsum[i] += o.oloss[i];
+		}
 	}
-	tally_scores(&v, tasks, sc);
+	tally_scores(&v, &M->cfg, sc);
 	return 0;
 }
 
@@ -284,7 +299,7 @@ train_validate_by_graph(model *M, struct lgraph **vg, int nv, int B, uint64_t se
 	dist_gather_f64(y, (int)at[nv]);
 	if (me == 0) {
 		tally_gathered(&v, gr, z, y, at, nv, B);
-		tally_scores(&v, tasks, sc);
+		tally_scores(&v, &M->cfg, sc);
 	}
 out:
 	free(rank_of);

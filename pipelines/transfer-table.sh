@@ -10,9 +10,11 @@ set -eu
 [ $# -eq 3 ] || { echo "usage: sh transfer-table.sh DIR TITLE MODEL" >&2; exit 2; }
 dir=$1 title=$2 model=$3
 EVALF1=${BIN:+$BIN/}evalf1
-arms="rand feat featlog refex"
+# the baselines, and with TR_TABLE_ARMS others (candidates.sh: ref)
+arms=${TR_TABLE_ARMS:-rand feat featlog refex}
 name() {
 	case $1 in
+	ref) echo "the reference candidate" ;;
 	pre) echo "pre-trained" ;;
 	rand) echo "random weights" ;;
 	feat) echo "input features" ;;

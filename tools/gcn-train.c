@@ -345,10 +345,10 @@ parse(struct train_opts *o, int argc, char **argv)
 	 * pg record shows */
 	o->c.seed = (uint64_t)o->s.seed;
 	o->c.seed_set = 1;
-	int mask;
+	struct objlist ol;
 	char msg[256];
-	if (tasks_parse(o->s.tasks, &mask) != 0)
-		die_usage("tasks: '%s': expected a list of rec, rank, cluster", o->s.tasks);
+	if (train_settings_objectives(&o->s, &ol, msg, sizeof msg) != 0)
+		die_usage("%s", msg);
 	if (train_settings_features_check(&o->s, msg, sizeof msg) != 0)
 		die_usage("%s", msg);
 	config_command(o);
@@ -481,7 +481,9 @@ main(int argc, char **argv)
 	struct featcmd fc;
 	struct batch_opts bo;
 	model M;
-	int tasks, pgargc, sig;
+	struct objlist ol;
+	char msg[300];
+	int pgargc, sig;
 	char **pgargv;	/* the command line of the pg records */
 	char *settings; /* what every process must share (MPI) */
 
@@ -493,13 +495,25 @@ main(int argc, char **argv)
 	copt_apply_threads_blas(&o.c);
 	apply_precision(&o, argc, argv, &pgargc, &pgargv);
 	train_mpi_pg(&o, &pgargc, &pgargv);
-	tasks_parse(o.s.tasks, &tasks);
+	if (train_settings_objectives(&o.s, &ol, msg, sizeof msg) != 0)
+		die_usage("%s", msg); /* (parse() checked it) */
+	if (ol.n && o.by_graph)
+		die_usage("objective %s: the objectives besides rec, rank and cluster train in one "
+			  "process with --reduce batch (not by graph, not under MPI)",
+			  ol.o[0].name);
 	memset(&ds, 0, sizeof ds);
 	memset(&fc, 0, sizeof fc);
-	train_data_read(&ds, argc - optind, argv + optind, o.c.quiet);
-	train_data_check(&ds, tasks);
+	train_data_read(&ds, &ol, argc - optind, argv + optind, o.c.quiet);
+	train_data_check(&ds, &ol);
+	train_settings_set_objectives(&o.s, &ol); /* the widths the data gave */
 	train_data_renumber(&ds, o.c.quiet);
 	train_settings_batch_opts(&o.s, &bo);
+	bo.nobj = ol.n;
+	bo.obj = ol.o;
+	for (int i = 0; i < ol.n; i++) {
+		bo.mu[i] = ds.mu[i];
+		bo.sd[i] = ds.sd[i];
+	}
 	resolve_features(&o, &ds, &fc, &bo.fs);
 	train_model_setup(&o, &M, &ds, &bo);
 	if (dist_rank() == 0) {

@@ -32,11 +32,13 @@
 
 #define SYNOPSIS \
 	"nodefeat [-qt] [-j threads] [-l level] [-o file] [-s seed] [--exact-max n]\n" \
-	"                [--progress] [--rw-delta p] [--rw-error eps] [--rw-steps k]\n" \
-	"                [--scale minmax|log|both] [--set paper|refex|rwse] [--tsv] [file ...]"
+	"                [--name name] [--progress] [--rw-delta p] [--rw-error eps]\n" \
+	"                [--rw-steps k] [--scale minmax|log|both] [--set paper|refex|rwse]\n" \
+	"                [--tsv] [file ...]"
 
 enum {
 	OPT_EXACT_MAX = COPT_FIRST_TOOL,
+	OPT_NAME,
 	OPT_RW_DELTA,
 	OPT_RW_ERROR,
 	OPT_RW_STEPS,
@@ -47,15 +49,18 @@ enum {
 enum { SET_PAPER, SET_RWSE, SET_REFEX };
 
 static const char *const sets[] = { "paper", "rwse", "refex", NULL };
-/* Both sets replace both names: a features_raw left beside another set's
- * features would describe something else. */
-static const char *const written[] = { "features", "features_raw", NULL };
+/* Every set replaces both names (--name's, and it with _raw): a
+ * features_raw left beside another set's features would describe
+ * something else. */
 
 struct state {
 	const struct copt *c;
-	int set;	     /* SET_x */
-	int tsv;	     /* --tsv */
-	int scale;	     /* paper: FEAT_SCALE_x of "features" */
+	int set;		   /* SET_x */
+	int tsv;		   /* --tsv */
+	int scale;		   /* paper: FEAT_SCALE_x of "features" */
+	const char *name;	   /* the tensor's name [features] (--name) */
+	char rawname[GS_NAME_MAX]; /* the paper set's raw values: NAME_raw */
+	const char *written[3];
 	struct rwse_opts ro; /* rwse */
 	features_ws ws;
 	rwse_ws rws;
@@ -79,6 +84,8 @@ usage(FILE *f, const struct state *s)
 		"      --exact-max N   rwse: exact in components of up to N nodes, estimated\n"
 		"                      in larger ones [%d]\n"
 		"  -h, --help          this help\n"
+		"      --name NAME     the tensor's name, NAME_raw the paper set's raw values\n"
+		"                      (a pre-training target, say) [features]\n"
 		"  -j, --threads N     threads [all cores]\n"
 		"  -l, --level N       gzip level, 0 = plain [%d]\n"
 		"  -o, --output FILE   write to FILE instead of stdout\n"
@@ -142,20 +149,19 @@ paper_graph(struct state *s, const struct filter_graph *fg)
 			s->raw = xreallocarray(s->raw, s->cap, FEAT_N * sizeof *s->raw);
 			s->both = xreallocarray(s->both, s->cap, FEAT_BOTH_N * sizeof *s->both);
 		}
-		gs_rec_tensor(&s->out, fg->rec->id, "features", n, FEAT_BOTH_N, GS_F64,
+		gs_rec_tensor(&s->out, fg->rec->id, s->name, n, FEAT_BOTH_N, GS_F64,
 			      FEATURES_BOTH_COLUMNS);
 		features_rows(fg->g, &s->ws, s->raw);
 		features_both(s->raw, n, s->out.data);
 		gs_attr_set(&s->out, "scale", "both");
 	} else {
-		gs_rec_tensor(&s->out, fg->rec->id, "features", n, FEAT_N, GS_F64,
-			      FEATURES_COLUMNS);
+		gs_rec_tensor(&s->out, fg->rec->id, s->name, n, FEAT_N, GS_F64, FEATURES_COLUMNS);
 		features_rows(fg->g, &s->ws, s->out.data);
 		features_scale(s->out.data, n, s->out.data, s->scale);
 		gs_attr_set(&s->out, "scale", features_scale_name(s->scale));
 	}
 	gs_write1(fg->out, &s->out);
-	gs_rec_tensor(&s->out, fg->rec->id, "features_raw", n, FEAT_N, GS_F64, FEATURES_COLUMNS);
+	gs_rec_tensor(&s->out, fg->rec->id, s->rawname, n, FEAT_N, GS_F64, FEATURES_COLUMNS);
 	features_rows(fg->g, &s->ws, s->out.data);
 	gs_write1(fg->out, &s->out);
 }
@@ -197,7 +203,7 @@ rwse_graph(struct state *s, const struct filter_graph *fg)
 		}
 		vals = s->rw;
 	} else { /* straight into the record: (n, K) may be large */
-		gs_rec_tensor(&s->out, fg->rec->id, "features", n, K, GS_F64, s->columns);
+		gs_rec_tensor(&s->out, fg->rec->id, s->name, n, K, GS_F64, s->columns);
 		vals = s->out.data;
 	}
 	ro.seed = rng_mix(s->c->seed, (uint64_t)fg->rec->id); /* walks per graph */
@@ -238,8 +244,7 @@ rwse_graph(struct state *s, const struct filter_graph *fg)
 static void
 refex_graph(struct state *s, const struct filter_graph *fg)
 {
-	gs_rec_tensor(&s->out, fg->rec->id, "features", fg->g->n, REFEX_COLS, GS_F64,
-		      REFEX_COLUMNS);
+	gs_rec_tensor(&s->out, fg->rec->id, s->name, fg->g->n, REFEX_COLS, GS_F64, REFEX_COLUMNS);
 	refex_compute(fg->g, s->out.data, &s->rx);
 	if (fg->tsv) {
 		tsv_rows(fg->tsv, fg, REFEX_COLUMNS, s->out.data, fg->g->n, REFEX_COLS);
@@ -289,6 +294,7 @@ parse(struct copt *c, struct state *s, int argc, char **argv)
 	static const struct option longopts[] = {
 		COPT_LONGOPTS,
 		{ "exact-max", required_argument, NULL, OPT_EXACT_MAX },
+		{ "name", required_argument, NULL, OPT_NAME },
 		{ "rw-delta", required_argument, NULL, OPT_RW_DELTA },
 		{ "rw-error", required_argument, NULL, OPT_RW_ERROR },
 		{ "rw-steps", required_argument, NULL, OPT_RW_STEPS },
@@ -304,6 +310,7 @@ parse(struct copt *c, struct state *s, int argc, char **argv)
 	memset(s, 0, sizeof *s);
 	s->c = c;
 	s->scale = FEAT_SCALE_MINMAX;
+	s->name = "features";
 	rwse_opts_init(&s->ro);
 	while ((ch = copt_next(c, argc, argv, ":" COPT_LETTERS, longopts)) != -1) {
 		switch (ch) {
@@ -313,6 +320,13 @@ parse(struct copt *c, struct state *s, int argc, char **argv)
 		case OPT_EXACT_MAX:
 			s->ro.exact_max = (int32_t)opt_ll(optarg, 0, GS_MAX_NODES, "--exact-max");
 			rw_opt = "--exact-max";
+			break;
+		case OPT_NAME:
+			if (strlen(optarg) < 1 || strlen(optarg) + 4 >= GS_NAME_MAX ||
+			    strpbrk(optarg, " \t\n=\""))
+				die_usage("--name: '%.80s': 1..%d bytes, no blank, '=' or quote",
+					  optarg, GS_NAME_MAX - 5);
+			s->name = optarg;
 			break;
 		case OPT_RW_DELTA:
 			s->ro.delta = opt_double(optarg, 1e-15, 0.5, "--rw-delta");
@@ -399,7 +413,11 @@ main(int argc, char **argv)
 	f.c = &c;
 	f.tsv = s.tsv;
 	f.want_names = s.tsv; /* a name column */
-	f.replaces = written;
+	snprintf(s.rawname, sizeof s.rawname, "%s_raw", s.name);
+	s.written[0] = s.name;
+	s.written[1] = s.rawname;
+	s.written[2] = NULL;
+	f.replaces = s.written;
 	f.graph_fn = one_graph;
 	f.need_fn = need;
 	f.ctx = &s;

@@ -678,6 +678,152 @@ Test(nn, losses, .init = setup, .fini = teardown)
 	free(gx);
 }
 
+/* ---- readouts, projections and the objectives' losses ---- */
+
+struct pool_ctx {
+	int64_t nseg, d, *seg;
+	real *X, *P, *r;
+	int32_t *arg;
+};
+
+static double
+pool_loss(void *p)
+{
+	struct pool_ctx *c = p;
+	pool_fwd(c->P, c->arg, c->X, c->seg, c->nseg, c->d);
+	return dot(c->P, c->r, c->nseg * 2 * c->d);
+}
+
+Test(nn, pooling_mean_and_max, .init = setup, .fini = teardown)
+{
+	int64_t seg[4] = { 0, 3, 3, 7 }; /* an empty segment in the middle */
+	struct pool_ctx c = { .nseg = 3, .d = 4, .seg = seg };
+	c.X = rnd(7 * 4, -1, 1);
+	c.P = zeros(3 * 8);
+	c.r = rnd(3 * 8, -1, 1);
+	c.arg = xmalloc(3 * 4 * sizeof *c.arg);
+	real *dX = rnd(7 * 4, -1, 1); /* overwritten */
+	pool_loss(&c);
+	cr_expect(c.P[8] == 0 && c.P[12] == 0 && c.arg[4] == -1, "an empty segment pools to 0");
+	double mx = c.X[0], mean = 0;
+	for (int r = 0; r < 3; r++) {
+		mx = c.X[r * 4] > mx ? c.X[r * 4] : mx;
+		mean += c.X[r * 4] / 3;
+	}
+	cr_expect(fabs(c.P[0] - mean) < 1e-12 && c.P[4] == mx, "segment 0, column 0: %g %g", c.P[0],
+		  c.P[4]);
+	pool_bwd(dX, c.r, c.arg, seg, 3, 4);
+	fdcheck("pool dX", pool_loss, &c, c.X, dX, 7 * 4);
+	free(c.X);
+	free(c.P);
+	free(c.r);
+	free(c.arg);
+	free(dX);
+}
+
+struct norm_ctx {
+	int64_t R, d;
+	real *X, *Y, *r;
+};
+
+static double
+norm_loss(void *p)
+{
+	struct norm_ctx *c = p;
+	l2norm_fwd(c->Y, c->X, c->R, c->d);
+	return dot(c->Y, c->r, c->R * c->d);
+}
+
+Test(nn, unit_rows, .init = setup, .fini = teardown)
+{
+	struct norm_ctx c = { .R = 5, .d = 3 };
+	c.X = rnd(15, -1, 1);
+	c.Y = zeros(15);
+	c.r = rnd(15, -1, 1);
+	real *dX = zeros(15);
+	norm_loss(&c);
+	cr_expect(fabs(dot(c.Y, c.Y, 3) - 1) < 1e-12, "a unit row");
+	l2norm_bwd(dX, c.r, c.Y, c.X, 5, 3);
+	fdcheck("l2norm dX", norm_loss, &c, c.X, dX, 15);
+	free(c.X);
+	free(c.Y);
+	free(c.r);
+	free(dX);
+}
+
+struct obj_loss_ctx {
+	int64_t R, p, nseg, *seg;
+	int32_t *pos;
+	real *Z, *dZ, *T, *S;
+	double tau, gamma;
+	int which; /* 0 nce, 1 sce, 2 mse */
+};
+
+static double
+obj_loss_of(void *p)
+{
+	struct obj_loss_ctx *c = p;
+	double cs = 0;
+	int64_t n = 0, ok;
+	if (c->which == 0)
+		return nce_loss(c->dZ, &ok, c->Z, c->pos, c->seg, c->nseg, c->p, c->tau, c->S);
+	if (c->which == 1)
+		return sce_loss(c->dZ, &cs, &n, c->Z, c->T, c->R, c->p, c->gamma);
+	return mse_loss(c->dZ, &cs, c->Z, c->T, c->R * c->p);
+}
+
+Test(nn, infonce_within_segments, .init = setup, .fini = teardown)
+{
+	/* two segments: 4 rows (pairs 0-2, 1-3) and 2 rows (4-5) */
+	int64_t seg[3] = { 0, 4, 6 };
+	int32_t pos[6] = { 2, 3, 0, 1, 5, 4 };
+	struct obj_loss_ctx c = { .R = 6, .p = 3, .nseg = 2, .seg = seg, .pos = pos, .tau = 0.3 };
+	c.Z = rnd(18, -1, 1);
+	c.dZ = zeros(18);
+	c.S = zeros(16);
+	real *g = zeros(18);
+	int64_t ok;
+	double l = nce_loss(g, &ok, c.Z, pos, seg, 2, 3, 0.3, c.S);
+	cr_expect(isfinite(l) && ok >= 2, "the 2-row segment always ranks its positive first");
+	fdcheck("nce dZ", obj_loss_of, &c, c.Z, g, 18);
+	/* a row equal to its positive and far from the rest: loss near 0 */
+	real Z2[12] = { 1, 0, 0, 0, 1, 0, 1, 0, 0, 0, 1, 0 };
+	int64_t seg2[2] = { 0, 4 };
+	int32_t pos2[4] = { 2, 3, 0, 1 };
+	l = nce_loss(g, &ok, Z2, pos2, seg2, 1, 3, 0.01, c.S);
+	cr_expect(l < 1e-6 && ok == 4, "positives found: loss %g", l);
+	free(c.Z);
+	free(c.dZ);
+	free(c.S);
+	free(g);
+}
+
+Test(nn, scaled_cosine_and_squared_errors, .init = setup, .fini = teardown)
+{
+	struct obj_loss_ctx c = { .R = 4, .p = 3, .gamma = 2, .which = 1 };
+	c.Z = rnd(12, -1, 1);
+	c.T = rnd(12, -1, 1);
+	c.T[3] = c.T[4] = c.T[5] = 0; /* a row left out */
+	c.dZ = zeros(12);
+	real *g = zeros(12);
+	double cs = 0;
+	int64_t n = 0;
+	double l = sce_loss(g, &cs, &n, c.Z, c.T, 4, 3, 2);
+	cr_expect(n == 3 && g[3] == 0 && isfinite(l), "the zero target's row counts nothing");
+	fdcheck("sce dY", obj_loss_of, &c, c.Z, g, 12);
+	real y[3] = { 2, 0, 0 }, t[3] = { 1, 0, 0 };
+	n = 0;
+	cr_expect(sce_loss(g, &cs, &n, y, t, 1, 3, 2) < 1e-15, "same direction: no error");
+	c.which = 2;
+	double sse = 0;
+	mse_loss(g, &sse, c.Z, c.T, 12);
+	fdcheck("mse dy", obj_loss_of, &c, c.Z, g, 12);
+	free(c.Z);
+	free(c.T);
+	free(c.dZ);
+	free(g);
+}
+
 Test(nn, adam_first_step_moves_by_lr, .init = setup, .fini = teardown)
 {
 	/* bias correction makes the first step lr * sign(g) (|g| >> eps) */
@@ -845,6 +991,122 @@ Test(model, single_task_gradients, .init = setup, .fini = teardown)
 	check_model(1 << TASK_REC, 3);
 	check_model(1 << TASK_RANK, 1);
 	check_model(1 << TASK_CLUSTER, 2);
+}
+
+/*
+ * The whole model with objectives besides the tasks (objective.h): each
+ * graph given node targets (3 columns, or a class with some nodes
+ * unlabelled) and graph targets (2 columns) for the objectives that read
+ * them, every tensor's gradient against finite differences.
+ */
+static void
+check_model_obj(const char *tasks, int layers)
+{
+	struct objlist ol;
+	struct model_cfg cfg;
+	char msg[300];
+	cr_assert(objlist_parse(&ol, tasks, 5, msg, sizeof msg) == 0, "%s", msg);
+	struct lgraph *gs[3] = { tiny_graph(7, 14, 3), tiny_graph(9, 11, 2), tiny_graph(4, 9, 2) };
+	for (int i = 0; i < ol.n; i++) {
+		struct objective *o = &ol.o[i];
+		int xent = o->kind == OBJ_NODE && o->loss == OBJ_XENT;
+		if (o->kind != OBJ_NODE && o->kind != OBJ_GRAPH)
+			continue;
+		o->width = xent ? 3 : o->kind == OBJ_GRAPH ? 2 : 3;
+		for (int g = 0; g < 3; g++) {
+			int64_t rows = o->kind == OBJ_GRAPH ? 1 : gs[g]->g.n,
+				C = xent ? 1 : o->width;
+			gs[g]->tg[i].C = (int)C;
+			gs[g]->tg[i].v = xmalloc((size_t)(rows * C) * sizeof(double));
+			for (int64_t j = 0; j < rows * C; j++)
+				gs[g]->tg[i].v[j] = xent ? (double)(j % 4) - 1 : gsl_rng_uniform(R);
+		}
+	}
+	model_cfg_default(&cfg);
+	cfg.d = 5;
+	cfg.layers = layers;
+	cfg.ntn_k = 2;
+	cfg.rank_hidden = 3;
+	cfg.att_hidden = 4;
+	cfg.tasks = ol.tasks;
+	for (int t = 0; t < NTASK; t++)
+		cfg.task_w[t] = ol.task_w[t];
+	cfg.nobj = ol.n;
+	memcpy(cfg.obj, ol.o, sizeof ol.o);
+	model M;
+	cr_assert(model_init(&M, &cfg) == 0);
+	model_init_params(&M, R);
+	for (int l = 0; l < layers; l++)
+		for (int i = 0; i < cfg.d; i++) {
+			M.P.bet[l][i] = gsl_rng_uniform(R) - 0.5;
+			M.P.gam[l][i] = 0.5 + gsl_rng_uniform(R);
+		}
+	for (int i = 0; i < ol.n; i++) { /* off the symmetric start; a token not 0 */
+		for (int j = 0; j < cfg.d; j++)
+			M.P.ob[i].alpha[j] = 0.5 + gsl_rng_uniform(R);
+		for (int l = 0; l < layers; l++)
+			M.P.ob[i].psi[l] = gsl_rng_uniform(R) - 0.5;
+		for (int j = 0; M.P.ob[i].tok && j < cfg.nfeat; j++)
+			M.P.ob[i].tok[j] = gsl_rng_uniform(R);
+	}
+	struct batch_opts bo;
+	batch_opts_default(&bo);
+	bo.npos = 4;
+	bo.nneg = 6;
+	bo.nobj = ol.n;
+	bo.obj = cfg.obj;
+	batch b;
+	batch_init(&b);
+	cr_assert(batch_build(&b, gs, 3, 1, 0, &bo, msg, sizeof msg) == 0, "%s", msg);
+	cr_assert(b.G1 == 3 && (b.G == 3 || b.G == 6));
+	mws *w = mws_new();
+	struct mout o;
+	model_zero_grad(&M);
+	double l = model_step(&M, &b, w, 1, &o);
+	cr_assert(isfinite(l) && l > 0, "%s: loss %g", tasks, l);
+	for (int i = 0; i < ol.n; i++)
+		cr_expect(o.oloss[i] > 0 && o.ostat[i][1] > 0, "%s: %s scored nothing", tasks,
+			  ol.o[i].name);
+	real *g = xmalloc((size_t)M.n * sizeof *g);
+	memcpy(g, M.g, (size_t)M.n * sizeof *g);
+	struct model_ctx c = { &M, &b, w };
+	for (int i = 0; i < M.nt; i++) {
+		struct mtensor *t = &M.t[i];
+		char what[120];
+		snprintf(what, sizeof what, "%s: %s", tasks, t->name);
+		fdcheck(what, model_loss, &c, M.p + t->off, g + t->off, t->rows * t->cols);
+	}
+	free(g);
+	mws_free(w);
+	batch_free(&b);
+	for (int k = 0; k < 3; k++)
+		lgraph_free(gs[k]);
+	model_free(&M);
+}
+
+Test(model, node_objectives_gradient, .init = setup, .fini = teardown)
+{
+	check_model_obj("rec,y(kind=node target=t loss=mse hidden=4)", 2);
+	check_model_obj("cluster,c(kind=node target=t loss=xent hidden=3 weight=0.5)", 2);
+	check_model_obj("rec(weight=0.3),r(kind=node target=t loss=rank hidden=2)", 2);
+}
+
+Test(model, graph_objective_gradient, .init = setup, .fini = teardown)
+{
+	check_model_obj("rank,s(kind=graph target=t hidden=4 weight=2)", 3);
+}
+
+Test(model, contrast_gradients, .init = setup, .fini = teardown)
+{
+	check_model_obj("rec,graphcl(width=3 hidden=4 tau=0.5)", 2);
+	check_model_obj("gcc(width=3 hidden=4 nodes=5)", 2);
+	check_model_obj("graphcl(width=3 hidden=4),gcc(width=2 hidden=3 nodes=4)", 1);
+}
+
+Test(model, masked_reconstruction_gradient, .init = setup, .fini = teardown)
+{
+	check_model_obj("graphmae(hidden=4)", 2);
+	check_model_obj("rank,cluster,graphmae(hidden=3 loss=mse rate=0.3)", 2);
 }
 
 Test(model, batch_is_the_concatenation, .init = setup, .fini = teardown)
