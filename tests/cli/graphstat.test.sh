@@ -175,3 +175,27 @@ if [ -x $PY ] && $PY -c 'import numpy, networkx, scipy' 2>/dev/null; then
 else
 	skip "graphstat.test.sh: the networkx check: /usr/bin/python3 with numpy, scipy and networkx not found"
 fi
+
+# ---- pipelines/coverage.sh, graphstat's report of a corpus against sets:
+# the corpus against itself is covered (the share inside its own 1-99%
+# range is 28 of 30 graphs) at KS distance 0; a larger graph is not
+# (nodes above), nor are MUTAG's small graphs (nodes below)
+C="$T/cov"
+mkdir -p "$C"
+dcbm-gen -q -s 1 --count 30 --nodes 100..300 -o "$C/corpus.gs"
+cp "$C/corpus.gs" "$C/self.gs"
+dcbm-gen -q -s 2 --count 1 --nodes 3000 -o "$C/big.gs"
+cp "$TOP/data/mutag.gs" "$C/mutag.gs"
+for s in corpus self big mutag; do
+	expect 0 "sh $TOP/pipelines/coverage.sh stats $C/$s.gs $C/$s.txt"
+done
+check "[ \$(grep -c '^G' $C/corpus.txt) -eq 30 ] && [ \"\$(awk -F '\t' '\$1 == \"D\" { s += \$3 } END { print s }' $C/mutag.txt)\" -eq 3371 ] &&
+	[ \"\$(awk -F '\t' '\$1 == \"G\" && \$2 == 0 { print \$3 }' $C/mutag.txt)\" -eq 17 ]" \
+	"coverage.sh stats: a row a graph (MUTAG's first has 17 nodes), the degrees of every node (3371)"
+expect 0 "sh $TOP/pipelines/coverage.sh table $C 'Coverage test' $C/corpus.gs $C self big mutag > $C/cov.md"
+check "grep -q '^| self | 30 | 93% | 93% | 93% | 93% | 93% | 93% | covered |\$' $C/cov.md &&
+	grep -q '^| big | 1 | 3000 \*\*above\*\* | .* | not covered: nodes above\(, [a-z ]* [a-z]*\)* |\$' $C/cov.md &&
+	grep -q '^| mutag | 188 | \*\*0%\*\* | .* | not covered: nodes (100% below)' $C/cov.md &&
+	grep -q '^| self | 6[0-9]* | .* | 0.000 |\$' $C/cov.md" "coverage.sh table: the verdicts: $(grep '^| [a-z]* | [0-9]* |' "$C/cov.md" | cut -c 1-60 | tr '\n' ';')"
+check "sh $TOP/pipelines/coverage.sh table $C 2>$C/usage.err; [ \$? -eq 2 ] && grep -q '^usage: sh coverage.sh table DIR TITLE CORPUS DATA SET' $C/usage.err" \
+	"coverage.sh: misuse exits 2 with its usage"
