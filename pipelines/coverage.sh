@@ -115,14 +115,14 @@ table() {
 	ng=$(awk '$1 == "G"' "$c" | wc -l)
 	nn=$(awk -F '\t' '$1 == "D" { s += $3 } END { print s }' "$c")
 	root=$(cd "$here/.." && pwd)
-	case $(cd "$(dirname "$corpus")" && pwd)/$(basename "$corpus") in
-	"$root"/*) shown=$(cd "$(dirname "$corpus")" && pwd)/$(basename "$corpus")
-		shown=${shown#"$root"/} ;;
-	*) shown="$(basename "$corpus") (given as CORPUS)" ;;
+	shown=$(cd "$(dirname "$corpus")" && pwd)/$(basename "$corpus") where=""
+	case $shown in
+	"$root"/*) shown=${shown#"$root"/} ;;
+	*) shown=$(basename "$corpus") where=" (outside the checkout)" ;;
 	esac
 	echo "# $title"
 	echo
-	echo "Corpus: \`$shown\`, $ng graphs, $nn nodes, sha256 \`$(sha256sum <"$corpus" | cut -c 1-16)…\`;"
+	echo "Corpus: \`$shown\`$where, $ng graphs, $nn nodes, sha256 \`$(sha256sum <"$corpus" | cut -c 1-16)…\`;"
 	echo "its provenance is at the end. Sets: the transfer benchmark's"
 	echo "(\`transfer.sh data SET\`, pipelines/README.md)."
 	echo
