@@ -365,6 +365,36 @@ void cent_ws_bytes(const graph *g, const struct cent_opts *o, const cent_out *wa
 		   cent_ws *ws, double *search, double *spectral);
 
 /*
+ * The k algebraically largest eigenvalues, descending, of a connected
+ * component's adjacency matrix A (normalized 0) or of D^-1/2 A D^-1/2
+ * (normalized 1: one minus them are the k smallest eigenvalues of the
+ * normalized Laplacian I - D^-1/2 A D^-1/2, networkx
+ * normalized_laplacian_matrix), by the eigensolvers of
+ * centrality_compute: LAPACK dsyevd (eigenvalues only, on one BLAS
+ * thread) for components of at most max(o->exact_max, 64) nodes, else
+ * ARPACK's implicitly restarted Lanczos method to relative residual tol
+ * (0: machine precision; an eigenvalue is then within tol |value| of the
+ * true one, and in practice within about tol^2) from a start vector
+ * seeded by o->seed, its restarts told to o->on_progress
+ * (CENT_P_LANCZOS).  The other fields of o are not used.
+ * nodes: the component's nc >= 2 nodes, every neighbour of one of them
+ * among them (a connected component, so no degree is 0; anything else
+ * gives wrong values).  1 <= k <= nc (dense), k <= nc - 2 (Lanczos).
+ * d: k values.  Returns 0, or -1 with a one-line reason in msg (k out of
+ * range, a solver failed).  Deterministic: the same values for every
+ * thread count.
+ * Time complexity: O(nc^3) dense; Lanczos O(r (p m_c + p^2 nc)), r
+ * restarts, p = max(2k + 1, k + 20) Lanczos vectors, m_c the
+ * component's edges.  Memory: cent_top_eigenvalues_bytes(), for a graph
+ * of n nodes and a component of nc nodes and arcs = 2 m_c arcs.
+ */
+int cent_top_eigenvalues(const graph *g, const int32_t *nodes, int32_t nc, int normalized, int k,
+			 double tol, const struct cent_opts *o, double *d, cent_ws *ws, char *msg,
+			 size_t msglen);
+double cent_top_eigenvalues_bytes(int32_t n, int32_t nc, int64_t arcs, int k,
+				  const struct cent_opts *o);
+
+/*
  * The building blocks of the sampled estimates' bounds (centrality_compute,
  * "The bounds" and "How many sources"), public for the tests.
  * cent_eb_width: the two-sided empirical Bernstein half-width for the mean

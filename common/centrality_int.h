@@ -56,6 +56,7 @@ enum {
 	W_CORD,	    /* struct cbound (ncomp): visiting order */
 	W_C_OFF,    /* int64 (nc + 1): component CSR offsets */
 	W_C_ADJ,    /* int32 (2 m_c): component CSR neighbours */
+	W_SCALE,    /* double (nc): D^-1/2 of cent_top_eigenvalues */
 	W_COUNT
 };
 _Static_assert(W_COUNT <= CENT_WS_NBUF, "cent_ws has too few slots");

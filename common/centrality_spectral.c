@@ -36,15 +36,22 @@ void openblas_set_num_threads(int);
 /* exp(x) is finite for x below this (log(DBL_MAX) = 709.78...). */
 #define EXP_SAFE 700.0
 #define ARPACK_MAXITER 5000
+/* Lanczos tolerances (relative residuals): machine precision for the
+ * eigenvector alone (exact by contract); 1e-10 for the eigenpairs of the
+ * subgraph estimate, whose truncation error is orders larger. */
+#define TOL_EV 0.0
+#define TOL_SC 1e-10
 
 /* ---- spectral: eigenvector and subgraph centrality ---- */
 
-/* Dense symmetric eigendecomposition of component c's adjacency matrix
- * with LAPACK dsyevd.  On return *Z holds the eigenvectors (column j of the
- * nc x nc column-major matrix, eigenvalue w[j], ascending) when jobz = 'V'. */
+/* Dense symmetric eigendecomposition of component c's adjacency matrix A
+ * (scale NULL) or of S A S, S = diag(scale) in the component's local
+ * order, with LAPACK dsyevd.  On return *Z holds the eigenvectors (column
+ * j of the nc x nc column-major matrix, eigenvalue w[j], ascending) when
+ * jobz = 'V'. */
 static int
-dense_eig(const graph *g, const struct comps *cp, int32_t c, char jobz, double **Z, double **w,
-	  cent_ws *ws, char *msg, size_t msglen)
+dense_eig(const graph *g, const struct comps *cp, int32_t c, const double *scale, char jobz,
+	  double **Z, double **w, cent_ws *ws, char *msg, size_t msglen)
 {
 	int32_t a = cp->start[c], nc = cp->start[c + 1] - a, i;
 	double *A, wq, *work;
@@ -65,8 +72,10 @@ dense_eig(const graph *g, const struct comps *cp, int32_t c, char jobz, double *
 	for (i = 0; i < nc; i++) {
 		int32_t v = cp->nodes[a + i];
 		int64_t p;
-		for (p = g->off[v]; p < g->off[v + 1]; p++)
-			A[(size_t)i * (size_t)nc + cp->local[g->adj[p]]] = 1.0;
+		for (p = g->off[v]; p < g->off[v + 1]; p++) {
+			int32_t j = cp->local[g->adj[p]];
+			A[(size_t)i * (size_t)nc + j] = scale ? scale[i] * scale[j] : 1.0;
+		}
 	}
 	info = LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, jobz, 'L', nc, A, nc, *w, &wq, -1, &iq, -1);
 	if (info != 0)
@@ -98,11 +107,12 @@ fail:
 
 /* Component c as its own CSR graph in local indices (BFS order, which also
  * keeps neighbours close in memory), for the Lanczos matrix-vector
- * products. */
+ * products: of A, or of S A S when s (S's diagonal) is set. */
 struct ccsr {
 	int32_t n;
 	const int64_t *off; /* (n + 1) */
 	const int32_t *adj; /* (2 m_c) */
+	const double *s;    /* (n) or NULL */
 };
 
 static void
@@ -127,9 +137,10 @@ comp_csr(const graph *g, const struct comps *cp, int32_t c, struct ccsr *h, cent
 	h->n = nc;
 	h->off = off;
 	h->adj = adj;
+	h->s = NULL;
 }
 
-/* y = A x on a component.  Serial on purpose: an OpenMP loop here measured
+/* y = A x (or S A S x) on a component.  Serial on purpose: an OpenMP loop here measured
  * slower on the 2-core machine (Perron vector of a 100000-node DCBM graph:
  * 1.0 s with 2 threads, 0.7 s with 1), the product being memory-bound and
  * one product too short to amortise waking the team. */
@@ -138,6 +149,15 @@ comp_matvec(const struct ccsr *h, const double *x, double *y)
 {
 	int32_t i;
 
+	if (h->s) {
+		for (i = 0; i < h->n; i++) {
+			double s = 0.0;
+			for (int64_t p = h->off[i]; p < h->off[i + 1]; p++)
+				s += h->s[h->adj[p]] * x[h->adj[p]];
+			y[i] = h->s[i] * s;
+		}
+		return;
+	}
 	for (i = 0; i < h->n; i++) {
 		int64_t p;
 		double s = 0.0;
@@ -233,23 +253,22 @@ lz_watch(struct lz_watch *w, const double *workl, const a_int *ipntr)
 	w->o->on_progress(w->o->progress_arg, CENT_P_LANCZOS, w->restarts, total);
 }
 
-/* The nev algebraically largest eigenpairs of component c by ARPACK
- * (dsaupd/dseupd, implicitly restarted Lanczos).
+/* The nev algebraically largest eigenpairs of component c's A (scale
+ * NULL) or S A S (S = diag(scale), local order) by ARPACK (dsaupd/dseupd,
+ * implicitly restarted Lanczos), to relative residual tol (0: machine
+ * precision).
  * Needs nc >= nev + 2.  d: nev eigenvalues, descending; Z: nc x nev,
  * column j the eigenvector of d[j], in the workspace's Lanczos basis (the
  * next call overwrites it). */
 static int
-lanczos(const graph *g, const struct cent_opts *o, const struct comps *cp, int32_t c, int nev,
-	uint64_t seed, double **dout, double **Zout, cent_ws *ws, char *msg, size_t msglen)
+lanczos(const graph *g, const struct cent_opts *o, const struct comps *cp, int32_t c,
+	const double *scale, int nev, double tol, uint64_t seed, double **dout, double **Zout,
+	cent_ws *ws, char *msg, size_t msglen)
 {
 	struct lz_watch w;
 	int32_t a = cp->start[c], nc = cp->start[c + 1] - a, i;
 	a_int ncv, lworkl, ido = 0, info = 1, iparam[11], ipntr[14], *sel;
 	struct ccsr h;
-	/* Machine precision for the eigenvector alone (exact by contract);
-	 * 1e-10 relative residual for the eigenpairs of the subgraph estimate,
-	 * whose truncation error is orders larger. */
-	double tol = nev == 1 ? 0.0 : 1e-10;
 	double *resid, *V, *workd, *workl, *d, *Z;
 	int rc = 0, j;
 
@@ -265,6 +284,7 @@ lanczos(const graph *g, const struct cent_opts *o, const struct comps *cp, int32
 	sel = centi_wsget(ws, W_AR_SEL, (size_t)ncv, sizeof(a_int));
 	d = centi_wsget(ws, W_AR_D, (size_t)nev + 1, sizeof(double));
 	comp_csr(g, cp, c, &h, ws);
+	h.s = scale;
 	/* Deterministic start vector (ARPACK's own random start depends on
 	 * earlier calls in the process).  For the leading eigenvector alone
 	 * the degrees, A 1, which already point close to the Perron vector;
@@ -601,7 +621,7 @@ spectral_comp(const graph *g, const struct cent_opts *o, const struct comps *cp,
 		if (sclog)
 			sclog[v] = 0.0;
 	} else if (want_sc && (nc <= o->exact_max || nc <= DENSE_EV_MAX)) {
-		if (dense_eig(g, cp, c, 'V', &Z, &w, ws, msg, msglen))
+		if (dense_eig(g, cp, c, NULL, 'V', &Z, &w, ws, msg, msglen))
 			return -1;
 		clam[c] = w[nc - 1];
 		if (ev)
@@ -611,7 +631,8 @@ spectral_comp(const graph *g, const struct cent_opts *o, const struct comps *cp,
 		int k = o->eig_pairs;
 		if (k > nc - 2)
 			k = nc - 2;
-		if (lanczos(g, o, cp, c, k, rng_mix(o->seed, (uint64_t)c), &d, &Z, ws, msg, msglen))
+		if (lanczos(g, o, cp, c, NULL, k, TOL_SC, rng_mix(o->seed, (uint64_t)c), &d, &Z, ws,
+			    msg, msglen))
 			return -1;
 		subgraph_approx(g, cp, c, k, d, Z, sc, sclog, &out->subgraph_clamped,
 				&out->sc_bound);
@@ -620,19 +641,20 @@ spectral_comp(const graph *g, const struct cent_opts *o, const struct comps *cp,
 		/* The k pairs are converged to 1e-10 only: the eigenvector
 		 * gets its own run to machine precision. */
 		if (ev) {
-			if (lanczos(g, o, cp, c, 1, rng_mix(o->seed, (uint64_t)c), &d, &Z, ws, msg,
-				    msglen))
+			if (lanczos(g, o, cp, c, NULL, 1, TOL_EV, rng_mix(o->seed, (uint64_t)c), &d,
+				    &Z, ws, msg, msglen))
 				return -1;
 			clam[c] = d[0];
 			store_perron(cp, c, Z, ev);
 		}
 	} else if (nc <= DENSE_EV_MAX) {
-		if (dense_eig(g, cp, c, 'V', &Z, &w, ws, msg, msglen))
+		if (dense_eig(g, cp, c, NULL, 'V', &Z, &w, ws, msg, msglen))
 			return -1;
 		clam[c] = w[nc - 1];
 		store_perron(cp, c, Z + (size_t)(nc - 1) * nc, ev);
 	} else {
-		if (lanczos(g, o, cp, c, 1, rng_mix(o->seed, (uint64_t)c), &d, &Z, ws, msg, msglen))
+		if (lanczos(g, o, cp, c, NULL, 1, TOL_EV, rng_mix(o->seed, (uint64_t)c), &d, &Z, ws,
+			    msg, msglen))
 			return -1;
 		clam[c] = d[0];
 		store_perron(cp, c, Z, ev);
@@ -765,4 +787,55 @@ centi_spectral_bytes(const graph *g, const struct cent_opts *o, const struct com
 		       4 * lz_arcs;
 	}
 	return 24.0 * cp->n + dense + lanc;
+}
+
+/* ---- the top of a component's spectrum, for other programs ---- */
+
+int
+cent_top_eigenvalues(const graph *g, const int32_t *nodes, int32_t nc, int normalized, int k,
+		     double tol, const struct cent_opts *o, double *d, cent_ws *ws, char *msg,
+		     size_t msglen)
+{
+	int32_t start[2] = { 0, nc }, *local, i;
+	int dense = nc <= o->exact_max || nc <= DENSE_EV_MAX;
+	double *scale = NULL, *w, *Z;
+	struct comps cp;
+
+	if (nc < 2 || k < 1 || k > (dense ? nc : nc - 2)) {
+		snprintf(msg, msglen, "%d largest eigenvalues of a %d-node component asked for", k,
+			 (int)nc);
+		return -1;
+	}
+	local = centi_wsget(ws, W_LOCAL, (size_t)g->n, sizeof *local);
+	for (i = 0; i < nc; i++)
+		local[nodes[i]] = i;
+	cp = (struct comps){ .n = 1, .nodes = nodes, .start = start, .local = local };
+	if (normalized) { /* a connected component of 2+ nodes: no degree is 0 */
+		scale = centi_wsget(ws, W_SCALE, (size_t)nc, sizeof *scale);
+		for (i = 0; i < nc; i++)
+			scale[i] = 1.0 / sqrt((double)graph_degree(g, nodes[i]));
+	}
+	if (dense) {
+		if (dense_eig(g, &cp, 0, scale, 'N', &Z, &w, ws, msg, msglen))
+			return -1;
+		for (i = 0; i < k; i++)
+			d[i] = w[nc - 1 - i];
+		return 0;
+	}
+	if (lanczos(g, o, &cp, 0, scale, k, tol, o->seed, &w, &Z, ws, msg, msglen))
+		return -1;
+	memcpy(d, w, (size_t)k * sizeof *d);
+	return 0;
+}
+
+double
+cent_top_eigenvalues_bytes(int32_t n, int32_t nc, int64_t arcs, int k, const struct cent_opts *o)
+{
+	double d = nc, ncv = lanczos_ncv(nc, k);
+
+	if (nc <= o->exact_max || nc <= DENSE_EV_MAX) /* A, w, dsyevd's 2 nc + 1 */
+		return 4.0 * n + 8 * d * d + 24 * d + 16;
+	/* local, scale, resid, the basis, workd, workl, the component's CSR */
+	return 4.0 * n + 8 * d + 8 * d + 8 * d * ncv + 24 * d + 8 * ncv * (ncv + 8) + 12 * ncv +
+	       8 * (d + 1) + 4.0 * (double)arcs;
 }

@@ -1,8 +1,10 @@
 /*
- * ref_util.h - helpers shared by test_features.c and test_centrality.c:
- * load the reference graphs and values of tests/ref/ (written by
- * tests/ref/make_ref.py with networkx), build small graphs by hand, and
- * compare arrays with a report (label, max diff, first mismatch).
+ * ref_util.h - helpers shared by the graph tests (test_features.c,
+ * test_centrality.c, test_refex.c, test_graphstat.c...): load the
+ * reference graphs and values of tests/ref/ (written by
+ * tests/ref/make_ref.py with networkx), build small graphs by hand or
+ * DCBM graphs, and compare arrays with a report (label, max diff, first
+ * mismatch).
  *
  * Ownership: ref_load_* return arrays the caller frees with free(); graphs
  * are initialised here and freed by the caller with graph_free().
@@ -21,6 +23,7 @@
 #include <criterion/criterion.h>
 #include <zlib.h>
 
+#include "dcbm.h"
 #include "graph.h"
 
 #ifndef REF_DIR
@@ -45,6 +48,33 @@ ref_graph(graph *g, int32_t n, int64_t m, const int32_t *uv)
 		     "graph_build: %s", msg);
 	free(u);
 	free(v);
+}
+
+/* A DCBM graph (dcbm.h) into g: n nodes, mean degree about deg, the
+ * given clusters at in/between-cluster probability ratio p_div_q, gamma
+ * 2.5, graph 0 of seed. */
+static __attribute__((unused)) void
+ref_dcbm_graph(graph *g, int32_t n, double deg, int32_t clusters, double p_div_q, uint64_t seed)
+{
+	struct dcbm_ranges R = { .nodes = { n, n },
+				 .clusters = { clusters, clusters },
+				 .p_div_q = { p_div_q, p_div_q },
+				 .k = { 1, 1 },
+				 .gamma = { 2.5, 2.5 },
+				 .deg_per_k = deg,
+				 .mean_degree = { deg, deg } };
+	dcbm d;
+	dcbm_edges e;
+	char msg[256];
+
+	dcbm_init(&d);
+	dcbm_edges_init(&e);
+	dcbm_generate(&R, seed, 0, &d, &e);
+	graph_init(g);
+	cr_assert_eq(graph_build(g, d.par.n, e.m, e.u, e.v, GRAPH_STRICT, NULL, msg, sizeof msg), 0,
+		     "%s", msg);
+	dcbm_free(&d);
+	dcbm_edges_free(&e);
 }
 
 /*

@@ -73,25 +73,7 @@ tail_graph(graph *g)
 static void
 dcbm_graph(graph *g, int32_t n, double deg, uint64_t seed)
 {
-	struct dcbm_ranges R = { .nodes = { n, n },
-				 .clusters = { 4, 4 },
-				 .p_div_q = { 4, 4 },
-				 .k = { 1, 1 },
-				 .gamma = { 2.5, 2.5 },
-				 .deg_per_k = deg,
-				 .mean_degree = { deg, deg } };
-	dcbm d;
-	dcbm_edges e;
-	char msg[256];
-
-	dcbm_init(&d);
-	dcbm_edges_init(&e);
-	dcbm_generate(&R, seed, 0, &d, &e);
-	graph_init(g);
-	cr_assert_eq(graph_build(g, d.par.n, e.m, e.u, e.v, GRAPH_STRICT, NULL, msg, sizeof msg), 0,
-		     "%s", msg);
-	dcbm_free(&d);
-	dcbm_edges_free(&e);
+	ref_dcbm_graph(g, n, deg, 4, 4, seed);
 }
 
 Test(refex_hand, triangle_tail_isolated)
