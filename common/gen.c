@@ -249,21 +249,31 @@ draw_int(gsl_rng *r, const long long *range)
 	return range[0] + (long long)rng_uniform_u64(r, (uint64_t)(range[1] - range[0]) + 1);
 }
 
+/*
+ * The family of graph `stream`: the point u = frac(u0 + stream g) of the
+ * golden-ratio Weyl sequence (g = (sqrt 5 - 1) / 2 in 64-bit fixed point,
+ * u0 a hash of the seed) on [0, 1) cut into the families' weights, in enum
+ * order.  Any run of N consecutive ids then holds each family N w_f /
+ * sum(w) times to within a few graphs (the sequence's discrepancy grows
+ * as log N), where independent draws would stray by sqrt(N); the family
+ * still depends on (seed, stream) only.
+ */
 static int
-draw_family(const struct gen_ranges *R, gsl_rng *r)
+draw_family(const struct gen_ranges *R, uint64_t seed, uint64_t stream)
 {
-	double sum = 0, x, acc = 0;
+	uint64_t x = rng_mix(seed, UINT64_MAX) + stream * 0x9E3779B97F4A7C15ULL;
+	double sum = 0, u = (double)(x >> 11) * 0x1p-53, acc = 0;
 	int f, last = 0;
 
 	for (f = 0; f < GEN_FAMILIES; f++)
 		sum += R->weight[f];
-	x = gsl_rng_uniform(r) * sum;
+	u *= sum;
 	for (f = 0; f < GEN_FAMILIES; f++) {
 		if (!(R->weight[f] > 0))
 			continue;
 		last = f;
 		acc += R->weight[f];
-		if (x < acc)
+		if (u < acc)
 			return f;
 	}
 	return last; /* rounding at the top end */
@@ -325,7 +335,7 @@ gen_draw_params(const struct gen_ranges *R, uint64_t seed, uint64_t stream, stru
 	gsl_rng *r = rng_new(s, 1);
 
 	memset(p, 0, sizeof *p);
-	p->family = draw_family(R, r);
+	p->family = draw_family(R, seed, stream);
 	p->n = (int32_t)draw_int(r, R->nodes);
 	rng_reseed(r, s, 2);
 	draw_family_params(R, r, p);

@@ -12,8 +12,10 @@
  * struct gen_params are plain values.  gen_ba() writes into the caller's
  * arrays and allocates nothing.
  *
- * Randomness: graph `stream` of seed `seed` draws from sub-streams of
- * rng_mix(seed, stream) (rng.h): 1 its family and node count, 2 its
+ * Randomness: graph `stream` of seed `seed` takes its family from a
+ * golden-ratio sequence over the ids (gen_draw_params), so that any run of
+ * consecutive ids holds the families in their shares, and draws from
+ * sub-streams of rng_mix(seed, stream) (rng.h): 1 its node count, 2 its
  * family's parameters (one draw each, in a fixed order, even when a range
  * is a single value), 3 the graph.  So graph i is the same whatever the
  * other graphs and the thread count, and changing one family's ranges
@@ -138,7 +140,10 @@ int gen_ranges_check(const struct gen_ranges *R, char *msg, size_t msglen);
 
 /*
  * Draw graph `stream`'s family and parameters from R (which must pass
- * gen_ranges_check).  A parameter the graph's size cannot take is cut to
+ * gen_ranges_check).  The family is the point frac(u0 + stream g) of the
+ * golden-ratio Weyl sequence (g = (sqrt 5 - 1) / 2, u0 a hash of the
+ * seed) on [0, 1) cut into the weights: any N consecutive ids hold family
+ * f N w_f / sum(w) times to within a few graphs.  A parameter the graph's size cannot take is cut to
  * the largest it can (m and k below n, K at most n), as dcbm-gen cuts K.
  * Time: O(1) (a bisection of 100 steps for an rgg radius).
  */

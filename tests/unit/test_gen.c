@@ -553,10 +553,24 @@ Test(gen_params, draws_stay_in_ranges_and_follow_the_weights)
 			cr_assert(fabs(p.p * (p.n - 1) - p.degree) < 1e-9);
 		}
 	}
-	/* binomial counts: sd sqrt(16000 q (1 - q)), 61 for q = 3/8, 42 for 1/8 */
+	/* at least as close as binomial counts: sd sqrt(16000 q (1 - q)), 61
+	 * for q = 3/8, 42 for 1/8 */
 	cr_assert(abs(count[GEN_BA] - 6000) < 5 * 61, "ba %d", count[GEN_BA]);
 	for (f = 1; f < GEN_FAMILIES; f++)
 		cr_assert(abs(count[f] - 2000) < 5 * 42, "%s %d", gen_family_names[f], count[f]);
+	/* the golden-ratio sequence: any 120 consecutive ids hold ba 45 and
+	 * the others 15 times each, to within 3 */
+	for (i = 0; i < 16000 - 120; i += 97) {
+		int w[GEN_FAMILIES] = { 0 }, j;
+
+		for (j = i; j < i + 120; j++) {
+			gen_draw_params(&R, 22, (uint64_t)j, &p);
+			w[p.family]++;
+		}
+		for (f = 0; f < GEN_FAMILIES; f++)
+			cr_assert(abs(w[f] - (f == GEN_BA ? 45 : 15)) <= 3, "ids %d..: %s %d", i,
+				  gen_family_names[f], w[f]);
+	}
 	R.weight[GEN_ER] = 0;
 	for (i = 0; i < 2000; i++) {
 		gen_draw_params(&R, 22, (uint64_t)i, &p);
