@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "gen.h"
 #include "graph.h"
 #include "motif.h"
 #include "rng.h"
@@ -654,43 +655,6 @@ reserve(motif_graph *g, const struct motif_opts *o, const struct motif_sizes *sz
 	return w;
 }
 
-/*
- * Barabasi-Albert: the star 0 - 1..mm, then each new node s joined to mm
- * distinct earlier nodes drawn from rep, which lists every node once per
- * edge end, so a draw picks a node with probability proportional to its
- * degree.  Returns the edges written.
- */
-static int64_t
-base_ba(struct mwork *w, int32_t B, int32_t mm)
-{
-	int64_t m = 0, len = 0, before, j;
-	int32_t s, x;
-
-	for (s = 1; s <= mm; s++) {
-		w->eu[m] = 0;
-		w->ev[m++] = s;
-		w->rep[len++] = 0;
-		w->rep[len++] = s;
-	}
-	for (s = 0; s < B; s++)
-		w->mark[s] = -1;
-	for (s = mm + 1; s < B; s++) {
-		before = len;
-		for (j = 0; j < mm;) {
-			x = w->rep[rng_uniform_u64(w->r, (uint64_t)before)];
-			if (w->mark[x] == s)
-				continue; /* drawn already: targets are distinct */
-			w->mark[x] = s;
-			w->eu[m] = x;
-			w->ev[m++] = s;
-			w->rep[len++] = x;
-			w->rep[len++] = s;
-			j++;
-		}
-	}
-	return m;
-}
-
 static int64_t
 base_graph(const struct motif_opts *o, struct mwork *w)
 {
@@ -699,7 +663,7 @@ base_graph(const struct motif_opts *o, struct mwork *w)
 
 	switch (o->base) {
 	case MOTIF_BASE_BA:
-		return base_ba(w, B, o->ba_m);
+		return gen_ba(w->r, B, o->ba_m, w->eu, w->ev, w->rep, w->mark);
 	case MOTIF_BASE_CYCLE:
 		for (i = 0; i < B; i++) {
 			w->eu[m] = i;
