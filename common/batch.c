@@ -369,6 +369,12 @@ piece_support(struct piece *p, const struct lgraph *lg, struct tbuf *tb, const s
 	grow(&p->sel, &p->c_sel, (size_t)n + 1, 1);
 	grow(&p->cnt, &p->c_cnt, (size_t)K + 2, sizeof *p->cnt);
 	grow(&p->cmap, &p->c_cmap, (size_t)K + 1, sizeof *p->cmap);
+	if (K == 0) { /* a graph the cluster task leaves out (train_data.h) */
+		p->K = 0;
+		p->Ns = 0;
+		p->cnt[0] = 0;
+		return;
+	}
 	memset(p->cnt, 0, ((size_t)K + 2) * sizeof *p->cnt);
 	for (int32_t v = 0; v < n; v++) {
 		p->sel[v] =
@@ -409,7 +415,7 @@ piece_queries(struct piece *p, const struct lgraph *lg)
 	grow(&p->qidx, &p->c_q, (size_t)p->U + 1, sizeof *p->qidx);
 	grow(&p->qtgt, &p->c_qt, (size_t)p->U + 1, sizeof *p->qtgt);
 	p->Q = 0;
-	for (int64_t i = 0; i < p->U; i++) {
+	for (int64_t i = 0; i < p->U && lg->K > 0; i++) {
 		int32_t v = p->uidx[i], c = p->cmap[lg->cluster[v]];
 		if (c < 0)
 			continue;

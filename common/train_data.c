@@ -254,26 +254,39 @@ check_targets(struct train_data *ds, struct objective *ob, int i)
 }
 
 void
-train_data_check(struct train_data *ds, struct objlist *ol)
+train_data_check(struct train_data *ds, struct objlist *ol, int quiet)
 {
 	int tasks = ol->tasks;
 
 	if (ds->n == 0)
 		die("no graphs in the input");
+	/* the cluster task needs clusters; a mixed corpus has some graphs
+	 * without (graph-gen's families without a planted partition), which
+	 * it leaves out, when at least one has them */
+	int64_t unclustered = 0, first = -1;
+	for (int64_t i = 0; i < ds->n; i++)
+		if (!ds->g[i]->cluster && unclustered++ == 0)
+			first = ds->g[i]->id;
+	if ((tasks & 1 << TASK_CLUSTER) && unclustered == ds->n)
+		die("graph %" PRId64 ": no '%s' tensor (graphs from dcbm-gen have one); "
+		    "or leave out the cluster task with --tasks",
+		    first, ol->task_target[TASK_CLUSTER]);
+	if ((tasks & 1 << TASK_CLUSTER) && unclustered && !quiet)
+		warnx_("%" PRId64 " of %" PRId64 " graphs (the first: %" PRId64 ") have no '%s' "
+		       "tensor: the cluster task leaves them out (its loss and accuracy count "
+		       "the others)",
+		       unclustered, ds->n, first, ol->task_target[TASK_CLUSTER]);
 	for (int64_t i = 0; i < ds->n; i++) {
 		struct lgraph *lg = ds->g[i];
-		if ((tasks & 1 << TASK_CLUSTER) && !lg->cluster)
-			die("graph %" PRId64 ": no '%s' tensor (graphs from dcbm-gen have one); "
-			    "or leave out the cluster task with --tasks",
-			    lg->id, ol->task_target[TASK_CLUSTER]);
 		if ((tasks & 1 << TASK_RANK) && !lg->cent)
 			die("graph %" PRId64 ": no '%s' tensor (run centrality first); "
 			    "or leave out the rank task with --tasks",
 			    lg->id, ol->task_target[TASK_RANK]);
-		/* tasks that are off still get harmless placeholders */
+		/* tasks that are off still get harmless placeholders; a graph
+		 * the cluster task leaves out, no cluster (K = 0) */
 		if (!lg->cluster) {
 			lg->cluster = xcalloc((size_t)lg->g.n + 1, sizeof *lg->cluster);
-			lg->K = 1;
+			lg->K = tasks & 1 << TASK_CLUSTER ? 0 : 1;
 		}
 		if (!lg->cent)
 			lg->cent = xcalloc((size_t)lg->g.n * MODEL_NCENT + 1, sizeof *lg->cent);

@@ -49,17 +49,19 @@ void train_data_read(struct train_data *ds, const struct objlist *ol, int nfiles
 
 /*
  * Die when ds has no graphs, when a graph has no nodes, or lacks the
- * tensor that a task or objective of ol needs ('cluster' for the cluster
- * task, 'centrality' for the rank task, or the targets they name; each
- * objective's target), or when an objective's targets differ in width
- * between graphs.  Graphs without them get zero placeholders (one
- * cluster, centralities 0) for the tasks that are off.  Sets each
+ * tensor that a task or objective of ol needs ('centrality' for the rank
+ * task, or the target it names; each objective's target), when no graph
+ * has the cluster task's 'cluster', or when an objective's targets differ
+ * in width between graphs.  The cluster task leaves out the graphs
+ * without clusters (K = 0: no support, no query), said once on stderr
+ * unless quiet.  Graphs without them get zero placeholders (one cluster,
+ * centralities 0) for the tasks that are off.  Sets each
  * objective's width from its targets where ol has none (columns; kind
  * node, loss xent: the classes, at least 2), dies where one was given and
  * differs, and computes the means and deviations of loss mse's targets.
  * Time complexity: O(total nodes x target columns).
  */
-void train_data_check(struct train_data *ds, struct objlist *ol);
+void train_data_check(struct train_data *ds, struct objlist *ol, int quiet);
 
 /*
  * Graphs that share an id (cat of edge lists, or of streams each numbered

@@ -504,7 +504,7 @@ main(int argc, char **argv)
 	memset(&ds, 0, sizeof ds);
 	memset(&fc, 0, sizeof fc);
 	train_data_read(&ds, &ol, argc - optind, argv + optind, o.c.quiet);
-	train_data_check(&ds, &ol);
+	train_data_check(&ds, &ol, o.c.quiet);
 	train_settings_set_objectives(&o.s, &ol); /* the widths the data gave */
 	train_data_renumber(&ds, o.c.quiet);
 	train_settings_batch_opts(&o.s, &bo);
