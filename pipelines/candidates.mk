@@ -38,6 +38,12 @@ $(B)/targets.gs: $(B)/labelled.gs $(BIN)/nodefeat $(BIN)/graphstat
 	$(BIN)/nodefeat -q -j $(THREADS) --set refex --name refex $(B)/labelled.gs | \
 		$(BIN)/graphstat -q -j $(THREADS) -o $@
 
+# the mixed corpus (corpus.mk: DCBM graphs beside graph-gen's families,
+# small graphs among them), with the same targets
+$(B)/mix-targets.gs: $(B)/corpus-mix.gs $(BIN)/nodefeat $(BIN)/graphstat
+	$(BIN)/nodefeat -q -j $(THREADS) --set refex --name refex $(B)/corpus-mix.gs | \
+		$(BIN)/graphstat -q -j $(THREADS) -o $@
+
 # transfer-experiments.md 9.'s corpus: 512 small DCBM graphs (10..100
 # nodes) before the 1,024, the same 124 validation graphs last
 $(B)/small512.gs: $(BIN)/dcbm-gen $(BIN)/centrality
@@ -79,7 +85,25 @@ CAND_CORPUS_gcc := $(B)/labelled.gs
 CAND_OPTS_gcc := $(W) --tasks '$(PAPER_TASKS),gcc'
 CAND_REF_gcc := paper
 
-CANDIDATES := paper both small refex graphstat graphmae graphcl gcc
+# the mixed corpus, with the paper's tasks and with every objective that
+# reads a target or a view
+ALL_OBJ := $(PAPER_TASKS),$(REFEX_OBJ),graphstat,graphmae,graphcl
+CAND_CORPUS_mix := $(B)/corpus-mix.gs
+CAND_OPTS_mix := $(W)
+CAND_REF_mix := paper
+CAND_CORPUS_all := $(B)/targets.gs
+CAND_OPTS_all := $(W) --tasks '$(ALL_OBJ)'
+CAND_REF_all := paper
+CAND_CORPUS_mixall := $(B)/mix-targets.gs
+CAND_OPTS_mixall := $(W) --tasks '$(ALL_OBJ)'
+CAND_REF_mixall := paper
+# the inputs that keep a graph's scale (transfer-experiments.md 8.) with
+# every objective, against the both candidate's random network
+CAND_CORPUS_bothall := $(B)/mix-targets.gs
+CAND_OPTS_bothall := $(W) --features both --tasks '$(ALL_OBJ)'
+CAND_REF_bothall := both
+
+CANDIDATES := paper both small refex graphstat graphmae graphcl gcc mix all mixall bothall
 
 # One candidate: its model (checkpointed every epoch, resumed from a
 # checkpoint newer than everything it depends on; a stopped run's best
