@@ -61,6 +61,9 @@ trap 'cleanup; exit 130' INT
 trap 'cleanup; exit 143' TERM HUP
 trap cleanup EXIT
 
+# what make test wants beyond the build (numpy, Open MPI), installed once
+# here as root (two make tests at once would both ask apt-get)
+sh "$top/mk/deps.sh" want numpy mpi || exit 2
 # the copies: the tree's files as they are (tracked and new, not ignored),
 # each built before the rounds (make test would build both at once)
 names=$(echo a b c d e f g h | cut -d ' ' -f "1-$copies")
