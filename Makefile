@@ -2,6 +2,7 @@
 #   make            build libcommon.a and every program into bin/
 #   make test       unit tests (Criterion) + command-line tests (CLI="precision infer":
 #                   only those of tests/cli)
+#   make test-stress make test under load, two at once, STRESS_RUNS times (mk/stress.sh)
 #   make run        the shipped model's features against random values and a
 #                   hand-made set (linear probe, Cora and ba-shapes), and embeddings
 #   make run-adapt  the paper's fine-tuning on Cora against random values (12 min)
@@ -226,6 +227,12 @@ test: | .deps-ok
 	@sh tests/cli/run.sh $(CLI)
 check: test
 
+# the suite under load: two at once in two copies of this tree, beside busy
+# loops, STRESS_RUNS times (mk/stress.sh, docs/building.md); it builds the
+# copies itself
+test-stress:
+	@sh mk/stress.sh
+
 run: all
 	@sh mk/run.sh
 
@@ -270,7 +277,7 @@ clean:
 	rm -rf bin tests/bin libcommon.a common/*.o common/*.d .deps-ok tests/tmp build/optional.mk \
 		build/*.d build/mk/*.d build/double build/replay.o build/dep
 
-.PHONY: all test check run run-adapt smoke bench lint format install clean deps-test FORCE
+.PHONY: all test test-stress check run run-adapt smoke bench lint format install clean deps-test FORCE
 .PRECIOUS: tests/bin/%
 
 # ---- fuzzing and sanitizers (issue 7): make fuzz, fuzz-build, test-asan,

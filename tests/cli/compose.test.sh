@@ -20,7 +20,7 @@
 #            and for mask-edges refusing a graph that is masked already (a
 #            masked graph is not masked twice: by design, so mask-edges |
 #            mask-edges is a case class of its own, not an exclusion);
-#   else     (another exit status, a crash, 20 s without an end, a second
+#   else     (another exit status, a crash, 120 s without an end, a second
 #            line on stderr, a file left by a failed -o): a failure.
 # When every stage succeeds, a reader (nodefeat -t, or centrality -t after
 # nodefeat) must accept the final output, and its text must keep the
@@ -141,7 +141,7 @@ one_line() { [ "$(wc -l <"$1")" -eq 1 ] && grep -q "^$2: " "$1"; }
 # what_failed ERR PROG RC: why a stage's end is a failure, in a few words
 what_failed() {
 	case $3 in
-	124) echo "$2 ran 20 s and was stopped" ;;
+	124) echo "$2 ran 120 s and was stopped" ;;
 	1) echo "$2 exit 1 with $(wc -l <"$1") lines on stderr: $(head -c 200 "$1" | tr '\n' '|')" ;;
 	*) echo "$2 exit $3: $(head -c 200 "$1" | tr '\n' '|')" ;;
 	esac
@@ -210,10 +210,10 @@ run_case() {
 		args=$src
 		[ $k -gt 1 ] || args=$files	# several parts: several arguments
 		case $in in
-		file)  cmd="timeout 20 $prog $opt $oo $args" ;;
-		dash)  cmd="timeout 20 $prog $opt $oo - <$src" ;;
-		stdin) cmd="timeout 20 $prog $opt $oo <$src" ;;
-		pipe)  cmd="cat $src | timeout 20 $prog $opt $oo" ;;
+		file)  cmd="timeout 120 $prog $opt $oo $args" ;;
+		dash)  cmd="timeout 120 $prog $opt $oo - <$src" ;;
+		stdin) cmd="timeout 120 $prog $opt $oo <$src" ;;
+		pipe)  cmd="cat $src | timeout 120 $prog $opt $oo" ;;
 		esac
 		say "$cmd"
 		if [ "$out" = o ]; then
@@ -261,7 +261,7 @@ run_case() {
 	# the final output: read by a third program, then its invariants
 	reader=nodefeat
 	[ "$prog" != nodefeat ] || reader=centrality
-	if ! timeout 20 $reader -q -t "$src" >"$d/final" 2>"$d/err"; then
+	if ! timeout 120 $reader -q -t "$src" >"$d/final" 2>"$d/err"; then
 		why="the reader $reader -t refused the final output: $(head -c 200 "$d/err")"
 		return
 	fi

@@ -20,9 +20,10 @@ dcbm-gen -q -j $j -s 6 --count 1 --nodes 1500 --mean-degree 12 -l 0 |
 EOS
 cat >"$T/train.sh" <<'EOS'
 set -e
-gcn-train -q -j $1 -s 7 --hidden 16 --epochs 2 --batch 4 --validation 4 -o model.gs ../a1/c.gs
+gcn-train -q -j $1 -s 7 --precision $2 --hidden 16 --epochs 2 --batch 4 --validation 4 -o model.gs \
+	../a1/c.gs
 dcbm-gen -q -s 9 --count 1 --nodes 400 --clusters 3 --p-div-q 6 -o one.gs
-gcn-adapt -q -j $1 -s 8 --model model.gs --label cluster --runs 2 --val 50 --test 100 \
+gcn-adapt -q -j $1 -s 8 --precision $2 --model model.gs --label cluster --runs 2 --val 50 --test 100 \
 	--train-per-class 5 --epochs 10 -o pred.gs one.gs
 evalf1 -o f1.txt pred.gs
 EOS
@@ -42,10 +43,20 @@ for f in g c m f big; do
 	check "[ -s $T/$f.1 ]" "$f.gs: read back"
 	same "$T/$f.1" "$T/$f.2" "$f.gs: same records with -j 1 and -j 2"
 done
-for n in 1 2; do
-	mkdir -p "$T/t$n" "$T/u$n"
-	expect 0 "cd $T/t$n && sh ../train.sh $n && cd ../u$n && sh ../train.sh $n"
-	for f in model.gs pred.gs f1.txt; do
-		same "$T/t$n/$f" "$T/u$n/$f" "$f: same bytes on a rerun with $n thread(s)"
+bf16_probe "$T"
+precs=fp32
+if [ "$BF16" = 1 ]; then
+	precs="fp32 bf16"
+else
+	skip "determinism.test.sh: the training stages' reruns in bf16: $BF16_WHY"
+fi
+for prec in $precs; do
+	for n in 1 2; do
+		a="$T/t$n-$prec" b="$T/u$n-$prec"
+		mkdir -p "$a" "$b"
+		expect 0 "cd $a && sh $T/train.sh $n $prec && cd $b && sh $T/train.sh $n $prec"
+		for f in model.gs pred.gs f1.txt; do
+			same "$a/$f" "$b/$f" "$f: same bytes on a rerun with $n thread(s) in $prec"
+		done
 	done
 done

@@ -4,7 +4,8 @@
 # by run.sh with lib.sh.
 T="$TMPD/featstage"
 mkdir -p "$T"
-TR="-j 2 --hidden 16 --epochs 2 --batch 4 -s 1"
+# (in fp32: runs are compared below, and auto's choice is a timing)
+TR="-j 2 --hidden 16 --epochs 2 --batch 4 -s 1 --precision fp32"
 
 dcbm-gen -q -s 3 --count 16 --nodes 60..120 | centrality -q >"$T/lab.gs"
 # six columns made outside the programs: nodefeat's text form and awk (two
@@ -61,7 +62,7 @@ expect_err 2 "gcn-train --features '' $T/lab.gs" "--features: expected"
 # gcn-adapt: a dataset must match the model's stage
 dcbm-gen -q -s 9 --count 1 --nodes 300 >"$T/one.gs"
 nodefeat -q -t "$T/one.gs" | six >"$T/one6.txt"
-AD="-q -j 2 --runs 1 --epochs 3 --label cluster --train-per-class 5 --val 20 --test 50 -s 1"
+AD="-q -j 2 --runs 1 --epochs 3 --label cluster --train-per-class 5 --val 20 --test 50 -s 1 --precision fp32"
 expect_err 1 "gcn-adapt $AD --model $T/m6.txt -o $T/x.gs $T/one.gs" "(6 columns: degree,core,ci1,clustering,deg2,one), and the input has none"
 expect_err 1 "gcn-adapt $AD --model $T/m6.txt --features 'nodefeat -l 1' -o $T/x.gs $T/one.gs" "the model was trained on 6 columns"
 expect 0 "gcn-adapt $AD --model $T/m6.txt -t -o $T/p6.txt $T/one6.txt"

@@ -22,16 +22,19 @@ for p in nodefeat centrality; do
 	expect_err 1 "head -c 300 $T/g.gs | $p" "truncated"
 	expect_err 1 "$p -o $T/out.gs $T/g.gs $D/mask-garbage.bad.txt" "not an edge list"
 	check "[ ! -e $T/out.gs ] && [ -z \"\$(ls $T | grep tmp)\" ]" "$p: -o left a file after a failure"
-	# killed while writing -o (input stalls after 3 graphs): the old
-	# output stays as it was, and no temporary file is left
+	# killed while writing -o (input stalls after 3 graphs, until the
+	# writer is ended): the old output stays as it was, and no temporary
+	# file is left.  The signal waits for the temporary file (2 minutes at
+	# most: a loaded machine is slow, not wrong).
 	echo old >"$T/sig.gs"
 	rm -f "$T/fifo"; mkfifo "$T/fifo"
-	{ cat "$T/g.gs"; sleep 30; } >"$T/fifo" &
+	{ cat "$T/g.gs"; exec sleep 1000; } >"$T/fifo" &
 	wpid=$!
 	$p -q -o "$T/sig.gs" <"$T/fifo" &
 	ppid=$!
 	i=0
-	while [ $i -lt 100 ] && [ -z "$(ls "$T" | grep '^sig\.gs\.tmp')" ]; do sleep 0.1; i=$((i + 1)); done
+	while [ $i -lt 1200 ] && [ -z "$(ls "$T" | grep '^sig\.gs\.tmp')" ]; do sleep 0.1; i=$((i + 1)); done
+	[ $i -lt 1200 ] || lib_bad "$p: no temporary file sig.gs.tmp* in 2 minutes: $(ls "$T")"
 	kill -TERM $ppid
 	wait $ppid
 	rc=$?

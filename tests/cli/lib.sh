@@ -9,12 +9,35 @@
 #   same FILE1 FILE2 description             the files must be byte-identical
 #   skip 'FILE: what did not run: why'       says so, once, on a SKIP: line
 #   bf16_probe DIR                           is bf16 here? (sets BF16, BF16_WHY)
+#   lib_files 'TEXT'                         the state of each file TEXT names
+#
+# A failure says why without a rerun: the command or condition, its exit
+# status, the head of its output, and the state of each scratch file it
+# names (run.sh keeps the scratch directory of a file with a failure).
 LIB_PASS=0
 LIB_FAIL=0
 LIB_ERR="$TMPD/stderr.$$"
+LIB_CERR="$TMPD/check-stderr.$$"
 
 lib_ok() { LIB_PASS=$((LIB_PASS + 1)); }
 lib_bad() { LIB_FAIL=$((LIB_FAIL + 1)); echo "FAIL: $*"; }
+
+# lib_files 'TEXT': for each path under $TMPD in TEXT (at most 10), a line
+# with its state: ls -ld, and a directory's entries; or "absent"
+lib_files() {
+	printf '%s\n' "$1" | grep -o "$TMPD/[^][ 	'\"\`;|&<>(){}\$*?,]*" | sed 's/[.:]*$//' | sort -u | head -n 10 |
+		while IFS= read -r _f; do
+			if [ -d "$_f" ]; then
+				echo "    dir $_f: $(ls -A "$_f" | head -n 30 | tr '\n' ' ')"
+			elif [ -e "$_f" ] || [ -L "$_f" ]; then
+				echo "    $(ls -ld "$_f" 2>&1)"
+			else
+				echo "    absent: $_f"
+			fi
+		done
+}
+
+lib_size() { if [ -f "$1" ]; then wc -c <"$1"; else echo -; fi; }
 
 expect() {
 	_code=$1 _cmd=$2
@@ -22,6 +45,8 @@ expect() {
 	_rc=$?
 	if [ "$_rc" -ne "$_code" ]; then
 		lib_bad "[$_cmd] exit $_rc, want $_code; stderr: $(head -c 300 "$LIB_ERR")"
+		[ ! -s "$TMPD/stdout.$$" ] || echo "    stdout: $(head -c 300 "$TMPD/stdout.$$")"
+		lib_files "$_cmd"
 		return 1
 	fi
 	if [ "$_code" -ne 0 ]; then
@@ -48,11 +73,24 @@ expect_err() {
 }
 
 check() {
-	if sh -c "$1"; then lib_ok; else lib_bad "$2 [$1]"; fi
+	if sh -c "$1" 2>"$LIB_CERR"; then
+		lib_ok
+	else
+		_rc=$?
+		lib_bad "$2 [$1]"
+		echo "    exit $_rc$([ ! -s "$LIB_CERR" ] || printf '; stderr: %s' "$(head -c 300 "$LIB_CERR")")"
+		lib_files "$1"
+	fi
 }
 
 same() {
-	if cmp -s "$1" "$2"; then lib_ok; else lib_bad "$3: $1 and $2 differ"; fi
+	if cmp -s "$1" "$2"; then
+		lib_ok
+	else
+		lib_bad "$3: $1 and $2 differ"
+		echo "    $(cmp "$1" "$2" 2>&1 | head -n 1); sizes $(lib_size "$1") and $(lib_size "$2") bytes"
+		lib_files "$1 $2"
+	fi
 }
 
 lib_summary() { echo "LIB_SUMMARY $LIB_PASS $LIB_FAIL"; }

@@ -2,7 +2,11 @@
 # a table, the figures, caching, provenance.  Sourced by run.sh with lib.sh.
 T="$TMPD/pipe"
 mkdir -p "$T"
+# the quick variant's adaptation options (pipelines/Makefile) in fp32: a
+# cell's runs are compared with a rerun's below, and auto's choice of
+# precision is a timing, which load can tip
 P="make -s -C $TOP/pipelines QUICK=1 THREADS=2 BIN=$BIN BUILD=$T/build RESULTS=$T/results"
+P="$P ADAPT_OPTS='--epochs 40 --patience 10 --head-width 16 --precision fp32'"
 
 expect 0 "$P TIMES=1 table1 fig2 fig3 fig5 >$T/make.out 2>$T/make.err"
 R="$T/results"

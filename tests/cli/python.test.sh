@@ -89,7 +89,7 @@ check "$PY -c \"import gnnstream as g; n = next(g.graphs('$T/named.gs')).names
 assert n == ['Napoleon', 'Myriel', 'Mlle.Baptistine', 'Cosette', 'Mme.Magloire', 'caf\\u00e9', '7'], n\"" \
 	"Graph.names: node i's name, as str"
 # gcn-train's model record (config text and parameters) in both forms
-TR="-q -j 1 -s 1 --hidden 8 --epochs 1 --batch 2 --validation 1"
+TR="-q -j 1 -s 1 --hidden 8 --epochs 1 --batch 2 --validation 1 --precision fp32"	# two runs, one model
 dcbm-gen -q --count 6 -s 1 --nodes 30..40 | centrality -q >"$T/tr.gs"
 expect 0 "gcn-train $TR -t -o $T/m.txt $T/tr.gs"
 expect 0 "gcn-train $TR -o $T/m.gs $T/tr.gs"

@@ -399,7 +399,7 @@ Test(mask, deterministic_and_seed_dependent)
 
 /* ---- dense graphs: the complement sampler ---- */
 
-Test(mask, dense_fallback_terminates, .timeout = 10)
+Test(mask, dense_fallback_terminates, .timeout = 60)
 {
 	const int32_t miss[][2] = { { 0, 1 }, { 3, 50 }, { 10, 11 }, { 20, 79 }, { 78, 79 } };
 	graph g;
