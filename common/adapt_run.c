@@ -18,6 +18,8 @@
 #define LINK_VAL 0.1
 #define FOLDS 10
 
+const char *const adapt_split_name[] = { "planetoid", "per-class", NULL };
+
 const char *const adapt_phase_name[NPH] = { "setup (input, model, buffers)",
 					    "features + batch (per run)",
 					    "frozen encoder part (per run)",
@@ -310,6 +312,18 @@ adapt_split_run(struct adapt *a, int run)
 		/* --train-fraction: the loss sees a share of them */
 		int keep = (int)lround(o->train_fraction * a->ntr);
 		a->ntr = keep < 1 ? 1 : keep;
+	} else if (o->split == ADAPT_SPLIT_PER_CLASS) {
+		int64_t ntr, nva, nte;
+		split_per_class_val(ds->y, ds->g.n, ds->C, o->train_per_class, o->train_fraction,
+				    a->rr, a->tr, &ntr, a->va, &nva, a->te, &nte);
+		if (ntr < 1 || nva < 1 || nte < 1)
+			die("%" PRId64 " labelled nodes: too few for the few-label split (--split "
+			    "per-class: %" PRId64 " training, %" PRId64 " validation and %" PRId64
+			    " test nodes; a class needs 3 nodes for one of each)",
+			    ds->nlab, ntr, nva, nte);
+		a->ntr = (int)ntr;
+		a->nva = (int)nva;
+		a->nte = (int)nte;
 	} else {
 		struct split_sizes sz = { .per_class = o->train_per_class,
 					  .nval = o->nval,
@@ -826,16 +840,28 @@ adapt_fit_split(struct adapt_opts *o, const struct adapt_data *ds)
 				  .ntest = o->ntest,
 				  .fraction = o->train_fraction };
 
-	if (!split_fit_sizes(ds->y, ds->g.n, ds->C, &sz))
+	if (o->task != ADAPT_NODE || o->split_set || o->split_given ||
+	    !split_fit_sizes(ds->y, ds->g.n, ds->C, &sz))
 		return;
-	o->train_per_class = sz.per_class;
-	o->nval = sz.nval;
-	o->ntest = sz.ntest;
+	/* the counts of any run: those of run 0 */
+	int64_t n = ds->g.n, ntr, nva, nte;
+	int32_t *tr = xmallocarray((size_t)n + 1, sizeof *tr),
+		*va = xmallocarray((size_t)n + 1, sizeof *va),
+		*te = xmallocarray((size_t)n + 1, sizeof *te);
+	gsl_rng *r = rng_new(o->c.seed, 0);
+	split_per_class_val(ds->y, n, ds->C, o->train_per_class, o->train_fraction, r, tr, &ntr, va,
+			    &nva, te, &nte);
+	gsl_rng_free(r);
+	free(tr);
+	free(va);
+	free(te);
+	o->split = ADAPT_SPLIT_PER_CLASS;
 	snprintf(o->split_note, sizeof o->split_note,
-		 "%" PRId64 " labelled nodes: %d of each "
-		 "class for training, %d for validation and %d for testing (the paper's 20, 500 "
-		 "and 1000 do not fit; --train-per-class, --val and --test choose)",
-		 ds->nlab, sz.per_class, o->nval, o->ntest);
+		 "%" PRId64 " labelled nodes: the paper's 20 of each class, 500 and 1000 do not "
+		 "fit; the few-label split instead (--split per-class): %" PRId64
+		 " for training, %" PRId64 " for validation (of the %d of each class), %" PRId64
+		 " for testing (--split, --train-per-class, --val and --test choose)",
+		 ds->nlab, ntr, nva, o->train_per_class, nte);
 }
 
 void

@@ -31,6 +31,13 @@
 #include "split.h"
 #include "stream.h"
 
+/* The node task's splits (--split) and their names; NULL ends the list.
+ * planetoid: --train-per-class nodes of each class, then --val and --test
+ * others; per-class: linprobe --train-per-class's split, the validation
+ * nodes taken out of the training nodes (split_per_class_val()). */
+enum { ADAPT_SPLIT_PLANETOID = 0, ADAPT_SPLIT_PER_CLASS };
+extern const char *const adapt_split_name[];
+
 /* gcn-adapt's options: the tool parses them, the runs read them. */
 struct adapt_opts {
 	struct copt c;
@@ -42,7 +49,10 @@ struct adapt_opts {
 	int task;		 /* ADAPT_NODE, ADAPT_LINK, ADAPT_GRAPH, ADAPT_LINKPRED */
 	int no_pretrain, freeze, runs, first_run, epochs, patience, head_width, scale, random_above;
 	int train_per_class, nval, ntest, attributes, attr_only, raw_concat;
+	int split;	      /* node task: ADAPT_SPLIT_PLANETOID or ADAPT_SPLIT_PER_CLASS */
+	int split_set;	      /* --split was given */
 	int split_given;      /* --train-per-class, --val or --test was given */
+	int sizes_given;      /* --val or --test was given */
 	char split_note[256]; /* the split followed the graph: said at the end */
 	double lr, wd, dropout, train_fraction;
 	double val_fraction, test_fraction; /* linkpred: the held-out edges */
@@ -152,14 +162,14 @@ void adapt_read(struct adapt_data *ds, const struct adapt_opts *o, int nfiles, c
 void adapt_stage(struct pretrained *pt, const struct adapt_opts *o, struct adapt_data *ds);
 
 /*
- * The node task's split sizes follow the graph when none was given
- * (split_fit_sizes()): the paper's 20 nodes of each class, 500 and 1000
- * where they fit, otherwise at most half of each class's nodes for
- * training and the remaining labelled nodes 1:2 for validation and test.
- * A graph too small for them is not refused: o->split_note says what was
- * chosen, for the end of a successful run (a failing one says one line).
- * Given sizes that do not fit stay an error of adapt_split_run().  Time
- * complexity O(n + C).
+ * The node task's split follows the graph when none was given (no
+ * --split, --train-per-class, --val or --test): the paper's 20 nodes of
+ * each class, 500 and 1000 where they fit (split_fit_sizes()), otherwise
+ * the few-label split (--split per-class) with --train-per-class nodes of
+ * each class.  A graph too small for the paper's split is so not refused:
+ * o->split_note says what was chosen, for the end of a successful run (a
+ * failing one says one line).  Given sizes that do not fit stay an error
+ * of adapt_split_run().  Time complexity O(n + C).
  */
 void adapt_fit_split(struct adapt_opts *o, const struct adapt_data *ds);
 
@@ -178,7 +188,8 @@ void adapt_free(struct adapt *a);
 
 /*
  * The split of run `run` into a->tr, a->va, a->te: node task,
- * Planetoid's (split_planetoid()); graph task, fold run mod 10 of
+ * Planetoid's (split_planetoid()) or the few-label split
+ * (split_per_class_val(), --split per-class); graph task, fold run mod 10 of
  * stratified 10-fold cross-validation (split_cv_run()); link task, 72/8/20
  * of the labelled edges (split_shares()) and the run's training graph
  * (its training edges and the unlabelled ones) as the encoder's batch;

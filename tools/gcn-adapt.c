@@ -72,7 +72,8 @@ enum {
 	OPT_FEATURES_TIMEOUT,
 	OPT_TSV,
 	OPT_TEST_FRACTION,
-	OPT_VAL_FRACTION
+	OPT_VAL_FRACTION,
+	OPT_SPLIT
 };
 
 #define SYNOPSIS \
@@ -83,7 +84,8 @@ enum {
 	"                 [--lr x] [--model file] [--no-pretrain] [--patience n]\n" \
 	"                 [--precision p] [--predict] [--progress] [--random-above] [--raw-concat]\n" \
 	"                 [--runs n] [--save-model file] [--scale minmax|log]\n" \
-	"                 [--task node|link|graph|linkpred] [--test n] [--test-fraction x]\n" \
+	"                 [--split planetoid|per-class] [--task node|link|graph|linkpred]\n" \
+	"                 [--test n] [--test-fraction x]\n" \
 	"                 [--train-fraction x] [--train-per-class n] [--tsv] [--val n]\n" \
 	"                 [--val-fraction x] [file ...]"
 
@@ -112,6 +114,7 @@ static const struct option longopts[] = {
 	{ "runs", required_argument, NULL, OPT_RUNS },
 	{ "save-model", required_argument, NULL, OPT_SAVE_MODEL },
 	{ "scale", required_argument, NULL, OPT_SCALE },
+	{ "split", required_argument, NULL, OPT_SPLIT },
 	{ "task", required_argument, NULL, OPT_TASK },
 	{ "tsv", no_argument, NULL, OPT_TSV },
 	{ "test", required_argument, NULL, OPT_TEST },
@@ -173,6 +176,10 @@ usage(FILE *f, const struct adapt_opts *o)
 	    "                          validation accuracy (encoder and head) to FILE\n"
 	    "  -s, --seed N            random seed; run r draws from stream (seed, r) [0]\n"
 	    "      --scale MODE        input features: minmax (the paper's) or log [minmax]\n"
+	    "      --split SPLIT       node task: planetoid (--train-per-class, --val, --test)\n"
+	    "                          or per-class (linprobe --train-per-class's: the rest\n"
+	    "                          tested, validation taken from the training nodes)\n"
+	    "                          [planetoid where the paper's sizes fit, else per-class]\n"
 	    "  -t, --text              write the text form\n"
 	    "      --task TASK         node, link or graph classification, or linkpred (link\n"
 	    "                          prediction) [node; --predict: the model's]\n"
@@ -262,6 +269,13 @@ check(struct adapt_opts *o)
 			  o->save_model, o->model);
 	if (o->raw_concat && !o->attributes)
 		die_usage("--raw-concat is for --attributes");
+	if (o->split_set && o->task != ADAPT_NODE)
+		die_usage("--split is for the node task; --task %s has its own split",
+			  adapt_task_name[o->task]);
+	if (o->split == ADAPT_SPLIT_PER_CLASS && o->sizes_given)
+		die_usage(
+		    "--split per-class tests every labelled node not drawn for training and "
+		    "validates on a quarter of those: --val and --test are for --split planetoid");
 	check_linkpred(o);
 	if (o->attr_only && (o->attributes || o->no_pretrain || o->model))
 		die_usage(
@@ -368,13 +382,17 @@ set_option(struct adapt_opts *o, int ch, char **argv)
 		if ((o->scale = features_scale_mode(optarg)) < 0)
 			die_usage("--scale: '%s': expected minmax or log", optarg);
 		break;
+	case OPT_SPLIT:
+		o->split = opt_keyword(optarg, adapt_split_name, "--split");
+		o->split_set = 1;
+		break;
 	case OPT_TASK:
 		o->task = opt_keyword(optarg, adapt_task_name, "--task");
 		o->task_set = 1;
 		break;
 	case OPT_TEST:
 		o->ntest = (int)opt_ll(optarg, 1, 1 << 30, "--test");
-		o->split_given = 1;
+		o->split_given = o->sizes_given = 1;
 		break;
 	case OPT_TEST_FRACTION:
 		o->test_fraction = opt_double(optarg, 1e-9, 1 - 1e-9, "--test-fraction");
@@ -389,7 +407,7 @@ set_option(struct adapt_opts *o, int ch, char **argv)
 		break;
 	case OPT_VAL:
 		o->nval = (int)opt_ll(optarg, 1, 1 << 30, "--val");
-		o->split_given = 1;
+		o->split_given = o->sizes_given = 1;
 		break;
 	case OPT_VAL_FRACTION:
 		o->val_fraction = opt_double(optarg, 1e-9, 1 - 1e-9, "--val-fraction");
@@ -463,8 +481,7 @@ adapt_main(struct adapt_opts *o, int argc, char **argv)
 	pretrained_load(&pt, o->model);
 	memset(&ds, 0, sizeof ds);
 	adapt_read(&ds, o, argc - optind, argv + optind);
-	if (o->task == ADAPT_NODE && !o->split_given)
-		adapt_fit_split(o, &ds);
+	adapt_fit_split(o, &ds);
 	adapt_stage(&pt, o, &ds);
 	adapt_init(&a, o, &pt, &ds, &prof);
 	out = o->tsv ? NULL : gs_open_out(&o->c, argc, argv);

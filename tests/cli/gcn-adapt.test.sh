@@ -60,11 +60,32 @@ expect_err 1 "gcn-adapt --model $T/model.gs $T/g.gs" "no 'label' tensor"
 expect_err 1 "gcn-adapt --model $T/model.gs --label cluster --train-per-class 500 $T/g.gs" "fewer than --train-per-class"
 expect_err 1 "gcn-adapt --model $T/model.gs $A --test 5000 $T/g.gs" "too few"
 # no split counts given, 600 nodes: the paper's 20 a class, 500 and 1000
-# do not fit, so the split follows the graph (60 training, 180 and 360)
-expect 0 "gcn-adapt -j 2 --model $T/model.gs --label cluster --runs 1 --epochs 3 -s 1 -t -o $T/auto.txt $T/g.gs 2>$T/auto.err"
-check "grep -q '^gcn-adapt: 600 labelled nodes: 20 of each class for training, 180 for validation and 360 for testing' $T/auto.err &&
-	grep -q '^@tensor .*name=predictions rows=360 .*train_labels=60 ' $T/auto.txt" \
-	"a graph too small for the paper's split: 20 a class, the rest 1:2 for validation and test"
+# do not fit, so the split follows the graph: the few-label split of
+# --split per-class, 20 a class (a quarter of them validation), the rest
+# tested
+expect 0 "gcn-adapt -j 2 --model $T/model.gs --label cluster --runs 2 --epochs 3 -s 1 -t -o $T/auto.txt $T/g.gs 2>$T/auto.err"
+check "grep -q '^gcn-adapt: 600 labelled nodes: the paper.s 20 of each class, 500 and 1000 do not fit; the few-label split instead (--split per-class): 45 for training, 15 for validation (.*), 540 for testing' $T/auto.err &&
+	[ \$(grep -c '^@tensor .*name=predictions rows=540 .*train_labels=45 ' $T/auto.txt) = 2 ]" \
+	"a graph too small for the paper's split: 20 a class, a quarter of them for validation, the rest tested"
+expect 0 "gcn-adapt -j 2 --model $T/model.gs --label cluster --split per-class --runs 2 --epochs 3 -s 1 -t -o $T/pc.txt $T/g.gs"
+strip "$T/auto.txt" >"$T/pa"
+strip "$T/pc.txt" >"$T/pb"
+same "$T/pa" "$T/pb" "--split per-class: the split the graph chose"
+# its test nodes are linprobe --train-per-class 20's, run by run
+ti() { awk '/^@tensor/ { r++ } !/^[#@]/ { print r, $1 }' "$1" | sort; }
+expect 0 "nodefeat -q $T/g.gs | linprobe -q --tensor features --label cluster --train-per-class 20 -s 1 --runs 2 --C 1 -t -o $T/probe.txt"
+ti "$T/probe.txt" >"$T/probe.items"
+ti "$T/pc.txt" >"$T/pc.items"
+check "cmp -s $T/pc.items $T/probe.items && [ \$(grep -c . $T/pc.items) = 1080 ] && grep -q 'train_labels=60\$' $T/probe.txt" \
+	"--split per-class: the probe's test nodes, run by run; its 60 training nodes are ours and our validation's"
+# --train-fraction: fewer training nodes, the same test nodes
+expect 0 "gcn-adapt -j 2 --model $T/model.gs --label cluster --split per-class --train-fraction 0.4 --runs 2 --epochs 3 -s 1 -t -o $T/pcf.txt $T/g.gs"
+ti "$T/pcf.txt" >"$T/pcf.items"
+check "cmp -s $T/pcf.items $T/probe.items && [ \$(grep -c 'train_labels=18 ' $T/pcf.txt) = 2 ]" \
+	"--split per-class --train-fraction 0.4: 6 of the 15 a class trained, the same test nodes"
+expect_err 2 "gcn-adapt --model $T/model.gs --label cluster --split per-class --val 10 $T/g.gs" "--val and --test are for --split planetoid"
+expect_err 2 "gcn-adapt --model $T/model.gs --task graph --split per-class $T/g.gs" "--split is for the node task"
+expect_err 2 "gcn-adapt --model $T/model.gs --split x $T/g.gs" "--split"
 expect 1 "gcn-adapt --model $T/model.gs $A -o /nonexistent/x.gs $T/g.gs"
 
 # node attributes: Cora's bag of words, alone (the attributes-only GCN
