@@ -38,6 +38,18 @@
 enum { ADAPT_SPLIT_PLANETOID = 0, ADAPT_SPLIT_PER_CLASS };
 extern const char *const adapt_split_name[];
 
+/* The head's kinds (--head) and their names; NULL ends the list.  gcn:
+ * Kipf's 2-layer GCN (the paper's); sage: each layer also weighs a node's
+ * own row (HEAD_SELF); auto: both with the few-label split, the one of
+ * the better validation score kept, otherwise gcn. */
+enum { ADAPT_HEAD_GCN = 0, ADAPT_HEAD_SAGE, ADAPT_HEAD_AUTO };
+extern const char *const adapt_head_name[];
+
+/* The stream of a run's sage head, alone or beside the GCN (--head auto):
+ * (seed, rng_mix(run, ADAPT_HEAD_STREAM)); the GCN draws on from the
+ * split's, as it always did. */
+#define ADAPT_HEAD_STREAM 0x68656164ULL /* "head" */
+
 /* gcn-adapt's options: the tool parses them, the runs read them. */
 struct adapt_opts {
 	struct copt c;
@@ -51,6 +63,7 @@ struct adapt_opts {
 	int train_per_class, nval, ntest, attributes, attr_only, raw_concat;
 	int split;	      /* node task: ADAPT_SPLIT_PLANETOID or ADAPT_SPLIT_PER_CLASS */
 	int split_set;	      /* --split was given */
+	int head;	      /* ADAPT_HEAD_* */
 	int split_given;      /* --train-per-class, --val or --test was given */
 	int sizes_given;      /* --val or --test was given */
 	char split_note[256]; /* the split followed the graph: said at the end */
@@ -105,8 +118,11 @@ struct adapt {
 	double *sc;		   /* linkpred: (NI) scratch, pair scores for the AUC */
 	int32_t *sy;		   /* linkpred: (NI) scratch, their classes */
 	int64_t N, d, C, hid, NI;
-	struct head hshape; /* the runs' head: its sizes only (head_shape()) */
-	batch b;	    /* the encoder's input (link: of the run) */
+	struct head hshape;   /* the runs' head: its sizes only (head_shape()) */
+	int kinds[2], nkinds; /* the heads each run trains (ADAPT_HEAD_GCN, _SAGE) */
+	real *altlg;	      /* (NI x C) --head auto: bestlg of the other head */
+	real *altM, *altH;    /* --save-model and --head auto: its snapshots */
+	batch b;	      /* the encoder's input (link: of the run) */
 	struct hbuf hb;
 	struct lbuf lb;	       /* link task: the edge decoder's buffers */
 	real *elg;	       /* link: (NI x C) logits of the validation edges */
@@ -129,7 +145,7 @@ struct adapt {
 	 * far (keep), and what the kept run gave */
 	real *snapM, *snapH, *keepM, *keepH;
 	int64_t nh;
-	int kept_run, kept_epochs, kept_best, kept_ntr;
+	int kept_run, kept_epochs, kept_best, kept_ntr, kept_head;
 	double kept_acc, kept_loss;
 	real kept_es;
 };
@@ -138,6 +154,8 @@ struct adapt {
 struct adapt_result {
 	int epochs, best_epoch;
 	double val_acc, val_loss, test_acc; /* linkpred: val and test AUC */
+	int head;			    /* the head kept (ADAPT_HEAD_GCN or _SAGE) */
+	char heads[128];		    /* --head auto: each head's validation scores */
 };
 
 /* The defaults of every option (gcn-adapt(1)); o->c by copt_init(), with
@@ -205,9 +223,15 @@ void adapt_split_run(struct adapt *a, int run);
  * of the best validation epoch (the higher accuracy, then the lower loss)
  * go to a->bestlg (link prediction: the higher validation AUC, then the
  * lower loss), with --save-model its parameters to a->snapM and
- * a->snapH.  res gets the epochs and the best epoch's scores (not
- * test_acc: adapt_write_predictions() sets it).  Time complexity: epochs
- * times an encoder and head pass.
+ * a->snapH.  With two heads to try (--head auto and the few-label split)
+ * each starts from the run's initial encoder, and the one of the better
+ * best epoch, by the same order (ties: the first, gcn), is the run's; the
+ * sage head draws from stream (seed, rng_mix(run, ADAPT_HEAD_STREAM)),
+ * alone or not, so that a run of --head auto is, to the byte, the run of
+ * the head it keeps alone.  res
+ * gets the head, the epochs and the best epoch's scores (not test_acc:
+ * adapt_write_predictions() sets it).  Time complexity: epochs times an
+ * encoder and head pass, for each head tried.
  */
 void adapt_train_run(struct adapt *a, int run, struct adapt_result *res);
 

@@ -73,14 +73,16 @@ enum {
 	OPT_TSV,
 	OPT_TEST_FRACTION,
 	OPT_VAL_FRACTION,
-	OPT_SPLIT
+	OPT_SPLIT,
+	OPT_HEAD
 };
 
 #define SYNOPSIS \
 	"gcn-adapt [-qt] [-j threads] [-l level] [-o file] [-s seed]\n" \
 	"                 [--allow-features-command] [--attr-only] [--attributes] [--dropout p]\n" \
 	"                 [--epochs n] [--features stage] [--features-timeout s]\n" \
-	"                 [--first-run r] [--freeze k] [--head-width n] [--label name]\n" \
+	"                 [--first-run r] [--freeze k] [--head gcn|sage|auto]\n" \
+	"                 [--head-width n] [--label name]\n" \
 	"                 [--lr x] [--model file] [--no-pretrain] [--patience n]\n" \
 	"                 [--precision p] [--predict] [--progress] [--random-above] [--raw-concat]\n" \
 	"                 [--runs n] [--save-model file] [--scale minmax|log]\n" \
@@ -100,6 +102,7 @@ static const struct option longopts[] = {
 	{ "features-timeout", required_argument, NULL, OPT_FEATURES_TIMEOUT },
 	{ "first-run", required_argument, NULL, OPT_FIRST_RUN },
 	{ "freeze", required_argument, NULL, OPT_FREEZE },
+	{ "head", required_argument, NULL, OPT_HEAD },
 	{ "head-width", required_argument, NULL, OPT_HEAD_WIDTH },
 	{ "hidden", required_argument, NULL, OPT_HIDDEN },
 	{ "label", required_argument, NULL, OPT_LABEL },
@@ -149,6 +152,10 @@ usage(FILE *f, const struct adapt_opts *o)
 	    "      --first-run R       number the runs from R: runs R..R+N-1 of a longer set [0]\n"
 	    "      --freeze K          fix E and the bottom K blocks (-1: fix nothing) [0]\n"
 	    "  -h, --help              this help\n"
+	    "      --head KIND         the head: gcn (the paper's 2-layer GCN), sage (each\n"
+	    "                          layer also weighs a node's own row) or auto (both\n"
+	    "                          with the few-label split, the better on validation\n"
+	    "                          kept; gcn elsewhere) [auto]\n"
 	    "      --head-width N      width of the GCN head's hidden layer [%d]\n"
 	    "      --hidden            refused: gcn-train's encoder width d; see --head-width\n"
 	    "  -j, --threads N         threads [all cores]\n"
@@ -328,6 +335,9 @@ set_option(struct adapt_opts *o, int ch, char **argv)
 	case OPT_FREEZE:
 		o->freeze = (int)opt_ll(optarg, -1, MODEL_MAXL, "--freeze");
 		break;
+	case OPT_HEAD:
+		o->head = opt_keyword(optarg, adapt_head_name, "--head");
+		break;
 	case OPT_HEAD_WIDTH:
 		o->head_width = (int)opt_ll(optarg, 1, 65536, "--head-width");
 		break;
@@ -505,8 +515,10 @@ adapt_main(struct adapt_opts *o, int argc, char **argv)
 		if (o->save_model)
 			adapt_keep_run(&a, run, &res);
 		if (copt_show_progress(&o->c))
-			warnx_("run %d/%d: %d epochs (best %d), val %s%.3f, test %s%.3f", run + 1,
-			       o->first_run + o->runs, res.epochs, res.best_epoch,
+			warnx_("run %d/%d: %s%s%d epochs (best %d), val %s%.3f, test %s%.3f",
+			       run + 1, o->first_run + o->runs,
+			       a.nkinds > 1 ? adapt_head_name[res.head] : "",
+			       a.nkinds > 1 ? " head, " : "", res.epochs, res.best_epoch,
 			       a.lp ? "AUC " : "", res.val_acc, a.lp ? "AUC " : "", res.test_acc);
 	}
 	if (mf)

@@ -83,6 +83,44 @@ expect 0 "gcn-adapt -j 2 --model $T/model.gs --label cluster --split per-class -
 ti "$T/pcf.txt" >"$T/pcf.items"
 check "cmp -s $T/pcf.items $T/probe.items && [ \$(grep -c 'train_labels=18 ' $T/pcf.txt) = 2 ]" \
 	"--split per-class --train-fraction 0.4: 6 of the 15 a class trained, the same test nodes"
+# --head auto (the default) with the few-label split: both heads in every
+# run, each's validation scores said, the better kept; the GCN is the
+# --head gcn run itself where it is kept (the same stream), and --head
+# sage the second head's
+check "[ \$(grep -c '^@tensor .*name=predictions .* head=\(gcn\|sage\) heads=\"gcn 0\.[0-9]* [0-9.]*, sage [01]\.[0-9]* [0-9.]*\"' $T/pc.txt) = 2 ]" \
+	"--head auto: each run says the head kept and both heads' validation scores"
+check "awk '/^@tensor/ { h = \$0; sub(/.* heads=\"gcn /, \"\", h); split(h, v, /[ ,\"]+/)
+	k = (v[4] > v[1] || (v[4] == v[1] && v[5] < v[2])) ? \"sage\" : \"gcn\"
+	if (\$0 !~ \"head=\" k \" \") bad++; n++ } END { exit bad || n != 2 }' $T/pc.txt" \
+	"--head auto: the head of the better validation accuracy, ties to the lower loss, is kept"
+expect 0 "gcn-adapt -j 2 --model $T/model.gs --label cluster --split per-class --head gcn --runs 2 --epochs 3 -s 1 -t -o $T/hg.txt $T/g.gs"
+expect 0 "gcn-adapt -j 2 --model $T/model.gs --label cluster --split per-class --head sage --runs 2 --epochs 3 -s 1 -t -o $T/hs.txt $T/g.gs"
+check "! grep -q 'heads=' $T/hg.txt $T/hs.txt && [ \$(grep -c ' head=gcn ' $T/hg.txt) = 2 ] && [ \$(grep -c ' head=sage ' $T/hs.txt) = 2 ]" \
+	"--head gcn, --head sage: one head, named"
+# run by run, the auto run's predictions are those of the head it kept
+# trained alone (the GCN from the split's stream, the sage head from its own)
+rows() { awk -v r="$2" '/^@tensor/ { on = $0 ~ " id=" r " " } on && !/^[@#]/' "$1"; }
+hok=1
+for r in 0 1; do
+	k=$(awk -v r="$r" '/^@tensor/ && $0 ~ " id=" r " " { sub(/.* head=/, ""); sub(/ .*/, ""); print }' "$T/pc.txt")
+	rows "$T/pc.txt" "$r" >"$T/ra"
+	rows "$T/h$(echo "$k" | cut -c1).txt" "$r" >"$T/rb"
+	[ -s "$T/ra" ] && cmp -s "$T/ra" "$T/rb" || hok=0
+done
+check "[ $hok = 1 ]" "--head auto: each run's predictions, to the byte, those of the head it kept alone"
+# the paper's split: the GCN alone, as before
+check "[ \$(grep -c ' head=gcn ' $T/pre.txt) = 3 ] && ! grep -q 'heads=' $T/pre.txt" "the paper's split: the GCN head, alone"
+# a saved sage head labels the graph as its run did
+expect 0 "gcn-adapt -j 2 --model $T/model.gs --label cluster --split per-class --head sage --runs 2 --epochs 3 -s 1 -t -o $T/hs2.txt --save-model $T/hs-ad.gs $T/g.gs"
+expect 0 "gcn-adapt --predict -j 2 --model $T/hs-ad.gs -t $T/g.gs >$T/hs-lab.txt"
+kr=$(gzip -dcf "$T/hs-ad.gs" | grep -ao 'adapt.run: [0-9]*' | cut -d ' ' -f 2)
+rows "$T/hs2.txt" "$kr" | awk '{ print $1, $3, $4 }' | sort >"$T/hs-run"
+awk '/^@tensor/ { on = 1; next } on && !/^[@#]/ { print $1, $3, $4 }' "$T/hs-lab.txt" | sort >"$T/hs-all"
+check "gzip -dcf $T/hs-ad.gs | grep -aq 'adapt.head: \"sage\"' && [ -s $T/hs-run ] &&
+	join $T/hs-run $T/hs-all | awk '\$2 != \$4 || (\$3 - \$5) ^ 2 > 1e-10 { bad++ } END { exit bad || NR != 540 }'" \
+	"--head sage --save-model: adapt.head sage, and --predict gives the saved run's test nodes its predictions"
+expect_err 2 "gcn-adapt --predict --model $T/hs-ad.gs --head gcn $T/g.gs" "--predict applies a saved adapted model: --head is for adaptation"
+expect_err 2 "gcn-adapt --model $T/model.gs --head mlp $T/g.gs" "--head"
 expect_err 2 "gcn-adapt --model $T/model.gs --label cluster --split per-class --val 10 $T/g.gs" "--val and --test are for --split planetoid"
 expect_err 2 "gcn-adapt --model $T/model.gs --task graph --split per-class $T/g.gs" "--split is for the node task"
 expect_err 2 "gcn-adapt --model $T/model.gs --split x $T/g.gs" "--split"
