@@ -943,9 +943,56 @@ adapt_fit_split(struct adapt_opts *o, const struct adapt_data *ds)
 	snprintf(o->split_note, sizeof o->split_note,
 		 "%" PRId64 " labelled nodes: the paper's 20 of each class, 500 and 1000 do not "
 		 "fit; the few-label split instead (--split per-class): %" PRId64
-		 " for training, %" PRId64 " for validation (of the %d of each class), %" PRId64
+		 " for training and %" PRId64 " for validation (at most %d of each class "
+		 "between them), %" PRId64
 		 " for testing (--split, --train-per-class, --val and --test choose)",
 		 ds->nlab, ntr, nva, o->train_per_class, nte);
+}
+
+/* The validation items of a run of the node or graph task (the fewest
+ * of any run), o's split as adapt_fit_split() left it. */
+static int64_t
+validation_items(const struct adapt_opts *o, const struct adapt_data *ds)
+{
+	int64_t n = o->task == ADAPT_GRAPH ? ds->ng : ds->g.n, nv = o->nval, a, b;
+	int32_t *x = xmallocarray((size_t)n + 1, sizeof *x),
+		*v = xmallocarray((size_t)n + 1, sizeof *v),
+		*t = xmallocarray((size_t)n + 1, sizeof *t);
+
+	if (o->task == ADAPT_GRAPH) { /* the smallest of the folds */
+		int ntr, nva, nte;
+		for (int r = 0; r < FOLDS; r++) {
+			split_cv_run(ds->y, n, ds->C, FOLDS, o->c.seed, r, x, &ntr, v, &nva, t,
+				     &nte);
+			nv = r == 0 || nva < nv ? nva : nv;
+		}
+	} else if (o->split == ADAPT_SPLIT_PER_CLASS) { /* the same count in every run */
+		gsl_rng *r = rng_new(o->c.seed, 0);
+		split_per_class_val(ds->y, n, ds->C, o->train_per_class, o->train_fraction, r, x,
+				    &a, v, &nv, t, &b);
+		gsl_rng_free(r);
+	}
+	free(x);
+	free(v);
+	free(t);
+	return nv;
+}
+
+void
+adapt_fit_schedule(struct adapt_opts *o, const struct adapt_data *ds)
+{
+	if (o->schedule_given || (o->task != ADAPT_NODE && o->task != ADAPT_GRAPH))
+		return;
+	int64_t nv = validation_items(o, ds);
+	if (nv >= ADAPT_FEW_VAL)
+		return;
+	o->epochs = ADAPT_FEW_EPOCHS;
+	o->patience = ADAPT_FEW_PATIENCE;
+	snprintf(o->schedule_note, sizeof o->schedule_note,
+		 "%" PRId64 " validation %s a run, fewer than %d: at most %d epochs, patience %d "
+		 "(--epochs and --patience choose)",
+		 nv, o->task == ADAPT_GRAPH ? "graphs" : "nodes", ADAPT_FEW_VAL, o->epochs,
+		 o->patience);
 }
 
 void

@@ -61,12 +61,14 @@ struct adapt_opts {
 	int task;		 /* ADAPT_NODE, ADAPT_LINK, ADAPT_GRAPH, ADAPT_LINKPRED */
 	int no_pretrain, freeze, runs, first_run, epochs, patience, head_width, scale, random_above;
 	int train_per_class, nval, ntest, attributes, attr_only, raw_concat;
-	int split;	      /* node task: ADAPT_SPLIT_PLANETOID or ADAPT_SPLIT_PER_CLASS */
-	int split_set;	      /* --split was given */
-	int head;	      /* ADAPT_HEAD_* */
-	int split_given;      /* --train-per-class, --val or --test was given */
-	int sizes_given;      /* --val or --test was given */
-	char split_note[256]; /* the split followed the graph: said at the end */
+	int split;		 /* node task: ADAPT_SPLIT_PLANETOID or ADAPT_SPLIT_PER_CLASS */
+	int split_set;		 /* --split was given */
+	int head;		 /* ADAPT_HEAD_* */
+	int split_given;	 /* --train-per-class, --val or --test was given */
+	int sizes_given;	 /* --val or --test was given */
+	char split_note[384];	 /* the split followed the graph: said at the end */
+	int schedule_given;	 /* --epochs or --patience was given */
+	char schedule_note[256]; /* the epochs followed the validation items */
 	double lr, wd, dropout, train_fraction;
 	double val_fraction, test_fraction; /* linkpred: the held-out edges */
 	const char *linkpred_opt;	    /* the first option given that only linkpred takes */
@@ -190,6 +192,23 @@ void adapt_stage(struct pretrained *pt, const struct adapt_opts *o, struct adapt
  * of adapt_split_run().  Time complexity O(n + C).
  */
 void adapt_fit_split(struct adapt_opts *o, const struct adapt_data *ds);
+
+/* Fewer validation items than this: a longer schedule (adapt_fit_schedule()) */
+#define ADAPT_FEW_VAL 100
+#define ADAPT_FEW_EPOCHS 500
+#define ADAPT_FEW_PATIENCE 100
+
+/*
+ * The schedule follows the labels when neither --epochs nor --patience
+ * was given: where a run validates on fewer than ADAPT_FEW_VAL items (the
+ * node task's split, o->nval or the few-label split's count; the graph
+ * task's smallest fold), a step of the validation accuracy is more than
+ * a point and its best epoch comes later, so --epochs ADAPT_FEW_EPOCHS
+ * and --patience ADAPT_FEW_PATIENCE; o->schedule_note says so for the end
+ * of a successful run.  The link tasks keep theirs.  Call after
+ * adapt_fit_split().  Time complexity O(n + C).
+ */
+void adapt_fit_schedule(struct adapt_opts *o, const struct adapt_data *ds);
 
 /*
  * Everything the runs share, in a: the model's pre-trained values (pt:

@@ -317,6 +317,7 @@ set_option(struct adapt_opts *o, int ch, char **argv)
 		break;
 	case OPT_EPOCHS:
 		o->epochs = (int)opt_ll(optarg, 1, 1000000, "--epochs");
+		o->schedule_given = 1;
 		break;
 	case OPT_FEATURES:
 		if (!*optarg)
@@ -367,6 +368,7 @@ set_option(struct adapt_opts *o, int ch, char **argv)
 		break;
 	case OPT_PATIENCE:
 		o->patience = (int)opt_ll(optarg, 1, 1000000, "--patience");
+		o->schedule_given = 1;
 		break;
 	case OPT_PRECISION:
 		if (gemm_precision_parse(optarg) < 0)
@@ -492,6 +494,7 @@ adapt_main(struct adapt_opts *o, int argc, char **argv)
 	memset(&ds, 0, sizeof ds);
 	adapt_read(&ds, o, argc - optind, argv + optind);
 	adapt_fit_split(o, &ds);
+	adapt_fit_schedule(o, &ds);
 	adapt_stage(&pt, o, &ds);
 	adapt_init(&a, o, &pt, &ds, &prof);
 	out = o->tsv ? NULL : gs_open_out(&o->c, argc, argv);
@@ -537,6 +540,8 @@ adapt_main(struct adapt_opts *o, int argc, char **argv)
 		       o->save_model, a.kept_run, a.kept_acc, o->runs, o->runs == 1 ? "" : "s");
 	if (o->split_note[0] && !o->c.quiet) /* at the end, likewise */
 		warnx_("%s", o->split_note);
+	if (o->schedule_note[0] && !o->c.quiet)
+		warnx_("%s", o->schedule_note);
 	if (o->shipped && !o->c.quiet) /* at the end: a failing run says one line */
 		warnx_("model: %s (the shipped model%s; --model to choose another)", o->model,
 		       o->no_pretrain ? ", its configuration for --no-pretrain" : "");

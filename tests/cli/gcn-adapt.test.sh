@@ -64,7 +64,7 @@ expect_err 1 "gcn-adapt --model $T/model.gs $A --test 5000 $T/g.gs" "too few"
 # --split per-class, 20 a class (a quarter of them validation), the rest
 # tested
 expect 0 "gcn-adapt -j 2 --model $T/model.gs --label cluster --runs 2 --epochs 3 -s 1 -t -o $T/auto.txt $T/g.gs 2>$T/auto.err"
-check "grep -q '^gcn-adapt: 600 labelled nodes: the paper.s 20 of each class, 500 and 1000 do not fit; the few-label split instead (--split per-class): 45 for training, 15 for validation (.*), 540 for testing' $T/auto.err &&
+check "grep -q '^gcn-adapt: 600 labelled nodes: the paper.s 20 of each class, 500 and 1000 do not fit; the few-label split instead (--split per-class): 45 for training and 15 for validation (at most 20 of each class between them), 540 for testing' $T/auto.err &&
 	[ \$(grep -c '^@tensor .*name=predictions rows=540 .*train_labels=45 ' $T/auto.txt) = 2 ]" \
 	"a graph too small for the paper's split: 20 a class, a quarter of them for validation, the rest tested"
 expect 0 "gcn-adapt -j 2 --model $T/model.gs --label cluster --split per-class --runs 2 --epochs 3 -s 1 -t -o $T/pc.txt $T/g.gs"
@@ -121,6 +121,15 @@ check "gzip -dcf $T/hs-ad.gs | grep -aq 'adapt.head: \"sage\"' && [ -s $T/hs-run
 	"--head sage --save-model: adapt.head sage, and --predict gives the saved run's test nodes its predictions"
 expect_err 2 "gcn-adapt --predict --model $T/hs-ad.gs --head gcn $T/g.gs" "--predict applies a saved adapted model: --head is for adaptation"
 expect_err 2 "gcn-adapt --model $T/model.gs --head mlp $T/g.gs" "--head"
+# few validation items (fewer than 100): a longer schedule unless given
+expect 0 "gcn-adapt -j 2 --model $T/model.gs --label cluster --runs 1 -s 1 -t -o $T/long.txt $T/g.gs 2>$T/long.err"
+check "grep -q '^gcn-adapt: 15 validation nodes a run, fewer than 100: at most 500 epochs, patience 100 (--epochs and --patience choose)\$' $T/long.err &&
+	awk '/^@tensor/ { e = \$0; sub(/.* epochs=/, \"\", e); sub(/ .*/, \"\", e); b = \$0; sub(/.* best_epoch=/, \"\", b); sub(/ .*/, \"\", b)
+		ok = e <= 500 && (e == 500 || e - b == 100) } END { exit !ok }' $T/long.txt" \
+	"15 validation nodes: at most 500 epochs, patience 100, said"
+expect 0 "gcn-adapt -j 2 --model $T/model.gs --label cluster --runs 1 --patience 7 -s 1 -o $T/long2.gs $T/g.gs 2>$T/long2.err"
+check "! grep -q 'validation nodes a run' $T/long2.err" "--patience given: the schedule given"
+check "grep -q 'fewer than 100' $T/long.err && ! grep -q 'fewer than 100' $T/auto.err" "--epochs given: no longer schedule"
 expect_err 2 "gcn-adapt --model $T/model.gs --label cluster --split per-class --val 10 $T/g.gs" "--val and --test are for --split planetoid"
 expect_err 2 "gcn-adapt --model $T/model.gs --task graph --split per-class $T/g.gs" "--split is for the node task"
 expect_err 2 "gcn-adapt --model $T/model.gs --split x $T/g.gs" "--split"
@@ -156,6 +165,14 @@ I="$TOP/data/imdb-binary.gs"
 expect 0 "gcn-adapt -q -j 2 --task graph --model $T/model.gs --runs 2 --epochs 15 --head-width 16 -t -o $T/gr.txt $I"
 check "[ \$(grep -c '^@tensor .*name=predictions rows=100 .*task=graph .*classes=2' $T/gr.txt) -eq 2 ]" \
 	"two folds of 100 test graphs each"
+# MUTAG's folds validate on 18 or 19 graphs: the longer schedule; IMDB's
+# 100: the paper's
+expect 0 "gcn-adapt -j 2 --task graph --model $T/model.gs --runs 1 --head-width 8 -o $T/mu.gs $TOP/data/mutag.gs 2>$T/mu.err"
+check "grep -q '^gcn-adapt: 18 validation graphs a run, fewer than 100: at most 500 epochs, patience 100 ' $T/mu.err" \
+	"MUTAG: 18 validation graphs, the longer schedule"
+expect 0 "gcn-adapt -j 2 --task graph --model $T/model.gs --runs 1 --first-run 9 --head-width 8 -o $T/im2.gs $I 2>$T/im2.err"
+check "! grep -q 'validation graphs a run' $T/im2.err && gzip -dcf $T/im2.gs | grep -aq 'epochs=\\(200\\|[0-9]\\|[0-9][0-9]\\|1[0-9][0-9]\\) '" \
+	"IMDB-BINARY: 100 validation graphs, the paper's schedule (at most 200 epochs)"
 check "awk '/^@tensor/ { on = 1; next } /^@/ { on = 0 } on { print \$1 }' $T/gr.txt | sort -n | uniq -d | grep -q . && exit 1 || exit 0" \
 	"no graph is tested in two folds"
 expect 0 "evalf1 $T/gr.txt"
