@@ -18,6 +18,9 @@
 #define LINK_VAL 0.1
 #define FOLDS 10
 
+const char *const adapt_split_name[] = { "planetoid", "per-class", NULL };
+const char *const adapt_head_name[] = { "gcn", "sage", "auto", NULL };
+
 const char *const adapt_phase_name[NPH] = { "setup (input, model, buffers)",
 					    "features + batch (per run)",
 					    "frozen encoder part (per run)",
@@ -96,6 +99,13 @@ pair_auc(struct adapt *a, const real *lg, const int32_t *idx, int k)
 	return auc;
 }
 
+/* head_init()'s flags of a head kind (ADAPT_HEAD_GCN or _SAGE) for a's task */
+static int
+head_flags(const struct adapt *a, int kind)
+{
+	return (a->link ? HEAD_LINK : 0) | (kind == ADAPT_HEAD_SAGE ? HEAD_SELF : 0);
+}
+
 void
 adapt_init(struct adapt *a, const struct adapt_opts *o, struct pretrained *pt,
 	   struct adapt_data *ds, struct prof *prof)
@@ -139,7 +149,19 @@ adapt_init(struct adapt *a, const struct adapt_opts *o, struct pretrained *pt,
 	a->hid = o->head_width;
 	const real *A = o->attributes || o->attr_only ? ds->A : NULL;
 	int64_t din = (o->attr_only ? 0 : a->d) + (A ? ds->na : 0);
-	head_shape(&a->hshape, a->d, din, L, a->hid, a->link ? a->hid : a->C, a->C, a->link);
+	/* the heads a run trains: with --head auto both where the labels are
+	 * few (the few-label split), the paper's GCN elsewhere */
+	if (o->head == ADAPT_HEAD_AUTO && o->task == ADAPT_NODE &&
+	    o->split == ADAPT_SPLIT_PER_CLASS) {
+		a->kinds[0] = ADAPT_HEAD_GCN;
+		a->kinds[1] = ADAPT_HEAD_SAGE;
+		a->nkinds = 2;
+	} else {
+		a->kinds[0] = o->head == ADAPT_HEAD_SAGE ? ADAPT_HEAD_SAGE : ADAPT_HEAD_GCN;
+		a->nkinds = 1;
+	}
+	head_shape(&a->hshape, a->d, din, L, a->hid, a->link ? a->hid : a->C, a->C,
+		   head_flags(a, a->kinds[0]));
 	hbuf_init(&a->hb, &a->hshape, a->N, !o->attr_only, A, ds->na);
 	a->NI = ds->nitems;
 	graph_init(&a->gtr);
@@ -172,6 +194,8 @@ adapt_init(struct adapt *a, const struct adapt_opts *o, struct pretrained *pt,
 	a->va = xmallocarray((size_t)a->NI + (size_t)o->nval + 1, sizeof *a->va);
 	a->te = xmallocarray((size_t)a->NI + (size_t)o->ntest + 1, sizeof *a->te);
 	a->bestlg = xmallocarray((size_t)(a->NI * a->C), sizeof *a->bestlg);
+	if (a->nkinds > 1)
+		a->altlg = xmallocarray((size_t)(a->NI * a->C), sizeof *a->altlg);
 	/* item logits and their gradient: the node rows themselves, or graphs */
 	a->glg =
 	    o->task == ADAPT_GRAPH ? xmallocarray((size_t)(a->NI * a->C), sizeof *a->glg) : NULL;
@@ -187,8 +211,19 @@ adapt_init(struct adapt *a, const struct adapt_opts *o, struct pretrained *pt,
 	a->pr.at_most = 1; /* early stopping may end a run sooner */
 	a->kept_run = -1;
 	if (o->save_model) {
+		/* the heads' parameters: room for the larger of those tried */
+		struct head hs;
+		head_shape(&hs, a->d, din, L, a->hid, a->hshape.Cout, a->C,
+			   head_flags(a, a->kinds[a->nkinds - 1]));
+		a->nh = hs.n;
 		a->snapM = xmallocarray((size_t)M->n, sizeof *a->snapM);
 		a->keepM = xmallocarray((size_t)M->n, sizeof *a->keepM);
+		a->snapH = xmallocarray((size_t)a->nh, sizeof *a->snapH);
+		a->keepH = xmallocarray((size_t)a->nh, sizeof *a->keepH);
+		if (a->nkinds > 1) {
+			a->altM = xmallocarray((size_t)M->n, sizeof *a->altM);
+			a->altH = xmallocarray((size_t)a->nh, sizeof *a->altH);
+		}
 	}
 }
 
@@ -216,6 +251,9 @@ adapt_free(struct adapt *a)
 	free(a->snapH);
 	free(a->keepM);
 	free(a->keepH);
+	free(a->altM);
+	free(a->altH);
+	free(a->altlg);
 	graph_free(&a->gtr);
 	hbuf_free(&a->hb);
 	free(a->trained);
@@ -310,6 +348,18 @@ adapt_split_run(struct adapt *a, int run)
 		/* --train-fraction: the loss sees a share of them */
 		int keep = (int)lround(o->train_fraction * a->ntr);
 		a->ntr = keep < 1 ? 1 : keep;
+	} else if (o->split == ADAPT_SPLIT_PER_CLASS) {
+		int64_t ntr, nva, nte;
+		split_per_class_val(ds->y, ds->g.n, ds->C, o->train_per_class, o->train_fraction,
+				    a->rr, a->tr, &ntr, a->va, &nva, a->te, &nte);
+		if (ntr < 1 || nva < 1 || nte < 1)
+			die("%" PRId64 " labelled nodes: too few for the few-label split (--split "
+			    "per-class: %" PRId64 " training, %" PRId64 " validation and %" PRId64
+			    " test nodes; a class needs 3 nodes for one of each)",
+			    ds->nlab, ntr, nva, nte);
+		a->ntr = (int)ntr;
+		a->nva = (int)nva;
+		a->nte = (int)nte;
 	} else {
 		struct split_sizes sz = { .per_class = o->train_per_class,
 					  .nval = o->nval,
@@ -466,32 +516,35 @@ train_epoch(struct adapt *a, struct head *h, int it)
 	prof_mark(a->prof, PH_ADAM);
 }
 
-/* --save-model: the head's size, known once the first run's head is made */
+/* Exchange two buffers. */
 static void
-keep_shape(struct adapt *a, const struct head *h)
+swap_buf(real **x, real **y)
 {
-	a->nh = h->n;
-	a->snapH = xmallocarray((size_t)h->n, sizeof *a->snapH);
-	a->keepH = xmallocarray((size_t)h->n, sizeof *a->keepH);
+	real *t = *x;
+	*x = *y;
+	*y = t;
 }
 
-void
-adapt_train_run(struct adapt *a, int run, struct adapt_result *res)
+/* One head of a run, from the run's initial encoder (encoder_start())
+ * and the state of a->rr: epochs until --epochs or --patience; its best
+ * epoch into bt, its logits into a->bestlg (and its parameters into
+ * a->snapM, a->snapH).  Returns the epochs run. */
+static int
+train_head(struct adapt *a, int run, int kind, struct best *bt)
 {
 	const struct adapt_opts *o = a->o;
 	struct adapt_data *ds = a->ds;
 	model *M = a->M;
 	struct hbuf *hb = &a->hb;
 	struct head h;
-	struct best bt = { .acc = -1, .loss = INFINITY, .ep = 0 };
 	int ep;
 
-	progress_start(&a->pr, "epochs", o->epochs, "run %d/%d", run + 1, o->first_run + o->runs);
+	progress_start(&a->pr, "epochs", o->epochs, "run %d/%d%s%s", run + 1,
+		       o->first_run + o->runs, a->nkinds > 1 ? ", head " : "",
+		       a->nkinds > 1 ? adapt_head_name[kind] : "");
 	encoder_start(a);
-	head_init(&h, a->d, a->hshape.din, M->cfg.layers, a->hid, a->hshape.Cout, a->C, a->link,
-		  a->rr);
-	if (o->save_model && !a->snapH)
-		keep_shape(a, &h);
+	head_init(&h, a->d, a->hshape.din, M->cfg.layers, a->hid, a->hshape.Cout, a->C,
+		  head_flags(a, kind), a->rr);
 	/*
 	 * Iteration it evaluates the parameters after it - 1 epochs of
 	 * training, then trains epoch it from the same encoder pass.
@@ -517,17 +570,60 @@ adapt_train_run(struct adapt *a, int run, struct adapt_result *res)
 			       fe = mean_row_norm(hb->Fm, a->N, a->d);
 			hb->es = fa > 0 && fe > 0 ? (real)(fa / fe) : 1;
 		}
-		if (ep > 0 && eval_epoch(a, &h, ep, &bt)) /* evaluation: no dropout */
+		if (ep > 0 && eval_epoch(a, &h, ep, bt)) /* evaluation: no dropout */
 			break;
 		train_epoch(a, &h, it);
 	}
-	a->n_runs++;
 	progress_done(&a->pr);
 	head_free(&h);
-	res->epochs = ep;
-	res->best_epoch = bt.ep;
-	res->val_acc = bt.acc;
-	res->val_loss = bt.loss;
+	return ep;
+}
+
+/* Exchange the best logits and snapshots of the head just trained with
+ * those kept of the other (--head auto). */
+static void
+swap_alt(struct adapt *a)
+{
+	swap_buf(&a->bestlg, &a->altlg);
+	swap_buf(&a->snapM, &a->altM);
+	swap_buf(&a->snapH, &a->altH);
+}
+
+void
+adapt_train_run(struct adapt *a, int run, struct adapt_result *res)
+{
+	struct best bt[2] = { { .acc = -1, .loss = INFINITY, .ep = 0 },
+			      { .acc = -1, .loss = INFINITY, .ep = 0 } };
+	int ep[2] = { 0, 0 }, k = 0;
+	real es[2] = { 1, 1 };
+	size_t n = 0;
+
+	res->heads[0] = 0;
+	for (int i = 0; i < a->nkinds; i++) {
+		if (i > 0) /* the first head's best kept aside */
+			swap_alt(a);
+		/* the sage head draws from a stream of its own, alone or not */
+		if (a->kinds[i] == ADAPT_HEAD_SAGE)
+			rng_reseed(a->rr, a->o->c.seed, rng_mix((uint64_t)run, ADAPT_HEAD_STREAM));
+		ep[i] = train_head(a, run, a->kinds[i], &bt[i]);
+		es[i] = a->hb.es;
+		if (a->nkinds > 1 && n < sizeof res->heads)
+			n += (size_t)snprintf(res->heads + n, sizeof res->heads - n,
+					      "%s%s %.6f %.6f", i ? ", " : "",
+					      adapt_head_name[a->kinds[i]], bt[i].acc, bt[i].loss);
+	}
+	if (a->nkinds > 1) { /* the better best epoch; ties: the first */
+		k = bt[1].acc > bt[0].acc || (bt[1].acc == bt[0].acc && bt[1].loss < bt[0].loss);
+		if (!k)
+			swap_alt(a);
+		a->hb.es = es[k];
+	}
+	a->n_runs++;
+	res->head = a->kinds[k];
+	res->epochs = ep[k];
+	res->best_epoch = bt[k].ep;
+	res->val_acc = bt[k].acc;
+	res->val_loss = bt[k].loss;
 }
 
 /*
@@ -651,6 +747,9 @@ adapt_write_predictions(struct adapt *a, int run, gs_file *out, gs_rec *rec,
 		gs_attr_set(rec, "features", a->stage);
 	if (o->attributes)
 		gs_attr_setf(rec, "encoder_scale", "%.6g", (double)a->hb.es);
+	gs_attr_set(rec, "head", adapt_head_name[res->head]);
+	if (res->heads[0])
+		gs_attr_set(rec, "heads", res->heads);
 	run_attrs(rec, res->epochs, res->best_epoch, a->ntr, res->val_acc, a->lp);
 	adapt_emit(o, ds, out, rec);
 }
@@ -692,17 +791,11 @@ adapt_emit(const struct adapt_opts *o, const struct adapt_data *ds, gs_file *out
 void
 adapt_keep_run(struct adapt *a, int run, const struct adapt_result *res)
 {
-	real *t;
-
 	if (a->kept_run >= 0 && (res->val_acc < a->kept_acc ||
 				 (res->val_acc == a->kept_acc && res->val_loss >= a->kept_loss)))
 		return;
-	t = a->keepM;
-	a->keepM = a->snapM;
-	a->snapM = t;
-	t = a->keepH;
-	a->keepH = a->snapH;
-	a->snapH = t;
+	swap_buf(&a->keepM, &a->snapM);
+	swap_buf(&a->keepH, &a->snapH);
 	a->kept_run = run;
 	a->kept_acc = res->val_acc;
 	a->kept_loss = res->val_loss;
@@ -710,6 +803,7 @@ adapt_keep_run(struct adapt *a, int run, const struct adapt_result *res)
 	a->kept_best = res->best_epoch;
 	a->kept_ntr = a->ntr;
 	a->kept_es = a->hb.es;
+	a->kept_head = res->head;
 }
 
 /*
@@ -752,7 +846,11 @@ adapt_write_model(const struct adapt *a, const struct pretrained *pt, gs_file *m
 			   : o->random_above ? "pretrained-below"
 					     : "pretrained");
 	ac.freeze = o->no_pretrain ? -1 : o->freeze;
-	adapted_record(rec, &s, a->M, a->keepM, &ac, &a->hshape, a->keepH);
+	ac.head = (char *)adapt_head_name[a->kept_head];
+	struct head hs; /* the kept run's head */
+	head_shape(&hs, a->d, a->hshape.din, a->M->cfg.layers, a->hid, a->hshape.Cout, a->C,
+		   head_flags(a, a->kept_head));
+	adapted_record(rec, &s, a->M, a->keepM, &ac, &hs, a->keepH);
 	gs_attr_set(rec, "dataset", ds->name);
 	gs_attr_setf(rec, "seed", "%" PRIu64, o->c.seed);
 	gs_attr_setf(rec, "runs", "%d..%d", o->first_run, o->first_run + o->runs - 1);
@@ -826,16 +924,75 @@ adapt_fit_split(struct adapt_opts *o, const struct adapt_data *ds)
 				  .ntest = o->ntest,
 				  .fraction = o->train_fraction };
 
-	if (!split_fit_sizes(ds->y, ds->g.n, ds->C, &sz))
+	if (o->task != ADAPT_NODE || o->split_set || o->split_given ||
+	    !split_fit_sizes(ds->y, ds->g.n, ds->C, &sz))
 		return;
-	o->train_per_class = sz.per_class;
-	o->nval = sz.nval;
-	o->ntest = sz.ntest;
+	/* the counts of any run: those of run 0 */
+	int64_t n = ds->g.n, ntr, nva, nte;
+	int32_t *tr = xmallocarray((size_t)n + 1, sizeof *tr),
+		*va = xmallocarray((size_t)n + 1, sizeof *va),
+		*te = xmallocarray((size_t)n + 1, sizeof *te);
+	gsl_rng *r = rng_new(o->c.seed, 0);
+	split_per_class_val(ds->y, n, ds->C, o->train_per_class, o->train_fraction, r, tr, &ntr, va,
+			    &nva, te, &nte);
+	gsl_rng_free(r);
+	free(tr);
+	free(va);
+	free(te);
+	o->split = ADAPT_SPLIT_PER_CLASS;
 	snprintf(o->split_note, sizeof o->split_note,
-		 "%" PRId64 " labelled nodes: %d of each "
-		 "class for training, %d for validation and %d for testing (the paper's 20, 500 "
-		 "and 1000 do not fit; --train-per-class, --val and --test choose)",
-		 ds->nlab, sz.per_class, o->nval, o->ntest);
+		 "%" PRId64 " labelled nodes: the paper's 20 of each class, 500 and 1000 do not "
+		 "fit; the few-label split instead (--split per-class): %" PRId64
+		 " for training and %" PRId64 " for validation (at most %d of each class "
+		 "between them), %" PRId64
+		 " for testing (--split, --train-per-class, --val and --test choose)",
+		 ds->nlab, ntr, nva, o->train_per_class, nte);
+}
+
+/* The validation items of a run of the node or graph task (the fewest
+ * of any run), o's split as adapt_fit_split() left it. */
+static int64_t
+validation_items(const struct adapt_opts *o, const struct adapt_data *ds)
+{
+	int64_t n = o->task == ADAPT_GRAPH ? ds->ng : ds->g.n, nv = o->nval, a, b;
+	int32_t *x = xmallocarray((size_t)n + 1, sizeof *x),
+		*v = xmallocarray((size_t)n + 1, sizeof *v),
+		*t = xmallocarray((size_t)n + 1, sizeof *t);
+
+	if (o->task == ADAPT_GRAPH) { /* the smallest of the folds */
+		int ntr, nva, nte;
+		for (int r = 0; r < FOLDS; r++) {
+			split_cv_run(ds->y, n, ds->C, FOLDS, o->c.seed, r, x, &ntr, v, &nva, t,
+				     &nte);
+			nv = r == 0 || nva < nv ? nva : nv;
+		}
+	} else if (o->split == ADAPT_SPLIT_PER_CLASS) { /* the same count in every run */
+		gsl_rng *r = rng_new(o->c.seed, 0);
+		split_per_class_val(ds->y, n, ds->C, o->train_per_class, o->train_fraction, r, x,
+				    &a, v, &nv, t, &b);
+		gsl_rng_free(r);
+	}
+	free(x);
+	free(v);
+	free(t);
+	return nv;
+}
+
+void
+adapt_fit_schedule(struct adapt_opts *o, const struct adapt_data *ds)
+{
+	if (o->schedule_given || (o->task != ADAPT_NODE && o->task != ADAPT_GRAPH))
+		return;
+	int64_t nv = validation_items(o, ds);
+	if (nv >= ADAPT_FEW_VAL)
+		return;
+	o->epochs = ADAPT_FEW_EPOCHS;
+	o->patience = ADAPT_FEW_PATIENCE;
+	snprintf(o->schedule_note, sizeof o->schedule_note,
+		 "%" PRId64 " validation %s a run, fewer than %d: at most %d epochs, patience %d "
+		 "(--epochs and --patience choose)",
+		 nv, o->task == ADAPT_GRAPH ? "graphs" : "nodes", ADAPT_FEW_VAL, o->epochs,
+		 o->patience);
 }
 
 void
@@ -852,6 +1009,7 @@ adapt_opts_init(struct adapt_opts *o)
 	o->lr = 0.005;
 	o->wd = 5e-4;
 	o->dropout = 0.5;
+	o->head = ADAPT_HEAD_AUTO;
 	o->train_per_class = 20;
 	o->nval = 500;
 	o->ntest = 1000;

@@ -31,6 +31,25 @@
 #include "split.h"
 #include "stream.h"
 
+/* The node task's splits (--split) and their names; NULL ends the list.
+ * planetoid: --train-per-class nodes of each class, then --val and --test
+ * others; per-class: linprobe --train-per-class's split, the validation
+ * nodes taken out of the training nodes (split_per_class_val()). */
+enum { ADAPT_SPLIT_PLANETOID = 0, ADAPT_SPLIT_PER_CLASS };
+extern const char *const adapt_split_name[];
+
+/* The head's kinds (--head) and their names; NULL ends the list.  gcn:
+ * Kipf's 2-layer GCN (the paper's); sage: each layer also weighs a node's
+ * own row (HEAD_SELF); auto: both with the few-label split, the one of
+ * the better validation score kept, otherwise gcn. */
+enum { ADAPT_HEAD_GCN = 0, ADAPT_HEAD_SAGE, ADAPT_HEAD_AUTO };
+extern const char *const adapt_head_name[];
+
+/* The stream of a run's sage head, alone or beside the GCN (--head auto):
+ * (seed, rng_mix(run, ADAPT_HEAD_STREAM)); the GCN draws on from the
+ * split's, as it always did. */
+#define ADAPT_HEAD_STREAM 0x68656164ULL /* "head" */
+
 /* gcn-adapt's options: the tool parses them, the runs read them. */
 struct adapt_opts {
 	struct copt c;
@@ -42,8 +61,14 @@ struct adapt_opts {
 	int task;		 /* ADAPT_NODE, ADAPT_LINK, ADAPT_GRAPH, ADAPT_LINKPRED */
 	int no_pretrain, freeze, runs, first_run, epochs, patience, head_width, scale, random_above;
 	int train_per_class, nval, ntest, attributes, attr_only, raw_concat;
-	int split_given;      /* --train-per-class, --val or --test was given */
-	char split_note[256]; /* the split followed the graph: said at the end */
+	int split;		 /* node task: ADAPT_SPLIT_PLANETOID or ADAPT_SPLIT_PER_CLASS */
+	int split_set;		 /* --split was given */
+	int head;		 /* ADAPT_HEAD_* */
+	int split_given;	 /* --train-per-class, --val or --test was given */
+	int sizes_given;	 /* --val or --test was given */
+	char split_note[384];	 /* the split followed the graph: said at the end */
+	int schedule_given;	 /* --epochs or --patience was given */
+	char schedule_note[256]; /* the epochs followed the validation items */
 	double lr, wd, dropout, train_fraction;
 	double val_fraction, test_fraction; /* linkpred: the held-out edges */
 	const char *linkpred_opt;	    /* the first option given that only linkpred takes */
@@ -95,8 +120,11 @@ struct adapt {
 	double *sc;		   /* linkpred: (NI) scratch, pair scores for the AUC */
 	int32_t *sy;		   /* linkpred: (NI) scratch, their classes */
 	int64_t N, d, C, hid, NI;
-	struct head hshape; /* the runs' head: its sizes only (head_shape()) */
-	batch b;	    /* the encoder's input (link: of the run) */
+	struct head hshape;   /* the runs' head: its sizes only (head_shape()) */
+	int kinds[2], nkinds; /* the heads each run trains (ADAPT_HEAD_GCN, _SAGE) */
+	real *altlg;	      /* (NI x C) --head auto: bestlg of the other head */
+	real *altM, *altH;    /* --save-model and --head auto: its snapshots */
+	batch b;	      /* the encoder's input (link: of the run) */
 	struct hbuf hb;
 	struct lbuf lb;	       /* link task: the edge decoder's buffers */
 	real *elg;	       /* link: (NI x C) logits of the validation edges */
@@ -119,7 +147,7 @@ struct adapt {
 	 * far (keep), and what the kept run gave */
 	real *snapM, *snapH, *keepM, *keepH;
 	int64_t nh;
-	int kept_run, kept_epochs, kept_best, kept_ntr;
+	int kept_run, kept_epochs, kept_best, kept_ntr, kept_head;
 	double kept_acc, kept_loss;
 	real kept_es;
 };
@@ -128,6 +156,8 @@ struct adapt {
 struct adapt_result {
 	int epochs, best_epoch;
 	double val_acc, val_loss, test_acc; /* linkpred: val and test AUC */
+	int head;			    /* the head kept (ADAPT_HEAD_GCN or _SAGE) */
+	char heads[128];		    /* --head auto: each head's validation scores */
 };
 
 /* The defaults of every option (gcn-adapt(1)); o->c by copt_init(), with
@@ -152,16 +182,33 @@ void adapt_read(struct adapt_data *ds, const struct adapt_opts *o, int nfiles, c
 void adapt_stage(struct pretrained *pt, const struct adapt_opts *o, struct adapt_data *ds);
 
 /*
- * The node task's split sizes follow the graph when none was given
- * (split_fit_sizes()): the paper's 20 nodes of each class, 500 and 1000
- * where they fit, otherwise at most half of each class's nodes for
- * training and the remaining labelled nodes 1:2 for validation and test.
- * A graph too small for them is not refused: o->split_note says what was
- * chosen, for the end of a successful run (a failing one says one line).
- * Given sizes that do not fit stay an error of adapt_split_run().  Time
- * complexity O(n + C).
+ * The node task's split follows the graph when none was given (no
+ * --split, --train-per-class, --val or --test): the paper's 20 nodes of
+ * each class, 500 and 1000 where they fit (split_fit_sizes()), otherwise
+ * the few-label split (--split per-class) with --train-per-class nodes of
+ * each class.  A graph too small for the paper's split is so not refused:
+ * o->split_note says what was chosen, for the end of a successful run (a
+ * failing one says one line).  Given sizes that do not fit stay an error
+ * of adapt_split_run().  Time complexity O(n + C).
  */
 void adapt_fit_split(struct adapt_opts *o, const struct adapt_data *ds);
+
+/* Fewer validation items than this: a longer schedule (adapt_fit_schedule()) */
+#define ADAPT_FEW_VAL 100
+#define ADAPT_FEW_EPOCHS 500
+#define ADAPT_FEW_PATIENCE 100
+
+/*
+ * The schedule follows the labels when neither --epochs nor --patience
+ * was given: where a run validates on fewer than ADAPT_FEW_VAL items (the
+ * node task's split, o->nval or the few-label split's count; the graph
+ * task's smallest fold), a step of the validation accuracy is more than
+ * a point and its best epoch comes later, so --epochs ADAPT_FEW_EPOCHS
+ * and --patience ADAPT_FEW_PATIENCE; o->schedule_note says so for the end
+ * of a successful run.  The link tasks keep theirs.  Call after
+ * adapt_fit_split().  Time complexity O(n + C).
+ */
+void adapt_fit_schedule(struct adapt_opts *o, const struct adapt_data *ds);
 
 /*
  * Everything the runs share, in a: the model's pre-trained values (pt:
@@ -178,7 +225,8 @@ void adapt_free(struct adapt *a);
 
 /*
  * The split of run `run` into a->tr, a->va, a->te: node task,
- * Planetoid's (split_planetoid()); graph task, fold run mod 10 of
+ * Planetoid's (split_planetoid()) or the few-label split
+ * (split_per_class_val(), --split per-class); graph task, fold run mod 10 of
  * stratified 10-fold cross-validation (split_cv_run()); link task, 72/8/20
  * of the labelled edges (split_shares()) and the run's training graph
  * (its training edges and the unlabelled ones) as the encoder's batch;
@@ -194,9 +242,15 @@ void adapt_split_run(struct adapt *a, int run);
  * of the best validation epoch (the higher accuracy, then the lower loss)
  * go to a->bestlg (link prediction: the higher validation AUC, then the
  * lower loss), with --save-model its parameters to a->snapM and
- * a->snapH.  res gets the epochs and the best epoch's scores (not
- * test_acc: adapt_write_predictions() sets it).  Time complexity: epochs
- * times an encoder and head pass.
+ * a->snapH.  With two heads to try (--head auto and the few-label split)
+ * each starts from the run's initial encoder, and the one of the better
+ * best epoch, by the same order (ties: the first, gcn), is the run's; the
+ * sage head draws from stream (seed, rng_mix(run, ADAPT_HEAD_STREAM)),
+ * alone or not, so that a run of --head auto is, to the byte, the run of
+ * the head it keeps alone.  res
+ * gets the head, the epochs and the best epoch's scores (not test_acc:
+ * adapt_write_predictions() sets it).  Time complexity: epochs times an
+ * encoder and head pass, for each head tried.
  */
 void adapt_train_run(struct adapt *a, int run, struct adapt_result *res);
 

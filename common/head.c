@@ -20,54 +20,58 @@ glorot(real *W, int64_t in, int64_t out, gsl_rng *r)
 		W[i] = (real)((2 * gsl_rng_uniform(r) - 1) * b);
 }
 
-/* The sizes of the HEAD_NT tensors in layout order (head_tensors()). */
+/* The shapes of the HEAD_NT tensors in layout order (head_tensors()); a
+ * tensor the head does not have is 0 x 0. */
 static void
-tensor_sizes(int64_t *sz, int64_t d, int64_t din, int L, int64_t hid, int64_t Cout, int64_t C,
-	     int link)
+tensor_shapes(int64_t sh[HEAD_NT][2], const struct head *h)
 {
-	int64_t s[HEAD_NT] = { d,
-			       L,
-			       din * hid,
-			       hid,
-			       hid * Cout,
-			       Cout,
-			       link ? 2 * hid * hid : 0,
-			       link ? hid : 0,
-			       link ? hid * C : 0,
-			       link ? C : 0 };
-	memcpy(sz, s, sizeof s);
+	int64_t k = h->link ? 1 : 0, s = h->self ? 1 : 0;
+	const int64_t t[HEAD_NT][2] = { { 1, h->d },
+					{ 1, h->L },
+					{ h->din, h->hid },
+					{ 1, h->hid },
+					{ h->hid, h->Cout },
+					{ 1, h->Cout },
+					{ 2 * h->hid * k, h->hid },
+					{ k, h->hid },
+					{ h->hid * k, h->C },
+					{ k, h->C },
+					{ h->din * s, h->hid },
+					{ h->hid * s, h->Cout } };
+	memcpy(sh, t, sizeof t);
 }
 
 void
 head_shape(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Cout, int64_t C,
-	   int link)
+	   int flags)
 {
-	int64_t sz[HEAD_NT];
+	int64_t sh[HEAD_NT][2];
 	memset(h, 0, sizeof *h);
-	tensor_sizes(sz, d, din, L, hid, Cout, C, link);
 	h->d = d;
 	h->din = din;
 	h->hid = hid;
 	h->Cout = Cout;
 	h->C = C;
 	h->L = L;
-	h->link = link;
+	h->link = (flags & HEAD_LINK) != 0;
+	h->self = (flags & HEAD_SELF) != 0;
+	tensor_shapes(sh, h);
 	for (int i = 0; i < HEAD_NT; i++)
-		h->n += sz[i];
+		h->n += sh[i][0] * sh[i][1];
 }
 
 void
 head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Cout, int64_t C,
-	  int link, gsl_rng *r)
+	  int flags, gsl_rng *r)
 {
-	int64_t sz[HEAD_NT];
+	int64_t sh[HEAD_NT][2];
 	int64_t off = 0;
-	real **pp[HEAD_NT] = { &h->alpha, &h->psi, &h->W1, &h->b1, &h->W2,
-			       &h->b2,	  &h->W3,  &h->b3, &h->W4, &h->b4 };
-	real **gg[HEAD_NT] = { &h->galpha, &h->gpsi, &h->gW1, &h->gb1, &h->gW2,
-			       &h->gb2,	   &h->gW3,  &h->gb3, &h->gW4, &h->gb4 };
-	head_shape(h, d, din, L, hid, Cout, C, link);
-	tensor_sizes(sz, d, din, L, hid, Cout, C, link);
+	real **pp[HEAD_NT] = { &h->alpha, &h->psi, &h->W1, &h->b1, &h->W2, &h->b2,
+			       &h->W3,	  &h->b3,  &h->W4, &h->b4, &h->S1, &h->S2 };
+	real **gg[HEAD_NT] = { &h->galpha, &h->gpsi, &h->gW1, &h->gb1, &h->gW2, &h->gb2,
+			       &h->gW3,	   &h->gb3,  &h->gW4, &h->gb4, &h->gS1, &h->gS2 };
+	head_shape(h, d, din, L, hid, Cout, C, flags);
+	tensor_shapes(sh, h);
 	h->p = xcalloc((size_t)h->n, sizeof *h->p);
 	h->g = xcalloc((size_t)h->n, sizeof *h->g);
 	h->m = xcalloc((size_t)h->n, sizeof *h->m);
@@ -75,7 +79,7 @@ head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Co
 	for (int i = 0; i < HEAD_NT; i++) {
 		*pp[i] = h->p + off;
 		*gg[i] = h->g + off;
-		off += sz[i];
+		off += sh[i][0] * sh[i][1];
 	}
 	for (int64_t i = 0; i < d; i++)
 		h->alpha[i] = 1;
@@ -84,33 +88,37 @@ head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Co
 	/* Glorot uniform as in Kipf's GCN; biases 0 */
 	glorot(h->W1, din, hid, r);
 	glorot(h->W2, hid, Cout, r);
-	if (link) {
+	if (h->link) {
 		glorot(h->W3, 2 * hid, hid, r);
 		glorot(h->W4, hid, C, r);
+	}
+	if (h->self) {
+		glorot(h->S1, din, hid, r);
+		glorot(h->S2, hid, Cout, r);
 	}
 }
 
 int
 head_tensors(const struct head *h, struct head_tensor *t)
 {
-	static const char *const name[HEAD_NT] = { "head.mix.alpha", "head.mix.psi", "head.gcn1.W",
-						   "head.gcn1.b",    "head.gcn2.W",  "head.gcn2.b",
-						   "head.link1.W",   "head.link1.b", "head.link2.W",
-						   "head.link2.b" };
-	/* the shapes, in head_init()'s layout order */
-	const int64_t shape[HEAD_NT][2] = {
-		{ 1, h->d },	     { 1, h->L },    { h->din, h->hid },     { 1, h->hid },
-		{ h->hid, h->Cout }, { 1, h->Cout }, { 2 * h->hid, h->hid }, { 1, h->hid },
-		{ h->hid, h->C },    { 1, h->C }
+	static const char *const name[HEAD_NT] = {
+		"head.mix.alpha", "head.mix.psi", "head.gcn1.W",  "head.gcn1.b",
+		"head.gcn2.W",	  "head.gcn2.b",  "head.link1.W", "head.link1.b",
+		"head.link2.W",	  "head.link2.b", "head.gcn1.S",  "head.gcn2.S"
 	};
-	int n = h->link ? HEAD_NT : 6;
-	int64_t off = 0;
-	for (int i = 0; i < n; i++) {
-		t[i].name = name[i];
-		t[i].rows = shape[i][0];
-		t[i].cols = shape[i][1];
-		t[i].off = off;
-		off += shape[i][0] * shape[i][1];
+	int64_t sh[HEAD_NT][2], off = 0;
+	int n = 0;
+
+	tensor_shapes(sh, h);
+	for (int i = 0; i < HEAD_NT; i++) { /* the head's own: those not 0 x 0 */
+		if (sh[i][0] * sh[i][1] == 0)
+			continue;
+		t[n].name = name[i];
+		t[n].rows = sh[i][0];
+		t[n].cols = sh[i][1];
+		t[n].off = off;
+		off += sh[i][0] * sh[i][1];
+		n++;
 	}
 	return n;
 }
@@ -254,6 +262,16 @@ add_row(real *restrict y, const real *restrict x, int64_t n)
 		y[j] += x[j];
 }
 
+/* Y += X S (N x o) through T (N x o) as scratch: a layer's own-rows term
+ * (HEAD_SELF). */
+static void
+add_product(real *Y, real *T, const real *X, const real *S, int64_t N, int64_t i, int64_t o)
+{
+	lin_fwd(T, X, S, NULL, N, i, o);
+	for (int64_t r = 0; r < N; r++)
+		add_row(Y + r * o, T + r * o, o);
+}
+
 void
 head_freeze(model *M, const batch *b, mws *w, struct hbuf *hb, int from, int embed)
 {
@@ -327,8 +345,11 @@ head_forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb, 
 	}
 	if (r)
 		dropout(hb->Fd, hb->m1, F, N * din, p, r);
-	lin_fwd(hb->t1, r ? hb->Fd : F, h->W1, NULL, N, din, hid);
+	const real *X1 = r ? hb->Fd : F;
+	lin_fwd(hb->t1, X1, h->W1, NULL, N, din, hid);
 	csr_spmm(hb->Y1, b->rp, b->ci, b->av, hb->t1, N, hid, 0);
+	if (h->self) /* the nodes' own rows: Y1 += X1 S1 */
+		add_product(hb->Y1, hb->t1, X1, h->S1, N, din, hid);
 	for (int64_t i = 0; i < N; i++) {
 		const real *restrict y1 = hb->Y1 + i * hid, *restrict b1 = h->b1;
 		real *restrict z1 = hb->Z1 + i * hid;
@@ -340,8 +361,11 @@ head_forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb, 
 	}
 	if (r)
 		dropout(hb->Z1d, hb->m2, hb->Z1, N * hid, p, r);
-	lin_fwd(hb->t2, r ? hb->Z1d : hb->Z1, h->W2, NULL, N, hid, Cout);
+	const real *X2 = r ? hb->Z1d : hb->Z1;
+	lin_fwd(hb->t2, X2, h->W2, NULL, N, hid, Cout);
 	csr_spmm(hb->lg, b->rp, b->ci, b->av, hb->t2, N, Cout, 0);
+	if (h->self)
+		add_product(hb->lg, hb->t2, X2, h->S2, N, hid, Cout);
 	for (int64_t i = 0; i < N; i++)
 		add_row(hb->lg + i * Cout, h->b2, Cout);
 }
@@ -354,8 +378,15 @@ head_gcn_backward(model *M, struct head *h, const batch *b, struct hbuf *hb, dou
 	/* logits = Â t2 + b2, t2 = Z1d W2 */
 	for (int64_t i = 0; i < N; i++)
 		add_row(h->gb2, hb->dlg + i * Cout, Cout);
+	/* the own rows' part first, while Z1d still holds the layer's input:
+	 * gS2 += Z1d^T dlg, and its share of d(Z1d) into t1 (free here) */
+	if (h->self)
+		lin_bwd(hb->t1, h->gS2, NULL, hb->dlg, hb->Z1d, h->S2, N, hid, Cout, 0);
 	csr_spmm(hb->t2, b->rp, b->ci, b->av, hb->dlg, N, Cout, 0);
 	lin_bwd(hb->Z1d, h->gW2, NULL, hb->t2, hb->Z1d, h->W2, N, hid, Cout, 0);
+	if (h->self)
+		for (int64_t i = 0; i < N; i++)
+			add_row(hb->Z1d + i * hid, hb->t1 + i * hid, hid);
 	/* hb->Z1d now holds d(Z1d); through dropout and relu into dY1 */
 	{
 		real *restrict y1 = hb->Y1;
@@ -371,9 +402,13 @@ head_gcn_backward(model *M, struct head *h, const batch *b, struct hbuf *hb, dou
 	int64_t din = hb->din;
 	if (!hb->use_enc) { /* attributes only: nothing below W1 */
 		lin_bwd(NULL, h->gW1, NULL, hb->t1, hb->Fd, h->W1, N, din, hid, 0);
+		if (h->self)
+			lin_bwd(NULL, h->gS1, NULL, hb->Y1, hb->Fd, h->S1, N, din, hid, 0);
 		return;
 	}
 	lin_bwd(hb->dF, h->gW1, NULL, hb->t1, hb->Fd, h->W1, N, din, hid, 0);
+	if (h->self) /* Y1 holds d(Y1): gS1 += Fd^T dY1, dF += dY1 S1^T */
+		lin_bwd(hb->dF, h->gS1, NULL, hb->Y1, hb->Fd, h->S1, N, din, hid, 1);
 	/* the encoder's columns, through dropout, into Fm */
 	real es = hb->es;
 	for (int64_t i = 0; i < N; i++) {

@@ -5,7 +5,9 @@
  *
  *   F      = alpha * sum_l softmax(psi)_l H_l   (the encoder's H_1..H_L),
  *            with the node attributes appended when given
- *   out    = Â relu(Â drop(F) W1 + b1) W2 + b2 (dropout on both inputs)
+ *   out    = Â relu(Â drop(F) W1 + b1) W2 + b2 (dropout on both inputs);
+ *            with HEAD_SELF each layer also weighs the node's own row,
+ *            Â X W + X S + b (S1, S2: the head kind "sage")
  *   node   out (N x C) are the logits
  *   graph  the logits of a graph are the mean of its nodes' rows
  *   link   h = relu(out) (N x hid); an edge's logits are
@@ -24,16 +26,22 @@
 #include "model.h"
 #include "nn.h"
 
-#define HEAD_NT 10
+#define HEAD_NT 12
+
+/* head_init()'s and head_shape()'s flags: HEAD_LINK adds the link
+ * decoder (the link task), HEAD_SELF the weights S1, S2 of the nodes' own
+ * rows. */
+#define HEAD_LINK 1
+#define HEAD_SELF 2
 #define LCHUNK 16384 /* edges per decoder pass: bounds its memory */
 
 struct head {
 	int64_t n;
 	int64_t d, din, hid, Cout, C; /* the sizes head_init() or head_shape() was given */
-	int L, link;
+	int L, link, self;
 	real *p, *g, *m, *v;
-	real *alpha, *psi, *W1, *b1, *W2, *b2, *W3, *b3, *W4, *b4;
-	real *galpha, *gpsi, *gW1, *gb1, *gW2, *gb2, *gW3, *gb3, *gW4, *gb4;
+	real *alpha, *psi, *W1, *b1, *W2, *b2, *W3, *b3, *W4, *b4, *S1, *S2;
+	real *galpha, *gpsi, *gW1, *gb1, *gW2, *gb2, *gW3, *gb3, *gW4, *gb4, *gS1, *gS2;
 };
 
 /* Buffers of one forward/backward pass of the head over N nodes. */
@@ -66,17 +74,19 @@ struct lbuf {
 /*
  * Parameters for encoder width d, head input width din, L blocks, hidden
  * width hid, GCN output width Cout (C for node and graph tasks, hid for
- * the link task, whose decoder of C classes is added when link is set).
- * Glorot-uniform weights from r, zero biases, alpha 1, psi 0; with r NULL
- * the weights are 0 too, for a caller that loads saved values.
+ * the link task, whose decoder of C classes is added with the flag
+ * HEAD_LINK), and with HEAD_SELF the weights of the nodes' own rows.
+ * Glorot-uniform weights from r (W1, W2, then W3, W4, then S1, S2: a head
+ * without the last draws as before them), zero biases, alpha 1, psi 0;
+ * with r NULL the weights are 0 too, for a caller that loads saved values.
  */
 void head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Cout, int64_t C,
-	       int link, gsl_rng *r);
+	       int flags, gsl_rng *r);
 /* The sizes alone (h->n and those head_init() takes), every pointer NULL:
  * the shape of a head made later, for hbuf_init() and a model's record;
  * head_free() is not needed.  Time complexity: O(1). */
 void head_shape(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Cout, int64_t C,
-		int link);
+		int flags);
 void head_free(struct head *h);
 
 /* A parameter tensor of the head: its name in an adapted model's record
@@ -90,11 +100,12 @@ struct head_tensor {
 /*
  * The head's tensors in layout order, into t[0..HEAD_NT): head.mix.alpha
  * (1 x d), head.mix.psi (1 x L), head.gcn1.W (din x hid), head.gcn1.b
- * (1 x hid), head.gcn2.W (hid x Cout), head.gcn2.b (1 x Cout) and, for the
+ * (1 x hid), head.gcn2.W (hid x Cout), head.gcn2.b (1 x Cout); for the
  * link task, head.link1.W (2 hid x hid: the rows of h_u, then those of
  * h_v), head.link1.b (1 x hid), head.link2.W (hid x C), head.link2.b
- * (1 x C).  A layer computes x W + b, W being (in x out).  Returns the
- * count (6, or 10 with the link decoder); the tensors tile h->p exactly.
+ * (1 x C); with HEAD_SELF, head.gcn1.S (din x hid) and head.gcn2.S
+ * (hid x Cout).  A layer computes x W + b, W being (in x out).  Returns
+ * the count (6, 8, 10 or 12); the tensors tile h->p exactly.
  * Time complexity: O(1).
  */
 int head_tensors(const struct head *h, struct head_tensor *t);

@@ -514,6 +514,7 @@ adapted_cfg_default(struct adapted_cfg *a)
 	a->encoder_scale = 1;
 	a->scale = xstrdup("minmax");
 	a->init = xstrdup("pretrained");
+	a->head = xstrdup("gcn");
 }
 
 void
@@ -524,7 +525,8 @@ adapted_cfg_free(struct adapted_cfg *a)
 	free(a->label);
 	free(a->scale);
 	free(a->init);
-	a->task = a->class_values = a->label = a->scale = a->init = NULL;
+	free(a->head);
+	a->task = a->class_values = a->label = a->scale = a->init = a->head = NULL;
 }
 
 size_t
@@ -542,6 +544,7 @@ adapted_schema(struct adapted_cfg *a, struct cfg_key *k)
 		{ "adapt.run", CFG_INT, &a->run, 0, 1e9, NULL },
 		{ "adapt.init", CFG_STRING, &a->init, 0, 0, NULL },
 		{ "adapt.freeze", CFG_INT, &a->freeze, -1, MODEL_MAXL, NULL },
+		{ "adapt.head", CFG_STRING, &a->head, 0, 0, NULL },
 	};
 	size_t n = sizeof keys / sizeof keys[0];
 	memcpy(k, keys, sizeof keys);
@@ -584,6 +587,11 @@ adapted_check(const struct adapted_cfg *a, const char *where, char *msg, size_t 
 	if (strcmp(a->scale, "minmax") != 0 && strcmp(a->scale, "log") != 0) {
 		snprintf(msg, len, "%s: config: adapt.scale '%.40s': expected minmax or log", where,
 			 a->scale);
+		return -1;
+	}
+	if (strcmp(a->head, "gcn") != 0 && strcmp(a->head, "sage") != 0) {
+		snprintf(msg, len, "%s: config: adapt.head '%.40s': expected gcn or sage", where,
+			 a->head);
 		return -1;
 	}
 	if (!(a->encoder_scale > 0)) {
@@ -652,14 +660,16 @@ adapted_read(model *M, struct train_settings *s, struct adapted_cfg *a, struct h
 			      .Cout = link ? hid : C,
 			      .C = C,
 			      .L = M->cfg.layers,
-			      .link = link };
+			      .link = link,
+			      .self = strcmp(a->head, "sage") == 0 };
 	int nh = head_tensors(&shape, ht);
 	for (int i = 0; i < nh; i++)
 		if (!check_param(r, ht[i].name, ht[i].rows, ht[i].cols, where, msg, msglen)) {
 			model_free(M);
 			return -1;
 		}
-	head_init(h, d, shape.din, shape.L, hid, shape.Cout, C, link, NULL);
+	head_init(h, d, shape.din, shape.L, hid, shape.Cout, C,
+		  (link ? HEAD_LINK : 0) | (shape.self ? HEAD_SELF : 0), NULL);
 	for (int i = 0; i < nh; i++)
 		if (load_param(h->p + ht[i].off, r, ht[i].name, ht[i].rows, ht[i].cols, where, msg,
 			       msglen) != 0) {

@@ -150,6 +150,7 @@ struct adapted_cfg {
 	long long run;	      /* the run saved */
 	char *init;	      /* the run's initial encoder: pretrained, random, ... */
 	long long freeze;     /* its fix-tune boundary (-1: everything trained) */
+	char *head;	      /* the head's kind: "gcn" or "sage" (HEAD_SELF) */
 };
 
 #define ADAPT_SCHEMA_MAX 16

@@ -38,38 +38,68 @@ permutation(gsl_rng *r, int32_t *perm, int64_t n)
 	}
 }
 
+/* How many items of each class get which role (assign()): k[c] the
+ * first role's, -1 for a class in none; of those, the first v[c] are
+ * validation items, and of the rest only the first t[c] keep the first
+ * role (the others none); v or t NULL: none of that. */
+struct quota {
+	int64_t *k, *v, *t;
+};
+
 /*
- * Run `run`'s permutation of all n items from stream (seed, run); in its
- * order, the first k[c] items of class c get role `first` (1 training, 2
- * test) and its other items the other role; classes with k[c] < 0 and
- * items without a class get none.  train and test come back ascending.
+ * A permutation of all n items from r; in its order, class c's first
+ * q->k[c] items get role `first` (1 training, 2 test), but for the
+ * validation (3) and unused (0) items of q, and the class's other items
+ * the other role; items without a class get none.  train, val and test
+ * come back ascending (val and nval may be NULL when q->v is).
  */
 static void
-assign(const int32_t *y, int64_t n, int64_t *k, int first, uint64_t seed, int run, int32_t *train,
-       int64_t *ntrain, int32_t *test, int64_t *ntest)
+assign(const int32_t *y, int64_t n, const struct quota *q, int first, gsl_rng *r, int32_t *train,
+       int64_t *ntrain, int32_t *val, int64_t *nval, int32_t *test, int64_t *ntest)
 {
 	int32_t *perm = xmallocarray((size_t)n + 1, sizeof *perm);
-	uint8_t *role = xcalloc((size_t)n + 1, 1); /* 0 none, 1 train, 2 test */
-	gsl_rng *r = rng_new(seed, (uint64_t)run);
+	uint8_t *role = xcalloc((size_t)n + 1, 1); /* 0 none, 1 train, 2 test, 3 val */
+	int64_t *k = q->k, *v = q->v, *t = q->t;
 
 	permutation(r, perm, n);
 	for (int64_t i = 0; i < n; i++) {
-		int32_t v = perm[i], c = y[v];
+		int32_t u = perm[i], c = y[u];
 		if (c < 0 || k[c] < 0)
 			continue;
-		role[v] = k[c] > 0 ? (uint8_t)first : (uint8_t)(3 - first);
+		role[u] = k[c] > 0 ? (uint8_t)first : (uint8_t)(3 - first);
+		if (k[c] > 0 && v && v[c] > 0) {
+			role[u] = 3;
+			v[c]--;
+		} else if (k[c] > 0 && t && t[c]-- <= 0) {
+			role[u] = 0;
+		}
 		if (k[c] > 0)
 			k[c]--;
 	}
 	*ntrain = *ntest = 0;
-	for (int64_t v = 0; v < n; v++) /* ascending */
-		if (role[v] == 1)
-			train[(*ntrain)++] = (int32_t)v;
-		else if (role[v] == 2)
-			test[(*ntest)++] = (int32_t)v;
-	gsl_rng_free(r);
+	if (nval)
+		*nval = 0;
+	for (int64_t u = 0; u < n; u++) /* ascending */
+		if (role[u] == 1)
+			train[(*ntrain)++] = (int32_t)u;
+		else if (role[u] == 2)
+			test[(*ntest)++] = (int32_t)u;
+		else if (role[u] == 3)
+			val[(*nval)++] = (int32_t)u;
 	free(role);
 	free(perm);
+}
+
+/* assign() from stream (seed, run), without validation items. */
+static void
+assign_run(const int32_t *y, int64_t n, int64_t *k, int first, uint64_t seed, int run,
+	   int32_t *train, int64_t *ntrain, int32_t *test, int64_t *ntest)
+{
+	gsl_rng *r = rng_new(seed, (uint64_t)run);
+	struct quota q = { k, NULL, NULL };
+
+	assign(y, n, &q, first, r, train, ntrain, NULL, NULL, test, ntest);
+	gsl_rng_free(r);
 }
 
 void
@@ -84,9 +114,19 @@ split_holdout(const int32_t *y, int64_t n, int C, double frac, uint64_t seed, in
 		long long k = llround(frac * (double)cnt[c]);
 		want[c] = cnt[c] < 2 ? -1 : k < 1 ? 1 : k > cnt[c] - 1 ? cnt[c] - 1 : k;
 	}
-	assign(y, n, want, 2, seed, run, train, ntrain, test, ntest);
+	assign_run(y, n, want, 2, seed, run, train, ntrain, test, ntest);
 	free(want);
 	free(cnt);
+}
+
+/* The training items of each class of a few-label split (counts: the
+ * class sizes, replaced): min(per, n_c - 1), or -1 for a class of fewer
+ * than two items. */
+static void
+per_class_counts(int64_t *cnt, int C, int64_t per)
+{
+	for (int c = 0; c < C; c++)
+		cnt[c] = cnt[c] < 2 ? -1 : per < cnt[c] ? per : cnt[c] - 1;
 }
 
 void
@@ -96,10 +136,32 @@ split_per_class(const int32_t *y, int64_t n, int C, int64_t per, uint64_t seed, 
 	int64_t *cnt = xmallocarray((size_t)C + 1, sizeof *cnt);
 
 	split_class_counts(y, n, C, cnt);
-	for (int c = 0; c < C; c++)
-		cnt[c] = cnt[c] < 2 ? -1 : per < cnt[c] ? per : cnt[c] - 1;
-	assign(y, n, cnt, 1, seed, run, train, ntrain, test, ntest);
+	per_class_counts(cnt, C, per);
+	assign_run(y, n, cnt, 1, seed, run, train, ntrain, test, ntest);
 	free(cnt);
+}
+
+void
+split_per_class_val(const int32_t *y, int64_t n, int C, int64_t per, double fraction, gsl_rng *r,
+		    int32_t *train, int64_t *ntrain, int32_t *val, int64_t *nval, int32_t *test,
+		    int64_t *ntest)
+{
+	int64_t *k = xmallocarray((size_t)C + 1, sizeof *k);
+	int64_t *v = xmallocarray((size_t)C + 1, sizeof *v);
+	int64_t *t = xmallocarray((size_t)C + 1, sizeof *t);
+	struct quota q = { k, v, t };
+
+	split_class_counts(y, n, C, k);
+	per_class_counts(k, C, per);
+	for (int c = 0; c < C; c++) {
+		v[c] = k[c] < 2 ? 0 : k[c] / SPLIT_VAL_SHARE > 1 ? k[c] / SPLIT_VAL_SHARE : 1;
+		long long keep = llround(fraction * (double)(k[c] - v[c]));
+		t[c] = keep < 1 ? 1 : keep;
+	}
+	assign(y, n, &q, 1, r, train, ntrain, val, nval, test, ntest);
+	free(t);
+	free(v);
+	free(k);
 }
 
 void

@@ -58,6 +58,28 @@ void split_holdout(const int32_t *y, int64_t n, int C, double frac, uint64_t see
 void split_per_class(const int32_t *y, int64_t n, int C, int64_t per, uint64_t seed, int run,
 		     int32_t *train, int64_t *ntrain, int32_t *test, int64_t *ntest);
 
+/* A few-label split's validation items: one in SPLIT_VAL_SHARE of each
+ * class's training items. */
+#define SPLIT_VAL_SHARE 4
+
+/*
+ * split_per_class() with validation items taken out of the training
+ * items (gcn-adapt --split per-class), drawn from r: with r in the state
+ * of stream (seed, run) (rng_new(), rng_reseed()), the training and
+ * validation items together are split_per_class()'s training items and
+ * the test items its test items.  Of class c's k_c training items, in
+ * the permutation's order, the first floor(k_c / SPLIT_VAL_SHARE), but at
+ * least one where k_c >= 2, are validation items (val, *nval); of the
+ * others the first round(fraction * their count), at least one, are
+ * training items, and the rest (fraction < 1) are in no part, so that
+ * the validation and test items do not change with the fraction.  r
+ * advances past the permutation (n draws), so a caller may draw on from
+ * it.  Arrays as split_holdout(), val of n.  Time complexity O(n + C).
+ */
+void split_per_class_val(const int32_t *y, int64_t n, int C, int64_t per, double fraction,
+			 gsl_rng *r, int32_t *train, int64_t *ntrain, int32_t *val, int64_t *nval,
+			 int32_t *test, int64_t *ntest);
+
 /*
  * Stratified K-fold assignment of n items with classes y (negative: none)
  * of C classes, drawn from r: the items in the order of a random

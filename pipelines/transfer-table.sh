@@ -2,13 +2,18 @@
 # transfer-table.sh - the transfer benchmark's table (transfer.mk): for each
 # dataset and protocol, every arm's micro-F1 (mean ± sd over the runs) and
 # the pre-trained arm's paired difference to each baseline with its 95%
-# t-interval (evalf1 --baseline), a gain where the interval is above 0.
-#   sh transfer-table.sh DIR TITLE MODEL    markdown on stdout
-# DIR holds pred/SET--ARM--PROTO.gs (the probe) and tune/SET--ARM.gs (the
-# fine-tuning); MODEL is the model under test, named in the header.
+# t-interval (evalf1 --baseline), a gain where the interval is above 0;
+# then each fine-tuning cell against the probe of the same arm on the
+# same items.
+#   sh transfer-table.sh DIR TITLE MODEL CELL...    markdown on stdout
+# DIR holds pred/SET--ARM--PROTO.gs (the probe) and tune/SET--ARM--PROTO.gs
+# (the fine-tuning); each CELL names the pre-trained arm's file of a row,
+# relative to DIR (pred/cora--pre--few.gs), in the table's order; MODEL is
+# the model under test, named in the header.
 set -eu
-[ $# -eq 3 ] || { echo "usage: sh transfer-table.sh DIR TITLE MODEL" >&2; exit 2; }
+[ $# -ge 4 ] || { echo "usage: sh transfer-table.sh DIR TITLE MODEL CELL..." >&2; exit 2; }
 dir=$1 title=$2 model=$3
+shift 3
 EVALF1=${BIN:+$BIN/}evalf1
 # the baselines, and with TR_TABLE_ARMS others (candidates.sh: ref)
 arms=${TR_TABLE_ARMS:-rand feat featlog refex}
@@ -22,12 +27,14 @@ name() {
 	refex) echo "hand-made (ReFeX)" ;;
 	esac
 }
-pname() {
-	case $1 in
-	few) echo "probe, 20 a class" ;;
-	many) echo "probe, 80/20" ;;
-	folds) echo "probe, 10 folds" ;;
-	tune) echo "fine-tuning" ;;
+pname() {	# pname pred|tune PROTO
+	case $1.$2 in
+	pred.few) echo "probe, 20 a class" ;;
+	pred.many) echo "probe, 80/20" ;;
+	pred.folds) echo "probe, 10 folds" ;;
+	tune.few) echo "fine-tuning, 20 a class" ;;
+	tune.folds) echo "fine-tuning, 10 folds" ;;
+	tune.paper) echo "fine-tuning, gcn-adapt's split" ;;
 	esac
 }
 # mean ± sd of a predictions file, in %
@@ -43,6 +50,14 @@ diff_cell() {
 			s = sprintf("%+.1f [%+.1f, %+.1f]", 100 * $6, 100 * $8, 100 * $9)
 			printf "%s", g ? "**" s "**" : l ? "_" s "_" : s }'
 }
+# a cell of a file that may be missing
+maybe() {	# maybe FUNC FILE [BASELINE]
+	if [ -e "$2" ] && { [ $# -lt 3 ] || [ -e "$3" ]; }; then
+		printf ' %s |' "$("$@")"
+	else
+		printf ' – |'
+	fi
+}
 
 echo "# $title"
 echo
@@ -50,7 +65,7 @@ echo "Model under test: \`$model\`. Micro-F1 in %, mean ± sd over the runs;"
 echo "each difference is the pre-trained arm's minus the baseline's, run by"
 echo "run on the same splits, with its 95% paired t-interval: **bold** where"
 echo "the interval is above 0 (a gain), _italic_ where it is below 0 (a loss)."
-echo "Arms: $(for a in pre $arms; do printf '%s = %s; ' "$a" "$(name $a)"; done)see"
+echo "Arms: $(for a in pre $arms; do printf '%s = %s; ' "$a" "$(name "$a")"; done)see"
 echo "pipelines/README.md (The transfer benchmark) for what each one is."
 echo
 printf '| dataset | protocol | pre |'
@@ -60,22 +75,41 @@ echo
 printf '|---|---|---|'
 for a in $arms; do printf -- '---|---|'; done
 echo
-for f in "$dir"/pred/*--pre--*.gs "$dir"/tune/*--pre.gs; do
-	[ -e "$f" ] || continue
-	b=$(basename "$f" .gs)
-	set_=${b%%--*}
-	case $f in
-	*/tune/*) proto=tune; at() { echo "$dir/tune/$set_--$1.gs"; } ;;
-	*) proto=${b##*--}; at() { echo "$dir/pred/$set_--$1--$proto.gs"; } ;;
-	esac
-	printf '| %s | %s | %s |' "$set_" "$(pname "$proto")" "$(cell "$f")"
-	for a in $arms; do
-		g=$(at "$a")
-		if [ -e "$g" ]; then printf ' %s |' "$(cell "$g")"; else printf ' – |'; fi
-	done
-	for a in $arms; do
-		g=$(at "$a")
-		if [ -e "$g" ]; then printf ' %s |' "$(diff_cell "$f" "$g")"; else printf ' – |'; fi
+tuned=
+for c in "$@"; do
+	f=$dir/$c
+	b=$(basename "$c" .gs)
+	kind=${c%%/*} set_=${b%%--*} proto=${b##*--}
+	[ "$kind" = pred ] || tuned="$tuned $c"
+	printf '| %s | %s | %s |' "$set_" "$(pname "$kind" "$proto")" "$(cell "$f")"
+	for a in $arms; do maybe cell "$dir/$kind/$set_--$a--$proto.gs"; done
+	for a in $arms; do maybe diff_cell "$f" "$dir/$kind/$set_--$a--$proto.gs"; done
+	echo
+done
+# fine-tuning against the probe of the same arm, on the same items: the
+# protocols they share (few, folds)
+rows=
+for c in $tuned; do
+	b=$(basename "$c" .gs)
+	set_=${b%%--*} proto=${b##*--}
+	[ -e "$dir/pred/$set_--pre--$proto.gs" ] || continue
+	if [ -z "$rows" ]; then
+		echo
+		echo "Fine-tuning against the linear probe of the same arm, on the same"
+		echo "test items run by run (the probe's split; the fine-tuning's"
+		echo "validation items are drawn from its training items): the difference"
+		echo "is the fine-tuning's minus the probe's, with its 95% paired t-interval."
+		echo
+		echo "| dataset | protocol | pre, tuned | pre, probe | tuned − probe | rand, tuned | rand, probe | tuned − probe |"
+		echo "|---|---|---|---|---|---|---|---|"
+		rows=1
+	fi
+	printf '| %s | %s |' "$set_" "$(pname tune "$proto")"
+	for a in pre rand; do
+		t=$dir/tune/$set_--$a--$proto.gs p=$dir/pred/$set_--$a--$proto.gs
+		maybe cell "$t"
+		maybe cell "$p"
+		maybe diff_cell "$t" "$p"
 	done
 	echo
 done

@@ -72,18 +72,22 @@ enum {
 	OPT_FEATURES_TIMEOUT,
 	OPT_TSV,
 	OPT_TEST_FRACTION,
-	OPT_VAL_FRACTION
+	OPT_VAL_FRACTION,
+	OPT_SPLIT,
+	OPT_HEAD
 };
 
 #define SYNOPSIS \
 	"gcn-adapt [-qt] [-j threads] [-l level] [-o file] [-s seed]\n" \
 	"                 [--allow-features-command] [--attr-only] [--attributes] [--dropout p]\n" \
 	"                 [--epochs n] [--features stage] [--features-timeout s]\n" \
-	"                 [--first-run r] [--freeze k] [--head-width n] [--label name]\n" \
+	"                 [--first-run r] [--freeze k] [--head gcn|sage|auto]\n" \
+	"                 [--head-width n] [--label name]\n" \
 	"                 [--lr x] [--model file] [--no-pretrain] [--patience n]\n" \
 	"                 [--precision p] [--predict] [--progress] [--random-above] [--raw-concat]\n" \
 	"                 [--runs n] [--save-model file] [--scale minmax|log]\n" \
-	"                 [--task node|link|graph|linkpred] [--test n] [--test-fraction x]\n" \
+	"                 [--split planetoid|per-class] [--task node|link|graph|linkpred]\n" \
+	"                 [--test n] [--test-fraction x]\n" \
 	"                 [--train-fraction x] [--train-per-class n] [--tsv] [--val n]\n" \
 	"                 [--val-fraction x] [file ...]"
 
@@ -98,6 +102,7 @@ static const struct option longopts[] = {
 	{ "features-timeout", required_argument, NULL, OPT_FEATURES_TIMEOUT },
 	{ "first-run", required_argument, NULL, OPT_FIRST_RUN },
 	{ "freeze", required_argument, NULL, OPT_FREEZE },
+	{ "head", required_argument, NULL, OPT_HEAD },
 	{ "head-width", required_argument, NULL, OPT_HEAD_WIDTH },
 	{ "hidden", required_argument, NULL, OPT_HIDDEN },
 	{ "label", required_argument, NULL, OPT_LABEL },
@@ -112,6 +117,7 @@ static const struct option longopts[] = {
 	{ "runs", required_argument, NULL, OPT_RUNS },
 	{ "save-model", required_argument, NULL, OPT_SAVE_MODEL },
 	{ "scale", required_argument, NULL, OPT_SCALE },
+	{ "split", required_argument, NULL, OPT_SPLIT },
 	{ "task", required_argument, NULL, OPT_TASK },
 	{ "tsv", no_argument, NULL, OPT_TSV },
 	{ "test", required_argument, NULL, OPT_TEST },
@@ -146,6 +152,10 @@ usage(FILE *f, const struct adapt_opts *o)
 	    "      --first-run R       number the runs from R: runs R..R+N-1 of a longer set [0]\n"
 	    "      --freeze K          fix E and the bottom K blocks (-1: fix nothing) [0]\n"
 	    "  -h, --help              this help\n"
+	    "      --head KIND         the head: gcn (the paper's 2-layer GCN), sage (each\n"
+	    "                          layer also weighs a node's own row) or auto (both\n"
+	    "                          with the few-label split, the better on validation\n"
+	    "                          kept; gcn elsewhere) [auto]\n"
 	    "      --head-width N      width of the GCN head's hidden layer [%d]\n"
 	    "      --hidden            refused: gcn-train's encoder width d; see --head-width\n"
 	    "  -j, --threads N         threads [all cores]\n"
@@ -173,6 +183,10 @@ usage(FILE *f, const struct adapt_opts *o)
 	    "                          validation accuracy (encoder and head) to FILE\n"
 	    "  -s, --seed N            random seed; run r draws from stream (seed, r) [0]\n"
 	    "      --scale MODE        input features: minmax (the paper's) or log [minmax]\n"
+	    "      --split SPLIT       node task: planetoid (--train-per-class, --val, --test)\n"
+	    "                          or per-class (linprobe --train-per-class's: the rest\n"
+	    "                          tested, validation taken from the training nodes)\n"
+	    "                          [planetoid where the paper's sizes fit, else per-class]\n"
 	    "  -t, --text              write the text form\n"
 	    "      --task TASK         node, link or graph classification, or linkpred (link\n"
 	    "                          prediction) [node; --predict: the model's]\n"
@@ -262,6 +276,13 @@ check(struct adapt_opts *o)
 			  o->save_model, o->model);
 	if (o->raw_concat && !o->attributes)
 		die_usage("--raw-concat is for --attributes");
+	if (o->split_set && o->task != ADAPT_NODE)
+		die_usage("--split is for the node task; --task %s has its own split",
+			  adapt_task_name[o->task]);
+	if (o->split == ADAPT_SPLIT_PER_CLASS && o->sizes_given)
+		die_usage(
+		    "--split per-class tests every labelled node not drawn for training and "
+		    "validates on a quarter of those: --val and --test are for --split planetoid");
 	check_linkpred(o);
 	if (o->attr_only && (o->attributes || o->no_pretrain || o->model))
 		die_usage(
@@ -296,6 +317,7 @@ set_option(struct adapt_opts *o, int ch, char **argv)
 		break;
 	case OPT_EPOCHS:
 		o->epochs = (int)opt_ll(optarg, 1, 1000000, "--epochs");
+		o->schedule_given = 1;
 		break;
 	case OPT_FEATURES:
 		if (!*optarg)
@@ -313,6 +335,9 @@ set_option(struct adapt_opts *o, int ch, char **argv)
 		break;
 	case OPT_FREEZE:
 		o->freeze = (int)opt_ll(optarg, -1, MODEL_MAXL, "--freeze");
+		break;
+	case OPT_HEAD:
+		o->head = opt_keyword(optarg, adapt_head_name, "--head");
 		break;
 	case OPT_HEAD_WIDTH:
 		o->head_width = (int)opt_ll(optarg, 1, 65536, "--head-width");
@@ -343,6 +368,7 @@ set_option(struct adapt_opts *o, int ch, char **argv)
 		break;
 	case OPT_PATIENCE:
 		o->patience = (int)opt_ll(optarg, 1, 1000000, "--patience");
+		o->schedule_given = 1;
 		break;
 	case OPT_PRECISION:
 		if (gemm_precision_parse(optarg) < 0)
@@ -368,13 +394,17 @@ set_option(struct adapt_opts *o, int ch, char **argv)
 		if ((o->scale = features_scale_mode(optarg)) < 0)
 			die_usage("--scale: '%s': expected minmax or log", optarg);
 		break;
+	case OPT_SPLIT:
+		o->split = opt_keyword(optarg, adapt_split_name, "--split");
+		o->split_set = 1;
+		break;
 	case OPT_TASK:
 		o->task = opt_keyword(optarg, adapt_task_name, "--task");
 		o->task_set = 1;
 		break;
 	case OPT_TEST:
 		o->ntest = (int)opt_ll(optarg, 1, 1 << 30, "--test");
-		o->split_given = 1;
+		o->split_given = o->sizes_given = 1;
 		break;
 	case OPT_TEST_FRACTION:
 		o->test_fraction = opt_double(optarg, 1e-9, 1 - 1e-9, "--test-fraction");
@@ -389,7 +419,7 @@ set_option(struct adapt_opts *o, int ch, char **argv)
 		break;
 	case OPT_VAL:
 		o->nval = (int)opt_ll(optarg, 1, 1 << 30, "--val");
-		o->split_given = 1;
+		o->split_given = o->sizes_given = 1;
 		break;
 	case OPT_VAL_FRACTION:
 		o->val_fraction = opt_double(optarg, 1e-9, 1 - 1e-9, "--val-fraction");
@@ -463,8 +493,8 @@ adapt_main(struct adapt_opts *o, int argc, char **argv)
 	pretrained_load(&pt, o->model);
 	memset(&ds, 0, sizeof ds);
 	adapt_read(&ds, o, argc - optind, argv + optind);
-	if (o->task == ADAPT_NODE && !o->split_given)
-		adapt_fit_split(o, &ds);
+	adapt_fit_split(o, &ds);
+	adapt_fit_schedule(o, &ds);
 	adapt_stage(&pt, o, &ds);
 	adapt_init(&a, o, &pt, &ds, &prof);
 	out = o->tsv ? NULL : gs_open_out(&o->c, argc, argv);
@@ -488,8 +518,10 @@ adapt_main(struct adapt_opts *o, int argc, char **argv)
 		if (o->save_model)
 			adapt_keep_run(&a, run, &res);
 		if (copt_show_progress(&o->c))
-			warnx_("run %d/%d: %d epochs (best %d), val %s%.3f, test %s%.3f", run + 1,
-			       o->first_run + o->runs, res.epochs, res.best_epoch,
+			warnx_("run %d/%d: %s%s%d epochs (best %d), val %s%.3f, test %s%.3f",
+			       run + 1, o->first_run + o->runs,
+			       a.nkinds > 1 ? adapt_head_name[res.head] : "",
+			       a.nkinds > 1 ? " head, " : "", res.epochs, res.best_epoch,
 			       a.lp ? "AUC " : "", res.val_acc, a.lp ? "AUC " : "", res.test_acc);
 	}
 	if (mf)
@@ -508,6 +540,8 @@ adapt_main(struct adapt_opts *o, int argc, char **argv)
 		       o->save_model, a.kept_run, a.kept_acc, o->runs, o->runs == 1 ? "" : "s");
 	if (o->split_note[0] && !o->c.quiet) /* at the end, likewise */
 		warnx_("%s", o->split_note);
+	if (o->schedule_note[0] && !o->c.quiet)
+		warnx_("%s", o->schedule_note);
 	if (o->shipped && !o->c.quiet) /* at the end: a failing run says one line */
 		warnx_("model: %s (the shipped model%s; --model to choose another)", o->model,
 		       o->no_pretrain ? ", its configuration for --no-pretrain" : "");

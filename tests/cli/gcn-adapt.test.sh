@@ -61,11 +61,79 @@ expect_err 1 "gcn-adapt --model $T/model.gs $T/g.gs" "no 'label' tensor"
 expect_err 1 "gcn-adapt --model $T/model.gs --label cluster --train-per-class 500 $T/g.gs" "fewer than --train-per-class"
 expect_err 1 "gcn-adapt --model $T/model.gs $A --test 5000 $T/g.gs" "too few"
 # no split counts given, 600 nodes: the paper's 20 a class, 500 and 1000
-# do not fit, so the split follows the graph (60 training, 180 and 360)
-expect 0 "gcn-adapt -j 2 --model $T/model.gs --label cluster --runs 1 --epochs 3 -s 1 -t -o $T/auto.txt $T/g.gs 2>$T/auto.err"
-check "grep -q '^gcn-adapt: 600 labelled nodes: 20 of each class for training, 180 for validation and 360 for testing' $T/auto.err &&
-	grep -q '^@tensor .*name=predictions rows=360 .*train_labels=60 ' $T/auto.txt" \
-	"a graph too small for the paper's split: 20 a class, the rest 1:2 for validation and test"
+# do not fit, so the split follows the graph: the few-label split of
+# --split per-class, 20 a class (a quarter of them validation), the rest
+# tested
+expect 0 "gcn-adapt -j 2 --model $T/model.gs --label cluster --runs 2 --epochs 3 -s 1 -t -o $T/auto.txt $T/g.gs 2>$T/auto.err"
+check "grep -q '^gcn-adapt: 600 labelled nodes: the paper.s 20 of each class, 500 and 1000 do not fit; the few-label split instead (--split per-class): 45 for training and 15 for validation (at most 20 of each class between them), 540 for testing' $T/auto.err &&
+	[ \$(grep -c '^@tensor .*name=predictions rows=540 .*train_labels=45 ' $T/auto.txt) = 2 ]" \
+	"a graph too small for the paper's split: 20 a class, a quarter of them for validation, the rest tested"
+expect 0 "gcn-adapt -j 2 --model $T/model.gs --label cluster --split per-class --runs 2 --epochs 3 -s 1 -t -o $T/pc.txt $T/g.gs"
+strip "$T/auto.txt" >"$T/pa"
+strip "$T/pc.txt" >"$T/pb"
+same "$T/pa" "$T/pb" "--split per-class: the split the graph chose"
+# its test nodes are linprobe --train-per-class 20's, run by run
+ti() { awk '/^@tensor/ { r++ } !/^[#@]/ { print r, $1 }' "$1" | sort; }
+expect 0 "nodefeat -q $T/g.gs | linprobe -q --tensor features --label cluster --train-per-class 20 -s 1 --runs 2 --C 1 -t -o $T/probe.txt"
+ti "$T/probe.txt" >"$T/probe.items"
+ti "$T/pc.txt" >"$T/pc.items"
+check "cmp -s $T/pc.items $T/probe.items && [ \$(grep -c . $T/pc.items) = 1080 ] && grep -q 'train_labels=60\$' $T/probe.txt" \
+	"--split per-class: the probe's test nodes, run by run; its 60 training nodes are ours and our validation's"
+# --train-fraction: fewer training nodes, the same test nodes
+expect 0 "gcn-adapt -j 2 --model $T/model.gs --label cluster --split per-class --train-fraction 0.4 --runs 2 --epochs 3 -s 1 -t -o $T/pcf.txt $T/g.gs"
+ti "$T/pcf.txt" >"$T/pcf.items"
+check "cmp -s $T/pcf.items $T/probe.items && [ \$(grep -c 'train_labels=18 ' $T/pcf.txt) = 2 ]" \
+	"--split per-class --train-fraction 0.4: 6 of the 15 a class trained, the same test nodes"
+# --head auto (the default) with the few-label split: both heads in every
+# run, each's validation scores said, the better kept; the GCN is the
+# --head gcn run itself where it is kept (the same stream), and --head
+# sage the second head's
+check "[ \$(grep -c '^@tensor .*name=predictions .* head=\(gcn\|sage\) heads=\"gcn 0\.[0-9]* [0-9.]*, sage [01]\.[0-9]* [0-9.]*\"' $T/pc.txt) = 2 ]" \
+	"--head auto: each run says the head kept and both heads' validation scores"
+check "awk '/^@tensor/ { h = \$0; sub(/.* heads=\"gcn /, \"\", h); split(h, v, /[ ,\"]+/)
+	k = (v[4] > v[1] || (v[4] == v[1] && v[5] < v[2])) ? \"sage\" : \"gcn\"
+	if (\$0 !~ \"head=\" k \" \") bad++; n++ } END { exit bad || n != 2 }' $T/pc.txt" \
+	"--head auto: the head of the better validation accuracy, ties to the lower loss, is kept"
+expect 0 "gcn-adapt -j 2 --model $T/model.gs --label cluster --split per-class --head gcn --runs 2 --epochs 3 -s 1 -t -o $T/hg.txt $T/g.gs"
+expect 0 "gcn-adapt -j 2 --model $T/model.gs --label cluster --split per-class --head sage --runs 2 --epochs 3 -s 1 -t -o $T/hs.txt $T/g.gs"
+check "! grep -q 'heads=' $T/hg.txt $T/hs.txt && [ \$(grep -c ' head=gcn ' $T/hg.txt) = 2 ] && [ \$(grep -c ' head=sage ' $T/hs.txt) = 2 ]" \
+	"--head gcn, --head sage: one head, named"
+# run by run, the auto run's predictions are those of the head it kept
+# trained alone (the GCN from the split's stream, the sage head from its own)
+rows() { awk -v r="$2" '/^@tensor/ { on = $0 ~ " id=" r " " } on && !/^[@#]/' "$1"; }
+hok=1
+for r in 0 1; do
+	k=$(awk -v r="$r" '/^@tensor/ && $0 ~ " id=" r " " { sub(/.* head=/, ""); sub(/ .*/, ""); print }' "$T/pc.txt")
+	rows "$T/pc.txt" "$r" >"$T/ra"
+	rows "$T/h$(echo "$k" | cut -c1).txt" "$r" >"$T/rb"
+	[ -s "$T/ra" ] && cmp -s "$T/ra" "$T/rb" || hok=0
+done
+check "[ $hok = 1 ]" "--head auto: each run's predictions, to the byte, those of the head it kept alone"
+# the paper's split: the GCN alone, as before
+check "[ \$(grep -c ' head=gcn ' $T/pre.txt) = 3 ] && ! grep -q 'heads=' $T/pre.txt" "the paper's split: the GCN head, alone"
+# a saved sage head labels the graph as its run did
+expect 0 "gcn-adapt -j 2 --model $T/model.gs --label cluster --split per-class --head sage --runs 2 --epochs 3 -s 1 -t -o $T/hs2.txt --save-model $T/hs-ad.gs $T/g.gs"
+expect 0 "gcn-adapt --predict -j 2 --model $T/hs-ad.gs -t $T/g.gs >$T/hs-lab.txt"
+kr=$(gzip -dcf "$T/hs-ad.gs" | grep -ao 'adapt.run: [0-9]*' | cut -d ' ' -f 2)
+rows "$T/hs2.txt" "$kr" | awk '{ print $1, $3, $4 }' | sort >"$T/hs-run"
+awk '/^@tensor/ { on = 1; next } on && !/^[@#]/ { print $1, $3, $4 }' "$T/hs-lab.txt" | sort >"$T/hs-all"
+check "gzip -dcf $T/hs-ad.gs | grep -aq 'adapt.head: \"sage\"' && [ -s $T/hs-run ] &&
+	join $T/hs-run $T/hs-all | awk '\$2 != \$4 || (\$3 - \$5) ^ 2 > 1e-10 { bad++ } END { exit bad || NR != 540 }'" \
+	"--head sage --save-model: adapt.head sage, and --predict gives the saved run's test nodes its predictions"
+expect_err 2 "gcn-adapt --predict --model $T/hs-ad.gs --head gcn $T/g.gs" "--predict applies a saved adapted model: --head is for adaptation"
+expect_err 2 "gcn-adapt --model $T/model.gs --head mlp $T/g.gs" "--head"
+# few validation items (fewer than 100): a longer schedule unless given
+expect 0 "gcn-adapt -j 2 --model $T/model.gs --label cluster --runs 1 -s 1 -t -o $T/long.txt $T/g.gs 2>$T/long.err"
+check "grep -q '^gcn-adapt: 15 validation nodes a run, fewer than 100: at most 500 epochs, patience 100 (--epochs and --patience choose)\$' $T/long.err &&
+	awk '/^@tensor/ { e = \$0; sub(/.* epochs=/, \"\", e); sub(/ .*/, \"\", e); b = \$0; sub(/.* best_epoch=/, \"\", b); sub(/ .*/, \"\", b)
+		ok = e <= 500 && (e == 500 || e - b == 100) } END { exit !ok }' $T/long.txt" \
+	"15 validation nodes: at most 500 epochs, patience 100, said"
+expect 0 "gcn-adapt -j 2 --model $T/model.gs --label cluster --runs 1 --patience 7 -s 1 -o $T/long2.gs $T/g.gs 2>$T/long2.err"
+check "! grep -q 'validation nodes a run' $T/long2.err" "--patience given: the schedule given"
+check "grep -q 'fewer than 100' $T/long.err && ! grep -q 'fewer than 100' $T/auto.err" "--epochs given: no longer schedule"
+expect_err 2 "gcn-adapt --model $T/model.gs --label cluster --split per-class --val 10 $T/g.gs" "--val and --test are for --split planetoid"
+expect_err 2 "gcn-adapt --model $T/model.gs --task graph --split per-class $T/g.gs" "--split is for the node task"
+expect_err 2 "gcn-adapt --model $T/model.gs --split x $T/g.gs" "--split"
 expect 1 "gcn-adapt --model $T/model.gs $A -o /nonexistent/x.gs $T/g.gs"
 
 # node attributes: Cora's bag of words, alone (the attributes-only GCN
@@ -98,6 +166,14 @@ I="$TOP/data/imdb-binary.gs"
 expect 0 "gcn-adapt -q -j 2 --task graph --model $T/model.gs --runs 2 --epochs 15 --head-width 16 -t -o $T/gr.txt $I"
 check "[ \$(grep -c '^@tensor .*name=predictions rows=100 .*task=graph .*classes=2' $T/gr.txt) -eq 2 ]" \
 	"two folds of 100 test graphs each"
+# MUTAG's folds validate on 18 or 19 graphs: the longer schedule; IMDB's
+# 100: the paper's
+expect 0 "gcn-adapt -j 2 --task graph --model $T/model.gs --runs 1 --head-width 8 -o $T/mu.gs $TOP/data/mutag.gs 2>$T/mu.err"
+check "grep -q '^gcn-adapt: 18 validation graphs a run, fewer than 100: at most 500 epochs, patience 100 ' $T/mu.err" \
+	"MUTAG: 18 validation graphs, the longer schedule"
+expect 0 "gcn-adapt -j 2 --task graph --model $T/model.gs --runs 1 --first-run 9 --head-width 8 -o $T/im2.gs $I 2>$T/im2.err"
+check "! grep -q 'validation graphs a run' $T/im2.err && gzip -dcf $T/im2.gs | grep -aq 'epochs=\\(200\\|[0-9]\\|[0-9][0-9]\\|1[0-9][0-9]\\) '" \
+	"IMDB-BINARY: 100 validation graphs, the paper's schedule (at most 200 epochs)"
 check "awk '/^@tensor/ { on = 1; next } /^@/ { on = 0 } on { print \$1 }' $T/gr.txt | sort -n | uniq -d | grep -q . && exit 1 || exit 0" \
 	"no graph is tested in two folds"
 expect 0 "evalf1 $T/gr.txt"

@@ -263,14 +263,17 @@ TM="$TQ/results/transfer.md"
 # a row per set and protocol; every arm's cell a mean ± sd in 0..100 and a
 # paired interval around its difference (the random network's too: its
 # draws are one set of runs)
-check "awk -F ' [|] ' '/^[|] (mutag|roles-ba) [|]/ { n++
+check "awk -F ' [|] ' '/^Fine-tuning against/ { done = 1 } !done && /^[|] (mutag|roles-ba) [|]/ { n++
 	for (i = 3; i <= 7; i++) if (\$i != \"–\" && \$i !~ /^[0-9]+\\.[0-9] ± [0-9]+\\.[0-9]\$/) exit 1
 	for (i = 8; i <= 11; i++) if (\$i != \"–\" && \$i !~ /[-+][0-9]+\\.[0-9] \\[[-+][0-9]+\\.[0-9], [-+][0-9]+\\.[0-9]\\]/) exit 1
 	if (\$8 == \"–\") exit 1 }
 	END { exit n != 4 }' $TM" "transfer: mutag's folds, roles-ba's two probes and its fine-tuning, every arm against the pre-trained"
 check "grep -q '^| mutag | probe, 10 folds | ' $TM && grep -q '^| roles-ba | probe, 20 a class | ' $TM &&
-	grep -q '^| roles-ba | probe, 80/20 | ' $TM && grep -q '^| roles-ba | fine-tuning | .* – | – | – |\$' $TM" \
+	grep -q '^| roles-ba | probe, 80/20 | ' $TM && grep -q '^| roles-ba | fine-tuning, 20 a class | .* – | – | – |\$' $TM" \
 	"transfer: the protocols named, fine-tuning against the random network only"
+# and the fine-tuning against the probe of the same arm, on the probe's items
+check "grep -q '^| roles-ba | fine-tuning, 20 a class | [0-9.]* ± [0-9.]* | [0-9.]* ± [0-9.]* | [-+_*]*[0-9.]* \[.*\][_*]* | [0-9.]* ± [0-9.]* | [0-9.]* ± [0-9.]* | [-+_*]*[0-9.]* \[.*\][_*]* |\$' $TM" \
+	"transfer: the fine-tuning against the probe, pre-trained and random"
 # the random arm: a network drawn anew for every run, from the run's seed
 check "[ \$(ls $TQ/build/transfer/vec/roles-ba--rand-*.gs | wc -l) = 3 ] &&
 	[ \$(ls $TQ/build/transfer/vec/mutag--rand-*.gs | wc -l) = 10 ] &&
@@ -281,7 +284,8 @@ ti() { echo "awk '/^@tensor/ { r++ } !/^[#@]/ { print r, \$1 }' $1 | sort"; }
 check "$(ti "$TQ/build/transfer/pred/roles-ba--pre--few.gs") >$TQ/a && $(ti "$TQ/build/transfer/pred/roles-ba--refex--few.gs") | cmp -s - $TQ/a &&
 	$(ti "$TQ/build/transfer/pred/roles-ba--rand--few.gs") | cmp -s - $TQ/a &&
 	$(ti "$TQ/build/transfer/pred/mutag--pre--folds.gs") >$TQ/b && $(ti "$TQ/build/transfer/pred/mutag--rand--folds.gs") | cmp -s - $TQ/b &&
-	[ \$(grep -c . $TQ/a) -gt 600 ] && [ \$(grep -c . $TQ/b) = 188 ]" "transfer: the arms of a set tested on the same items, run by run"
+	$(ti "$TQ/build/transfer/tune/roles-ba--pre--few.gs") | cmp -s - $TQ/a && $(ti "$TQ/build/transfer/tune/roles-ba--rand--few.gs") | cmp -s - $TQ/a &&
+	[ \$(grep -c . $TQ/a) -gt 600 ] && [ \$(grep -c . $TQ/b) = 188 ]" "transfer: the arms of a set tested on the same items, run by run, fine-tuned too"
 check "$PT -q $TM" "transfer: made, nothing left to do"
 # the feat arm is the model's input: the shipped model's four, and
 # --scale both for a model of stage both; a model whose stage nodefeat

@@ -22,11 +22,12 @@ static const real *
 field(const struct head *h, const char *name)
 {
 	static const char *const names[HEAD_NT] = {
-		"head.mix.alpha", "head.mix.psi", "head.gcn1.W",  "head.gcn1.b",  "head.gcn2.W",
-		"head.gcn2.b",	  "head.link1.W", "head.link1.b", "head.link2.W", "head.link2.b"
+		"head.mix.alpha", "head.mix.psi", "head.gcn1.W",  "head.gcn1.b",
+		"head.gcn2.W",	  "head.gcn2.b",  "head.link1.W", "head.link1.b",
+		"head.link2.W",	  "head.link2.b", "head.gcn1.S",  "head.gcn2.S"
 	};
-	const real *f[HEAD_NT] = { h->alpha, h->psi, h->W1, h->b1, h->W2,
-				   h->b2,    h->W3,  h->b3, h->W4, h->b4 };
+	const real *f[HEAD_NT] = { h->alpha, h->psi, h->W1, h->b1, h->W2, h->b2,
+				   h->W3,    h->b3,  h->W4, h->b4, h->S1, h->S2 };
 	for (int i = 0; i < HEAD_NT; i++)
 		if (strcmp(names[i], name) == 0)
 			return f[i];
@@ -36,15 +37,16 @@ field(const struct head *h, const char *name)
 /* The tensors of a head of these sizes tile its buffer, each where its
  * field points, with the shape head.h documents. */
 static void
-check_tensors(int64_t d, int64_t din, int L, int64_t hid, int64_t C, int link)
+check_tensors(int64_t d, int64_t din, int L, int64_t hid, int64_t C, int flags)
 {
 	struct head h;
 	struct head_tensor t[HEAD_NT];
 	gsl_rng *r = rng_new(1, 0);
+	int link = (flags & HEAD_LINK) != 0, self = (flags & HEAD_SELF) != 0;
 	int64_t Cout = link ? hid : C;
-	head_init(&h, d, din, L, hid, Cout, C, link, r);
+	head_init(&h, d, din, L, hid, Cout, C, flags, r);
 	int n = head_tensors(&h, t);
-	cr_assert_eq(n, link ? 10 : 6);
+	cr_assert_eq(n, 6 + 4 * link + 2 * self);
 	int64_t off = 0;
 	for (int i = 0; i < n; i++) {
 		cr_expect_eq(t[i].off, off, "%s at %lld, want %lld", t[i].name, (long long)t[i].off,
@@ -55,12 +57,15 @@ check_tensors(int64_t d, int64_t din, int L, int64_t hid, int64_t C, int link)
 	}
 	cr_expect_eq(off, h.n, "the tensors cover %lld of %lld values", (long long)off,
 		     (long long)h.n);
-	const int64_t want[10][2] = { { 1, d },	     { 1, L },	  { din, hid },	    { 1, hid },
-				      { hid, Cout }, { 1, Cout }, { 2 * hid, hid }, { 1, hid },
-				      { hid, C },    { 1, C } };
-	for (int i = 0; i < n; i++)
-		cr_expect(t[i].rows == want[i][0] && t[i].cols == want[i][1], "%s is %lld x %lld",
+	const int64_t want[HEAD_NT][2] = { { 1, d },	     { 1, L },	    { din, hid },
+					   { 1, hid },	     { hid, Cout }, { 1, Cout },
+					   { 2 * hid, hid }, { 1, hid },    { hid, C },
+					   { 1, C },	     { din, hid },  { hid, Cout } };
+	for (int i = 0; i < n; i++) {
+		int k = i < 6 || link ? i : i + 4; /* the list skips the link decoder's */
+		cr_expect(t[i].rows == want[k][0] && t[i].cols == want[k][1], "%s is %lld x %lld",
 			  t[i].name, (long long)t[i].rows, (long long)t[i].cols);
+	}
 	head_free(&h);
 	gsl_rng_free(r);
 }
@@ -73,7 +78,34 @@ Test(head, tensors_of_the_node_and_graph_head)
 
 Test(head, tensors_of_the_link_head)
 {
-	check_tensors(8, 8, 3, 6, 5, 1);
+	check_tensors(8, 8, 3, 6, 5, HEAD_LINK);
+}
+
+Test(head, tensors_of_the_sage_head)
+{
+	check_tensors(16, 16, 3, 8, 5, HEAD_SELF);
+	check_tensors(16, 16 + 3, 2, 4, 2, HEAD_SELF);
+	check_tensors(8, 8, 3, 6, 5, HEAD_LINK | HEAD_SELF);
+}
+
+/* a head of the sage kind draws the GCN's weights as a head without it,
+ * then its own */
+Test(head, sage_head_draws_the_gcn_heads_weights_first)
+{
+	struct head a, b;
+	gsl_rng *r = rng_new(3, 0);
+	head_init(&a, 6, 6, 3, 4, 3, 3, 0, r);
+	rng_reseed(r, 3, 0);
+	head_init(&b, 6, 6, 3, 4, 3, 3, HEAD_SELF, r);
+	cr_assert(b.n == a.n + 6 * 4 + 4 * 3);
+	cr_expect(memcmp(a.p, b.p, (size_t)a.n * sizeof *a.p) == 0);
+	int nz = 0;
+	for (int64_t i = a.n; i < b.n; i++)
+		nz += b.p[i] != 0;
+	cr_expect(nz == b.n - a.n, "S1, S2 drawn: %d of %lld nonzero", nz, (long long)(b.n - a.n));
+	head_free(&a);
+	head_free(&b);
+	gsl_rng_free(r);
 }
 
 Test(head, init_without_generator_leaves_weights_zero)

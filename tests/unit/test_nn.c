@@ -1591,6 +1591,9 @@ head_loss(void *p)
 	return head_loss_bwd(p, 0, 0, 0);
 }
 
+/* HEAD_SELF in a test of the sage head (gcn-adapt --head sage), else 0 */
+static int head_self;
+
 /* What a head test runs on: the tiny model and batch, a head, attributes. */
 struct head_fix {
 	model M;
@@ -1613,7 +1616,8 @@ head_ctx_init(struct head_ctx *cc, struct head_fix *f, int task, int attributes)
 	};
 	c.Cout = task == HT_LINK ? c.hid : c.C;
 	f->A = attributes ? rnd(N * na, 0, 1) : NULL;
-	head_init(&f->h, 4, 4 + (f->A ? na : 0), 3, c.hid, c.Cout, c.C, task == HT_LINK, R);
+	head_init(&f->h, 4, 4 + (f->A ? na : 0), 3, c.hid, c.Cout, c.C,
+		  (task == HT_LINK ? HEAD_LINK : 0) | head_self, R);
 	hbuf_init(&c.hb, &f->h, N, 1, f->A, na);
 	for (int64_t i = 0; i < f->h.n; i++) /* nonzero biases, psi, alpha */
 		f->h.p[i] += (real)(0.2 * (gsl_rng_uniform(R) - 0.5));
@@ -1729,6 +1733,22 @@ Test(head, link_task_gradient, .init = setup, .fini = teardown)
 Test(head, link_task_with_attributes_two_blocks_fixed, .init = setup, .fini = teardown)
 {
 	check_head(HT_LINK, 2, 0, 1, 0);
+}
+/* the sage head: each layer's own-rows weights S beside the GCN's */
+Test(head, sage_node_task_gradient, .init = setup, .fini = teardown)
+{
+	head_self = HEAD_SELF;
+	check_head(HT_NODE, 0, 1, 0, 0);
+}
+Test(head, sage_graph_task_gradient_with_attributes, .init = setup, .fini = teardown)
+{
+	head_self = HEAD_SELF;
+	check_head(HT_GRAPH, 1, 0, 1, 0);
+}
+Test(head, sage_node_task_gradient_h0_kept, .init = setup, .fini = teardown)
+{
+	head_self = HEAD_SELF;
+	check_head(HT_NODE, 0, 0, 1, 1);
 }
 Test(head, node_task_gradient_h0_kept, .init = setup, .fini = teardown)
 {

@@ -95,6 +95,56 @@ Test(split, per_class_trains_min_per_and_tests_the_rest)
 		}
 }
 
+/* gcn-adapt --split per-class: the probe's split, its training items
+ * parted into validation and training items, the test items the same */
+Test(split, per_class_val_is_the_probes_split_with_validation_inside)
+{
+	int32_t y[40], tr[40], va[40], te[40], ptr[40], pte[40], tr2[40], va2[40], te2[40];
+	int64_t ntr, nva, nte, nptr, npte, ntr2, nva2, nte2, cv[5] = { 0 }, ct[5] = { 0 };
+	uint8_t in[40] = { 0 };
+	gsl_rng *r = rng_new(7, 3);
+
+	labels40(y);
+	split_per_class(y, 40, 5, 6, 7, 3, ptr, &nptr, pte, &npte);
+	split_per_class_val(y, 40, 5, 6, 1, r, tr, &ntr, va, &nva, te, &nte);
+	cr_assert(nte == npte && memcmp(te, pte, (size_t)nte * sizeof *te) == 0,
+		  "the test items are not the probe's");
+	cr_assert(ntr + nva == nptr, "%ld + %ld items, the probe trains %ld", ntr, nva, nptr);
+	for (int64_t i = 0; i < nptr; i++)
+		in[ptr[i]] = 1;
+	for (int64_t i = 0; i < ntr; i++) {
+		cr_assert(in[tr[i]] == 1 && (i == 0 || tr[i] > tr[i - 1]), "training item %d",
+			  tr[i]);
+		in[tr[i]] = 2;
+		ct[y[tr[i]]]++;
+	}
+	for (int64_t i = 0; i < nva; i++) {
+		cr_assert(in[va[i]] == 1 && (i == 0 || va[i] > va[i - 1]), "validation item %d",
+			  va[i]);
+		in[va[i]] = 2;
+		cv[y[va[i]]]++;
+	}
+	/* trained by the probe: 6, 6, 4, -, 1; a quarter (at least one where
+	 * a class has two) validates: 1, 1, 1, -, 0 */
+	cr_expect(cv[0] == 1 && cv[1] == 1 && cv[2] == 1 && cv[4] == 0,
+		  "validation %ld %ld %ld %ld", cv[0], cv[1], cv[2], cv[4]);
+	cr_expect(ct[0] == 5 && ct[1] == 5 && ct[2] == 3 && ct[4] == 1, "training %ld %ld %ld %ld",
+		  ct[0], ct[1], ct[2], ct[4]);
+	/* a fraction of the training items: the same validation and test items */
+	rng_reseed(r, 7, 3);
+	split_per_class_val(y, 40, 5, 6, 0.5, r, tr2, &ntr2, va2, &nva2, te2, &nte2);
+	cr_expect(nva2 == nva && memcmp(va2, va, (size_t)nva * sizeof *va) == 0);
+	cr_expect(nte2 == nte && memcmp(te2, te, (size_t)nte * sizeof *te) == 0);
+	cr_expect(ntr2 == 3 + 3 + 2 + 1, "round(0.5 n), at least 1: %ld training items", ntr2);
+	for (int64_t i = 0; i < ntr2; i++) {
+		int found = 0;
+		for (int64_t j = 0; j < ntr; j++)
+			found |= tr[j] == tr2[i];
+		cr_expect(found, "item %d trained on with the fraction, not without", tr2[i]);
+	}
+	gsl_rng_free(r);
+}
+
 Test(split, holdout_depends_on_seed_and_run)
 {
 	int32_t y[40], tr[40], te[40], tr2[40], te2[40];
