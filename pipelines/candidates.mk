@@ -121,7 +121,7 @@ $(CAND)/$(1)/model.gs: $(CAND_CORPUS_$(1)) $(TRAIN_CONFIG) $(BIN)/gcn-train
 		mv -f $(CAND)/$(1)/model.stopped.gs $$@ && rm -f $$$$ck
 $(CAND)/$(1)/screen.md: $(CAND)/$(1)/model.gs candidates.sh transfer.sh transfer-table.sh \
 		$(if $(CAND_REF_$(1)),$(CAND)/$(CAND_REF_$(1))/screen.md)
-	sh candidates.sh screen $(CAND) $(1) $(CAND_REF_$(1))
+	MAKE="$(MAKE)" sh candidates.sh screen $(CAND) $(1) $(CAND_REF_$(1))
 cand-$(1): $(CAND)/$(1)/screen.md
 .PHONY: cand-$(1)
 endef
