@@ -1,6 +1,7 @@
 /* adapt_run.c - gcn-adapt's runs and --predict's pass; see adapt_run.h. */
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "adapt_run.h"
 #include "auc.h"
 #include "err.h"
+#include "evalrun.h"
 #include "gemm.h"
 #include "nn.h"
 #include "rng.h"
@@ -17,6 +19,59 @@
 #define LINK_TEST 0.2
 #define LINK_VAL 0.1
 #define FOLDS 10
+
+/* ---- signals: the finished runs are kept ---- */
+
+static const int stop_sigs[2] = { SIGINT, SIGTERM };
+static struct sigaction stop_old[2];
+static int stop_caught[2];
+static volatile sig_atomic_t stop_signal;
+
+static void
+on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+void
+adapt_catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+
+	sigemptyset(&sa.sa_mask);
+	/* an ignored signal stays ignored (nohup, a launcher's choice) */
+	for (int i = 0; i < 2; i++)
+		stop_caught[i] = sigaction(stop_sigs[i], NULL, &stop_old[i]) == 0 &&
+				 stop_old[i].sa_handler != SIG_IGN &&
+				 sigaction(stop_sigs[i], &sa, NULL) == 0;
+}
+
+int
+adapt_stop_signal(void)
+{
+	return stop_signal;
+}
+
+void
+adapt_restore_signals(void)
+{
+	for (int i = 0; i < 2; i++)
+		if (stop_caught[i])
+			sigaction(stop_sigs[i], &stop_old[i], NULL);
+	stop_caught[0] = stop_caught[1] = 0;
+}
+
+void
+adapt_partial_record(gs_rec *rec, int done, int runs, int first_run, int sig)
+{
+	gs_rec_tensor(rec, 0, EVAL_PARTIAL_NAME, 1, 2, GS_I64, "runs_done,runs");
+	((int64_t *)rec->data)[0] = done;
+	((int64_t *)rec->data)[1] = runs;
+	gs_attr_setf(rec, "runs_done", "%d", done);
+	gs_attr_setf(rec, "runs", "%d", runs);
+	gs_attr_setf(rec, "first_run", "%d", first_run);
+	gs_attr_set(rec, "signal", sig == SIGINT ? "SIGINT" : "SIGTERM");
+}
 
 const char *const adapt_split_name[] = { "planetoid", "per-class", NULL };
 const char *const adapt_head_name[] = { "gcn", "sage", "auto", NULL };
@@ -271,7 +326,7 @@ adapt_free(struct adapt *a)
  * edges in canonical order, then the non-edges of each part in turn) and
  * its training graph as the encoder's batch, its features computed on
  * that graph. */
-static void
+static int
 linkpred_split(struct adapt *a)
 {
 	const struct adapt_opts *o = a->o;
@@ -301,13 +356,18 @@ linkpred_split(struct adapt *a)
 		a->te[a->nte++] = (int32_t)k++;
 	const graph *gp1 = &a->gtr;
 	if (graph_build(&a->gtr, ds->g.n, s->n[LSPLIT_TRAIN], s->tu, s->tv, GRAPH_STRICT, NULL, msg,
-			sizeof msg) != 0 ||
-	    batch_plain(&a->b, &gp1, 1, a->fs, NULL, msg, sizeof msg) != 0)
+			sizeof msg) != 0)
 		die("%s", msg);
+	if (batch_plain(&a->b, &gp1, 1, a->fs, NULL, msg, sizeof msg) != 0) {
+		if (stop_signal) /* its feature call was cut short */
+			return -1;
+		die("%s", msg);
+	}
+	return 0;
 }
 
 /* The split of run `run` (and, for the link tasks, its training graph). */
-void
+int
 adapt_split_run(struct adapt *a, int run)
 {
 	const struct adapt_opts *o = a->o;
@@ -322,7 +382,8 @@ adapt_split_run(struct adapt *a, int run)
 		split_cv_run(ds->y, ds->ng, ds->C, FOLDS, o->c.seed, run, a->tr, &a->ntr, a->va,
 			     &a->nva, a->te, &a->nte);
 	} else if (a->lp) {
-		linkpred_split(a);
+		if (linkpred_split(a) != 0)
+			return -1;
 	} else if (a->link) {
 		if (split_shares(a->lab, a->nlab, LINK_TEST, LINK_VAL, a->rr, a->tr, &a->ntr, a->va,
 				 &a->nva, a->te, &a->nte) != 0)
@@ -342,9 +403,13 @@ adapt_split_run(struct adapt *a, int run)
 		}
 		const graph *gp1 = &a->gtr;
 		if (graph_build(&a->gtr, ds->g.n, a->ntr + a->nunl, a->tu, a->tv, GRAPH_STRICT,
-				NULL, msg, sizeof msg) != 0 ||
-		    batch_plain(&a->b, &gp1, 1, a->fs, NULL, msg, sizeof msg) != 0)
+				NULL, msg, sizeof msg) != 0)
 			die("%s", msg);
+		if (batch_plain(&a->b, &gp1, 1, a->fs, NULL, msg, sizeof msg) != 0) {
+			if (stop_signal) /* its feature call was cut short */
+				return -1;
+			die("%s", msg);
+		}
 		/* --train-fraction: the loss sees a share of them */
 		int keep = (int)lround(o->train_fraction * a->ntr);
 		a->ntr = keep < 1 ? 1 : keep;
@@ -370,6 +435,7 @@ adapt_split_run(struct adapt *a, int run)
 			die("%s", msg);
 	}
 	prof_mark(a->prof, PH_FEAT);
+	return 0;
 }
 
 /* The encoder's values at the start of a run: pre-trained, or fresh for
@@ -528,7 +594,8 @@ swap_buf(real **x, real **y)
 /* One head of a run, from the run's initial encoder (encoder_start())
  * and the state of a->rr: epochs until --epochs or --patience; its best
  * epoch into bt, its logits into a->bestlg (and its parameters into
- * a->snapM, a->snapH).  Returns the epochs run. */
+ * a->snapM, a->snapH).  Returns the epochs run, or -1 when a signal
+ * stopped it. */
 static int
 train_head(struct adapt *a, int run, int kind, struct best *bt)
 {
@@ -570,6 +637,10 @@ train_head(struct adapt *a, int run, int kind, struct best *bt)
 			       fe = mean_row_norm(hb->Fm, a->N, a->d);
 			hb->es = fa > 0 && fe > 0 ? (real)(fa / fe) : 1;
 		}
+		if (stop_signal) { /* the run is left unfinished */
+			ep = -1;
+			break;
+		}
 		if (ep > 0 && eval_epoch(a, &h, ep, bt)) /* evaluation: no dropout */
 			break;
 		train_epoch(a, &h, it);
@@ -589,7 +660,7 @@ swap_alt(struct adapt *a)
 	swap_buf(&a->snapH, &a->altH);
 }
 
-void
+int
 adapt_train_run(struct adapt *a, int run, struct adapt_result *res)
 {
 	struct best bt[2] = { { .acc = -1, .loss = INFINITY, .ep = 0 },
@@ -605,7 +676,8 @@ adapt_train_run(struct adapt *a, int run, struct adapt_result *res)
 		/* the sage head draws from a stream of its own, alone or not */
 		if (a->kinds[i] == ADAPT_HEAD_SAGE)
 			rng_reseed(a->rr, a->o->c.seed, rng_mix((uint64_t)run, ADAPT_HEAD_STREAM));
-		ep[i] = train_head(a, run, a->kinds[i], &bt[i]);
+		if ((ep[i] = train_head(a, run, a->kinds[i], &bt[i])) < 0)
+			return -1;
 		es[i] = a->hb.es;
 		if (a->nkinds > 1 && n < sizeof res->heads)
 			n += (size_t)snprintf(res->heads + n, sizeof res->heads - n,
@@ -624,6 +696,7 @@ adapt_train_run(struct adapt *a, int run, struct adapt_result *res)
 	res->best_epoch = bt[k].ep;
 	res->val_acc = bt[k].acc;
 	res->val_loss = bt[k].loss;
+	return 0;
 }
 
 /*
@@ -853,7 +926,9 @@ adapt_write_model(const struct adapt *a, const struct pretrained *pt, gs_file *m
 	adapted_record(rec, &s, a->M, a->keepM, &ac, &hs, a->keepH);
 	gs_attr_set(rec, "dataset", ds->name);
 	gs_attr_setf(rec, "seed", "%" PRIu64, o->c.seed);
-	gs_attr_setf(rec, "runs", "%d..%d", o->first_run, o->first_run + o->runs - 1);
+	gs_attr_setf(rec, "runs", "%d..%d", o->first_run, o->first_run + a->runs_done - 1);
+	if (a->runs_done < o->runs) /* interrupted: the best of those that finished */
+		gs_attr_setf(rec, "partial", "%d of %d runs", a->runs_done, o->runs);
 	run_attrs(rec, a->kept_epochs, a->kept_best, a->kept_ntr, a->kept_acc, 0);
 	gs_write1(mf, rec);
 }

@@ -148,6 +148,7 @@ struct adapt {
 	real *snapM, *snapH, *keepM, *keepH;
 	int64_t nh;
 	int kept_run, kept_epochs, kept_best, kept_ntr, kept_head;
+	int runs_done; /* runs finished (fewer than o->runs: interrupted) */
 	double kept_acc, kept_loss;
 	real kept_es;
 };
@@ -232,9 +233,11 @@ void adapt_free(struct adapt *a);
  * (its training edges and the unlabelled ones) as the encoder's batch;
  * link prediction, split_links() with --val-fraction and --test-fraction,
  * the training edges as the encoder's graph.
- * Dies with one line when the split does not fit the data.
+ * Dies with one line when the split does not fit the data.  Returns 0,
+ * or -1 when a signal (adapt_catch_signals()) cut the run's feature call
+ * short.
  */
-void adapt_split_run(struct adapt *a, int run);
+int adapt_split_run(struct adapt *a, int run);
 
 /*
  * One run on the split of adapt_split_run(): a fresh head over the
@@ -250,9 +253,31 @@ void adapt_split_run(struct adapt *a, int run);
  * the head it keeps alone.  res
  * gets the head, the epochs and the best epoch's scores (not test_acc:
  * adapt_write_predictions() sets it).  Time complexity: epochs times an
- * encoder and head pass, for each head tried.
+ * encoder and head pass, for each head tried.  Returns 0, or -1 when a
+ * signal (adapt_catch_signals()) came: the run is left unfinished, at the
+ * start of its next epoch.
  */
-void adapt_train_run(struct adapt *a, int run, struct adapt_result *res);
+int adapt_train_run(struct adapt *a, int run, struct adapt_result *res);
+
+/*
+ * Interrupted runs keep what finished (gnnpipe(7)): from
+ * adapt_catch_signals() on, SIGINT and SIGTERM only note the signal, which
+ * adapt_stop_signal() returns (0: none), and the runs stop at the next
+ * epoch.  adapt_restore_signals() puts back the actions that were there
+ * (outfile.c's removal of temporary files, or the default), for the
+ * program to raise the signal once it has written the finished runs.
+ */
+void adapt_catch_signals(void);
+int adapt_stop_signal(void);
+void adapt_restore_signals(void);
+
+/*
+ * The record that marks an interrupted adaptation's predictions as
+ * partial (gnnstream(5)): a 1 x 2 i64 tensor named EVAL_PARTIAL_NAME,
+ * columns runs_done,runs, with the same two as attributes, first_run and
+ * the signal's name.  Written after the finished runs' predictions.
+ */
+void adapt_partial_record(gs_rec *rec, int done, int runs, int first_run, int sig);
 
 /*
  * Rows idx[0..n) (idx NULL: 0..n-1) of the item logits lg (items x C) as a predictions tensor

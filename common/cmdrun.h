@@ -19,8 +19,15 @@
  *     standard error costs that much memory, no more, and no disk.
  *   - when the shell exits, whatever it left running in its group (a job
  *     sent to the background) is killed, so that its standard output ends.
- * Its standard input is a descriptor of the caller's; its standard output
- * is a pipe the caller reads (cr->out).  SIGPIPE has its default action in
+ *   - its standard output is relayed by the helper thread to the pipe the
+ *     caller reads (cr->out), so that the caller's input ends when the
+ *     command's does, or CMDRUN_END_GRACE seconds after the shell has
+ *     exited or been killed, whichever comes first: a process that left
+ *     the group (setsid, a daemon) and holds its pipes open cannot keep
+ *     the program waiting, past its timeout or its signal.  Such
+ *     processes are then found (the holders of its pipes in /proc),
+ *     killed, and named in cr->left.
+ * Its standard input is a descriptor of the caller's.  SIGPIPE has its default action in
  * the command, whatever the program's.
  *
  * Ownership: cmdrun_start() fills a struct cmdrun; cmdrun_wait() reaps the
@@ -59,6 +66,10 @@ struct cmdrun {
 	char *err;  /* the last err_len bytes of its standard error, NUL-ended */
 	size_t err_len;
 	long long err_total; /* bytes it wrote to standard error */
+	/* NULL, or what held its pipes open after it ended, outside its
+	 * group, and what became of it: "pid 42 (sleep), killed" (one line,
+	 * entries separated by "; ") */
+	char *left;
 	void *priv;
 };
 

@@ -27,6 +27,11 @@
 #include "f1.h"
 #include "stream.h"
 
+/* The tensor record that follows the finished runs' predictions when
+ * gcn-adapt was interrupted (attributes runs_done, runs, first_run,
+ * signal): the runs read are not all that were asked for. */
+#define EVAL_PARTIAL_NAME "partial"
+
 /* Most classes scored: a run's confusion matrix holds C x C counts. */
 #define EVAL_MAX_CLASSES 10000
 

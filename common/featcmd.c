@@ -13,6 +13,9 @@
 #include "stream.h"
 
 #define SHOWN_MAX 160 /* bytes of the command line in messages */
+/* cmdrun.h's cr->left, introduced */
+#define LEFT_WHAT \
+	"something it started left its process group and held its pipes open after it ended"
 
 void
 featcmd_init(struct featcmd *fc, const char *cmd, int quiet, double timeout)
@@ -333,9 +336,18 @@ featcmd_call(void *ctx, const graph *const *gs, int G, double *const *feat, char
 	if (rc != 0 || cr.how != CMDRUN_EXITED || !WIFEXITED(cr.status) ||
 	    WEXITSTATUS(cr.status) != 0) {
 		why_failed(fc, &cr, rc, ours, msg, len);
+		if (cr.left && cr.how == CMDRUN_INTERRUPTED) /* the program may go on */
+			warnx_("features: '%s': %s: %s", fc->shown, LEFT_WHAT, cr.left);
+		else if (cr.left) { /* what it left, in the same line */
+			size_t n = strlen(msg);
+			snprintf(msg + n, len - n, "; %s: %s", LEFT_WHAT, cr.left);
+		}
 		rc = -1;
-	} else if (fc->calls == 1 && !fc->quiet) {
-		show_err(fc, &cr);
+	} else {
+		if (fc->calls == 1 && !fc->quiet)
+			show_err(fc, &cr);
+		if (cr.left) /* said whatever -q: it may have been killed */
+			warnx_("features: '%s': %s: %s", fc->shown, LEFT_WHAT, cr.left);
 	}
 	cmdrun_free(&cr);
 	cmdrun_raise(&cr);

@@ -452,6 +452,55 @@ gemm_calibrate(struct gemm_rates *r)
 	return cal.rc;
 }
 
+#ifdef GNN_DNNL
+/* oneDNN's ISA on this CPU (ONEDNN_MAX_CPU_ISA applied), by name. */
+static void
+cpu_isa_name(char *buf, size_t len)
+{
+	static const struct {
+		dnnl_cpu_isa_t isa;
+		const char *name;
+	} t[] = { { dnnl_cpu_isa_avx512_core_amx, "avx512_core_amx" },
+		  { dnnl_cpu_isa_avx512_core_bf16, "avx512_core_bf16" },
+		  { dnnl_cpu_isa_avx512_core_vnni, "avx512_core_vnni" },
+		  { dnnl_cpu_isa_avx512_core, "avx512_core" },
+		  { dnnl_cpu_isa_avx2, "avx2" },
+		  { dnnl_cpu_isa_avx, "avx" },
+		  { dnnl_cpu_isa_sse41, "sse41" } };
+	dnnl_cpu_isa_t isa = dnnl_get_effective_cpu_isa();
+
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (((unsigned)isa & (unsigned)t[i].isa) == (unsigned)t[i].isa) {
+			snprintf(buf, len, "%s%s", t[i].name,
+				 (unsigned)isa != (unsigned)t[i].isa ? " or above" : "");
+			return;
+		}
+	snprintf(buf, len, "%#x", (unsigned)isa);
+}
+
+/*
+ * The bf16 product oneDNN would run for this CPU, without timing it: the
+ * implementation of the calibration's shape, into r->impl and r->hw_bf16
+ * (its name has bf16 or amx: it runs bf16 instructions, not an
+ * emulation).  Returns 0, or -1 when there is none (or only oneDNN's
+ * reference code).  The same answer on a busy machine as on an idle one.
+ */
+static int
+bf16_impl(struct gemm_rates *r)
+{
+	enum { M = 2048, K = 512, N = 512 };
+	const char *impl = "";
+
+	memset(r, 0, sizeof *r);
+	if (!dnnl_ready() || !prim_get(0, 0, M, N, K, K, N, N, 1, 0, 0, &impl) || !impl[0] ||
+	    strncmp(impl, "ref", 3) == 0)
+		return -1;
+	snprintf(r->impl, sizeof r->impl, "%s", impl);
+	r->hw_bf16 = strstr(impl, "bf16") != NULL || strstr(impl, "amx") != NULL;
+	return 0;
+}
+#endif
+
 int
 gemm_choose(int want, char *why, size_t whylen)
 {
@@ -470,7 +519,7 @@ gemm_choose(int want, char *why, size_t whylen)
 	snprintf(why, whylen, "fp32: built without oneDNN, no bf16 products");
 	return GEMM_FP32;
 #else
-	if (gemm_calibrate(&r) != 0) {
+	if (want == GEMM_AUTO ? bf16_impl(&r) != 0 : gemm_calibrate(&r) != 0) {
 		if (want == GEMM_BF16) {
 			snprintf(why, whylen,
 				 "bf16 is not available: oneDNN has no bf16 matrix "
@@ -485,10 +534,15 @@ gemm_choose(int want, char *why, size_t whylen)
 			 r.bf16, r.fp32);
 		return GEMM_BF16;
 	}
-	int bf = r.hw_bf16 && r.bf16 > r.fp32;
-	snprintf(why, whylen, "%s: bf16 products (%s) at %.0f GFLOP/s, fp32 at %.0f GFLOP/s%s",
-		 bf ? "bf16" : "fp32", r.impl, r.bf16, r.fp32,
-		 r.hw_bf16 ? "" : "; no bf16 instructions");
+	/* auto: the CPU's instructions decide, never a timing (which the
+	 * machine's load could tip; docs/choices.md) */
+	char isa[40];
+	cpu_isa_name(isa, sizeof isa);
+	int bf = r.hw_bf16;
+	snprintf(
+	    why, whylen, "%s: %s (oneDNN's ISA %s, its bf16 product %s)%s", bf ? "bf16" : "fp32",
+	    bf ? "this CPU has bf16 instructions" : "no bf16 instructions on this CPU", isa, r.impl,
+	    bf ? "; products under 16 in a dimension or 2^20 multiply-adds stay fp32" : "");
 	return bf ? GEMM_BF16 : GEMM_FP32;
 #endif
 }

@@ -61,9 +61,13 @@ int gemm_calibrate(struct gemm_rates *r);
 
 /*
  * The precision to use for a request want (GEMM_x): GEMM_FP32 as asked;
- * GEMM_BF16 when available; GEMM_AUTO: bf16 when the CPU has bf16 matrix
- * instructions and the calibration measured bf16 faster than fp32 (the
- * fastest of five timings each), fp32 otherwise.  A short sentence saying why goes into why
+ * GEMM_BF16 when available; GEMM_AUTO: bf16 when oneDNN's bf16 product
+ * for this CPU runs bf16 instructions (AVX512-BF16 or AMX: its
+ * implementation's name says bf16 or amx), fp32 otherwise.  Never a
+ * timing: the same CPU (and ONEDNN_MAX_CPU_ISA) gives the same choice
+ * however busy the machine; the problem's shape then decides product by
+ * product (gemm_bf16_worth()).  A short sentence saying why, with oneDNN's
+ * ISA and implementation, goes into why
  * (for the program to say on stderr).  Returns the precision, or -1 with
  * the reason in why when bf16 was asked for and is not available.
  */

@@ -361,21 +361,32 @@ class _Input:
 
     def lines(self, n):
         """The bytes of the next n lines, newlines included (fewer at the
-        end of the input, the last maybe without one).  Time: O(bytes)."""
-        start = i = self.pos
+        end of the input, the last maybe without one), and whether a line
+        longer than MAX_LINE stopped them: then only the complete lines
+        before it are taken (as the programs' reader refuses it, and a
+        gzip bomb's one line costs no more than MAX_LINE of memory).
+        Time: O(bytes)."""
+        start = i = j = self.pos  # i: after the last whole line; j: scanned
         while n > 0:
-            c = self.buf.count(b"\n", i)
+            c = self.buf.count(b"\n", j)
             if c >= n:
-                tail = np.frombuffer(bytes(self.buf[i:]), np.uint8)
-                i += int(np.flatnonzero(tail == 10)[n - 1]) + 1
+                tail = np.frombuffer(bytes(self.buf[j:]), np.uint8)
+                i = j + int(np.flatnonzero(tail == 10)[n - 1]) + 1
                 break
-            n -= c
-            i = len(self.buf)
+            if c:
+                n -= c
+                i = self.buf.rfind(b"\n", j) + 1
+            j = len(self.buf)
+            if j - i > MAX_LINE:
+                b = bytes(self.buf[start:i])
+                self.pos = i
+                return b, True
             if not self._more():
+                i = len(self.buf)
                 break
         b = bytes(self.buf[start:i])
         self.pos = i
-        return b
+        return b, False
 
     def unread_plain(self):
         """Hand plain bytes not yet read back to the raw layer and mark a
@@ -821,7 +832,7 @@ class Reader:
         and name the first fault: callers check the lines before it first.
         Sets self._first, the line of the first."""
         self._first = self._lineno + 1
-        chunk = self._in.lines(n)
+        chunk, long_line = self._in.lines(n)
         self._crc = zlib.crc32(chunk, self._crc)
         lines = chunk.replace(b",", b" ").split(b"\n")
         if not chunk or chunk.endswith(b"\n"):
@@ -839,6 +850,8 @@ class Reader:
                     bad = (i, "record ends early: expected %s, got a record header" % what,
                            self._first + i)
                     break
+        if bad is None and long_line:  # the line after the last read, as the programs say
+            bad = (len(lines), "line longer than %d bytes" % MAX_LINE, self._lineno)
         if bad is None and len(lines) < n:
             bad = (len(lines), "truncated stream (input ends inside a record, expected %s)"
                    % what, self._lineno)
@@ -1474,29 +1487,48 @@ class Writer:
     # -- the end --
 
     def close(self):
-        """Write the end trailer, flush, and rename the file into place."""
+        """Write the end trailer, flush, and rename the file into place.
+        A failure (a full disk) leaves no file at a path: the temporary
+        file is removed, and the error raised."""
         if self._closed:
             return
         self._closed = True
-        h = b"end records=%d crc32=%08x" % (self._nrec, self._crc)
-        self._sink(b"@" + h + b"\n" if self.text else len(h).to_bytes(4, "little") + h)
-        if self._z is not None:
-            self._f.write(self._z.flush())
-        self._f.flush()
-        if self._own:
-            os.fsync(self._f.fileno())
-            self._f.close()
-            os.replace(self._tmp, self._path)
-            self._tmp = None
+        try:
+            h = b"end records=%d crc32=%08x" % (self._nrec, self._crc)
+            self._sink(b"@" + h + b"\n" if self.text else len(h).to_bytes(4, "little") + h)
+            if self._z is not None:
+                self._f.write(self._z.flush())
+            self._f.flush()
+            if self._own:
+                os.fsync(self._f.fileno())
+                self._f.close()
+                os.replace(self._tmp, self._path)
+                self._tmp = None
+        except BaseException:
+            self._remove()
+            raise
 
     def abort(self):
-        """Give up: no trailer; a file at a path is removed."""
+        """Give up: no trailer; a file at a path is removed, even when
+        closing it fails (its buffer cannot be written: a full disk)."""
         if self._closed:
             return
         self._closed = True
-        if self._own:
+        self._remove()
+
+    def _remove(self):
+        """Close the file of a path, whatever that raises, and remove it."""
+        if not self._own or self._tmp is None:
+            return
+        try:
             self._f.close()
-            os.unlink(self._tmp)
+        except OSError:
+            pass  # its buffer is lost with the file
+        finally:
+            try:
+                os.unlink(self._tmp)
+            except FileNotFoundError:
+                pass
             self._tmp = None
 
     def __enter__(self):

@@ -150,6 +150,21 @@ parse(struct opts *o, int argc, char **argv)
 			die_usage("--baseline -: the main input is the standard input already");
 }
 
+/* An interrupted gcn-adapt's predictions: not all the runs asked for.
+ * Said whatever -q: scores of the runs that finished are not those of
+ * the experiment. */
+static void
+say_partial(const char *path, const gs_rec *r)
+{
+	const char *done = gs_attr_get(r, "runs_done"), *runs = gs_attr_get(r, "runs"),
+		   *sig = gs_attr_get(r, "signal");
+
+	warnx_("%s: partial: its runs were interrupted%s%s%s after %.20s of %.20s runs; the "
+	       "scores are of those that finished",
+	       strcmp(path, "-") == 0 ? "<stdin>" : path, sig ? " (" : "", sig ? sig : "",
+	       sig ? ")" : "", done ? done : "?", runs ? runs : "?");
+}
+
 /* The runs of every input, in id order (dies on a bad record); with
  * want_items, each run's scored items too (--baseline). */
 static void
@@ -171,6 +186,8 @@ read_runs(const struct opts *o, int nfiles, char **files, int want_items, struct
 		if (!in)
 			die("%s", msg);
 		while ((k = gs_read1(in, &r)) > 0) {
+			if (k == GS_TENSOR && strcmp(r.name, EVAL_PARTIAL_NAME) == 0)
+				say_partial(path, &r);
 			if (k != GS_TENSOR || strcmp(r.name, o->name) != 0)
 				continue;
 			if (eval_runs_add(rs, &r, gs_where(in), msg, sizeof msg) != 0)

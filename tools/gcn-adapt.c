@@ -27,6 +27,7 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -475,6 +476,41 @@ refuse_adapted(const char *path)
 	gs_reader_free(&rd);
 }
 
+/*
+ * A signal came in run `run` (0-based, its split or training): say so,
+ * whatever -q.  No run finished: the program dies of the signal at once,
+ * its outputs unwritten (outfile.c removes their temporary files).
+ * Otherwise the finished runs stay: the predictions end with a record
+ * that marks them partial (evalf1 says so), the model is the best of
+ * them and says so too, and the caller writes both before it dies of the
+ * signal.
+ */
+static void
+say_interrupted(const struct adapt_opts *o, const struct adapt *a, int sig, int run, gs_file *out,
+		gs_rec *rec)
+{
+	int done = a->runs_done, last = o->first_run + o->runs;
+	const char *how = sig == SIGINT ? "interrupted" : "terminated";
+
+	fflush(stdout);
+	if (done == 0) {
+		fprintf(stderr, "%s: %s in run %d of %d: no run finished, nothing written\n",
+			err_prog(), how, run + 1, last);
+		adapt_restore_signals();
+		raise(sig);
+		exit(128 + sig); /* the action was not to die (an odd parent's) */
+	}
+	fprintf(stderr,
+		"%s: %s in run %d of %d; writing the %d finished run%s (runs %d-%d), marked "
+		"partial (runs_done=%d of %d)\n",
+		err_prog(), how, run + 1, last, done, done == 1 ? "" : "s", o->first_run + 1,
+		o->first_run + done, done, o->runs);
+	if (out) {
+		adapt_partial_record(rec, done, o->runs, o->first_run, sig);
+		gs_write1(out, rec);
+	}
+}
+
 /* The adaptation: every run, its predictions, the model kept. */
 static int
 adapt_main(struct adapt_opts *o, int argc, char **argv)
@@ -486,6 +522,7 @@ adapt_main(struct adapt_opts *o, int argc, char **argv)
 	struct prof prof;
 	gs_file *out, *mf = NULL;
 	gs_rec rec;
+	int sig;
 
 	prof_init(&prof, NPH, adapt_phase_name);
 	prof_mark(&prof, -1);
@@ -511,19 +548,27 @@ adapt_main(struct adapt_opts *o, int argc, char **argv)
 	}
 	gs_rec_init(&rec);
 	prof_mark(&prof, PH_SETUP);
-	for (int run = o->first_run; run < o->first_run + o->runs; run++) {
-		adapt_split_run(&a, run);
-		adapt_train_run(&a, run, &res);
+	/* from here on a signal keeps the finished runs (say_interrupted()) */
+	adapt_catch_signals();
+	int run;
+	for (run = o->first_run; run < o->first_run + o->runs; run++) {
+		if (adapt_split_run(&a, run) != 0 || adapt_train_run(&a, run, &res) != 0)
+			break;
 		adapt_write_predictions(&a, run, out, &rec, &res);
 		if (o->save_model)
 			adapt_keep_run(&a, run, &res);
+		a.runs_done++;
 		if (copt_show_progress(&o->c))
 			warnx_("run %d/%d: %s%s%d epochs (best %d), val %s%.3f, test %s%.3f",
 			       run + 1, o->first_run + o->runs,
 			       a.nkinds > 1 ? adapt_head_name[res.head] : "",
 			       a.nkinds > 1 ? " head, " : "", res.epochs, res.best_epoch,
 			       a.lp ? "AUC " : "", res.val_acc, a.lp ? "AUC " : "", res.test_acc);
+		if (adapt_stop_signal())
+			break;
 	}
+	if ((sig = adapt_stop_signal()))
+		say_interrupted(o, &a, sig, run, out, &rec);
 	if (mf)
 		adapt_write_model(&a, &pt, mf, &rec);
 	/* the predictions and the model replace what the files held together,
@@ -536,8 +581,9 @@ adapt_main(struct adapt_opts *o, int argc, char **argv)
 	adapt_prof_print(&a);
 	if (mf && !o->c.quiet)
 		warnx_("%s: the model of run %d (validation accuracy %.3f, the best of %d "
-		       "run%s)",
-		       o->save_model, a.kept_run, a.kept_acc, o->runs, o->runs == 1 ? "" : "s");
+		       "run%s%s)",
+		       o->save_model, a.kept_run, a.kept_acc, a.runs_done,
+		       a.runs_done == 1 ? "" : "s", sig ? " that finished" : "");
 	if (o->split_note[0] && !o->c.quiet) /* at the end, likewise */
 		warnx_("%s", o->split_note);
 	if (o->schedule_note[0] && !o->c.quiet)
@@ -549,6 +595,11 @@ adapt_main(struct adapt_opts *o, int argc, char **argv)
 	adapt_free(&a);
 	adapt_data_free(&ds);
 	pretrained_free(&pt);
+	if (sig) { /* the finished runs are written: now die of it */
+		adapt_restore_signals();
+		raise(sig);
+	}
+	adapt_restore_signals();
 	return 0;
 }
 

@@ -220,6 +220,90 @@ check "[ $rc = 143 ] && [ \"\$(ls -A $d)\" = \"\$(printf 'err\\nn\\npid')\" ]" \
 	"gcn-adapt: SIGTERM during a run's feature call: exit 143, no output or temporary file (exit $rc: $(ls -A "$d" | tr '\n' ' '))"
 gone $d/pid "gcn-adapt: SIGTERM during a run's feature call: the command is ended"
 
+# interrupted runs keep what finished (issue 48): SIGTERM in run 3 of 10
+# (its feature call, the stage's fourth, hangs): runs 1-2 written whole and
+# marked partial, the model the best of them and saying so, exit 143;
+# evalf1 says its input is partial
+d="$T/hangpart"
+mkdir -p "$d"
+gcn-adapt -q -j 2 --task link --model "$T/paper.txt" --runs 10 --epochs 2 --features "sh $T/hang.sh $d 4" \
+	--save-model "$d/m.txt" -t -o "$d/o.txt" "$T/lk.el" 2>"$d/err" &
+P=$!
+started "$d/pid" "gcn-adapt: SIGTERM in run 3 of 10"
+stop TERM $P
+check "[ $rc = 143 ] && grep -q '^gcn-adapt: terminated in run 3 of 10; writing the 2 finished runs (runs 1-2), marked partial (runs_done=2 of 10)' $d/err" \
+	"gcn-adapt: SIGTERM in run 3 of 10: exit 143, the finished runs said (exit $rc: $(cat "$d/err"))"
+check "[ \$(grep -c '^@tensor .*name=predictions' $d/o.txt) = 2 ] &&
+	grep -q '^@tensor .*name=partial .*runs_done=2 runs=10 first_run=0 signal=SIGTERM' $d/o.txt" \
+	"gcn-adapt: SIGTERM in run 3 of 10: the 2 runs' predictions, marked partial"
+check "grep -q '^@model .*runs=0\\.\\.1 .*partial=' $d/m.txt && gcn-adapt -q --predict --model $d/m.txt --allow-features-command -o /dev/null $T/lk.el" \
+	"gcn-adapt: SIGTERM in run 3 of 10: the model of the finished runs, whole, says so"
+expect 0 "evalf1 -q $d/o.txt >/dev/null 2>$d/ev.err"
+check "grep -q '^evalf1: $d/o.txt: partial: its runs were interrupted (SIGTERM) after 2 of 10 runs' $d/ev.err" \
+	"evalf1: a partial input is said to be partial, whatever -q"
+gone $d/pid "gcn-adapt: SIGTERM in run 3 of 10: the command is ended"
+
+# a command whose child leaves its process group (setsid) and holds its
+# output open (issue 48): the program stops reading CMDRUN_END_GRACE after
+# the command's own process has ended, kills the escaped process and says
+# so in one line, on success, on a timeout and on a signal.  The escaped
+# process writes its pid (ESC) once it has left the group; the command
+# waits for that before it goes on, so that it has left for certain.
+# bounded 'command': run it (exec'd by sh) with a bound of 2 minutes; its
+# exit status in $rc (137: it hung, and was killed)
+bounded() {
+	sh -c "exec $1" &
+	_b=$!
+	(_n=1200; while [ $_n -gt 0 ] && kill -0 "$_b" 2>/dev/null; do sleep 0.1; _n=$((_n - 1)); done
+	 kill -9 "$_b" 2>/dev/null) &
+	_g=$!
+	wait "$_b"
+	rc=$?
+	wait "$_g"
+}
+cat >"$T/esc.sh" <<'EOF'
+# esc.sh FILE: start a child that leaves the process group and writes
+# its pid to FILE once it has; wait for that
+rm -f "$1"
+setsid sh -c 'echo $$ >"$1.tmp"; mv "$1.tmp" "$1"; exec sleep 1234' sh "$1" &
+while [ ! -s "$1" ]; do sleep 0.1; done
+EOF
+bounded "gcn-embed --model $T/paper.txt --features 'sh $T/esc.sh $T/esc; nodefeat -l 1' --tsv $T/g.gs >$T/esc1.tsv 2>$T/esc1.err"
+gcn-embed -q --model "$T/paper.txt" --features 'nodefeat -l 1' --tsv "$T/g.gs" >"$T/esc0.tsv"
+check "[ $rc = 0 ] && cmp -s $T/esc0.tsv $T/esc1.tsv &&
+	grep -q \"left its process group and held its pipes open after it ended: pid \$(cat $T/esc) (sleep), killed\" $T/esc1.err" \
+	"gcn-embed: a command's escaped child holds its output: the features read, the child killed and named (exit $rc: $(tail -n 1 "$T/esc1.err"))"
+gone "$T/esc" "gcn-embed: the escaped child is killed"
+rm -f "$T/esc"
+bounded "gcn-train $TR --features 'sh $T/esc.sh $T/esc; sleep 1000' --features-timeout 2 -o $T/x.gs $T/lab.gs 2>$T/esc2.err"
+check "[ $rc = 1 ] && [ \$(wc -l <$T/esc2.err) = 1 ] && grep -q '^gcn-train: .*no result after 2 s (--features-timeout)' $T/esc2.err" \
+	"gcn-train: an escaped child does not hold off --features-timeout: one line, exit 1 (exit $rc: $(cat "$T/esc2.err"))"
+check "[ ! -s $T/esc ] || grep -q \"pid \$(cat $T/esc) (sleep), killed\" $T/esc2.err" \
+	"gcn-train: after the timeout, the escaped child is named"
+[ ! -s "$T/esc" ] || gone "$T/esc" "gcn-train: after the timeout, the escaped child is killed"
+d="$T/escsig"
+mkdir -p "$d"
+cat >"$T/hangesc.sh" <<'EOF'
+# hangesc.sh DIR N: the Nth call leaves a child outside its group (its
+# pid in DIR/esc once it has left) and hangs (its pid in DIR/pid)
+n=$(($(cat "$1/n" 2>/dev/null || echo 0) + 1)); echo $n >"$1/n"
+if [ "$n" -eq "$2" ]; then
+	sh "${0%/*}/esc.sh" "$1/esc"
+	echo $$ >"$1/pid"
+	exec sleep 1000
+fi
+exec nodefeat -l 1
+EOF
+gcn-train $TR --epochs 5 --features "sh $T/hangesc.sh $d 3" -o "$d/m.gs" "$T/lab.gs" 2>"$d/err" &
+P=$!
+started "$d/pid" "gcn-train: SIGTERM while an escaped child holds the feature command's output"
+stop TERM $P
+check "[ $rc = 143 ] && grep -q 'writing the best model so far' $d/err &&
+	grep -q \"pid \$(cat $d/esc) (sleep), killed\" $d/err &&
+	[ \"\$(ls -A $d)\" = \"\$(printf 'err\\nesc\\nm.gs\\nn\\npid')\" ]" \
+	"gcn-train: SIGTERM while an escaped child holds the feature command's output: the model, exit 143, the child named (exit $rc: $(tail -n 2 "$d/err" | tr '\n' ' '))"
+gone "$d/esc" "gcn-train: SIGTERM: the escaped child is killed"
+
 # a hung command: a timeout, one line, exit 1; SIGKILL for one that
 # ignores SIGTERM, and nothing left.  The command ignores SIGTERM from its
 # start (gcn-adapt is started with it ignored, which an ignored signal

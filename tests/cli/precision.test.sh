@@ -45,6 +45,18 @@ ch=$(sed -n 's/^gcn-train: precision auto: \(bf16\|fp32\): .*/\1/p' "$T/auto.err
 check "grep -q '^train.precision: \"$ch\"' $T/auto.txt && grep '^@pg .*prog=gcn-train' $T/auto.txt | grep -q -- '--precision $ch '" \
 	"auto records the precision it chose ($ch)"
 [ "$BF16" = 1 ] || check "[ '$ch' = fp32 ]" "auto is fp32 where bf16 is not available (it chose $ch)"
+# the default is deterministic (issue 48): auto decides by the CPU's
+# instructions, never by a timing that load could tip: no rates in its
+# reason; bf16 wherever the CPU runs bf16 products, fp32 where oneDNN is
+# kept below them
+check "grep -q '^gcn-train: precision auto: .*oneDNN' $T/auto.err && ! grep -q 'GFLOP/s' $T/auto.err" \
+	"auto decides by the CPU's instructions, not by a timing: $(grep 'precision auto' "$T/auto.err")"
+if [ "$BF16" = 1 ] && sh "$TOP/mk/cpu-bf16.sh" >/dev/null; then
+	check "[ '$ch' = bf16 ]" "auto is bf16 on a CPU with bf16 instructions (it chose $ch)"
+fi
+expect 0 "env ONEDNN_MAX_CPU_ISA=AVX2 gcn-train -j 2 --hidden 64 --epochs 1 --batch 4 --validation 6 -o /dev/null $T/g.gs 2>$T/auto2.err"
+check "grep -q '^gcn-train: precision auto: fp32: ' $T/auto2.err && ! grep -q 'GFLOP/s' $T/auto2.err" \
+	"auto is fp32 where oneDNN is kept below bf16 (ONEDNN_MAX_CPU_ISA=AVX2), without a timing"
 # -p given as --prec=X is replaced in the pg record, not repeated
 expect 0 "gcn-train $TR -s 1 --prec=$HI -t -o $T/m-abbr.txt $T/g.gs"
 check "[ \$(grep '^@pg .*prog=gcn-train' $T/m-abbr.txt | grep -o -- '--prec' | wc -l) = 1 ]" \

@@ -235,3 +235,59 @@ check "grep -q '^0 [0-9]* [0-9]* ([0-9]*, 4) \[.degree., .core., .ci1., .cluster
 	grep -q '^3	Dave	1	' $R/readme.out &&
 	tail -n 1 $R/readme.out | awk '{ exit !(\$1 >= 0 && \$1 < 1e-4) }'" \
 	"python/README.md's examples: the features read, the names printed by nodefeat, PyTorch = gcn-embed"
+
+# ---- the programs' limits in Python too (issue 48) ----
+# a text body line longer than the programs' 64 MiB: a 300 KB gzip file
+# whose one line would be 320 MiB is refused with the programs' own line,
+# in bounded memory (it ran into MemoryError)
+"$PY" -c '
+import gzip, sys
+with gzip.open(sys.argv[1], "wb", compresslevel=9) as f:
+    f.write(b"##gnnstream 1\n@graph id=0 nodes=2 edges=1\n")
+    for _ in range(10):
+        f.write(b"1" * (32 << 20))
+    f.write(b" 0\n")
+' "$T/longline.gs.gz"
+graphstat "$T/longline.gs.gz" 2>"$T/longline.c" >/dev/null
+py "gnnstream.py refuses a body line longer than the programs' limit, with their message" "$PY" -c '
+import resource, sys, gnnstream
+want = open(sys.argv[2]).read().strip()
+try:
+    gnnstream.read_all(sys.argv[1])
+    sys.exit("read a 320 MiB line")
+except gnnstream.StreamError as e:
+    assert want == "graphstat: " + str(e), (str(e), want)
+rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10
+assert rss < 400, "%d MiB of memory for a refused line" % rss
+' "$T/longline.gs.gz" "$T/longline.c"
+# a full disk: close() and abort() leave no file behind, even when the
+# file itself cannot be closed (its buffer is written on close: ENOSPC again)
+py "gnnstream.py's Writer leaves no file on a full disk" "$PY" -c '
+import errno, os, sys, gnnstream
+class Full:
+    def __init__(self, f):
+        self.f = f
+    def write(self, b):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    flush = write
+    def fileno(self):
+        return self.f.fileno()
+    def close(self):
+        self.f.close()
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+d = sys.argv[1]
+for how in ("close", "abort", "with"):
+    p = os.path.join(d, how + ".gs")
+    w = gnnstream.Writer(p, text=True)
+    w._f = Full(w._f)
+    try:
+        if how == "with":
+            with w:
+                w.label(0, "y", 1)
+        else:
+            getattr(w, how)()
+    except OSError as e:
+        assert e.errno == errno.ENOSPC, e
+    left = [x for x in os.listdir(d) if x.startswith("." + how) or x == how + ".gs"]
+    assert not left, "%s: %s left" % (how, left)
+' "$T"
