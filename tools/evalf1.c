@@ -267,26 +267,29 @@ static void
 paired_line(FILE *f, const struct opts *o, const char *base, const char *metric,
 	    const struct f1_paired *p)
 {
-	const char *gain = p->n < 2 ? "n/a" : p->gain ? "yes" : "no";
+	const char *verdict = p->n < 2 ? "n/a"
+			      : p->gain  ? "gain"
+			      : p->loss  ? "loss"
+					 : "no clear difference";
 
 	if (o->format == FMT_TSV) {
 		fprintf(f, "%s\t%s\t%d\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%s\n", base, metric,
-			p->n, p->mean_a, p->mean_b, p->mean, p->sd, p->lo, p->hi, gain);
+			p->n, p->mean_a, p->mean_b, p->mean, p->sd, p->lo, p->hi, verdict);
 	} else if (o->format == FMT_YAML) {
 		fprintf(f, "    %s: {mean: %.6f, baseline_mean: %.6f, diff_mean: %.6f, ", metric,
 			p->mean_a, p->mean_b, p->mean);
 		if (p->n < 2)
-			fprintf(f, "diff_sd: .nan, ci95: null, gain: null}\n");
+			fprintf(f, "diff_sd: .nan, ci95: null, verdict: null}\n");
 		else
-			fprintf(f, "diff_sd: %.6f, ci95: [%.6f, %.6f], gain: %s}\n", p->sd, p->lo,
-				p->hi, p->gain ? "true" : "false");
+			fprintf(f, "diff_sd: %.6f, ci95: [%.6f, %.6f], verdict: %s}\n", p->sd,
+				p->lo, p->hi, verdict);
 	} else if (p->n < 2) {
 		fprintf(f, "  %-9s %7.2f %9.2f %+8.2f   one run: no interval (two runs or more)\n",
 			metric, 100 * p->mean_a, 100 * p->mean_b, 100 * p->mean);
 	} else {
 		fprintf(f, "  %-9s %7.2f %9.2f %+8.2f %8.2f   [%+6.2f, %+6.2f]  %s\n", metric,
 			100 * p->mean_a, 100 * p->mean_b, 100 * p->mean, 100 * p->sd, 100 * p->lo,
-			100 * p->hi, gain);
+			100 * p->hi, verdict);
 	}
 }
 
@@ -296,7 +299,7 @@ report_paired(FILE *f, const struct opts *o, const struct pairing *P, int np, in
 {
 	if (o->format == FMT_TSV)
 		fprintf(f, "baseline\tmetric\truns\tmean\tbaseline_mean\tdiff_mean\tdiff_sd\t"
-			   "ci95_low\tci95_high\tgain\n");
+			   "ci95_low\tci95_high\tverdict\n");
 	else if (o->format == FMT_YAML)
 		fprintf(f, "paired:\n");
 	for (int b = 0; b < np; b++) {
@@ -305,7 +308,7 @@ report_paired(FILE *f, const struct opts *o, const struct pairing *P, int np, in
 				"\npaired with %s, %d run%s (difference = this input - baseline, "
 				"in %%):\n  %-9s %7s %9s %8s %8s   %-16s  %s\n",
 				P[b].name, P[b].micro.n, P[b].micro.n == 1 ? "" : "s", "metric",
-				"mean", "baseline", "diff", "sd", "95% t-interval", "gain");
+				"mean", "baseline", "diff", "sd", "95% t-interval", "verdict");
 		else if (o->format == FMT_YAML) {
 			char *name = cfg_quote(P[b].name);
 			fprintf(f, "  - baseline: %s\n    runs: %d\n", name, P[b].micro.n);
