@@ -31,12 +31,12 @@ struct el {
 	slist words;
 	int64_t *ival;
 	int32_t capival;
-	int named;	/* some word is not an integer id, or --names, --node-list */
+	int named;	     /* some word is not an integer id, or --names, --node-list */
 	int32_t first_words; /* the words of the first edge line, when it made them names */
 	int64_t first_line;
-	int commas;	  /* a line split at commas (a CSV file?) */
-	int tabs;	  /* the lines are split at tabs only (names with blanks) */
-	int64_t nlab;	  /* distinct edge labels, for the warning */
+	int commas;	/* a line split at commas (a CSV file?) */
+	int tabs;	/* the lines are split at tabs only (names with blanks) */
+	int64_t nlab;	/* distinct edge labels, for the warning */
 	int32_t listed; /* the node list's length (0: none) */
 	struct raw {
 		int32_t a, b, lab;
@@ -147,8 +147,7 @@ edge_line(struct el *L)
 		return -1;
 	split_line(L, r->buf);
 	if (L->fs.n != 2 && L->fs.n != 3)
-		return lr_bad(r,
-			      "%d fields, want 'u v' or 'u v label'%s", L->fs.n,
+		return lr_bad(r, "%d fields, want 'u v' or 'u v label'%s", L->fs.n,
 			      L->fs.n > 3 ? " (names with blanks: separate the fields by tabs, or "
 					    "use GraphML)"
 					  : "");
@@ -274,11 +273,13 @@ read_edges(struct el *L, const char *file)
 		int64_t i = 1;
 		while (k2 < L->words.n && int_word(L->words.s[k2]))
 			k2++;
-		while (i < L->nraw && L->raw[i].a >= L->first_words && L->raw[i].b >= L->first_words)
+		while (i < L->nraw && L->raw[i].a >= L->first_words &&
+		       L->raw[i].b >= L->first_words)
 			i++;
 		if (k2 == L->words.n && i == L->nraw) {
 			char q[88];
-			snprintf(q, sizeof q, "%.40s%s%.40s", L->words.s[0], L->first_words > 1 ? " " : "",
+			snprintf(q, sizeof q, "%.40s%s%.40s", L->words.s[0],
+				 L->first_words > 1 ? " " : "",
 				 L->first_words > 1 ? L->words.s[1] : "");
 			err_one_line(q);
 			r->line = L->first_line;

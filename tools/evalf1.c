@@ -267,10 +267,10 @@ static void
 paired_line(FILE *f, const struct opts *o, const char *base, const char *metric,
 	    const struct f1_paired *p)
 {
-	const char *verdict = p->n < 2 ? "n/a"
-			      : p->gain  ? "gain"
-			      : p->loss  ? "loss"
-					 : "no clear difference";
+	const char *verdict = p->n < 2	? "n/a"
+			      : p->gain ? "gain"
+			      : p->loss ? "loss"
+					: "no clear difference";
 
 	if (o->format == FMT_TSV) {
 		fprintf(f, "%s\t%s\t%d\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%s\n", base, metric,
