@@ -262,6 +262,27 @@ pair_with(const struct opts *o, const char *path, const struct eval_run *R, int 
 	eval_runs_free(&base);
 }
 
+/* "classes: 0 c, 1 l, 2 n" from a class_names= list of C names (a list
+ * of another length, a name with a comma in it, is not printed). */
+static void
+print_class_names(FILE *f, const char *cn, int C)
+{
+	int k = 1;
+
+	for (const char *c = cn; *c; c++)
+		k += *c == ',';
+	if (k != C)
+		return;
+	fprintf(f, "classes: 0 ");
+	k = 0;
+	for (const char *c = cn; *c; c++)
+		if (*c == ',')
+			fprintf(f, ", %d ", ++k);
+		else
+			fputc(*c, f);
+	fprintf(f, "\n");
+}
+
 /* One metric's paired line: table (percent), tsv or yaml. */
 static void
 paired_line(FILE *f, const struct opts *o, const char *base, const char *metric,
@@ -360,7 +381,13 @@ report(FILE *f, const struct opts *o, const struct eval_run *R, int n)
 	if (o->format == FMT_YAML) {
 		/* the attributes are data: quoted and escaped, so the YAML holds */
 		char *task = cfg_quote(R[0].task), *dataset = cfg_quote(R[0].dataset);
-		fprintf(f, "task: %s\ndataset: %s\nclasses: %d\nruns: %d\n", task, dataset, C, n);
+		fprintf(f, "task: %s\ndataset: %s\nclasses: %d\n", task, dataset, C);
+		if (*R[0].class_names) {
+			char *q = cfg_quote(R[0].class_names);
+			fprintf(f, "class_names: %s\n", q);
+			free(q);
+		}
+		fprintf(f, "runs: %d\n", n);
 		free(task);
 		free(dataset);
 		fprintf(f, "micro_f1: {mean: %.6f, std: %.6f}\nmacro_f1: {mean: %.6f, std: %.6f}\n",
@@ -425,7 +452,10 @@ report(FILE *f, const struct opts *o, const struct eval_run *R, int n)
 	} else {
 		if (*R[0].task || *R[0].dataset)
 			fprintf(f, "%s%s%s, ", R[0].dataset, *R[0].task ? " " : "", R[0].task);
-		fprintf(f, "%d classes, %d run%s\n\n", C, n, n == 1 ? "" : "s");
+		fprintf(f, "%d classes, %d run%s\n", C, n, n == 1 ? "" : "s");
+		if (*R[0].class_names) /* gnnstream(5): "a,b,c", class 0 first */
+			print_class_names(f, R[0].class_names, C);
+		fprintf(f, "\n");
 		fprintf(f, "%5s %8s %9s %9s", "run", "items", "micro-F1", "macro-F1");
 		fprintf(f, rk ? " %9s %9s\n" : "\n", "AUC", "AP");
 		for (int i = 0; i < n; i++) {
