@@ -106,7 +106,11 @@ typedef struct gs_rec {
 	size_t names_len;
 
 	/* Other key=value attributes of the record header, kept in order and
-	 * passed through untouched (DCBM parameters of a graph, say). */
+	 * passed through untouched (DCBM parameters of a graph, say).  A
+	 * tensor or label record of classes may carry classes=C and
+	 * class_names=a,b,c (class 0's name first; a list of another length
+	 * is not used): gcn-adapt keeps them, its --tsv and evalf1 print them
+	 * (gnnstream(5)). */
 	int nattr;
 	char **akey, **aval;
 
