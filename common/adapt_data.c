@@ -195,6 +195,44 @@ take_features(struct adapt_data *ds, gs_file *in, const gs_rec *r, const graph *
 		    gs_where(in), r->id, cols, ds->fseen.cols);
 }
 
+/* The class names of a label tensor or record r (class_names=, as many
+ * as its classes=; else none), kept once. */
+static void
+take_class_names(struct adapt_data *ds, const gs_rec *r)
+{
+	const char *cs = gs_attr_get(r, "classes");
+
+	if (cs != NULL)
+		adapt_data_class_names(ds, gs_attr_get(r, "class_names"), atoll(cs));
+}
+
+void
+adapt_data_class_names(struct adapt_data *ds, const char *cn, long long C)
+{
+	long long k = 1;
+
+	if (ds->class_names != NULL || cn == NULL || *cn == '\0')
+		return;
+	for (const char *c = cn; *c; c++)
+		k += *c == ',';
+	if (k != C || k > 1000000)
+		return; /* a name with a comma: the list cannot be cut */
+	ds->class_names = xstrdup(cn);
+	ds->names_of = xmallocarray((size_t)k, sizeof *ds->names_of);
+	ds->nclass_names = k;
+	k = 0;
+	ds->class_buf = xstrdup(cn);
+	for (char *c = ds->class_buf, *w = c;; c++)
+		if (*c == ',' || *c == '\0') {
+			int end = *c == '\0';
+			*c = '\0';
+			ds->names_of[k++] = w;
+			w = c + 1;
+			if (end)
+				break;
+		}
+}
+
 /* The node classes of a node task: the first column of the --label tensor;
  * a negative class means none (the node is not an item of any split). */
 static void
@@ -205,6 +243,7 @@ take_node_labels(struct adapt_data *ds, const struct adapt_ask *o, gs_file *in, 
 	if (r->rows != ds->g.n || r->cols < 1 || (r->dtype != GS_I32 && r->dtype != GS_I64))
 		die("%s: '%s' must be %" PRId32 " rows of at least one integer column",
 		    gs_where(in), o->label, ds->g.n);
+	take_class_names(ds, r);
 	free(ds->y);
 	ds->y = xmallocarray((size_t)ds->g.n + 1, sizeof *ds->y);
 	ds->C = 0;
@@ -286,6 +325,7 @@ read_graphs(struct adapt_data *ds, const struct adapt_ask *o)
 		} else if (k == GS_TENSOR && strcmp(r.name, "features") == 0) {
 			take_features(ds, in, &r, &ds->gs[ds->ng - 1], &ds->gfeat[ds->ng - 1]);
 		} else if (k == GS_LABEL && strcmp(r.name, o->label) == 0) {
+			take_class_names(ds, &r);
 			if (!ds->have_graph || r.id != ds->id)
 				die("%s: label record does not follow its graph", gs_where(in));
 			if (r.value > 1000000)
@@ -386,6 +426,9 @@ adapt_data_read(struct adapt_data *ds, const struct adapt_ask *o, int nfiles, ch
 void
 adapt_data_free(struct adapt_data *ds)
 {
+	free(ds->class_names);
+	free(ds->class_buf);
+	free(ds->names_of);
 	free(ds->y);
 	graph_free(&ds->g);
 	for (int i = 0; i < ds->ng; i++)

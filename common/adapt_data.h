@@ -63,6 +63,12 @@ struct adapt_data {
 	 * NULL: node i's is names[i], pointing into names_rec */
 	const char **names;
 	gs_rec names_rec;
+	/* the class names of the label tensor or records (class_names=,
+	 * gnnstream(5)), or NULL; names_of[c] points into it (nclass_names) */
+	char *class_names;
+	char *class_buf; /* a copy of it, cut at the commas */
+	const char **names_of;
+	int nclass_names;
 };
 
 /*
@@ -92,5 +98,12 @@ void adapt_data_free(struct adapt_data *ds);
  * adapted_from_record() checked them) as a new array of C, for mvals.
  * Time complexity O(length of list). */
 int64_t *adapt_class_values(const char *list, int64_t C);
+
+/*
+ * Keep cn, a class_names= list (gnnstream(5)), as ds's class names when
+ * it has C names and ds has none yet; else nothing (a name holding a
+ * comma makes the list one that cannot be cut).  Time: O(length).
+ */
+void adapt_data_class_names(struct adapt_data *ds, const char *cn, long long C);
 
 #endif

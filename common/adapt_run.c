@@ -801,6 +801,8 @@ adapt_write_predictions(struct adapt *a, int run, gs_file *out, gs_rec *rec,
 	gs_attr_set(rec, "dataset", ds->name);
 	gs_attr_set(rec, "precision", gemm_precision_name(gemm_precision()));
 	gs_attr_setf(rec, "classes", "%" PRId64, C);
+	if (ds->class_names && !a->link && !a->lp)
+		gs_attr_set(rec, "class_names", ds->class_names);
 	if (a->link)
 		gs_attr_set(rec, "class_values", ds->cvals);
 	if (a->lp) /* the pairs of each part, as many edges as non-edges */
@@ -838,11 +840,15 @@ adapt_emit(const struct adapt_opts *o, const struct adapt_data *ds, gs_file *out
 		gs_write1(out, rec);
 		return;
 	}
+	/* the class names of the true and predicted classes, last */
+	int ti = gs_tensor_col(rec, "true"), pi = gs_tensor_col(rec, "pred");
+	int cn = ds->names_of != NULL && ti > 0 && pi > 0 && o->task != ADAPT_LINK;
+
 	if (!header++) { /* run, item[, name], then the tensor's columns past item */
 		printf("run\titem%s", names ? "\tname" : "");
 		for (const char *c = strchr(rec->columns, ','); *c; c++)
 			putchar(*c == ',' ? '\t' : *c);
-		putchar('\n');
+		printf("%s\n", cn ? "\ttrue_name\tpred_name" : "");
 	}
 	for (int64_t i = 0; i < rec->rows; i++) {
 		const double *row = x + i * rec->cols;
@@ -852,6 +858,11 @@ adapt_emit(const struct adapt_opts *o, const struct adapt_data *ds, gs_file *out
 		for (int64_t c = 1; c < rec->cols; c++) /* classes, node ids: integers */
 			printf(row[c] == floor(row[c]) && fabs(row[c]) < 1e15 ? "\t%.0f" : "\t%.6g",
 			       row[c]);
+		if (cn) {
+			int64_t t = (int64_t)row[ti], p = (int64_t)row[pi];
+			printf("\t%s\t%s", t >= 0 && t < ds->nclass_names ? ds->names_of[t] : "",
+			       p >= 0 && p < ds->nclass_names ? ds->names_of[p] : "");
+		}
 		putchar('\n');
 	}
 	if (fflush(stdout) != 0 || ferror(stdout))
@@ -930,6 +941,8 @@ adapt_write_model(const struct adapt *a, const struct pretrained *pt, gs_file *m
 	if (a->runs_done < o->runs) /* interrupted: the best of those that finished */
 		gs_attr_setf(rec, "partial", "%d of %d runs", a->runs_done, o->runs);
 	run_attrs(rec, a->kept_epochs, a->kept_best, a->kept_ntr, a->kept_acc, 0);
+	if (ds->class_names && !a->link) /* --predict names its classes by them */
+		gs_attr_set(rec, "class_names", ds->class_names);
 	gs_write1(mf, rec);
 }
 
@@ -1141,6 +1154,8 @@ adapt_predict_input(struct adapt_data *ds, const struct adapt_opts *o, struct pr
 	ds->Cm = (int)ac->classes;
 	if (task == ADAPT_LINK)
 		ds->mvals = adapt_class_values(ac->class_values, ac->classes);
+	else /* the model's class names, before the input's */
+		adapt_data_class_names(ds, ac->class_names, ac->classes);
 	adapt_read(ds, o, nfiles, files);
 	if (ac->attributes > 0) {
 		if (!ds->A)

@@ -22,6 +22,7 @@ run_free(struct eval_run *u)
 	f1_free(&u->f);
 	free(u->task);
 	free(u->dataset);
+	free(u->class_names);
 	free(u->where);
 	free(u->item);
 	free(u->truth);
@@ -196,6 +197,7 @@ score(struct eval_run *u, const gs_rec *r, const int32_t *y, const int32_t *p, i
 	u->C = (int)C;
 	u->task = dup_attr(r, "task");
 	u->dataset = dup_attr(r, "dataset");
+	u->class_names = dup_attr(r, "class_names");
 	u->where = xstrdup(where);
 	f1_init(&u->f);
 	if (f1_compute(&u->f, y, p, rows, (int)C, &bad) != 0) {

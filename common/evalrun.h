@@ -39,6 +39,7 @@ struct eval_run {
 	int64_t id;
 	int C;
 	char *task, *dataset; /* its attributes ("" when absent) */
+	char *class_names;    /* its class_names= attribute ("" when absent) */
 	char *where;	      /* where it was read, for messages */
 	struct f1 f;
 	int ranked; /* auc and ap computed */

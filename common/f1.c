@@ -166,4 +166,5 @@ f1_paired(const double *a, const double *b, int n, struct f1_paired *p)
 	p->lo = p->mean - half;
 	p->hi = p->mean + half;
 	p->gain = p->lo > 0;
+	p->loss = p->hi < 0;
 }

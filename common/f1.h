@@ -75,8 +75,9 @@ void f1_mean_std(const double *x, int n, double *mean, double *std);
  * t-interval of the mean difference,
  *	m -+ t_{0.975, n-1} s / sqrt(n)
  * (Student's t quantile with n - 1 degrees of freedom, GSL's
- * gsl_cdf_tdist_Pinv).  A gain is an interval above 0 (lo > 0).  With one
- * run there is no interval: s, lo and hi are NaN and gain is 0.
+ * gsl_cdf_tdist_Pinv).  A gain is an interval above 0 (lo > 0), a loss
+ * one below 0 (hi < 0); else there is no clear difference.  With one
+ * run there is no interval: s, lo and hi are NaN and gain and loss are 0.
  * Time complexity O(n).
  */
 struct f1_paired {
@@ -85,6 +86,7 @@ struct f1_paired {
 	double mean, sd;       /* of the differences */
 	double lo, hi;	       /* the 95% interval of their mean */
 	int gain;	       /* lo > 0 */
+	int loss;	       /* hi < 0 */
 };
 void f1_paired(const double *a, const double *b, int n, struct f1_paired *p);
 

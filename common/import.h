@@ -33,6 +33,7 @@
 struct import_opts {
 	const char *attributes;	  /* linqs: sparse "node feature value" file */
 	int64_t attr_dim;	  /* linqs: width of attributes, 0 = max + 1 */
+	const char *label;	  /* igraph's formats: the node attribute that is the class */
 	const char *name;	  /* dataset= attribute (NULL: from the file name) */
 	int64_t nodes;		  /* edgelist: node count, 0 = largest id + 1 */
 	int names;		  /* edgelist: every node word is a name */

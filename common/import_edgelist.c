@@ -31,7 +31,12 @@ struct el {
 	slist words;
 	int64_t *ival;
 	int32_t capival;
-	int named;	/* some word is not an integer id, or --names, --node-list */
+	int named;	     /* some word is not an integer id, or --names, --node-list */
+	int32_t first_words; /* the words of the first edge line, when it made them names */
+	int64_t first_line;
+	int commas;	/* a line split at commas (a CSV file?) */
+	int tabs;	/* the lines are split at tabs only (names with blanks) */
+	int64_t nlab;	/* distinct edge labels, for the warning */
 	int32_t listed; /* the node list's length (0: none) */
 	struct raw {
 		int32_t a, b, lab;
@@ -98,18 +103,54 @@ node_word(struct el *L, const char *w)
 	return k;
 }
 
+/* A word that is an integer (a node id, never a name). */
+static int
+int_word(const char *w)
+{
+	int sign = w[0] == '-' && w[1];
+
+	return w[sign] != '\0' && w[sign + strspn(w + sign, "0123456789")] == '\0';
+}
+
+/* The fields of an edge line: at tabs only when the first edge line has
+ * one and the first line split at blanks has more than three fields
+ * (names with blanks; each field trimmed); else at commas where the line
+ * has one; else at blanks and tabs. */
+static void
+split_line(struct el *L, char *buf)
+{
+	if (L->lines == 0 && strchr(buf, '\t')) {
+		char *copy = xstrdup(buf);
+		L->tabs = lr_split(&L->fs, copy, " ") > 3;
+		free(copy);
+	}
+	if (L->tabs) {
+		lr_split(&L->fs, buf, "\t");
+		for (int i = 0; i < L->fs.n; i++)
+			L->fs.f[i] = lr_trim(L->fs.f[i]);
+	} else if (strchr(buf, ',')) {
+		L->commas = 1;
+		lr_split(&L->fs, buf, ",");
+	} else
+		lr_split(&L->fs, buf, " ");
+}
+
 /* One edge line. */
 static int
 edge_line(struct el *L)
 {
 	lreader *r = &L->r;
 	int64_t a, b, lab = 0;
+	int was_named = L->named;
 
 	if (cut_dict(L) != 0)
 		return -1;
-	lr_split(&L->fs, r->buf, strchr(r->buf, ',') ? "," : " ");
+	split_line(L, r->buf);
 	if (L->fs.n != 2 && L->fs.n != 3)
-		return lr_bad(r, "%d fields, want 'u v' or 'u v label'", L->fs.n);
+		return lr_bad(r, "%d fields, want 'u v' or 'u v label'%s", L->fs.n,
+			      L->fs.n > 3 ? " (names with blanks: separate the fields by tabs, or "
+					    "use GraphML)"
+					  : "");
 	if (L->arity == 0) {
 		L->arity = L->fs.n;
 		L->arity_line = r->line;
@@ -117,9 +158,14 @@ edge_line(struct el *L)
 	if (L->fs.n != L->arity)
 		return lr_bad(r, "%d fields, but line %" PRId64 " had %d", L->fs.n, L->arity_line,
 			      L->arity);
-	if ((a = node_word(L, L->fs.f[0])) < 0 || (b = node_word(L, L->fs.f[1])) < 0 ||
-	    (L->arity == 3 && lr_need_i64(r, L->fs.f[2], INT32_MIN, INT32_MAX, "label", &lab) != 0))
+	if ((a = node_word(L, L->fs.f[0])) < 0 || (b = node_word(L, L->fs.f[1])) < 0)
 		return -1;
+	if (L->arity == 3 && lr_parse_i64(L->fs.f[2], INT32_MIN, INT32_MAX, &lab) != 0)
+		return lr_bad(r, "%s", gs_third_column(L->fs.f[2]));
+	if (L->lines == 0 && !was_named && L->named && !L->listed && !L->o->names) {
+		L->first_words = L->words.n;
+		L->first_line = r->line;
+	}
 	if (L->nraw == L->capraw) {
 		L->capraw = L->capraw ? 2 * L->capraw : 4096;
 		L->raw = xreallocarray(L->raw, (size_t)L->capraw, sizeof *L->raw);
@@ -222,6 +268,27 @@ read_edges(struct el *L, const char *file)
 	}
 	if (k < 0)
 		return -1;
+	if (L->first_words > 0 && L->lines > 1) { /* names on line 1 only: a header */
+		int32_t k2 = L->first_words;
+		int64_t i = 1;
+		while (k2 < L->words.n && int_word(L->words.s[k2]))
+			k2++;
+		while (i < L->nraw && L->raw[i].a >= L->first_words &&
+		       L->raw[i].b >= L->first_words)
+			i++;
+		if (k2 == L->words.n && i == L->nraw) {
+			char q[88];
+			snprintf(q, sizeof q, "%.40s%s%.40s", L->words.s[0],
+				 L->first_words > 1 ? " " : "",
+				 L->first_words > 1 ? L->words.s[1] : "");
+			err_one_line(q);
+			r->line = L->first_line;
+			return lr_bad(r,
+				      "'%s' looks like a header: the other lines hold integer ids "
+				      "(leave it out: tail -n +2)",
+				      q);
+		}
+	}
 	if (L->lines == 0 && L->o->nodes == 0 && !L->listed)
 		return lr_fail(r->err,
 			       "%s: no edges (give --nodes or --node-list for a graph without "
@@ -248,6 +315,10 @@ read_edges(struct el *L, const char *file)
 		       r->path, L->es.loops, L->es.dups);
 	if (!L->named && !L->o->nodes && !L->o->quiet)
 		warn_isolated(L);
+	if (L->commas && !L->o->quiet)
+		warnx_("%s: %s", r->path, GS_EDGELIST_CSV);
+	if (L->arity == 3 && !L->o->quiet)
+		warnx_("%s: %s", r->path, GS_EDGELIST_LABELS);
 	if (L->attrs > 0 && !L->o->quiet)
 		warnx_("%s: ignored the attributes of %" PRId64 " edge(s) (networkx's {...} "
 		       "column)",

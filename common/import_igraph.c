@@ -11,6 +11,7 @@
  * file's; the node names in a names record where the format names its
  * nodes, the numeric and boolean node attributes in an 'attributes' tensor.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -51,6 +52,9 @@ ig_warning(const char *reason, const char *file, int line)
 {
 	(void)file;
 	(void)line;
+	/* GML's numeric entities: decoded here (xml_unescape), not verbatim */
+	if (strncmp(reason, "One or more unknown entities", 28) == 0)
+		return;
 	if (ig_nwarn++ == 0)
 		snprintf(ig_warned, sizeof ig_warned, "%s", reason);
 }
@@ -82,7 +86,12 @@ struct ig {
 	const char *names_a; /* the attribute the names came from */
 	char ignored[1024];  /* the attributes not kept, for the warning */
 	const char *ign_kind;
-	int64_t unlabelled; /* GML: 1 + the first node without a label, or 0 */
+	int64_t unlabelled;	/* GML: 1 + the first node without a label, or 0 */
+	int ids_named;		/* GML: no label or name attribute: ids are the names */
+	const char *unlab_attr; /* the attribute node unlabelled - 1 lacks */
+	int32_t *lab;		/* (n) --label: each node's class, -1 none */
+	classes cls;		/* --label: the values, numbered */
+	int64_t lab_none;	/* --label: nodes without a value */
 };
 
 /* ---- the file into memory ---- */
@@ -200,18 +209,90 @@ take_edges(struct ig *I)
 
 /* ---- the names ---- */
 
-/* The attribute that names the nodes: GraphML's node id, GML's label
- * (else its id), Pajek's label (else the vertex number), NCOL's and LGL's
+static int
+has_vattr(const struct ig *I, const char *a)
+{
+	return igraph_cattribute_has_attr(&I->g, IGRAPH_ATTRIBUTE_VERTEX, a);
+}
+
+/*
+ * GML's and GraphML's character entities decoded in place: networkx's GML
+ * has every character past ASCII and '&' as "&#NNN;" ("Zo&#235;"), which
+ * igraph keeps as it is, and igraph's GraphML reader gives an '&' of a node
+ * id as "&#38;"; "&#xHH;", "&lt;", "&gt;", "&quot;" and
+ * "&apos;" too.  A code point becomes its UTF-8 bytes; an '&' that starts
+ * no entity (or one of code 0, a surrogate or past U+10FFFF) is left as it
+ * is.  Time: O(length).
+ */
+static void
+xml_unescape(char *s)
+{
+	static const char *const ent[] = { "amp;", "lt;", "gt;", "quot;", "apos;" };
+	static const char chr[] = "&<>\"'";
+	char *w = s;
+
+	while (*s) {
+		unsigned long c = 0;
+		char *end = NULL;
+		int k, done = 0;
+
+		if (*s != '&') {
+			*w++ = *s++;
+			continue;
+		}
+		for (k = 0; k < 5 && !done; k++)
+			if (strncmp(s + 1, ent[k], strlen(ent[k])) == 0) {
+				*w++ = chr[k];
+				s += 1 + strlen(ent[k]);
+				done = 1;
+			}
+		if (!done && s[1] == '#') {
+			int hex = s[2] == 'x' || s[2] == 'X';
+			const char *d = s + 2 + hex;
+			if (hex ? isxdigit((unsigned char)*d) : isdigit((unsigned char)*d))
+				c = strtoul(d, &end, hex ? 16 : 10);
+			if (end != NULL && *end == ';' && end - d <= 8 && c > 0 && c <= 0x10ffff &&
+			    (c < 0xd800 || c > 0xdfff)) {
+				if (c < 0x80)
+					*w++ = (char)c;
+				else if (c < 0x800) {
+					*w++ = (char)(0xc0 | c >> 6);
+					*w++ = (char)(0x80 | (c & 0x3f));
+				} else if (c < 0x10000) {
+					*w++ = (char)(0xe0 | c >> 12);
+					*w++ = (char)(0x80 | (c >> 6 & 0x3f));
+					*w++ = (char)(0x80 | (c & 0x3f));
+				} else {
+					*w++ = (char)(0xf0 | c >> 18);
+					*w++ = (char)(0x80 | (c >> 12 & 0x3f));
+					*w++ = (char)(0x80 | (c >> 6 & 0x3f));
+					*w++ = (char)(0x80 | (c & 0x3f));
+				}
+				s = end + 1;
+				done = 1;
+			}
+		}
+		if (!done)
+			*w++ = *s++;
+	}
+	*w = '\0';
+}
+
+/* The attribute that names the nodes: GraphML's 'name' key (else its node
+ * id), GML's label (else its name, else its id), Pajek's label (else the vertex number), NCOL's and LGL's
  * names; NULL for DIMACS. */
 static const char *
 names_attr(const struct ig *I)
 {
 	switch (I->fmt) {
-	case IG_GRAPHML:
+	case IG_GRAPHML: /* igraph writes its names as a 'name' key, ids n0 ... */
+		return has_vattr(I, "name") ? "name" : "id";
+	case IG_GML: /* networkx writes 'label', igraph 'name' */
+		if (has_vattr(I, "label"))
+			return "label";
+		if (has_vattr(I, "name"))
+			return "name";
 		return "id";
-	case IG_GML:
-		return igraph_cattribute_has_attr(&I->g, IGRAPH_ATTRIBUTE_VERTEX, "label") ? "label"
-											   : "id";
 	case IG_PAJEK:
 		return igraph_cattribute_has_attr(&I->g, IGRAPH_ATTRIBUTE_VERTEX, "name") ? "name"
 											  : NULL;
@@ -236,8 +317,12 @@ node_name(const struct ig *I, const char *a, igraph_integer_t v)
 	for (i = 0; i < igraph_strvector_size(&I->vn); i++)
 		if (strcmp(igraph_strvector_get(&I->vn, i), a) == 0)
 			t = VECTOR(I->vt)[i];
-	if (t == IGRAPH_ATTRIBUTE_STRING)
-		return xstrdup(VAS(&I->g, a, v));
+	if (t == IGRAPH_ATTRIBUTE_STRING) {
+		char *s = xstrdup(VAS(&I->g, a, v));
+		if (I->fmt == IG_GML || I->fmt == IG_GRAPHML)
+			xml_unescape(s);
+		return s;
+	}
 	x = t == IGRAPH_ATTRIBUTE_BOOLEAN   ? (double)VAB(&I->g, a, v)
 	    : t == IGRAPH_ATTRIBUTE_NUMERIC ? VAN(&I->g, a, v)
 					    : NAN;
@@ -247,18 +332,22 @@ node_name(const struct ig *I, const char *a, igraph_integer_t v)
 	return xstrdup(buf);
 }
 
-/* GML: labels where every node has one, else the ids (said once);
- * Pajek: a vertex without a label is named by its number. */
+/* GML's label or name, GraphML's name: where every node has one, else
+ * the ids (said once, as is a GML file whose nodes have neither); Pajek:
+ * a vertex without a label is named by its number. */
 static const char *
 names_fallback(struct ig *I, const char *a)
 {
-	if (I->fmt == IG_GML && strcmp(a, "label") == 0)
+	if (I->fmt == IG_GML && strcmp(a, "id") == 0)
+		I->ids_named = 1;
+	if ((I->fmt == IG_GML || I->fmt == IG_GRAPHML) && strcmp(a, "id") != 0)
 		for (igraph_integer_t v = 0; v < I->n; v++) {
 			char *nm = node_name(I, a, v);
 			int none = nm[0] == '\0';
 			free(nm);
 			if (none) {
 				I->unlabelled = v + 1;
+				I->unlab_attr = a;
 				return "id";
 			}
 		}
@@ -337,7 +426,7 @@ static const char *
 take_column(struct ig *I, const char *a, igraph_integer_t t, int64_t j, int64_t k)
 {
 	if (t == IGRAPH_ATTRIBUTE_STRING)
-		return "text";
+		return "text: a class with --label";
 	if (t != IGRAPH_ATTRIBUTE_NUMERIC && t != IGRAPH_ATTRIBUTE_BOOLEAN)
 		return "not a number";
 	if (!column_name_ok(a))
@@ -365,6 +454,7 @@ take_attributes(struct ig *I)
 	for (int64_t i = 0; i < nv; i++) {
 		const char *a = igraph_strvector_get(&I->vn, i), *why;
 		if (strcmp(a, "id") == 0 || (I->names_a && strcmp(a, I->names_a) == 0) ||
+		    (I->o->label && strcmp(a, I->o->label) == 0) ||
 		    (I->fmt == IG_GML && strcmp(a, "label") == 0) ||
 		    (I->fmt == IG_PAJEK && strcmp(a, "name") == 0))
 			continue;
@@ -393,6 +483,53 @@ take_attributes(struct ig *I)
 	return 0;
 }
 
+/* ---- --label: a node attribute as the class ---- */
+
+/*
+ * The node attribute o->label, numeric or text, as each node's class: the
+ * values (a number as %.17g writes it, a text decoded as a name is) are
+ * numbered as graph-attach numbers a table's (class_finish: numerically
+ * when every value is an integer, else by strcmp), and a node without a
+ * value (an empty text, NaN) has none (-1).
+ */
+static int
+take_label(struct ig *I)
+{
+	const char *a = I->o->label;
+
+	if (a == NULL)
+		return 0;
+	if (!has_vattr(I, a)) {
+		char list[512] = "";
+		size_t at = 0;
+		for (int64_t i = 0; i < igraph_strvector_size(&I->vn) && at < sizeof list - 64; i++)
+			at += (size_t)snprintf(list + at, sizeof list - at, "%s%.40s",
+					       i ? ", " : "", igraph_strvector_get(&I->vn, i));
+		err_one_line(list);
+		return lr_fail(I->r.err, "%s: --label: no node attribute '%s' (the nodes have: %s)",
+			       I->r.path, a, list[0] ? list : "none");
+	}
+	I->lab = xmallocarray((size_t)I->n, sizeof *I->lab);
+	for (int64_t v = 0; v < I->n; v++) {
+		char *val = node_name(I, a, v);
+		int32_t k = val[0] == '\0' ? -1 : class_add(&I->cls, val);
+		int bad = val[0] != '\0' && k < 0;
+		free(val);
+		if (bad)
+			return lr_fail(I->r.err, "%s: --label %s: more than 2^24 classes",
+				       I->r.path, a);
+		I->lab[v] = k;
+		I->lab_none += k < 0;
+	}
+	if (I->cls.names.n == 0)
+		return lr_fail(I->r.err, "%s: --label %s: no node has a value", I->r.path, a);
+	class_finish(&I->cls);
+	for (int64_t v = 0; v < I->n; v++)
+		if (I->lab[v] >= 0)
+			I->lab[v] = I->cls.rank[I->lab[v]];
+	return 0;
+}
+
 /* ---- what was changed or left out, said once the import succeeded ---- */
 static void
 tell(struct ig *I)
@@ -418,8 +555,13 @@ tell(struct ig *I)
 		       " repeated or reciprocal edge(s)",
 		       p, I->es.loops, I->es.dups);
 	if (I->unlabelled > 0)
-		warnx_("%s: node %" PRId64 " has no label: the nodes are named by their ids", p,
-		       I->unlabelled - 1);
+		warnx_("%s: node %" PRId64 " has no %s: the nodes are named by their ids", p,
+		       I->unlabelled - 1, I->unlab_attr);
+	if (I->ids_named)
+		warnx_("%s: the nodes have no label or name: they are named by their ids", p);
+	if (I->lab_none > 0)
+		warnx_("%s: --label %s: %" PRId64 " node(s) have no value: no class (-1)", p,
+		       I->o->label, I->lab_none);
 	if (I->ignored[0] != '\0') {
 		err_one_line(I->ignored);
 		warnx_("%s: ignored attributes: %s", p, I->ignored);
@@ -449,6 +591,18 @@ write_graph(struct ig *I, gs_file *out, const char *file)
 		gs_names_set(&rec, 0, (const char *const *)I->names, (int32_t)I->n);
 		gs_write1(out, &rec);
 	}
+	if (I->lab != NULL) {
+		char *cn = class_list(&I->cls);
+		gs_rec_tensor(&rec, 0, "label", I->n, 1, GS_I32, "label");
+		memcpy(rec.data, I->lab, (size_t)I->n * sizeof *I->lab);
+		gs_attr_set(&rec, "column", I->o->label);
+		gs_attr_setf(&rec, "classes", "%" PRId32, I->cls.names.n);
+		if (strlen(cn) < 65536)
+			gs_attr_set(&rec, "class_names", cn);
+		gs_attr_setf(&rec, "unlabelled", "%" PRId64, I->lab_none);
+		free(cn);
+		gs_write1(out, &rec);
+	}
 	if (I->k > 0) {
 		gs_rec_tensor(&rec, 0, "attributes", I->n, I->k, GS_F32, I->columns);
 		memcpy(rec.data, I->attr, (size_t)I->n * (size_t)I->k * sizeof *I->attr);
@@ -473,6 +627,8 @@ ig_free(struct ig *I)
 	free(I->names);
 	free(I->attr);
 	free(I->columns);
+	free(I->lab);
+	class_free(&I->cls);
 	free(I->es.e);
 	free(I->text);
 	lr_close(&I->r);
@@ -539,6 +695,8 @@ import_igraph(const struct import_opts *o, const char *format, const char *file,
 		rc = take_edges(&I);
 	if (rc == 0)
 		rc = take_names(&I);
+	if (rc == 0)
+		rc = take_label(&I);
 	if (rc == 0)
 		rc = take_attributes(&I);
 	if (rc == 0) {

@@ -526,7 +526,9 @@ adapted_cfg_free(struct adapted_cfg *a)
 	free(a->scale);
 	free(a->init);
 	free(a->head);
+	free(a->class_names);
 	a->task = a->class_values = a->label = a->scale = a->init = a->head = NULL;
+	a->class_names = NULL;
 }
 
 size_t

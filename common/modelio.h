@@ -151,6 +151,8 @@ struct adapted_cfg {
 	char *init;	      /* the run's initial encoder: pretrained, random, ... */
 	long long freeze;     /* its fix-tune boundary (-1: everything trained) */
 	char *head;	      /* the head's kind: "gcn" or "sage" (HEAD_SELF) */
+	char *class_names;    /* the record's class_names= attribute, or NULL
+			       * (not a config key: older readers skip it) */
 };
 
 #define ADAPT_SCHEMA_MAX 16

@@ -140,6 +140,10 @@ load_adapted(const gs_rec *r, const char *where, void *ctx, char *msg, size_t le
 	train_settings_free(&o->p->ts);
 	if (adapted_from_record(&o->p->M, &o->p->ts, o->ac, o->h, r, where, msg, len) != 0)
 		return -1;
+	free(o->ac->class_names);
+	o->ac->class_names = NULL;
+	if (gs_attr_get(r, "class_names") != NULL)
+		o->ac->class_names = xstrdup(gs_attr_get(r, "class_names"));
 	o->loaded = 1;
 	return 0;
 }

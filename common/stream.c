@@ -291,6 +291,19 @@ gs_names_list(const gs_rec *r)
 }
 
 const char *
+gs_third_column(const char *w)
+{
+	static _Thread_local char msg[200];
+
+	snprintf(msg, sizeof msg,
+		 "third column '%.40s' is not an integer: it is an edge label, and weights are "
+		 "not kept (drop the column: cut -f1,2)",
+		 w);
+	err_one_line(msg);
+	return msg;
+}
+
+const char *
 gs_name_invalid(const char *name)
 {
 	size_t len = strlen(name);
@@ -1099,6 +1112,10 @@ gs_graph_build(gs_file *fp, gs_rec *rec, graph *g, int quiet)
 		       fp->name, fix.self_loops, fix.duplicates);
 	if (!quiet && !fp->el_named)
 		warn_isolated(fp, g);
+	if (!quiet && fp->el_commas)
+		warnx_("%s: %s", fp->name, GS_EDGELIST_CSV);
+	if (!quiet && rec->ltype != GS_NONE)
+		warnx_("%s: %s", fp->name, GS_EDGELIST_LABELS);
 	if (!quiet && fp->el_attrs)
 		warnx_("%s: edge list: ignored the attributes of %" PRId64 " edge(s) "
 		       "(networkx's {...} column)",

@@ -106,7 +106,11 @@ typedef struct gs_rec {
 	size_t names_len;
 
 	/* Other key=value attributes of the record header, kept in order and
-	 * passed through untouched (DCBM parameters of a graph, say). */
+	 * passed through untouched (DCBM parameters of a graph, say).  A
+	 * tensor or label record of classes may carry classes=C and
+	 * class_names=a,b,c (class 0's name first; a list of another length
+	 * is not used): gcn-adapt keeps them, its --tsv and evalf1 print them
+	 * (gnnstream(5)). */
 	int nattr;
 	char **akey, **aval;
 
@@ -144,6 +148,21 @@ void gs_names_set(gs_rec *r, int64_t id, const char *const *names, int32_t count
  * r->names: the caller frees the array (only), which lives while r
  * keeps its contents.  Time: O(bytes). */
 const char **gs_names_list(const gs_rec *r);
+/*
+ * The rules of a plain edge list's third column and separators, the same
+ * in every reader (gs_read1's edge lists, graph-import -f edgelist), each
+ * said in one line: a third column is an integer edge label (the link
+ * task's edge classes), never a weight; gs_third_column(w) is the message
+ * for a third field w that is not one (a static string, overwritten by the
+ * next call).  GS_EDGELIST_LABELS is the warning when edge labels were
+ * read, GS_EDGELIST_CSV the one when lines were split at commas.
+ */
+const char *gs_third_column(const char *w);
+#define GS_EDGELIST_LABELS \
+	"edge list: the third column read as integer edge labels (weights are not kept)"
+#define GS_EDGELIST_CSV \
+	"edge list: comma-separated lines, each read as an edge (a CSV table? its " \
+	"classes go in with graph-attach --label)"
 /* NULL if name is a valid node name, else what is wrong with it ("holds
  * a tab", ...).  The distinctness of a graph's names is the reader's
  * check (and the writer's, before it writes). */

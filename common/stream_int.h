@@ -85,6 +85,9 @@ struct gs_file {
 	char *el_names;	  /* ... which, each ended by '\0', the next record holds */
 	size_t el_names_len, el_names_cap;
 	int32_t el_nnames;
+	int el_commas;		/* edge list: its lines split at commas */
+	int32_t el_first_names; /* edge list: names once its first line made them */
+	int64_t el_first_line;
 	int64_t rbytes;	     /* bytes read from fd so far */
 	struct progress *pr; /* told rbytes / pr_unit as they arrive, or NULL */
 	int64_t pr_unit;

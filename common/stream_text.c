@@ -847,22 +847,67 @@ el_ids(gs_file *fp, gs_rec *rec, int64_t m, smap *map, char **s, int64_t *a, int
 	char *line = *s, *wa, *wb;
 	int rc;
 
+	if (m == 0 && line[strcspn(line, ",{#")] == ',')
+		fp->el_commas = 1;
 	if (!fp->el_named) {
 		if (field_i64(s, a) == 0 && field_i64(s, b) == 0)
 			return 0;
 		if (m == 0 && (el_nwords(line) < 2 || el_nwords(line) > 3))
 			return gsi_fail(fp, -2,
 					"not a gnnstream, and not an edge list "
-					"(want 'u v [label]' lines)");
+					"(want 'u v [label]' lines%s)",
+					el_nwords(line) > 3
+					    ? "; names with blanks: graph-import -f edgelist "
+					      "with tab-separated fields, or GraphML"
+					    : "");
 		if ((rc = el_go_named(fp, rec, m, map)))
 			return rc;
 		*s = line;
+		if (m == 0)
+			fp->el_first_line = fp->lineno;
 	}
 	if ((wa = el_word(s)) == NULL || (wb = el_word(s)) == NULL)
 		return gsi_fail(fp, -2, "want 'u v [label]': two node names or ids");
 	if ((rc = el_name_id(fp, map, wa, a)) || (rc = el_name_id(fp, map, wb, b)))
 		return rc;
+	if (m == 0 && fp->el_first_line > 0)
+		fp->el_first_names = fp->el_nnames;
+	else if (*a < fp->el_first_names || *b < fp->el_first_names)
+		fp->el_first_names = 0; /* the first line's names are nodes: no header */
 	return 0;
+}
+
+/* A word that is an integer. */
+static int
+el_int_word(const char *w)
+{
+	int sign = w[0] == '-' && w[1];
+
+	return w[sign] != '\0' && w[sign + strspn(w + sign, "0123456789")] == '\0';
+}
+
+/* Names on the first line only, integers on every other (none of them
+ * naming the first line's words again): a header line ("source target"),
+ * refused rather than read as an edge. */
+static int
+el_header(gs_file *fp, int64_t m)
+{
+	const char *w = fp->el_names, *first = w;
+	char q[88];
+
+	if (fp->el_first_names == 0 || m < 2)
+		return 0;
+	for (int32_t k = 0; k < fp->el_nnames; k++, w += strlen(w) + 1)
+		if (k >= fp->el_first_names && !el_int_word(w))
+			return 0;
+	snprintf(q, sizeof q, "%.40s%s%.40s", first, fp->el_first_names > 1 ? " " : "",
+		 fp->el_first_names > 1 ? first + strlen(first) + 1 : "");
+	err_one_line(q);
+	fp->lineno = fp->el_first_line;
+	return gsi_fail(fp, -2,
+			"'%s' looks like a header: the other lines hold integer ids (leave it "
+			"out: tail -n +2)",
+			q);
 }
 
 /* The optional third field of an edge-list line: an integer label, or
@@ -874,13 +919,16 @@ el_label(gs_file *fp, char *s, int64_t *l)
 
 	if (rest == EL_FIELD) {
 		int words = 2 + el_nwords(s);
+		char *w = s, *word;
 		if (words > 3)
-			return gsi_fail(fp, -2, "%d fields, want 'u v [label]'", words);
-		if (field_i64(&s, l) || el_rest(s) != EL_EOL || *l < INT32_MIN || *l > INT32_MAX)
 			return gsi_fail(fp, -2,
-					"want 'u v [label]' with an integer label "
-					"(a weight column is not used: drop it, e.g. "
-					"cut -d' ' -f1,2)");
+					"%d fields, want 'u v [label]' (names with blanks: "
+					"graph-import -f edgelist with tab-separated fields, or "
+					"GraphML)",
+					words);
+		if (field_i64(&s, l) || el_rest(s) != EL_EOL || *l < INT32_MIN || *l > INT32_MAX)
+			return gsi_fail(fp, -2, "%s",
+					gs_third_column((word = el_word(&w)) ? word : ""));
 		return 3;
 	}
 	if (rest == EL_DICT)
@@ -898,6 +946,9 @@ gsi_read_edgelist(gs_file *fp, gs_rec *rec)
 	gs_rec_graph(rec, 0, 0, 0, GS_NONE);
 	rec->from_edgelist = 1;
 	fp->el_attrs = 0;
+	fp->el_commas = 0;
+	fp->el_first_names = 0;
+	fp->el_first_line = 0;
 	while ((rc = gsi_read_line(fp)) == 1) {
 		char *s = fp->line;
 		if (strncmp(s, UTF8_BOM, 3) == 0)
@@ -939,6 +990,8 @@ gsi_read_edgelist(gs_file *fp, gs_rec *rec)
 		m++;
 	}
 	smap_free(&map);
+	if (rc == 0)
+		rc = el_header(fp, m);
 	if (rc < 0)
 		return rc;
 	if (m == 0)

@@ -71,7 +71,7 @@ cell() {
 gain() {
 	evalf1 --format tsv --baseline "$2" "$1" | awk -F '\t' '$2 == "micro_f1" {
 		printf "%+5.1f, 95%% interval [%+.1f, %+.1f]: %s", 100 * $6, 100 * $8, 100 * $9,
-		    $10 == "yes" ? "a gain" : $9 < 0 ? "a loss" : "no clear difference" }'
+		    $10 == "gain" ? "a gain" : $10 == "loss" ? "a loss" : "no clear difference" }'
 }
 echo
 echo "Linear probe on the frozen features, micro-F1 in % over $runs runs (the same splits"

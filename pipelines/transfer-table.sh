@@ -46,7 +46,7 @@ cell() {
 # the paired difference of $1 against the baseline $2, in %; bold if a gain
 diff_cell() {
 	"$EVALF1" --format tsv --baseline "$2" "$1" 2>/dev/null |
-		awk -F '\t' '$2 == "micro_f1" { g = $10 == "yes"; l = $10 == "no" && $9 < 0
+		awk -F '\t' '$2 == "micro_f1" { g = $10 == "gain"; l = $10 == "loss"
 			s = sprintf("%+.1f [%+.1f, %+.1f]", 100 * $6, 100 * $8, 100 * $9)
 			printf "%s", g ? "**" s "**" : l ? "_" s "_" : s }'
 }

@@ -279,31 +279,55 @@ pair_with(const struct opts *o, const char *path, const struct eval_run *R, int 
 	eval_runs_free(&base);
 }
 
+/* "classes: 0 c, 1 l, 2 n" from a class_names= list of C names (a list
+ * of another length, a name with a comma in it, is not printed). */
+static void
+print_class_names(FILE *f, const char *cn, int C)
+{
+	int k = 1;
+
+	for (const char *c = cn; *c; c++)
+		k += *c == ',';
+	if (k != C)
+		return;
+	fprintf(f, "classes: 0 ");
+	k = 0;
+	for (const char *c = cn; *c; c++)
+		if (*c == ',')
+			fprintf(f, ", %d ", ++k);
+		else
+			fputc(*c, f);
+	fprintf(f, "\n");
+}
+
 /* One metric's paired line: table (percent), tsv or yaml. */
 static void
 paired_line(FILE *f, const struct opts *o, const char *base, const char *metric,
 	    const struct f1_paired *p)
 {
-	const char *gain = p->n < 2 ? "n/a" : p->gain ? "yes" : "no";
+	const char *verdict = p->n < 2	? "n/a"
+			      : p->gain ? "gain"
+			      : p->loss ? "loss"
+					: "no clear difference";
 
 	if (o->format == FMT_TSV) {
 		fprintf(f, "%s\t%s\t%d\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%s\n", base, metric,
-			p->n, p->mean_a, p->mean_b, p->mean, p->sd, p->lo, p->hi, gain);
+			p->n, p->mean_a, p->mean_b, p->mean, p->sd, p->lo, p->hi, verdict);
 	} else if (o->format == FMT_YAML) {
 		fprintf(f, "    %s: {mean: %.6f, baseline_mean: %.6f, diff_mean: %.6f, ", metric,
 			p->mean_a, p->mean_b, p->mean);
 		if (p->n < 2)
-			fprintf(f, "diff_sd: .nan, ci95: null, gain: null}\n");
+			fprintf(f, "diff_sd: .nan, ci95: null, verdict: null}\n");
 		else
-			fprintf(f, "diff_sd: %.6f, ci95: [%.6f, %.6f], gain: %s}\n", p->sd, p->lo,
-				p->hi, p->gain ? "true" : "false");
+			fprintf(f, "diff_sd: %.6f, ci95: [%.6f, %.6f], verdict: %s}\n", p->sd,
+				p->lo, p->hi, verdict);
 	} else if (p->n < 2) {
 		fprintf(f, "  %-9s %7.2f %9.2f %+8.2f   one run: no interval (two runs or more)\n",
 			metric, 100 * p->mean_a, 100 * p->mean_b, 100 * p->mean);
 	} else {
 		fprintf(f, "  %-9s %7.2f %9.2f %+8.2f %8.2f   [%+6.2f, %+6.2f]  %s\n", metric,
 			100 * p->mean_a, 100 * p->mean_b, 100 * p->mean, 100 * p->sd, 100 * p->lo,
-			100 * p->hi, gain);
+			100 * p->hi, verdict);
 	}
 }
 
@@ -313,7 +337,7 @@ report_paired(FILE *f, const struct opts *o, const struct pairing *P, int np, in
 {
 	if (o->format == FMT_TSV)
 		fprintf(f, "baseline\tmetric\truns\tmean\tbaseline_mean\tdiff_mean\tdiff_sd\t"
-			   "ci95_low\tci95_high\tgain\n");
+			   "ci95_low\tci95_high\tverdict\n");
 	else if (o->format == FMT_YAML)
 		fprintf(f, "paired:\n");
 	for (int b = 0; b < np; b++) {
@@ -322,7 +346,7 @@ report_paired(FILE *f, const struct opts *o, const struct pairing *P, int np, in
 				"\npaired with %s, %d run%s (difference = this input - baseline, "
 				"in %%):\n  %-9s %7s %9s %8s %8s   %-16s  %s\n",
 				P[b].name, P[b].micro.n, P[b].micro.n == 1 ? "" : "s", "metric",
-				"mean", "baseline", "diff", "sd", "95% t-interval", "gain");
+				"mean", "baseline", "diff", "sd", "95% t-interval", "verdict");
 		else if (o->format == FMT_YAML) {
 			char *name = cfg_quote(P[b].name);
 			fprintf(f, "  - baseline: %s\n    runs: %d\n", name, P[b].micro.n);
@@ -374,7 +398,13 @@ report(FILE *f, const struct opts *o, const struct eval_run *R, int n)
 	if (o->format == FMT_YAML) {
 		/* the attributes are data: quoted and escaped, so the YAML holds */
 		char *task = cfg_quote(R[0].task), *dataset = cfg_quote(R[0].dataset);
-		fprintf(f, "task: %s\ndataset: %s\nclasses: %d\nruns: %d\n", task, dataset, C, n);
+		fprintf(f, "task: %s\ndataset: %s\nclasses: %d\n", task, dataset, C);
+		if (*R[0].class_names) {
+			char *q = cfg_quote(R[0].class_names);
+			fprintf(f, "class_names: %s\n", q);
+			free(q);
+		}
+		fprintf(f, "runs: %d\n", n);
 		free(task);
 		free(dataset);
 		fprintf(f, "micro_f1: {mean: %.6f, std: %.6f}\nmacro_f1: {mean: %.6f, std: %.6f}\n",
@@ -439,7 +469,10 @@ report(FILE *f, const struct opts *o, const struct eval_run *R, int n)
 	} else {
 		if (*R[0].task || *R[0].dataset)
 			fprintf(f, "%s%s%s, ", R[0].dataset, *R[0].task ? " " : "", R[0].task);
-		fprintf(f, "%d classes, %d run%s\n\n", C, n, n == 1 ? "" : "s");
+		fprintf(f, "%d classes, %d run%s\n", C, n, n == 1 ? "" : "s");
+		if (*R[0].class_names) /* gnnstream(5): "a,b,c", class 0 first */
+			print_class_names(f, R[0].class_names, C);
+		fprintf(f, "\n");
 		fprintf(f, "%5s %8s %9s %9s", "run", "items", "micro-F1", "macro-F1");
 		fprintf(f, rk ? " %9s %9s\n" : "\n", "AUC", "AP");
 		for (int i = 0; i < n; i++) {

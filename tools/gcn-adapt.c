@@ -685,6 +685,8 @@ write_labelled(const struct adapt_opts *o, const struct pretrained *pt,
 	gs_attr_set(&rec, "dataset", ds->name);
 	gs_attr_set(&rec, "precision", gemm_precision_name(gemm_precision()));
 	gs_attr_setf(&rec, "classes", "%" PRId64, C);
+	if (ds->class_names && o->task != ADAPT_LINK)
+		gs_attr_set(&rec, "class_names", ds->class_names);
 	if (o->task == ADAPT_LINK)
 		gs_attr_set(&rec, "class_values", ac->class_values);
 	gs_attr_set(&rec, "init", "adapted");

@@ -20,6 +20,7 @@
 enum {
 	OPT_ATTRIBUTES = COPT_FIRST_TOOL,
 	OPT_ATTR_DIM,
+	OPT_LABEL,
 	OPT_NAME,
 	OPT_NAMES,
 	OPT_NODE_LIST,
@@ -46,15 +47,16 @@ enum fmt {
 struct opts {
 	struct copt c;
 	int format;
-	struct import_opts io; /* --attributes, --attr-dim, --name, --nodes,
+	struct import_opts io; /* --attributes, --attr-dim, --label, --name, --nodes,
 				 * --skip-unknown, -q */
 };
 
 #define SYNOPSIS \
 	"graph-import -f linqs | tu | movielens | edgelist | graphml | gml | pajek |\n" \
 	"                    lgl | ncol | dimacs | mtx [-qt] [-l level]\n" \
-	"                    [-o file] [--attributes file] [--attr-dim n] [--name name]\n" \
-	"                    [--names] [--node-list file] [--nodes n] [--skip-unknown] file ..."
+	"                    [-o file] [--attributes file] [--attr-dim n] [--label attr]\n" \
+	"                    [--name name] [--names] [--node-list file] [--nodes n]\n" \
+	"                    [--skip-unknown] file ..."
 
 static void
 usage(FILE *f)
@@ -75,6 +77,8 @@ usage(FILE *f)
 	    "  -h, --help             this help\n"
 	    "  -j, --threads N        accepted for uniformity; import runs on one thread\n"
 	    "  -l, --level N          gzip level, 0 = plain [1]\n"
+	    "      --label ATTR       igraph's formats: node attribute ATTR (numbers or text)\n"
+	    "                         as the class, a 'label' tensor with its class names\n"
 	    "      --name NAME        dataset= attribute of the graphs [from the file name]\n"
 	    "      --names            edgelist: every node is a name, integers too\n"
 	    "      --node-list FILE   edgelist: the nodes, one name a line, in this order\n"
@@ -100,6 +104,7 @@ parse(struct opts *o, int argc, char **argv)
 		{ "attr-dim", required_argument, NULL, OPT_ATTR_DIM },
 		{ "attributes", required_argument, NULL, OPT_ATTRIBUTES },
 		{ "format", required_argument, NULL, 'f' },
+		{ "label", required_argument, NULL, OPT_LABEL },
 		{ "name", required_argument, NULL, OPT_NAME },
 		{ "names", no_argument, NULL, OPT_NAMES },
 		{ "node-list", required_argument, NULL, OPT_NODE_LIST },
@@ -133,6 +138,11 @@ parse(struct opts *o, int argc, char **argv)
 			break;
 		case OPT_ATTR_DIM:
 			o->io.attr_dim = opt_ll(optarg, 1, 1 << 24, "--attr-dim");
+			break;
+		case OPT_LABEL:
+			if (*optarg == '\0')
+				die_usage("--label: empty attribute name");
+			o->io.label = optarg;
 			break;
 		case OPT_NAME:
 			if (*optarg == '\0')
@@ -181,6 +191,10 @@ validate(const struct opts *o, int nfiles)
 		die_usage("--attributes, --attr-dim and --skip-unknown are for -f linqs");
 	if (o->io.attr_dim && !o->io.attributes)
 		die_usage("--attr-dim needs --attributes");
+	if (o->io.label && (o->format < FMT_GRAPHML || o->format > FMT_DIMACS))
+		die_usage(
+		    "--label is for igraph's formats (graphml, gml, pajek, lgl, ncol, dimacs); "
+		    "a table's classes: graph-attach --label");
 	if (o->io.nodes && o->format != FMT_EDGELIST)
 		die_usage("--nodes is for -f edgelist");
 	if ((o->io.names || o->io.node_list) && o->format != FMT_EDGELIST)

@@ -39,7 +39,7 @@ check "grep -q '^@graph id=0 nodes=6 edges=7 .*format=graphml dataset=formats-ig
 check "[ \"\$($BODY $T/graphml.txt graph)\" = '0 1;0 2;1 3;2 3;2 4;3 5;4 5;' ]" "graphml: the edges"
 check "[ \"\$($NAMES $T/graphml.txt)\" = n0,n1,n2,n3,n4,n5, ]" "graphml: node ids as names, in the file's order"
 check "grep -q '^@tensor id=0 name=attributes rows=6 cols=1 type=f32 columns=gender ' $T/graphml.txt && [ \"\$($BODY $T/graphml.txt attributes)\" = '1;1;0;1;0;0;' ]" "graphml: a boolean attribute as a 0/1 column (its default where a node has none)"
-check "grep -q ': ignored attributes: node color (text); edge weight, id; graph date, unused\$' $LIB_ERR" "graphml: the attributes not kept named in a warning"
+check "grep -q ': ignored attributes: node color (text: a class with --label); edge weight, id; graph date, unused\$' $LIB_ERR" "graphml: the attributes not kept named in a warning"
 check "grep -q \"igraph: Unknown attribute key 'd3'\" $LIB_ERR && [ \$(wc -l <$LIB_ERR) -eq 2 ]" "graphml: igraph's warning as one line"
 expect 0 "graph-import -q -t -f graphml $D/formats-igraph-test.graphml >/dev/null"
 check "[ ! -s $LIB_ERR ]" "-q: no warnings"

@@ -97,8 +97,15 @@ echo '/^@tensor/ { on = /name=predictions/; r++ } /^@/ { next } on { print r, $1
 check "[ \"\$(awk -f $T/items.awk $T/noise-p.txt | cksum)\" = \"\$(awk -f $T/items.awk $T/planted-p.txt | cksum)\" ]" \
 	"two arms on the same labels and seed: the same test items, run by run"
 expect 0 "evalf1 --format tsv --baseline $T/noise-p.txt $T/planted-p.txt >$T/gain.tsv"
-check "awk -F '\t' '\$2 == \"micro_f1\" && \$3 == 10 && \$8 > 0.3 && \$10 == \"yes\" { ok = 1 } END { exit !ok }' $T/gain.tsv" \
+check "awk -F '\t' '\$2 == \"micro_f1\" && \$3 == 10 && \$8 > 0.3 && \$10 == \"gain\" { ok = 1 } END { exit !ok }' $T/gain.tsv" \
 	"the planted vectors' gain over noise: a paired interval above 0"
+# the other way round: an interval below 0 is a loss, in every format
+# (evalf1 printed "gain no" for one; issue 48)
+expect 0 "evalf1 --format tsv --baseline $T/planted-p.txt $T/noise-p.txt >$T/loss.tsv"
+check "awk -F '\t' '\$2 == \"micro_f1\" && \$9 < 0 && \$10 == \"loss\" { ok = 1 } END { exit !ok }' $T/loss.tsv" \
+	"noise against the planted vectors: a paired interval below 0 is a loss"
+expect 0 "evalf1 --baseline $T/planted-p.txt $T/noise-p.txt | grep -q '^  micro-F1 .*\]  loss\$'"
+expect 0 "evalf1 --format yaml --baseline $T/planted-p.txt $T/noise-p.txt | grep -q 'micro_f1: .*verdict: loss}'"
 
 # K-fold: gcn-adapt's graph-task folds.  Graphs of 50 nodes, 20 sparse
 # (class 0) and 20 dense (class 1); the vector: mean raw degree, or
@@ -159,15 +166,15 @@ runs() {	# runs 'PRED0' 'PRED1' 'PRED2': true classes 0 1 1 0 at items 0..3
 runs '0 1 1 0' '0 1 0 0' '1 1 0 0' >"$T/main.txt"
 runs '0 1 1 1' '1 0 1 1' '0 0 0 0' >"$T/base.txt"
 expect 0 "evalf1 --format tsv --baseline $T/base.txt $T/main.txt >$T/pair.tsv"
-check "grep -q '^$T/base.txt	micro_f1	3	0.750000	0.500000	0.250000	0.250000	-0.371034	0.871034	no\$' $T/pair.tsv" \
+check "grep -q '^$T/base.txt	micro_f1	3	0.750000	0.500000	0.250000	0.250000	-0.371034	0.871034	no clear difference\$' $T/pair.tsv" \
 	"the paired t-interval by hand: $(grep micro "$T/pair.tsv")"
-check "[ \"\$(head -n 1 $T/pair.tsv)\" = \"\$(printf 'baseline\tmetric\truns\tmean\tbaseline_mean\tdiff_mean\tdiff_sd\tci95_low\tci95_high\tgain')\" ]" \
+check "[ \"\$(head -n 1 $T/pair.tsv)\" = \"\$(printf 'baseline\tmetric\truns\tmean\tbaseline_mean\tdiff_mean\tdiff_sd\tci95_low\tci95_high\tverdict')\" ]" \
 	"--format tsv: the paired table alone"
 expect 0 "evalf1 --baseline $T/base.txt $T/main.txt >$T/pair.table"
 check "grep -q 'micro-F1    75.00     50.00   +25.00    25.00   \[-37.10, +87.10\]  no' $T/pair.table" \
 	"the table: the same in percent"
 expect 0 "evalf1 --format yaml --baseline $T/base.txt --baseline $T/main.txt $T/main.txt >$T/pair.yaml"
-check "grep -q 'ci95: \[-0.371034, 0.871034\], gain: false' $T/pair.yaml && grep -q 'diff_mean: 0.000000, diff_sd: 0.000000' $T/pair.yaml" \
+check "grep -q 'ci95: \[-0.371034, 0.871034\], verdict: no clear difference' $T/pair.yaml && grep -q 'diff_mean: 0.000000, diff_sd: 0.000000' $T/pair.yaml" \
 	"yaml, two baselines"
 # one run: the difference without an interval
 runs '0 1 1 0' >"$T/main1.txt"
