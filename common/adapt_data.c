@@ -115,6 +115,8 @@ take_graph(struct adapt_data *ds, const struct adapt_ask *o, gs_file *in, gs_rec
 	if (ds->have_graph)
 		die("%s: a second graph: %s classification takes one graph", gs_where(in),
 		    adapt_task_name[o->task]);
+	if (o->task == ADAPT_LINK)
+		gs_edge_labels_wanted(in);
 	if (gs_graph_build(in, r, &ds->g, o->quiet) != 0)
 		die("%s", gs_strerror(in));
 	if (ds->g.n == 0)

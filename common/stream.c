@@ -1076,6 +1076,12 @@ warn_isolated(gs_file *fp, const graph *g)
 		       fp->name, iso, g->n - 1);
 }
 
+void
+gs_edge_labels_wanted(gs_file *fp)
+{
+	fp->el_labels_wanted = 1;
+}
+
 int
 gs_graph_build(gs_file *fp, gs_rec *rec, graph *g, int quiet)
 {
@@ -1114,7 +1120,7 @@ gs_graph_build(gs_file *fp, gs_rec *rec, graph *g, int quiet)
 		warn_isolated(fp, g);
 	if (!quiet && fp->el_commas)
 		warnx_("%s: %s", fp->name, GS_EDGELIST_CSV);
-	if (!quiet && rec->ltype != GS_NONE)
+	if (!quiet && rec->ltype != GS_NONE && !fp->el_labels_wanted)
 		warnx_("%s: %s", fp->name, GS_EDGELIST_LABELS);
 	if (!quiet && fp->el_attrs)
 		warnx_("%s: edge list: ignored the attributes of %" PRId64 " edge(s) "

@@ -158,6 +158,10 @@ const char **gs_names_list(const gs_rec *r);
  * read, GS_EDGELIST_CSV the one when lines were split at commas.
  */
 const char *gs_third_column(const char *w);
+/* gs_edge_labels_wanted(fp): fp's edge labels are what the program reads
+ * (gcn-adapt --task link), so gs_graph_build does not warn that they were
+ * read. */
+void gs_edge_labels_wanted(gs_file *fp);
 #define GS_EDGELIST_LABELS \
 	"edge list: the third column read as integer edge labels (weights are not kept)"
 #define GS_EDGELIST_CSV \

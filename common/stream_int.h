@@ -86,6 +86,7 @@ struct gs_file {
 	size_t el_names_len, el_names_cap;
 	int32_t el_nnames;
 	int el_commas;		/* edge list: its lines split at commas */
+	int el_labels_wanted;	/* edge list: its labels are the program's classes (no warning) */
 	int32_t el_first_names; /* edge list: names once its first line made them */
 	int64_t el_first_line;
 	int64_t rbytes;	     /* bytes read from fd so far */

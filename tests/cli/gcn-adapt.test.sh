@@ -205,7 +205,7 @@ check "grep -q 'train_labels=$(( (m * 8 / 10 - m * 8 / 10 / 10 + 1) / 2 ))' $T/l
 	"--train-fraction 0.5 halves the training edges"
 expect_err 1 "gcn-adapt --task link --model $T/model.gs $T/g.gs" "no edge labels"
 printf '0 1 2\n1 2 2.5\n' >"$T/frac.txt"
-expect_err 1 "gcn-adapt --task link --model $T/model.gs $T/frac.txt" "integer label"
+expect_err 1 "gcn-adapt --task link --model $T/model.gs $T/frac.txt" "is not an integer: it is an edge label"
 printf '0 1 1\n1 2 2\n2 3 1\n' >"$T/few.txt"
 expect_err 1 "gcn-adapt --task link --model $T/model.gs $T/few.txt" "too few"
 printf '0 1 1\n1 2 1\n' >"$T/one.txt"
