@@ -8,6 +8,7 @@
 
 #include "err.h"
 #include "import_table.h"
+#include "outfile.h"
 #include "stream.h"
 
 #define NPY_MAGIC "\x93NUMPY"
@@ -462,6 +463,7 @@ table_classes(const struct table *t, int c, const char *unknown, int32_t *cls, c
 
 int
 table_floats(const struct table *t, const int *cols, int k, float *x, struct lr_err err)
+	outfile_input_fd(fileno(f), path); /* never an output's file */
 {
 	char b[32], w[4200];
 

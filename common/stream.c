@@ -505,6 +505,7 @@ gs_open_in(const char *path, char *msg, size_t msglen)
 		snprintf(msg, msglen, "%s: %s", path ? path : "<stdin>", strerror(errno));
 		return NULL;
 	}
+	outfile_input_fd(fd, path); /* never an output's file (outfile.h) */
 	return gs_open_fd(fd, path);
 }
 
@@ -1371,6 +1372,7 @@ gs_open_out(const struct copt *c, int argc, char **argv)
 	gs_write1(fp, &pg);
 	gs_rec_free(&pg);
 	free(cmd);
+		outfile_stdout();
 	return fp;
 }
 

@@ -172,6 +172,8 @@ check_files(const struct train_opts *o, int nfiles, char **files)
 				  "replace",
 				  opt[i], out[i], o->config);
 	}
+	if (o->resume && o->checkpoint && outfile_same(o->checkpoint, o->resume))
+		outfile_may_replace(o->resume); /* read first, then replaced */
 }
 
 /*
