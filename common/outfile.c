@@ -505,6 +505,14 @@ outfile_clash(const char *a, const char *b)
 }
 
 void
+outfile_not_input(const char *opt, const char *out, const char *in_opt, const char *in)
+{
+	if (in && outfile_clash(out, in))
+		die_usage("%s %s: the same file as %s %s, which it would replace", opt, out, in_opt,
+			  in);
+}
+
+void
 outfile_distinct(int i, const char *const *opt, const char *const *out, int nfiles,
 		 char *const *files)
 {

@@ -95,6 +95,14 @@ void outfile_distinct(int i, const char *const *opt, const char *const *out, int
 		      char *const *files);
 
 /*
+ * The output out (named opt) is not the file the option in_opt reads, in
+ * (NULL: none): dies (usage, exit 2) when they clash (outfile_clash()),
+ * as "-o m.gs: the same file as --model m.gs, which it would replace".
+ * Time complexity: O(links followed).
+ */
+void outfile_not_input(const char *opt, const char *out, const char *in_opt, const char *in);
+
+/*
  * Every file a program reads is registered as it is opened, by the
  * openers of common/ (gs_open_in, lr_open, cfg_load, table_read), with
  * its identity (st_dev, st_ino; links and hard links are one file), and

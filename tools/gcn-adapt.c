@@ -466,9 +466,7 @@ check_files(const struct adapt_opts *o, int nfiles, char **files)
 		if (!out[i])
 			continue;
 		outfile_distinct(i, opt, out, nfiles, files);
-		if (o->model && outfile_clash(out[i], o->model))
-			die_usage("%s %s: the same file as --model %s, which it would replace",
-				  opt[i], out[i], o->model);
+		outfile_not_input(opt[i], out[i], "--model", o->model);
 	}
 }
 
