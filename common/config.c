@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "err.h"
+#include "outfile.h"
 
 #define MAX_DEPTH 8
 #define KEY_MAX 256
@@ -513,6 +514,7 @@ cfg_load(const char *path, const struct cfg_key *keys, size_t nkeys, char *msg, 
 		snprintf(msg, msglen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
+	outfile_input_fd(fileno(f), path); /* never an output's file */
 	rc = load(path, f, NULL, 0, keys, nkeys, msg, msglen);
 	fclose(f);
 	return rc;

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <igraph/igraph.h> /* its own headers found beside it: no -I */
 
@@ -124,6 +125,146 @@ read_all(struct ig *I, const char *file)
 	if (I->len == 0)
 		return lr_fail(r->err, "%s: empty file", r->path);
 	return 0;
+}
+
+/* ---- the declared sizes, checked before igraph allocates by them ---- */
+
+/* The line of text[0 .. n) at *pos into buf as a string, cut at len - 1
+ * bytes; *pos moves past it.  Returns 0 at the end of text. */
+static int
+next_line(const char *text, size_t n, size_t *pos, char *buf, size_t len)
+{
+	size_t a = *pos, b = a, k;
+
+	if (a >= n)
+		return 0;
+	while (b < n && text[b] != '\n')
+		b++;
+	k = b - a < len - 1 ? b - a : len - 1;
+	memcpy(buf, text + a, k);
+	buf[k] = '\0';
+	*pos = b + 1;
+	return 1;
+}
+
+/* The fields of a line (blanks between), at most max; returns how many. */
+static int
+fields_of(char *line, char **f, int max)
+{
+	const char *blank = " \t\r\f\v";
+	char *save = NULL;
+	int n = 0;
+
+	for (char *t = strtok_r(line, blank, &save); t && n < max; t = strtok_r(NULL, blank, &save))
+		f[n++] = t;
+	return n;
+}
+
+/* A count or node number of a line: an integer in lo..hi, or -1. */
+static int64_t
+count_of(const char *s, int64_t lo, int64_t hi)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	return end == s || *end != '\0' || errno != 0 || v < lo || v > hi ? -1 : (int64_t)v;
+}
+
+/*
+ * DIMACS: the problem line "p max|edge NODES EDGES" declares what the
+ * other lines hold, and igraph reserves by it; so NODES is held to the
+ * node limit, every node a line names ("n", "a", "e") to 1..NODES, and
+ * the edge lines counted to EDGES exactly, before igraph reads the file.
+ * A file without a problem line is igraph's to refuse.  Time: O(bytes).
+ */
+static int
+check_dimacs(struct ig *I)
+{
+	char buf[256], *f[5];
+	size_t pos = 0;
+	int64_t line = 0, nodes = -1, edges = 0, want = 0, pline = 0;
+
+	while (next_line(I->text, I->len, &pos, buf, sizeof buf)) {
+		line++;
+		int nf = fields_of(buf, f, 5);
+		if (nf == 0 || f[0][1] != '\0' || strchr("pnae", f[0][0]) == NULL)
+			continue;
+		if (f[0][0] == 'p') {
+			if (nodes >= 0)
+				return lr_fail(I->r.err,
+					       "%s: line %" PRId64 ": a second problem line",
+					       I->r.path, line);
+			if (nf != 4 || (nodes = count_of(f[2], 0, INT64_MAX)) < 0 ||
+			    (want = count_of(f[3], 0, INT64_MAX)) < 0)
+				return lr_fail(I->r.err,
+					       "%s: line %" PRId64
+					       ": want the problem line 'p max|edge "
+					       "NODES EDGES'",
+					       I->r.path, line);
+			if (nodes > GS_MAX_NODES)
+				return lr_fail(I->r.err,
+					       "%s: line %" PRId64 ": %" PRId64
+					       " nodes declared exceed the node limit %lld",
+					       I->r.path, line, nodes, GS_MAX_NODES);
+			pline = line;
+			continue;
+		}
+		if (nodes < 0)
+			return 0; /* igraph's to refuse */
+		for (int i = 1; i < (f[0][0] == 'n' ? 2 : 3); i++)
+			if (i >= nf || count_of(f[i], 1, nodes) < 0)
+				return lr_fail(I->r.err,
+					       "%s: line %" PRId64
+					       ": node '%.20s' is not among the %" PRId64
+					       " nodes the problem line declares",
+					       I->r.path, line, i < nf ? f[i] : "", nodes);
+		if (f[0][0] != 'n' && ++edges > want)
+			return lr_fail(I->r.err,
+				       "%s: line %" PRId64 ": more edges than the %" PRId64
+				       " the problem line (line %" PRId64 ") declares",
+				       I->r.path, line, want, pline);
+	}
+	if (nodes >= 0 && edges < want)
+		return lr_fail(I->r.err,
+			       "%s: the file ends after %" PRId64 " of the %" PRId64
+			       " edges its problem line declares",
+			       I->r.path, edges, want);
+	return 0;
+}
+
+/*
+ * Pajek: "*Vertices N" makes igraph allocate N nodes with their
+ * attributes before any other line: N is held to the node limit.  igraph
+ * itself refuses an edge to a node above N.  Time: O(bytes).
+ */
+static int
+check_pajek(struct ig *I)
+{
+	char buf[256], *f[3];
+	size_t pos = 0;
+	int64_t line = 0, n;
+
+	while (next_line(I->text, I->len, &pos, buf, sizeof buf)) {
+		line++;
+		if (fields_of(buf, f, 3) < 2 || strcasecmp(f[0], "*vertices") != 0)
+			continue;
+		if ((n = count_of(f[1], 0, INT64_MAX)) < 0)
+			return lr_fail(I->r.err,
+				       "%s: line %" PRId64 ": '%.20s' is not a node count",
+				       I->r.path, line, f[1]);
+		if (n > GS_MAX_NODES)
+			return lr_fail(I->r.err,
+				       "%s: line %" PRId64 ": %" PRId64
+				       " nodes declared exceed the node limit %lld",
+				       I->r.path, line, n, GS_MAX_NODES);
+	}
+	return 0;
+}
+
+static int
+check_declared(struct ig *I)
+{
+	return I->fmt == IG_DIMACS ? check_dimacs(I) : I->fmt == IG_PAJEK ? check_pajek(I) : 0;
 }
 
 /* ---- igraph reads it ---- */
@@ -689,6 +830,8 @@ import_igraph(const struct import_opts *o, const char *format, const char *file,
 	igraph_vector_int_init(&I.vt, 0);
 	igraph_vector_int_init(&I.et, 0);
 	rc = read_all(&I, file);
+	if (rc == 0)
+		rc = check_declared(&I);
 	if (rc == 0)
 		rc = parse(&I);
 	if (rc == 0)

@@ -8,6 +8,7 @@
 
 #include "err.h"
 #include "import_table.h"
+#include "outfile.h"
 #include "stream.h"
 
 #define NPY_MAGIC "\x93NUMPY"
@@ -210,6 +211,36 @@ npy_key(const char *h, const char *key)
 	return p;
 }
 
+/* Whether the header h is one dict, "{...}" with blanks around, that
+ * names each of its keys once; NULL, or what is wrong. */
+static const char *
+npy_dict_bad(const char *h)
+{
+	static const char *const keys[] = { "descr", "fortran_order", "shape" };
+	size_t n = strlen(h);
+
+	while (*h == ' ')
+		h++, n--;
+	while (n > 0 && (h[n - 1] == ' ' || h[n - 1] == '\n'))
+		n--;
+	if (n < 2 || h[0] != '{' || h[n - 1] != '}')
+		return "the header is not a dict '{...}'";
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		char q[2][24];
+		int seen = 0;
+		snprintf(q[0], sizeof q[0], "'%s'", keys[i]);
+		snprintf(q[1], sizeof q[1], "\"%s\"", keys[i]);
+		for (int j = 0; j < 2; j++)
+			for (const char *p = strstr(h, q[j]); p; p = strstr(p + 1, q[j]))
+				seen++;
+		if (seen > 1)
+			return keys[i] == keys[0]   ? "the header names 'descr' twice"
+			       : keys[i] == keys[1] ? "the header names 'fortran_order' twice"
+						    : "the header names 'shape' twice";
+	}
+	return NULL;
+}
+
 /* The element type of descr ("'<f4'"): kind i, u, b or f, size in *size. */
 static int
 npy_descr(const char *d, int *kind, int *size)
@@ -288,6 +319,28 @@ npy_elem(const unsigned char *p, int kind, int size)
 	return kind == 'i' ? (double)(int64_t)u : (double)u;
 }
 
+/* Whether the integer element at p (kind i or u, 8 bytes: the only ones
+ * that can) fits a double exactly, |v| <= 2^53, as every value of a table
+ * must: a class or attribute is never a rounded or wrapped number.  The
+ * value as text in buf. */
+static int
+npy_int_fits(const unsigned char *p, int kind, int size, char *buf, size_t len)
+{
+	uint64_t u = 0;
+
+	if (kind == 'f' || kind == 'b' || size < 8)
+		return 1;
+	for (int b = 7; b >= 0; b--)
+		u = u << 8 | p[b];
+	if (kind == 'u') {
+		snprintf(buf, len, "%" PRIu64, u);
+		return u <= (uint64_t)1 << 53;
+	}
+	int64_t v = (int64_t)u;
+	snprintf(buf, len, "%" PRId64, v);
+	return v >= -((int64_t)1 << 53) && v <= (int64_t)1 << 53;
+}
+
 /* The header of an open .npy file: its dict into h (hlen bytes). */
 static int
 npy_header(FILE *f, struct table *t, char **h, struct lr_err err)
@@ -333,8 +386,18 @@ npy_values(FILE *f, struct table *t, int kind, int size, struct lr_err err)
 	}
 	extra = fgetc(f) != EOF;
 	t->num = xmallocarray((size_t)nk + 1, sizeof *t->num);
-	for (int64_t i = 0; i < nk; i++)
+	for (int64_t i = 0; i < nk; i++) {
+		char v[24];
+		if (!npy_int_fits(buf + i * size, kind, size, v, sizeof v)) {
+			free(buf);
+			return lr_fail(
+			    err,
+			    "%s: .npy: row %" PRId64 ": value %" PRId64
+			    " (%s) does not fit: integers up to 2^53 in magnitude are read",
+			    t->path, i / k, i % k, v);
+		}
 		t->num[i] = npy_elem(buf + i * size, kind, size);
+	}
 	free(buf);
 	if (extra)
 		return lr_fail(err, "%s: .npy: bytes after the %" PRId64 " x %" PRId64 " values",
@@ -351,12 +414,14 @@ static int
 read_npy(struct table *t, FILE *f, struct lr_err err)
 {
 	char *h = NULL;
-	const char *fo;
+	const char *fo, *bad;
 	int kind = 0, size = 0, rc;
 	int64_t n = 0, k = 0;
 
 	t->npy = 1;
 	rc = npy_header(f, t, &h, err);
+	if (rc == 0 && (bad = npy_dict_bad(h)) != NULL)
+		rc = lr_fail(err, "%s: .npy: %s", t->path, bad);
 	if (rc == 0 && (rc = npy_descr(npy_key(h, "'descr'"), &kind, &size)) != 0)
 		rc = lr_fail(err, "%s: .npy: %s", t->path,
 			     rc == -2 ? "big-endian data is not read"
@@ -398,6 +463,7 @@ table_read(struct table *t, const char *path, int delim, struct lr_err err)
 		return read_text(t, path, delim, err);
 	if ((f = fopen(path, "rb")) == NULL)
 		return lr_fail(err, "%s: %s", path, strerror(errno));
+	outfile_input_fd(fileno(f), path); /* never an output's file */
 	if (fread(magic, 1, 6, f) == 6 && memcmp(magic, NPY_MAGIC, 6) == 0) {
 		rewind(f);
 		rc = read_npy(t, f, err);

@@ -13,6 +13,7 @@
 
 #include "err.h"
 #include "lineread.h"
+#include "outfile.h"
 
 int
 lr_fail(struct lr_err err, const char *fmt, ...)
@@ -62,6 +63,8 @@ open_fs(lreader *r, const char *path)
 	r->gz = gzopen(r->path, "rb");
 	if (r->gz == NULL && errno == ENOENT)
 		return 1;
+	if (r->gz)
+		outfile_input_path(r->path); /* never an output's file */
 	return r->gz ? 0 : -1;
 }
 
@@ -78,6 +81,7 @@ open_src(lreader *r, const char *path, const struct lr_src *src)
 	}
 	if (fd < 0)
 		return errno == ENOENT ? 1 : -1;
+	outfile_input_fd(fd, r->path);
 	if ((r->gz = gzdopen(fd, "rb")) == NULL) {
 		close(fd);
 		return -1;
@@ -94,6 +98,7 @@ lr_try(lreader *r, const char *path, const struct lr_src *src, struct lr_err err
 	r->err = err;
 	if (strcmp(path, "-") == 0) {
 		snprintf(r->path, sizeof r->path, "<stdin>");
+		outfile_input_fd(0, NULL);
 		r->gz = gzdopen(0, "rb");
 		rc = r->gz ? 0 : -1;
 	} else {

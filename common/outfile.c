@@ -25,6 +25,19 @@ static char *target[MAX_PENDING];
 static int waiting[MAX_PENDING];
 static int held;
 
+/* A file by identity (outfile_input_fd()): the files read, and the files
+ * open outputs replace (slot: their outfile_open() slot, -1 for one
+ * written in place). */
+struct ident {
+	dev_t dev;
+	ino_t ino;
+	int slot;
+	char *name;
+};
+static struct ident *reads, *writes;
+static int nreads, nwrites;
+static struct ident exempt = { 0, 0, -2, NULL }; /* slot -2: none */
+
 /* How a path is written (plan()). */
 enum { BY_RENAME, DIRECT, DIRECT_TRUNC, VIA_STDOUT };
 struct plan {
@@ -239,10 +252,115 @@ open_tmp(const char *path, struct plan *p, char **tmp, int *slotp)
 	return fd;
 }
 
+/* The entry of v[0 .. n) for the file st, or NULL. */
+static const struct ident *
+ident_find(const struct ident *v, int n, const struct stat *st)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i].dev == st->st_dev && v[i].ino == st->st_ino)
+			return &v[i];
+	return NULL;
+}
+
+static void
+ident_add(struct ident **v, int *n, const struct stat *st, int slot, const char *name)
+{
+	if (ident_find(*v, *n, st))
+		return;
+	*v = xreallocarray(*v, (size_t)*n + 1, sizeof **v);
+	(*v)[*n] = (struct ident){ st->st_dev, st->st_ino, slot, xstrdup(name) };
+	(*n)++;
+}
+
+/* Whether the file st takes part in the input/output check. */
+static int
+ident_counts(const struct stat *st)
+{
+	return S_ISREG(st->st_mode) &&
+	       !(exempt.slot != -2 && exempt.dev == st->st_dev && exempt.ino == st->st_ino);
+}
+
+/* An output to the file st, named path: dies when it is an input. */
+static void
+output_check(const struct stat *st, const char *path)
+{
+	const struct ident *r;
+
+	if (ident_counts(st) && (r = ident_find(reads, nreads, st)))
+		die_usage("%s: the same file as the input %s, which it would replace: give the "
+			  "output a file of its own",
+			  path, r->name);
+}
+
+/* Register the output to the file st (slot: its temporary's, or -1). */
+static void
+output_add(const struct stat *st, int slot, const char *path)
+{
+	output_check(st, path);
+	if (ident_counts(st))
+		ident_add(&writes, &nwrites, st, slot, path);
+}
+
+static void
+input_stat(const struct stat *st, const char *name)
+{
+	const struct ident *w;
+
+	if (!ident_counts(st))
+		return;
+	if ((w = ident_find(writes, nwrites, st)))
+		die_usage("%s: the same file as the output %s, which would write over it: give the "
+			  "output a file of its own",
+			  name, w->name);
+	ident_add(&reads, &nreads, st, -1, name);
+}
+
+void
+outfile_input_fd(int fd, const char *name)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) == 0)
+		input_stat(&st, name ? name : "<stdin>");
+}
+
+void
+outfile_input_path(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0)
+		input_stat(&st, path);
+}
+
+void
+outfile_may_replace(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return;
+	exempt = (struct ident){ st.st_dev, st.st_ino, -1, NULL };
+}
+
+void
+outfile_stdout(void)
+{
+	struct stat st;
+
+	if (fstat(STDOUT_FILENO, &st) == 0)
+		output_add(&st, -1, "<stdout>");
+}
+
 /* Forget slot's temporary file, renamed or removed. */
 static void
 release_slot(int slot)
 {
+	for (int i = 0; i < nwrites; i++)
+		if (writes[i].slot == slot) { /* its file is replaced or kept */
+			free(writes[i].name);
+			writes[i--] = writes[--nwrites];
+		}
 	char *tmp = pending[slot];
 	pending[slot] = NULL;
 	free(tmp);
@@ -255,6 +373,7 @@ int
 outfile_open(const char *path, char **tmp)
 {
 	struct plan p;
+	struct stat st;
 	int fd, slot;
 
 	*tmp = NULL;
@@ -267,13 +386,22 @@ outfile_open(const char *path, char **tmp)
 		fd = open(path, O_WRONLY);
 		break;
 	case DIRECT_TRUNC:
+		if (stat(path, &st) == 0) /* before the truncation */
+			output_check(&st, path);
 		fd = open(path, O_WRONLY | O_TRUNC);
 		break;
 	default:
-		return open_tmp(path, &p, tmp, &slot);
+		if (p.exists)
+			output_check(&p.st, path);
+		fd = open_tmp(path, &p, tmp, &slot);
+		if (p.exists)
+			output_add(&p.st, slot, path);
+		return fd;
 	}
 	if (fd < 0)
 		die("%s:", path);
+	if (fstat(fd, &st) == 0)
+		output_add(&st, -1, path);
 	return fd;
 }
 
@@ -328,6 +456,8 @@ outfile_check(const char *path)
 	plan(path, &p);
 	if (p.how != BY_RENAME)
 		return;
+	if (p.exists)
+		output_check(&p.st, path);
 	close(open_tmp(path, &p, &tmp, &slot));
 	unlink(tmp);
 	release_slot(slot);
@@ -375,6 +505,14 @@ outfile_clash(const char *a, const char *b)
 }
 
 void
+outfile_not_input(const char *opt, const char *out, const char *in_opt, const char *in)
+{
+	if (in && outfile_clash(out, in))
+		die_usage("%s %s: the same file as %s %s, which it would replace", opt, out, in_opt,
+			  in);
+}
+
+void
 outfile_distinct(int i, const char *const *opt, const char *const *out, int nfiles,
 		 char *const *files)
 {
@@ -387,4 +525,12 @@ outfile_distinct(int i, const char *const *opt, const char *const *out, int nfil
 		if (strcmp(files[k], "-") != 0 && outfile_clash(out[i], files[k]))
 			die_usage("%s %s: the same file as the input %s, which it would replace",
 				  opt[i], out[i], files[k]);
+	int stdin_read = nfiles == 0;
+	for (int k = 0; k < nfiles; k++)
+		stdin_read |= strcmp(files[k], "-") == 0;
+	struct stat so, si;
+	if (stdin_read && stat(out[i], &so) == 0 && S_ISREG(so.st_mode) &&
+	    fstat(STDIN_FILENO, &si) == 0 && so.st_dev == si.st_dev && so.st_ino == si.st_ino)
+		die_usage("%s %s: the same file as the standard input, which it would replace",
+			  opt[i], out[i]);
 }

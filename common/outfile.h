@@ -87,11 +87,47 @@ int outfile_clash(const char *a, const char *b);
  * A program's output i (out[i], named opt[i] in messages) is a file of its
  * own: dies (usage, exit 2) when it clashes (outfile_clash()) with an
  * earlier output out[0 .. i) (NULL: not written) or with one of the input
- * files[0 .. nfiles) ("-", standard input, skipped), which it would
- * replace.  Called for each output in turn, with the program's own checks
+ * files[0 .. nfiles) ("-", or none at all: standard input, compared by
+ * fstat(0)), which it would replace.  Called for each output in turn, with the program's own checks
  * (--model, --config ...) after it.  Time complexity: O(i + nfiles).
  */
 void outfile_distinct(int i, const char *const *opt, const char *const *out, int nfiles,
 		      char *const *files);
+
+/*
+ * The output out (named opt) is not the file the option in_opt reads, in
+ * (NULL: none): dies (usage, exit 2) when they clash (outfile_clash()),
+ * as "-o m.gs: the same file as --model m.gs, which it would replace".
+ * Time complexity: O(links followed).
+ */
+void outfile_not_input(const char *opt, const char *out, const char *in_opt, const char *in);
+
+/*
+ * Every file a program reads is registered as it is opened, by the
+ * openers of common/ (gs_open_in, lr_open, cfg_load, table_read), with
+ * its identity (st_dev, st_ino; links and hard links are one file), and
+ * standard input with fstat(0).  An output never replaces an input: an
+ * output opened (outfile_open(), or a stream's standard output that is a
+ * regular file) over a file registered as read, or an input opened that
+ * is the file an open output will replace, dies in one line (exit 2)
+ * before anything is replaced, whichever came first.  Only regular files
+ * count (a device, FIFO or socket is never replaced).  Not thread-safe.
+ * Time complexity: O(inputs + outputs) a call.
+ */
+void outfile_input_fd(int fd, const char *name);
+void outfile_input_path(const char *path);
+
+/*
+ * The one output that may replace an input by design (gcn-train's
+ * --checkpoint over the file --resume read): the file at path, as it is
+ * now, is exempt from the check above.
+ */
+void outfile_may_replace(const char *path);
+
+/*
+ * Standard output, when the program writes a stream there: dies as
+ * above when it is a regular file that is also an input (prog < f >> f).
+ */
+void outfile_stdout(void);
 
 #endif

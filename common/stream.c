@@ -518,6 +518,7 @@ gs_open_in(const char *path, char *msg, size_t msglen)
 		snprintf(msg, msglen, "%s: %s", path ? path : "<stdin>", strerror(errno));
 		return NULL;
 	}
+	outfile_input_fd(fd, path); /* never an output's file (outfile.h) */
 	return gs_open_fd(fd, path);
 }
 
@@ -932,6 +933,31 @@ read_stream_header(gs_file *fp)
 	return 1;
 }
 
+/* A names record names the nodes of the graph record it follows
+ * (gnnstream(5)), one name a node: one that comes first, follows another
+ * graph or counts other nodes would be dropped or misplaced downstream.
+ * Returns 0 or -2. */
+static int
+names_follow(gs_file *fp, const gs_rec *rec)
+{
+	if (!fp->graph_seen)
+		return gsi_fail(fp, -2,
+				"names record for graph %" PRId64 " before any graph (a names "
+				"record follows its graph)",
+				rec->id);
+	if (rec->id != fp->graph_id)
+		return gsi_fail(fp, -2,
+				"names record for graph %" PRId64 " does not follow its graph (it "
+				"follows graph %" PRId64 ")",
+				rec->id, fp->graph_id);
+	if (rec->n != fp->graph_nodes)
+		return gsi_fail(fp, -2,
+				"names record: count=%" PRId32 ", but graph %" PRId64
+				" has %" PRId32 " nodes",
+				rec->n, rec->id, fp->graph_nodes);
+	return 0;
+}
+
 int
 gs_read1(gs_file *fp, gs_rec *rec)
 {
@@ -1013,6 +1039,13 @@ gs_read1(gs_file *fp, gs_rec *rec)
 		rc = fp->text ? gsi_read_txt_body(fp, rec) : gsi_read_bin_body(fp, rec);
 		if (rc)
 			return rc;
+		if (kind == GS_NAMES && (rc = names_follow(fp, rec)) != 0)
+			return rc;
+		if (kind == GS_GRAPH) {
+			fp->graph_id = rec->id;
+			fp->graph_nodes = rec->n;
+			fp->graph_seen = 1;
+		}
 		fp->seg_records++;
 		return kind;
 	}
@@ -1362,6 +1395,7 @@ gs_open_out(const struct copt *c, int argc, char **argv)
 			die_usage("refusing to write binary data to a terminal "
 				  "(use -t, -o FILE or a pipe)");
 		fp->name = xstrdup("<stdout>");
+		outfile_stdout();
 		fd = dup(STDOUT_FILENO);
 		if (fd < 0)
 			die("<stdout>:");

@@ -70,6 +70,9 @@ struct gs_file {
 	uint32_t crc;		 /* CRC-32 of the current segment's record bytes */
 	uint32_t crc_line_start; /* crc before the current text line */
 	int64_t recno;		 /* records read, 1-based in messages */
+	int64_t graph_id;	 /* the last graph record read: its id, */
+	int32_t graph_nodes;	 /* its nodes, */
+	int graph_seen;		 /* and whether there was one */
 	int64_t lineno;		 /* text form: lines read */
 	int64_t rec_line;	 /* text form: line of the current record's header */
 	int err;

@@ -432,6 +432,7 @@ class Reader:
         self._crc_line_start = 0
         self._nrec = 0
         self._first = None  # text form: the line of the body's first row
+        self._graph = None  # the last graph record read: (id, nodes)
 
     def close(self):
         if self._own:
@@ -589,8 +590,25 @@ class Reader:
             self._text_body(rec)
         else:
             self._bin_body(rec)
+        if kind == "names":
+            self._names_follow(rec)
+        elif kind == "graph":
+            self._graph = (rec.id, rec.nodes)
         self._nrec += 1
         return rec
+
+    def _names_follow(self, rec):
+        """A names record names the nodes of the graph record it follows,
+        one name a node, as the programs' reader checks (gs_read1)."""
+        if self._graph is None:
+            raise self._fail("names record for graph %d before any graph (a names "
+                             "record follows its graph)" % rec.id)
+        if rec.id != self._graph[0]:
+            raise self._fail("names record for graph %d does not follow its graph (it "
+                             "follows graph %d)" % (rec.id, self._graph[0]))
+        if len(rec.names) != self._graph[1]:
+            raise self._fail("names record: count=%d, but graph %d has %d nodes"
+                             % (len(rec.names), rec.id, self._graph[1]))
 
     def _end(self, end, nl):
         records, crc = end

@@ -272,9 +272,6 @@ check(struct adapt_opts *o)
 	if (o->save_model && outfile_clash(o->save_model, pred))
 		die_usage("--save-model %s: the predictions go there too (%s %s)", o->save_model,
 			  pred == o->c.output ? "-o" : "the standard output,", pred);
-	if (o->save_model && o->model && outfile_same(o->save_model, o->model))
-		die_usage("--save-model %s: the same file as --model %s, which it would replace",
-			  o->save_model, o->model);
 	if (o->raw_concat && !o->attributes)
 		die_usage("--raw-concat is for --attributes");
 	if (o->split_set && o->task != ADAPT_NODE)
@@ -450,6 +447,28 @@ parse(struct adapt_opts *o, int argc, char **argv)
 		set_option(o, ch, argv);
 	}
 	check(o);
+}
+
+/*
+ * The outputs (-o, --save-model) are files of their own, none an input
+ * FILE, standard input or the model read (the shipped one too), which
+ * they would replace; files are compared by identity (outfile.h), before
+ * any work.  Time complexity: O(number of FILEs).
+ */
+static void
+check_files(const struct adapt_opts *o, int nfiles, char **files)
+{
+	const char *opt[2] = { "-o", "--save-model" };
+	const char *out[2] = { o->c.output, o->save_model };
+
+	if (out[0] && strcmp(out[0], "-") == 0)
+		out[0] = NULL;
+	for (int i = 0; i < 2; i++) {
+		if (!out[i])
+			continue;
+		outfile_distinct(i, opt, out, nfiles, files);
+		outfile_not_input(opt[i], out[i], "--model", o->model);
+	}
 }
 
 /* Adaptation starts from a pre-trained model: refuse a file whose first
@@ -748,6 +767,7 @@ main(int argc, char **argv)
 	copt_passive_wait(argv);
 	err_setprog(argv[0]);
 	parse(&o, argc, argv);
+	check_files(&o, argc - optind, argv + optind);
 	copt_apply_threads_blas(&o.c);
 	/* the pg records' command line and the predictions say the precision
 	 * chosen; --predict chooses once it has read the model */

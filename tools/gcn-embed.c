@@ -311,24 +311,25 @@ parse(struct opts *o, int argc, char **argv)
 }
 
 /*
- * The .npy file, its offsets and names are files of their own, none an
- * input or the model, which they would replace (outfile_clash()); each
- * can be written (outfile_check()), before any work.  Time complexity:
- * O(number of FILEs).
+ * The output (-o), the .npy file, its offsets and names are files of
+ * their own, none an input (standard input too) or the model, which they
+ * would replace (outfile_clash(): by identity); each can be written
+ * (outfile_check()), before any work.  Time complexity: O(number of
+ * FILEs).
  */
 static void
 check_files(const struct opts *o, int nfiles, char **files)
 {
-	const char *opt[3] = { "--npy", "--offsets", "--names" };
-	const char *out[3] = { o->npy, o->offsets, o->names };
+	const char *opt[4] = { "-o", "--npy", "--offsets", "--names" };
+	const char *out[4] = { o->c.output, o->npy, o->offsets, o->names };
 
-	for (int i = 0; i < 3; i++) {
+	if (out[0] && strcmp(out[0], "-") == 0)
+		out[0] = NULL;
+	for (int i = 0; i < 4; i++) {
 		if (!out[i])
 			continue;
 		outfile_distinct(i, opt, out, nfiles, files);
-		if (!o->shipped && outfile_clash(out[i], o->model))
-			die_usage("%s %s: the same file as --model %s, which it would replace",
-				  opt[i], out[i], o->model);
+		outfile_not_input(opt[i], out[i], "--model", o->shipped ? NULL : o->model);
 		outfile_check(out[i]);
 	}
 }

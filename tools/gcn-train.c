@@ -163,15 +163,11 @@ check_files(const struct train_opts *o, int nfiles, char **files)
 		if (!out[i])
 			continue;
 		outfile_distinct(i, opt, out, nfiles, files);
-		if (o->resume && i != 1 && outfile_clash(out[i], o->resume))
-			die_usage("%s %s: the same file as --resume %s, which it would "
-				  "replace",
-				  opt[i], out[i], o->resume);
-		if (o->config && outfile_clash(out[i], o->config))
-			die_usage("%s %s: the same file as --config %s, which it would "
-				  "replace",
-				  opt[i], out[i], o->config);
+		outfile_not_input(opt[i], out[i], "--resume", i != 1 ? o->resume : NULL);
+		outfile_not_input(opt[i], out[i], "--config", o->config);
 	}
+	if (o->resume && o->checkpoint && outfile_same(o->checkpoint, o->resume))
+		outfile_may_replace(o->resume); /* read first, then replaced */
 }
 
 /*

@@ -442,3 +442,22 @@ printf 'a b\nc\n' >broken.ncol
 printf '%%%%MatrixMarket matrix coordinate real general\n3 4 1\n1 2 1\n' >nonsquare.mtx
 printf '%%%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n' >array.mtx
 printf '%%%%MatrixMarket matrix coordinate pattern symmetric\n3 3 3\n2 1\n' >short.mtx
+# ---- issue 48: declared sizes, .npy values and headers, names out of place ----
+printf 'p edge 3 1\ne 1 9\n' >dimacs-node.max
+printf 'p edge 3 5\ne 1 2\n' >dimacs-short.max
+printf 'p edge 3 1\ne 1 2\ne 2 3\n' >dimacs-long.max
+printf 'c huge\np edge 2000000000 1\ne 1 2\n' >dimacs-huge.max
+printf 'p edge 10 2000000000\ne 1 2\n' >dimacs-edges.max
+printf '*Vertices 2000000000\n*Edges\n1 2\n' >pajek-huge.net
+# uint64 values above 2^63 (and above 2^53: not a double's integer)
+{ npyh "{'descr': '<u8', 'fortran_order': False, 'shape': (4,), }"
+	printf '\001\0\0\0\0\0\0\0\005\0\0\0\0\0\0\200\001\0\0\0\0\0\0\0\001\0\0\0\0\0\0\0'; } >ga-u64.npy
+{ npyh "{'descr': '<i8', 'fortran_order': False, 'shape': (4,), }"
+	printf '\001\0\0\0\0\0\0\0\001\0\0\0\0\0\100\0\001\0\0\0\0\0\0\0\001\0\0\0\0\0\0\0'; } >ga-i64.npy
+{ npyh "{'descr': '<i4', 'fortran_order': False, 'shape': (4,), "; printf '%016d' 0; } >ga-nobrace.npy
+{ npyh "{'descr': '<i4', 'fortran_order': False, 'shape': (4,), 'shape': (2,), }"; printf '%016d' 0; } >ga-twokeys.npy
+{ npyh "{'descr': '<i4', 'descr': '<f4', 'fortran_order': False, 'shape': (4,), }"; printf '%016d' 0; } >ga-twodescr.npy
+# a names record before its graph, after another graph, of another count
+printf '##gnnstream 1\n@names id=0 count=2 bytes=4\na\nb\n@graph id=0 nodes=2 edges=1\n0\t1\n@end records=2\n' >names-first.txt
+printf '##gnnstream 1\n@graph id=0 nodes=2 edges=1\n0\t1\n@names id=1 count=2 bytes=4\na\nb\n@end records=2\n' >names-other.txt
+printf '##gnnstream 1\n@graph id=0 nodes=3 edges=1\n0\t1\n@names id=0 count=2 bytes=4\na\nb\n@end records=2\n' >names-count.txt

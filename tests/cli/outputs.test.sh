@@ -119,6 +119,43 @@ check "nodefeat -q -t $G/ck.gs | grep -q '^@model name=gcn-pretrain-checkpoint .
 	"--resume X --checkpoint X: the checkpoint goes on (epoch 2)"
 expect_err 2 "gcn-train $TR --epochs 3 --resume $G/ck.gs -o $G/ck.gs $G/l.gs" "-o $G/ck.gs: the same file as --resume"
 
+# -- every program: an output never replaces an input or the model, by file
+# identity (a symbolic or hard link to the input, standard input, the model,
+# a table, a config), whether the output or the input is opened first; the
+# input is left as it was (issue 48)
+N="$T/noclobber"
+mkdir -p "$N"
+cp "$T/node.gs" "$N/g.gs"
+cp "$T/m.gs" "$N/gin.gs"
+ln -s g.gs "$N/g-sym"
+ln "$N/g.gs" "$N/g-hard"
+printf 'node,c\n0,a\n1,b\n' >"$N/t.csv"
+printf 'count: 1\n' >"$N/c.yaml"
+cp "$T/el.txt" "$N/el.txt"
+for f in g.gs gin.gs t.csv c.yaml el.txt; do cp "$N/$f" "$N/$f.orig"; done
+expect_err 2 "gcn-adapt $AD --save-model $N/gin.gs $N/gin.gs" "--save-model $N/gin.gs: the same file as the input $N/gin.gs"
+expect_err 2 "gcn-adapt $AD -o $N/gin.gs $N/gin.gs" "-o $N/gin.gs: the same file as the input"
+expect_err 2 "gcn-adapt $AD --model $N/gin.gs -o $N/gin.gs $N/g.gs" "-o $N/gin.gs: the same file as --model"
+expect_err 2 "gcn-adapt $AD --model $N/gin.gs -o $N/p.gs --save-model $N/g-hard $N/g.gs" "the same file as the input"
+expect_err 2 "gcn-adapt $AD --model $N/gin.gs -o $N/g-sym <$N/g.gs" "-o $N/g-sym: the same file as the standard input"
+expect_err 2 "gcn-embed -q -o $N/gin.gs $N/gin.gs" "-o $N/gin.gs: the same file as the input"
+expect_err 2 "gcn-embed -q --model $N/gin.gs -o $N/gin.gs $N/g.gs" "-o $N/gin.gs: the same file as --model"
+expect_err 2 "gcn-embed -q --model $N/gin.gs -o $N/g-hard <$N/g.gs" "the same file as the standard input"
+expect_err 2 "gcn-train $TR -o $N/g.gs <$N/g.gs" "-o $N/g.gs: the same file as the standard input"
+expect_err 2 "nodefeat -q -o $N/g-hard $N/g.gs" "$N/g.gs: the same file as the output $N/g-hard"
+expect_err 2 "nodefeat -q -o $N/g-sym <$N/g.gs" "<stdin>: the same file as the output $N/g-sym"
+expect_err 2 "centrality -q -o $N/g.gs $N/g-sym" "the same file as the output"
+expect_err 2 "mask-edges -q -o $N/g-hard <$N/g.gs" "the same file as the output"
+expect_err 2 "graphstat -q -o $N/g.gs $N/g.gs" "the same file as the output"
+expect_err 2 "nodefeat -q <$N/g.gs >>$N/g.gs" "<stdin>: the same file as the output <stdout>"
+expect_err 2 "gcn-export -o $N/gin.gs $N/gin.gs" "the same file as the output"
+expect_err 2 "graph-attach -q --key node --label c -o $N/t.csv $N/t.csv $N/g.gs" "$N/t.csv: the same file as the input $N/t.csv"
+expect_err 2 "dcbm-gen -q --config $N/c.yaml -o $N/c.yaml" "$N/c.yaml: the same file as the input"
+expect_err 2 "graph-import -q -f edgelist -o $N/el.txt $N/el.txt" "the same file as the output"
+expect_err 2 "graph-import -q -f edgelist -o $N/el.txt <$N/el.txt" "the same file as the output"
+for f in g.gs gin.gs t.csv c.yaml el.txt; do same "$N/$f" "$N/$f.orig" "$f: refused as an output, kept as it was"; done
+check "[ -z \"\$(ls -A $N | grep tmp)\" ] && [ ! -e $N/p.gs ]" "the refused runs leave no file behind"
+
 # -- gcn-adapt: the predictions and --save-model are replaced together
 A="$T/adapt"
 mkdir -p "$A"

@@ -166,6 +166,14 @@ sed '/^@names/{s/ bytes=[0-9]*//;n;s/.*/Napo\tleon/;}' "$T/named.txt" >"$T/ntab.
 gzip -dc "$T/named.gs" | "$PY" -c "import sys; b = sys.stdin.buffer.read(); i = b.index(b'Napoleon', b.index(b'names id='))
 sys.stdout.buffer.write(b[:i + 9] + b'\n' + b[i + 9:])" >"$T/nnl.gs"
 bad nnl.gs
+# a names record out of place: before any graph, for another graph than
+# the one before it, naming another number of nodes (issue 48)
+printf '##gnnstream 1\n@names id=0 count=2 bytes=4\na\nb\n@graph id=0 nodes=2 edges=1\n0\t1\n@end records=2\n' >"$T/nbefore.txt"
+bad nbefore.txt
+printf '##gnnstream 1\n@graph id=0 nodes=2 edges=1\n0\t1\n@names id=1 count=2 bytes=4\na\nb\n@end records=2\n' >"$T/nother.txt"
+bad nother.txt
+printf '##gnnstream 1\n@graph id=0 nodes=3 edges=1\n0\t1\n@names id=0 count=2 bytes=4\na\nb\n@end records=2\n' >"$T/ncount.txt"
+bad ncount.txt
 # the checks can fail: an intact stream is not an error, and a message
 # that is not the program's is not taken
 echo "nodefeat: f.gs: record 1: something else" >"$T/other.err"

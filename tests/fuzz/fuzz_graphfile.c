@@ -9,7 +9,9 @@
  * 0, -1 or -2 with one printable line, never aborts, and what it writes
  * reads back.  Built and run by `make fuzz`; seeds in
  * tests/fuzz/corpus/graphfile (tests/cli/data/formats-*, each after its
- * format's byte).
+ * format's byte, and declared-*: DIMACS and Pajek files whose declared
+ * sizes the file does not hold, the paths that check them before igraph
+ * allocates; tests/fuzz/regress/graphfile replays those).
  */
 #include "fuzz_import.h"
 

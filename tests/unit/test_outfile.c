@@ -2,7 +2,7 @@
  * test_outfile.c - the -o contract (common/outfile.h): temporary and
  * rename for regular files, links kept, standard output through a link,
  * devices written directly, read-only files refused, modes kept, outputs
- * committed together, identity of paths.
+ * committed together, identity of paths, no output over an input.
  */
 #include <criterion/criterion.h>
 #include <fcntl.h>
@@ -274,4 +274,61 @@ Test(outfile, same_file)
 	cr_assert(outfile_same("/dev/null", "/dev/null") &&
 		  !outfile_clash("/dev/null", "/dev/null"));
 	cr_assert(outfile_clash(at("La"), at("a")));
+}
+
+/* An output never replaces an input: by identity, whichever opens first. */
+static void
+input_then_hard_link_output(void)
+{
+	char *tmp;
+	outfile_input_path(at("a"));
+	outfile_open(at("Ha"), &tmp);
+}
+
+static void
+symlink_output_then_input(void)
+{
+	char *tmp;
+	outfile_open(at("La"), &tmp);
+	outfile_input_path(at("a"));
+}
+
+static void
+stdin_then_output(void)
+{
+	char *tmp;
+	int fd = open(at("a"), O_RDONLY);
+	dup2(fd, 0);
+	outfile_input_fd(0, NULL);
+	outfile_open(at("a"), &tmp);
+}
+
+static void
+exempt_then_committed(void)
+{
+	char *tmp;
+	outfile_may_replace(at("a"));
+	outfile_input_path(at("a"));
+	close(outfile_open(at("a"), &tmp)); /* --checkpoint over --resume */
+	outfile_commit(at("a"), tmp);
+	close(outfile_open(at("b"), &tmp));
+	outfile_commit(at("b"), tmp);
+	outfile_input_path(at("b")); /* the new b, read after: another file */
+	outfile_input_path(at("c"));
+	outfile_input_path("/dev/null"); /* a device is never replaced */
+	close(outfile_open("/dev/null", &tmp));
+}
+
+Test(outfile, output_never_replaces_an_input)
+{
+	put(at("a"), "a\n");
+	put(at("b"), "b\n");
+	put(at("c"), "c\n");
+	cr_assert(symlink("a", at("La")) == 0 && link(at("a"), at("Ha")) == 0);
+	cr_assert_eq(child(input_then_hard_link_output), 2);
+	cr_assert_eq(child(symlink_output_then_input), 2);
+	cr_assert_eq(child(stdin_then_output), 2);
+	cr_assert_str_eq(get(at("a")), "a\n");
+	cr_assert_str_eq(listing(), "Ha La a b c ", "a refused output left something");
+	cr_assert_eq(child(exempt_then_committed), 0);
 }

@@ -402,7 +402,15 @@ Test(stream, bad_inputs_named)
 		{ "hello world\nthis is not a graph\n", "line 2: 5 fields, want 'u v [label]'", 0 },
 		{ "##gnnstream 1\n@graph id=0 nodes=2 edges=0\n@names id=0 count=2\na\na\n@end\n",
 		  "name 1 ('a') is also node 0's", 0 },
-		{ "##gnnstream 1\n@names id=0 count=2\na\n@end\n", "no end record", 0 },
+		{ "##gnnstream 1\n@graph id=0 nodes=2 edges=0\n@names id=0 count=2\na\n@end\n",
+		  "no end record", 0 },
+		/* a names record before any graph, after another, of another count */
+		{ "##gnnstream 1\n@names id=0 count=1\na\n@end\n",
+		  "record 1 (line 3): names record for graph 0 before any graph", 0 },
+		{ "##gnnstream 1\n@graph id=0 nodes=1 edges=0\n@names id=1 count=1\na\n@end\n",
+		  "names record for graph 1 does not follow its graph (it follows graph 0)", 0 },
+		{ "##gnnstream 1\n@graph id=0 nodes=2 edges=0\n@names id=0 count=1\na\n@end\n",
+		  "names record: count=1, but graph 0 has 2 nodes", 0 },
 		{ "##gnnstream 1\n@names id=0 count=2\na\n", "1 names where count=2", 0 },
 		{ "##gnnstream 1\n@names id=0 count=1 bytes=9\na\n@end\n", "bytes=9 but", 0 },
 		{ "##gnnstream 1\n@names id=0 count=1\n\n@end\n", "name 0 is empty", 0 },
@@ -548,7 +556,8 @@ Test(stream, names_round_trip)
 		char *argv[] = { "t", NULL };
 		const char **got;
 		gs_file *out, *in;
-		c.output = path_of("names.gs");
+		/* a file of each form: what a process read, it never writes over */
+		c.output = path_of(text ? "names.txt" : "names.gs");
 		c.text = text;
 		c.level = text ? 0 : 1;
 		out = gs_open_out(&c, 1, argv);
@@ -557,7 +566,7 @@ Test(stream, names_round_trip)
 		gs_names_set(&r, 3, nm, 3);
 		gs_write1(out, &r);
 		gs_close(out);
-		in = gs_open_in(path_of("names.gs"), msg, sizeof msg);
+		in = gs_open_in(c.output, msg, sizeof msg);
 		cr_assert(in, "%s", msg);
 		while (gs_read1(in, &r) == GS_PG || r.kind == GS_GRAPH)
 			;
