@@ -232,7 +232,7 @@ small:
   family: er,ws
   ws_arcs: 2
 EOF
-P="make -s -C $TOP/pipelines BIN=$BIN BUILD=$T/pb CORPUS=$T/tiny.yaml"
+P="make -s -C $TOP/pipelines BIN=$BIN BUILD=$T/pb MIX=$T/tiny.yaml"
 expect 0 "$P corpus >$T/corpus.out 2>$T/corpus.err"
 check "centrality -q -t $T/pb/corpus-mix.gs | grep '^@graph' | cut -d' ' -f2 | tr '\n' ' ' |
 	grep -qx 'id=0 id=1 id=2 id=3 id=4 id=6 id=7 id=8 id=9 id=10 id=11 id=12 id=13 id=14 id=16 id=17 id=18 id=19 id=20 id=21 id=22 id=5 id=15 id=23 '" \
@@ -244,8 +244,12 @@ check "! ls -d $T/pb/corpus-mix.gs.parts >/dev/null 2>&1" "corpus: no parts left
 expect 0 "$P corpus >$T/corpus2.out 2>$T/corpus2.err"
 check "! grep -q centrality $T/corpus2.err" "corpus: made once"
 printf 'seed: 3\nbig:\n  program: dcbm-gen\n  count: 7\n' >"$T/tiny2.yaml"
-expect 0 "$P CORPUS=$T/tiny2.yaml corpus >/dev/null 2>&1"
-check "centrality -q -t $T/pb/corpus-mix.gs | grep -c '^@graph' | grep -qx 7" "corpus: a new CORPUS remakes it"
+expect 0 "$P MIX=$T/tiny2.yaml corpus >/dev/null 2>&1"
+check "centrality -q -t $T/pb/corpus-mix.gs | grep -c '^@graph' | grep -qx 7" "corpus: a new MIX remakes it"
+# the default mix is corpus.yaml, whatever coverage.mk's CORPUS (the
+# stream it measures) is
+check "make -n -C $TOP/pipelines BIN=$BIN BUILD=$T/pb-default corpus 2>&1 | grep -q 'corpus.sh build corpus.yaml '" \
+	"corpus: the default mix is corpus.yaml (not coverage's CORPUS)"
 # corpus.sh refuses what it does not read, in one line naming the line
 cbad() {	# cbad TEXT: corpus.sh plan $T/c.yaml fails, one line, with TEXT
 	check "! sh $TOP/pipelines/corpus.sh plan $T/c.yaml >/dev/null 2>$T/c.err && [ \$(wc -l <$T/c.err) -eq 1 ] &&
