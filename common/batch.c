@@ -733,7 +733,8 @@ piece_copy(batch *b, const struct piece *p, const int64_t at[7])
 		b->ru[p0 + j] = (int32_t)(u0 + p->ru[j]);
 		b->rv[p0 + j] = (int32_t)(u0 + p->rv[j]);
 	}
-	memcpy(b->R + p0 * MODEL_NCENT, p->R, (size_t)p->P * MODEL_NCENT * sizeof *p->R);
+	if (p->P) /* a second view's piece has no pairs (and no R) */
+		memcpy(b->R + p0 * MODEL_NCENT, p->R, (size_t)p->P * MODEL_NCENT * sizeof *p->R);
 	for (int64_t j = 0; j < p->U; j++)
 		b->uidx[u0 + j] = (int32_t)(n0 + p->uidx[j]);
 	for (int64_t j = 0; j < p->Ns; j++)
@@ -790,8 +791,9 @@ batch_objective(batch *b, int i, const struct bpriv *bp, struct lgraph *const *g
 	} else if (ob->kind == OBJ_NODE && ob->loss == OBJ_RANK) {
 		grow(&q->y, &q->c_y, (size_t)b->P * C + 1, sizeof *q->y);
 		for (int g = 0; g < G1; g++)
-			memcpy(q->y + at[g][2] * C, bp->pc[g].po[i].y,
-			       (size_t)bp->pc[g].P * C * sizeof *q->y);
+			if (bp->pc[g].P)
+				memcpy(q->y + at[g][2] * C, bp->pc[g].po[i].y,
+				       (size_t)bp->pc[g].P * C * sizeof *q->y);
 	} else if (ob->kind == OBJ_GRAPH) {
 		grow(&q->y, &q->c_y, (size_t)G1 * C + 1, sizeof *q->y);
 		for (int g = 0; g < G1; g++)
