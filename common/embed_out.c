@@ -53,29 +53,6 @@ embed_out_start(struct embed_out *eo)
 	}
 }
 
-/* Row v of the output: the block outputs, one block, or a task's mix. */
-static void
-node_row(const struct embed_out *eo, real *const *Hs, const real *mix, int64_t v, float *dst)
-{
-	int64_t d = eo->d;
-
-	switch (eo->kind) {
-	case EMB_BLOCKS:
-		for (int l = 0; l < eo->layers; l++)
-			for (int64_t j = 0; j < d; j++)
-				dst[l * d + j] = (float)Hs[l][v * d + j];
-		break;
-	case EMB_BLOCK:
-		for (int64_t j = 0; j < d; j++)
-			dst[j] = (float)Hs[eo->block - 1][v * d + j];
-		break;
-	case EMB_MIX:
-		for (int64_t j = 0; j < d; j++)
-			dst[j] = (float)mix[v * d + j];
-		break;
-	}
-}
-
 /* The record's attributes: the caller's, in order. */
 static void
 write_attrs(struct embed_out *eo)
@@ -159,20 +136,91 @@ graph_end(struct embed_out *eo, int64_t rows)
 		npy_rows_i64(eo->off, &eo->nrows, 1);
 }
 
-/* The rows of one graph to the output in use. */
+/* Rows r0 .. r0+k-1 of a graph, complete (D columns, as floats, in
+ * eo->rows, k <= EMB_CHUNK), to the .npy file or the table. */
 static void
-write_rows(struct embed_out *eo, const struct filter_graph *fg, real *const *Hs, const real *mix,
-	   const char *const *names)
+put_rows(struct embed_out *eo, int32_t r0, int32_t k)
+{
+	if (eo->npy)
+		npy_rows(eo->npy, eo->rows, k);
+	else
+		tsv_node_rows(eo, eo->fg, eo->gnames, r0, k);
+	if (eo->names)
+		names_lines(eo, eo->gnames, r0, k);
+}
+
+/* Block l's rows r0 .. r0+k-1 (H, k x d) as columns l d .. (l+1) d - 1
+ * of the .npy file's rows, written in place (npy_cols()); the rows count
+ * as written, with their names, after the last block's. */
+static void
+npy_block(struct embed_out *eo, int l, int64_t r0, int64_t k, const real *H)
+{
+	int64_t d = eo->d;
+
+	for (int64_t v0 = 0; v0 < k; v0 += EMB_CHUNK) { /* rows holds EMB_CHUNK x D */
+		int64_t m = k - v0 < EMB_CHUNK ? k - v0 : EMB_CHUNK;
+		for (int64_t i = 0; i < m * d; i++)
+			eo->rows[i] = (float)H[v0 * d + i];
+		/* npy_cols() counts rows after those done: before the last
+		 * block none of the graph's are, and the last block's come in
+		 * order, each chunk's first the next to be done */
+		npy_cols(eo->npy, l == eo->layers - 1 ? 0 : r0 + v0, m, l * d, d, eo->rows);
+		if (l == eo->layers - 1) {
+			npy_cols_done(eo->npy, m);
+			if (eo->names)
+				names_lines(eo, eo->gnames, (int32_t)(r0 + v0), (int32_t)m);
+		}
+	}
+}
+
+/*
+ * Pool k rows (r0 a multiple of POOL_CHUNK) of w columns, stride ld, into
+ * columns col .. col+w-1 of each pooling's sums or maxima: as floats, by
+ * probe_pool() over POOL_CHUNK rows at a time in double, a chunk after
+ * the graph's first combined with what the rows before it gave.  Each
+ * column's arithmetic is that of the rows pooled whole (probe_pool() works
+ * column by column), so a graph's row is the same whatever the blocks.
+ */
+static void
+pool_part(struct embed_out *eo, int64_t r0, int64_t k, int64_t col, int64_t w, const real *H,
+	  int64_t ld)
+{
+	int64_t D = eo->D;
+	double *part = eo->prow + eo->DP; /* a later chunk's maxima or sums */
+
+	if (r0 % POOL_CHUNK)
+		die("internal error: pooled rows from %" PRId64, r0);
+	for (int64_t v0 = r0; v0 < r0 + k; v0 += POOL_CHUNK) {
+		int64_t m = r0 + k - v0 < POOL_CHUNK ? r0 + k - v0 : POOL_CHUNK;
+		for (int64_t r = 0; r < m; r++)
+			for (int64_t j = 0; j < w; j++)
+				eo->pchunk[r * w + j] = (float)H[(v0 - r0 + r) * ld + j];
+		for (int i = 0; i < eo->npool; i++) {
+			double *acc = eo->prow + i * D + col;
+			int max = eo->pool[i] == EMB_POOL_MAX;
+			double *out = v0 == 0 ? acc : part;
+			probe_pool(eo->pchunk, m, (int)w, max ? PROBE_POOL_MAX : PROBE_POOL_SUM,
+				   out);
+			if (v0 > 0)
+				for (int64_t j = 0; j < w; j++)
+					acc[j] = max ? (part[j] > acc[j] ? part[j] : acc[j])
+						     : acc[j] + part[j];
+		}
+	}
+}
+
+void
+embed_out_begin(struct embed_out *eo, const struct filter_graph *fg, const char *const *names)
 {
 	int32_t n = fg->g->n;
 	int64_t D = eo->D;
 
+	eo->fg = fg;
+	eo->gnames = names;
+	if (eo->npool)
+		return;
 	if (!eo->npy && !fg->tsv) { /* a tensor record after the graph */
 		gs_rec_tensor(&eo->rec, fg->rec->id, "embedding", n, D, GS_F32, NULL);
-		for (int32_t v = 0; v < n; v++)
-			node_row(eo, Hs, mix, v, (float *)eo->rec.data + (int64_t)v * D);
-		write_attrs(eo);
-		gs_write1(fg->out, &eo->rec);
 		return;
 	}
 	if (fg->tsv && fg->index == 0) {
@@ -180,75 +228,99 @@ write_rows(struct embed_out *eo, const struct filter_graph *fg, real *const *Hs,
 		tsv_header(fg->tsv, 1, eo->tsv_names, D);
 	}
 	names_unkept(eo, fg, names);
-	for (int32_t v0 = 0; v0 < n; v0 += EMB_CHUNK) {
-		int32_t k = n - v0 < EMB_CHUNK ? n - v0 : EMB_CHUNK;
-		for (int32_t i = 0; i < k; i++)
-			node_row(eo, Hs, mix, v0 + i, eo->rows + (int64_t)i * D);
-		if (eo->npy)
-			npy_rows(eo->npy, eo->rows, k);
-		else
-			tsv_node_rows(eo, fg, names, v0, k);
-		if (eo->names)
-			names_lines(eo, names, v0, k);
-	}
-	graph_end(eo, n);
-}
-
-/*
- * The graph's row (--pool): for each pooling in order, the column-wise
- * mean, max or sum of its node rows (as floats, the rows written without
- * pooling), by probe_pool() over POOL_CHUNK rows at a time in double, the
- * chunks' maxima or sums then combined, rounded to float at the end.
- * Time: O(n D) per pooling.
- */
-static void
-pool_rows(struct embed_out *eo, int32_t n, real *const *Hs, const real *mix, float *dst)
-{
-	int64_t D = eo->D;
-	double *part = eo->prow + eo->DP; /* a later chunk's maxima or sums */
-
-	for (int i = 0; i < eo->npool; i++) {
-		double *acc = eo->prow + i * D;
-		int max = eo->pool[i] == EMB_POOL_MAX;
-		for (int32_t v0 = 0; v0 < n; v0 += POOL_CHUNK) {
-			int32_t m = n - v0 < POOL_CHUNK ? n - v0 : POOL_CHUNK;
-			for (int32_t r = 0; r < m; r++) {
-				node_row(eo, Hs, mix, v0 + r, eo->rows);
-				for (int64_t j = 0; j < D; j++)
-					eo->pchunk[r * D + j] = eo->rows[j];
-			}
-			double *out = v0 == 0 ? acc : part;
-			probe_pool(eo->pchunk, m, (int)D, max ? PROBE_POOL_MAX : PROBE_POOL_SUM,
-				   out);
-			if (v0 > 0)
-				for (int64_t j = 0; j < D; j++)
-					acc[j] = max ? (part[j] > acc[j] ? part[j] : acc[j])
-						     : acc[j] + part[j];
+	if (eo->kind == EMB_BLOCKS && eo->layers > 1 && !eo->npy) { /* a table */
+		size_t want = (size_t)n * (size_t)(D - eo->d);
+		if (want > eo->keep_cap) {
+			free(eo->keep);
+			eo->keep = xmallocarray(want, sizeof *eo->keep);
+			eo->keep_cap = want;
 		}
-		for (int64_t j = 0; j < D; j++)
-			dst[i * D + j] =
-			    (float)(eo->pool[i] == EMB_POOL_MEAN ? acc[j] / n : acc[j]);
 	}
 }
 
-/* The graph's pooled row to the output in use. */
+void
+embed_out_rows(struct embed_out *eo, int l, int64_t r0, int64_t k, const real *H)
+{
+	int64_t d = eo->d, D = eo->D, col = 0;
+	int last;
+
+	switch (eo->kind) {
+	case EMB_BLOCKS:
+		if (l < 0)
+			return;
+		col = l * d;
+		last = l == eo->layers - 1;
+		break;
+	case EMB_BLOCK:
+		if (l != eo->block - 1)
+			return;
+		last = 1;
+		break;
+	default:
+		if (l != -1)
+			return;
+		last = 1;
+	}
+	if (eo->npool) {
+		pool_part(eo, r0, k, col, d, H, d);
+		return;
+	}
+	if (!eo->npy && !eo->fg->tsv) { /* the record's columns col .. col+d-1 */
+		float *dst = (float *)eo->rec.data;
+		for (int64_t i = 0; i < k; i++)
+			for (int64_t j = 0; j < d; j++)
+				dst[(r0 + i) * D + col + j] = (float)H[i * d + j];
+		return;
+	}
+	if (eo->npy && eo->kind == EMB_BLOCKS) { /* each block's columns in place */
+		npy_block(eo, l, r0, k, H);
+		return;
+	}
+	int64_t K = D - d; /* the kept blocks' columns in a row */
+	if (!last) {	   /* EMB_BLOCKS: kept until the last block's rows */
+		for (int64_t i = 0; i < k; i++)
+			for (int64_t j = 0; j < d; j++)
+				eo->keep[(r0 + i) * K + col + j] = (float)H[i * d + j];
+		return;
+	}
+	for (int64_t v0 = 0; v0 < k; v0 += EMB_CHUNK) {
+		int64_t m = k - v0 < EMB_CHUNK ? k - v0 : EMB_CHUNK;
+		for (int64_t i = 0; i < m; i++) {
+			float *row = eo->rows + i * D;
+			if (K)
+				memcpy(row, eo->keep + (r0 + v0 + i) * K, (size_t)K * sizeof *row);
+			for (int64_t j = 0; j < d; j++)
+				row[K + j] = (float)H[(v0 + i) * d + j];
+		}
+		put_rows(eo, (int32_t)(r0 + v0), (int32_t)m);
+	}
+}
+
+/* The graph's pooled row (sums and maxima complete) to the output. */
 static void
-write_pooled(struct embed_out *eo, const struct filter_graph *fg, real *const *Hs, const real *mix)
+write_pooled(struct embed_out *eo, const struct filter_graph *fg)
 {
 	int32_t n = fg->g->n;
-	int64_t DP = eo->DP;
+	int64_t D = eo->D, DP = eo->DP;
 	float *row;
 
 	if (!eo->npy && !fg->tsv) {
 		gs_rec_tensor(&eo->rec, fg->rec->id, "graph_embedding", 1, DP, GS_F32, NULL);
-		pool_rows(eo, n, Hs, mix, (float *)eo->rec.data);
+		row = (float *)eo->rec.data;
+	} else {
+		row = xmallocarray((size_t)DP, sizeof *row);
+	}
+	for (int i = 0; i < eo->npool; i++)
+		for (int64_t j = 0; j < D; j++) {
+			double a = eo->prow[i * D + j];
+			row[i * D + j] = (float)(eo->pool[i] == EMB_POOL_MEAN ? a / n : a);
+		}
+	if (!eo->npy && !fg->tsv) {
 		write_attrs(eo);
 		gs_attr_set(&eo->rec, "pool", eo->pool_text);
 		gs_write1(fg->out, &eo->rec);
 		return;
 	}
-	row = xmallocarray((size_t)DP, sizeof *row);
-	pool_rows(eo, n, Hs, mix, row);
 	if (eo->npy) {
 		npy_rows(eo->npy, row, 1);
 	} else {
@@ -266,13 +338,35 @@ write_pooled(struct embed_out *eo, const struct filter_graph *fg, real *const *H
 }
 
 void
+embed_out_end(struct embed_out *eo)
+{
+	const struct filter_graph *fg = eo->fg;
+
+	if (eo->npool) {
+		write_pooled(eo, fg);
+	} else if (!eo->npy && !fg->tsv) {
+		write_attrs(eo);
+		gs_write1(fg->out, &eo->rec);
+	} else {
+		graph_end(eo, fg->g->n);
+	}
+	eo->fg = NULL;
+	eo->gnames = NULL;
+}
+
+void
 embed_out_graph(struct embed_out *eo, const struct filter_graph *fg, real *const *Hs,
 		const real *mix, const char *const *names)
 {
-	if (eo->npool)
-		write_pooled(eo, fg, Hs, mix);
+	int64_t n = fg->g->n;
+
+	embed_out_begin(eo, fg, names);
+	if (eo->kind == EMB_MIX)
+		embed_out_rows(eo, -1, 0, n, mix);
 	else
-		write_rows(eo, fg, Hs, mix, names);
+		for (int l = 0; l < eo->layers; l++)
+			embed_out_rows(eo, l, 0, n, Hs[l]);
+	embed_out_end(eo);
 }
 
 void
@@ -302,4 +396,5 @@ embed_out_free(struct embed_out *eo)
 	free(eo->rows);
 	free(eo->prow);
 	free(eo->pchunk);
+	free(eo->keep);
 }

@@ -18,6 +18,10 @@
  *	eo.npy_path = path_or_NULL; (and offsets_path, names_path)
  *	embed_out_start(&eo);
  *	for each graph: embed_out_graph(&eo, fg, Hs, mix, names_or_NULL);
+ *	or, the rows as they are made (embed_run.c):
+ *	embed_out_begin(&eo, fg, names_or_NULL);
+ *	for each block l, for each row block: embed_out_rows(&eo, l, r0, k, H);
+ *	embed_out_end(&eo);
  *	embed_out_close(&eo);
  *	embed_out_free(&eo);
  */
@@ -71,6 +75,12 @@ struct embed_out {
 	double *prow;	 /* (DP + D) a graph's pooled row in double, then a chunk's */
 	double *pchunk;	 /* (256 x D) node rows in double, pooled 256 at a time */
 	gs_rec rec;	 /* the record written */
+	/* the graph between embed_out_begin() and embed_out_end() */
+	const struct filter_graph *fg;
+	const char *const *gnames; /* its nodes' names, or NULL */
+	float *keep;		   /* (n x (L-1) d) EMB_BLOCKS to .npy or TSV: the blocks
+			  * before the last, until its rows complete theirs */
+	size_t keep_cap;	   /* floats allocated at keep */
 	/* the poolings' names, "mean,max" say: the records' "pool" */
 	char pool_text[EMB_MAXPOOL * 5];
 };
@@ -111,6 +121,27 @@ void embed_out_start(struct embed_out *eo);
  */
 void embed_out_graph(struct embed_out *eo, const struct filter_graph *fg, real *const *Hs,
 		     const real *mix, const char *const *names);
+
+/*
+ * The same in parts, the rows handed over as the encoder makes them:
+ * embed_out_begin() for the graph fg (names as above), then
+ * embed_out_rows() for the rows r0 .. r0+k-1 (H: k x d, row-major) of
+ * block l's output (0 .. L-1) or, with l -1, of the layer mix, each
+ * block's rows in order (r0 a multiple of 256 when pooling), and
+ * embed_out_end() after the last.  Rows the kind does not use are
+ * ignored.  What the output holds meanwhile: nothing beyond its buffers
+ * for one block or the mix (rows written as they come: the .npy file, the
+ * table; pooled sums and maxima gathered) or for every block side by side
+ * (EMB_BLOCKS) to a .npy file (each block's columns written in place,
+ * npy_cols()), the record's n x D values for a tensor record, and, for
+ * EMB_BLOCKS to a table, the blocks before the last (n (L-1) d floats in
+ * keep) until the last completes their rows.  The bytes written are
+ * embed_out_graph()'s.  Time complexity: O(k d) a call, times npool when
+ * pooling.
+ */
+void embed_out_begin(struct embed_out *eo, const struct filter_graph *fg, const char *const *names);
+void embed_out_rows(struct embed_out *eo, int l, int64_t r0, int64_t k, const real *H);
+void embed_out_end(struct embed_out *eo);
 
 /* The files completed, when open (npy_close(); the offsets, the names),
  * and renamed into place together (outfile_hold()); dies on a write

@@ -72,19 +72,32 @@ hold(struct held *h, gs_file *in, gs_rec *rec)
 	*rec = t;
 }
 
-/* Before a graph is built: will the tool's work on it fit?  Building
- * holds the record, the graph and graph_build's scratch, or, for an edge
- * list to be simplified, 16 bytes an edge of gs_graph_build's own. */
+/* Before a graph is built (and, for a stream, at its header, before its
+ * edges are read, with f->check_header): will the tool's work on it fit?
+ * Building holds the record (at the header its buffers are the last
+ * record's: 8 bytes an edge at least), the graph and graph_build's
+ * scratch, or, for an edge list to be simplified, 16 bytes an edge of
+ * gs_graph_build's own. */
 static void
 check_memory(const struct filter *f, gs_file *in, const gs_rec *rec)
 {
 	double m = (double)rec->m,
-	       build = gs_rec_bytes(rec) + graph_bytes(rec->n, rec->m) +
+	       build = fmax(gs_rec_bytes(rec), 8 * m) + graph_bytes(rec->n, rec->m) +
 		       fmax(graph_build_scratch(rec->n, rec->m), rec->from_edgelist ? 16 * m : 0);
+	double need = fmax(build, f->need_fn(f->ctx, rec));
+	char src[64];
 
-	mem_require(fmax(build, f->need_fn(f->ctx, rec)),
-		    "%s: graph %" PRId64 " (%" PRId32 " nodes, %" PRId64 " edges)", gs_where(in),
-		    rec->id, rec->n, rec->m);
+	mem_require_or(
+	    need, need > mem_room(src, sizeof src) && f->hint_fn ? f->hint_fn(f->ctx, rec) : NULL,
+	    "%s: graph %" PRId64 " (%" PRId32 " nodes, %" PRId64 " edges)", gs_where(in), rec->id,
+	    rec->n, rec->m);
+}
+
+/* check_memory() at a graph's header (gs_set_graph_check()). */
+static void
+check_header(void *ctx, gs_file *in, const gs_rec *rec)
+{
+	check_memory(ctx, in, rec);
 }
 
 /* The progress line: the bytes of an input file read, with the graphs
@@ -172,6 +185,8 @@ filter_run(const struct filter *f, int nfiles, char **files, int argc, char **ar
 		if (in == NULL)
 			die("%s", msg);
 		fg.in = in;
+		if (f->need_fn && f->check_header)
+			gs_set_graph_check(in, check_header, (void *)f);
 		start_progress(&pr, in, i == 0);
 		graph_id = -1;
 		while ((k = gs_read1(in, &rec)) >= 0) {

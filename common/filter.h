@@ -58,6 +58,15 @@ struct filter {
 	 * the process can get (mem.h) before it builds the graph, and dies in
 	 * one line when it does not fit. */
 	double (*need_fn)(void *ctx, const gs_rec *rec);
+	/* Or NULL: when the graph does not fit, what would make it fit (the
+	 * options that need less, with their figure), said after the figure
+	 * needed in the one line that refuses it; NULL: nothing would. */
+	const char *(*hint_fn)(void *ctx, const gs_rec *rec);
+	/* Nonzero: need_fn is also checked at a stream graph's header,
+	 * before its edges are read (gs_set_graph_check()): a graph too
+	 * large is refused unread, before anything about its body (a
+	 * truncated stream, say) is known. */
+	int check_header;
 	void *ctx;
 };
 

@@ -201,19 +201,39 @@ mem_size(char *buf, size_t len, double b)
 	return buf;
 }
 
-void
-mem_require(double need, const char *fmt, ...)
+/* Die with the line of mem_require(), hint (or nothing) before its
+ * last clause, when need does not fit. */
+static void
+require(double need, const char *hint, const char *fmt, va_list ap)
 {
 	char what[400], src[64], a[32], b[32];
 	double room = mem_room(src, sizeof src);
-	va_list ap;
 
 	if (need <= room)
 		return;
-	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
-	va_end(ap);
-	die("%s needs about %s, this process can have %s (%s); GNNPIPE_MEMORY=off "
+	die("%s needs about %s, this process can have %s (%s); %s%sGNNPIPE_MEMORY=off "
 	    "tries anyway",
-	    what, mem_size(a, sizeof a, need), mem_size(b, sizeof b, room), src);
+	    what, mem_size(a, sizeof a, need), mem_size(b, sizeof b, room), src, hint ? hint : "",
+	    hint ? "; " : "");
+}
+
+void
+mem_require(double need, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	require(need, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void
+mem_require_or(double need, const char *hint, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	require(need, hint, fmt, ap);
+	va_end(ap);
 }

@@ -49,6 +49,11 @@ double mem_room(char *src, size_t len);
  */
 void mem_require(double need, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The same with a hint, said before "GNNPIPE_MEMORY=off tries anyway"
+ * (the options that would fit, say); hint NULL: mem_require(). */
+void mem_require_or(double need, const char *hint, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* "850 MiB", "7.3 GiB": a size for people, into buf (len >= 32). */
 char *mem_size(char *buf, size_t len, double bytes);
 

@@ -105,6 +105,42 @@ npy_rows_i64(npy_writer *w, const int64_t *rows, int64_t n)
 }
 
 void
+npy_cols(npy_writer *w, int64_t r0, int64_t n, int64_t c0, int64_t k, const float *x)
+{
+	int fd = fileno(w->f);
+
+	if (w->type != NPY_F4 || c0 < 0 || c0 + k > w->cols)
+		die("internal error: npy_cols(%" PRId64 " + %" PRId64 " of %" PRId64 ")", c0, k,
+		    w->cols);
+	if (fflush(w->f) != 0)
+		die("%s: write error:", w->path);
+	for (int64_t i = 0; i < n; i++) {
+		off_t at = w->start + NPY_HEAD + (off_t)(((w->rows + r0 + i) * w->cols + c0) * 4);
+		const char *p = (const char *)(x + i * k);
+		size_t left = (size_t)k * 4;
+		while (left > 0) {
+			ssize_t got = pwrite(fd, p, left, at);
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0)
+				die("%s: write error (a pipe? columns are written in place):",
+				    w->path);
+			p += got;
+			at += got;
+			left -= (size_t)got;
+		}
+	}
+}
+
+void
+npy_cols_done(npy_writer *w, int64_t n)
+{
+	w->rows += n;
+	if (fseeko(w->f, w->start + NPY_HEAD + (off_t)(w->rows * w->cols * 4), SEEK_SET) != 0)
+		die("%s: cannot seek (a pipe?):", w->path);
+}
+
+void
 npy_close(npy_writer *w)
 {
 	char h[NPY_HEAD];

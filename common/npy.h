@@ -31,6 +31,16 @@ npy_writer *npy_open_as(const char *path, int type, int64_t cols);
 void npy_rows(npy_writer *w, const float *rows, int64_t n);
 /* Append n values (cols 0) or rows of an int64 array; dies as npy_rows(). */
 void npy_rows_i64(npy_writer *w, const int64_t *rows, int64_t n);
+/*
+ * Columns c0 .. c0+k-1 of the rows r0 .. r0+n-1 after those appended so
+ * far (x: n x k floats), written in place, so that a row's columns can
+ * come at different times (gcn-embed's blocks, each as it is made);
+ * npy_cols_done(w, n) then counts n rows, every column of each written,
+ * as appended.  A regular file only (pwrite()); dies on a write error.
+ * Time complexity: O(n k), one write a row.
+ */
+void npy_cols(npy_writer *w, int64_t r0, int64_t n, int64_t c0, int64_t k, const float *x);
+void npy_cols_done(npy_writer *w, int64_t n);
 /* The final header, then the file in place; dies on failure. */
 void npy_close(npy_writer *w);
 

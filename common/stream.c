@@ -571,6 +571,13 @@ gs_set_progress(gs_file *fp, struct progress *p, int64_t unit)
 	fp->pr_unit = unit > 0 ? unit : 1;
 }
 
+void
+gs_set_graph_check(gs_file *fp, void (*fn)(void *ctx, gs_file *fp, const gs_rec *rec), void *ctx)
+{
+	fp->graph_check = fn;
+	fp->graph_check_ctx = ctx;
+}
+
 int64_t
 gs_in_bytes(const gs_file *fp)
 {
@@ -1036,6 +1043,8 @@ gs_read1(gs_file *fp, gs_rec *rec)
 			fp->state = ST_BETWEEN;
 			continue;
 		}
+		if (kind == GS_GRAPH && fp->graph_check) /* before its edges are read */
+			fp->graph_check(fp->graph_check_ctx, fp, rec);
 		rc = fp->text ? gsi_read_txt_body(fp, rec) : gsi_read_bin_body(fp, rec);
 		if (rc)
 			return rc;

@@ -234,6 +234,13 @@ const char *gs_name(const gs_file *fp);
  */
 struct progress;
 void gs_set_progress(gs_file *fp, struct progress *p, int64_t unit);
+/* gs_set_graph_check(fp, fn, ctx): gs_read1() calls fn(ctx, fp, rec) at
+ * each graph record of fp once its header is read (rec->id, n and m set,
+ * gs_where() naming it), before its edges: fn may die, so that a graph too
+ * large is refused before it is read.  An edge list has no header: its
+ * graph is not checked so.  fn NULL: none. */
+void gs_set_graph_check(gs_file *fp, void (*fn)(void *ctx, gs_file *fp, const gs_rec *rec),
+			void *ctx);
 int64_t gs_in_bytes(const gs_file *fp);
 int64_t gs_in_size(const gs_file *fp);
 

@@ -94,6 +94,9 @@ struct gs_file {
 	int64_t el_first_line;
 	int64_t rbytes;	     /* bytes read from fd so far */
 	struct progress *pr; /* told rbytes / pr_unit as they arrive, or NULL */
+	/* gs_set_graph_check()'s: called at a graph's header, or NULL */
+	void (*graph_check)(void *ctx, gs_file *fp, const gs_rec *rec);
+	void *graph_check_ctx;
 	int64_t pr_unit;
 
 	/* writing */

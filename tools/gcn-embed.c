@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "embed_out.h"
+#include "embed_run.h"
 #include "err.h"
 #include "filter.h"
 #include "gemm.h"
@@ -55,38 +55,8 @@ enum {
 static const char *const written[] = { "embedding", "graph_embedding", NULL };
 static const char *const wants[] = { "features", NULL };
 
-struct opts {
-	struct copt c;
-	const char *model, *features, *npy;
-	const char *offsets, *names; /* --offsets, --names: beside --npy */
-	const char *kind_text;	     /* --embedding as given */
-	int allow_cmd;		     /* --allow-features-command */
-	double timeout;		     /* --features-timeout */
-	int kind, block, task;	     /* EMB_x; the block (1..L) or the task */
-	int tsv;
-	int shipped;	       /* no --model: the shipped one */
-	int no_pretrain;       /* --no-pretrain: the model's architecture, drawn anew */
-	int pool[EMB_MAXPOOL]; /* --pool: EMB_POOL_x in order */
-	int npool;	       /* 0: a row per node */
-	int want_prec;	       /* --precision: GEMM_x */
-	const char *prec;      /* the precision used */
-};
-
-struct state {
-	const struct opts *o;
-	struct pretrained pt;
-	int staged; /* the feature stage is chosen (at the first graph) */
-	batch b;
-	mws *w;
-	size_t cap;
-	real *mix;	     /* (n x d) EMB_MIX */
-	double *given;	     /* the graph's 'features' tensor */
-	struct embed_out eo; /* the rows' output, from the first graph */
-	struct progress pr;
-};
-
 static void
-usage(FILE *f, const struct opts *o)
+usage(FILE *f, const struct embed_opts *o)
 {
 	fprintf(f,
 		"usage: " SYNOPSIS "\n"
@@ -125,7 +95,7 @@ usage(FILE *f, const struct opts *o)
 
 /* --embedding: blocks, blockN, rec, rank or cluster. */
 static void
-parse_kind(struct opts *o, const char *s)
+parse_kind(struct embed_opts *o, const char *s)
 {
 	o->kind_text = s;
 	if (strcmp(s, "blocks") == 0) {
@@ -159,7 +129,7 @@ looks_like_pool(const char *s)
 /* --pool: a comma-separated list of mean, max and sum, each at most once;
  * none: mean, the readout of gcn-adapt's graph task. */
 static void
-parse_pool(struct opts *o, const char *s)
+parse_pool(struct embed_opts *o, const char *s)
 {
 	const char *p = s;
 
@@ -200,7 +170,7 @@ file_arg(const char *s, const char *opt)
 /* The options together: the model (the shipped one without --model) and
  * one output, with the files that go beside --npy. */
 static void
-check_opts(struct opts *o)
+check_opts(struct embed_opts *o)
 {
 	if (!o->model) { /* the shipped model, said at the first graph */
 		o->model = pretrained_default();
@@ -222,7 +192,7 @@ check_opts(struct opts *o)
 }
 
 static void
-parse(struct opts *o, int argc, char **argv)
+parse(struct embed_opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		COPT_LONGOPTS,
@@ -318,7 +288,7 @@ parse(struct opts *o, int argc, char **argv)
  * FILEs).
  */
 static void
-check_files(const struct opts *o, int nfiles, char **files)
+check_files(const struct embed_opts *o, int nfiles, char **files)
 {
 	const char *opt[4] = { "-o", "--npy", "--offsets", "--names" };
 	const char *out[4] = { o->c.output, o->npy, o->offsets, o->names };
@@ -334,118 +304,12 @@ check_files(const struct opts *o, int nfiles, char **files)
 	}
 }
 
-/* The output, once the stage is known: what every record carries (the
- * kind, the stage, the model) and the rows' shape. */
-static void
-start_output(struct state *s)
-{
-	const struct opts *o = s->o;
-	const model *M = &s->pt.M;
-	struct embed_out *eo = &s->eo;
-
-	gs_attr_set(&eo->attrs, "embedding", o->kind_text);
-	gs_attr_set(&eo->attrs, "features", pretrained_stage_name(&s->pt));
-	gs_attr_set(&eo->attrs, "model", o->shipped ? "shipped" : o->model);
-	if (o->no_pretrain) {
-		gs_attr_set(&eo->attrs, "init", "random");
-		gs_attr_setf(&eo->attrs, "init_seed", "%" PRIu64, o->c.seed);
-	}
-	gs_attr_set(&eo->attrs, "precision", o->prec);
-	eo->kind = o->kind;
-	eo->block = o->block;
-	eo->layers = M->cfg.layers;
-	eo->d = M->cfg.d;
-	eo->pool = o->pool;
-	eo->npool = o->npool;
-	eo->npy_path = o->npy;
-	eo->offsets_path = o->offsets;
-	eo->names_path = o->names;
-	eo->quiet = o->c.quiet;
-	embed_out_start(eo);
-}
-
-/* The feature stage, at the first graph: the model's unless --features;
- * then the output, which records it. */
-static void
-choose_stage(struct state *s, const struct filter_graph *fg, int has_feat, int F, const char *cols)
-{
-	const struct opts *o = s->o;
-	struct stage_ask sa = {
-		.features = o->features,
-		.allow_command = o->allow_cmd,
-		.timeout = o->timeout,
-		.scale = FEAT_SCALE_MINMAX,
-		.quiet = o->c.quiet,
-		.g0 = fg->g,
-		.ngraphs = 1,
-		.nfeat = has_feat,
-		.F = F,
-		.fcols = cols,
-	};
-	model *M = &s->pt.M;
-
-	pretrained_stage(&s->pt, &sa);
-	if (o->kind == EMB_BLOCK && o->block > M->cfg.layers)
-		die_usage("--embedding block%d: the model has %d blocks", o->block, M->cfg.layers);
-	if (o->kind == EMB_MIX && !(M->cfg.tasks & 1 << o->task))
-		die_usage("--embedding %s: the model was not trained on that task",
-			  task_name[o->task]);
-	start_output(s);
-	s->staged = 1;
-}
-
-static void
-one_graph(void *ctx, const struct filter_graph *fg)
-{
-	struct state *s = ctx;
-	const gs_rec *fr = featstage_held(fg->held, fg->nheld);
-	model *M = &s->pt.M;
-	int32_t n = fg->g->n;
-	real *Hs[MODEL_MAXL];
-	double *given[1];
-	char msg[512];
-	int F = 0;
-
-	if (n == 0)
-		die("%s: graph %" PRId64 " has no nodes", gs_where(fg->in), fg->rec->id);
-	if (fr && feat_take(fr, n, &s->given, &F, msg, sizeof msg) != 0)
-		die("%s: graph %" PRId64 ": %s", gs_where(fg->in), fg->rec->id, msg);
-	if (!s->staged)
-		choose_stage(s, fg, fr != NULL, F, fr && fr->columns ? fr->columns : "");
-	const char *misfit = featstage_misfit(&s->pt.fs, fr != NULL, F);
-	if (misfit)
-		die("%s: graph %" PRId64 ": %s", gs_where(fg->in), fg->rec->id, misfit);
-	progress_start(&s->pr, "steps", 3, "graph %" PRId64 " (%" PRId32 " nodes)", fg->rec->id, n);
-	progress_note(&s->pr, "features");
-	given[0] = s->given;
-	if (batch_plain(&s->b, &fg->g, 1, &s->pt.fs, given, msg, sizeof msg) != 0)
-		die("%s: graph %" PRId64 ": %s", gs_where(fg->in), fg->rec->id, msg);
-	progress_note(&s->pr, "the encoder's %d blocks", M->cfg.layers);
-	progress_update(&s->pr, 1);
-	model_encode_fwd(M, &s->b, s->w, Hs);
-	if (s->o->kind == EMB_MIX) {
-		int t = s->o->task;
-		if ((size_t)n > s->cap) {
-			s->cap = (size_t)n;
-			s->mix = xreallocarray(s->mix, s->cap, (size_t)M->cfg.d * sizeof *s->mix);
-		}
-		mix_fwd(s->mix, Hs, M->P.alpha[t], M->P.psi[t], NULL, M->cfg.layers, n, M->cfg.d);
-	}
-	progress_note(&s->pr, "writing");
-	progress_update(&s->pr, 2);
-	const char **names = fg->names ? gs_names_list(fg->names) : NULL;
-	embed_out_graph(&s->eo, fg, Hs, s->mix, names);
-	free(names);
-	progress_update(&s->pr, 3);
-	progress_done(&s->pr);
-}
-
 int
 main(int argc, char **argv)
 {
-	struct opts o;
+	struct embed_opts o;
 	struct filter f;
-	struct state s;
+	struct embed_run er;
 
 	copt_passive_wait(argv);
 	err_setprog(argv[0]);
@@ -459,18 +323,13 @@ main(int argc, char **argv)
 		die("--precision bf16: %s", why);
 	gemm_set_precision(prec);
 	o.prec = gemm_precision_name(prec);
-	memset(&s, 0, sizeof s);
-	s.o = &o;
-	pretrained_load(&s.pt, o.model);
+	embed_run_init(&er, &o);
+	pretrained_load(&er.pt, o.model);
 	if (o.no_pretrain) { /* the same architecture, fresh values */
 		gsl_rng *r = rng_new(o.c.seed, INIT_STREAM);
-		model_init_params(&s.pt.M, r);
+		model_init_params(&er.pt.M, r);
 		gsl_rng_free(r);
 	}
-	batch_init(&s.b);
-	s.w = mws_new();
-	embed_out_init(&s.eo);
-	progress_init(&s.pr, &o.c);
 	memset(&f, 0, sizeof f);
 	f.c = &o.c;
 	f.tsv = o.tsv;
@@ -478,20 +337,18 @@ main(int argc, char **argv)
 	f.replaces = written;
 	f.wants = wants;
 	f.want_names = 1; /* the table's name column, --names */
-	f.graph_fn = one_graph;
-	f.ctx = &s;
+	f.graph_fn = embed_run_graph;
+	f.need_fn = embed_run_need;
+	f.hint_fn = embed_run_hint;
+	f.check_header = 1; /* refused unread: issue 49 */
+	f.ctx = &er;
 	filter_run(&f, argc - optind, argv + optind, argc, argv);
-	if (o.npy && !s.staged)
+	if (o.npy && !er.staged)
 		die("no graph in the input");
-	embed_out_close(&s.eo);
+	embed_out_close(&er.eo);
 	if (o.shipped && !o.c.quiet) /* at the end: a failing run says one line */
 		warnx_("model: %s (the shipped model; --model to choose another)", o.model);
-	embed_out_free(&s.eo);
-	batch_free(&s.b);
-	mws_free(s.w);
-	pretrained_free(&s.pt);
-	free(s.mix);
-	free(s.given);
+	embed_run_free(&er);
 	gemm_release();
 	return 0;
 }

@@ -239,3 +239,24 @@ check "grep -qx 'gcn-embed: .*les.el: graph 0 has node names; --names FILE write
 	"--npy without --names of a graph with names: a line says where they would go"
 check "gcn-embed -q --model $T/m.txt -t $T/les.el | awk '/^@graph/ { g = NR } /^@names id=0 count=5/ { n = NR } /^@tensor id=0 name=embedding rows=5/ { e = NR }
 	END { exit !(g < n && n < e) }'" "a stream: the graph, its names, then its embedding"
+
+# ---- memory (issue 49): a graph that cannot fit is refused before its
+# features are computed, in one line with the figure and the options that
+# would fit; those then run (GNNPIPE_MEMORY stands in for the machine's) ----
+printf '999999 0\n' >"$T/wide.el"		# 10^6 nodes, one edge
+GNNPIPE_MEMORY=350M; export GNNPIPE_MEMORY
+expect_err 1 "gcn-embed --model $T/m.txt -o $T/wide.gs $T/wide.el" \
+	"gcn-embed: $T/wide.el: line 1: graph 0 (1000000 nodes, 1 edges) needs about "
+check "grep -q 'MiB, this process can have 350 MiB (GNNPIPE_MEMORY); --embedding block3 --npy FILE needs about [0-9]* MiB; GNNPIPE_MEMORY=off tries anyway\$' $LIB_ERR" \
+	"what it needs, what it can have, the options that fit: $(cat "$LIB_ERR")"
+check "[ ! -e $T/wide.gs ]" "no output after the refusal"
+expect 0 "gcn-embed -q --model $T/m.txt --embedding block3 --npy $T/wide.npy $T/wide.el"
+check "[ \$(wc -c <$T/wide.npy) -eq \$((128 + 1000000 * 16 * 4)) ]" "the options it named fit: a row per node"
+# a stream's graph is refused at its header: this one's edges are cut
+# short, which reading them would find
+printf '##gnnstream 1\n@graph id=0 nodes=1000000 edges=10000000\n0\t1\n' >"$T/cut.txt"
+expect_err 1 "gcn-embed --model $T/m.txt $T/cut.txt" \
+	"gcn-embed: $T/cut.txt: record 1: graph 0 (1000000 nodes, 10000000 edges) needs about "
+GNNPIPE_MEMORY=off
+expect_err 1 "gcn-embed --model $T/m.txt $T/cut.txt" "truncated stream"
+unset GNNPIPE_MEMORY

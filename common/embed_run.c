@@ -1,0 +1,408 @@
+/*
+ * embed_run.c - gcn-embed's work on each graph: the feature stage, the
+ * encoder block by block over row blocks, the rows to the output as they
+ * are made, and the memory a graph needs (embed_run.h).
+ */
+#include "embed_run.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "gemm.h"
+#include "mem.h"
+#include "nn.h"
+#include "nodefeat.h"
+#include "prof.h"
+
+void
+embed_run_init(struct embed_run *er, const struct embed_opts *o)
+{
+	memset(er, 0, sizeof *er);
+	er->o = o;
+	batch_init(&er->b);
+	embed_out_init(&er->eo);
+	progress_init(&er->pr, &o->c);
+}
+
+void
+embed_run_free(struct embed_run *er)
+{
+	embed_out_free(&er->eo);
+	batch_free(&er->b);
+	pretrained_free(&er->pt);
+	free(er->given);
+	free(er->T);
+	free(er->T2);
+	free(er->Tb);
+	free(er->mix);
+	free(er->H);
+	free(er->Wb);
+	free(er->istd);
+}
+
+/* ---- the stage and the output, at the first graph ---- */
+
+/* The output, once the stage is known: what every record carries (the
+ * kind, the stage, the model) and the rows' shape. */
+static void
+start_output(struct embed_run *er)
+{
+	const struct embed_opts *o = er->o;
+	const model *M = &er->pt.M;
+	struct embed_out *eo = &er->eo;
+
+	gs_attr_set(&eo->attrs, "embedding", o->kind_text);
+	gs_attr_set(&eo->attrs, "features", pretrained_stage_name(&er->pt));
+	gs_attr_set(&eo->attrs, "model", o->shipped ? "shipped" : o->model);
+	if (o->no_pretrain) {
+		gs_attr_set(&eo->attrs, "init", "random");
+		gs_attr_setf(&eo->attrs, "init_seed", "%" PRIu64, o->c.seed);
+	}
+	gs_attr_set(&eo->attrs, "precision", o->prec);
+	eo->kind = o->kind;
+	eo->block = o->block;
+	eo->layers = M->cfg.layers;
+	eo->d = M->cfg.d;
+	eo->pool = o->pool;
+	eo->npool = o->npool;
+	eo->npy_path = o->npy;
+	eo->offsets_path = o->offsets;
+	eo->names_path = o->names;
+	eo->quiet = o->c.quiet;
+	embed_out_start(eo);
+}
+
+/* The feature stage, at the first graph: the model's unless --features;
+ * then the output, which records it. */
+static void
+choose_stage(struct embed_run *er, const struct filter_graph *fg, int has_feat, int F,
+	     const char *cols)
+{
+	const struct embed_opts *o = er->o;
+	struct stage_ask sa = {
+		.features = o->features,
+		.allow_command = o->allow_cmd,
+		.timeout = o->timeout,
+		.scale = FEAT_SCALE_MINMAX,
+		.quiet = o->c.quiet,
+		.g0 = fg->g,
+		.ngraphs = 1,
+		.nfeat = has_feat,
+		.F = F,
+		.fcols = cols,
+	};
+	model *M = &er->pt.M;
+
+	pretrained_stage(&er->pt, &sa);
+	if (o->kind == EMB_BLOCK && o->block > M->cfg.layers)
+		die_usage("--embedding block%d: the model has %d blocks", o->block, M->cfg.layers);
+	if (o->kind == EMB_MIX && !(M->cfg.tasks & 1 << o->task))
+		die_usage("--embedding %s: the model was not trained on that task",
+			  task_name[o->task]);
+	start_output(er);
+	er->staged = 1;
+}
+
+/* ---- the encoder's buffers, sized once a graph ---- */
+
+/* The products in bf16: the precision is bf16 and the blocks' products
+ * over the graph are large enough (model.c's encoder_bf16(), on the
+ * whole graph, so that the choice is the training forward's). */
+static int
+use_bf16(const model *M, int64_t N)
+{
+#ifndef NN_DOUBLE
+	return gemm_precision() == GEMM_BF16 && gemm_bf16_worth(N, M->cfg.d, M->cfg.d);
+#else
+	(void)M;
+	(void)N;
+	return 0;
+#endif
+}
+
+/* *p holds at least want elements of size sz (its contents not kept). */
+static void *
+grow(void *p, size_t *cap, size_t want, size_t sz)
+{
+	if (want <= *cap && p)
+		return p;
+	free(p);
+	*cap = want;
+	return xmallocarray(want ? want : 1, sz);
+}
+
+/* Every buffer of a graph of N nodes, before its first block. */
+static void
+size_for(struct embed_run *er, int64_t N, int bf)
+{
+	int64_t d = er->pt.M.cfg.d;
+	size_t nd = (size_t)(N * d);
+
+	er->T = grow(er->T, &er->cap_T, nd, sizeof *er->T);
+	if (!bf)
+		er->T2 = grow(er->T2, &er->cap_T2, nd, sizeof *er->T2);
+	else
+		er->Tb = grow(er->Tb, &er->cap_Tb, nd, sizeof *er->Tb);
+	if (er->o->kind == EMB_MIX)
+		er->mix = grow(er->mix, &er->cap_mix, nd, sizeof *er->mix);
+	if (!er->istd) /* the model's sizes */
+		er->istd = xmallocarray((size_t)d, sizeof *er->istd);
+	if (bf && !er->H) {
+		er->H = xmallocarray((size_t)(EMBED_RUN_ROWS * d), sizeof *er->H);
+		er->Wb = xmallocarray((size_t)(d * d), sizeof *er->Wb);
+	}
+}
+
+/* ---- the forward pass ---- */
+
+/* Block l's output rows r0 .. r0+k-1 (H) to the output, or to the layer
+ * mix (mix_fwd()'s arithmetic, a block at a time: w_0 H_1, + w_l H_(l+1),
+ * times alpha after the last), whose rows go out with the last block. */
+static void
+emit_rows(struct embed_run *er, int l, int64_t r0, int64_t k, const real *H, const real *w)
+{
+	const model *M = &er->pt.M;
+	int64_t d = M->cfg.d;
+	int L = M->cfg.layers;
+
+	if (er->o->kind != EMB_MIX) {
+		embed_out_rows(&er->eo, l, r0, k, H);
+		return;
+	}
+	const real *alpha = M->P.alpha[er->o->task];
+	real *F = er->mix + r0 * d;
+	for (int64_t i = 0; i < k * d; i++)
+		F[i] = l == 0 ? w[0] * H[i] : F[i] + w[l] * H[i];
+	if (l < L - 1)
+		return;
+	for (int64_t r = 0; r < k; r++)
+		for (int64_t c = 0; c < d; c++)
+			F[r * d + c] *= alpha[c];
+	embed_out_rows(&er->eo, -1, r0, k, F);
+}
+
+/*
+ * The encoder in fp32, two N x d arrays: block l's input H in T2, A =
+ * relu(H W1) into T, relu(H W1) W2 into T2 (H read already), normalised
+ * in place; Â's product into T, the block's output, handed on and the
+ * next block's input (the arrays swap).  The calls are model.c's
+ * encoder_fwd(), on the same arrays' values.
+ */
+static void
+encode_fp32(struct embed_run *er, const real *w)
+{
+	model *M = &er->pt.M;
+	const batch *b = &er->b;
+	int64_t N = b->N, d = M->cfg.d;
+	int L = M->cfg.layers;
+	real *H = er->T2, *A = er->T;
+
+	lin_fwd(H, b->X, M->P.E, M->P.Eb, N, M->cfg.nfeat, d); /* H0 = tanh(X E + e) */
+	tanh_fwd(H, H, N * d);
+	for (int l = 0; l < L; l++) {
+		lin_fwd(A, H, M->P.W1[l], NULL, N, d, d);
+		relu_fwd(A, A, N * d);
+		lin_fwd(H, A, M->P.W2[l], NULL, N, d, d);
+		/* the normalisation over the graph's nodes: the whole of T */
+		gnorm_fwd(H, H, er->istd, H, M->P.gam[l], M->P.bet[l], b->off, b->G, d,
+			  (real)M->cfg.bn_eps);
+		csr_spmm(A, b->rp, b->ci, b->av, H, N, d, 1); /* relu(Â T) */
+		emit_rows(er, l, 0, N, A, w);
+		real *t = H;
+		H = A;
+		A = t;
+	}
+}
+
+/*
+ * The encoder in bf16, an N x d fp32 array T and a bf16 one Tb: block l's
+ * input in bf16 in T's first half, relu(H W1) in bf16 into Tb (relu in
+ * the product's epilogue), relu(H W1) W2 into T (its input read
+ * already), normalised into Tb; Â's product a row block at a time into
+ * H, each block handed on and rounded into T's first half, the next
+ * block's input.  The calls and roundings are model.c's encoder_fwd()
+ * without backward caches (H0 made EMBED_RUN_ROWS rows at a time, as
+ * embed_fwd_bf16()).
+ */
+static void
+encode_bf16(struct embed_run *er, const real *w)
+{
+	model *M = &er->pt.M;
+	const batch *b = &er->b;
+	int64_t N = b->N, d = M->cfg.d, F = M->cfg.nfeat;
+	int L = M->cfg.layers;
+	uint16_t *Xb = (uint16_t *)er->T, *Tb = er->Tb;
+
+	for (int64_t r0 = 0; r0 < N; r0 += EMBED_RUN_ROWS) {
+		int64_t k = N - r0 < EMBED_RUN_ROWS ? N - r0 : EMBED_RUN_ROWS;
+		lin_fwd(er->H, b->X + r0 * F, M->P.E, M->P.Eb, k, F, d);
+		tanh_fwd(er->H, er->H, k * d);
+		gemm_to_bf16(Xb + r0 * d, er->H, k * d);
+	}
+	for (int l = 0; l < L; l++) {
+		gemm_to_bf16(er->Wb, M->P.W1[l], d * d);
+		gemm_bf16(0, 0, N, d, d, 1, Xb, d, er->Wb, d, 0, Tb, d, GEMM_OUT_BF16 | GEMM_RELU);
+		gemm_to_bf16(er->Wb, M->P.W2[l], d * d);
+		gemm_bf16(0, 0, N, d, d, 1, Tb, d, er->Wb, d, 0, er->T, d, 0);
+		gnorm_fwd_xb(Tb, Tb, er->istd, er->T, M->P.gam[l], M->P.bet[l], b->off, b->G, d,
+			     (real)M->cfg.bn_eps);
+		for (int64_t r0 = 0; r0 < N; r0 += EMBED_RUN_ROWS) {
+			int64_t k = N - r0 < EMBED_RUN_ROWS ? N - r0 : EMBED_RUN_ROWS;
+			csr_spmm_xb(er->H, NULL, b->rp + r0, b->ci, b->av, Tb, k, d, 1);
+			emit_rows(er, l, r0, k, er->H, w);
+			if (l + 1 < L)
+				gemm_to_bf16(Xb + r0 * d, er->H, k * d);
+		}
+	}
+}
+
+void
+embed_run_encode(struct embed_run *er)
+{
+	model *M = &er->pt.M;
+	int64_t N = er->b.N;
+	int bf = use_bf16(M, N);
+	real w[MODEL_MAXL];
+
+	if (er->b.F != M->cfg.nfeat) /* the programs check this with a message */
+		die("internal error: a batch of %d features for a model of %d", er->b.F,
+		    M->cfg.nfeat);
+	size_for(er, N, bf);
+	if (er->o->kind == EMB_MIX)
+		mix_weights(w, M->P.psi[er->o->task], M->cfg.layers);
+	if (bf)
+		encode_bf16(er, w);
+	else
+		encode_fp32(er, w);
+}
+
+/* ---- a graph ---- */
+
+void
+embed_run_graph(void *ctx, const struct filter_graph *fg)
+{
+	struct embed_run *er = ctx;
+	const gs_rec *fr = featstage_held(fg->held, fg->nheld);
+	model *M = &er->pt.M;
+	int32_t n = fg->g->n;
+	double *given[1];
+	char msg[512];
+	int F = 0;
+
+	if (n == 0)
+		die("%s: graph %" PRId64 " has no nodes", gs_where(fg->in), fg->rec->id);
+	if (fr && feat_take(fr, n, &er->given, &F, msg, sizeof msg) != 0)
+		die("%s: graph %" PRId64 ": %s", gs_where(fg->in), fg->rec->id, msg);
+	if (!er->staged)
+		choose_stage(er, fg, fr != NULL, F, fr && fr->columns ? fr->columns : "");
+	const char *misfit = featstage_misfit(&er->pt.fs, fr != NULL, F);
+	if (misfit)
+		die("%s: graph %" PRId64 ": %s", gs_where(fg->in), fg->rec->id, misfit);
+	progress_start(&er->pr, "steps", 2, "graph %" PRId64 " (%" PRId32 " nodes)", fg->rec->id,
+		       n);
+	progress_note(&er->pr, "features");
+	given[0] = er->given;
+	if (batch_plain(&er->b, &fg->g, 1, &er->pt.fs, given, msg, sizeof msg) != 0)
+		die("%s: graph %" PRId64 ": %s", gs_where(fg->in), fg->rec->id, msg);
+	progress_note(&er->pr, "the encoder's %d blocks, written as made", M->cfg.layers);
+	progress_update(&er->pr, 1);
+	const char **names = fg->names ? gs_names_list(fg->names) : NULL;
+	embed_out_begin(&er->eo, fg, names);
+	embed_run_encode(er);
+	embed_out_end(&er->eo);
+	free(names);
+	progress_update(&er->pr, 2);
+	progress_done(&er->pr);
+}
+
+/* ---- the memory a graph needs ---- */
+
+/*
+ * The peak bytes of a graph of n nodes and m edges with output kind
+ * (EMB_x), to a tensor record (record), with the blocks before the last
+ * kept (keep: EMB_BLOCKS to a table), in bf16 or fp32:
+ *   the process so far    its peak resident set (the model, the libraries);
+ *   the graph             its record (8 bytes an edge) and CSR (filter.c);
+ *   features, Â           the feature stage's workspace, n F doubles, X (n F
+ *                         reals), Â's n + 1 offsets and 2 m + n entries
+ *                         of 8 bytes;
+ *   the encoder           T and T2 (8 n d) in fp32, T and Tb (6 n d) in
+ *                         bf16; the mix's sums (4 n d); bf16's row block
+ *                         and weight;
+ *   the output            a record's 4 n D, the kept blocks' 4 n (D - d).
+ * Time complexity: O(1).
+ */
+static double
+need_of(const struct embed_run *er, const gs_rec *rec, int kind, int record, int keep, int bf)
+{
+	const model *M = &er->pt.M;
+	double n = rec->n, m = (double)rec->m, d = M->cfg.d, F = M->cfg.nfeat;
+	double D = kind == EMB_BLOCKS ? M->cfg.layers * d : d;
+	double need =
+	    prof_peak_rss_mib() * 0x1p20 + gs_rec_bytes(rec) + graph_bytes(rec->n, rec->m);
+
+	need += features_ws_bytes(rec->n, rec->m) + 8 * n * F + 4 * n * F;
+	need += 8 * (n + 1) + 8 * (2 * m + n);
+	need += (bf ? 6 : 8) * n * d + (kind == EMB_MIX ? 4 * n * d : 0);
+	need += (bf ? 4 * EMBED_RUN_ROWS * d + 2 * d * d : 0) + 4 * 4096 * D; /* embed_out's rows */
+	if (record && !er->o->npool)
+		need += 4 * n * D;
+	if (keep)
+		need += 4 * n * (D - d);
+	return need;
+}
+
+/* What the options ask of a graph: the output's form, the precision. */
+static double
+need_asked(const struct embed_run *er, const gs_rec *rec)
+{
+	const struct embed_opts *o = er->o;
+	int record = !o->npy && !o->tsv;
+	int keep = o->kind == EMB_BLOCKS && o->tsv && !o->npool;
+
+	return need_of(er, rec, o->kind, record, keep,
+		       o->want_prec == GEMM_BF16 && use_bf16(&er->pt.M, rec->n));
+}
+
+double
+embed_run_need(void *ctx, const gs_rec *rec)
+{
+	return need_asked(ctx, rec);
+}
+
+/*
+ * When a graph does not fit: the first of these that would, with its
+ * figure: one block (the last, --embedding blockL) written as it is made
+ * (--npy FILE in place of a record), then the same in bf16 (--precision
+ * bf16); filter.h's hint_fn.  NULL when none fits or none asks less.
+ */
+const char *
+embed_run_hint(void *ctx, const gs_rec *rec)
+{
+	static char hint[200];
+	struct embed_run *er = ctx;
+	const struct embed_opts *o = er->o;
+	char src[64], sz[32];
+	double room = mem_room(src, sizeof src), asked = need_asked(er, rec);
+
+	for (int bf = 0; bf < 2; bf++) {
+		double need = need_of(er, rec, EMB_BLOCK, 0, 0, bf);
+		if (need > room || need >= asked)
+			continue;
+		hint[0] = 0;
+		if (o->kind != EMB_BLOCK)
+			snprintf(hint, sizeof hint, "--embedding block%d ", er->pt.M.cfg.layers);
+		if (!o->npy && !o->tsv && !o->npool)
+			strcat(hint, "--npy FILE ");
+		if (bf && o->want_prec != GEMM_BF16)
+			strcat(hint, "--precision bf16 ");
+		snprintf(hint + strlen(hint), sizeof hint - strlen(hint), "needs about %s",
+			 mem_size(sz, sizeof sz, need));
+		return hint;
+	}
+	return NULL;
+}
