@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -332,7 +333,9 @@ embed_run_graph(void *ctx, const struct filter_graph *fg)
  *                         of 8 bytes;
  *   the encoder           T and T2 (8 n d) in fp32, T and Tb (6 n d) in
  *                         bf16; the mix's sums (4 n d); bf16's row block
- *                         and weight;
+ *                         and weight; in fp32 OpenBLAS's buffers (about
+ *                         100 MiB a thread at d = 512, measured; taken
+ *                         as growing with d^2);
  *   the output            a record's 4 n D, the kept blocks' 4 n (D - d).
  * Time complexity: O(1).
  */
@@ -348,6 +351,8 @@ need_of(const struct embed_run *er, const gs_rec *rec, int kind, int record, int
 	need += features_ws_bytes(rec->n, rec->m) + 8 * n * F + 4 * n * F;
 	need += 8 * (n + 1) + 8 * (2 * m + n);
 	need += (bf ? 6 : 8) * n * d + (kind == EMB_MIX ? 4 * n * d : 0);
+	if (!bf) /* OpenBLAS's buffers: about 100 MiB a thread at d = 512, measured */
+		need += 0x1p20 * 100 * fmin(1, d * d / (512.0 * 512)) * omp_get_max_threads();
 	need += (bf ? 4 * EMBED_RUN_ROWS * d + 2 * d * d : 0) + 4 * 4096 * D; /* embed_out's rows */
 	if (record && !er->o->npool)
 		need += 4 * n * D;
@@ -389,14 +394,20 @@ embed_run_hint(void *ctx, const gs_rec *rec)
 	char src[64], sz[32];
 	double room = mem_room(src, sizeof src), asked = need_asked(er, rec);
 
+	/* the kind asked when it holds no more than one block, else the
+	 * last block alone */
+	int kind = o->kind == EMB_MIX || (o->kind == EMB_BLOCKS && !o->npy && !o->npool) ? EMB_BLOCK
+											 : o->kind;
+	int npy = !o->npy && !o->tsv && !o->npool; /* a record: --npy instead */
+
 	for (int bf = 0; bf < 2; bf++) {
-		double need = need_of(er, rec, EMB_BLOCK, 0, 0, bf);
+		double need = need_of(er, rec, kind, 0, 0, bf);
 		if (need > room || need >= asked)
 			continue;
 		hint[0] = 0;
-		if (o->kind != EMB_BLOCK)
+		if (kind != o->kind)
 			snprintf(hint, sizeof hint, "--embedding block%d ", er->pt.M.cfg.layers);
-		if (!o->npy && !o->tsv && !o->npool)
+		if (npy)
 			strcat(hint, "--npy FILE ");
 		if (bf && o->want_prec != GEMM_BF16)
 			strcat(hint, "--precision bf16 ");
