@@ -383,7 +383,8 @@ embed_run_need(void *ctx, const gs_rec *rec)
  * When a graph does not fit: the first of these that would, with its
  * figure: one block (the last, --embedding blockL) written as it is made
  * (--npy FILE in place of a record), then the same in bf16 (--precision
- * bf16); filter.h's hint_fn.  NULL when none fits or none asks less.
+ * bf16, where the machine has it); filter.h's hint_fn.  NULL when none
+ * fits or none asks less.
  */
 const char *
 embed_run_hint(void *ctx, const gs_rec *rec)
@@ -400,7 +401,10 @@ embed_run_hint(void *ctx, const gs_rec *rec)
 											 : o->kind;
 	int npy = !o->npy && !o->tsv && !o->npool; /* a record: --npy instead */
 
-	for (int bf = 0; bf < 2; bf++) {
+	char why[256];
+	int bf16 = gemm_choose(GEMM_BF16, why, sizeof why) == GEMM_BF16; /* here */
+
+	for (int bf = 0; bf < 1 + bf16; bf++) {
 		double need = need_of(er, rec, kind, 0, 0, bf);
 		if (need > room || need >= asked)
 			continue;
