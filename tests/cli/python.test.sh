@@ -13,11 +13,7 @@ CHK="$TOP/tests/cli/python_check.py"
 GT="$TOP/python/gnnpipe_torch.py"
 export PYTHONPATH="$TOP/python"
 # py DESCRIPTION COMMAND...: a Python check, its output in the failure
-py() {
-	_d=$1
-	shift
-	if _o=$("$@" 2>&1); then lib_ok; else lib_bad "$_d: $(echo "$_o" | tail -n 3)"; fi
-}
+py() { run_ok "$@"; }
 # py_fails DESCRIPTION COMMAND...: a check that must fail (the checks can)
 py_fails() {
 	_d=$1
