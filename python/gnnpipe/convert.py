@@ -21,9 +21,11 @@ What travels, both ways:
     label record y                     G.graph[y]: the value, or its
                                        class name
     the graph's id                     G.graph["id"]
+    a tensor x of one row, not per     G.graph[x]: the row, a number for
+      node (graphstat's per=graph)     one column (to_networkx only)
 
-Other records (pairs, a tensor whose rows are not the nodes) are not
-converted: they stay in the Graph (g.pairs, g.tensors).
+Other records (pairs, other tensors whose rows are not the nodes) are
+not converted: they stay in the Graph (g.pairs, g.tensors).
 
 from_networkx() reads node attributes by the value they hold: ints
 (an i32 tensor, or i64 beyond int32), floats (f64), strings (classes,
@@ -192,8 +194,9 @@ def from_networkx(G, id=None, node_attrs=None, graph_attrs=None, edge_label=None
     attribute edge_label (None: none) as the edge labels, as the module's
     doc says.  The graph's id: G.graph["id"] when it is an integer >= 0,
     else 0 (with id given: id).  A list of graphs gives a list of Graphs,
-    ids as G.graph["id"] or their positions (with id: id, id + 1, ...), their string classes numbered over all of them.  Write them with
-    write() or gnnstream.Writer.write() of each of g.records.  Bad input
+    ids as G.graph["id"] or their positions (with id: id, id + 1, ...),
+    their text classes numbered over all of them.  Write them with write()
+    or gnnstream.Writer.write() of each of g.records.  Bad input
     raises ValueError with one line.  Time: O(nodes + edges + values)."""
     nx = _nx()
     one = isinstance(G, nx.Graph)
@@ -361,6 +364,8 @@ def _tensor(G, gid, key, keys, classes, where):
     if kind == "int":
         col = np.full(n, -1, np.int64)
         for i, x in have:
+            if not -(1 << 63) <= int(x) < 1 << 63:
+                raise ValueError("%s: node %r: %s = %d is beyond int64" % (where, keys[i], key, x))
             col[i] = int(x)
         lim = 1 << 31
         if col.min() >= -lim and col.max() < lim:

@@ -184,6 +184,8 @@ def bad(d):
             ("a dict", {0: {"d": {"x": 1}}}, "node_attrs"),
             ("an int and a str", {0: {"d": 1}, 1: {"d": "one"}}, "several kinds"),
             ("a blank in a name", {0: {"a b": 1}}, "attribute name"),
+            ("an int past int64", {0: {"i": 1 << 63}}, "beyond int64"),
+            ("a bool", {0: {"b": True}}, "node_attrs"),
             ("rows of two lengths", {0: {"v": [1.0, 2.0]}, 1: {"v": [1.0]}, 2: {"v": [1.0]}},
              "lengths")):
         G = nx.path_graph(3)
