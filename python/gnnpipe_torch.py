@@ -59,8 +59,19 @@ boundaries: Encoder.forward takes a batch vector (graph of each node,
 PyTorch Geometric's layout) and normalises over each graph's nodes;
 without one, the nodes are one graph.
 
+An adapted model (gcn-adapt --save-model's file): Adapted, its encoder
+(an Encoder of the adapted values) and its head (Head: the layer mix, the
+2-layer GCN head, gcn or sage, and the link task's decoder), each a
+torch.nn.Module; its logits are gcn-adapt's, and predict_stream() gives
+gcn-adapt --predict's scores for a stream, the input features from the
+model's feature stage (gnnpipe.features, which runs nodefeat):
+
+    >>> m = gt.Adapted.from_stream("adapted.gs")
+    >>> p = gt.predict_stream(m, "g.gs", path="adapted.gs")
+    >>> p["scores"], p["pred"]                          # numpy, one row an item
+
 Needs PyTorch (Debian: python3-torch) and numpy; gnnstream.py (beside this
-file) for streams.
+file) for streams, and the package gnnpipe for predict_stream.
 """
 import json
 import re
