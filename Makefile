@@ -10,11 +10,14 @@
 #   make bench      speed against networkx / igraph / graph-tool (writes bench/out/results.md);
 #                   SECTIONS="gcn_step dcbm" runs only those sections
 #   make lint       every C file in the one style of .clang-format (make format rewrites)
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local (DESTDIR stages; PYTHONDIR: python/'s package)
 .SUFFIXES:
 
 PREFIX    ?= /usr/local
 MANPREFIX ?= $(PREFIX)/share/man
+# where Debian's python3 reads a package of PREFIX from (mk/pydir.sh)
+PYTHON    ?= /usr/bin/python3
+PYTHONDIR ?= $(shell sh mk/pydir.sh '$(PREFIX)' '$(PYTHON)')
 CC        ?= cc
 CFLAGS    ?= -O2 -g -Wall -Wextra
 OMPFLAGS  ?= -fopenmp
@@ -257,8 +260,10 @@ install: all
 	cp -f $(MAN7) $(DESTDIR)$(MANPREFIX)/man7/
 	mkdir -p $(DESTDIR)$(PREFIX)/share/gnnpipe
 	cp -f models/gcn-pretrain.gs models/README.md $(DESTDIR)$(PREFIX)/share/gnnpipe/
-	mkdir -p $(DESTDIR)$(PREFIX)/share/gnnpipe/python
-	cp -f python/gnnstream.py python/gnnpipe_torch.py python/README.md $(DESTDIR)$(PREFIX)/share/gnnpipe/python/
+	mkdir -p $(DESTDIR)$(PYTHONDIR)/gnnpipe
+	cp -f python/gnnstream.py python/gnnpipe_torch.py $(DESTDIR)$(PYTHONDIR)/
+	cp -f python/gnnpipe/*.py python/README.md $(DESTDIR)$(PYTHONDIR)/gnnpipe/
+	@sh mk/pyfind.sh '$(PYTHONDIR)' '$(PYTHON)'
 
 # One style (.clang-format, clang-format 14 as Debian 12 has it): make lint
 # fails on any C file of the tree that clang-format would change, and

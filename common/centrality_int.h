@@ -1,9 +1,15 @@
 /*
- * centrality_int.h - private to centrality.c (workspace, components, the
- * entry points), centrality_paths.c (betweenness and closeness: the
- * searches and their estimators) and centrality_spectral.c (eigenvector
- * and subgraph centrality: the dense and Lanczos eigensolvers).  Nothing
- * outside those three files includes it; the API is centrality.h.
+ * centrality_int.h - private to the centrality files, each of which calls
+ * only the ones below it:
+ *
+ *   centrality_compute.c   the entry points: components, then the parts
+ *   centrality_paths.c     betweenness and closeness: the searches and
+ *                          their estimators
+ *   centrality_spectral.c  eigenvector and subgraph centrality: the dense
+ *                          and Lanczos eigensolvers
+ *   centrality.c           the options' defaults, the workspace
+ *
+ * Nothing outside those files includes it; the API is centrality.h.
  *
  * Ownership: every buffer lives in the caller's cent_ws, in the slots
  * named below; a phase takes its slots with centi_wsget and does not free
@@ -65,7 +71,8 @@ _Static_assert(W_COUNT <= CENT_WS_NBUF, "cent_ws has too few slots");
  * sources): some tens of milliseconds. */
 #define PROGRESS_WORK 16777216.0
 
-/* The connected components of a graph (find_components in centrality.c). */
+/* The connected components of a graph (find_components in
+ * centrality_compute.c). */
 struct comps {
 	int32_t n; /* number of components */
 	const int32_t *nodes, *start, *compof, *local;
@@ -74,6 +81,12 @@ struct comps {
 /* Slot i of ws with at least n elements of size sz (contents undefined);
  * dies when n sz overflows. */
 void *centi_wsget(cent_ws *ws, int i, size_t n, size_t sz);
+/* Free the slots from..to (enum order) that hold more than 1 MiB: the
+ * buffers of a phase that is over, so that the next phase's, and the
+ * caller's, do not come on top of them (the searches of a 10^6-node graph
+ * hold some 200 MB that the eigensolver does not use).  Small slots stay
+ * for the next call. */
+void centi_ws_trim(cent_ws *ws, int from, int to);
 
 /*
  * Betweenness (bc) and closeness (cl), either NULL, of the components cp

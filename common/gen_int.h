@@ -1,9 +1,11 @@
 /*
- * gen_int.h - private to gen.c (the dispatcher: parameters, the finished
- * graph) and the family files gen_pa.c (Barabasi-Albert, Holme-Kim),
+ * gen_int.h - private to the generator's files, each of which calls only
+ * the ones below it: gen_make.c (the dispatcher: parameters, the finished
+ * graph) above the family files gen_pa.c (Barabasi-Albert, Holme-Kim),
  * gen_ws.c (Watts-Strogatz), gen_rgg.c (random geometric), gen_rmat.c
- * (R-MAT) and gen_er.c (Erdos-Renyi).  Nothing else includes it; the API
- * is gen.h.
+ * (R-MAT) and gen_er.c (Erdos-Renyi), and those above gen.c (the mix, the
+ * ranges, the gen_graph and geni_grow).  Nothing else includes it; the
+ * API is gen.h.
  *
  * Ownership: every buffer lives in the gen_graph's struct gen_work (its
  * priv), grown by geni_grow() and freed by gen_graph_free(); a family

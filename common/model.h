@@ -31,6 +31,7 @@
 #include "batch.h"
 #include "nn.h"
 #include "objective.h"
+#include "objhead.h"
 
 #define MODEL_MAXL 16 /* most GCN blocks */
 
@@ -61,11 +62,7 @@ struct mview {
 	ntn rec, clu;
 	real *rW1, *rb1, *rw2, *rb2;
 	real *aW, *ab, *aw;
-	struct oview {			 /* objective i besides the tasks (objhead.h) */
-		real *alpha, *psi;	 /* its layer mix */
-		real *W1, *b1, *W2, *b2; /* its head (a rank head: W2 is w2) */
-		real *tok;		 /* kind mask: the token (1 x F) */
-	} ob[OBJ_MAX];
+	struct oview ob[OBJ_MAX]; /* objective i besides the tasks (objhead.h) */
 };
 
 struct mtensor {

@@ -11,7 +11,7 @@
  * allocates more than O(threads * width) scratch; the big buffers belong to
  * the caller (common/model.c), so a training step's memory is known up front.
  *
- * Arguments come in one order (the style guide's rule 10).  Forward:
+ * Arguments come in one order (docs/style.md, rule 10).  Forward:
  * outputs, caches, inputs, parameters, sizes.  Backward: d-inputs,
  * d-parameters, d-output, saved tensors (caches, inputs, parameters),
  * sizes.  The arrays that say which rows take part (index arrays, segment

@@ -28,8 +28,16 @@
 #include <stdint.h>
 
 #include "batch.h"
-#include "model.h"
+#include "nn.h"
 #include "objective.h"
+
+/* Objective i's tensors in a parameter view (model.h, struct mview: the
+ * same layout over the parameters and the gradients). */
+struct oview {
+	real *alpha, *psi;	 /* its layer mix */
+	real *W1, *b1, *W2, *b2; /* its head (a rank head: W2 is w2) */
+	real *tok;		 /* kind mask: the token (1 x F) */
+};
 
 /* The rows objective i mixes: their indices (NULL: rows 0..R-1) and
  * count, for the head and for the encoder's backward pass. */

@@ -33,7 +33,8 @@ void opt_range_double(const char *s, double min, double max, const char *name, d
 		      double *hi);
 
 /*
- * The options every program spells the same way (design brief, "Contract"):
+ * The options every program spells the same way (docs/style.md, "The
+ * contract every program keeps"):
  *   -o/--output FILE  -s/--seed N  -j/--threads N  -l/--level N  -t/--text
  *   -q/--quiet  -h/--help  --version
  * A tool's getopt switch hands these letters to copt_handle().

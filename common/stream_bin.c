@@ -1,9 +1,9 @@
 /*
  * stream_bin.c - the binary form of gnnstream records (gnnstream(5),
  * "Binary form"): a header line after its 32-bit length, then the body's
- * arrays as raw little-endian values.  Reading and writing; the segment
- * framing and the checks are stream.c's, the header grammar
- * stream_text.c's.
+ * arrays as raw little-endian values.  Reading and writing; the header
+ * grammar is stream_header.c's, the file object and the checks
+ * stream_file.c's, the choice of a segment's form stream_rw.c's.
  */
 #include <stdint.h>
 #include <string.h>

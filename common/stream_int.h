@@ -1,9 +1,17 @@
 /*
  * stream_int.h - private to the gnnstream reader and writer: the file
- * object and the helpers that stream.c (records, files, gs_read1, the
- * writer), stream_text.c (the text form, the header-line grammar, plain
- * edge lists) and stream_bin.c (the binary form) share.  Nothing outside
- * those three files includes it; the API is stream.h.
+ * object and the helpers of its six files, each of which calls only the
+ * ones below it:
+ *
+ *   stream_rw.c      gs_read1, gs_write1, gs_open_out: the dispatch
+ *   stream_text.c    the text form, plain edge lists
+ *   stream_bin.c     the binary form
+ *   stream_header.c  the header-line grammar both forms share
+ *   stream_file.c    the file object: the input and output buffers, the
+ *                    checks of a record's values, the first error kept
+ *   stream_rec.c     records: their arrays, names and attributes
+ *
+ * Nothing outside those files includes it; the API is stream.h.
  *
  * Ownership: the gs_file owns every buffer in it (gs_close frees them);
  * a gs_rec passed in is the caller's, and its arrays are grown, never
@@ -112,7 +120,7 @@ struct gs_file {
 	uint32_t wcrc;
 };
 
-/* ---- records (stream.c) ---- */
+/* ---- records (stream_rec.c) ---- */
 
 /* Grow *p (of *cap bytes) to hold n bytes; at least 1 byte is allocated. */
 void gsi_grow(void **p, size_t *cap, size_t n);
@@ -125,7 +133,7 @@ void gsi_set_columns(gs_rec *r, const char *columns);
 /* Room for nparams model parameters (new ones zeroed); sets nparams. */
 void gsi_shape_params(gs_rec *r, int nparams);
 
-/* ---- reading (stream.c) ---- */
+/* ---- reading (stream_file.c) ---- */
 
 /*
  * Record a data error once, as one line "NAME: record R (line L): what"
@@ -156,20 +164,22 @@ int gsi_check_names(gs_file *fp, gs_rec *rec);
 /* The config text of a model record (raw bytes in both forms), and room
  * for its parameters. */
 int gsi_read_config(gs_file *fp, gs_rec *rec);
+/* Give the decoded but unread bytes back to the raw input and mark a
+ * boundary where a gzip member may start (between segments). */
+void gsi_unread_plain(gs_file *fp);
 
-/* ---- writing (stream.c) ---- */
+/* ---- writing (stream_file.c) ---- */
 
 /* Append record bytes, adding them to the segment's CRC; n == 0 writes
  * nothing (p may then be NULL). */
 void gsi_wput(gs_file *fp, const void *p, size_t n);
 void gsi_wputs(gs_file *fp, const char *s);
+/* Writing to fd from now on at level (0: plain), in fp->wtext's form:
+ * the compressor or stdio, and the segment header. */
+void gsi_open_writer(gs_file *fp, int fd, int level);
 
-/* ---- the text form and header lines (stream_text.c) ---- */
+/* ---- header lines (stream_header.c) ---- */
 
-/* Read one text line (without its newline or CR) into fp->line; CRC'd
- * inside a segment.  Returns 1 for a line, 0 at end of input, or an
- * error code (a NUL byte, a line over 64 MiB). */
-int gsi_read_line(gs_file *fp);
 /*
  * Parse the header line hdr ("kind key=value ...", modified in place)
  * into rec, which is cleared first.  Sizes are checked against the hard
@@ -180,11 +190,6 @@ int gsi_read_line(gs_file *fp);
  */
 int gsi_parse_header(gs_file *fp, char *hdr, gs_rec *rec, int64_t *end_records, int64_t *end_crc,
 		     int is_param);
-/* The body of the record whose header rec holds, in the text form. */
-int gsi_read_txt_body(gs_file *fp, gs_rec *rec);
-/* The whole input as one plain edge list ("u v [label]" lines): a graph
- * record of max id + 1 nodes.  Returns GS_GRAPH or an error code. */
-int gsi_read_edgelist(gs_file *fp, gs_rec *rec);
 /* "f32", "f64", "i32", "i64", or "none" for anything else. */
 const char *gsi_dtype_name(int dtype);
 /* The header text of record r (without the '@' of the text form) in *buf
@@ -192,6 +197,18 @@ const char *gsi_dtype_name(int dtype);
 char *gsi_format_header(const gs_file *fp, const gs_rec *r, char **buf, size_t *cap);
 /* The header text of model parameter p in h of cap bytes; returns h. */
 char *gsi_format_param(const gs_param *p, char *h, size_t cap);
+
+/* ---- the text form (stream_text.c) ---- */
+
+/* Read one text line (without its newline or CR) into fp->line; CRC'd
+ * inside a segment.  Returns 1 for a line, 0 at end of input, or an
+ * error code (a NUL byte, a line over 64 MiB). */
+int gsi_read_line(gs_file *fp);
+/* The body of the record whose header rec holds, in the text form. */
+int gsi_read_txt_body(gs_file *fp, gs_rec *rec);
+/* The whole input as one plain edge list ("u v [label]" lines): a graph
+ * record of max id + 1 nodes.  Returns GS_GRAPH or an error code. */
+int gsi_read_edgelist(gs_file *fp, gs_rec *rec);
 void gsi_txt_put_header(gs_file *fp, const char *h);
 void gsi_txt_put_matrix(gs_file *fp, const void *data, int dtype, int64_t rows, int64_t cols);
 void gsi_txt_put_pairs(gs_file *fp, const gs_rec *r);

@@ -30,7 +30,10 @@
 #               and say they are skipped where it is not (.ci/run asks for it);
 #               and with torch (python3-torch), for python/gnnpipe_torch.py's
 #               test (tests/cli/python.test.sh); with scipy and igraph
-#               (tests/cli/formats.test.sh's readers)
+#               (tests/cli/formats.test.sh's readers); with networkx
+#               (tests/cli/pypkg.test.sh: the package gnnpipe's converters),
+#               setuptools and wheel (install.test.sh builds
+#               python/pyproject.toml)
 #     mpi       Open MPI (mpicc, mpirun): optional; gcn-train is built with it
 #               where it is found, and tests/cli/mpi.test.sh runs where it
 #               is and says it is skipped where it is not (.ci/run asks for it)
@@ -339,7 +342,8 @@ check_numpy() {
 		need "$PY module torch" "cannot be imported" "python3 python3-torch" \
 			"Python 3 at $PY with PyTorch"
 	fi
-	for m in scipy:python3-scipy igraph:python3-igraph; do
+	for m in scipy:python3-scipy igraph:python3-igraph networkx:python3-networkx \
+		setuptools.build_meta:python3-setuptools wheel:python3-wheel; do
 		[ -x "$PY" ] && "$PY" -c "import ${m%%:*}" >/dev/null 2>&1 ||
 			need "$PY module ${m%%:*}" "cannot be imported" "${m#*:}" \
 				"the Python package ${m%%:*}"

@@ -80,14 +80,14 @@ ASAN_UNITS   = $(patsubst tests/unit/%.c,$(ASAN_DIR)/tests/bin/%,$(UNIT_SRC))
 # The CLI suite under ASan, less what runs no code of ours the rest does not
 # (the pipelines' and make run's scripts, the man pages' examples and the
 # README's commands run the same programs on the same paths as the program
-# tests; python's test is mostly Python; build-noroot builds without ASan
+# tests; python's and pypkg's tests are mostly Python; build-noroot builds without ASan
 # and install copies the tree's own programs) and the tests that mostly train (gcn-adapt, infer,
 # precision, determinism: their kernels are the unit tests', run under ASan
 # above, and tests/valgrind.sh runs every program's path once; mpi skips
 # here, the ASan gcn-train has no MPI): CI's time is bounded
 # (docs/building.md, "Memory and input safety").  ASAN_CLI=all runs every test.
 ASAN_CLI_ALL = $(patsubst tests/cli/%.test.sh,%,$(wildcard tests/cli/*.test.sh))
-ASAN_CLI    ?= $(filter-out pipelines man-examples readme python build-noroot install makerun \
+ASAN_CLI    ?= $(filter-out pipelines man-examples readme python pypkg build-noroot install makerun \
 	gcn-adapt infer precision determinism mpi,$(ASAN_CLI_ALL))
 # Leaks are checked; tests/lsan.supp names the few that are the runtime's
 # (OpenBLAS/OpenMP thread pools), never ours.

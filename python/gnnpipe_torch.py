@@ -59,8 +59,19 @@ boundaries: Encoder.forward takes a batch vector (graph of each node,
 PyTorch Geometric's layout) and normalises over each graph's nodes;
 without one, the nodes are one graph.
 
+An adapted model (gcn-adapt --save-model's file): Adapted, its encoder
+(an Encoder of the adapted values) and its head (Head: the layer mix, the
+2-layer GCN head, gcn or sage, and the link task's decoder), each a
+torch.nn.Module; its logits are gcn-adapt's, and predict_stream() gives
+gcn-adapt --predict's scores for a stream, the input features from the
+model's feature stage (gnnpipe.features, which runs nodefeat):
+
+    >>> m = gt.Adapted.from_stream("adapted.gs")
+    >>> p = gt.predict_stream(m, "g.gs", path="adapted.gs")
+    >>> p["scores"], p["pred"]                          # numpy, one row an item
+
 Needs PyTorch (Debian: python3-torch) and numpy; gnnstream.py (beside this
-file) for streams.
+file) for streams, and the package gnnpipe for predict_stream.
 """
 import json
 import re
@@ -70,7 +81,8 @@ import sys
 import numpy as np
 import torch
 
-__all__ = ["load_safetensors", "config_of", "normalized_adjacency", "Encoder", "embed_stream"]
+__all__ = ["load_safetensors", "config_of", "normalized_adjacency", "Encoder", "Head", "Adapted",
+           "embed_stream", "predict_stream"]
 
 TASKS = ("rec", "rank", "cluster")
 POOLS = ("mean", "max", "sum")
@@ -238,6 +250,154 @@ class Encoder(torch.nn.Module):
         if not pool:
             return rows
         return pool_rows(rows, pool, batch)
+
+
+class Head(torch.nn.Module):
+    """The head of an adapted model (gcn-adapt(1), The adapted model),
+    its parameters the record's head.* tensors, beside the Encoder:
+
+        F   = es * alpha * sum_l softmax(psi)_l H_l   [; attributes]
+        Z   = relu(A F W1 + F S1 + b1)                 (S1: head sage)
+        out = A Z W2 + Z S2 + b2                       (S2: head sage)
+        node   the logits are out (N x C)
+        graph  the logits of a graph, the mean of its nodes' rows of out
+        link   h = relu(out); an edge's logits relu([h_u ; h_v] W3 + b3) W4 + b4
+
+    es is adapt.encoder_scale, the attributes the input's 'attributes'
+    tensor where adapt.attributes > 0.  Evaluation: no dropout."""
+
+    def __init__(self, state, config, dtype=torch.float32):
+        super().__init__()
+        cfg = config if isinstance(config, dict) else config_of(config)
+        self.task = cfg.get("adapt.task")
+        if self.task not in ("node", "graph", "link") or "head.gcn1.W" not in state:
+            raise ValueError("not an adapted model (gcn-adapt --save-model): adapt.task %r, "
+                             "head.gcn1.W %s" % (self.task, "head.gcn1.W" in state))
+        self.kind = cfg.get("adapt.head", "gcn")
+        self.classes = int(cfg.get("adapt.classes", "0"))
+        self.attributes = int(cfg.get("adapt.attributes", "0"))
+        self.encoder_scale = float(cfg.get("adapt.encoder_scale", "1"))
+        self.class_values = cfg.get("adapt.class_values", "")
+        P = lambda name: torch.nn.Parameter(state[name].to(dtype).clone())  # noqa: E731
+        self.alpha, self.psi = P("head.mix.alpha"), P("head.mix.psi")
+        self.W1, self.b1 = P("head.gcn1.W"), P("head.gcn1.b")
+        self.W2, self.b2 = P("head.gcn2.W"), P("head.gcn2.b")
+        self.S1 = P("head.gcn1.S") if self.kind == "sage" else None
+        self.S2 = P("head.gcn2.S") if self.kind == "sage" else None
+        if self.task == "link":
+            self.W3, self.b3 = P("head.link1.W"), P("head.link1.b")
+            self.W4, self.b4 = P("head.link2.W"), P("head.link2.b")
+        self.dtype = dtype
+
+    def forward(self, Hs, adj, attributes=None, batch=None, edges=None):
+        """The logits: node task (N, C); graph task (G, C), the graphs of
+        batch (None: one graph); link task (E, C) of the edges, a (2, E)
+        tensor of node pairs (u, v).  Hs: the encoder's [H_1, ..., H_L]
+        (Encoder.forward); adj: the normalised adjacency."""
+        w = torch.softmax(self.psi.reshape(-1).to(torch.float64), 0)
+        F = sum(w[l].to(Hs[l].dtype) * Hs[l] for l in range(len(Hs))) * self.alpha
+        if self.encoder_scale != 1:
+            F = F * self.encoder_scale
+        if self.attributes:
+            if attributes is None or attributes.shape != (F.shape[0], self.attributes):
+                raise ValueError("the model was adapted with %d attribute columns: give the "
+                                 "'attributes' tensor (nodes x %d)" % (self.attributes,
+                                                                       self.attributes))
+            F = torch.cat([F, attributes.to(F.dtype)], dim=1)
+        mm = (lambda a, b: torch.sparse.mm(a, b)) if adj.is_sparse else (lambda a, b: a @ b)
+        Z = mm(adj, F @ self.W1)
+        if self.S1 is not None:
+            Z = Z + F @ self.S1
+        Z = torch.relu(Z + self.b1)
+        out = mm(adj, Z @ self.W2)
+        if self.S2 is not None:
+            out = out + Z @ self.S2
+        out = out + self.b2
+        if self.task == "graph":
+            if batch is None:
+                return out.mean(dim=0, keepdim=True)
+            G = int(batch.max()) + 1 if batch.numel() else 0
+            s = torch.zeros(G, out.shape[1], dtype=out.dtype).index_add_(0, batch, out)
+            return s / torch.bincount(batch, minlength=G).to(out.dtype).unsqueeze(1)
+        if self.task == "link":
+            if edges is None:
+                raise ValueError("the link task's head scores node pairs: give edges (2, E)")
+            h = torch.relu(out)
+            z = torch.relu(torch.cat([h[edges[0]], h[edges[1]]], dim=1) @ self.W3 + self.b3)
+            return z @ self.W4 + self.b4
+        return out
+
+
+class Adapted(torch.nn.Module):
+    """An adapted model (gcn-adapt --save-model): encoder and head, its
+    logits those of gcn-adapt --predict for the same input features."""
+
+    def __init__(self, state, config, dtype=torch.float32):
+        super().__init__()
+        text = config if isinstance(config, str) else ""
+        cfg = config_of(text) if text else dict(config)
+        self.config = cfg
+        self.encoder = Encoder(state, {"gnnpipe.config": text or "\n".join(
+            "%s: %s" % kv for kv in cfg.items())}, dtype)
+        self.head = Head(state, cfg, dtype)
+        self.dtype = dtype
+
+    @classmethod
+    def from_stream(cls, path, dtype=torch.float32):
+        """The adapted model of a file written by gcn-adapt --save-model
+        (its model record gcn-adapted), read by gnnstream.py."""
+        import gnnstream
+        rec = gnnstream.model(path)
+        state = {k: torch.from_numpy(v.copy()) for k, v in rec.params.items()}
+        return cls(state, rec.config, dtype)
+
+    @classmethod
+    def from_safetensors(cls, path, dtype=torch.float32):
+        """The adapted model of gcn-export's file of it."""
+        state, meta = load_safetensors(path)
+        return cls(state, meta.get("gnnpipe.config", ""), dtype)
+
+    def forward(self, x, adj, attributes=None, batch=None, edges=None):
+        """The head's logits (Head.forward) for the input features x."""
+        return self.head(self.encoder(x, adj, batch), adj, attributes, batch, edges)
+
+
+def predict_stream(model, src, path=None, allow_command=False):
+    """What gcn-adapt --predict computes, in PyTorch: a dict of numpy
+    arrays logits, scores (softmax) and pred (argmax), one row per item of
+    the stream src (its nodes: node task; its graphs: graph task; the
+    edges of its graph record: link task), the input features from the
+    model's feature stage (gnnpipe.features, which runs nodefeat), and,
+    with adapt.attributes, the graph's 'attributes' tensor.  model: an
+    Adapted, or the path of the model file (then also path)."""
+    import gnnstream
+    import gnnpipe
+    if not isinstance(model, Adapted):
+        path, model = model, Adapted.from_stream(model)
+    if path is None:
+        raise ValueError("predict_stream: the model's file (path=) names its feature stage")
+    gs = list(gnnstream.graphs(src))
+    X = gnnpipe.features(gs, model=path, allow_command=allow_command)
+    out = []
+    with torch.no_grad():
+        for g, x in zip(gs, X):
+            A = normalized_adjacency(g.nodes, g.u, g.v, model.dtype)
+            att = None
+            if model.head.attributes:
+                t = g.tensors.get("attributes")
+                if t is None:
+                    raise ValueError("graph %d has no 'attributes' tensor (the model was adapted "
+                                     "with attributes)" % g.id)
+                att = torch.from_numpy(t.data).to(model.dtype)
+            edges = torch.from_numpy(np.stack([g.u, g.v]).astype(np.int64)) \
+                if model.head.task == "link" else None
+            out.append(model(torch.from_numpy(x).to(model.dtype), A, att, None, edges))
+    if model.head.task != "graph" and len(out) != 1:
+        raise ValueError("%s: %d graphs: the %s task's input is one graph" % (
+            src, len(out), model.head.task))
+    logits = torch.cat(out).to(torch.float64)
+    return {"logits": logits.numpy(), "scores": torch.softmax(logits, 1).numpy(),
+            "pred": logits.argmax(1).numpy()}
 
 
 def pool_rows(rows, pool, batch=None):

@@ -7,6 +7,8 @@
 #   expect_err CODE 'command line' 'text'   as expect, and stderr contains text
 #   check 'shell condition' description      the condition must hold
 #   same FILE1 FILE2 description             the files must be byte-identical
+#   run_ok description COMMAND...            COMMAND (its words, no sh) must exit 0;
+#                                            a failure shows its output's last lines
 #   skip 'FILE: what did not run: why'       says so, once, on a SKIP: line
 #   bf16_probe DIR                           is bf16 here? (sets BF16, BF16_WHY)
 #   lib_files 'TEXT'                         the state of each file TEXT names
@@ -91,6 +93,12 @@ same() {
 		echo "    $(cmp "$1" "$2" 2>&1 | head -n 1); sizes $(lib_size "$1") and $(lib_size "$2") bytes"
 		lib_files "$1 $2"
 	fi
+}
+
+run_ok() {
+	_d=$1
+	shift
+	if _o=$("$@" 2>&1); then lib_ok; else lib_bad "$_d: $(echo "$_o" | tail -n 3)"; fi
 }
 
 lib_summary() { echo "LIB_SUMMARY $LIB_PASS $LIB_FAIL"; }

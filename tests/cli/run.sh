@@ -5,6 +5,12 @@
 # (and ", N skipped" when tests printed SKIP: lines, lib.sh's skip: what
 # this machine lacks, such as bf16 products or numpy).
 #   run.sh [NAME...]   only tests/cli/NAME.test.sh (default: every file)
+# The files run CLI_JOBS at a time (default: the machine's cores, at most
+# 4; CLI_JOBS=1 runs them one after another), each in a scratch directory
+# of its own, TMPD=SCRATCH/NAME, so that two files never share a file; a
+# file's lines are printed together when it ends.  The longest files start
+# first (CLI_FIRST below: an order for the lanes' balance, nothing
+# depends on it).
 # GNN_BIN names the directory of the programs under test (default: bin/ of
 # this tree); `make test-asan` points it at build/asan/bin.  GNN_KEEP=DIR
 # makes DIR (new or empty) the tests' scratch directory and keeps it
@@ -17,6 +23,42 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${GNN_BIN:-$top/bin}
 export TOP="$top" BIN="$bin" PATH="$bin:$PATH"
+
+# run.sh --one FILE ROOT: one test file in ROOT/NAME (the lanes' job); its
+# lines go to ROOT/.log/NAME, its counts to ROOT/.count/NAME
+if [ "${1:-}" = --one ]; then
+	t=$2 root=$3
+	name=$(basename "$t" .test.sh)
+	TMPD=$root/$name
+	TMPDIR=$TMPD
+	export TMPD TMPDIR
+	mkdir -p "$TMPD"
+	t0=$(date +%s)
+	out=$(sh -c '. "$TOP/tests/cli/lib.sh"; . "$1"; lib_summary' sh "$t" 2>&1)
+	p=$(printf '%s\n' "$out" | sed -n 's/^LIB_SUMMARY \([0-9]*\) \([0-9]*\)$/\1/p')
+	f=$(printf '%s\n' "$out" | sed -n 's/^LIB_SUMMARY \([0-9]*\) \([0-9]*\)$/\2/p')
+	s=$(printf '%s\n' "$out" | grep -c '^SKIP: ')
+	where=""
+	if [ -z "$p" ] || [ "$f" != 0 ]; then
+		where="; its files: $TMPD"
+	elif [ -z "${GNN_KEEP:-}" ]; then
+		rm -rf "$TMPD"
+	fi
+	{
+		printf '%s\n' "$out" | grep -v '^LIB_SUMMARY' || true
+		if [ -z "$p" ]; then
+			echo "FAIL $(basename "$t"): script stopped early$where"
+		else
+			echo "-- $(basename "$t"): $p passed, $f failed ($(( $(date +%s) - t0 )) s)$where"
+		fi
+	} >"$root/.log/$name"
+	# a file that stopped early counts as one failure
+	echo "${p:-0} ${f:-1} $s $([ -n "$p" ] && [ "$f" = 0 ] && echo 0 || echo 1)" >"$root/.count/$name"
+	# printed whole, one file at a time
+	flock "$root/.log" cat "$root/.log/$name"
+	exit 0
+fi
+
 keep=0
 if [ -n "${GNN_KEEP:-}" ]; then
 	mkdir -p "$GNN_KEEP" || exit 2
@@ -24,57 +66,58 @@ if [ -n "${GNN_KEEP:-}" ]; then
 		echo "run.sh: GNN_KEEP=$GNN_KEEP: the directory is not empty" >&2
 		exit 2
 	fi
-	TMPD=$(cd "$GNN_KEEP" && pwd)
+	root=$(cd "$GNN_KEEP" && pwd)
 	keep=1
 else
 	mkdir -p "$top/tests/tmp"
-	TMPD=$(mktemp -d "$top/tests/tmp/cli.XXXXXX")
-	trap 'rm -rf "$TMPD"' EXIT
+	root=$(mktemp -d "$top/tests/tmp/cli.XXXXXX")
+	trap 'rm -rf "$root"' EXIT
 fi
-# what the programs leave in TMPDIR (a failed feature command's standard
-# error) goes with the rest
-TMPDIR=$TMPD
-export TMPD TMPDIR
-pass=0; fail=0; skipped=0; named=$#
+mkdir -p "$root/.log" "$root/.count"
+jobs=${CLI_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+case $jobs in '' | *[!0-9]* | 0)
+	echo "run.sh: CLI_JOBS=$jobs: expected a count of 1 or more" >&2
+	exit 2 ;;
+esac
+[ -n "${CLI_JOBS:-}" ] || [ "$jobs" -le 4 ] || jobs=4
+# the longest files first (seconds on a quiet 2-core machine, 2026-12)
+CLI_FIRST="pipelines man-examples mpi makerun compose gcn-adapt badinput python pypkg readme infer build-noroot featcmd"
+fail=0
 if [ $# -gt 0 ]; then
-	set -- $(for n in "$@"; do printf '%s ' "$top/tests/cli/${n%.test.sh}.test.sh"; done)
+	files=$(for n in "$@"; do
+		f=$top/tests/cli/${n%.test.sh}.test.sh
+		if [ -e "$f" ]; then echo "$f"; else
+			echo "FAIL $(basename "$f"): no such test" >&2; fi
+	done 2>"$root/.missing")
 else
-	set -- "$top"/tests/cli/*.test.sh
+	files=$( (for n in $CLI_FIRST; do
+		[ ! -e "$top/tests/cli/$n.test.sh" ] || echo "$top/tests/cli/$n.test.sh"; done
+		ls "$top"/tests/cli/*.test.sh) | awk '!seen[$0]++')
 fi
-for t in "$@"; do
-	if [ ! -e "$t" ]; then
-		[ "$named" -eq 0 ] || { echo "FAIL $(basename "$t"): no such test"; fail=$((fail + 1)); }
-		continue
-	fi
-	before=$(ls -A "$TMPD")
-	t0=$(date +%s)
-	out=$(sh -c '. "$TOP/tests/cli/lib.sh"; . "$1"; lib_summary' sh "$t" 2>&1)
-	p=$(printf '%s\n' "$out" | sed -n 's/^LIB_SUMMARY \([0-9]*\) \([0-9]*\)$/\1/p')
-	f=$(printf '%s\n' "$out" | sed -n 's/^LIB_SUMMARY \([0-9]*\) \([0-9]*\)$/\2/p')
-	printf '%s\n' "$out" | grep -v '^LIB_SUMMARY' || true
-	skipped=$((skipped + $(printf '%s\n' "$out" | grep -c '^SKIP: ')))
-	# the scratch files this test file made
-	mine=$(ls -A "$TMPD" | if [ -n "$before" ]; then grep -vxF "$before"; else cat; fi)
-	where=""
-	if [ -z "$p" ] || [ "$f" != 0 ]; then
-		# (lib.sh's own, the last command's output, are kept unnamed)
-		where="; its files: $(for e in $mine; do case $e in
-			stdout.[0-9]* | stderr.[0-9]* | check-stderr.[0-9]*) ;;
-			*) printf '%s ' "$TMPD/$e" ;; esac; done)"
-		keep=1
-	elif [ -z "${GNN_KEEP:-}" ]; then
-		for e in $mine; do rm -rf "${TMPD:?}/$e"; done
-	fi
-	if [ -z "$p" ]; then
-		echo "FAIL $(basename "$t"): script stopped early$where"
-		fail=$((fail + 1)); continue
-	fi
-	echo "-- $(basename "$t"): $p passed, $f failed ($(( $(date +%s) - t0 )) s)$where"
-	pass=$((pass + p)); fail=$((fail + f))
+if [ -s "$root/.missing" ]; then
+	cat "$root/.missing"
+	fail=$(grep -c . "$root/.missing")
+fi
+# (xargs -I: one file a job, its path in place of {}; a name with a
+# blank would split, and the tests' names have none)
+[ -z "$files" ] || printf '%s\n' "$files" | xargs -P "$jobs" -I{} sh "$top/tests/cli/run.sh" --one {} "$root"
+pass=0 skipped=0 bad=0
+for c in "$root"/.count/*; do
+	[ -e "$c" ] || continue
+	read -r p f s b <"$c"
+	pass=$((pass + p)); fail=$((fail + f)); skipped=$((skipped + s)); bad=$((bad + b))
 done
+# a file that did not report (killed?) is a failure too
+n=$(printf '%s\n' "$files" | grep -c .)
+got=$(ls "$root/.count" | grep -c .)
+if [ "$got" -lt "$n" ]; then
+	echo "FAIL run.sh: $((n - got)) of $n files did not report"
+	fail=$((fail + n - got)); bad=1
+fi
 echo "cli: $pass passed, $fail failed$([ "$skipped" -eq 0 ] || echo ", $skipped skipped (SKIP: above)")"
-if [ "$keep" = 1 ]; then
+if [ "$keep" = 1 ] || [ "$bad" -gt 0 ]; then
 	trap - EXIT
-	echo "cli: the tests' scratch files are kept in $TMPD"
+	rm -rf "$root/.log" "$root/.count" "$root/.missing"
+	echo "cli: the tests' scratch files are kept in $root"
 fi
 [ "$fail" -eq 0 ]
