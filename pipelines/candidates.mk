@@ -103,7 +103,12 @@ CAND_CORPUS_bothall := $(B)/mix-targets.gs
 CAND_OPTS_bothall := $(W) --features both --tasks '$(ALL_OBJ)'
 CAND_REF_bothall := both
 
-CANDIDATES := paper both small refex graphstat graphmae graphcl gcc mix all mixall bothall
+# 8.'s inputs with the one objective that gained beside the paper's tasks
+# (gcc, 14.), against the both candidate's random network
+CAND_CORPUS_bothgcc := $(B)/labelled.gs
+CAND_OPTS_bothgcc := $(W) --features both --tasks '$(PAPER_TASKS),gcc'
+CAND_REF_bothgcc := both
+CANDIDATES := paper both small refex graphstat graphmae graphcl gcc mix all mixall bothall bothgcc
 
 # One candidate: its model (checkpointed every epoch, resumed from a
 # checkpoint newer than everything it depends on; a stopped run's best
