@@ -907,7 +907,7 @@ adapt_write_model(const struct adapt *a, const struct pretrained *pt, gs_file *m
 
 	feat_src_columns(&pt->fs, bcols, sizeof bcols); /* a built-in set's */
 	s.nfeat = a->M->cfg.nfeat;
-	/* the runs' precision, which --predict follows (with_precision()) */
+	/* the runs' precision, which --predict follows (adapt_main_precision()) */
 	s.precision = (char *)gemm_precision_name(gemm_precision());
 	s.feature_stage = (char *)(kind == FEAT_SRC_GIVEN  ? "stream"
 				   : kind == FEAT_SRC_CALL ? "command"
