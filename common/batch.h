@@ -8,7 +8,8 @@
  * Ownership: an lgraph is made by lgraph_new() and released by
  * lgraph_free() (NULL is a no-op), with every array it points to;
  * batch_init()/batch_free() own a batch's buffers, which grow on demand
- * and are reused step after step.
+ * and are reused step after step; batch_graph() writes into a batch the
+ * caller made with batch_init().
  */
 #ifndef GNN_BATCH_H
 #define GNN_BATCH_H
@@ -164,5 +165,13 @@ void lgraph_free(struct lgraph *lg);
  */
 int batch_plain(batch *b, const graph *const *gs, int G, const struct feat_src *fs,
 		double *const *given, char *msg, size_t msglen);
+
+/*
+ * The batch of graph g of b alone, as batch_build() would make it for
+ * that graph by itself (node, pair, support and query indices relative to
+ * the graph, kmax its own cluster count), into out (batch_init()'ed; its
+ * arrays are replaced).  Time complexity: O(the graph's share of b).
+ */
+void batch_graph(batch *out, const batch *b, int g);
 
 #endif
