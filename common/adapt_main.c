@@ -14,7 +14,6 @@
 #include "modelio.h"
 #include "outfile.h"
 #include "pretrained.h"
-#include "settings.h"
 #include "stream.h"
 
 /* Adaptation starts from a pre-trained model: refuse a file whose first

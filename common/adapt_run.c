@@ -13,7 +13,7 @@
 #include "gemm.h"
 #include "nn.h"
 #include "rng.h"
-#include "settings.h"
+#include "train_settings.h"
 
 /* link task: shares of the edges that are test, and validation of the rest */
 #define LINK_TEST 0.2

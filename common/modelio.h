@@ -18,8 +18,8 @@
 #include "head.h"
 #include "model.h"
 #include "reader.h"
-#include "settings.h"
 #include "stream.h"
+#include "train_settings.h"
 
 #define MODEL_NAME "gcn-pretrain"	    /* gcn-train's model record */
 #define CKPT_NAME "gcn-pretrain-checkpoint" /* and its checkpoint */
@@ -136,7 +136,7 @@ int model_record_find(struct gs_reader *rd, struct model_find *f, gs_rec *out, c
 /*
  * What an adapted model was made for and how to apply it: the adapt.*
  * keys of its config (gcn-adapt(1), Inference).  The encoder's own keys
- * are a train_settings (settings.h) beside it.
+ * are a train_settings (train_settings.h) beside it.
  */
 struct adapted_cfg {
 	char *task;	      /* "node", "link" or "graph" */

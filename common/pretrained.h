@@ -16,7 +16,7 @@
 #include "featcmd.h"
 #include "model.h"
 #include "reader.h"
-#include "settings.h"
+#include "train_settings.h"
 
 struct pretrained {
 	model M;

@@ -23,11 +23,11 @@
 #include "modelio.h"
 #include "opt.h"
 #include "outfile.h"
-#include "settings.h"
 #include "stream.h"
 #include "train_data.h"
 #include "train_loop.h"
 #include "train_mpi.h"
+#include "train_settings.h"
 
 enum {
 	OPT_CONFIG = COPT_FIRST_TOOL,

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "settings.h"
+#include "train_settings.h"
 
 #define NAME "fuzz.yaml"
 

@@ -15,7 +15,7 @@
 #include "model.h"
 #include "modelio.h"
 #include "rng.h"
-#include "settings.h"
+#include "train_settings.h"
 
 /* The field of h that tensor name stands for. */
 static const real *

@@ -24,7 +24,7 @@
 #include "modelio.h"
 #include "nn.h"
 #include "rng.h"
-#include "settings.h"
+#include "train_settings.h"
 
 #ifndef NN_DOUBLE
 #error "test_nn.c must be compiled with -DNN_DOUBLE"
