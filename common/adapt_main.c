@@ -31,8 +31,7 @@ refuse_adapted(const char *path)
 
 	gs_reader_init(&rd, path ? 1 : 0, files);
 	gs_rec_init(&r);
-	if (model_record_find(&rd, &f, &r, msg, sizeof msg) > 0 &&
-	    strcmp(r.name, ADAPTED_NAME) == 0)
+	if (modelio_find(&rd, &f, &r, msg, sizeof msg) > 0 && strcmp(r.name, ADAPTED_NAME) == 0)
 		die("%s: an adapted model (gcn-adapt --save-model): give it to --predict; "
 		    "adaptation starts from a pre-trained model (gcn-train)",
 		    f.where);
@@ -209,8 +208,8 @@ adapt_main_precision(struct adapt_opts *o, const char *recorded, int argc, char 
 		}
 	}
 	gemm_set_precision(prec);
-	char **v =
-	    argv_with_precision(argc, argv, *first, gemm_precision_name(prec), pgargc, &pgoptind);
+	char **v = opt_argv_with_precision(argc, argv, *first, gemm_precision_name(prec), pgargc,
+					   &pgoptind);
 	*first = pgoptind; /* the operands in v */
 	return v;
 }
@@ -279,7 +278,7 @@ adapt_main_predict(struct adapt_opts *o, int argc0, char **argv0, int first)
 	adapt_pred_free(&p);
 	head_free(&h);
 	adapt_data_free(&ds);
-	adapted_cfg_free(&ac);
+	modelio_adapted_free(&ac);
 	pretrained_free(&pt);
 	free(argv);
 	return 0;

@@ -36,7 +36,7 @@ grow(void *pp, size_t *cap, size_t n, size_t sz)
 /* labelled graphs */
 
 struct lgraph *
-lgraph_new(int64_t id)
+batch_lgraph_new(int64_t id)
 {
 	struct lgraph *lg = xcalloc(1, sizeof *lg);
 	lg->id = id;
@@ -45,7 +45,7 @@ lgraph_new(int64_t id)
 }
 
 void
-lgraph_free(struct lgraph *lg)
+batch_lgraph_free(struct lgraph *lg)
 {
 	if (!lg)
 		return;

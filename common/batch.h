@@ -5,8 +5,8 @@
  * targets and cluster queries of the three tasks, concatenated into one
  * batch of N nodes.
  *
- * Ownership: an lgraph is made by lgraph_new() and released by
- * lgraph_free() (NULL is a no-op), with every array it points to;
+ * Ownership: an lgraph is made by batch_lgraph_new() and released by
+ * batch_lgraph_free() (NULL is a no-op), with every array it points to;
  * batch_init()/batch_free() own a batch's buffers, which grow on demand
  * and are reused step after step; batch_graph() writes into a batch the
  * caller made with batch_init().
@@ -155,8 +155,8 @@ void batch_pair_counts(struct lgraph *const *gs, int64_t G, const struct batch_o
 		       int64_t *pos, int64_t *neg);
 
 /* A labelled graph with no graph yet (graph_init'ed) and no labels. */
-struct lgraph *lgraph_new(int64_t id);
-void lgraph_free(struct lgraph *lg);
+struct lgraph *batch_lgraph_new(int64_t id);
+void batch_lgraph_free(struct lgraph *lg);
 
 /*
  * The graphs gs[0..G-1] as model input, without masking or pairs: the

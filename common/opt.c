@@ -336,7 +336,8 @@ copt_show_progress(const struct copt *c)
 }
 
 char **
-argv_with_precision(int argc, char **argv, int optind, const char *prec, int *nargc, int *noptind)
+opt_argv_with_precision(int argc, char **argv, int optind, const char *prec, int *nargc,
+			int *noptind)
 {
 	char **v = xmallocarray((size_t)argc + 3, sizeof *v);
 	int n = 0, at = optind;

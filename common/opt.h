@@ -122,8 +122,8 @@ int copt_show_progress(const struct copt *c);
  * *noptind.  A new array of *nargc words (the words themselves are
  * argv's or static); free() it.
  */
-char **argv_with_precision(int argc, char **argv, int optind, const char *prec, int *nargc,
-			   int *noptind);
+char **opt_argv_with_precision(int argc, char **argv, int optind, const char *prec, int *nargc,
+			       int *noptind);
 
 enum { COPT_VERSION = 1000, COPT_PROGRESS, COPT_FIRST_TOOL = 1100 };
 

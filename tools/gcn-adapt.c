@@ -389,7 +389,7 @@ set_option(struct adapt_opts *o, int ch, char **argv)
 		o->save_model = optarg;
 		break;
 	case OPT_SCALE:
-		if ((o->scale = features_scale_mode(optarg)) < 0)
+		if ((o->scale = nodefeat_scale_mode(optarg)) < 0)
 			die_usage("--scale: '%s': expected minmax or log", optarg);
 		break;
 	case OPT_SPLIT:

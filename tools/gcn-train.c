@@ -377,7 +377,7 @@ apply_precision(struct train_opts *o, int argc, char **argv, int *pargc, char **
 	if (asked_auto && !o->c.quiet)
 		snprintf(o->precision_why, sizeof o->precision_why, "precision auto: %s", why);
 	int pgoptind; /* the operands are read from argv, at optind */
-	*pargv = argv_with_precision(argc, argv, optind, o->s.precision, pargc, &pgoptind);
+	*pargv = opt_argv_with_precision(argc, argv, optind, o->s.precision, pargc, &pgoptind);
 }
 
 /* ---- input ---- */
