@@ -9,7 +9,8 @@
 #   make smoke      a few minutes' pre-training and adaptation (a smoke test)
 #   make bench      speed against networkx / igraph / graph-tool (writes bench/out/results.md);
 #                   SECTIONS="gcn_step dcbm" runs only those sections
-#   make lint       every C file in the one style of .clang-format (make format rewrites)
+#   make lint       every C file in the one style of .clang-format (make format rewrites),
+#                   every exported name with its file's prefix (mk/prefix.sh)
 #   make install PREFIX=/usr/local (DESTDIR stages; PYTHONDIR: python/'s package)
 .SUFFIXES:
 
@@ -275,11 +276,16 @@ install: all
 # fails on any C file of the tree that clang-format would change, and
 # names it; make format rewrites them.  The files are git's where the tree
 # is a checkout, else every *.c and *.h under the source directories.
+# Then the names: every exported name of the library's objects starts with
+# its file's prefix (docs/style.md, rule 18; nm, mk/prefix.sh), the
+# exceptions listed with their reasons in mk/prefixes.txt; so lint builds
+# the objects first.
 LINT_SRC = $(or $(shell git ls-files '*.c' '*.h' 2>/dev/null),\
 	$(wildcard common/*.[ch] tools/*.c tests/unit/*.[ch] tests/fuzz/*.[ch] tests/cli/*.c bench/*.c mk/*.c))
-lint:
+lint: $(COMMON_OBJ)
 	@$(DEPS) lint
 	@clang-format --dry-run --Werror $(LINT_SRC) && echo "lint: $(words $(LINT_SRC)) files in the style of .clang-format"
+	@sh mk/prefix.sh $(COMMON_OBJ)
 format:
 	@$(DEPS) lint
 	@clang-format -i $(LINT_SRC) && echo "format: $(words $(LINT_SRC)) files in the style of .clang-format"

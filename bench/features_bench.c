@@ -17,14 +17,14 @@
  *   graph n m quantity threads seconds calls approx
  * (calls: timed calls behind the median; approx: 1 when centrality_compute
  * used its estimators, i.e. n > exact_max).  -q picks quantities by name
- * (comma-separated: degree, core, ci1, clustering, features_raw(all4),
+ * (comma-separated: degree, core, ci1, clustering, nodefeat_raw(all4),
  * betweenness, closeness, betweenness+closeness, eigenvector, subgraph,
  * centrality(all4), eigenvector+subgraph); default: the first five for
  * features, the next six for centrality.  -x sets cent_opts.exact_max
  * (default CENT_EXACT_MAX, 2000; 1000000000 makes every quantity exact).
  * labelling: the total over every graph of the file of (a) LAPACK dsyevd
  * with eigenvectors on the dense adjacency matrix alone and (b) the full
- * labelling: features_raw() (the four features) and centrality_compute() of
+ * labelling: nodefeat_raw() (the four features) and centrality_compute() of
  * all four centralities, with the default options.  -k skips (a); -s also
  * times the features, betweenness+closeness and eigenvector+subgraph
  * separately.
@@ -162,16 +162,16 @@ run(int q, const graph *g, const struct cent_opts *co, features_ws *fw, cent_ws 
 			a[i] = graph_degree(g, i);
 		break;
 	case Q_CORE:
-		features_core_number(g, (int32_t *)a, fw);
+		nodefeat_core_number(g, (int32_t *)a, fw);
 		break;
 	case Q_CI1:
-		features_ci1(g, a);
+		nodefeat_ci1(g, a);
 		break;
 	case Q_CLUST:
-		features_clustering(g, a, fw);
+		nodefeat_clustering(g, a, fw);
 		break;
 	case Q_RAW:
-		features_raw(g, a, fw);
+		nodefeat_raw(g, a, fw);
 		break;
 	default:
 		if (q == Q_BC || q == Q_BCCL || q == Q_ALL)
@@ -261,7 +261,7 @@ dump(struct bench *B)
 	char msg[256];
 	double t0 = prof_now(), t1;
 
-	features_raw(g, raw, &B->fw);
+	nodefeat_raw(g, raw, &B->fw);
 	memset(&o, 0, sizeof o);
 	o.eigenvector = c;
 	o.betweenness = c + n;
@@ -428,7 +428,7 @@ main(int argc, char **argv)
 	B.threads = omp_get_max_threads();
 	for (i = optind; i < argc; i++)
 		load(argv[i], &B.L);
-	features_ws_init(&B.fw);
+	nodefeat_ws_init(&B.fw);
 	cent_ws_init(&B.cw);
 	if (strcmp(B.mode, "dump") == 0)
 		dump(&B);
@@ -440,7 +440,7 @@ main(int argc, char **argv)
 		graph_free(&B.L.g[k]);
 	free(B.L.g);
 	free(B.L.name);
-	features_ws_free(&B.fw);
+	nodefeat_ws_free(&B.fw);
 	cent_ws_free(&B.cw);
 	return 0;
 }

@@ -95,7 +95,7 @@ void adapt_data_read(struct adapt_data *ds, const struct adapt_ask *ask, int nfi
 void adapt_data_free(struct adapt_data *ds);
 
 /* The link task's class values of an adapted model ("1,2,5", as
- * adapted_from_record() checked them) as a new array of C, for mvals.
+ * modelio_adapted_from_record() checked them) as a new array of C, for mvals.
  * Time complexity O(length of list). */
 int64_t *adapt_class_values(const char *list, int64_t C);
 

@@ -13,7 +13,7 @@
 #include "gemm.h"
 #include "nn.h"
 #include "rng.h"
-#include "settings.h"
+#include "train_settings.h"
 
 /* link task: shares of the edges that are test, and validation of the rest */
 #define LINK_TEST 0.2
@@ -220,7 +220,7 @@ adapt_init(struct adapt *a, const struct adapt_opts *o, struct pretrained *pt,
 	hbuf_init(&a->hb, &a->hshape, a->N, !o->attr_only, A, ds->na);
 	a->NI = ds->nitems;
 	graph_init(&a->gtr);
-	link_split_init(&a->ls);
+	split_links_init(&a->ls);
 	if (a->lp)
 		linkpred_init(a);
 	else if (a->link) {
@@ -292,7 +292,7 @@ adapt_free(struct adapt *a)
 		free(a->dil);
 	}
 	free(a->elg);
-	link_split_free(&a->ls);
+	split_links_free(&a->ls);
 	free(a->pu);
 	free(a->pv);
 	free(a->sc);
@@ -907,7 +907,7 @@ adapt_write_model(const struct adapt *a, const struct pretrained *pt, gs_file *m
 
 	feat_src_columns(&pt->fs, bcols, sizeof bcols); /* a built-in set's */
 	s.nfeat = a->M->cfg.nfeat;
-	/* the runs' precision, which --predict follows (with_precision()) */
+	/* the runs' precision, which --predict follows (adapt_main_precision()) */
 	s.precision = (char *)gemm_precision_name(gemm_precision());
 	s.feature_stage = (char *)(kind == FEAT_SRC_GIVEN  ? "stream"
 				   : kind == FEAT_SRC_CALL ? "command"
@@ -934,7 +934,7 @@ adapt_write_model(const struct adapt *a, const struct pretrained *pt, gs_file *m
 	struct head hs; /* the kept run's head */
 	head_shape(&hs, a->d, a->hshape.din, a->M->cfg.layers, a->hid, a->hshape.Cout, a->C,
 		   head_flags(a, a->kept_head));
-	adapted_record(rec, &s, a->M, a->keepM, &ac, &hs, a->keepH);
+	modelio_adapted_record(rec, &s, a->M, a->keepM, &ac, &hs, a->keepH);
 	gs_attr_set(rec, "dataset", ds->name);
 	gs_attr_setf(rec, "seed", "%" PRIu64, o->c.seed);
 	gs_attr_setf(rec, "runs", "%d..%d", o->first_run, o->first_run + a->runs_done - 1);

@@ -28,7 +28,7 @@ static void __attribute__((format(printf, 1, 2), noreturn)) die_line(const char 
 static int
 need_col(const struct attach *s, const char *name, const char *opt)
 {
-	int c = table_col(&s->t, name);
+	int c = import_table_col(&s->t, name);
 
 	if (c < 0)
 		die_line("%s: no column '%s' (%s; the columns: %s%s%s%s)", s->t.path, name, opt,
@@ -97,7 +97,7 @@ attach_code_table(struct attach *s)
 	char msg[8192];
 	struct lr_err err = { msg, sizeof msg };
 
-	if (table_read(&s->t, s->path, s->delim, err) != 0)
+	if (import_table_read(&s->t, s->path, s->delim, err) != 0)
 		die("%s", msg);
 	if (s->t.npy)
 		npy_defaults(s);
@@ -108,12 +108,12 @@ attach_code_table(struct attach *s)
 	if (s->t.npy && s->by != TABLE_BY_ORDER)
 		die_usage("--by: a .npy table has no key column: --by order");
 	s->kcol = s->lcol = s->ccol = -1;
-	if (s->by != TABLE_BY_ORDER && (s->kcol = s->key ? table_col(&s->t, s->key) : 0) < 0)
+	if (s->by != TABLE_BY_ORDER && (s->kcol = s->key ? import_table_col(&s->t, s->key) : 0) < 0)
 		die_line("%s: no column '%s' (--key)", s->t.path, s->key);
 	if (s->label) {
 		s->lcol = need_col(s, s->label, "--label");
 		s->lab = xmallocarray((size_t)s->t.nrows, sizeof *s->lab);
-		table_classes(&s->t, s->lcol, s->unknown, s->lab, &s->lcls);
+		import_table_classes(&s->t, s->lcol, s->unknown, s->lab, &s->lcls);
 		if (s->lcls.names.n == 0)
 			die_line(
 			    "%s: column '%s': no row has a class (every cell is empty or '%s')",
@@ -121,23 +121,24 @@ attach_code_table(struct attach *s)
 		if (s->lcls.names.n > 1000000)
 			die_line("%s: column '%s': %" PRId32 " classes; at most 1000000", s->t.path,
 				 s->label, s->lcls.names.n);
-		s->class_names = class_list(&s->lcls);
+		s->class_names = import_class_list(&s->lcls);
 	}
 	if (s->cluster) {
 		s->ccol = need_col(s, s->cluster, "--cluster");
 		s->clu = xmallocarray((size_t)s->t.nrows, sizeof *s->clu);
-		table_classes(&s->t, s->ccol, s->unknown, s->clu, &s->ccls);
+		import_table_classes(&s->t, s->ccol, s->unknown, s->clu, &s->ccls);
 		for (int64_t r = 0; r < s->t.nrows; r++)
 			if (s->clu[r] < 0)
 				die_line(
 				    "%s: column '%s' is empty or '%s' (--unknown): gcn-train's "
 				    "cluster task needs every node's cluster",
-				    table_where(&s->t, r, msg, sizeof msg), s->cluster, s->unknown);
+				    import_table_where(&s->t, r, msg, sizeof msg), s->cluster,
+				    s->unknown);
 	}
 	if (s->attributes) {
 		attr_cols(s);
 		s->attr = xmallocarray((size_t)s->t.nrows, (size_t)s->na * sizeof *s->attr);
-		if (table_floats(&s->t, s->acols, s->na, s->attr, err) != 0)
+		if (import_table_floats(&s->t, s->acols, s->na, s->attr, err) != 0)
 			die("%s", msg);
 	}
 }
@@ -247,8 +248,8 @@ one_graph(void *ctx, const struct filter_graph *fg)
 	if (fg->names)
 		names = gs_names_list(fg->names);
 	s->row_of = xreallocarray(s->row_of, (size_t)n + 1, sizeof *s->row_of);
-	if (table_match(&s->t, by, s->kcol, names, n, s->skip, s->row_of, &unmatched,
-			(struct lr_err){ msg, sizeof msg }) != 0)
+	if (import_table_match(&s->t, by, s->kcol, names, n, s->skip, s->row_of, &unmatched,
+			       (struct lr_err){ msg, sizeof msg }) != 0)
 		die("%s%s", msg,
 		    by == TABLE_BY_ID && fg->names && s->by == ATTACH_BY_AUTO ? " (--by name?)"
 									      : "");
@@ -333,8 +334,8 @@ graphs_checked(struct attach *s, int64_t n)
 
 	if (n == 0)
 		die("no graph in the input");
-	if (table_unused(&s->t, s->kcol, s->row_of, n, "a graph of the input", s->skip, &unmatched,
-			 (struct lr_err){ msg, sizeof msg }) != 0)
+	if (import_table_unused(&s->t, s->kcol, s->row_of, n, "a graph of the input", s->skip,
+				&unmatched, (struct lr_err){ msg, sizeof msg }) != 0)
 		die("%s", msg);
 	if (unmatched > 0 && !s->c.quiet)
 		warnx_("%s: dropped %" PRId64 " of %" PRId64 " rows naming no graph of the input "
@@ -365,7 +366,7 @@ attach_graphs(struct attach *s, int nfiles, char **files, int argc, char **argv)
 	if (s->by == ATTACH_BY_AUTO)
 		s->by = TABLE_BY_ID;
 	if (s->by == TABLE_BY_ID &&
-	    table_keys(&s->t, s->kcol, 1, &keys, (struct lr_err){ msg, sizeof msg }) != 0)
+	    import_table_keys(&s->t, s->kcol, 1, &keys, (struct lr_err){ msg, sizeof msg }) != 0)
 		die("%s", msg);
 	if (nfiles == 0) {
 		files = std;
@@ -405,9 +406,9 @@ attach_graphs(struct attach *s, int nfiles, char **files, int argc, char **argv)
 void
 attach_free(struct attach *s)
 {
-	table_free(&s->t);
-	class_free(&s->lcls);
-	class_free(&s->ccls);
+	import_table_free(&s->t);
+	import_class_free(&s->lcls);
+	import_class_free(&s->ccls);
 	free(s->lab);
 	free(s->clu);
 	free(s->attr);

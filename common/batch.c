@@ -36,7 +36,7 @@ grow(void *pp, size_t *cap, size_t n, size_t sz)
 /* labelled graphs */
 
 struct lgraph *
-lgraph_new(int64_t id)
+batch_lgraph_new(int64_t id)
 {
 	struct lgraph *lg = xcalloc(1, sizeof *lg);
 	lg->id = id;
@@ -45,7 +45,7 @@ lgraph_new(int64_t id)
 }
 
 void
-lgraph_free(struct lgraph *lg)
+batch_lgraph_free(struct lgraph *lg)
 {
 	if (!lg)
 		return;
@@ -949,4 +949,98 @@ batch_plain(batch *b, const graph *const *gs, int G, const struct feat_src *fs,
 		free(feat[i]);
 	free(feat);
 	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* a batch cut by graph */
+
+/* The first i in [lo, hi) with key(i) >= v, keys ascending: the start of a
+ * graph's rows in an array of node ids grouped by graph. */
+static int64_t
+first_at(const int32_t *ids, int64_t lo, int64_t hi, int64_t v)
+{
+	while (lo < hi && ids[lo] < v)
+		lo++;
+	return lo;
+}
+
+#define TAKE(dst, src, n) \
+	do { \
+		(dst) = xreallocarray((dst), (size_t)(n) + 1, sizeof *(dst)); \
+		memcpy((dst), (src), (size_t)(n) * sizeof *(dst)); \
+	} while (0)
+
+void
+batch_graph(batch *out, const batch *b, int g)
+{
+	int64_t n0 = b->off[g], n1 = b->off[g + 1], n = n1 - n0;
+	int64_t e0 = b->rp[n0], e1 = b->rp[n1];
+	/* pairs, rank rows, support rows and queries come graph by graph, each
+	 * graph's among its own nodes */
+	int64_t p0 = first_at(b->pu, 0, b->P, n0), p1 = first_at(b->pu, p0, b->P, n1);
+	int64_t u0 = first_at(b->uidx, 0, b->U, n0), u1 = first_at(b->uidx, u0, b->U, n1);
+	int64_t s0 = first_at(b->sidx, 0, b->Ns, n0), s1 = first_at(b->sidx, s0, b->Ns, n1);
+	int64_t q0 = first_at(b->qidx, 0, b->Q, n0), q1 = first_at(b->qidx, q0, b->Q, n1);
+	int64_t c0 = 0, c1;
+
+	/* clusters: each has a support row, so its first row tells its graph */
+	while (c0 < b->ncl && b->soff[c0] < s0)
+		c0++;
+	c1 = c0;
+	while (c1 < b->ncl && b->soff[c1] < s1)
+		c1++;
+
+	out->G = 1;
+	out->N = n;
+	out->F = b->F;
+	out->off = xreallocarray(out->off, 2, sizeof *out->off);
+	out->off[0] = 0;
+	out->off[1] = n;
+	TAKE(out->X, b->X + n0 * b->F, n * b->F);
+	TAKE(out->rp, b->rp + n0, n + 1);
+	TAKE(out->ci, b->ci + e0, e1 - e0);
+	TAKE(out->av, b->av + e0, e1 - e0);
+	for (int64_t v = 0; v <= n; v++)
+		out->rp[v] -= e0;
+	for (int64_t e = 0; e < e1 - e0; e++)
+		out->ci[e] -= (int32_t)n0;
+
+	out->P = p1 - p0;
+	TAKE(out->pu, b->pu + p0, out->P);
+	TAKE(out->pv, b->pv + p0, out->P);
+	TAKE(out->y, b->y + p0, out->P);
+	TAKE(out->ru, b->ru + p0, out->P);
+	TAKE(out->rv, b->rv + p0, out->P);
+	TAKE(out->R, b->R + p0 * MODEL_NCENT, out->P * MODEL_NCENT);
+	for (int64_t i = 0; i < out->P; i++) {
+		out->pu[i] -= (int32_t)n0;
+		out->pv[i] -= (int32_t)n0;
+		out->ru[i] -= (int32_t)u0;
+		out->rv[i] -= (int32_t)u0;
+	}
+	out->U = u1 - u0;
+	TAKE(out->uidx, b->uidx + u0, out->U);
+	for (int64_t i = 0; i < out->U; i++)
+		out->uidx[i] -= (int32_t)n0;
+
+	out->Ns = s1 - s0;
+	out->ncl = c1 - c0;
+	out->kmax = out->ncl > 1 ? (int)out->ncl : 1;
+	TAKE(out->sidx, b->sidx + s0, out->Ns);
+	TAKE(out->soff, b->soff + c0, out->ncl);
+	out->soff[out->ncl] = out->Ns;
+	for (int64_t i = 0; i < out->Ns; i++)
+		out->sidx[i] -= (int32_t)n0;
+	for (int64_t c = 0; c < out->ncl; c++)
+		out->soff[c] -= s0;
+
+	out->Q = q1 - q0;
+	TAKE(out->qidx, b->qidx + q0, out->Q);
+	TAKE(out->qbeg, b->qbeg + q0, out->Q);
+	TAKE(out->qnum, b->qnum + q0, out->Q);
+	TAKE(out->qtgt, b->qtgt + q0, out->Q);
+	for (int64_t i = 0; i < out->Q; i++) {
+		out->qidx[i] -= (int32_t)n0;
+		out->qbeg[i] -= (int32_t)c0;
+	}
 }

@@ -5,10 +5,11 @@
  * targets and cluster queries of the three tasks, concatenated into one
  * batch of N nodes.
  *
- * Ownership: an lgraph is made by lgraph_new() and released by
- * lgraph_free() (NULL is a no-op), with every array it points to;
+ * Ownership: an lgraph is made by batch_lgraph_new() and released by
+ * batch_lgraph_free() (NULL is a no-op), with every array it points to;
  * batch_init()/batch_free() own a batch's buffers, which grow on demand
- * and are reused step after step.
+ * and are reused step after step; batch_graph() writes into a batch the
+ * caller made with batch_init().
  */
 #ifndef GNN_BATCH_H
 #define GNN_BATCH_H
@@ -154,8 +155,8 @@ void batch_pair_counts(struct lgraph *const *gs, int64_t G, const struct batch_o
 		       int64_t *pos, int64_t *neg);
 
 /* A labelled graph with no graph yet (graph_init'ed) and no labels. */
-struct lgraph *lgraph_new(int64_t id);
-void lgraph_free(struct lgraph *lg);
+struct lgraph *batch_lgraph_new(int64_t id);
+void batch_lgraph_free(struct lgraph *lg);
 
 /*
  * The graphs gs[0..G-1] as model input, without masking or pairs: the
@@ -164,5 +165,13 @@ void lgraph_free(struct lgraph *lg);
  */
 int batch_plain(batch *b, const graph *const *gs, int G, const struct feat_src *fs,
 		double *const *given, char *msg, size_t msglen);
+
+/*
+ * The batch of graph g of b alone, as batch_build() would make it for
+ * that graph by itself (node, pair, support and query indices relative to
+ * the graph, kmax its own cluster count), into out (batch_init()'ed; its
+ * arrays are replaced).  Time complexity: O(the graph's share of b).
+ */
+void batch_graph(batch *out, const batch *b, int g);
 
 #endif

@@ -1,13 +1,11 @@
 /*
  * dist.h - data-parallel training across processes (MPI): the few
- * collectives gcn-train needs, the exact sum that makes its model the same
- * for any number of processes, and a step's batch cut into its graphs.
+ * collectives gcn-train needs, among them the sum of exact sums (xsum.h)
+ * that makes its model the same for any number of processes.
  *
  * Ownership: dist_init()/dist_end() own the MPI library's state, and
  * dist_init() starts a thread that watches the waits of several processes
- * until the process ends (it calls no MPI function); xsum_init()
- * and xsum_free() an exact accumulator (xsum_free(NULL) is a no-op);
- * batch_graph() writes into a batch the caller made with batch_init().
+ * until the process ends (it calls no MPI function).
  *
  * The same calls exist in a build without MPI (common/dist.o in
  * libcommon.a): one process, rank 0 of 1, and every collective a no-op.
@@ -24,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "batch.h"
+#include "xsum.h"
 
 /*
  * The rank the launcher gave this process, read from its environment
@@ -136,46 +134,7 @@ void dist_catch_signals(void);
 void dist_stdin_read(void); /* rank 0 only; not collective */
 void dist_stdin_share(void);
 
-/*
- * Exact sums of float vectors: each value is rounded to a multiple of
- * 2^-80 (values of magnitude 2^-56 and more are kept exactly) and summed
- * as a 128-bit integer, so a sum does not depend on the order of its
- * terms, on how they were split between ranks, or on the reduction's
- * algorithm.  The sum is rounded once, to the nearest float, when read.
- * Values must be finite and below 2^46 in magnitude; with that, up to
- * 2^80 terms can be added without overflow.
- * Memory: 16 bytes per element.
- */
-typedef struct xsum {
-	int64_t n;
-	uint64_t *w; /* (2n) each sum as two words: low, high */
-} xsum;
-
-void xsum_init(xsum *s, int64_t n);
-void xsum_free(xsum *s);
-/* Every sum 0.  Not collective. */
-void xsum_zero(xsum *s);
-/*
- * s += x[0..n-1].  Returns -1, or the index of the first value that is
- * not finite or not below 2^46 (such values are left out, the others
- * added).  Not collective.  Time complexity: O(n).
- */
-int64_t xsum_add(xsum *s, const float *x);
-/* s += t (both of n sums).  Not collective. */
-void xsum_merge(xsum *s, const xsum *t);
-/* x[0..n-1] = the sums, each rounded to the nearest float (ties to even).
- * Not collective. */
-void xsum_get(const xsum *s, float *x);
-/* Every rank's s becomes the sum of all ranks' s. */
+/* Every rank's s (xsum.h) becomes the sum of all ranks' s. */
 void xsum_allreduce(xsum *s);
-
-/*
- * The batch of graph g of b alone, as batch_build() would make it for
- * that graph by itself (node, pair, support and query indices relative to
- * the graph, kmax its own cluster count), into out (batch_init()'ed; its
- * arrays are replaced).  Not collective.  Time complexity: O(the graph's
- * share of b).
- */
-void batch_graph(batch *out, const batch *b, int g);
 
 #endif

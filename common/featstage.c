@@ -71,7 +71,7 @@ featstage_command(struct featcmd *fc, struct feat_src *fs, const graph *g0, char
 void
 featstage_ws_init(struct featstage_ws *ws)
 {
-	features_ws_init(&ws->fw);
+	nodefeat_ws_init(&ws->fw);
 	rwse_ws_init(&ws->rw);
 	ws->raw = NULL;
 	ws->cap = 0;
@@ -80,7 +80,7 @@ featstage_ws_init(struct featstage_ws *ws)
 void
 featstage_ws_free(struct featstage_ws *ws)
 {
-	features_ws_free(&ws->fw);
+	nodefeat_ws_free(&ws->fw);
 	rwse_ws_free(&ws->rw);
 	free(ws->raw);
 	ws->raw = NULL;
@@ -94,8 +94,8 @@ featstage_graph(const struct feat_src *fs, const graph *g, int pos, double *out,
 	struct rwse_opts ro;
 
 	if (fs->kind == FEAT_SRC_PAPER) {
-		features_raw(g, out, &ws->fw);
-		return features_scale(out, g->n, out, fs->scale);
+		nodefeat_raw(g, out, &ws->fw);
+		return nodefeat_scale(out, g->n, out, fs->scale);
 	}
 	if (fs->kind == FEAT_SRC_BOTH) {
 		if (fs->scale != FEAT_SCALE_MINMAX)
@@ -104,8 +104,8 @@ featstage_graph(const struct feat_src *fs, const graph *g, int pos, double *out,
 			ws->cap = (size_t)g->n;
 			ws->raw = xreallocarray(ws->raw, ws->cap, FEAT_N * sizeof *ws->raw);
 		}
-		features_raw(g, ws->raw, &ws->fw);
-		features_both(ws->raw, g->n, out);
+		nodefeat_raw(g, ws->raw, &ws->fw);
+		nodefeat_both(ws->raw, g->n, out);
 		return 0;
 	}
 	if (fs->kind != FEAT_SRC_RWSE)

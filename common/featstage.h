@@ -42,7 +42,7 @@
  *                   a graph whose id is its place in the batch, so the
  *                   values are the command's to the bit
  *   FEAT_SRC_BOTH   the paper's four min-max scaled and log1p of degree,
- *                   core number and CI_1 (features_both(): `nodefeat
+ *                   core number and CI_1 (nodefeat_both(): `nodefeat
  *                   --scale both`, FEAT_BOTH_N columns), computed here
  *   FEAT_SRC_GIVEN  given with the graph (a 'features' tensor of the
  *                   input): only where the graph is not changed, so a
@@ -103,7 +103,7 @@ void featstage_ws_free(struct featstage_ws *ws);
 /*
  * The features of g under a built-in stage fs (PAPER, RWSE or BOTH), g being
  * the pos-th graph of its batch: the paper's four scaled by fs->scale, the
- * seven of features_both(), or RWSE
+ * seven of nodefeat_both(), or RWSE
  * (fs->F columns) with nodefeat's defaults and its seed for a graph of id
  * pos, so that a graph's features do not depend on the thread that
  * computes them.  (g->n x fs->F) into out.  Returns 0, or -1 for bad

@@ -24,7 +24,7 @@ replaced(const struct filter *f, const gs_rec *r, int64_t graph_id)
 }
 
 void
-follows_graph(gs_file *in, const gs_rec *r, int64_t graph_id)
+filter_follows_graph(gs_file *in, const gs_rec *r, int64_t graph_id)
 {
 	if (graph_id >= 0 && r->id != graph_id &&
 	    (r->kind == GS_TENSOR || r->kind == GS_PAIRS || r->kind == GS_LABEL ||
@@ -191,7 +191,7 @@ filter_run(const struct filter *f, int nfiles, char **files, int argc, char **ar
 		graph_id = -1;
 		while ((k = gs_read1(in, &rec)) >= 0) {
 			if (k != GS_GRAPH) {
-				follows_graph(in, &rec, graph_id);
+				filter_follows_graph(in, &rec, graph_id);
 				if (out && !replaced(f, &rec, graph_id))
 					gs_write1(out, &rec);
 				if (pending && rec.id == graph_id && wanted(f, &rec))
@@ -247,8 +247,8 @@ filter_run(const struct filter *f, int nfiles, char **files, int argc, char **ar
 }
 
 void
-tsv_rows(FILE *f, const struct filter_graph *fg, const char *columns, const double *vals, int32_t n,
-	 int cols)
+filter_tsv_rows(FILE *f, const struct filter_graph *fg, const char *columns, const double *vals,
+		int32_t n, int cols)
 {
 	static int named = -1; /* the header row printed had a name column */
 	const char **names = fg->names ? gs_names_list(fg->names) : NULL;

@@ -83,7 +83,7 @@ int64_t filter_run(const struct filter *f, int nfiles, char **files, int argc, c
  * this input, so any id is fine).  Records about a graph follow it
  * (gnnstream(5)).
  */
-void follows_graph(gs_file *in, const gs_rec *r, int64_t graph_id);
+void filter_follows_graph(gs_file *in, const gs_rec *r, int64_t graph_id);
 
 /*
  * TSV rows of one graph: the header row "node<TAB>col..." before the
@@ -93,7 +93,7 @@ void follows_graph(gs_file *in, const gs_rec *r, int64_t graph_id);
  * (%.17g: they read back exactly).
  * vals: (n, cols) row-major.  columns: comma-separated names.
  */
-void tsv_rows(FILE *f, const struct filter_graph *fg, const char *columns, const double *vals,
-	      int32_t n, int cols);
+void filter_tsv_rows(FILE *f, const struct filter_graph *fg, const char *columns,
+		     const double *vals, int32_t n, int cols);
 
 #endif

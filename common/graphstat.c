@@ -37,7 +37,7 @@ void
 gstat_ws_init(gstat_ws *ws)
 {
 	memset(ws, 0, sizeof *ws);
-	features_ws_init(&ws->fws);
+	nodefeat_ws_init(&ws->fws);
 	cent_ws_init(&ws->cws);
 }
 
@@ -48,7 +48,7 @@ gstat_ws_free(gstat_ws *ws)
 		return;
 	free(ws->i32);
 	free(ws->i64);
-	features_ws_free(&ws->fws);
+	nodefeat_ws_free(&ws->fws);
 	cent_ws_free(&ws->cws);
 	gstat_ws_init(ws);
 }
@@ -140,7 +140,7 @@ triangle_stats(const graph *g, double *val, gstat_ws *ws)
 
 	ws_grow(ws, 0, (size_t)n);
 	tri = ws->i64;
-	features_triangles(g, tri, &ws->fws);
+	nodefeat_triangles(g, tri, &ws->fws);
 	for (v = 0; v < n; v++) {
 		int64_t d = graph_degree(g, v);
 		t2 += 2 * tri[v];

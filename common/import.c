@@ -10,7 +10,7 @@
 /* ---- string lists and classes ---- */
 
 int32_t
-slist_add(slist *l, const char *s)
+import_slist_add(slist *l, const char *s)
 {
 	if (l->n == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 16;
@@ -21,7 +21,7 @@ slist_add(slist *l, const char *s)
 }
 
 void
-slist_free(slist *l)
+import_slist_free(slist *l)
 {
 	int32_t i;
 
@@ -32,7 +32,7 @@ slist_free(slist *l)
 }
 
 int32_t
-class_add(classes *c, const char *name)
+import_class_add(classes *c, const char *name)
 {
 	int32_t k = smap_get(&c->idx, name);
 
@@ -42,7 +42,7 @@ class_add(classes *c, const char *name)
 		return -1;
 	k = c->names.n;
 	smap_put(&c->idx, name, k);
-	slist_add(&c->names, name);
+	import_slist_add(&c->names, name);
 	return k;
 }
 
@@ -73,7 +73,7 @@ cmp_string(const void *a, const void *b)
 }
 
 void
-class_finish(classes *c)
+import_class_finish(classes *c)
 {
 	int32_t i, n = c->names.n;
 	struct cname *cn = xmallocarray((size_t)n + 1, sizeof *cn);
@@ -96,7 +96,7 @@ class_finish(classes *c)
 }
 
 char *
-class_list(const classes *c)
+import_class_list(const classes *c)
 {
 	size_t len = 1, at = 0;
 	int32_t i;
@@ -114,10 +114,10 @@ class_list(const classes *c)
 }
 
 void
-class_free(classes *c)
+import_class_free(classes *c)
 {
 	smap_free(&c->idx);
-	slist_free(&c->names);
+	import_slist_free(&c->names);
 	free(c->rank);
 	free(c->order);
 	memset(c, 0, sizeof *c);
@@ -126,7 +126,7 @@ class_free(classes *c)
 /* ---- edges ---- */
 
 void
-edge_add(edges *es, int32_t g, int32_t u, int32_t v, int32_t lab, int64_t line)
+import_edge_add(edges *es, int32_t g, int32_t u, int32_t v, int32_t lab, int64_t line)
 {
 	edge *e;
 
@@ -151,7 +151,7 @@ edge_add(edges *es, int32_t g, int32_t u, int32_t v, int32_t lab, int64_t line)
 }
 
 int
-edge_cmp(const void *a, const void *b)
+import_edge_cmp(const void *a, const void *b)
 {
 	const edge *x = a, *y = b;
 
@@ -163,13 +163,13 @@ edge_cmp(const void *a, const void *b)
 }
 
 int64_t
-edges_finish(edges *es, int labelled)
+import_edges_finish(edges *es, int labelled)
 {
 	int64_t i, k = 0;
 
 	if (es->n == 0) /* es->e may be NULL: not for qsort */
 		return -1;
-	qsort(es->e, (size_t)es->n, sizeof *es->e, edge_cmp);
+	qsort(es->e, (size_t)es->n, sizeof *es->e, import_edge_cmp);
 	for (i = 0; i < es->n; i++) {
 		if (k > 0 && es->e[k - 1].g == es->e[i].g && es->e[k - 1].key == es->e[i].key) {
 			if (labelled && es->e[k - 1].lab != es->e[i].lab)
@@ -186,7 +186,7 @@ edges_finish(edges *es, int labelled)
 /* ---- records ---- */
 
 void
-put_graph(gs_rec *r, int64_t id, int32_t n, const edge *e, int64_t m, int labelled)
+import_put_graph(gs_rec *r, int64_t id, int32_t n, const edge *e, int64_t m, int labelled)
 {
 	int64_t i;
 
@@ -200,7 +200,8 @@ put_graph(gs_rec *r, int64_t id, int32_t n, const edge *e, int64_t m, int labell
 }
 
 void
-put_i32_col(gs_file *out, gs_rec *r, int64_t id, const char *name, const int32_t *x, int64_t n)
+import_put_i32_col(gs_file *out, gs_rec *r, int64_t id, const char *name, const int32_t *x,
+		   int64_t n)
 {
 	gs_rec_tensor(r, id, name, n, 1, GS_I32, name);
 	memcpy(r->data, x, (size_t)n * sizeof *x);
@@ -208,7 +209,8 @@ put_i32_col(gs_file *out, gs_rec *r, int64_t id, const char *name, const int32_t
 }
 
 void
-put_i64_col(gs_file *out, gs_rec *r, int64_t id, const char *name, const int64_t *x, int64_t n)
+import_put_i64_col(gs_file *out, gs_rec *r, int64_t id, const char *name, const int64_t *x,
+		   int64_t n)
 {
 	gs_rec_tensor(r, id, name, n, 1, GS_I64, name);
 	memcpy(r->data, x, (size_t)n * sizeof *x);

@@ -92,8 +92,8 @@ typedef struct {
 	int32_t n, cap;
 } slist;
 
-int32_t slist_add(slist *l, const char *s);
-void slist_free(slist *l);
+int32_t import_slist_add(slist *l, const char *s);
+void import_slist_free(slist *l);
 
 /*
  * Classes: names seen in any order, numbered 0..C-1 in sorted order at the
@@ -108,12 +108,12 @@ typedef struct {
 } classes;
 
 /* The order of appearance of name, added if new; -1 past 2^24 classes. */
-int32_t class_add(classes *c, const char *name);
+int32_t import_class_add(classes *c, const char *name);
 /* Number the classes (rank, order).  Time: O(C log C). */
-void class_finish(classes *c);
+void import_class_finish(classes *c);
 /* "a,b,c": the class names in class order (a new string). */
-char *class_list(const classes *c);
-void class_free(classes *c);
+char *import_class_list(const classes *c);
+void import_class_free(classes *c);
 
 typedef struct {
 	uint64_t key; /* (u << 32) | v, u < v */
@@ -129,23 +129,23 @@ typedef struct {
 } edges;
 
 /* Add {u, v} of graph g (a self-loop is counted, not added). */
-void edge_add(edges *es, int32_t g, int32_t u, int32_t v, int32_t lab, int64_t line);
+void import_edge_add(edges *es, int32_t g, int32_t u, int32_t v, int32_t lab, int64_t line);
 /* Order by graph, pair, line. */
-int edge_cmp(const void *a, const void *b);
+int import_edge_cmp(const void *a, const void *b);
 /*
  * Sort and merge repeats.  With labels, repeats must agree: returns the
  * index of the first repeat whose label differs from the kept one, or -1.
  * Time: O(m log m).
  */
-int64_t edges_finish(edges *es, int labelled);
+int64_t import_edges_finish(edges *es, int labelled);
 
 /* r as graph id of the edges e[0..m) (labels as i32 if labelled). */
-void put_graph(gs_rec *r, int64_t id, int32_t n, const edge *e, int64_t m, int labelled);
+void import_put_graph(gs_rec *r, int64_t id, int32_t n, const edge *e, int64_t m, int labelled);
 /* Write the n x 1 tensor name (i32, i64) of graph id to out. */
-void put_i32_col(gs_file *out, gs_rec *r, int64_t id, const char *name, const int32_t *x,
-		 int64_t n);
-void put_i64_col(gs_file *out, gs_rec *r, int64_t id, const char *name, const int64_t *x,
-		 int64_t n);
+void import_put_i32_col(gs_file *out, gs_rec *r, int64_t id, const char *name, const int32_t *x,
+			int64_t n);
+void import_put_i64_col(gs_file *out, gs_rec *r, int64_t id, const char *name, const int64_t *x,
+			int64_t n);
 /* The dataset name into buf: o->name, else the last path component less
  * any of the given suffixes (NULL-terminated). */
 void import_dataset(char *buf, size_t len, const struct import_opts *o, const char *path,

@@ -93,7 +93,7 @@ node_word(struct el *L, const char *w)
 	} else {
 		L->named = 1;
 	}
-	k = slist_add(&L->words, w);
+	k = import_slist_add(&L->words, w);
 	smap_put(&L->map, w, k);
 	if (L->words.n > L->capival) { /* doubling, as words grows */
 		L->capival = 2 * L->words.n;
@@ -220,7 +220,7 @@ number_edges(struct el *L)
 		struct raw *e = &L->raw[i];
 		int32_t a = L->named ? e->a : (int32_t)L->ival[e->a];
 		int32_t b = L->named ? e->b : (int32_t)L->ival[e->b];
-		edge_add(&L->es, 0, a, b, e->lab, e->line);
+		import_edge_add(&L->es, 0, a, b, e->lab, e->line);
 	}
 	return n;
 }
@@ -303,7 +303,7 @@ read_edges(struct el *L, const char *file)
 	if (L->n > GS_MAX_NODES)
 		return lr_fail(r->err, "%s: %" PRId64 " nodes exceed the limit %lld", r->path, L->n,
 			       GS_MAX_NODES);
-	bad_i = edges_finish(&L->es, L->arity == 3);
+	bad_i = import_edges_finish(&L->es, L->arity == 3);
 	if (bad_i >= 0) {
 		const edge *e = &L->es.e[bad_i];
 		r->line = e->line;
@@ -334,7 +334,7 @@ write_edgelist(struct el *L, gs_file *out)
 	gs_rec rec;
 
 	gs_rec_init(&rec);
-	put_graph(&rec, 0, (int32_t)L->n, L->es.e, L->es.n, L->arity == 3);
+	import_put_graph(&rec, 0, (int32_t)L->n, L->es.e, L->es.n, L->arity == 3);
 	gs_attr_set(&rec, "format", "edgelist");
 	if (L->o->name != NULL)
 		gs_attr_set(&rec, "dataset", L->o->name);
@@ -363,11 +363,11 @@ import_edgelist(const struct import_opts *o, const char *file, gs_file *out, cha
 	if (rc == 0)
 		write_edgelist(&L, out);
 	lr_close(&L.r);
-	fields_free(&L.fs);
+	lr_fields_free(&L.fs);
 	free(L.es.e);
 	free(L.raw);
 	free(L.ival);
 	smap_free(&L.map);
-	slist_free(&L.words);
+	import_slist_free(&L.words);
 	return rc;
 }

@@ -339,9 +339,9 @@ take_edges(struct ig *I)
 			       (int64_t)m, GS_MAX_EDGES);
 	for (igraph_integer_t e = 0; e < m; e++) {
 		igraph_edge(&I->g, e, &from, &to);
-		edge_add(&I->es, 0, (int32_t)from, (int32_t)to, 0, e);
+		import_edge_add(&I->es, 0, (int32_t)from, (int32_t)to, 0, e);
 	}
-	edges_finish(&I->es, 0);
+	import_edges_finish(&I->es, 0);
 	/* DIMACS edge problems are undirected, but igraph gives them the
 	 * direction asked for (max-flow problems need it) */
 	I->directed = igraph_is_directed(&I->g) && strcmp(I->problem, "edge") != 0;
@@ -629,7 +629,7 @@ take_attributes(struct ig *I)
 /*
  * The node attribute o->label, numeric or text, as each node's class: the
  * values (a number as %.17g writes it, a text decoded as a name is) are
- * numbered as graph-attach numbers a table's (class_finish: numerically
+ * numbered as graph-attach numbers a table's (import_class_finish: numerically
  * when every value is an integer, else by strcmp), and a node without a
  * value (an empty text, NaN) has none (-1).
  */
@@ -653,7 +653,7 @@ take_label(struct ig *I)
 	I->lab = xmallocarray((size_t)I->n, sizeof *I->lab);
 	for (int64_t v = 0; v < I->n; v++) {
 		char *val = node_name(I, a, v);
-		int32_t k = val[0] == '\0' ? -1 : class_add(&I->cls, val);
+		int32_t k = val[0] == '\0' ? -1 : import_class_add(&I->cls, val);
 		int bad = val[0] != '\0' && k < 0;
 		free(val);
 		if (bad)
@@ -664,7 +664,7 @@ take_label(struct ig *I)
 	}
 	if (I->cls.names.n == 0)
 		return lr_fail(I->r.err, "%s: --label %s: no node has a value", I->r.path, a);
-	class_finish(&I->cls);
+	import_class_finish(&I->cls);
 	for (int64_t v = 0; v < I->n; v++)
 		if (I->lab[v] >= 0)
 			I->lab[v] = I->cls.rank[I->lab[v]];
@@ -720,7 +720,7 @@ write_graph(struct ig *I, gs_file *out, const char *file)
 
 	gs_rec_init(&rec);
 	import_dataset(dataset, sizeof dataset, I->o, file, sfx);
-	put_graph(&rec, 0, (int32_t)I->n, I->es.e, I->es.n, 0);
+	import_put_graph(&rec, 0, (int32_t)I->n, I->es.e, I->es.n, 0);
 	gs_attr_set(&rec, "format", ig_names[I->fmt]);
 	gs_attr_set(&rec, "dataset", dataset);
 	gs_attr_setf(&rec, "input_edges", "%" PRId64, (int64_t)igraph_ecount(&I->g));
@@ -733,7 +733,7 @@ write_graph(struct ig *I, gs_file *out, const char *file)
 		gs_write1(out, &rec);
 	}
 	if (I->lab != NULL) {
-		char *cn = class_list(&I->cls);
+		char *cn = import_class_list(&I->cls);
 		gs_rec_tensor(&rec, 0, "label", I->n, 1, GS_I32, "label");
 		memcpy(rec.data, I->lab, (size_t)I->n * sizeof *I->lab);
 		gs_attr_set(&rec, "column", I->o->label);
@@ -769,7 +769,7 @@ ig_free(struct ig *I)
 	free(I->attr);
 	free(I->columns);
 	free(I->lab);
-	class_free(&I->cls);
+	import_class_free(&I->cls);
 	free(I->es.e);
 	free(I->text);
 	lr_close(&I->r);

@@ -50,12 +50,12 @@ static void
 linqs_free(struct linqs *L)
 {
 	lr_close(&L->r);
-	fields_free(&L->fs);
+	lr_fields_free(&L->fs);
 	smap_free(&L->ids);
 	smap_free(&L->feats);
 	smap_free(&L->skip);
-	slist_free(&L->idn);
-	class_free(&L->cls);
+	import_slist_free(&L->idn);
+	import_class_free(&L->cls);
 	free(L->es.e);
 	free(L->label);
 	free(L->has);
@@ -161,7 +161,7 @@ content_node(struct linqs *L, int tabfmt)
 		return lr_bad(r, "more than %lld nodes", (long long)GS_MAX_NODES);
 	if (smap_put(&L->ids, L->fs.f[0], (int32_t)n) >= 0)
 		return lr_bad(r, "node id '%.40s' occurs twice", L->fs.f[0]);
-	slist_add(&L->idn, L->fs.f[0]);
+	import_slist_add(&L->idn, L->fs.f[0]);
 	if (n == L->cap) {
 		L->cap = L->cap ? 2 * L->cap : 1024;
 		L->label = xreallocarray(L->label, (size_t)L->cap, sizeof *L->label);
@@ -191,7 +191,7 @@ content_node(struct linqs *L, int tabfmt)
 		L->n++;
 		return 0;
 	}
-	c = class_add(&L->cls, cname);
+	c = import_class_add(&L->cls, cname);
 	if (c < 0)
 		return lr_bad(r, "too many classes");
 	L->label[n] = c;
@@ -265,7 +265,7 @@ header_line(const slist *ahead)
 	      ((!is_int(id1) && ids_int) || (!is_int(c1) && !unknown_class(c1) && cls_int) || word);
 	free(id1);
 	free(c1);
-	fields_free(&fs);
+	lr_fields_free(&fs);
 	return hdr;
 }
 
@@ -300,9 +300,9 @@ content_ahead(struct linqs *L, const char **sep, int *nf0)
 	slist ahead = { NULL, 0, 0 };
 	int k = 1, rc = 0, skip;
 
-	slist_add(&ahead, r->buf);
+	import_slist_add(&ahead, r->buf);
 	while (ahead.n < AHEAD && (k = lr_next(r)) > 0)
-		slist_add(&ahead, r->buf);
+		import_slist_add(&ahead, r->buf);
 	skip = k >= 0 && header_line(&ahead);
 	for (char *p = ahead.s[0]; skip && *p; p++) /* line 1 is not read again */
 		if ((unsigned char)*p < 0x20)	    /* a tab: the message stays one line */
@@ -319,7 +319,7 @@ content_ahead(struct linqs *L, const char **sep, int *nf0)
 		if (rc == 0)
 			r->line = line;
 	}
-	slist_free(&ahead);
+	import_slist_free(&ahead);
 	return rc != 0 ? -1 : k;
 }
 
@@ -360,7 +360,7 @@ read_content(struct linqs *L)
 	if (L->k < 0)
 		L->k = 0;
 	lr_close(r);
-	class_finish(&L->cls);
+	import_class_finish(&L->cls);
 	for (int64_t i = 0; i < L->n; i++)
 		if (L->label[i] >= 0)
 			L->label[i] = L->cls.rank[L->label[i]];
@@ -434,12 +434,12 @@ read_cites(struct linqs *L)
 			L->unknown++;
 			continue;
 		}
-		edge_add(&L->es, 0, u, v, 0, r->line);
+		import_edge_add(&L->es, 0, u, v, 0, r->line);
 	}
 	if (k < 0)
 		return -1;
 	lr_close(r);
-	edges_finish(&L->es, 0);
+	import_edges_finish(&L->es, 0);
 	if (L->links == 0)
 		return lr_fail(L->err, "%s: no links", L->files[1]);
 	if (L->unknown > 0 && !L->o->quiet)
@@ -563,7 +563,7 @@ write_linqs(struct linqs *L, gs_file *out)
 	gs_rec rec;
 
 	gs_rec_init(&rec);
-	put_graph(&rec, 0, (int32_t)n, L->es.e, L->es.n, 0);
+	import_put_graph(&rec, 0, (int32_t)n, L->es.e, L->es.n, 0);
 	import_dataset(dataset, sizeof dataset, L->o, L->files[0], sfx);
 	gs_attr_set(&rec, "format", "linqs");
 	gs_attr_set(&rec, "dataset", dataset);
@@ -575,22 +575,22 @@ write_linqs(struct linqs *L, gs_file *out)
 	gs_attr_setf(&rec, "classes", "%" PRId32, L->cls.names.n);
 	if (L->unlabelled > 0)
 		gs_attr_setf(&rec, "unlabelled", "%" PRId64, L->unlabelled);
-	names = class_list(&L->cls);
+	names = import_class_list(&L->cls);
 	gs_attr_set(&rec, "class_names", names);
 	free(names);
 	if (k > 0)
 		gs_attr_setf(&rec, "attributed_nodes", "%" PRId64, L->attributed);
 	gs_write1(out, &rec);
 	if (L->all_int)
-		put_i64_col(out, &rec, 0, "orig_id", L->orig, n);
-	put_i32_col(out, &rec, 0, "label", L->label, n);
+		import_put_i64_col(out, &rec, 0, "orig_id", L->orig, n);
+	import_put_i32_col(out, &rec, 0, "label", L->label, n);
 	if (k > 0) {
 		gs_rec_tensor(&rec, 0, "attributes", n, k, GS_F32, NULL);
 		memcpy(rec.data, L->attr, (size_t)n * (size_t)k * sizeof *L->attr);
 		gs_write1(out, &rec);
 	}
 	if (L->has != NULL && L->attributed < n)
-		put_i32_col(out, &rec, 0, "has_attributes", L->has, n);
+		import_put_i32_col(out, &rec, 0, "has_attributes", L->has, n);
 	gs_rec_free(&rec);
 }
 

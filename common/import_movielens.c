@@ -56,13 +56,13 @@ static void
 ml_free(struct ml *m)
 {
 	lr_close(&m->r);
-	fields_free(&m->fs);
+	lr_fields_free(&m->fs);
 	smap_free(&m->uidx);
 	smap_free(&m->iidx);
 	smap_free(&m->occ);
 	smap_free(&m->genre);
-	slist_free(&m->occn);
-	slist_free(&m->genren);
+	import_slist_free(&m->occn);
+	import_slist_free(&m->genren);
 	free(m->users.orig);
 	free(m->users.x);
 	free(m->items.orig);
@@ -141,7 +141,7 @@ read_names_100k(struct ml *m)
 			continue;
 		if (smap_put(&m->occ, s, m->occn.n) >= 0)
 			return lr_bad(r, "occupation '%.40s' listed twice", s);
-		slist_add(&m->occn, s);
+		import_slist_add(&m->occn, s);
 	}
 	if (k < 0)
 		return -1;
@@ -158,7 +158,7 @@ read_names_100k(struct ml *m)
 			return -1;
 		if (x != m->genren.n)
 			return lr_bad(r, "genre index %s, want %d", m->fs.f[1], m->genren.n);
-		slist_add(&m->genren, m->fs.f[0]);
+		import_slist_add(&m->genren, m->fs.f[0]);
 	}
 	if (k < 0)
 		return -1;
@@ -226,12 +226,12 @@ read_version(struct ml *m)
 		m->nocc = ML_OCC_1M;
 		for (m->ngenre = 0; ml_genres_1m[m->ngenre] != NULL; m->ngenre++) {
 			smap_put(&m->genre, ml_genres_1m[m->ngenre], (int32_t)m->ngenre);
-			slist_add(&m->genren, ml_genres_1m[m->ngenre]);
+			import_slist_add(&m->genren, ml_genres_1m[m->ngenre]);
 		}
 		for (int64_t i = 0; i < m->nocc; i++) {
 			char b[24];
 			snprintf(b, sizeof b, "%" PRId64, i);
-			slist_add(&m->occn, b);
+			import_slist_add(&m->occn, b);
 		}
 	}
 	m->users.cols = m->items.cols = ML_AGES + 2 + m->nocc + m->ngenre;
@@ -392,7 +392,7 @@ read_rating(struct ml *m)
 	    (m->fs.n == 4 && lr_need_i64(r, m->fs.f[3], 0, INT64_MAX, "timestamp", &ts) != 0))
 		return -1;
 	m->rcount[rt]++;
-	edge_add(&m->es, 0, u, (int32_t)(m->users.n + it), (int32_t)rt, r->line);
+	import_edge_add(&m->es, 0, u, (int32_t)(m->users.n + it), (int32_t)rt, r->line);
 	return 0;
 }
 
@@ -402,7 +402,7 @@ check_repeats(struct ml *m)
 {
 	edges *es = &m->es;
 
-	qsort(es->e, (size_t)es->n, sizeof *es->e, edge_cmp);
+	qsort(es->e, (size_t)es->n, sizeof *es->e, import_edge_cmp);
 	for (int64_t j = 1; j < es->n; j++)
 		if (es->e[j].key == es->e[j - 1].key) {
 			m->r.line = es->e[j].line;
@@ -480,7 +480,7 @@ write_movielens(struct ml *m, gs_file *out)
 
 	import_dataset(dataset, sizeof dataset, m->o, m->dir, sfx);
 	gs_rec_init(&rec);
-	put_graph(&rec, 0, (int32_t)n, m->es.e, m->es.n, 1);
+	import_put_graph(&rec, 0, (int32_t)n, m->es.e, m->es.n, 1);
 	gs_attr_set(&rec, "format", "movielens");
 	gs_attr_set(&rec, "dataset", dataset);
 	gs_attr_setf(&rec, "users", "%" PRId64, U->n);
@@ -498,8 +498,8 @@ write_movielens(struct ml *m, gs_file *out)
 		orig[U->n + j] = I->orig[j];
 		kind[U->n + j] = 1;
 	}
-	put_i64_col(out, &rec, 0, "orig_id", orig, n);
-	put_i32_col(out, &rec, 0, "kind", kind, n);
+	import_put_i64_col(out, &rec, 0, "orig_id", orig, n);
+	import_put_i32_col(out, &rec, 0, "kind", kind, n);
 	gs_rec_tensor(&rec, 0, "attributes", n, U->cols, GS_F32, m->cols);
 	memcpy(rec.data, U->x, (size_t)(U->n * U->cols) * sizeof(float));
 	memcpy((float *)rec.data + U->n * U->cols, I->x, (size_t)(I->n * I->cols) * sizeof(float));

@@ -139,7 +139,7 @@ entry(struct mtx *M)
 		return 0;
 	}
 	/* lab: which way the entry points, for a general matrix's check */
-	edge_add(&M->es, 0, (int32_t)(i - 1), (int32_t)(j - 1), i < j ? 1 : 2, r->line);
+	import_edge_add(&M->es, 0, (int32_t)(i - 1), (int32_t)(j - 1), i < j ? 1 : 2, r->line);
 	return 0;
 }
 
@@ -150,7 +150,7 @@ count_oneway(struct mtx *M)
 	int64_t a = 0, b;
 
 	if (M->es.n > 0)
-		qsort(M->es.e, (size_t)M->es.n, sizeof *M->es.e, edge_cmp);
+		qsort(M->es.e, (size_t)M->es.n, sizeof *M->es.e, import_edge_cmp);
 	while (a < M->es.n) {
 		int ways = 0;
 		for (b = a; b < M->es.n && M->es.e[b].key == M->es.e[a].key; b++)
@@ -178,7 +178,7 @@ read_mtx(struct mtx *M, const char *file)
 			       r->path, M->got, M->want);
 	if (M->general)
 		count_oneway(M);
-	edges_finish(&M->es, 0);
+	import_edges_finish(&M->es, 0);
 	return 0;
 }
 
@@ -209,7 +209,7 @@ write_mtx(const struct mtx *M, gs_file *out, const char *file)
 
 	import_dataset(dataset, sizeof dataset, M->o, file, sfx);
 	gs_rec_init(&rec);
-	put_graph(&rec, 0, (int32_t)M->n, M->es.e, M->es.n, 0);
+	import_put_graph(&rec, 0, (int32_t)M->n, M->es.e, M->es.n, 0);
 	gs_attr_set(&rec, "format", "mtx");
 	gs_attr_set(&rec, "dataset", dataset);
 	gs_attr_set(&rec, "field", M->field);
@@ -237,7 +237,7 @@ import_mtx(const struct import_opts *o, const char *file, gs_file *out, char *ms
 		write_mtx(&M, out, file);
 	}
 	lr_close(&M.r);
-	fields_free(&M.fs);
+	lr_fields_free(&M.fs);
 	free(M.es.e);
 	return rc;
 }

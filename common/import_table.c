@@ -14,7 +14,7 @@
 #define NPY_MAGIC "\x93NUMPY"
 
 void
-table_free(struct table *t)
+import_table_free(struct table *t)
 {
 	for (int c = 0; c < t->ncols; c++)
 		free(t->col[c]);
@@ -132,7 +132,7 @@ text_header(struct table *t, lreader *r, fields *fs, int *delim)
 	for (int c = 0; c < fs->n; c++) {
 		if (fs->f[c][0] == '\0')
 			return lr_bad(r, "header: column %d has no name", c + 1);
-		if (table_col(t, fs->f[c]) >= 0)
+		if (import_table_col(t, fs->f[c]) >= 0)
 			return lr_bad(r, "header: column '%.40s' twice", fs->f[c]);
 		t->col[c] = xstrdup(fs->f[c]);
 	}
@@ -190,7 +190,7 @@ read_text(struct table *t, const char *path, int delim, struct lr_err err)
 		rc = lr_fail(err, "%s: empty: no header line", t->path);
 	if (rc == 0 && t->nrows == 0)
 		rc = lr_fail(err, "%s: no rows after the header", t->path);
-	fields_free(&fs);
+	lr_fields_free(&fs);
 	lr_close(&r);
 	return rc;
 }
@@ -451,7 +451,7 @@ read_npy(struct table *t, FILE *f, struct lr_err err)
 }
 
 int
-table_read(struct table *t, const char *path, int delim, struct lr_err err)
+import_table_read(struct table *t, const char *path, int delim, struct lr_err err)
 {
 	char magic[6];
 	FILE *f;
@@ -477,7 +477,7 @@ table_read(struct table *t, const char *path, int delim, struct lr_err err)
 /* ---- columns ---- */
 
 int
-table_col(const struct table *t, const char *name)
+import_table_col(const struct table *t, const char *name)
 {
 	for (int c = 0; c < t->ncols; c++)
 		if (t->col[c] != NULL && strcmp(t->col[c], name) == 0)
@@ -486,7 +486,7 @@ table_col(const struct table *t, const char *name)
 }
 
 const char *
-table_cell(const struct table *t, int64_t r, int c, char *buf, size_t len)
+import_table_cell(const struct table *t, int64_t r, int c, char *buf, size_t len)
 {
 	double x;
 
@@ -501,7 +501,7 @@ table_cell(const struct table *t, int64_t r, int c, char *buf, size_t len)
 }
 
 const char *
-table_where(const struct table *t, int64_t r, char *buf, size_t len)
+import_table_where(const struct table *t, int64_t r, char *buf, size_t len)
 {
 	if (t->npy)
 		snprintf(buf, len, "%s: row %" PRId64, t->path, r);
@@ -511,62 +511,64 @@ table_where(const struct table *t, int64_t r, char *buf, size_t len)
 }
 
 void
-table_classes(const struct table *t, int c, const char *unknown, int32_t *cls, classes *cl)
+import_table_classes(const struct table *t, int c, const char *unknown, int32_t *cls, classes *cl)
 {
 	char b[32];
 
 	for (int64_t r = 0; r < t->nrows; r++) {
-		const char *s = table_cell(t, r, c, b, sizeof b);
-		cls[r] =
-		    s[0] == '\0' || (unknown && strcmp(s, unknown) == 0) ? -1 : class_add(cl, s);
+		const char *s = import_table_cell(t, r, c, b, sizeof b);
+		cls[r] = s[0] == '\0' || (unknown && strcmp(s, unknown) == 0)
+			     ? -1
+			     : import_class_add(cl, s);
 	}
-	class_finish(cl);
+	import_class_finish(cl);
 	for (int64_t r = 0; r < t->nrows; r++)
 		if (cls[r] >= 0)
 			cls[r] = cl->rank[cls[r]];
 }
 
 int
-table_floats(const struct table *t, const int *cols, int k, float *x, struct lr_err err)
+import_table_floats(const struct table *t, const int *cols, int k, float *x, struct lr_err err)
 {
 	char b[32], w[4200];
 
 	for (int64_t r = 0; r < t->nrows; r++)
 		for (int j = 0; j < k; j++) {
-			const char *s = table_cell(t, r, cols[j], b, sizeof b);
+			const char *s = import_table_cell(t, r, cols[j], b, sizeof b);
 			if (lr_parse_f32(s, &x[r * k + j]) != 0)
-				return lr_fail(err,
-					       "%s: column '%.40s': '%.40s' is not a finite number",
-					       table_where(t, r, w, sizeof w), t->col[cols[j]], s);
+				return lr_fail(
+				    err, "%s: column '%.40s': '%.40s' is not a finite number",
+				    import_table_where(t, r, w, sizeof w), t->col[cols[j]], s);
 		}
 	return 0;
 }
 
 int
-table_keys(const struct table *t, int key, int ids, smap *m, struct lr_err err)
+import_table_keys(const struct table *t, int key, int ids, smap *m, struct lr_err err)
 {
 	char b[32], w[4200], w2[4200];
 
 	for (int64_t r = 0; r < t->nrows; r++) {
-		const char *s = table_cell(t, r, key, b, sizeof b);
+		const char *s = import_table_cell(t, r, key, b, sizeof b);
 		int64_t v;
 		int32_t old;
 		if (ids && lr_parse_i64(s, INT64_MIN, INT64_MAX, &v) != 0)
 			return lr_fail(err, "%s: id '%.40s' is not an integer",
-				       table_where(t, r, w, sizeof w), s);
+				       import_table_where(t, r, w, sizeof w), s);
 		if (ids) /* "07" is 7 */
 			snprintf(b, sizeof b, "%" PRId64, v), s = b;
 		if ((old = smap_put(m, s, (int32_t)r)) >= 0)
 			return lr_fail(err, "%s: '%.40s' again (first on %s)",
-				       table_where(t, r, w, sizeof w), s,
-				       table_where(t, old, w2, sizeof w2) + strlen(t->path) + 2);
+				       import_table_where(t, r, w, sizeof w), s,
+				       import_table_where(t, old, w2, sizeof w2) + strlen(t->path) +
+					   2);
 	}
 	return 0;
 }
 
 int
-table_unused(const struct table *t, int key, const int32_t *row_of, int64_t n, const char *what,
-	     int skip, int64_t *unmatched, struct lr_err err)
+import_table_unused(const struct table *t, int key, const int32_t *row_of, int64_t n,
+		    const char *what, int skip, int64_t *unmatched, struct lr_err err)
 {
 	char *used = xcalloc((size_t)t->nrows + 1, 1), b[32], w[4200];
 	int64_t first = -1;
@@ -582,13 +584,13 @@ table_unused(const struct table *t, int key, const int32_t *row_of, int64_t n, c
 	if (first < 0 || skip)
 		return 0;
 	return lr_fail(err, "%s: '%.40s' is not %s (--skip-unknown drops such rows)",
-		       table_where(t, first, w, sizeof w),
-		       key >= 0 ? table_cell(t, first, key, b, sizeof b) : "?", what);
+		       import_table_where(t, first, w, sizeof w),
+		       key >= 0 ? import_table_cell(t, first, key, b, sizeof b) : "?", what);
 }
 
 int
-table_match(const struct table *t, int by, int key, const char *const *names, int64_t n, int skip,
-	    int32_t *row_of, int64_t *unmatched, struct lr_err err)
+import_table_match(const struct table *t, int by, int key, const char *const *names, int64_t n,
+		   int skip, int32_t *row_of, int64_t *unmatched, struct lr_err err)
 {
 	smap m = { 0 };
 	char b[32];
@@ -604,7 +606,7 @@ table_match(const struct table *t, int by, int key, const char *const *names, in
 					       "row order (--by order), row i describes node i",
 					       t->path, t->nrows, n);
 	}
-	rc = table_keys(t, key, by == TABLE_BY_ID, &m, err);
+	rc = import_table_keys(t, key, by == TABLE_BY_ID, &m, err);
 	for (int64_t i = 0; i < n && rc == 0; i++) {
 		if (by == TABLE_BY_ID)
 			snprintf(b, sizeof b, "%" PRId64, i);
@@ -612,9 +614,9 @@ table_match(const struct table *t, int by, int key, const char *const *names, in
 	}
 	smap_free(&m);
 	if (rc == 0)
-		rc = table_unused(t, key, row_of, n,
-				  by == TABLE_BY_ID ? "a node id of the graph (0 to nodes-1)"
-						    : "a node name of the graph",
-				  skip, unmatched, err);
+		rc = import_table_unused(t, key, row_of, n,
+					 by == TABLE_BY_ID ? "a node id of the graph (0 to nodes-1)"
+							   : "a node name of the graph",
+					 skip, unmatched, err);
 	return rc;
 }

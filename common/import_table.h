@@ -5,8 +5,8 @@
  * is item i); its columns coded as classes (import.h's numbering), as
  * floats, or as the keys that match its rows to nodes by name or by id.
  *
- * Ownership: table_read() fills a struct table that table_free() releases
- * (table_free() on a zeroed table is a no-op); the column names and cells
+ * Ownership: import_table_read() fills a struct table that import_table_free() releases
+ * (import_table_free() on a zeroed table is a no-op); the column names and cells
  * belong to the table.  The caller owns every output array and the
  * message buffer.  Functions that can fail return 0, or -1 with one line
  * "TABLE: line N: what" in the message buffer (err).
@@ -48,32 +48,33 @@ struct table {
  * unless delim is a tab.  Column names are distinct and not empty.
  * Time: O(bytes).
  */
-int table_read(struct table *t, const char *path, int delim, struct lr_err err);
-void table_free(struct table *t);
+int import_table_read(struct table *t, const char *path, int delim, struct lr_err err);
+void import_table_free(struct table *t);
 
 /* The index of column name, or -1. */
-int table_col(const struct table *t, const char *name);
+int import_table_col(const struct table *t, const char *name);
 /* Row r's cell of column c as text: a text table's cell as written, a
  * .npy value printed (%lld for integers, %.9g for floats) into buf. */
-const char *table_cell(const struct table *t, int64_t r, int c, char *buf, size_t len);
+const char *import_table_cell(const struct table *t, int64_t r, int c, char *buf, size_t len);
 /* "PATH: line N" of row r (.npy: "PATH: row N"), into buf; returns buf. */
-const char *table_where(const struct table *t, int64_t r, char *buf, size_t len);
+const char *import_table_where(const struct table *t, int64_t r, char *buf, size_t len);
 
 /*
  * Column c as classes: cls[r] is the class of row r's cell, or -1 when
  * the cell is empty or equals unknown (NULL: none), numbered over all the
  * rows as import.h's classes are (sorted; numerically when every name is
- * an integer); cl receives the names (class_list() gives them in class
- * order); cl must be zeroed, the caller class_free()s it.  Time:
+ * an integer); cl receives the names (import_class_list() gives them in class
+ * order); cl must be zeroed, the caller import_class_free()s it.  Time:
  * O(rows log rows).
  */
-void table_classes(const struct table *t, int c, const char *unknown, int32_t *cls, classes *cl);
+void import_table_classes(const struct table *t, int c, const char *unknown, int32_t *cls,
+			  classes *cl);
 
 /*
  * Columns cols[0..k) of every row as floats, into x (nrows, k): each cell
  * a finite number.  Time: O(rows k).
  */
-int table_floats(const struct table *t, const int *cols, int k, float *x, struct lr_err err);
+int import_table_floats(const struct table *t, const int *cols, int k, float *x, struct lr_err err);
 
 /*
  * The key column's cells into m (zeroed by the caller, who smap_free()s
@@ -81,7 +82,7 @@ int table_floats(const struct table *t, const int *cols, int k, float *x, struct
  * text ("07" as "7").  A key twice is an error, and with ids a key that
  * is not an integer.  Time: O(rows) expected.
  */
-int table_keys(const struct table *t, int key, int ids, smap *m, struct lr_err err);
+int import_table_keys(const struct table *t, int key, int ids, smap *m, struct lr_err err);
 
 /*
  * After the rows were matched (row_of[i]: item i's row, or -1): the rows
@@ -90,18 +91,18 @@ int table_keys(const struct table *t, int key, int ids, smap *m, struct lr_err e
  * input", say) unless skip.  key:
  * the key column, or -1.  Time: O(rows + n).
  */
-int table_unused(const struct table *t, int key, const int32_t *row_of, int64_t n, const char *what,
-		 int skip, int64_t *unmatched, struct lr_err err);
+int import_table_unused(const struct table *t, int key, const int32_t *row_of, int64_t n,
+			const char *what, int skip, int64_t *unmatched, struct lr_err err);
 
 /*
  * Which row describes each of n nodes: row_of[i] = the row, or -1.  by
  * TABLE_BY_NAME: key column key's cell equals names[i]; TABLE_BY_ID: it
  * is the integer i; TABLE_BY_ORDER: row i describes node i (the table
- * then has n rows).  As table_keys() and table_unused() (the rows that
+ * then has n rows).  As import_table_keys() and import_table_unused() (the rows that
  * name no node) check.  Time: O(rows + n) expected.
  */
 enum { TABLE_BY_NAME, TABLE_BY_ID, TABLE_BY_ORDER };
-int table_match(const struct table *t, int by, int key, const char *const *names, int64_t n,
-		int skip, int32_t *row_of, int64_t *unmatched, struct lr_err err);
+int import_table_match(const struct table *t, int by, int key, const char *const *names, int64_t n,
+		       int skip, int32_t *row_of, int64_t *unmatched, struct lr_err err);
 
 #endif

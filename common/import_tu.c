@@ -38,9 +38,9 @@ tu_free(struct tu *t)
 {
 	lr_close(&t->r);
 	lr_close(&t->el);
-	fields_free(&t->fs);
-	class_free(&t->gcls);
-	class_free(&t->ncls);
+	lr_fields_free(&t->fs);
+	import_class_free(&t->gcls);
+	import_class_free(&t->ncls);
 	free(t->es.e);
 	free(t->glab);
 	free(t->gid);
@@ -91,14 +91,14 @@ read_graph_labels(struct tu *t)
 		}
 		if (t->G >= INT32_MAX)
 			return lr_bad(r, "too many graphs");
-		t->glab[t->G++] = class_add(&t->gcls, canon);
+		t->glab[t->G++] = import_class_add(&t->gcls, canon);
 	}
 	if (k < 0)
 		return -1;
 	if (t->G == 0)
 		return lr_fail(t->err, "%s: no graphs", r->path);
 	lr_close(r);
-	class_finish(&t->gcls);
+	import_class_finish(&t->gcls);
 	return 0;
 }
 
@@ -168,7 +168,7 @@ read_node_labels(struct tu *t)
 		if ((k = lr_need_i64(r, t->fs.f[0], INT32_MIN, INT32_MAX, "node label", &x)) != 0)
 			break;
 		snprintf(canon, sizeof canon, "%" PRId64, x);
-		tmp[n++] = class_add(&t->ncls, canon);
+		tmp[n++] = import_class_add(&t->ncls, canon);
 	}
 	if (k == 0 && n != t->N)
 		k = lr_fail(t->err,
@@ -177,11 +177,11 @@ read_node_labels(struct tu *t)
 			    r->path, n, t->N);
 	if (k == 0) {
 		lr_close(r);
-		class_finish(&t->ncls);
+		import_class_finish(&t->ncls);
 		t->nlab = xmallocarray((size_t)t->N, sizeof *t->nlab);
 		for (int64_t i = 0; i < t->N; i++)
 			t->nlab[i] = t->ncls.rank[tmp[i]];
-		t->nnames = class_list(&t->ncls);
+		t->nnames = import_class_list(&t->ncls);
 	}
 	free(tmp);
 	return k;
@@ -271,7 +271,7 @@ adjacency_entry(struct tu *t)
 	t->entries[g]++;
 	if (a == b)
 		t->loops[g]++;
-	edge_add(&t->es, (int32_t)g, t->lid[a], t->lid[b], (int32_t)lab, r->line);
+	import_edge_add(&t->es, (int32_t)g, t->lid[a], t->lid[b], (int32_t)lab, r->line);
 	return 0;
 }
 
@@ -302,7 +302,7 @@ read_adjacency(struct tu *t)
 			     : lr_bad(&t->el, "more lines than the %" PRId64 " entries of %s", A,
 				      r->path);
 	lr_close(r);
-	bad_g = edges_finish(&t->es, t->has_elab);
+	bad_g = import_edges_finish(&t->es, t->has_elab);
 	if (bad_g >= 0) {
 		const edge *e = &t->es.e[bad_g];
 		return lr_fail(t->err,
@@ -349,7 +349,7 @@ write_tu(struct tu *t, gs_file *out)
 {
 	static const char *const sfx[] = { NULL };
 	int64_t G = t->G, N = t->N, e0 = 0, e1, g, i;
-	char dataset[256], *gnames = class_list(&t->gcls);
+	char dataset[256], *gnames = import_class_list(&t->gcls);
 	int64_t *pos = xcalloc((size_t)G, sizeof *pos);
 	int64_t *start = xcalloc((size_t)G + 1, sizeof *start);
 	int64_t *perm = xmallocarray((size_t)N, sizeof *perm);
@@ -370,8 +370,8 @@ write_tu(struct tu *t, gs_file *out)
 		for (e1 = e0; e1 < t->es.n && t->es.e[e1].g == g; e1++)
 			;
 		/* no edges at all: es.e is NULL, and NULL + 0 is undefined */
-		put_graph(&rec, g, t->count[g], e1 > e0 ? t->es.e + e0 : NULL, e1 - e0,
-			  t->has_elab);
+		import_put_graph(&rec, g, t->count[g], e1 > e0 ? t->es.e + e0 : NULL, e1 - e0,
+				 t->has_elab);
 		gs_attr_set(&rec, "format", "tu");
 		gs_attr_set(&rec, "dataset", dataset);
 		gs_attr_setf(&rec, "entries", "%" PRId64, t->entries[g]);

@@ -189,7 +189,7 @@ lr_next(lreader *r)
 /* ---- fields ---- */
 
 void
-fields_free(fields *fs)
+lr_fields_free(fields *fs)
 {
 	free(fs->f);
 	memset(fs, 0, sizeof *fs);

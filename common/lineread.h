@@ -6,7 +6,7 @@
  *
  * Ownership: lr_open()/lr_try() fill an lreader that lr_close() releases
  * (lr_close() on a closed or zeroed reader is a no-op); a fields list owns
- * its pointer array (fields_free()), not the strings, which point into the
+ * its pointer array (lr_fields_free()), not the strings, which point into the
  * line split.  The message buffer is the caller's.  Messages quote input
  * bytes; control bytes among them (tab, \v, ESC...) become '?', so a
  * message stays one line and sends nothing to a terminal.
@@ -74,7 +74,7 @@ typedef struct {
 	int n, cap;
 } fields;
 
-void fields_free(fields *fs);
+void lr_fields_free(fields *fs);
 
 /*
  * Split s on sep: a single character (tab, comma, '|'), the string "::",

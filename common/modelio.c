@@ -14,8 +14,8 @@
 #include "err.h"
 #include "modelio.h"
 
-const char *const model_cent_cols[MODEL_NCENT] = { "eigenvector", "betweenness", "closeness",
-						   "subgraph_log" };
+const char *const modelio_cent_cols[MODEL_NCENT] = { "eigenvector", "betweenness", "closeness",
+						     "subgraph_log" };
 
 /*
  * The n values src as the float32 data of p, a tensor of the model record
@@ -36,8 +36,8 @@ put_f32(gs_param *p, const real *src, int64_t n, const gs_rec *r)
 }
 
 void
-model_to_record(gs_rec *r, const model *M, const real *params, const char *name, const char *config,
-		int extra)
+modelio_to_record(gs_rec *r, const model *M, const real *params, const char *name,
+		  const char *config, int extra)
 {
 	gs_rec_clear(r);
 	gs_rec_model(r, name, config, M->nt + extra);
@@ -95,7 +95,7 @@ load_param(real *dst, const gs_rec *r, const char *name, int64_t rows, int64_t c
 	return 0;
 }
 
-/* model_from_record() with the keys extra[0..nextra) in the config too. */
+/* modelio_from_record() with the keys extra[0..nextra) in the config too. */
 static int
 model_from_record_keys(model *M, struct train_settings *s, const struct cfg_key *extra,
 		       size_t nextra, const gs_rec *r, const char *where, char *msg, size_t msglen)
@@ -144,8 +144,8 @@ model_from_record_keys(model *M, struct train_settings *s, const struct cfg_key 
 }
 
 int
-model_from_record(model *M, struct train_settings *s, const gs_rec *r, const char *where, char *msg,
-		  size_t msglen)
+modelio_from_record(model *M, struct train_settings *s, const gs_rec *r, const char *where,
+		    char *msg, size_t msglen)
 {
 	struct cfg_key keys[ADAPT_SCHEMA_MAX];
 	struct adapted_cfg a;
@@ -153,11 +153,11 @@ model_from_record(model *M, struct train_settings *s, const gs_rec *r, const cha
 	int rc;
 
 	/* an adapted model's encoder: its adapt.* keys are read and left */
-	adapted_cfg_default(&a);
+	modelio_adapted_default(&a);
 	if (strcmp(r->name, ADAPTED_NAME) == 0)
-		nk = adapted_schema(&a, keys);
+		nk = modelio_adapted_schema(&a, keys);
 	rc = model_from_record_keys(M, s, keys, nk, r, where, msg, msglen);
-	adapted_cfg_free(&a);
+	modelio_adapted_free(&a);
 	if (rc != 0)
 		err_one_line(msg); /* it may quote the record's bytes */
 	return rc;
@@ -173,7 +173,7 @@ settings_record(gs_rec *r, const struct train_settings *s, const model *M, const
 	size_t nk = train_schema(&c, keys);
 	char *cfg = cfg_dump(keys, nk);
 
-	model_to_record(r, M, params, name, cfg, extra);
+	modelio_to_record(r, M, params, name, cfg, extra);
 	free(cfg);
 }
 
@@ -206,7 +206,7 @@ record_attrs(gs_rec *r, const model *M, const real *params, const struct val_sco
 			gs_attr_setf(r, "val.rank_acc", "%.6f", sc->rank_mean);
 			for (int t = 0; t < MODEL_NCENT; t++) {
 				char key[64];
-				snprintf(key, sizeof key, "val.rank_acc.%s", model_cent_cols[t]);
+				snprintf(key, sizeof key, "val.rank_acc.%s", modelio_cent_cols[t]);
 				gs_attr_setf(r, key, "%.6f", sc->rank[t]);
 			}
 		}
@@ -232,8 +232,8 @@ record_attrs(gs_rec *r, const model *M, const real *params, const struct val_sco
 }
 
 void
-model_record(gs_rec *r, const char *name, const struct train_settings *s, const model *M,
-	     const real *params, const struct val_scores *sc, long long epoch, long long step)
+modelio_record(gs_rec *r, const char *name, const struct train_settings *s, const model *M,
+	       const real *params, const struct val_scores *sc, long long epoch, long long step)
 {
 	settings_record(r, s, M, params, name, 0);
 	record_attrs(r, M, params, sc, epoch, step);
@@ -242,8 +242,8 @@ model_record(gs_rec *r, const char *name, const struct train_settings *s, const 
 static const char *const state_tensor[3] = { "state.best", "state.adam_m", "state.adam_v" };
 
 void
-checkpoint_record(gs_rec *r, const struct train_settings *s, const model *M, const real *best,
-		  const struct train_state *st)
+modelio_checkpoint_record(gs_rec *r, const struct train_settings *s, const model *M,
+			  const real *best, const struct train_state *st)
 {
 	const real *src[3] = { best, M->m, M->v };
 
@@ -387,7 +387,7 @@ attr_score(const gs_rec *r, const char *key, double *out, const char *where, cha
 	return 0;
 }
 
-/* checkpoint_load(), its message as written */
+/* modelio_checkpoint_load(), its message as written */
 static int
 checkpoint_check(model *M, real *best, struct train_state *st, const gs_rec *r, const char *where,
 		 char *msg, size_t len)
@@ -427,7 +427,7 @@ checkpoint_check(model *M, real *best, struct train_state *st, const gs_rec *r, 
 		return -1;
 	for (int c = 0; c < MODEL_NCENT; c++) {
 		char key[64];
-		snprintf(key, sizeof key, "val.rank_acc.%s", model_cent_cols[c]);
+		snprintf(key, sizeof key, "val.rank_acc.%s", modelio_cent_cols[c]);
 		if (attr_score(r, key, &b->rank[c], where, msg, len))
 			return -1;
 	}
@@ -441,8 +441,8 @@ checkpoint_check(model *M, real *best, struct train_state *st, const gs_rec *r, 
 }
 
 int
-checkpoint_load(model *M, real *best, struct train_state *st, const gs_rec *r, const char *where,
-		char *msg, size_t len)
+modelio_checkpoint_load(model *M, real *best, struct train_state *st, const gs_rec *r,
+			const char *where, char *msg, size_t len)
 {
 	if (checkpoint_check(M, best, st, r, where, msg, len) == 0)
 		return 0;
@@ -463,7 +463,7 @@ reads_stdin(const struct gs_reader *rd)
 }
 
 int
-model_record_find(struct gs_reader *rd, struct model_find *f, gs_rec *out, char *msg, size_t len)
+modelio_find(struct gs_reader *rd, struct model_find *f, gs_rec *out, char *msg, size_t len)
 {
 	gs_rec r;
 	int k, found = 0;
@@ -504,7 +504,7 @@ model_record_find(struct gs_reader *rd, struct model_find *f, gs_rec *out, char 
 }
 
 void
-adapted_cfg_default(struct adapted_cfg *a)
+modelio_adapted_default(struct adapted_cfg *a)
 {
 	memset(a, 0, sizeof *a);
 	a->task = xstrdup("node");
@@ -518,7 +518,7 @@ adapted_cfg_default(struct adapted_cfg *a)
 }
 
 void
-adapted_cfg_free(struct adapted_cfg *a)
+modelio_adapted_free(struct adapted_cfg *a)
 {
 	free(a->task);
 	free(a->class_values);
@@ -532,7 +532,7 @@ adapted_cfg_free(struct adapted_cfg *a)
 }
 
 size_t
-adapted_schema(struct adapted_cfg *a, struct cfg_key *k)
+modelio_adapted_schema(struct adapted_cfg *a, struct cfg_key *k)
 {
 	struct cfg_key keys[] = {
 		{ "adapt.task", CFG_STRING, &a->task, 0, 0, NULL },
@@ -554,19 +554,19 @@ adapted_schema(struct adapted_cfg *a, struct cfg_key *k)
 }
 
 void
-adapted_record(gs_rec *r, const struct train_settings *s, const model *M, const real *mp,
-	       const struct adapted_cfg *a, const struct head *h, const real *hp)
+modelio_adapted_record(gs_rec *r, const struct train_settings *s, const model *M, const real *mp,
+		       const struct adapted_cfg *a, const struct head *h, const real *hp)
 {
 	struct train_settings sc = *s;
 	struct adapted_cfg ac = *a;
 	struct cfg_key keys[TRAIN_SCHEMA_MAX + ADAPT_SCHEMA_MAX];
 	struct head_tensor ht[HEAD_NT];
 	size_t nk = train_schema(&sc, keys);
-	nk += adapted_schema(&ac, keys + nk);
+	nk += modelio_adapted_schema(&ac, keys + nk);
 	char *cfg = cfg_dump(keys, nk);
 	int nh = head_tensors(h, ht);
 
-	model_to_record(r, M, mp, ADAPTED_NAME, cfg, nh);
+	modelio_to_record(r, M, mp, ADAPTED_NAME, cfg, nh);
 	free(cfg);
 	for (int i = 0; i < nh; i++) {
 		gs_param *p =
@@ -635,7 +635,7 @@ adapted_check(const struct adapted_cfg *a, const char *where, char *msg, size_t 
 	return 0;
 }
 
-/* adapted_from_record(), its message as written */
+/* modelio_adapted_from_record(), its message as written */
 static int
 adapted_read(model *M, struct train_settings *s, struct adapted_cfg *a, struct head *h,
 	     const gs_rec *r, const char *where, char *msg, size_t msglen)
@@ -643,8 +643,8 @@ adapted_read(model *M, struct train_settings *s, struct adapted_cfg *a, struct h
 	struct cfg_key keys[ADAPT_SCHEMA_MAX];
 	struct head_tensor ht[HEAD_NT];
 
-	adapted_cfg_default(a);
-	size_t nk = adapted_schema(a, keys);
+	modelio_adapted_default(a);
+	size_t nk = modelio_adapted_schema(a, keys);
 	if (model_from_record_keys(M, s, keys, nk, r, where, msg, msglen) != 0)
 		return -1;
 	if (adapted_check(a, where, msg, msglen) != 0) {
@@ -683,8 +683,9 @@ adapted_read(model *M, struct train_settings *s, struct adapted_cfg *a, struct h
 }
 
 int
-adapted_from_record(model *M, struct train_settings *s, struct adapted_cfg *a, struct head *h,
-		    const gs_rec *r, const char *where, char *msg, size_t msglen)
+modelio_adapted_from_record(model *M, struct train_settings *s, struct adapted_cfg *a,
+			    struct head *h, const gs_rec *r, const char *where, char *msg,
+			    size_t msglen)
 {
 	if (adapted_read(M, s, a, h, r, where, msg, msglen) == 0)
 		return 0;

@@ -5,9 +5,9 @@
  * --save-model (encoder and head).
  *
  * Ownership: the caller owns the records and models passed in; a model
- * made by model_from_record() or adapted_from_record() is released with
+ * made by modelio_from_record() or modelio_adapted_from_record() is released with
  * model_free(), a head with head_free(), an adapted_cfg with
- * adapted_cfg_free().  model_record_find() reads through a gs_reader the
+ * modelio_adapted_free().  modelio_find() reads through a gs_reader the
  * caller owns, into a record the caller owns.
  */
 #ifndef GNN_MODELIO_H
@@ -18,8 +18,8 @@
 #include "head.h"
 #include "model.h"
 #include "reader.h"
-#include "settings.h"
 #include "stream.h"
+#include "train_settings.h"
 
 #define MODEL_NAME "gcn-pretrain"	    /* gcn-train's model record */
 #define CKPT_NAME "gcn-pretrain-checkpoint" /* and its checkpoint */
@@ -27,7 +27,7 @@
 
 /* Columns of the ranking targets in a 'centrality' tensor (centrality(1)),
  * in the order of the model's rank heads. */
-extern const char *const model_cent_cols[MODEL_NCENT];
+extern const char *const modelio_cent_cols[MODEL_NCENT];
 
 /* Validation scores of a pre-trained model (gcn-train(1), Training). */
 struct val_scores {
@@ -52,19 +52,19 @@ struct train_state {
  * params (M's layout; M->p or a copy) as float32 tensors by name, with
  * room for extra more tensors after them (gs_rec_param(r, M->nt + i, ...)).
  */
-void model_to_record(gs_rec *r, const model *M, const real *params, const char *name,
-		     const char *config, int extra);
+void modelio_to_record(gs_rec *r, const model *M, const real *params, const char *name,
+		       const char *config, int extra);
 
 /*
- * Rebuild a model from a record made by model_to_record(): the sizes come
+ * Rebuild a model from a record made by modelio_to_record(): the sizes come
  * from the record's config (into s; free s->tasks), the parameters from
  * its tensors.  An adapted model's record (ADAPTED_NAME) gives its encoder
  * as adapted: its adapt.* keys are checked as config keys and left aside,
  * its head tensors are not read.  Returns 0, or -1 with msg ("WHERE:
  * parameter 'x' is missing", a bad config...) and M left empty.
  */
-int model_from_record(model *M, struct train_settings *s, const gs_rec *r, const char *where,
-		      char *msg, size_t msglen);
+int modelio_from_record(model *M, struct train_settings *s, const gs_rec *r, const char *where,
+			char *msg, size_t msglen);
 
 /*
  * Fill r as the record of a pre-trained model named name (MODEL_NAME): s
@@ -73,27 +73,28 @@ int model_from_record(model *M, struct train_settings *s, const gs_rec *r, const
  * weights softmax(psi) of each enabled task and, when sc is not NULL, the
  * val.* scores (gcn-train(1) lists them).
  */
-void model_record(gs_rec *r, const char *name, const struct train_settings *s, const model *M,
-		  const real *params, const struct val_scores *sc, long long epoch, long long step);
+void modelio_record(gs_rec *r, const char *name, const struct train_settings *s, const model *M,
+		    const real *params, const struct val_scores *sc, long long epoch,
+		    long long step);
 
 /*
  * Fill r as a checkpoint (CKPT_NAME): M's current parameters, then the
  * tensors state.best (best), state.adam_m and state.adam_v, the state of
- * st as attributes, and those of model_record() with st's best scores.
+ * st as attributes, and those of modelio_record() with st's best scores.
  */
-void checkpoint_record(gs_rec *r, const struct train_settings *s, const model *M, const real *best,
-		       const struct train_state *st);
+void modelio_checkpoint_record(gs_rec *r, const struct train_settings *s, const model *M,
+			       const real *best, const struct train_state *st);
 
 /*
  * Load the checkpoint record r into M (laid out by the config the run
  * uses, which must match the checkpoint's shapes), best (M->n) and st.
  * Every number is checked.  Returns 0, or -1 with msg ("WHERE: what").
  */
-int checkpoint_load(model *M, real *best, struct train_state *st, const gs_rec *r,
-		    const char *where, char *msg, size_t msglen);
+int modelio_checkpoint_load(model *M, real *best, struct train_state *st, const gs_rec *r,
+			    const char *where, char *msg, size_t msglen);
 
 /*
- * What model_record_find() looks for and what it saw on the way.  The
+ * What modelio_find() looks for and what it saw on the way.  The
  * caller sets the first six fields (zero: the first model record of any
  * name, the input read to its end); the others are filled.
  */
@@ -130,13 +131,12 @@ struct model_find {
  * (gs_reader_read()), or take()'s error.  Time: one pass over the input,
  * or up to the first record taken with f->stop.
  */
-int model_record_find(struct gs_reader *rd, struct model_find *f, gs_rec *out, char *msg,
-		      size_t len);
+int modelio_find(struct gs_reader *rd, struct model_find *f, gs_rec *out, char *msg, size_t len);
 
 /*
  * What an adapted model was made for and how to apply it: the adapt.*
  * keys of its config (gcn-adapt(1), Inference).  The encoder's own keys
- * are a train_settings (settings.h) beside it.
+ * are a train_settings (train_settings.h) beside it.
  */
 struct adapted_cfg {
 	char *task;	      /* "node", "link" or "graph" */
@@ -158,11 +158,11 @@ struct adapted_cfg {
 #define ADAPT_SCHEMA_MAX 16
 
 /* Defaults (node task, no attributes, scale 1, minmax); the strings are
- * allocated: adapted_cfg_free() frees them. */
-void adapted_cfg_default(struct adapted_cfg *a);
-void adapted_cfg_free(struct adapted_cfg *a);
+ * allocated: modelio_adapted_free() frees them. */
+void modelio_adapted_default(struct adapted_cfg *a);
+void modelio_adapted_free(struct adapted_cfg *a);
 /* The config schema over a into k[ADAPT_SCHEMA_MAX]; returns the key count. */
-size_t adapted_schema(struct adapted_cfg *a, struct cfg_key *k);
+size_t modelio_adapted_schema(struct adapted_cfg *a, struct cfg_key *k);
 
 /*
  * Fill r as an adapted model record (ADAPTED_NAME): the config is s's keys
@@ -170,12 +170,13 @@ size_t adapted_schema(struct adapted_cfg *a, struct cfg_key *k);
  * values mp (M's layout), then the head's (head_tensors(): head.mix.alpha,
  * ..., their values hp in h's layout), all float32.
  */
-void adapted_record(gs_rec *r, const struct train_settings *s, const model *M, const real *mp,
-		    const struct adapted_cfg *a, const struct head *h, const real *hp);
+void modelio_adapted_record(gs_rec *r, const struct train_settings *s, const model *M,
+			    const real *mp, const struct adapted_cfg *a, const struct head *h,
+			    const real *hp);
 
 /*
- * Rebuild an adapted model from a record made by adapted_record(): the
- * encoder into M and s (as model_from_record()), a (from its defaults:
+ * Rebuild an adapted model from a record made by modelio_adapted_record(): the
+ * encoder into M and s (as modelio_from_record()), a (from its defaults:
  * the caller frees it in any case) with its keys checked (a known
  * task, at least 2 classes, as many class values as classes for the link
  * task, a finite positive scale...), and the head into h (head_init() with
@@ -183,7 +184,8 @@ void adapted_record(gs_rec *r, const struct train_settings *s, const model *M, c
  * finite).  Returns 0, or -1 with msg ("WHERE: what") and nothing left to
  * free but a and s.
  */
-int adapted_from_record(model *M, struct train_settings *s, struct adapted_cfg *a, struct head *h,
-			const gs_rec *r, const char *where, char *msg, size_t msglen);
+int modelio_adapted_from_record(model *M, struct train_settings *s, struct adapted_cfg *a,
+				struct head *h, const gs_rec *r, const char *where, char *msg,
+				size_t msglen);
 
 #endif

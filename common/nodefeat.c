@@ -9,19 +9,19 @@
 #include "nodefeat.h"
 
 void
-features_ws_init(features_ws *ws)
+nodefeat_ws_init(features_ws *ws)
 {
 	memset(ws, 0, sizeof *ws);
 }
 
 void
-features_ws_free(features_ws *ws)
+nodefeat_ws_free(features_ws *ws)
 {
 	if (ws == NULL)
 		return;
 	free(ws->i32);
 	free(ws->i64);
-	features_ws_init(ws);
+	nodefeat_ws_init(ws);
 }
 
 /* Grow one workspace array (*p, *cap elements of size sz) to n elements. */
@@ -38,7 +38,7 @@ ws_grow(void **p, size_t *cap, size_t n, size_t sz)
 	return *p;
 }
 
-/* (Any use of the scratch forgets the counts of features_counts.) */
+/* (Any use of the scratch forgets the counts of nodefeat_counts.) */
 static int32_t *
 ws_i32(features_ws *ws, size_t n)
 {
@@ -53,7 +53,7 @@ ws_i64(features_ws *ws, size_t n)
 	return ws_grow((void **)&ws->i64, &ws->cap_i64, n, sizeof *ws->i64);
 }
 
-/* Progress of features_counts: nodes through the triangle count, then
+/* Progress of nodefeat_counts: nodes through the triangle count, then
  * through the core peeling (2 n in all), added up by every thread in
  * steps of FP_STEP and told to ws's hook by thread 0 (the caller's). */
 #define FP_STEP 4096
@@ -137,7 +137,7 @@ core_impl(const graph *g, int32_t md, int32_t *core, int32_t *pos, int32_t *vert
 }
 
 void
-features_core_number(const graph *g, int32_t *core, features_ws *ws)
+nodefeat_core_number(const graph *g, int32_t *core, features_ws *ws)
 {
 	features_ws own;
 	int32_t md, *scratch;
@@ -145,12 +145,12 @@ features_core_number(const graph *g, int32_t *core, features_ws *ws)
 	if (g->n == 0)
 		return;
 	if (ws == NULL)
-		features_ws_init(&own);
+		nodefeat_ws_init(&own);
 	md = max_degree(g);
 	scratch = ws_i32(ws ? ws : &own, 2 * (size_t)g->n + (size_t)md + 1);
 	core_impl(g, md, core, scratch, scratch + g->n, scratch + 2 * (size_t)g->n, NULL);
 	if (ws == NULL)
-		features_ws_free(&own);
+		nodefeat_ws_free(&own);
 }
 
 /* Rank order for the orientation: lower degree first, ties by id. */
@@ -275,7 +275,7 @@ tri_impl(const graph *g, int64_t *tri, int64_t *ooff, int32_t *oadj, int nth, st
 }
 
 void
-features_triangles(const graph *g, int64_t *tri, features_ws *ws)
+nodefeat_triangles(const graph *g, int64_t *tri, features_ws *ws)
 {
 	features_ws own;
 	int nth;
@@ -283,13 +283,13 @@ features_triangles(const graph *g, int64_t *tri, features_ws *ws)
 	if (g->n == 0)
 		return;
 	if (ws == NULL) {
-		features_ws_init(&own);
+		nodefeat_ws_init(&own);
 		ws = &own;
 	}
 	nth = tri_threads(g);
 	tri_impl(g, tri, ws_i64(ws, (size_t)g->n + 1), ws_i32(ws, tri_i32(g, nth)), nth, NULL);
 	if (ws == &own)
-		features_ws_free(&own);
+		nodefeat_ws_free(&own);
 }
 
 /* CI_1(v) = (deg v - 1) * sum_{u in N(v)} (deg u - 1); 0 when deg v < 2.
@@ -316,7 +316,7 @@ clustering_of(int32_t d, int64_t t)
 }
 
 void
-features_ci1(const graph *g, double *ci)
+nodefeat_ci1(const graph *g, double *ci)
 {
 	int32_t v;
 
@@ -325,7 +325,7 @@ features_ci1(const graph *g, double *ci)
 }
 
 void
-features_clustering(const graph *g, double *cc, features_ws *ws)
+nodefeat_clustering(const graph *g, double *cc, features_ws *ws)
 {
 	features_ws own;
 	int32_t n = g->n, v;
@@ -335,7 +335,7 @@ features_clustering(const graph *g, double *cc, features_ws *ws)
 	if (n == 0)
 		return;
 	if (ws == NULL) {
-		features_ws_init(&own);
+		nodefeat_ws_init(&own);
 		ws = &own;
 	}
 	nth = tri_threads(g);
@@ -344,10 +344,10 @@ features_clustering(const graph *g, double *cc, features_ws *ws)
 	for (v = 0; v < n; v++)
 		cc[v] = clustering_of(graph_degree(g, v), i64[v]);
 	if (ws == &own)
-		features_ws_free(&own);
+		nodefeat_ws_free(&own);
 }
 
-/* The int32 scratch of features_counts: the arcs and marks of the
+/* The int32 scratch of nodefeat_counts: the arcs and marks of the
  * triangle count, then vert (n) and bin (md + 1) of the core peeling. */
 static size_t
 counts_i32(const graph *g, int nth, int32_t md)
@@ -358,7 +358,7 @@ counts_i32(const graph *g, int nth, int32_t md)
 }
 
 void
-features_counts(const graph *g, features_ws *ws)
+nodefeat_counts(const graph *g, features_ws *ws)
 {
 	int32_t n = g->n, md, *i32, *core;
 	int64_t *i64;
@@ -388,7 +388,7 @@ features_counts(const graph *g, features_ws *ws)
 }
 
 void
-features_rows(const graph *g, const features_ws *ws, double *out)
+nodefeat_rows(const graph *g, const features_ws *ws, double *out)
 {
 	const int64_t *tri = ws->i64;
 	const int32_t *core = (const int32_t *)(ws->i64 + g->n);
@@ -408,20 +408,20 @@ features_rows(const graph *g, const features_ws *ws, double *out)
 }
 
 void
-features_raw(const graph *g, double *out, features_ws *ws)
+nodefeat_raw(const graph *g, double *out, features_ws *ws)
 {
 	features_ws own;
 
 	if (g->n == 0)
 		return;
 	if (ws == NULL) {
-		features_ws_init(&own);
+		nodefeat_ws_init(&own);
 		ws = &own;
 	}
-	features_counts(g, ws);
-	features_rows(g, ws, out);
+	nodefeat_counts(g, ws);
+	nodefeat_rows(g, ws, out);
 	if (ws == &own)
-		features_ws_free(&own);
+		nodefeat_ws_free(&own);
 }
 
 double
@@ -437,7 +437,7 @@ features_ws_bytes(int32_t n, int64_t m)
 }
 
 void
-features_normalise(const double *raw, int32_t n, double *out)
+nodefeat_normalise(const double *raw, int32_t n, double *out)
 {
 	double lo[FEAT_N], hi[FEAT_N];
 	int32_t v;
@@ -468,12 +468,12 @@ features_normalise(const double *raw, int32_t n, double *out)
 }
 
 int
-features_scale(const double *raw, int32_t n, double *out, int mode)
+nodefeat_scale(const double *raw, int32_t n, double *out, int mode)
 {
 	int32_t v;
 
 	if (mode == FEAT_SCALE_MINMAX) {
-		features_normalise(raw, n, out);
+		nodefeat_normalise(raw, n, out);
 		return 0;
 	}
 	if (mode != FEAT_SCALE_LOG)
@@ -490,7 +490,7 @@ features_scale(const double *raw, int32_t n, double *out, int mode)
 }
 
 void
-features_both(double *raw, int32_t n, double *out)
+nodefeat_both(double *raw, int32_t n, double *out)
 {
 	for (int32_t v = 0; v < n; v++) {
 		const double *r = raw + (size_t)v * FEAT_N;
@@ -499,14 +499,14 @@ features_both(double *raw, int32_t n, double *out)
 		o[FEAT_N + 1] = log1p(r[FEAT_CORE]);
 		o[FEAT_N + 2] = log1p(r[FEAT_CI1] > 0 ? r[FEAT_CI1] : 0);
 	}
-	features_normalise(raw, n, raw);
+	nodefeat_normalise(raw, n, raw);
 	for (int32_t v = 0; v < n; v++)
 		memcpy(out + (size_t)v * FEAT_BOTH_N, raw + (size_t)v * FEAT_N,
 		       FEAT_N * sizeof *out);
 }
 
 int
-features_scale_mode(const char *name)
+nodefeat_scale_mode(const char *name)
 {
 	if (strcmp(name, "minmax") == 0)
 		return FEAT_SCALE_MINMAX;
@@ -516,14 +516,14 @@ features_scale_mode(const char *name)
 }
 
 const char *
-features_scale_name(int mode)
+nodefeat_scale_name(int mode)
 {
 	return mode == FEAT_SCALE_LOG ? "log" : "minmax";
 }
 
 void
-features_model_input(const graph *g, double *out, features_ws *ws)
+nodefeat_model_input(const graph *g, double *out, features_ws *ws)
 {
-	features_raw(g, out, ws);
-	features_normalise(out, g->n, out);
+	nodefeat_raw(g, out, ws);
+	nodefeat_normalise(out, g->n, out);
 }

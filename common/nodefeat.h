@@ -4,8 +4,8 @@
  * the local clustering coefficient, plus their per-graph normalisation.
  *
  * Ownership: the caller owns every output array and the optional
- * features_ws, which features_ws_init() sets up, the calls grow, and
- * features_ws_free() releases (NULL is a no-op).
+ * features_ws, which nodefeat_ws_init() sets up, the calls grow, and
+ * nodefeat_ws_free() releases (NULL is a no-op).
  *
  * Passing ws = NULL makes a call allocate and free its own scratch.  A
  * workspace serves one call at a time: threads working on graphs side by
@@ -48,9 +48,9 @@ typedef struct features_ws {
 	int32_t *i32;		 /* integer scratch */
 	int64_t *i64;		 /* offsets and triangle counts */
 	size_t cap_i32, cap_i64; /* allocated lengths */
-	int32_t counted;	 /* nodes of the graph whose counts features_counts
+	int32_t counted;	 /* nodes of the graph whose counts nodefeat_counts
 				 * left here; -1 once the scratch is used again */
-	/* Progress of features_counts, or NULL (features_ws_init): nodes
+	/* Progress of nodefeat_counts, or NULL (nodefeat_ws_init): nodes
 	 * through the triangle count, then the core peeling, of 2 n, told on
 	 * the calling thread every few thousand nodes and at the end (done ==
 	 * total).  The caller sets it; it cannot change the results. */
@@ -58,8 +58,8 @@ typedef struct features_ws {
 	void *progress_arg;
 } features_ws;
 
-void features_ws_init(features_ws *ws);
-void features_ws_free(features_ws *ws);
+void nodefeat_ws_init(features_ws *ws);
+void nodefeat_ws_free(features_ws *ws);
 
 /*
  * Core number (k-core index) of every node, networkx core_number().
@@ -70,7 +70,7 @@ void features_ws_free(features_ws *ws);
  * peeling of nodes in order of current degree.
  * Time complexity: O(n + m).  Scratch: 2n + maxdeg + 1 int32.
  */
-void features_core_number(const graph *g, int32_t *core, features_ws *ws);
+void nodefeat_core_number(const graph *g, int32_t *core, features_ws *ws);
 
 /*
  * Number of triangles through every node, networkx triangles().
@@ -82,25 +82,25 @@ void features_core_number(const graph *g, int32_t *core, features_ws *ws);
  * Time complexity: O(m^1.5) worst case (O(m * degeneracy)).
  * Scratch: n + 1 int64, m int32 and n bytes a thread.
  */
-void features_triangles(const graph *g, int64_t *tri, features_ws *ws);
+void nodefeat_triangles(const graph *g, int64_t *tri, features_ws *ws);
 
 /*
  * 1-hop collective influence of every node, ci: (n); see FEAT_CI1 below.
  * Time complexity: O(n + m).
  */
-void features_ci1(const graph *g, double *ci);
+void nodefeat_ci1(const graph *g, double *ci);
 
 /*
  * Local clustering coefficient of every node, cc: (n); see FEAT_CLUSTERING
- * below.  Scratch as features_triangles() plus n int64.
+ * below.  Scratch as nodefeat_triangles() plus n int64.
  * Time complexity: O(m^1.5) worst case.
  */
-void features_clustering(const graph *g, double *cc, features_ws *ws);
+void nodefeat_clustering(const graph *g, double *cc, features_ws *ws);
 
 /*
  * The four raw features, out: (n, FEAT_N) row-major, columns
  *   FEAT_DEGREE      deg(v), the number of neighbours.
- *   FEAT_CORE        core number (see features_core_number).
+ *   FEAT_CORE        core number (see nodefeat_core_number).
  *   FEAT_CI1         1-hop collective influence (Morone and Makse 2015):
  *                    CI_1(v) = (deg(v) - 1) * sum_{u in N(v)} (deg(u) - 1).
  *                    deg(v) = 1 gives 0 (first factor); deg(v) = 0 gives 0
@@ -113,25 +113,25 @@ void features_clustering(const graph *g, double *cc, features_ws *ws);
  *                    through v; 0 when deg(v) < 2 (and when T(v) = 0).
  * Edge cases: isolated nodes are (0, 0, 0, 0); n = 0 writes nothing.
  * Time complexity: O(n + m^1.5) worst case, O(n + m) for every column but
- * clustering.  features_counts() then features_rows().
+ * clustering.  nodefeat_counts() then nodefeat_rows().
  */
-void features_raw(const graph *g, double *out, features_ws *ws);
+void nodefeat_raw(const graph *g, double *out, features_ws *ws);
 
 /*
- * The two halves of features_raw(), for a caller that needs the rows twice
+ * The two halves of nodefeat_raw(), for a caller that needs the rows twice
  * without keeping them (nodefeat writes them, scales them in place, and
- * writes them again): features_counts() leaves the triangle and core
- * counts of g in ws (its first 12 n bytes), and features_rows() makes the
+ * writes them again): nodefeat_counts() leaves the triangle and core
+ * counts of g in ws (its first 12 n bytes), and nodefeat_rows() makes the
  * (n, FEAT_N) rows from them and g, as often as wanted, until ws is used
- * for anything else (features_rows() then dies).  ws must not be NULL.
- * Time complexity: features_counts as features_raw; features_rows
+ * for anything else (nodefeat_rows() then dies).  ws must not be NULL.
+ * Time complexity: nodefeat_counts as nodefeat_raw; nodefeat_rows
  * O(n + m).
  */
-void features_counts(const graph *g, features_ws *ws);
-void features_rows(const graph *g, const features_ws *ws, double *out);
+void nodefeat_counts(const graph *g, features_ws *ws);
+void nodefeat_rows(const graph *g, const features_ws *ws, double *out);
 
 /*
- * The most scratch features_counts() (and features_raw()) grows a
+ * The most scratch nodefeat_counts() (and nodefeat_raw()) grows a
  * workspace to for a graph of n nodes and m edges, in bytes: 16 n + 8
  * (triangle counts, then core numbers, and the oriented row offsets) and
  * 4 max(m + n t / 4, n + min(n - 1, m) + 1) (the oriented arcs and the
@@ -152,17 +152,17 @@ double features_ws_bytes(int32_t n, int64_t m);
  * Edge cases: n = 0 writes nothing; n = 1 gives 0 in the three columns.
  * Time complexity: O(n).
  */
-void features_normalise(const double *raw, int32_t n, double *out);
+void nodefeat_normalise(const double *raw, int32_t n, double *out);
 
-/* How the model input is scaled (features_scale). */
+/* How the model input is scaled (nodefeat_scale). */
 enum {
-	FEAT_SCALE_MINMAX = 0, /* the paper's: features_normalise() */
+	FEAT_SCALE_MINMAX = 0, /* the paper's: nodefeat_normalise() */
 	FEAT_SCALE_LOG	       /* log1p of degree, core, max(CI_1, 0); clustering as is */
 };
 
 /*
  * Scale raw features into model input by mode: FEAT_SCALE_MINMAX is
- * features_normalise(); FEAT_SCALE_LOG takes log(1 + x) of degree, core
+ * nodefeat_normalise(); FEAT_SCALE_LOG takes log(1 + x) of degree, core
  * number and CI_1 (CI_1 >= 0 always) and copies clustering, with no
  * per-graph rescaling, so the absolute size and density of a graph survive
  * (per-graph min-max maps a star of 5 and a star of 500 to the same
@@ -170,11 +170,11 @@ enum {
  * raw and out may be the same array.  Returns 0, or -1 for an unknown mode.
  * Time complexity: O(n).
  */
-int features_scale(const double *raw, int32_t n, double *out, int mode);
+int nodefeat_scale(const double *raw, int32_t n, double *out, int mode);
 
 /*
  * The model input of `--scale both` (nodefeat(1), the built-in feature
- * stage "both"): the four min-max scaled (features_normalise()) and then
+ * stage "both"): the four min-max scaled (nodefeat_normalise()) and then
  * log(1 + x) of degree, core number and max(CI_1, 0) (clustering is the
  * same in both), FEAT_BOTH_N columns FEATURES_BOTH_COLUMNS, so that a
  * model sees a graph's own scale and its nodes' place in it.  raw (n,
@@ -183,18 +183,18 @@ int features_scale(const double *raw, int32_t n, double *out, int mode);
  */
 #define FEAT_BOTH_N 7
 #define FEATURES_BOTH_COLUMNS FEATURES_COLUMNS ",degree_log,core_log,ci1_log"
-void features_both(double *raw, int32_t n, double *out);
+void nodefeat_both(double *raw, int32_t n, double *out);
 
 /* The mode named "minmax" or "log", or -1. */
-int features_scale_mode(const char *name);
+int nodefeat_scale_mode(const char *name);
 /* Its name. */
-const char *features_scale_name(int mode);
+const char *nodefeat_scale_name(int mode);
 
 /*
- * features_raw() followed by features_normalise(), out: (n, FEAT_N), the
- * input gcn-train feeds the model at every step.  Scratch as features_raw.
- * Time complexity: as features_raw().
+ * nodefeat_raw() followed by nodefeat_normalise(), out: (n, FEAT_N), the
+ * input gcn-train feeds the model at every step.  Scratch as nodefeat_raw.
+ * Time complexity: as nodefeat_raw().
  */
-void features_model_input(const graph *g, double *out, features_ws *ws);
+void nodefeat_model_input(const graph *g, double *out, features_ws *ws);
 
 #endif

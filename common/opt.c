@@ -334,3 +334,40 @@ copt_show_progress(const struct copt *c)
 		return 0;
 	return c->progress || isatty(STDERR_FILENO);
 }
+
+char **
+opt_argv_with_precision(int argc, char **argv, int optind, const char *prec, int *nargc,
+			int *noptind)
+{
+	char **v = xmallocarray((size_t)argc + 3, sizeof *v);
+	int n = 0, at = optind;
+
+	/* getopt has put the options before optind (and a "--" last) */
+	if (at > 1 && at <= argc && strcmp(argv[at - 1], "--") == 0)
+		at--;
+	for (int i = 0; i < argc; i++) {
+		if (i == optind)
+			*noptind = n + (at == optind ? 2 : 0);
+		if (i == at) {
+			v[n++] = "--precision";
+			v[n++] = (char *)prec;
+		}
+		/* --precision X, --precision=X and their abbreviations (--prec) */
+		size_t len = i > 0 && i < at ? strcspn(argv[i], "=") : 0;
+		if (len >= 5 && len <= 11 && strncmp(argv[i], "--precision", len) == 0) {
+			if (argv[i][len] != '=')
+				i++; /* and its value */
+			continue;
+		}
+		v[n++] = argv[i];
+	}
+	if (at >= argc) {
+		v[n++] = "--precision";
+		v[n++] = (char *)prec;
+	}
+	if (optind >= argc)
+		*noptind = n;
+	v[n] = NULL;
+	*nargc = n;
+	return v;
+}

@@ -115,6 +115,16 @@ void copt_apply_threads_blas(const struct copt *c);
 /* Non-zero if progress lines should go to stderr (a tty, or --progress). */
 int copt_show_progress(const struct copt *c);
 
+/*
+ * The command line argv (argc words, getopt's operands from optind on)
+ * with the precision chosen in place of any --precision given, for the
+ * pg record: "--precision bf16" before the operands, which start at
+ * *noptind.  A new array of *nargc words (the words themselves are
+ * argv's or static); free() it.
+ */
+char **opt_argv_with_precision(int argc, char **argv, int optind, const char *prec, int *nargc,
+			       int *noptind);
+
 enum { COPT_VERSION = 1000, COPT_PROGRESS, COPT_FIRST_TOOL = 1100 };
 
 /* Long options shared by every tool; put COPT_LONGOPTS inside the array. */

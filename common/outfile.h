@@ -104,7 +104,7 @@ void outfile_not_input(const char *opt, const char *out, const char *in_opt, con
 
 /*
  * Every file a program reads is registered as it is opened, by the
- * openers of common/ (gs_open_in, lr_open, cfg_load, table_read), with
+ * openers of common/ (gs_open_in, lr_open, cfg_load, import_table_read), with
  * its identity (st_dev, st_ino; links and hard links are one file), and
  * standard input with fstat(0).  An output never replaces an input: an
  * output opened (outfile_open(), or a stream's standard output that is a

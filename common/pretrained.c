@@ -59,7 +59,7 @@ pretrained_start(struct pretrained *p, const char *path, char **files)
 static int
 read_model(struct pretrained *p, struct model_find *f, char *msg, size_t len)
 {
-	int k = model_record_find(&p->rd, f, NULL, msg, len);
+	int k = modelio_find(&p->rd, f, NULL, msg, len);
 
 	if (k == 0)
 		snprintf(msg, len, "%s: no model record", p->path);
@@ -83,7 +83,7 @@ load_pretrained(const gs_rec *r, const char *where, void *ctx, char *msg, size_t
 		return -1;
 	}
 	train_settings_free(&p->ts);
-	return model_from_record(&p->M, &p->ts, r, where, msg, len);
+	return modelio_from_record(&p->M, &p->ts, r, where, msg, len);
 }
 
 int
@@ -138,7 +138,7 @@ load_adapted(const gs_rec *r, const char *where, void *ctx, char *msg, size_t le
 		return -1;
 	}
 	train_settings_free(&o->p->ts);
-	if (adapted_from_record(&o->p->M, &o->p->ts, o->ac, o->h, r, where, msg, len) != 0)
+	if (modelio_adapted_from_record(&o->p->M, &o->p->ts, o->ac, o->h, r, where, msg, len) != 0)
 		return -1;
 	free(o->ac->class_names);
 	o->ac->class_names = NULL;
@@ -157,11 +157,11 @@ pretrained_read_adapted(struct pretrained *p, struct adapted_cfg *ac, struct hea
 	struct model_find f = { .take = load_adapted, .ctx = &o };
 
 	pretrained_start(p, path, files);
-	memset(ac, 0, sizeof *ac); /* adapted_from_record() fills it */
+	memset(ac, 0, sizeof *ac); /* modelio_adapted_from_record() fills it */
 	if (read_model(p, &f, msg, len) != 0) {
 		if (o.loaded)
 			head_free(h);
-		adapted_cfg_free(ac);
+		modelio_adapted_free(ac);
 		pretrained_free(p);
 		return -1;
 	}

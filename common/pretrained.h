@@ -16,7 +16,7 @@
 #include "featcmd.h"
 #include "model.h"
 #include "reader.h"
-#include "settings.h"
+#include "train_settings.h"
 
 struct pretrained {
 	model M;
@@ -51,8 +51,8 @@ struct head;	    /* head.h */
  * The adapted model of path (gcn-adapt --save-model, for --predict) into
  * p (its encoder, settings and provenance, as pretrained_read() fills
  * them), ac and h: its first model record, which must be an adapted one
- * (adapted_from_record()).  Returns 0 (free with head_free(h),
- * adapted_cfg_free(ac) and pretrained_free(p)), or -1 with one line in msg
+ * (modelio_adapted_from_record()).  Returns 0 (free with head_free(h),
+ * modelio_adapted_free(ac) and pretrained_free(p)), or -1 with one line in msg
  * and nothing left to free.
  */
 int pretrained_read_adapted(struct pretrained *p, struct adapted_cfg *ac, struct head *h,

@@ -119,7 +119,7 @@ read_nodes(struct probe_input *in, const struct probe_ask *a)
 			snprintf(in->dataset, sizeof in->dataset, "%s", nm ? nm : in->rd.path);
 		} else if (k == GS_TENSOR &&
 			   (strcmp(r.name, a->tensor) == 0 || strcmp(r.name, a->label) == 0)) {
-			follows_graph(f, &r, gid);
+			filter_follows_graph(f, &r, gid);
 			take_node_tensor(in, a, f, &r, strcmp(r.name, a->label) == 0, &vid, &lid);
 		}
 	}
@@ -206,7 +206,7 @@ read_graphs(struct probe_input *in, const struct probe_ask *a)
 				die("%s: a '%s' record before any graph (--task graph: the items are "
 				    "the graphs)",
 				    gs_where(f), r.name);
-			follows_graph(f, &r, gid);
+			filter_follows_graph(f, &r, gid);
 			if (vec ? have_vec++ : have_label++)
 				die("%s: graph %" PRId64 " has a second '%s' record", gs_where(f),
 				    gid, r.name);

@@ -9,7 +9,7 @@
 void
 refex_ws_init(refex_ws *ws)
 {
-	features_ws_init(&ws->fw);
+	nodefeat_ws_init(&ws->fw);
 	ws->raw = NULL;
 	ws->cap = 0;
 }
@@ -19,7 +19,7 @@ refex_ws_free(refex_ws *ws)
 {
 	if (ws == NULL)
 		return;
-	features_ws_free(&ws->fw);
+	nodefeat_ws_free(&ws->fw);
 	free(ws->raw);
 	refex_ws_init(ws);
 }
@@ -81,7 +81,7 @@ refex_compute(const graph *g, double *out, refex_ws *ws)
 		ws->cap = (size_t)g->n;
 		ws->raw = xreallocarray(ws->raw, ws->cap, FEAT_N * sizeof *ws->raw);
 	}
-	features_raw(g, ws->raw, &ws->fw);
+	nodefeat_raw(g, ws->raw, &ws->fw);
 	for (v = 0; v < g->n; v++) {
 		const double *x = ws->raw + (size_t)v * FEAT_N;
 		double *row = out + (size_t)v * REFEX_COLS;

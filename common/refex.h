@@ -55,7 +55,7 @@ void refex_ws_free(refex_ws *ws);
  * row-major.  Edge cases: isolated nodes are all 0; n = 0 writes nothing.
  * Threads: OpenMP over nodes when g has at least FEATURES_PAR_MIN_ARCS
  * arcs (the calling thread otherwise, or inside a parallel region).
- * Time complexity: that of features_raw() (O(n + m^1.5) worst case, for
+ * Time complexity: that of nodefeat_raw() (O(n + m^1.5) worst case, for
  * the clustering coefficient), then O(n + m) per aggregation level.
  */
 void refex_compute(const graph *g, double *out, refex_ws *ws);

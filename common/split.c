@@ -317,14 +317,14 @@ split_shares(const int32_t *lab, int64_t m, double test, double val, gsl_rng *r,
 }
 
 void
-link_split_init(struct link_split *s)
+split_links_init(struct link_split *s)
 {
 	memset(s, 0, sizeof *s);
 	mask_buf_init(&s->mb);
 }
 
 void
-link_split_free(struct link_split *s)
+split_links_free(struct link_split *s)
 {
 	free(s->eu);
 	free(s->ev);
@@ -332,7 +332,7 @@ link_split_free(struct link_split *s)
 	free(s->nu);
 	free(s->nv);
 	mask_buf_free(&s->mb);
-	link_split_init(s);
+	split_links_init(s);
 }
 
 int

@@ -6,7 +6,7 @@
  *
  * Ownership: the caller owns every array (nothing here keeps a pointer);
  * a gsl_rng passed in stays the caller's.  struct link_split owns its
- * arrays (link_split_init()/link_split_free(); free of an initialised,
+ * arrays (split_links_init()/split_links_free(); free of an initialised,
  * unused one is a no-op) and reuses them from run to run.
  *
  * Every draw comes from common/rng.h streams, so a split depends only on
@@ -161,8 +161,8 @@ struct link_split {
 	size_t cap;
 };
 
-void link_split_init(struct link_split *s);
-void link_split_free(struct link_split *s);
+void split_links_init(struct link_split *s);
+void split_links_free(struct link_split *s);
 
 /*
  * The part sizes of m edges: n[2] = round(test * m') and n[1] = m' - n[2]

@@ -103,12 +103,12 @@ attach(gs_file *in, struct train_data *ds, struct lgraph *lg, const gs_rec *r)
 			die("%s: '%s' tensor is not %" PRId32 " rows of float64", gs_where(in),
 			    r->name, n);
 		for (int t = 0; t < MODEL_NCENT; t++) {
-			col[t] = gs_tensor_col(r, model_cent_cols[t]);
+			col[t] = gs_tensor_col(r, modelio_cent_cols[t]);
 			if (col[t] < 0 && t == MODEL_NCENT - 1)
 				col[t] = gs_tensor_col(r, "subgraph");
 			if (col[t] < 0)
 				die("%s: '%s' tensor has no column '%s'", gs_where(in), r->name,
-				    model_cent_cols[t]);
+				    modelio_cent_cols[t]);
 		}
 		free(lg->cent);
 		lg->cent = xmallocarray((size_t)n * MODEL_NCENT + 1, sizeof *lg->cent);
@@ -117,7 +117,7 @@ attach(gs_file *in, struct train_data *ds, struct lgraph *lg, const gs_rec *r)
 				double x = ((const double *)r->data)[(int64_t)v * r->cols + col[t]];
 				if (isnan(x))
 					die("%s: node %" PRId32 ": %s is NaN", gs_where(in), v,
-					    model_cent_cols[t]);
+					    modelio_cent_cols[t]);
 				lg->cent[(int64_t)v * MODEL_NCENT + t] = x;
 			}
 	} else if (r->kind == GS_PAIRS && strcmp(r->name, "mask") == 0) {
@@ -140,7 +140,7 @@ attach(gs_file *in, struct train_data *ds, struct lgraph *lg, const gs_rec *r)
 	}
 	if (r->kind == GS_TENSOR)
 		attach_targets(in, ds, lg, r);
-	/* other records (features_raw, ...) are not needed */
+	/* other records (nodefeat_raw, ...) are not needed */
 }
 
 void
@@ -159,7 +159,7 @@ train_data_read(struct train_data *ds, const struct objlist *ol, int nfiles, cha
 		if (ds->rd.file_changed)
 			cur = NULL; /* records follow a graph of their own input */
 		if (k == GS_GRAPH) {
-			struct lgraph *lg = lgraph_new(r.id);
+			struct lgraph *lg = batch_lgraph_new(r.id);
 			if (gs_graph_build(in, &r, &lg->g, quiet) != 0)
 				die("%s", gs_strerror(in));
 			if (ds->n == ds->cap) {
@@ -331,7 +331,7 @@ void
 train_data_free(struct train_data *ds)
 {
 	for (int64_t i = 0; i < ds->n; i++)
-		lgraph_free(ds->g[i]);
+		batch_lgraph_free(ds->g[i]);
 	free(ds->g);
 	feat_seen_free(&ds->fseen);
 	gs_reader_free(&ds->rd);

@@ -337,7 +337,7 @@ take_checkpoint(const gs_rec *r, const char *where, void *ctx, char *msg, size_t
 	struct trainer *t = ctx;
 
 	(void)where; /* the messages name the file, not the record */
-	return checkpoint_load(t->M, t->best, &t->st, r, t->o->resume, msg, len);
+	return modelio_checkpoint_load(t->M, t->best, &t->st, r, t->o->resume, msg, len);
 }
 
 /* --resume: the parameters, the best ones, Adam's moments and the state,
@@ -352,7 +352,7 @@ trainer_resume(struct trainer *t, const char *path)
 	int k;
 
 	gs_reader_init(&rd, 1, files);
-	k = model_record_find(&rd, &f, NULL, msg, sizeof msg);
+	k = modelio_find(&rd, &f, NULL, msg, sizeof msg);
 	if (k < 0)
 		die("%s", msg);
 	if (k == 0)
@@ -372,7 +372,7 @@ write_checkpoint(const struct trainer *t, int argc, char **argv)
 	c.quiet = 1;
 	out = gs_open_out(&c, argc, argv);
 	gs_rec_init(&r);
-	checkpoint_record(&r, &t->o->s, t->M, t->best, &t->st);
+	modelio_checkpoint_record(&r, &t->o->s, t->M, t->best, &t->st);
 	gs_write1(out, &r);
 	gs_close(out);
 	gs_rec_free(&r);
@@ -691,8 +691,8 @@ trainer_write_model(gs_file *out, const struct train_data *ds, const struct trai
 
 	gs_rec_init(&r);
 	gs_reader_write_pg(&ds->rd, out);
-	model_record(&r, MODEL_NAME, &t->o->s, t->M, t->best,
-		     st->best_score >= 0 ? &st->best_sc : NULL, st->best_epoch, st->best_step);
+	modelio_record(&r, MODEL_NAME, &t->o->s, t->M, t->best,
+		       st->best_score >= 0 ? &st->best_sc : NULL, st->best_epoch, st->best_step);
 	gs_attr_setf(&r, "trained_steps", "%lld", st->step);
 	gs_attr_setf(&r, "processes", "%d", dist_size());
 	gs_attr_set(&r, "reduce", t->by_graph ? "graph" : "batch");

@@ -24,9 +24,9 @@
 #include "modelio.h"
 #include "opt.h"
 #include "progress.h"
-#include "settings.h"
 #include "stream.h"
 #include "train_data.h"
+#include "train_settings.h"
 
 /* gcn-train's options: the settings (options over --config) and the rest. */
 struct train_opts {

@@ -308,7 +308,7 @@ one_graph(void *ctx, const struct filter_graph *fg)
 		for (j = 0; j < NCOL; j++)
 			table[(size_t)v * NCOL + (size_t)j] = s->col[j][v];
 	if (fg->tsv) {
-		tsv_rows(fg->tsv, fg, COLUMNS, table, n, NCOL);
+		filter_tsv_rows(fg->tsv, fg, COLUMNS, table, n, NCOL);
 		return;
 	}
 	if (res.approx)

@@ -146,7 +146,7 @@ read_input(struct input *in, const struct opts *o, int nfiles, char **files)
 	gs_reader_init(&in->rd, nfiles, files);
 	gs_rec_init(&in->model);
 	f->name = o->name;
-	if (model_record_find(&in->rd, f, &in->model, msg, sizeof msg) < 0)
+	if (modelio_find(&in->rd, f, &in->model, msg, sizeof msg) < 0)
 		die("%s", msg);
 	if (f->n == 0 && o->name)
 		die("%s: no model record named '%s'%s%s%s", in->src, o->name,

@@ -23,11 +23,11 @@
 #include "modelio.h"
 #include "opt.h"
 #include "outfile.h"
-#include "settings.h"
 #include "stream.h"
 #include "train_data.h"
 #include "train_loop.h"
 #include "train_mpi.h"
+#include "train_settings.h"
 
 enum {
 	OPT_CONFIG = COPT_FIRST_TOOL,
@@ -377,7 +377,7 @@ apply_precision(struct train_opts *o, int argc, char **argv, int *pargc, char **
 	if (asked_auto && !o->c.quiet)
 		snprintf(o->precision_why, sizeof o->precision_why, "precision auto: %s", why);
 	int pgoptind; /* the operands are read from argv, at optind */
-	*pargv = argv_with_precision(argc, argv, optind, o->s.precision, pargc, &pgoptind);
+	*pargv = opt_argv_with_precision(argc, argv, optind, o->s.precision, pargc, &pgoptind);
 }
 
 /* ---- input ---- */

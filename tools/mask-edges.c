@@ -231,7 +231,7 @@ run(const struct opts *o, int nfiles, char **files, gs_file *out)
 				graph_id = rec.id;
 				progress_update(&pr, s.graphs);
 			} else {
-				follows_graph(in, &rec, graph_id);
+				filter_follows_graph(in, &rec, graph_id);
 				gs_write1(out, &rec);
 			}
 		}

@@ -4,7 +4,7 @@
  *          degree, core number, 1-hop collective influence, local
  *          clustering coefficient; two tensor records per graph, the model
  *          input "features" (min-max normalised per graph, clustering as
- *          is) and the raw values "features_raw";
+ *          is) and the raw values "nodefeat_raw";
  *   rwse   random-walk return probabilities p_k(v) = [(D^-1 A)^k]_vv,
  *          k = 1..K, exact or estimated with a stated error (common/rwse.h);
  *          one tensor record "features";
@@ -50,7 +50,7 @@ enum { SET_PAPER, SET_RWSE, SET_REFEX };
 
 static const char *const sets[] = { "paper", "rwse", "refex", NULL };
 /* Every set replaces both names (--name's, and it with _raw): a
- * features_raw left beside another set's features would describe
+ * nodefeat_raw left beside another set's features would describe
  * something else. */
 
 struct state {
@@ -109,10 +109,10 @@ usage(FILE *f, const struct state *s)
 		s->ro.exact_max, s->c->level, s->ro.delta, s->ro.error, s->ro.steps, s->c->seed);
 }
 
-/* --scale both: features_both()'s FEAT_BOTH_N columns (nodefeat.h) */
+/* --scale both: nodefeat_both()'s FEAT_BOTH_N columns (nodefeat.h) */
 #define SCALE_BOTH 2
 
-/* The four features: written as "features" (scaled) and "features_raw",
+/* The four features: written as "features" (scaled) and "nodefeat_raw",
  * each made in the output record's buffer from the counts in s->ws, so
  * that a graph costs one (n, 4) matrix (nodefeat(1), MEMORY). */
 static void
@@ -121,26 +121,26 @@ paper_graph(struct state *s, const struct filter_graph *fg)
 	int32_t n = fg->g->n, v;
 
 	s->graph_id = fg->rec->id;
-	features_counts(fg->g, &s->ws);
+	nodefeat_counts(fg->g, &s->ws);
 	if (fg->tsv) {
 		if ((size_t)n > s->cap) {
 			s->cap = (size_t)n;
 			s->raw = xreallocarray(s->raw, s->cap, FEAT_N * sizeof *s->raw);
 			s->both = xreallocarray(s->both, s->cap, FEAT_BOTH_N * sizeof *s->both);
 		}
-		features_rows(fg->g, &s->ws, s->raw);
+		nodefeat_rows(fg->g, &s->ws, s->raw);
 		for (v = 0; v < n; v++)
 			memcpy(s->both + 7 * (size_t)v, s->raw + FEAT_N * (size_t)v,
 			       FEAT_N * sizeof(double));
-		features_scale(s->raw, n, s->raw, s->scale);
+		nodefeat_scale(s->raw, n, s->raw, s->scale);
 		for (v = 0; v < n; v++)
 			memcpy(s->both + 7 * (size_t)v + FEAT_N, s->raw + FEAT_N * (size_t)v,
 			       3 * sizeof(double));
-		tsv_rows(fg->tsv, fg,
-			 s->scale == FEAT_SCALE_LOG
-			     ? FEATURES_COLUMNS ",degree_log,core_log,ci1_log"
-			     : FEATURES_COLUMNS ",degree_norm,core_norm,ci1_norm",
-			 s->both, n, 7);
+		filter_tsv_rows(fg->tsv, fg,
+				s->scale == FEAT_SCALE_LOG
+				    ? FEATURES_COLUMNS ",degree_log,core_log,ci1_log"
+				    : FEATURES_COLUMNS ",degree_norm,core_norm,ci1_norm",
+				s->both, n, 7);
 		return;
 	}
 	if (s->scale == SCALE_BOTH) {
@@ -151,22 +151,22 @@ paper_graph(struct state *s, const struct filter_graph *fg)
 		}
 		gs_rec_tensor(&s->out, fg->rec->id, s->name, n, FEAT_BOTH_N, GS_F64,
 			      FEATURES_BOTH_COLUMNS);
-		features_rows(fg->g, &s->ws, s->raw);
-		features_both(s->raw, n, s->out.data);
+		nodefeat_rows(fg->g, &s->ws, s->raw);
+		nodefeat_both(s->raw, n, s->out.data);
 		gs_attr_set(&s->out, "scale", "both");
 	} else {
 		gs_rec_tensor(&s->out, fg->rec->id, s->name, n, FEAT_N, GS_F64, FEATURES_COLUMNS);
-		features_rows(fg->g, &s->ws, s->out.data);
-		features_scale(s->out.data, n, s->out.data, s->scale);
-		gs_attr_set(&s->out, "scale", features_scale_name(s->scale));
+		nodefeat_rows(fg->g, &s->ws, s->out.data);
+		nodefeat_scale(s->out.data, n, s->out.data, s->scale);
+		gs_attr_set(&s->out, "scale", nodefeat_scale_name(s->scale));
 	}
 	gs_write1(fg->out, &s->out);
 	gs_rec_tensor(&s->out, fg->rec->id, s->rawname, n, FEAT_N, GS_F64, FEATURES_COLUMNS);
-	features_rows(fg->g, &s->ws, s->out.data);
+	nodefeat_rows(fg->g, &s->ws, s->out.data);
 	gs_write1(fg->out, &s->out);
 }
 
-/* The progress hook of rwse_compute and features_counts (on the calling
+/* The progress hook of rwse_compute and nodefeat_counts (on the calling
  * thread): one line a graph, ended with a last line only if it showed
  * (progress.h: the graph took 10 s, 0.2 s on a terminal).  The paper's
  * features count each node twice: triangles, then cores. */
@@ -220,7 +220,7 @@ rwse_graph(struct state *s, const struct filter_graph *fg)
 		       gs_where(fg->in), fg->rec->id, inf.estimated, n, ro.exact_max,
 		       inf.walks_total, inf.error, 1 - ro.delta, inf.error_all);
 	if (fg->tsv) {
-		tsv_rows(fg->tsv, fg, s->columns, vals, n, K);
+		filter_tsv_rows(fg->tsv, fg, s->columns, vals, n, K);
 		return;
 	}
 	gs_attr_set(&s->out, "set", "rwse");
@@ -247,7 +247,7 @@ refex_graph(struct state *s, const struct filter_graph *fg)
 	gs_rec_tensor(&s->out, fg->rec->id, s->name, fg->g->n, REFEX_COLS, GS_F64, REFEX_COLUMNS);
 	refex_compute(fg->g, s->out.data, &s->rx);
 	if (fg->tsv) {
-		tsv_rows(fg->tsv, fg, REFEX_COLUMNS, s->out.data, fg->g->n, REFEX_COLS);
+		filter_tsv_rows(fg->tsv, fg, REFEX_COLUMNS, s->out.data, fg->g->n, REFEX_COLS);
 		return;
 	}
 	gs_attr_set(&s->out, "set", "refex");
@@ -343,7 +343,7 @@ parse(struct copt *c, struct state *s, int argc, char **argv)
 		case OPT_SCALE:
 			if (strcmp(optarg, "both") == 0)
 				s->scale = SCALE_BOTH;
-			else if ((s->scale = features_scale_mode(optarg)) < 0)
+			else if ((s->scale = nodefeat_scale_mode(optarg)) < 0)
 				die_usage("--scale: '%s': expected minmax, log or both", optarg);
 			scale_opt = "--scale";
 			break;
@@ -377,7 +377,7 @@ static void
 state_start(struct state *s)
 {
 	progress_init(&s->pr, s->c);
-	features_ws_init(&s->ws);
+	nodefeat_ws_init(&s->ws);
 	s->ws.on_progress = on_nodes;
 	s->ws.progress_arg = s;
 	rwse_ws_init(&s->rws);
@@ -389,7 +389,7 @@ state_start(struct state *s)
 static void
 state_free(struct state *s)
 {
-	features_ws_free(&s->ws);
+	nodefeat_ws_free(&s->ws);
 	rwse_ws_free(&s->rws);
 	refex_ws_free(&s->rx);
 	gs_rec_free(&s->out);

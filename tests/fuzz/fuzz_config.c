@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "settings.h"
+#include "train_settings.h"
 
 #define NAME "fuzz.yaml"
 
@@ -102,7 +102,7 @@ train(const char *text, size_t len)
 	char msg[512];
 	size_t nk;
 
-	train_settings_default(&s); /* as gcn-train and model_from_record do */
+	train_settings_default(&s); /* as gcn-train and modelio_from_record do */
 	nk = train_schema(&s, keys);
 	if (cfg_load_text(text, len, NAME, keys, nk, msg, sizeof msg) != 0) {
 		check_msg(msg);

@@ -9,13 +9,13 @@
  *     provenance kept, the first model record's config, names, shapes and
  *     values) and as gcn-adapt --predict reads it (pretrained_read_adapted:
  *     the encoder, the adapt.* keys and the head);
- *   - every model record by itself: model_from_record(), then
- *     checkpoint_load() into that model (gcn-train --resume: the
+ *   - every model record by itself: modelio_from_record(), then
+ *     modelio_checkpoint_load() into that model (gcn-train --resume: the
  *     parameters, state.best, Adam's moments, the state attributes), and
- *     adapted_from_record().
+ *     modelio_adapted_from_record().
  * Rules checked: errors are one line of printable bytes; a model that
  * loads has finite parameters, and written back as a record
- * (model_record()) it loads again to the same values; a checkpoint that
+ * (modelio_record()) it loads again to the same values; a checkpoint that
  * loads has finite parameters, best parameters and Adam moments, and no
  * negative second moment.
  * Built and run by `make fuzz`; seeds in tests/fuzz/corpus/model.
@@ -48,8 +48,8 @@ round_trip(const model *M, const struct train_settings *s)
 	model M2;
 
 	gs_rec_init(&r);
-	model_record(&r, MODEL_NAME, s, M, M->p, NULL, 0, 0);
-	if (model_from_record(&M2, &s2, &r, "round trip", msg, sizeof msg) != 0)
+	modelio_record(&r, MODEL_NAME, s, M, M->p, NULL, 0, 0);
+	if (modelio_from_record(&M2, &s2, &r, "round trip", msg, sizeof msg) != 0)
 		abort();
 	if (M2.n != M->n || memcmp(M2.p, M->p, (size_t)M->n * sizeof *M->p) != 0)
 		abort();
@@ -69,13 +69,13 @@ one_record(const gs_rec *r)
 	char msg[1024];
 	model M;
 
-	if (model_from_record(&M, &s, r, "fuzz", msg, sizeof msg) != 0) {
+	if (modelio_from_record(&M, &s, r, "fuzz", msg, sizeof msg) != 0) {
 		fuzz_check_line(msg);
 	} else {
 		all_finite(M.p, M.n);
 		round_trip(&M, &s);
 		real *best = xmallocarray((size_t)M.n, sizeof *best);
-		if (checkpoint_load(&M, best, &st, r, "fuzz", msg, sizeof msg) != 0) {
+		if (modelio_checkpoint_load(&M, best, &st, r, "fuzz", msg, sizeof msg) != 0) {
 			fuzz_check_line(msg);
 		} else { /* a state to resume from: finite, Adam's v >= 0 */
 			all_finite(M.p, M.n);
@@ -91,7 +91,7 @@ one_record(const gs_rec *r)
 	}
 	train_settings_free(&s);
 
-	if (adapted_from_record(&M, &s, &a, &h, r, "fuzz", msg, sizeof msg) != 0) {
+	if (modelio_adapted_from_record(&M, &s, &a, &h, r, "fuzz", msg, sizeof msg) != 0) {
 		fuzz_check_line(msg);
 	} else {
 		all_finite(M.p, M.n);
@@ -99,7 +99,7 @@ one_record(const gs_rec *r)
 		head_free(&h);
 		model_free(&M);
 	}
-	adapted_cfg_free(&a);
+	modelio_adapted_free(&a);
 	train_settings_free(&s);
 }
 
@@ -127,7 +127,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		all_finite(h.p, h.n);
 		head_free(&h);
-		adapted_cfg_free(&a);
+		modelio_adapted_free(&a);
 		pretrained_free(&p);
 	}
 

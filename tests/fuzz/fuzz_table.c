@@ -30,18 +30,18 @@ code_column(const struct table *t, int c, struct lr_err err)
 	char *list;
 
 	memset(&cl, 0, sizeof cl);
-	table_classes(t, c, "-1", cls, &cl);
+	import_table_classes(t, c, "-1", cls, &cl);
 	for (int64_t r = 0; r < t->nrows; r++)
 		if (cls[r] < -1 || cls[r] >= cl.names.n)
 			abort();
-	list = class_list(&cl);
+	list = import_class_list(&cl);
 	free(list);
-	class_free(&cl);
-	if (table_floats(t, &c, 1, x, err) != 0)
+	import_class_free(&cl);
+	if (import_table_floats(t, &c, 1, x, err) != 0)
 		fuzz_check_line(err.msg);
 	for (int by = TABLE_BY_NAME; by <= TABLE_BY_ORDER; by++) {
-		if (table_match(t, by, by == TABLE_BY_ORDER ? -1 : c, names + 1, 15, by & 1, row,
-				&un, err) != 0) {
+		if (import_table_match(t, by, by == TABLE_BY_ORDER ? -1 : c, names + 1, 15, by & 1,
+				       row, &un, err) != 0) {
 			fuzz_check_line(err.msg);
 			continue;
 		}
@@ -63,7 +63,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
 	for (int delim = 0; delim <= ','; delim += ',') {
 		struct table t;
-		if (table_read(&t, path, delim, err) != 0) {
+		if (import_table_read(&t, path, delim, err) != 0) {
 			fuzz_check_line(msg);
 		} else {
 			if (t.ncols < 1 || t.nrows < 1)
@@ -71,7 +71,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (int c = 0; c < t.ncols && c < 3; c++)
 				code_column(&t, c, err);
 		}
-		table_free(&t);
+		import_table_free(&t);
 	}
 	close(fd);
 	return 0;

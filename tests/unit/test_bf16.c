@@ -55,7 +55,7 @@
 static struct lgraph *
 cluster_graph(gsl_rng *r, int64_t id, int32_t n, int K, double pin, double pout)
 {
-	struct lgraph *lg = lgraph_new(id);
+	struct lgraph *lg = batch_lgraph_new(id);
 	int64_t cap = (int64_t)n * n / 2, m = 0;
 	int32_t *u = xmallocarray((size_t)cap, sizeof *u),
 		*v = xmallocarray((size_t)cap, sizeof *v);
@@ -128,7 +128,7 @@ bf16_teardown(model *M, struct lgraph **gs, int ng, batch *b)
 {
 	batch_free(b);
 	for (int i = 0; i < ng; i++)
-		lgraph_free(gs[i]);
+		batch_lgraph_free(gs[i]);
 	model_free(M);
 	gemm_release();
 }

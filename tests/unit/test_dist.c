@@ -142,7 +142,7 @@ static gsl_rng *R;
 static struct lgraph *
 graph_of(int64_t id, int32_t n, int K)
 {
-	struct lgraph *lg = lgraph_new(id);
+	struct lgraph *lg = batch_lgraph_new(id);
 	int32_t u[512], v[512];
 	int64_t m = 0;
 	char msg[100];
@@ -218,7 +218,7 @@ Test(batch_graph, each_part_is_the_graphs_own_batch)
 	batch_free(&p);
 	batch_free(&w);
 	for (int g = 0; g < 4; g++)
-		lgraph_free(gs[g]);
+		batch_lgraph_free(gs[g]);
 	gsl_rng_free(R);
 }
 
@@ -295,7 +295,7 @@ Test(model_step_part, parts_add_up_to_the_batch)
 	batch_free(&b);
 	batch_free(&p);
 	for (int g = 0; g < 3; g++)
-		lgraph_free(gs[g]);
+		batch_lgraph_free(gs[g]);
 	model_free(&M);
 	gsl_rng_free(R);
 }

@@ -33,8 +33,8 @@ Test(featstage, builtin_sets_are_their_modules)
 	featstage_ws_init(&ws);
 	feat_src_default(&fs);
 	cr_assert(featstage_graph(&fs, &g, 0, got, &ws) == 0);
-	features_raw(&g, want, NULL);
-	cr_assert(features_scale(want, g.n, want, FEAT_SCALE_MINMAX) == 0);
+	nodefeat_raw(&g, want, NULL);
+	cr_assert(nodefeat_scale(want, g.n, want, FEAT_SCALE_MINMAX) == 0);
 	cr_expect(memcmp(got, want, sizeof(double) * 5 * MODEL_NFEAT) == 0, "paper");
 	cr_assert(feat_src_builtin(&fs, "rwse") == 0 && fs.F == RWSE_STEPS);
 	cr_assert(featstage_graph(&fs, &g, 3, got, &ws) == 0);
@@ -48,8 +48,8 @@ Test(featstage, builtin_sets_are_their_modules)
 			    ci1[] = { 3, 3, 6, 2, 0 };
 	cr_assert(feat_src_builtin(&fs, "both") == 0 && fs.F == FEAT_BOTH_N && fs.F == 7);
 	cr_assert(featstage_graph(&fs, &g, 0, got, &ws) == 0);
-	features_raw(&g, want, NULL);
-	cr_assert(features_scale(want, g.n, want, FEAT_SCALE_MINMAX) == 0);
+	nodefeat_raw(&g, want, NULL);
+	cr_assert(nodefeat_scale(want, g.n, want, FEAT_SCALE_MINMAX) == 0);
 	for (int v = 0; v < 5; v++) {
 		cr_expect(
 		    memcmp(got + 7 * v, want + MODEL_NFEAT * v, sizeof(double) * MODEL_NFEAT) == 0,

@@ -36,7 +36,7 @@ check_hand(const char *name, const graph *g, const double *deg, const double *co
 	double *raw = malloc(sizeof *raw * (size_t)g->n * FEAT_N);
 	char label[128];
 
-	features_raw(g, raw, NULL);
+	nodefeat_raw(g, raw, NULL);
 	snprintf(label, sizeof label, "%s degree", name);
 	check_col(label, raw, FEAT_DEGREE, deg, g->n, 0);
 	snprintf(label, sizeof label, "%s core", name);
@@ -98,7 +98,7 @@ Test(features_hand, complete5)
 
 	ref_graph(&g, 5, 10, e);
 	check_hand("complete5", &g, deg, core, ci, cc);
-	features_triangles(&g, tri, NULL);
+	nodefeat_triangles(&g, tri, NULL);
 	for (i = 0; i < 5; i++)
 		cr_expect_eq(tri[i], 6, "K5 node %d: %lld triangles, want 6", i, (long long)tri[i]);
 	graph_free(&g);
@@ -137,7 +137,7 @@ Test(features_hand, components_and_isolated)
 	ref_graph(&g, 12, 10, e);
 	check_hand("components_and_isolated", &g, deg, core, ci, cc);
 	/* CI of an isolated node is +0, never -0. */
-	features_raw(&g, raw, NULL);
+	nodefeat_raw(&g, raw, NULL);
 	cr_expect(!signbit(raw[5 * FEAT_N + FEAT_CI1]) && !signbit(raw[11 * FEAT_N + FEAT_CI1]),
 		  "CI of isolated nodes must be +0");
 	for (i = 0; i < 12; i++)
@@ -158,7 +158,7 @@ Test(features_hand, core_peeling)
 	int i;
 
 	ref_graph(&g, 11, 14, e);
-	features_core_number(&g, core, NULL);
+	nodefeat_core_number(&g, core, NULL);
 	for (i = 0; i < 11; i++)
 		got[i] = core[i];
 	ref_check("core_peeling core", got, want, 11, 0);
@@ -174,16 +174,16 @@ Test(features_edge, empty_and_edgeless)
 	/* n = 0: nothing written, nothing read. */
 	graph_init(&g);
 	ref_graph(&g, 0, 0, NULL);
-	features_raw(&g, NULL, NULL);
-	features_normalise(NULL, 0, NULL);
+	nodefeat_raw(&g, NULL, NULL);
+	nodefeat_normalise(NULL, 0, NULL);
 	graph_free(&g);
 
 	/* three isolated nodes: all raw features 0; constant columns -> 0. */
 	ref_graph(&g, 3, 0, NULL);
 	for (i = 0; i < 3 * FEAT_N; i++)
 		raw[i] = norm[i] = -7.0;
-	features_raw(&g, raw, NULL);
-	features_normalise(raw, 3, norm);
+	nodefeat_raw(&g, raw, NULL);
+	nodefeat_normalise(raw, 3, norm);
 	for (i = 0; i < 3 * FEAT_N; i++) {
 		cr_expect(raw[i] == 0.0 && !signbit(raw[i]), "raw[%d] = %g, want +0", i, raw[i]);
 		cr_expect(norm[i] == 0.0, "norm[%d] = %g, want 0", i, norm[i]);
@@ -191,7 +191,7 @@ Test(features_edge, empty_and_edgeless)
 	graph_free(&g);
 }
 
-Test(features_normalise, minmax)
+Test(nodefeat_normalise, minmax)
 {
 	/* 3 nodes; degree 1..3 -> 0, .5, 1; core constant -> 0; CI 0, 10, 40
 	 * -> 0, .25, 1; clustering copied even when not in [0, 1] order. */
@@ -204,19 +204,19 @@ Test(features_normalise, minmax)
 	double out[12], inplace[12];
 	int i;
 
-	features_normalise(raw, 3, out);
+	nodefeat_normalise(raw, 3, out);
 	ref_check("normalise minmax", out, want, 12, 0);
 	memcpy(inplace, raw, sizeof inplace);
-	features_normalise(inplace, 3, inplace);
+	nodefeat_normalise(inplace, 3, inplace);
 	ref_check("normalise in place", inplace, want, 12, 0);
 	/* one node: every min-max column is constant -> 0 */
-	features_normalise(raw, 1, out);
+	nodefeat_normalise(raw, 1, out);
 	for (i = 0; i < 3; i++)
 		cr_expect(out[i] == 0.0, "n=1 column %d = %g", i, out[i]);
 	cr_expect(out[FEAT_CLUSTERING] == 0.5, "n=1 clustering copied");
 }
 
-Test(features_normalise, model_input)
+Test(nodefeat_normalise, model_input)
 {
 	static const int32_t e[] = { 0, 1, 0, 2, 1, 2, 2, 3, 3, 4, 3, 5, 4, 5 };
 	double raw[6 * FEAT_N], a[6 * FEAT_N], b[6 * FEAT_N];
@@ -224,9 +224,9 @@ Test(features_normalise, model_input)
 	int i;
 
 	ref_graph(&g, 6, 7, e);
-	features_raw(&g, raw, NULL);
-	features_normalise(raw, 6, a);
-	features_model_input(&g, b, NULL);
+	nodefeat_raw(&g, raw, NULL);
+	nodefeat_normalise(raw, 6, a);
+	nodefeat_model_input(&g, b, NULL);
 	cr_expect(memcmp(a, b, sizeof a) == 0, "model_input != raw + normalise");
 	for (i = 0; i < 6 * FEAT_N; i++)
 		cr_expect(b[i] >= 0.0 && b[i] <= 1.0, "input[%d] = %g outside [0,1]", i, b[i]);
@@ -249,7 +249,7 @@ check_ref(const char *name, features_ws *ws)
 
 	ref_load_graph(name, &g);
 	raw = malloc(sizeof *raw * (size_t)g.n * FEAT_N);
-	features_raw(&g, raw, ws);
+	nodefeat_raw(&g, raw, ws);
 	for (c = 0; c < FEAT_N; c++) {
 		double *want = ref_load_col(name, "nx", cols[c], g.n);
 		char label[128];
@@ -262,17 +262,17 @@ check_ref(const char *name, features_ws *ws)
 	{
 		double *x = malloc(sizeof *x * (size_t)g.n);
 		int32_t *core = malloc(sizeof *core * (size_t)g.n), i;
-		features_ci1(&g, x);
+		nodefeat_ci1(&g, x);
 		for (i = 0; i < g.n; i++)
 			cr_expect(x[i] == raw[(size_t)i * FEAT_N + FEAT_CI1],
 				  "%s: features_ci1 "
 				  "node %d",
 				  name, i);
-		features_clustering(&g, x, ws);
+		nodefeat_clustering(&g, x, ws);
 		for (i = 0; i < g.n; i++)
 			cr_expect(x[i] == raw[(size_t)i * FEAT_N + FEAT_CLUSTERING],
 				  "%s: features_clustering node %d", name, i);
-		features_core_number(&g, core, ws);
+		nodefeat_core_number(&g, core, ws);
 		for (i = 0; i < g.n; i++)
 			cr_expect(core[i] == raw[(size_t)i * FEAT_N + FEAT_CORE],
 				  "%s: features_core_number node %d", name, i);
@@ -297,14 +297,14 @@ Test(features_ref, networkx_shared_ws)
 	size_t i;
 
 	/* one workspace through graphs of growing and shrinking size */
-	features_ws_init(&ws);
+	nodefeat_ws_init(&ws);
 	for (i = 0; i < sizeof refs / sizeof *refs; i++)
 		check_ref(refs[sizeof refs / sizeof *refs - 1 - i], &ws);
 	for (i = 0; i < sizeof refs / sizeof *refs; i++)
 		check_ref(refs[i], &ws);
-	features_ws_free(&ws);
-	features_ws_free(&ws); /* twice: a no-op */
-	features_ws_free(NULL);
+	nodefeat_ws_free(&ws);
+	nodefeat_ws_free(&ws); /* twice: a no-op */
+	nodefeat_ws_free(NULL);
 }
 
 Test(features_ref, thread_counts)
@@ -320,9 +320,9 @@ Test(features_ref, thread_counts)
 	a = malloc(sizeof *a * (size_t)g.n * FEAT_N);
 	b = malloc(sizeof *b * (size_t)g.n * FEAT_N);
 	omp_set_num_threads(1);
-	features_raw(&g, a, NULL);
+	nodefeat_raw(&g, a, NULL);
 	omp_set_num_threads(3);
-	features_raw(&g, b, NULL);
+	nodefeat_raw(&g, b, NULL);
 	omp_set_num_threads(saved);
 	cr_expect(memcmp(a, b, sizeof *a * (size_t)g.n * FEAT_N) == 0,
 		  "features differ between 1 and 3 threads");
@@ -335,16 +335,16 @@ Test(features, log_scale_keeps_graph_size)
 {
 	/* raw rows: degree, core, CI_1, clustering */
 	double raw[2 * FEAT_N] = { 4, 2, 9, 0.5, 0, 0, 0, 0 }, out[2 * FEAT_N];
-	cr_assert(features_scale(raw, 2, out, FEAT_SCALE_LOG) == 0);
+	cr_assert(nodefeat_scale(raw, 2, out, FEAT_SCALE_LOG) == 0);
 	cr_expect(fabs(out[0] - log(5)) < 1e-15 && fabs(out[1] - log(3)) < 1e-15 &&
 		  fabs(out[2] - log(10)) < 1e-15 && out[3] == 0.5);
 	cr_expect(out[4] == 0 && out[5] == 0 && out[6] == 0 && out[7] == 0);
-	cr_assert(features_scale(raw, 2, out, FEAT_SCALE_MINMAX) == 0);
-	cr_expect(out[0] == 1 && out[4] == 0 && out[3] == 0.5, "minmax is features_normalise");
-	cr_expect(features_scale(raw, 2, out, 7) == -1);
-	cr_expect(features_scale_mode("log") == FEAT_SCALE_LOG &&
-		  features_scale_mode("minmax") == FEAT_SCALE_MINMAX &&
-		  features_scale_mode("zscore") == -1);
+	cr_assert(nodefeat_scale(raw, 2, out, FEAT_SCALE_MINMAX) == 0);
+	cr_expect(out[0] == 1 && out[4] == 0 && out[3] == 0.5, "minmax is nodefeat_normalise");
+	cr_expect(nodefeat_scale(raw, 2, out, 7) == -1);
+	cr_expect(nodefeat_scale_mode("log") == FEAT_SCALE_LOG &&
+		  nodefeat_scale_mode("minmax") == FEAT_SCALE_MINMAX &&
+		  nodefeat_scale_mode("zscore") == -1);
 }
 
 /* ---- random-walk return probabilities (rwse.h) ---- */

@@ -62,13 +62,13 @@ mean_clustering(const gen_graph *g)
 	int32_t u;
 
 	graph_init(&csr);
-	features_ws_init(&ws);
+	nodefeat_ws_init(&ws);
 	canonical(g, &csr);
-	features_clustering(&csr, cc, &ws);
+	nodefeat_clustering(&csr, cc, &ws);
 	for (u = 0; u < g->n; u++)
 		s += cc[u];
 	free(cc);
-	features_ws_free(&ws);
+	nodefeat_ws_free(&ws);
 	graph_free(&csr);
 	return s / g->n;
 }

@@ -15,7 +15,7 @@
 #include "model.h"
 #include "modelio.h"
 #include "rng.h"
-#include "settings.h"
+#include "train_settings.h"
 
 /* The field of h that tensor name stands for. */
 static const real *
@@ -140,7 +140,7 @@ make(struct fixture *f, int link)
 	f->ts.layers = 2;
 	cr_assert(train_settings_model_cfg(&f->ts, &mc) == 0 && model_init(&f->M, &mc) == 0);
 	model_init_params(&f->M, r);
-	adapted_cfg_default(&f->ac);
+	modelio_adapted_default(&f->ac);
 	free(f->ac.task);
 	f->ac.task = strdup(link ? "link" : "node");
 	f->ac.head_width = 5;
@@ -157,7 +157,7 @@ make(struct fixture *f, int link)
 	for (int64_t i = 0; i < f->h.n; i++) /* biases and psi too */
 		f->h.p[i] += (real)(0.01 * (double)i);
 	gs_rec_init(&f->r);
-	adapted_record(&f->r, &f->ts, &f->M, f->M.p, &f->ac, &f->h, f->h.p);
+	modelio_adapted_record(&f->r, &f->ts, &f->M, f->M.p, &f->ac, &f->h, f->h.p);
 	gsl_rng_free(r);
 }
 
@@ -167,7 +167,7 @@ unmake(struct fixture *f)
 	gs_rec_free(&f->r);
 	head_free(&f->h);
 	model_free(&f->M);
-	adapted_cfg_free(&f->ac);
+	modelio_adapted_free(&f->ac);
 	train_settings_free(&f->ts);
 }
 
@@ -177,7 +177,7 @@ load(const gs_rec *r, model *M, struct head *h, struct adapted_cfg *ac, char *ms
 {
 	struct train_settings s;
 	memset(&s, 0, sizeof s);
-	int rc = adapted_from_record(M, &s, ac, h, r, "x.gs", msg, len);
+	int rc = modelio_adapted_from_record(M, &s, ac, h, r, "x.gs", msg, len);
 	train_settings_free(&s);
 	return rc;
 }
@@ -208,12 +208,12 @@ round_trip(int link)
 	model_free(&M);
 	/* the generic loader takes the adapted encoder (gcn-embed, say) */
 	struct train_settings s;
-	cr_assert(model_from_record(&M, &s, &f.r, "x.gs", msg, sizeof msg) == 0, "%s", msg);
+	cr_assert(modelio_from_record(&M, &s, &f.r, "x.gs", msg, sizeof msg) == 0, "%s", msg);
 	cr_expect(M.n == f.M.n && memcmp(M.p, f.M.p, (size_t)M.n * sizeof *M.p) == 0,
-		  "model_from_record: the encoder differs");
+		  "modelio_from_record: the encoder differs");
 	model_free(&M);
 	train_settings_free(&s);
-	adapted_cfg_free(&ac);
+	modelio_adapted_free(&ac);
 	unmake(&f);
 }
 
@@ -267,7 +267,7 @@ refused_key(const gs_rec *src, const char *key, const char *value, const char *w
 	copy_record(&r, src, cfg, -1);
 	cr_expect(load(&r, &M, &h, &ac, msg, sizeof msg) != 0, "%s: %s accepted", key, value);
 	cr_expect(strstr(msg, want) != NULL, "%s: %s: '%s' lacks '%s'", key, value, msg, want);
-	adapted_cfg_free(&ac);
+	modelio_adapted_free(&ac);
 	gs_rec_free(&r);
 	free(cfg);
 }
@@ -288,7 +288,7 @@ Test(adapted, refuses_what_does_not_fit)
 		cr_expect(load(&r, &M, &h, &ac, msg, sizeof msg) != 0);
 		cr_expect(strstr(msg, "is missing") && strstr(msg, f.r.params[i].name),
 			  "without %s: '%s'", f.r.params[i].name, msg);
-		adapted_cfg_free(&ac);
+		modelio_adapted_free(&ac);
 		gs_rec_free(&r);
 	}
 	/* sizes that do not match the tensors, keys out of their domain */
@@ -306,7 +306,7 @@ Test(adapted, refuses_what_does_not_fit)
 	((float *)r.params[r.nparams - 1].data)[0] = NAN;
 	cr_expect(load(&r, &M, &h, &ac, msg, sizeof msg) != 0 && strstr(msg, "is not finite"),
 		  "NaN: '%s'", msg);
-	adapted_cfg_free(&ac);
+	modelio_adapted_free(&ac);
 	gs_rec_free(&r);
 	unmake(&f);
 }

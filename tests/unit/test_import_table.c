@@ -35,7 +35,7 @@ static int
 read_str(struct table *t, const char *s, int delim)
 {
 	const char *p = file_of(s, strlen(s));
-	int rc = table_read(t, p, delim, err);
+	int rc = import_table_read(t, p, delim, err);
 	unlink(p);
 	return rc;
 }
@@ -44,7 +44,7 @@ static const char *
 cell(const struct table *t, int64_t r, int c)
 {
 	static char b[32];
-	return table_cell(t, r, c, b, sizeof b);
+	return import_table_cell(t, r, c, b, sizeof b);
 }
 
 Test(table, csv_quotes_bom_trim)
@@ -65,7 +65,7 @@ Test(table, csv_quotes_bom_trim)
 	cr_expect_str_eq(cell(&t, 0, 1), "say \"hi\"");
 	cr_expect_str_eq(cell(&t, 1, 1), "");
 	cr_expect(t.line[1] == 4, "a blank line is skipped, the line numbers kept");
-	table_free(&t);
+	import_table_free(&t);
 }
 
 Test(table, tab_beats_comma_and_keeps_blanks)
@@ -76,10 +76,10 @@ Test(table, tab_beats_comma_and_keeps_blanks)
 	cr_expect(t.ncols == 2);
 	cr_expect_str_eq(t.col[0], "a,b");
 	cr_expect_str_eq(cell(&t, 0, 0), " x,y ");
-	table_free(&t);
+	import_table_free(&t);
 	cr_assert(read_str(&t, "a b\n1   2\n", 0) == 0, "%s", msg);
 	cr_expect(t.ncols == 2 && strcmp(cell(&t, 0, 1), "2") == 0, "runs of blanks");
-	table_free(&t);
+	import_table_free(&t);
 }
 
 Test(table, bad_text)
@@ -88,15 +88,15 @@ Test(table, bad_text)
 
 	cr_expect(read_str(&t, "a,b\n1,2,3\n", 0) == -1);
 	cr_expect(strstr(msg, ": line 2: 3 fields, want 2 as in the header") != NULL, "%s", msg);
-	table_free(&t);
+	import_table_free(&t);
 	cr_expect(read_str(&t, "a,b\n\"1,2\n", 0) == -1);
 	cr_expect(strstr(msg, "line 2: a quoted field is not closed") != NULL, "%s", msg);
-	table_free(&t);
+	import_table_free(&t);
 	cr_expect(read_str(&t, "a,b\n\"1\"x,2\n", 0) == -1, "text after a closing quote");
-	table_free(&t);
+	import_table_free(&t);
 	cr_expect(read_str(&t, "a,,b\n1,2,3\n", 0) == -1);
 	cr_expect(strstr(msg, "column 2 has no name") != NULL, "%s", msg);
-	table_free(&t);
+	import_table_free(&t);
 }
 
 Test(table, classes_numeric_with_unknown)
@@ -108,18 +108,18 @@ Test(table, classes_numeric_with_unknown)
 
 	memset(&cl, 0, sizeof cl);
 	cr_assert(read_str(&t, "n\tc\n0\t10\n1\t9\n2\t-1\n3\t\n4\t10\n", 0) == 0, "%s", msg);
-	table_classes(&t, 1, "-1", y, &cl);
-	names = class_list(&cl);
+	import_table_classes(&t, 1, "-1", y, &cl);
+	names = import_class_list(&cl);
 	cr_expect_str_eq(names, "9,10", "numeric order, -1 and empty no class");
 	cr_expect(y[0] == 1 && y[1] == 0 && y[2] == -1 && y[3] == -1 && y[4] == 1);
 	free(names);
-	class_free(&cl);
-	table_classes(&t, 1, NULL, y, &cl);
-	names = class_list(&cl);
+	import_class_free(&cl);
+	import_table_classes(&t, 1, NULL, y, &cl);
+	names = import_class_list(&cl);
 	cr_expect_str_eq(names, "-1,9,10", "no unknown value: -1 is a class");
 	free(names);
-	class_free(&cl);
-	table_free(&t);
+	import_class_free(&cl);
+	import_table_free(&t);
 }
 
 Test(table, match_by_name_id_order)
@@ -130,27 +130,30 @@ Test(table, match_by_name_id_order)
 	int64_t un;
 
 	cr_assert(read_str(&t, "k,v\nz,1\nx,2\n", 0) == 0, "%s", msg);
-	cr_assert(table_match(&t, TABLE_BY_NAME, 0, names, 3, 0, row, &un, err) == 0, "%s", msg);
+	cr_assert(import_table_match(&t, TABLE_BY_NAME, 0, names, 3, 0, row, &un, err) == 0, "%s",
+		  msg);
 	cr_expect(row[0] == 1 && row[1] == -1 && row[2] == 0 && un == 0);
-	table_free(&t);
+	import_table_free(&t);
 
 	cr_assert(read_str(&t, "k,v\n07,1\n1,2\n", 0) == 0, "%s", msg);
-	cr_expect(table_match(&t, TABLE_BY_ID, 0, NULL, 3, 0, row, &un, err) == -1, "7 >= 3");
+	cr_expect(import_table_match(&t, TABLE_BY_ID, 0, NULL, 3, 0, row, &un, err) == -1,
+		  "7 >= 3");
 	cr_expect(strstr(msg, "line 2: '07' is not a node id of the graph") != NULL, "%s", msg);
-	cr_assert(table_match(&t, TABLE_BY_ID, 0, NULL, 8, 0, row, &un, err) == 0, "%s", msg);
+	cr_assert(import_table_match(&t, TABLE_BY_ID, 0, NULL, 8, 0, row, &un, err) == 0, "%s",
+		  msg);
 	cr_expect(row[7] == 0 && row[1] == 1 && row[0] == -1, "'07' is node 7");
-	cr_assert(table_match(&t, TABLE_BY_ID, 0, NULL, 3, 1, row, &un, err) == 0);
+	cr_assert(import_table_match(&t, TABLE_BY_ID, 0, NULL, 3, 1, row, &un, err) == 0);
 	cr_expect(un == 1 && row[1] == 1, "skip: the row of node 7 counted, not an error");
-	cr_expect(table_match(&t, TABLE_BY_ORDER, -1, NULL, 3, 0, row, &un, err) == -1,
+	cr_expect(import_table_match(&t, TABLE_BY_ORDER, -1, NULL, 3, 0, row, &un, err) == -1,
 		  "order: 2 rows for 3 nodes");
-	cr_assert(table_match(&t, TABLE_BY_ORDER, -1, NULL, 2, 0, row, &un, err) == 0);
+	cr_assert(import_table_match(&t, TABLE_BY_ORDER, -1, NULL, 2, 0, row, &un, err) == 0);
 	cr_expect(row[0] == 0 && row[1] == 1);
-	table_free(&t);
+	import_table_free(&t);
 
 	cr_assert(read_str(&t, "k,v\n1,1\n01,2\n", 0) == 0, "%s", msg);
-	cr_expect(table_match(&t, TABLE_BY_ID, 0, NULL, 3, 0, row, &un, err) == -1);
+	cr_expect(import_table_match(&t, TABLE_BY_ID, 0, NULL, 3, 0, row, &un, err) == -1);
 	cr_expect(strstr(msg, "line 3: '1' again (first on line 2)") != NULL, "%s", msg);
-	table_free(&t);
+	import_table_free(&t);
 }
 
 /* A version 1.0 .npy of descr and shape with n data bytes. */
@@ -171,7 +174,7 @@ read_npy(struct table *t, const char *descr, const char *shape, const void *data
 	memcpy(buf + 10, dict, 118);
 	memcpy(buf + 128, data, n);
 	p = file_of(buf, 128 + n);
-	rc = table_read(t, p, 0, err);
+	rc = import_table_read(t, p, 0, err);
 	unlink(p);
 	return rc;
 }
@@ -190,19 +193,19 @@ Test(table, npy_types)
 	cr_expect_str_eq(cell(&t, 0, 0), "-1");
 	cr_expect_str_eq(cell(&t, 1, 0), "2");
 	cr_expect_str_eq(cell(&t, 2, 0), "-32768", "sign-extended");
-	table_free(&t);
+	import_table_free(&t);
 	cr_assert(read_npy(&t, "|u1", "(2,)", u1, sizeof u1) == 0, "%s", msg);
 	cr_expect_str_eq(cell(&t, 0, 0), "255", "unsigned");
-	table_free(&t);
+	import_table_free(&t);
 	cr_assert(read_npy(&t, "<f8", "(2, 2)", f8, sizeof f8) == 0, "%s", msg);
 	cr_expect(!t.npy_int && t.ncols == 2 && t.nrows == 2);
 	cr_expect_str_eq(t.col[1], "c1");
-	cr_assert(table_floats(&t, cols, 2, x, err) == 0, "%s", msg);
+	cr_assert(import_table_floats(&t, cols, 2, x, err) == 0, "%s", msg);
 	cr_expect(x[0] == 0.5f && x[1] == -2 && x[3] == 4);
-	table_free(&t);
+	import_table_free(&t);
 	cr_expect(read_npy(&t, "<f8", "(3, 2)", f8, sizeof f8) == -1);
 	cr_expect(strstr(msg, "truncated: shape (3, 2) wants 48 bytes") != NULL, "%s", msg);
-	table_free(&t);
+	import_table_free(&t);
 	cr_expect(read_npy(&t, "<i2", "(2,)", i2, sizeof i2) == -1, "bytes after the data");
-	table_free(&t);
+	import_table_free(&t);
 }

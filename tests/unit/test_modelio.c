@@ -55,7 +55,7 @@ make(struct fixture *f)
 	f->st.best_score = 0.625;
 	f->st.best_sc.score = 0.625;
 	gs_rec_init(&f->r);
-	checkpoint_record(&f->r, &f->s, &f->M, f->best, &f->st);
+	modelio_checkpoint_record(&f->r, &f->s, &f->M, f->best, &f->st);
 }
 
 static void
@@ -68,7 +68,7 @@ unmake(struct fixture *f)
 }
 
 /* Load f's record into a model of the same config; the return of
- * checkpoint_load(), its message in msg. */
+ * modelio_checkpoint_load(), its message in msg. */
 static int
 load(struct fixture *f, char *msg, size_t len)
 {
@@ -79,7 +79,7 @@ load(struct fixture *f, char *msg, size_t len)
 	cr_assert(train_settings_model_cfg(&f->s, &mc) == 0 && model_init(&M, &mc) == 0);
 	real *best = malloc((size_t)M.n * sizeof *best);
 	msg[0] = '\0';
-	int rc = checkpoint_load(&M, best, &st, &f->r, "ck.gs", msg, len);
+	int rc = modelio_checkpoint_load(&M, best, &st, &f->r, "ck.gs", msg, len);
 	if (rc == 0) {
 		cr_assert(memcmp(M.p, f->M.p, (size_t)M.n * sizeof *M.p) == 0);
 		cr_assert(memcmp(best, f->best, (size_t)M.n * sizeof *best) == 0);
@@ -224,7 +224,7 @@ Test(modelio, non_finite_model_not_written, .exit_code = 1)
 	struct fixture f;
 	make(&f);
 	f.M.p[3] = NAN;
-	model_record(&f.r, MODEL_NAME, &f.s, &f.M, f.M.p, NULL, 1, 1);
+	modelio_record(&f.r, MODEL_NAME, &f.s, &f.M, f.M.p, NULL, 1, 1);
 	cr_assert_fail("a model holding NaN was written");
 }
 
@@ -233,11 +233,11 @@ Test(modelio, non_finite_checkpoint_not_written, .exit_code = 1)
 	struct fixture f;
 	make(&f);
 	f.M.v[2] = INFINITY;
-	checkpoint_record(&f.r, &f.s, &f.M, f.best, &f.st);
+	modelio_checkpoint_record(&f.r, &f.s, &f.M, f.best, &f.st);
 	cr_assert_fail("a checkpoint holding inf was written");
 }
 
-/* ---- model_record_find(): the one loop that finds a model record ---- */
+/* ---- modelio_find(): the one loop that finds a model record ---- */
 
 /* A stream file of a graph, model records "a" (config "1"), "b" ("2") and
  * "a" ("3"), and a label (records 1 to 5); its path (static storage). */
@@ -280,7 +280,7 @@ find(const char *path, struct model_find *f, char *cfg, char *msg)
 
 	gs_reader_init(&rd, 1, files);
 	gs_rec_init(&out);
-	k = model_record_find(&rd, f, &out, msg, 512);
+	k = modelio_find(&rd, f, &out, msg, 512);
 	strcpy(cfg, k > 0 ? out.config : "");
 	gs_rec_free(&out);
 	gs_reader_free(&rd);

@@ -24,7 +24,7 @@
 #include "modelio.h"
 #include "nn.h"
 #include "rng.h"
-#include "settings.h"
+#include "train_settings.h"
 
 #ifndef NN_DOUBLE
 #error "test_nn.c must be compiled with -DNN_DOUBLE"
@@ -841,7 +841,7 @@ Test(nn, adam_first_step_moves_by_lr, .init = setup, .fini = teardown)
 static struct lgraph *
 tiny_graph(int64_t id, int32_t n, int K)
 {
-	struct lgraph *lg = lgraph_new(id);
+	struct lgraph *lg = batch_lgraph_new(id);
 	int32_t u[256], v[256];
 	int64_t m = 0;
 	lg->K = K;
@@ -964,8 +964,8 @@ check_model_f(int tasks, int layers, int nfeat)
 	free(g);
 	mws_free(w);
 	batch_free(&b);
-	lgraph_free(gs[0]);
-	lgraph_free(gs[1]);
+	batch_lgraph_free(gs[0]);
+	batch_lgraph_free(gs[1]);
 	model_free(&M);
 }
 
@@ -1080,7 +1080,7 @@ check_model_obj(const char *tasks, int layers)
 	mws_free(w);
 	batch_free(&b);
 	for (int k = 0; k < 3; k++)
-		lgraph_free(gs[k]);
+		batch_lgraph_free(gs[k]);
 	model_free(&M);
 }
 
@@ -1164,8 +1164,8 @@ Test(model, batch_is_the_concatenation, .init = setup, .fini = teardown)
 		  memcmp(b2.pv, b.pv, (size_t)b.P * 4) != 0);
 	batch_free(&b);
 	batch_free(&b2);
-	lgraph_free(gs[0]);
-	lgraph_free(gs[1]);
+	batch_lgraph_free(gs[0]);
+	batch_lgraph_free(gs[1]);
 }
 
 /* batch_pair_counts() counts the labels batch_build() gives, whatever
@@ -1212,7 +1212,7 @@ Test(model, pair_counts_are_the_batch_labels, .init = setup, .fini = teardown)
 	model_free(&M);
 	batch_free(&b);
 	for (int i = 0; i < 3; i++)
-		lgraph_free(gs[i]);
+		batch_lgraph_free(gs[i]);
 }
 
 Test(model, record_round_trip, .init = setup, .fini = teardown)
@@ -1235,8 +1235,8 @@ Test(model, record_round_trip, .init = setup, .fini = teardown)
 	model_init_params(&M, R);
 	char *cfg = cfg_dump(keys, train_schema(&s, keys));
 	gs_rec_init(&r);
-	model_to_record(&r, &M, M.p, "gcn-pretrain", cfg, 0);
-	cr_assert(model_from_record(&M2, &s2, &r, "rec", msg, sizeof msg) == 0, "%s", msg);
+	modelio_to_record(&r, &M, M.p, "gcn-pretrain", cfg, 0);
+	cr_assert(modelio_from_record(&M2, &s2, &r, "rec", msg, sizeof msg) == 0, "%s", msg);
 	cr_expect(M2.n == M.n && M2.cfg.d == 6 && M2.cfg.layers == 2 &&
 		  M2.cfg.tasks == ((1 << TASK_REC) | (1 << TASK_CLUSTER)));
 	for (int64_t i = 0; i < M.n; i++)
@@ -1245,7 +1245,7 @@ Test(model, record_round_trip, .init = setup, .fini = teardown)
 	train_settings_free(&s2);
 	/* a missing tensor is named */
 	r.params[3].name[0] = 'X';
-	cr_expect(model_from_record(&M2, &s2, &r, "rec", msg, sizeof msg) == -1);
+	cr_expect(modelio_from_record(&M2, &s2, &r, "rec", msg, sizeof msg) == -1);
 	cr_expect(strstr(msg, "is missing") != NULL, "%s", msg);
 	train_settings_free(&s2);
 	gs_rec_free(&r);
@@ -1286,8 +1286,8 @@ static void
 tiny_free(model *M, batch *b, struct lgraph **gs)
 {
 	batch_free(b);
-	lgraph_free(gs[0]);
-	lgraph_free(gs[1]);
+	batch_lgraph_free(gs[0]);
+	batch_lgraph_free(gs[1]);
 	model_free(M);
 }
 
@@ -1358,8 +1358,8 @@ check_encoder(int from, int embed)
 	free(c.idx);
 	mws_free(w);
 	batch_free(&b);
-	lgraph_free(gs[0]);
-	lgraph_free(gs[1]);
+	batch_lgraph_free(gs[0]);
+	batch_lgraph_free(gs[1]);
 	model_free(&M);
 }
 
@@ -1400,8 +1400,8 @@ Test(model, encoder_forward_only_is_the_training_forward, .init = setup, .fini =
 	mws_free(w1);
 	mws_free(w2);
 	batch_free(&b);
-	lgraph_free(gs[0]);
-	lgraph_free(gs[1]);
+	batch_lgraph_free(gs[0]);
+	batch_lgraph_free(gs[1]);
 	model_free(&M);
 }
 

@@ -244,7 +244,7 @@ Test(split, links_parts_are_disjoint_and_the_training_graph_lacks_the_held_out)
 	gsl_rng *r = rng_new(7, 0);
 
 	ring_graph(&g, 50); /* 100 edges: 10 test, 5 validation, 85 training */
-	link_split_init(&s);
+	split_links_init(&s);
 	cr_assert_eq(split_links(&s, &g, 0.05, 0.1, r, msg, sizeof msg), 0, "%s", msg);
 	cr_assert(s.m == 100 && s.n[0] == 85 && s.n[1] == 5 && s.n[2] == 10);
 	int64_t cnt[3] = { 0 };
@@ -267,7 +267,7 @@ Test(split, links_parts_are_disjoint_and_the_training_graph_lacks_the_held_out)
 			cr_assert(s.nu[i] != s.nu[j] || s.nv[i] != s.nv[j]);
 	}
 	graph_free(&t);
-	link_split_free(&s);
+	split_links_free(&s);
 	graph_free(&g);
 	gsl_rng_free(r);
 }
@@ -280,8 +280,8 @@ Test(split, links_are_reproducible_and_follow_the_seed)
 	gsl_rng *r1 = rng_new(3, 1), *r2 = rng_new(3, 1), *r3 = rng_new(3, 2);
 
 	ring_graph(&g, 40);
-	link_split_init(&a);
-	link_split_init(&b);
+	split_links_init(&a);
+	split_links_init(&b);
 	cr_assert_eq(split_links(&a, &g, 0.1, 0.2, r1, msg, sizeof msg), 0);
 	cr_assert_eq(split_links(&b, &g, 0.1, 0.2, r2, msg, sizeof msg), 0);
 	cr_assert(memcmp(a.part, b.part, (size_t)a.m) == 0);
@@ -289,8 +289,8 @@ Test(split, links_are_reproducible_and_follow_the_seed)
 	cr_assert(memcmp(a.nv, b.nv, (size_t)a.m * sizeof *a.nv) == 0);
 	cr_assert_eq(split_links(&b, &g, 0.1, 0.2, r3, msg, sizeof msg), 0);
 	cr_assert(memcmp(a.part, b.part, (size_t)a.m) != 0, "another run, another split");
-	link_split_free(&a);
-	link_split_free(&b);
+	split_links_free(&a);
+	split_links_free(&b);
 	graph_free(&g);
 	gsl_rng_free(r1);
 	gsl_rng_free(r2);
@@ -309,12 +309,12 @@ Test(split, links_refuse_too_few_edges_or_non_edges)
 	cr_assert_eq(split_link_sizes(20, 0.05, 0.1, n), 0);
 	cr_assert(n[0] == 17 && n[1] == 1 && n[2] == 2);
 	ring_graph(&g, 8); /* 16 edges of 28 pairs: 12 non-edges, 16 wanted */
-	link_split_init(&s);
+	split_links_init(&s);
 	cr_assert_eq(split_links(&s, &g, 0.2, 0.2, r, msg, sizeof msg), -1);
 	cr_assert(strstr(msg, "only 12 non-edges"), "%s", msg);
 	cr_assert_eq(split_links(&s, &g, 0.01, 0.02, r, msg, sizeof msg), -1);
 	cr_assert(strstr(msg, "too few"), "%s", msg);
-	link_split_free(&s);
+	split_links_free(&s);
 	graph_free(&g);
 	gsl_rng_free(r);
 }

@@ -777,7 +777,7 @@ Test(stream, concatenation_at_read_boundary)
 
 #include <dirent.h>
 
-#include "settings.h"
+#include "train_settings.h"
 
 /* Every file of a regress directory, sorted; returns the count. */
 static int

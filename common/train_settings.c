@@ -1,6 +1,6 @@
 /*
- * settings.c - gcn-train's settings, their config schema and the model
- * and batch options they give (see settings.h).
+ * train_settings.c - gcn-train's settings, their config schema and the
+ * model and batch options they give (see train_settings.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 #include "err.h"
 #include "featcmd.h"
 #include "gemm.h"
-#include "settings.h"
+#include "train_settings.h"
 
 void
 train_settings_default(struct train_settings *s)
@@ -213,40 +213,4 @@ train_settings_precision(struct train_settings *s, int *unavailable, char *why, 
 	free(s->precision);
 	s->precision = xstrdup(gemm_precision_name(p));
 	return 0;
-}
-
-char **
-argv_with_precision(int argc, char **argv, int optind, const char *prec, int *nargc, int *noptind)
-{
-	char **v = xmallocarray((size_t)argc + 3, sizeof *v);
-	int n = 0, at = optind;
-
-	/* getopt has put the options before optind (and a "--" last) */
-	if (at > 1 && at <= argc && strcmp(argv[at - 1], "--") == 0)
-		at--;
-	for (int i = 0; i < argc; i++) {
-		if (i == optind)
-			*noptind = n + (at == optind ? 2 : 0);
-		if (i == at) {
-			v[n++] = "--precision";
-			v[n++] = (char *)prec;
-		}
-		/* --precision X, --precision=X and their abbreviations (--prec) */
-		size_t len = i > 0 && i < at ? strcspn(argv[i], "=") : 0;
-		if (len >= 5 && len <= 11 && strncmp(argv[i], "--precision", len) == 0) {
-			if (argv[i][len] != '=')
-				i++; /* and its value */
-			continue;
-		}
-		v[n++] = argv[i];
-	}
-	if (at >= argc) {
-		v[n++] = "--precision";
-		v[n++] = (char *)prec;
-	}
-	if (optind >= argc)
-		*noptind = n;
-	v[n] = NULL;
-	*nargc = n;
-	return v;
 }

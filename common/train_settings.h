@@ -1,13 +1,13 @@
 /*
- * settings.h - gcn-train's settings: the config file's schema (the paper's
- * values by default), kept as YAML text in every model record, and the
- * model and batch options they give.
+ * train_settings.h - gcn-train's settings: the config file's schema (the
+ * paper's values by default), kept as YAML text in every model record,
+ * and the model and batch options they give.
  *
  * Ownership: a train_settings owns its tasks string (allocated by
  * train_settings_default() and the config loader); the caller frees it.
  */
-#ifndef GNN_SETTINGS_H
-#define GNN_SETTINGS_H
+#ifndef GNN_TRAIN_SETTINGS_H
+#define GNN_TRAIN_SETTINGS_H
 
 #include <stddef.h>
 
@@ -76,16 +76,6 @@ int train_settings_features_check(const struct train_settings *s, char *msg, siz
  * available here (a runtime error: see *unavailable).
  */
 int train_settings_precision(struct train_settings *s, int *unavailable, char *why, size_t whylen);
-
-/*
- * The command line argv (argc words, getopt's operands from optind on)
- * with the precision chosen in place of any --precision given, for the
- * pg record: "--precision bf16" before the operands, which start at
- * *noptind.  A new array of *nargc words (the words themselves are
- * argv's or static); free() it.
- */
-char **argv_with_precision(int argc, char **argv, int optind, const char *prec, int *nargc,
-			   int *noptind);
 
 /* The batch part of s. */
 void train_settings_batch_opts(const struct train_settings *s, struct batch_opts *bo);
