@@ -110,14 +110,16 @@ choose_stage(struct embed_run *er, const struct filter_graph *fg, int has_feat, 
 
 /* ---- the encoder's buffers, sized once a graph ---- */
 
-/* *p holds at least want elements of size sz (its contents not kept). */
+/* *p holds at least want elements of size sz (its contents not kept);
+ * an allocation adds one to *grows. */
 static void *
-grow(void *p, size_t *cap, size_t want, size_t sz)
+grow(void *p, size_t *cap, size_t want, size_t sz, size_t *grows)
 {
 	if (want <= *cap && p)
 		return p;
 	free(p);
 	*cap = want;
+	++*grows;
 	return xmallocarray(want ? want : 1, sz);
 }
 
@@ -128,18 +130,21 @@ size_for(struct embed_run *er, int64_t N, int bf)
 	int64_t d = er->pt.M.cfg.d;
 	size_t nd = (size_t)(N * d);
 
-	er->T = grow(er->T, &er->cap_T, nd, sizeof *er->T);
+	er->T = grow(er->T, &er->cap_T, nd, sizeof *er->T, &er->grows);
 	if (!bf)
-		er->T2 = grow(er->T2, &er->cap_T2, nd, sizeof *er->T2);
+		er->T2 = grow(er->T2, &er->cap_T2, nd, sizeof *er->T2, &er->grows);
 	else
-		er->Tb = grow(er->Tb, &er->cap_Tb, nd, sizeof *er->Tb);
+		er->Tb = grow(er->Tb, &er->cap_Tb, nd, sizeof *er->Tb, &er->grows);
 	if (er->o->kind == EMB_MIX)
-		er->mix = grow(er->mix, &er->cap_mix, nd, sizeof *er->mix);
-	if (!er->istd) /* the model's sizes */
+		er->mix = grow(er->mix, &er->cap_mix, nd, sizeof *er->mix, &er->grows);
+	if (!er->istd) { /* the model's sizes */
 		er->istd = xmallocarray((size_t)d, sizeof *er->istd);
+		er->grows++;
+	}
 	if (bf && !er->H) {
 		er->H = xmallocarray((size_t)(EMBED_RUN_ROWS * d), sizeof *er->H);
 		er->Wb = xmallocarray((size_t)(d * d), sizeof *er->Wb);
+		er->grows += 2;
 	}
 }
 

@@ -86,6 +86,7 @@ struct embed_run {
 	uint16_t *Wb; /* (d x d) bf16 path: a weight rounded */
 	real *istd;   /* (d) the normalisation's inverse deviations */
 	size_t cap_T, cap_T2, cap_Tb, cap_mix; /* values allocated at each */
+	size_t grows;			       /* allocations of these buffers, for the tests */
 };
 
 /* The run of o (whose model is loaded, --no-pretrain's values drawn),

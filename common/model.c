@@ -333,6 +333,7 @@ model_adam(model *M, double lr)
 struct buf {
 	real *p;
 	size_t cap;
+	size_t grows; /* allocations made (need()), for mws_allocs() */
 };
 
 struct mws {
@@ -355,7 +356,9 @@ struct mws {
 	 * when model_encode_from() was given it, or NULL */
 	const real *hin;
 	int hin_from;
-	const real *X; /* the encoder's input: the batch's, or Xm */
+	const real *X;	   /* the encoder's input: the batch's, or Xm */
+	size_t loop_grows; /* allocations of the last encoder_fwd() after
+			    * encoder_reserve(): 0 (mws_allocs()) */
 };
 
 mws *
@@ -394,6 +397,26 @@ mws_bytes(const mws *w)
 	return s;
 }
 
+/* Allocations the buffers of w have made. */
+static size_t
+grows_of(const mws *w)
+{
+	int nb;
+	size_t n = 0;
+	const struct buf *b = mws_all((mws *)w, &nb);
+	for (int i = 0; i < nb; i++)
+		n += b[i].grows;
+	return n;
+}
+
+size_t
+mws_allocs(const mws *w, size_t *in_blocks)
+{
+	if (in_blocks)
+		*in_blocks = w->loop_grows;
+	return grows_of(w);
+}
+
 /* Workspace buffers grow to what the batch needs plus 1/16: batches
  * differ a little step to step, and a 1.5x growth would waste far more. */
 static real *
@@ -405,6 +428,7 @@ need(struct buf *b, int64_t n)
 		free(b->p); /* contents need not survive */
 		b->p = xmallocarray(c, sizeof(real));
 		b->cap = c;
+		b->grows++;
 	}
 	return b->p;
 }
@@ -451,7 +475,8 @@ rup(int64_t n)
 	return (n + 15) & ~(int64_t)15;
 }
 
-/* Encoder forward: H[0..L] (and what the backward pass needs). */
+/* ---- the encoder's blocks, forward and backward ---- */
+
 /* H0 = tanh(X E + e): not kept, recomputed by the backward pass (it is
  * an N x 4 by 4 x d product) to save an N x d buffer. */
 static void
@@ -469,19 +494,19 @@ embed_fwd(model *M, const batch *b, const real *X, real *H0)
 #define EMBED_ROWS 4096 /* rows of H0 a chunk of embed_fwd_bf16() */
 
 /* H0 = tanh(X E + e) straight into bf16 (H0b, N x d), EMBED_ROWS rows at
- * a time through an fp32 chunk in w: no N x d fp32 H0 in the forward
- * pass of the bf16 encoder.  The same values as embed_fwd() rounded. */
+ * a time through the fp32 chunk tmp (min(N, EMBED_ROWS) x d): no N x d
+ * fp32 H0 in the forward pass of the bf16 encoder.  The same values as
+ * embed_fwd() rounded. */
 static void
-embed_fwd_bf16(model *M, const batch *b, mws *w, uint16_t *H0b)
+embed_fwd_bf16(model *M, const batch *b, const real *X, uint16_t *H0b, real *tmp)
 {
 	int64_t N = b->N, d = M->cfg.d, F = M->cfg.nfeat;
-	real *tmp = need(&w->Ec, (N < EMBED_ROWS ? N : EMBED_ROWS) * d);
 
 	if (b->F != M->cfg.nfeat)
 		die("internal error: a batch of %d features for a model of %d", b->F, M->cfg.nfeat);
 	for (int64_t r0 = 0; r0 < N; r0 += EMBED_ROWS) {
 		int64_t n = N - r0 < EMBED_ROWS ? N - r0 : EMBED_ROWS;
-		lin_fwd(tmp, w->X + r0 * F, M->P.E, M->P.Eb, n, F, d);
+		lin_fwd(tmp, X + r0 * F, M->P.E, M->P.Eb, n, F, d);
 		tanh_fwd(tmp, tmp, n * d);
 		gemm_to_bf16(H0b + r0 * d, tmp, n * d);
 	}
@@ -489,124 +514,59 @@ embed_fwd_bf16(model *M, const batch *b, mws *w, uint16_t *H0b)
 #endif
 
 /*
- * Encoder forward: H[1..L] into w.  With keep, each block's A1, XH and
- * istd are kept for the backward pass; without (model_encode_fwd), the
- * outputs alone stay: in fp32 a block's A1 goes into its output's buffer
- * and XH into T2, so the pass needs the L outputs and T1, T2 (5 n d
- * floats for 3 blocks, against 7 with buffers of their own).
- * With Hgiven, the blocks from `from` up run on it as block from's input
- * (model_encode_from); without, everything runs from X (from is 0).
+ * Block l forward in fp32: Ho = relu(Â norm(relu(Hin W1) W2)) (N x d),
+ * keeping A1 = relu(Hin W1) and the normalised values XH (N x d) and
+ * istd (G x d) for the backward pass; T1 (N x d) scratch.  Forward only
+ * (model_encode_fwd), A1 may be Ho (the sparse product fills it last) and
+ * XH any N x d array but T1, Hin too (read by the first product already).
+ * Time complexity: O(N d^2 + nnz(Â) d).
  */
 static void
-encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep, int from,
-	    const real *Hgiven)
+block_fwd(real *Ho, real *A1, real *XH, real *istd, const real *Hin, const model *M, int l,
+	  const batch *b, real *T1)
 {
-	const struct model_cfg *c = &M->cfg;
-	int64_t N = b->N, d = c->d;
-	struct mview *P = &M->P;
-	int hb = 0; /* the next block's input is in Xb in bf16 already */
-	(void)hb;   /* (not with NN_DOUBLE) */
-	w->hin = Hgiven;
-	w->hin_from = from;
-	if (!Hgiven) {
-#ifndef NN_DOUBLE
-		if (model_encoder_bf16(b->N, d)) { /* H0 in bf16, the first block's operand */
-			embed_fwd_bf16(M, b, w, needb(&w->Xb, N * d));
-			hb = 1;
-		} else
-#endif
-			embed_fwd(M, b, w->X, T2);
-	}
-	for (int l = from; l < c->layers; l++) {
-		int k = keep ? l : 0;
-		const real *Hin = l > from ? w->H[l].p : Hgiven ? Hgiven : T2;
-		real *is = need(&w->istd[k], (int64_t)b->G * d), *Ho = need(&w->H[l + 1], N * d);
-		int bf = 0;
-#ifndef NN_DOUBLE
-		if ((bf = model_encoder_bf16(b->N, d))) {
-			/* A1 = relu(H W1) straight into bf16 (relu in the
-			 * product's epilogue), the operand of T1 = A1 W2 and
-			 * kept for the backward pass: no fp32 A1, no relu pass,
-			 * no conversion of A1 */
-			uint16_t *Hb = needb(&w->Xb, N * d), *A1b = needb(&w->A1b[k], N * d),
-				 *Wb = needb(&w->Wb, d * d);
-			if (!hb) /* else H0, or the last block's output, is in Xb */
-				gemm_to_bf16(Hb, Hin, N * d);
-			gemm_to_bf16(Wb, P->W1[l], d * d);
-			gemm_bf16(0, 0, N, d, d, 1, Hb, d, Wb, d, 0, A1b, d,
-				  GEMM_OUT_BF16 | GEMM_RELU);
-			gemm_to_bf16(Wb, P->W2[l], d * d);
-			gemm_bf16(0, 0, N, d, d, 1, A1b, d, Wb, d, 0, T1, d, 0);
-		} else
-#endif
-		{
-			/* forward only (!keep): A1 in the output's buffer,
-			 * which the sparse product fills last */
-			real *A1 = keep ? need(&w->A1[k], N * d) : Ho;
-			lin_fwd(A1, Hin, P->W1[l], NULL, N, d, d);
-			relu_fwd(A1, A1, N * d);
-			lin_fwd(T1, A1, P->W2[l], NULL, N, d, d);
-		}
-		/* the normalised values kept for the backward pass: in bf16
-		 * with the bf16 products */
-		if (bf) { /* and its output, the operand of Â, in bf16 */
-			/* training (keep, which needs Yb for the backward pass
-			 * anyway): the output in Yb, so that the sparse product
-			 * can write the block's output rounded into Xb, the next
-			 * block's operand; forward only: no Yb, and the next
-			 * block rounds its input itself */
-			hb = keep && l + 1 < c->layers;
-			uint16_t *Gb = needb(hb ? &w->Yb : &w->Xb, N * d);
-			gnorm_fwd_xb(Gb, needb(&w->XH[k], N * d), is, T1, P->gam[l], P->bet[l],
-				     b->off, b->G, d, (real)c->bn_eps);
-			csr_spmm_xb(Ho, hb ? needb(&w->Xb, N * d) : NULL, b->rp, b->ci, b->av, Gb,
-				    N, d, 1); /* relu(Â T1) */
-			continue;
-		}
-		/* forward only: the normalised values, which no backward
-		 * pass needs, in T2 (H0's, read already by the first product) */
-		gnorm_fwd(T1, keep ? need(&w->XH[k], N * d) : T2, is, T1, P->gam[l], P->bet[l],
-			  b->off, b->G, d, (real)c->bn_eps);
-		csr_spmm(Ho, b->rp, b->ci, b->av, T1, N, d, 1); /* relu(Â T1) */
-	}
-}
-
-/* dH (gradient of H[l+1]) += the mixing contribution of every source. */
-static void
-mix_input_grads(const model *M, const struct mix_src *src, int nsrc, real *dH, int l)
-{
-	for (int i = 0; i < nsrc; i++)
-		mix_bwd_input(dH, src[i].dF, src[i].alpha, src[i].psi, src[i].idx, l, M->cfg.layers,
-			      src[i].R, M->cfg.d, src[i].unique);
-}
-
-/* The pre-training tasks' mixing gradients as sources. */
-static int
-task_sources(const model *M, const batch *b, const mws *w, struct mix_src *src)
-{
-	const struct model_cfg *c = &M->cfg;
 	const struct mview *P = &M->P;
-	int n = 0;
-#define SRC(t, F, ix, r, u) \
-	src[n++] = (struct mix_src) \
-	{ \
-		P->alpha[t], P->psi[t], (F), (ix), (r), (u) \
-	}
-	if (c->tasks & 1 << TASK_REC) {
-		SRC(TASK_REC, w->dFu.p, b->pu, b->P, 0);
-		SRC(TASK_REC, w->dFv.p, b->pv, b->P, 0);
-	}
-	if (c->tasks & 1 << TASK_RANK)
-		SRC(TASK_RANK, w->dFU.p, b->uidx, b->U, 1);
-	if (c->tasks & 1 << TASK_CLUSTER) {
-		SRC(TASK_CLUSTER, w->dFs.p, b->sidx, b->Ns, 1);
-		SRC(TASK_CLUSTER, w->dFq.p, b->qidx, b->Q, 1);
-	}
-#undef SRC
-	return n;
+	int64_t N = b->N, d = M->cfg.d;
+
+	lin_fwd(A1, Hin, P->W1[l], NULL, N, d, d);
+	relu_fwd(A1, A1, N * d);
+	lin_fwd(T1, A1, P->W2[l], NULL, N, d, d);
+	gnorm_fwd(T1, XH, istd, T1, P->gam[l], P->bet[l], b->off, b->G, d, (real)M->cfg.bn_eps);
+	csr_spmm(Ho, b->rp, b->ci, b->av, T1, N, d, 1); /* relu(Â T1) */
 }
 
 #ifndef NN_DOUBLE
+/*
+ * Block l forward with the products in bf16: A1 = relu(H W1) straight
+ * into bf16 (A1b, relu in the product's epilogue: no fp32 A1, no relu
+ * pass, no conversion), the operand of T1 = A1 W2 and kept for the
+ * backward pass; the normalised values kept in bf16 (XHb; istd, G x d,
+ * in fp32), and the normalised output, Â's operand, in bf16 into Gb;
+ * Ho = relu(Â Gb) in fp32 and, when Hob is not NULL, rounded into Hob
+ * too (the next block's operand, made while the row is in cache).  The
+ * block's input is Hin rounded into Hb, or, Hin NULL, in Hb already (H0,
+ * or the last block's output rounded).  Gb may be Hb (read by then), Hob
+ * may be Hb when Gb is not; Gb, Wb (d x d bf16) and T1 (N x d) scratch.
+ * Time complexity: O(N d^2 + nnz(Â) d).
+ */
+static void
+block_fwd_bf16(real *Ho, uint16_t *Hob, uint16_t *A1b, uint16_t *XHb, real *istd, const real *Hin,
+	       uint16_t *Hb, const model *M, int l, const batch *b, uint16_t *Gb, uint16_t *Wb,
+	       real *T1)
+{
+	const struct mview *P = &M->P;
+	int64_t N = b->N, d = M->cfg.d;
+
+	if (Hin)
+		gemm_to_bf16(Hb, Hin, N * d);
+	gemm_to_bf16(Wb, P->W1[l], d * d);
+	gemm_bf16(0, 0, N, d, d, 1, Hb, d, Wb, d, 0, A1b, d, GEMM_OUT_BF16 | GEMM_RELU);
+	gemm_to_bf16(Wb, P->W2[l], d * d);
+	gemm_bf16(0, 0, N, d, d, 1, A1b, d, Wb, d, 0, T1, d, 0);
+	gnorm_fwd_xb(Gb, XHb, istd, T1, P->gam[l], P->bet[l], b->off, b->G, d, (real)M->cfg.bn_eps);
+	csr_spmm_xb(Ho, Hob, b->rp, b->ci, b->av, Gb, N, d, 1); /* relu(Â T1) */
+}
+
 /*
  * Block l's products backward in bf16, from dT in Yb (the gradient of
  * relu(H W1) W2, rounded to bf16 by the normalisation's backward pass
@@ -649,6 +609,143 @@ block_bwd_bf16(model *M, const batch *b, mws *w, int l, const real *Hin, real *T
 	return Hin;
 }
 #endif
+
+/* ---- the encoder ---- */
+
+/*
+ * Every buffer of the encoder's forward pass over b, sized before its
+ * first block (as head.c's hbuf_init() sizes the head's), so that the
+ * blocks allocate nothing: the outputs H[from+1..L] and the
+ * normalisation's istd, per block with keep (the backward pass's caches)
+ * or one for all blocks without; in fp32 with keep, each block's A1 and
+ * XH (without, they go into its output's buffer and T2); in bf16 each
+ * block's A1b and XH in bf16 (one for all without keep), the operand Xb,
+ * Yb (keep, for a block that hands its output to the next in bf16), the
+ * weight Wb, and H0's chunk Ec when the pass makes H0 (embed).  need()
+ * grows a buffer only past its size: a batch of the same shape or a
+ * smaller one allocates nothing, a larger one grows here, once.
+ * Time complexity: O(L) and the allocations'.
+ */
+static void
+encoder_reserve(mws *w, const model *M, const batch *b, int keep, int from, int embed, int bf)
+{
+	int64_t N = b->N, d = M->cfg.d, nd = N * d;
+	int L = M->cfg.layers;
+
+#ifndef NN_DOUBLE
+	if (bf && embed)
+		need(&w->Ec, (N < EMBED_ROWS ? N : EMBED_ROWS) * d);
+#else
+	(void)embed;
+#endif
+	if (bf) {
+		needb(&w->Xb, nd);
+		needb(&w->Wb, d * d);
+		if (keep && from < L - 1)
+			needb(&w->Yb, nd);
+	}
+	for (int l = from; l < L; l++) {
+		int k = keep ? l : 0;
+		need(&w->H[l + 1], nd);
+		need(&w->istd[k], (int64_t)b->G * d);
+		if (bf) {
+			needb(&w->A1b[k], nd);
+			needb(&w->XH[k], nd);
+		} else if (keep) {
+			need(&w->A1[k], nd);
+			need(&w->XH[k], nd);
+		}
+	}
+}
+
+/*
+ * Encoder forward: H[from+1..L] into w, its buffers sized first
+ * (encoder_reserve()), then H0 and a block_fwd() (or block_fwd_bf16())
+ * a block, which allocate nothing.  With keep, each block's A1, XH and
+ * istd are kept for the backward pass; without (model_encode_fwd), the
+ * outputs alone stay: in fp32 a block's A1 goes into its output's buffer
+ * and XH into T2, so the pass needs the L outputs and T1, T2 (5 n d
+ * floats for 3 blocks, against 7 with buffers of their own).  In bf16
+ * with keep, a block's output is rounded into Xb as it is made (its
+ * normalised output in Yb), the next block's operand; without, each block
+ * rounds its input itself (no Yb).  With Hgiven, the blocks from `from`
+ * up run on it as block from's input (model_encode_from); without,
+ * everything runs from X (from is 0).
+ */
+static void
+encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep, int from,
+	    const real *Hgiven)
+{
+	int L = M->cfg.layers, bf = model_encoder_bf16(b->N, M->cfg.d);
+
+	encoder_reserve(w, M, b, keep, from, !Hgiven, bf);
+	size_t grown = grows_of(w);
+	w->hin = Hgiven;
+	w->hin_from = from;
+#ifndef NN_DOUBLE
+	uint16_t *Xb = (uint16_t *)w->Xb.p, *Yb = (uint16_t *)w->Yb.p;
+	int hb = 0; /* the next block's input is in Xb in bf16 already */
+	if (!Hgiven && bf) {
+		embed_fwd_bf16(M, b, w->X, Xb, w->Ec.p); /* the first block's operand */
+		hb = 1;
+	}
+#endif
+	if (!Hgiven && !bf)
+		embed_fwd(M, b, w->X, T2);
+	for (int l = from; l < L; l++) {
+		int k = keep ? l : 0;
+		const real *Hin = l > from ? w->H[l].p : Hgiven ? Hgiven : T2;
+		real *Ho = w->H[l + 1].p;
+#ifndef NN_DOUBLE
+		if (bf) {
+			int next = keep && l + 1 < L; /* the output to Xb as made */
+			block_fwd_bf16(Ho, next ? Xb : NULL, (uint16_t *)w->A1b[k].p,
+				       (uint16_t *)w->XH[k].p, w->istd[k].p, hb ? NULL : Hin, Xb, M,
+				       l, b, next ? Yb : Xb, (uint16_t *)w->Wb.p, T1);
+			hb = next;
+			continue;
+		}
+#endif
+		block_fwd(Ho, keep ? w->A1[k].p : Ho, keep ? w->XH[k].p : T2, w->istd[k].p, Hin, M,
+			  l, b, T1);
+	}
+	w->loop_grows = grows_of(w) - grown;
+}
+
+/* dH (gradient of H[l+1]) += the mixing contribution of every source. */
+static void
+mix_input_grads(const model *M, const struct mix_src *src, int nsrc, real *dH, int l)
+{
+	for (int i = 0; i < nsrc; i++)
+		mix_bwd_input(dH, src[i].dF, src[i].alpha, src[i].psi, src[i].idx, l, M->cfg.layers,
+			      src[i].R, M->cfg.d, src[i].unique);
+}
+
+/* The pre-training tasks' mixing gradients as sources. */
+static int
+task_sources(const model *M, const batch *b, const mws *w, struct mix_src *src)
+{
+	const struct model_cfg *c = &M->cfg;
+	const struct mview *P = &M->P;
+	int n = 0;
+#define SRC(t, F, ix, r, u) \
+	src[n++] = (struct mix_src) \
+	{ \
+		P->alpha[t], P->psi[t], (F), (ix), (r), (u) \
+	}
+	if (c->tasks & 1 << TASK_REC) {
+		SRC(TASK_REC, w->dFu.p, b->pu, b->P, 0);
+		SRC(TASK_REC, w->dFv.p, b->pv, b->P, 0);
+	}
+	if (c->tasks & 1 << TASK_RANK)
+		SRC(TASK_RANK, w->dFU.p, b->uidx, b->U, 1);
+	if (c->tasks & 1 << TASK_CLUSTER) {
+		SRC(TASK_CLUSTER, w->dFs.p, b->sidx, b->Ns, 1);
+		SRC(TASK_CLUSTER, w->dFq.p, b->qidx, b->Q, 1);
+	}
+#undef SRC
+	return n;
+}
 
 /*
  * Backward pass of the encoder from the mixing gradients: parameter
@@ -1068,16 +1165,6 @@ model_encode_fwd(model *M, const batch *b, mws *w, real **Hs)
 	encoder_fwd(M, b, w, arena, arena + nd, 0, 0, NULL);
 	for (int l = 0; l < M->cfg.layers; l++)
 		Hs[l] = w->H[l + 1].p;
-	/* what the forward pass alone needed: given back */
-	free(w->arena.p);
-	w->arena.p = NULL;
-	w->arena.cap = 0;
-	struct buf *fb[] = { &w->A1[0], &w->XH[0], &w->A1b[0], &w->Xb, &w->Wb, &w->Ec };
-	for (size_t i = 0; i < sizeof fb / sizeof fb[0]; i++) {
-		free(fb[i]->p);
-		fb[i]->p = NULL;
-		fb[i]->cap = 0;
-	}
 }
 
 void

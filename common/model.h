@@ -109,12 +109,23 @@ int model_tensor(const model *M, const char *name);
  */
 void model_trained_tensors(const model *M, int from, int embed, uint8_t *trained);
 
-/* Workspace of the forward/backward pass, grown to the batch. */
+/* Workspace of the forward/backward pass, grown to the batch: the
+ * encoder's forward pass sizes its buffers for a batch before the first
+ * block, and its blocks allocate nothing. */
 typedef struct mws mws;
 mws *mws_new(void);
 void mws_free(mws *w);
 /* Bytes the workspace holds now. */
 size_t mws_bytes(const mws *w);
+/*
+ * Allocations the workspace has made since mws_new() (each time a buffer
+ * grows), and, in_blocks not NULL, in *in_blocks those the last forward
+ * pass of the encoder made after it sized its buffers: 0, the blocks
+ * allocate nothing.  A pass of the same kind as the last over a batch of
+ * no more nodes and graphs adds none.  For the tests
+ * (tests/unit/test_model.c).  Time complexity: O(1).
+ */
+size_t mws_allocs(const mws *w, size_t *in_blocks);
 
 /* What a forward pass produced, for losses and validation scores. */
 struct mout {
@@ -171,10 +182,11 @@ int model_encoder_bf16(int64_t N, int64_t d);
 void model_encode(model *M, const batch *b, mws *w, real **Hs);
 /*
  * The same forward pass for inference: no backward caches, one set of
- * scratch buffers for all blocks, given back at the end, so w holds the
- * L outputs and little else (gcn-embed: (L + 4) N d values at the peak,
- * L N d after).  Hs[l] as model_encode(); model_encode_bwd() may not
- * follow.
+ * scratch buffers for all blocks, so w holds the L outputs and two N x d
+ * arrays ((L + 2) N d values; in bf16 the bf16 operands add 1.5 N d),
+ * kept for the next graph, which allocates nothing when it is no larger.
+ * Hs[l] as model_encode(); model_encode_bwd() may not follow.  gcn-embed
+ * runs its own pass, a block at a time (embed_run.h), to these bytes.
  */
 void model_encode_fwd(model *M, const batch *b, mws *w, real **Hs);
 /*

@@ -4,7 +4,8 @@
  * (model_encode_fwd(), whose arrays embed_out_graph() writes): the same
  * bytes for every kind of row, pooled or not, in fp32 and, where the
  * machine has it, bf16, on a graph larger than a row block; and no
- * allocation for a second graph of the same size.
+ * allocation for a second graph of the same size or a smaller one (the
+ * run's own count, embed_run.grows).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,10 +155,21 @@ Test(embed_run, the_bytes_of_the_training_forward)
 
 	gemm_set_precision(GEMM_FP32);
 	every_kind(&er, &o, &g, "fp32");
-	/* a second graph of the same size allocates no buffer of the pass */
-	real *T = er.T, *T2 = er.T2, *mix = er.mix;
+	/* a second graph of the same size allocates no buffer of the pass,
+	 * and neither does a smaller one */
+	size_t grows = er.grows;
 	same_bytes(&er, &o, &g, EMB_MIX, 0, TASK_REC, NULL, 0, "fp32 rec mix");
-	cr_expect(er.T == T && er.T2 == T2 && er.mix == mix && er.cap_T == (size_t)NN * 64);
+	cr_expect(er.grows == grows && er.cap_T == (size_t)NN * 64,
+		  "the same size: %zu allocations", er.grows - grows);
+	graph small;
+	const graph *sp = &small;
+	random_graph(&small, NN / 3, 4);
+	cr_assert(batch_plain(&er.b, &sp, 1, &fs, NULL, msg, sizeof msg) == 0, "%s", msg);
+	same_bytes(&er, &o, &small, EMB_BLOCKS, 0, 0, NULL, 0, "fp32 blocks, a smaller graph");
+	same_bytes(&er, &o, &small, EMB_MIX, 0, TASK_REC, NULL, 0, "fp32 rec mix, a smaller graph");
+	cr_expect(er.grows == grows, "a smaller graph: %zu allocations", er.grows - grows);
+	graph_free(&small);
+	cr_assert(batch_plain(&er.b, &gp, 1, &fs, NULL, msg, sizeof msg) == 0, "%s", msg);
 	char why[200];
 	if (gemm_choose(GEMM_BF16, why, sizeof why) == GEMM_BF16) {
 		gemm_set_precision(GEMM_BF16);
