@@ -234,6 +234,61 @@ xh_put_row(void *XH, int bf, int64_t i, const real *v, int64_t n)
 		h[c] = gemm_bf16_of((float)v[c]);
 }
 
+/*
+ * The normalisation's passes over one graph (rows r0..r1) and the sparse
+ * product's rows (csr_spmm_rows(), below) are memory-bound loops of element-wise IEEE operations
+ * in double and float; the baseline x86-64 build runs them two doubles
+ * a vector.  They are compiled for AVX-512, AVX2 and the baseline too, and
+ * the CPU picks at load time (target_clones, as rwse.c's kernel): each
+ * sum runs over the rows in the same order in every clone, and -std=c11
+ * leaves floating-point contraction off (no FMA), so every clone gives
+ * the same bits.  The OpenMP loops stay outside them (a clone is a
+ * function of its own, so its loops are not outlined twice).
+ */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define NN_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define NN_CLONES
+#endif
+
+/* One graph's forward normalisation; mu, var: d doubles of scratch. */
+NN_CLONES static void
+gnorm_fwd_graph(void *Y, void *XH, real *is, const real *X, const real *gamma, const real *beta,
+		int64_t r0, int64_t r1, int64_t d, real eps, int bf, double *mu, double *var)
+{
+	int64_t n = r1 - r0;
+	memset(mu, 0, (size_t)d * sizeof *mu);
+	memset(var, 0, (size_t)d * sizeof *var);
+	/* GNCOLS columns at a time, so that the three passes over a
+	 * graph's rows find them in cache; each column's sums run over the
+	 * rows in order, as without blocks */
+	for (int64_t c0 = 0; c0 < d; c0 += GNCOLS) {
+		int64_t c1 = c0 + GNCOLS < d ? c0 + GNCOLS : d;
+		for (int64_t r = r0; r < r1; r++)
+			for (int64_t c = c0; c < c1; c++)
+				mu[c] += X[r * d + c];
+		for (int64_t c = c0; c < c1; c++)
+			mu[c] /= (double)n;
+		for (int64_t r = r0; r < r1; r++)
+			for (int64_t c = c0; c < c1; c++) {
+				double t = X[r * d + c] - mu[c];
+				var[c] += t * t;
+			}
+		for (int64_t c = c0; c < c1; c++)
+			is[c] = (real)(1 / sqrt(var[c] / (double)n + eps));
+		for (int64_t r = r0; r < r1; r++) {
+			real xr[GNCOLS], yr[GNCOLS];
+			for (int64_t c = c0; c < c1; c++) {
+				real xh = (real)((X[r * d + c] - mu[c]) * is[c]);
+				xr[c - c0] = xh;
+				yr[c - c0] = gamma[c] * xh + beta[c];
+			}
+			xh_put_row(XH, bf, r * d + c0, xr, c1 - c0);
+			xh_put_row(Y, bf, r * d + c0, yr, c1 - c0);
+		}
+	}
+}
+
 static inline void
 gnorm_fwd_body(void *Y, void *XH, real *istd, const real *X, const real *gamma, const real *beta,
 	       const int64_t *off, int G, int64_t d, real eps, int bf)
@@ -243,42 +298,10 @@ gnorm_fwd_body(void *Y, void *XH, real *istd, const real *X, const real *gamma, 
 		double *mu = xcalloc((size_t)d, sizeof *mu);
 		double *var = xcalloc((size_t)d, sizeof *var);
 #pragma omp for schedule(dynamic, 1)
-		for (int g = 0; g < G; g++) {
-			int64_t r0 = off[g], r1 = off[g + 1], n = r1 - r0;
-			if (n == 0)
-				continue;
-			memset(mu, 0, (size_t)d * sizeof *mu);
-			memset(var, 0, (size_t)d * sizeof *var);
-			real *is = istd + (int64_t)g * d;
-			/* GNCOLS columns at a time, so that the three passes
-			 * over a graph's rows find them in cache; each column's
-			 * sums run over the rows in order, as without blocks */
-			for (int64_t c0 = 0; c0 < d; c0 += GNCOLS) {
-				int64_t c1 = c0 + GNCOLS < d ? c0 + GNCOLS : d;
-				for (int64_t r = r0; r < r1; r++)
-					for (int64_t c = c0; c < c1; c++)
-						mu[c] += X[r * d + c];
-				for (int64_t c = c0; c < c1; c++)
-					mu[c] /= (double)n;
-				for (int64_t r = r0; r < r1; r++)
-					for (int64_t c = c0; c < c1; c++) {
-						double t = X[r * d + c] - mu[c];
-						var[c] += t * t;
-					}
-				for (int64_t c = c0; c < c1; c++)
-					is[c] = (real)(1 / sqrt(var[c] / (double)n + eps));
-				for (int64_t r = r0; r < r1; r++) {
-					real xr[GNCOLS], yr[GNCOLS];
-					for (int64_t c = c0; c < c1; c++) {
-						real xh = (real)((X[r * d + c] - mu[c]) * is[c]);
-						xr[c - c0] = xh;
-						yr[c - c0] = gamma[c] * xh + beta[c];
-					}
-					xh_put_row(XH, bf, r * d + c0, xr, c1 - c0);
-					xh_put_row(Y, bf, r * d + c0, yr, c1 - c0);
-				}
-			}
-		}
+		for (int g = 0; g < G; g++)
+			if (off[g + 1] > off[g])
+				gnorm_fwd_graph(Y, XH, istd + (int64_t)g * d, X, gamma, beta,
+						off[g], off[g + 1], d, eps, bf, mu, var);
 		free(mu);
 		free(var);
 	}
@@ -298,6 +321,36 @@ gnorm_fwd_xb(uint16_t *Y, uint16_t *XH, real *istd, const real *X, const real *g
 	gnorm_fwd_body(Y, XH, istd, X, gamma, beta, off, G, d, eps, 1);
 }
 
+/* One graph's backward normalisation: its sums of dY and dY XH into a
+ * and b (d doubles each, zero), its rows of dX. */
+NN_CLONES static void
+gnorm_bwd_graph(void *dX, double *a, double *b, const real *dY, const void *XH, const real *is,
+		const real *gamma, int64_t r0, int64_t r1, int64_t d, int bf)
+{
+	int64_t n = r1 - r0;
+	for (int64_t c0 = 0; c0 < d; c0 += GNCOLS) { /* as gnorm_fwd_graph */
+		int64_t c1 = c0 + GNCOLS < d ? c0 + GNCOLS : d;
+		real buf[GNCOLS];
+		for (int64_t r = r0; r < r1; r++) {
+			const real *xr = xh_row(buf, XH, bf, r * d + c0, c1 - c0);
+			for (int64_t c = c0; c < c1; c++) {
+				a[c] += dY[r * d + c];
+				b[c] += dY[r * d + c] * xr[c - c0];
+			}
+		}
+		for (int64_t r = r0; r < r1; r++) {
+			const real *xr = xh_row(buf, XH, bf, r * d + c0, c1 - c0);
+			real dr[GNCOLS];
+			for (int64_t c = c0; c < c1; c++) {
+				/* dXH = gamma dY; sums of dXH are gamma * sums */
+				double t = (double)n * dY[r * d + c] - a[c] - xr[c - c0] * b[c];
+				dr[c - c0] = (real)(gamma[c] * is[c] * t / (double)n);
+			}
+			xh_put_row(dX, bf, r * d + c0, dr, c1 - c0);
+		}
+	}
+}
+
 /* dX and XH both fp32 (bf 0) or both bf16 (bf 1); dY may be dX's
  * memory when both are fp32 (a row is computed before it is stored) */
 static inline void
@@ -309,35 +362,10 @@ gnorm_bwd_body(void *dX, real *dgamma, real *dbeta, const real *dY, const void *
 	double *s1 = xcalloc((size_t)G * (size_t)d, sizeof *s1);
 	double *s2 = xcalloc((size_t)G * (size_t)d, sizeof *s2);
 #pragma omp parallel for schedule(dynamic, 1) if (PAR(off[G] * d))
-	for (int g = 0; g < G; g++) {
-		int64_t r0 = off[g], r1 = off[g + 1], n = r1 - r0;
-		double *a = s1 + (int64_t)g * d, *b = s2 + (int64_t)g * d;
-		const real *is = istd + (int64_t)g * d;
-		if (n == 0)
-			continue;
-		for (int64_t c0 = 0; c0 < d; c0 += GNCOLS) { /* as gnorm_fwd_body */
-			int64_t c1 = c0 + GNCOLS < d ? c0 + GNCOLS : d;
-			real buf[GNCOLS];
-			for (int64_t r = r0; r < r1; r++) {
-				const real *xr = xh_row(buf, XH, bf, r * d + c0, c1 - c0);
-				for (int64_t c = c0; c < c1; c++) {
-					a[c] += dY[r * d + c];
-					b[c] += dY[r * d + c] * xr[c - c0];
-				}
-			}
-			for (int64_t r = r0; r < r1; r++) {
-				const real *xr = xh_row(buf, XH, bf, r * d + c0, c1 - c0);
-				real dr[GNCOLS];
-				for (int64_t c = c0; c < c1; c++) {
-					/* dXH = gamma dY; sums of dXH are gamma * sums */
-					double t =
-					    (double)n * dY[r * d + c] - a[c] - xr[c - c0] * b[c];
-					dr[c - c0] = (real)(gamma[c] * is[c] * t / (double)n);
-				}
-				xh_put_row(dX, bf, r * d + c0, dr, c1 - c0);
-			}
-		}
-	}
+	for (int g = 0; g < G; g++)
+		if (off[g + 1] > off[g])
+			gnorm_bwd_graph(dX, s1 + (int64_t)g * d, s2 + (int64_t)g * d, dY, XH,
+					istd + (int64_t)g * d, gamma, off[g], off[g + 1], d, bf);
 	for (int g = 0; g < G; g++)
 		for (int64_t c = 0; c < d; c++) {
 			dbeta[c] += (real)s1[(int64_t)g * d + c];
@@ -382,14 +410,12 @@ gnorm_bwd_xb(uint16_t *dX, real *dgamma, real *dbeta, const real *dY, const uint
 	gnorm_bwd_body(dX, dgamma, dbeta, dY, XH, istd, gamma, off, G, d, 1);
 }
 
-static inline void
-csr_spmm_body(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const real *av,
-	      const void *X, int64_t N, int64_t d, int relu, int bf)
+/* Rows r0..r1 of the sparse product (csr_spmm_body()). */
+NN_CLONES static void
+csr_spmm_rows(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const real *av,
+	      const void *X, int64_t r0, int64_t r1, int64_t N, int64_t d, int relu, int bf)
 {
-/* Whole rows: each neighbour row is one contiguous read.  (Column
-	 * panels that keep a graph's rows in L2 measured slower here.) */
-#pragma omp parallel for schedule(dynamic, 256) if (PAR(N * d))
-	for (int64_t r = 0; r < N; r++) {
+	for (int64_t r = r0; r < r1; r++) {
 		real *y = Y + r * d;
 		memset(y, 0, (size_t)d * sizeof *y);
 		for (int64_t e = rp[r]; e < rp[r + 1]; e++) {
@@ -410,6 +436,21 @@ csr_spmm_body(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const
 		if (Yb)
 			xh_put_row(Yb, 1, r * d, y, d);
 	}
+}
+
+/* Rows handed out SPMM_ROWS at a time (each row's sums are its own, so
+ * any schedule gives the same values). */
+#define SPMM_ROWS 256
+static inline void
+csr_spmm_body(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const real *av,
+	      const void *X, int64_t N, int64_t d, int relu, int bf)
+{
+	/* Whole rows: each neighbour row is one contiguous read.  (Column
+	 * panels that keep a graph's rows in L2 measured slower here.) */
+#pragma omp parallel for schedule(dynamic, 1) if (PAR(N * d))
+	for (int64_t r0 = 0; r0 < N; r0 += SPMM_ROWS)
+		csr_spmm_rows(Y, Yb, rp, ci, av, X, r0, r0 + SPMM_ROWS < N ? r0 + SPMM_ROWS : N, N,
+			      d, relu, bf);
 }
 
 void
