@@ -113,7 +113,11 @@ $(COMMON_OBJ): common/%.o: common/%.c common/%.d | .deps-ok
 # (tanh's clamps, bf16's NaN test) into vector selects instead of leaving
 # the loop scalar; it changes no value, only what may raise a floating-point
 # exception flag, which nothing here reads (tanh 5x faster, measured).
-VECFLAGS = -O3 -fno-trapping-math
+# -fno-math-errno lets sqrt() be the instruction alone, without the call
+# that would set errno for a negative argument, so that Adam's loop
+# vectorises; square roots are correctly rounded either way, and nothing
+# here reads errno.
+VECFLAGS = -O3 -fno-trapping-math -fno-math-errno
 common/nn.o common/head.o: OPTFLAGS = $(VECFLAGS)
 # gemm.c calls oneDNN when build/optional.mk found it
 common/gemm.o: OPTFLAGS = $(VECFLAGS) $(DNNL_CPPFLAGS)
