@@ -30,6 +30,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A loop of element-wise IEEE or integer operations compiled for
+ * AVX-512, AVX2 and the baseline x86-64, whose vectors hold two doubles or
+ * four floats; the CPU picks one at load time (target_clones).  No clone
+ * changes a bit: each operation is the same, each sum runs in the same
+ * order, and -std=c11 leaves floating-point contraction off (no FMA).
+ * For the memory-bound passes around the products (nn.c, gemm.c). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define GEMM_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define GEMM_CLONES
+#endif
+
 enum { GEMM_FP32 = 0, GEMM_BF16 = 1, GEMM_AUTO = 2 };
 
 /* "fp32", "bf16" or "auto" to GEMM_x; -1 for anything else. */

@@ -57,6 +57,11 @@ fast_tanhf(float x)
  * team costs more than it saves, and much more on a busy machine. */
 #define PAR(work) ((work) >= (1 << 16))
 
+/* Elements a thread's call of an element-wise clone (GEMM_CLONES) takes
+ * at a time: every element is its own, so any split gives the same
+ * values. */
+#define NN_CHUNK 8192
+
 /* Column blocks for scatter loops: each thread owns whole columns. */
 #define COLBLK 32
 
@@ -239,20 +244,15 @@ xh_put_row(void *XH, int bf, int64_t i, const real *v, int64_t n)
  * product's rows (csr_spmm_rows(), below) are memory-bound loops of element-wise IEEE operations
  * in double and float; the baseline x86-64 build runs them two doubles
  * a vector.  They are compiled for AVX-512, AVX2 and the baseline too, and
- * the CPU picks at load time (target_clones, as rwse.c's kernel): each
+ * the CPU picks at load time (GEMM_CLONES, gemm.h; as rwse.c's kernel): each
  * sum runs over the rows in the same order in every clone, and -std=c11
  * leaves floating-point contraction off (no FMA), so every clone gives
  * the same bits.  The OpenMP loops stay outside them (a clone is a
  * function of its own, so its loops are not outlined twice).
  */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define NN_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define NN_CLONES
-#endif
 
 /* One graph's forward normalisation; mu, var: d doubles of scratch. */
-NN_CLONES static void
+GEMM_CLONES static void
 gnorm_fwd_graph(void *Y, void *XH, real *is, const real *X, const real *gamma, const real *beta,
 		int64_t r0, int64_t r1, int64_t d, real eps, int bf, double *mu, double *var)
 {
@@ -323,7 +323,7 @@ gnorm_fwd_xb(uint16_t *Y, uint16_t *XH, real *istd, const real *X, const real *g
 
 /* One graph's backward normalisation: its sums of dY and dY XH into a
  * and b (d doubles each, zero), its rows of dX. */
-NN_CLONES static void
+GEMM_CLONES static void
 gnorm_bwd_graph(void *dX, double *a, double *b, const real *dY, const void *XH, const real *is,
 		const real *gamma, int64_t r0, int64_t r1, int64_t d, int bf)
 {
@@ -411,7 +411,7 @@ gnorm_bwd_xb(uint16_t *dX, real *dgamma, real *dbeta, const real *dY, const uint
 }
 
 /* Rows r0..r1 of the sparse product (csr_spmm_body()). */
-NN_CLONES static void
+GEMM_CLONES static void
 csr_spmm_rows(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const real *av,
 	      const void *X, int64_t r0, int64_t r1, int64_t N, int64_t d, int relu, int bf)
 {
@@ -467,14 +467,22 @@ csr_spmm_xb(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const r
 	csr_spmm_body(Y, Yb, rp, ci, av, X, N, d, relu, 1);
 }
 
-void
-relu_bwd_xb(uint16_t *dx, const real *dy, const real *y, int64_t n)
+/* Elements i0..i1 of relu_bwd_xb() (GEMM_CLONES). */
+GEMM_CLONES static void
+relu_bwd_xb_range(uint16_t *dx, const real *dy, const real *y, int64_t i0, int64_t i1)
 {
-#pragma omp parallel for simd schedule(static) if (PAR(n))
-	for (int64_t i = 0; i < n; i++) {
+	for (int64_t i = i0; i < i1; i++) {
 		uint16_t g = gemm_bf16_of((float)dy[i]); /* as relu_bwd: no branch */
 		dx[i] = y[i] > 0 ? g : 0;
 	}
+}
+
+void
+relu_bwd_xb(uint16_t *dx, const real *dy, const real *y, int64_t n)
+{
+#pragma omp parallel for schedule(static) if (PAR(n))
+	for (int64_t i0 = 0; i0 < n; i0 += NN_CHUNK)
+		relu_bwd_xb_range(dx, dy, y, i0, i0 + NN_CHUNK < n ? i0 + NN_CHUNK : n);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1157,8 +1165,8 @@ mse_loss(real *dy, double *sse, const real *y, const real *t, int64_t n)
 /* Adam's update of elements i0..i1: three divisions and a square root
  * each, in double; the clones run them eight (AVX-512) or four (AVX2) a
  * vector, which the baseline's two made the longest of the adaptation's
- * small loops (NN_CLONES: the same bits in every clone). */
-NN_CLONES static void
+ * small loops (GEMM_CLONES: the same bits in every clone). */
+GEMM_CLONES static void
 adam_range(real *p, const real *g, real *m, real *v, int64_t i0, int64_t i1, double lr, double b1,
 	   double b2, double eps, double c1, double c2)
 {
@@ -1171,17 +1179,13 @@ adam_range(real *p, const real *g, real *m, real *v, int64_t i0, int64_t i1, dou
 	}
 }
 
-/* Elements a thread's call of adam_range() takes: every element's update
- * is its own, so any split gives the same values. */
-#define ADAM_CHUNK 8192
-
 void
 adam_step(real *p, const real *g, real *m, real *v, int64_t n, double lr, double b1, double b2,
 	  double eps, int64_t t)
 {
 	double c1 = 1 - pow(b1, (double)t), c2 = 1 - pow(b2, (double)t);
 #pragma omp parallel for schedule(static) if (PAR(n))
-	for (int64_t i0 = 0; i0 < n; i0 += ADAM_CHUNK)
-		adam_range(p, g, m, v, i0, i0 + ADAM_CHUNK < n ? i0 + ADAM_CHUNK : n, lr, b1, b2,
-			   eps, c1, c2);
+	for (int64_t i0 = 0; i0 < n; i0 += NN_CHUNK)
+		adam_range(p, g, m, v, i0, i0 + NN_CHUNK < n ? i0 + NN_CHUNK : n, lr, b1, b2, eps,
+			   c1, c2);
 }
