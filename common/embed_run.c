@@ -110,21 +110,6 @@ choose_stage(struct embed_run *er, const struct filter_graph *fg, int has_feat, 
 
 /* ---- the encoder's buffers, sized once a graph ---- */
 
-/* The products in bf16: the precision is bf16 and the blocks' products
- * over the graph are large enough (model.c's encoder_bf16(), on the
- * whole graph, so that the choice is the training forward's). */
-static int
-use_bf16(const model *M, int64_t N)
-{
-#ifndef NN_DOUBLE
-	return gemm_precision() == GEMM_BF16 && gemm_bf16_worth(N, M->cfg.d, M->cfg.d);
-#else
-	(void)M;
-	(void)N;
-	return 0;
-#endif
-}
-
 /* *p holds at least want elements of size sz (its contents not kept). */
 static void *
 grow(void *p, size_t *cap, size_t want, size_t sz)
@@ -266,7 +251,7 @@ embed_run_encode(struct embed_run *er)
 {
 	model *M = &er->pt.M;
 	int64_t N = er->b.N;
-	int bf = use_bf16(M, N);
+	int bf = model_encoder_bf16(N, M->cfg.d);
 	real w[MODEL_MAXL];
 
 	if (er->b.F != M->cfg.nfeat) /* the programs check this with a message */
@@ -362,21 +347,16 @@ need_of(const struct embed_run *er, const gs_rec *rec, int kind, int record, int
 }
 
 /* What the options ask of a graph: the output's form, the precision. */
-static double
-need_asked(const struct embed_run *er, const gs_rec *rec)
+double
+embed_run_need(void *ctx, const gs_rec *rec)
 {
+	const struct embed_run *er = ctx;
 	const struct embed_opts *o = er->o;
 	int record = !o->npy && !o->tsv;
 	int keep = o->kind == EMB_BLOCKS && o->tsv && !o->npool;
 
 	return need_of(er, rec, o->kind, record, keep,
-		       o->want_prec == GEMM_BF16 && use_bf16(&er->pt.M, rec->n));
-}
-
-double
-embed_run_need(void *ctx, const gs_rec *rec)
-{
-	return need_asked(ctx, rec);
+		       o->want_prec == GEMM_BF16 && model_encoder_bf16(rec->n, er->pt.M.cfg.d));
 }
 
 /*
@@ -393,7 +373,7 @@ embed_run_hint(void *ctx, const gs_rec *rec)
 	struct embed_run *er = ctx;
 	const struct embed_opts *o = er->o;
 	char src[64], sz[32];
-	double room = mem_room(src, sizeof src), asked = need_asked(er, rec);
+	double room = mem_room(src, sizeof src), asked = embed_run_need(er, rec);
 
 	/* the kind asked when it holds no more than one block, else the
 	 * last block alone */

@@ -338,7 +338,7 @@ struct buf {
 struct mws {
 	struct buf H[MODEL_MAXL + 1], A1[MODEL_MAXL], XH[MODEL_MAXL], istd[MODEL_MAXL],
 	    arena; /* H[0] unused: H0 is recomputed */
-	/* the encoder in bf16 (encoder_bf16()): A1 kept in bf16 instead of
+	/* the encoder in bf16 (model_encoder_bf16()): A1 kept in bf16 instead of
 	 * A1[], two N x d bf16 operands and the weights in bf16; each holds
 	 * bf16 values in half as many reals */
 	struct buf A1b[MODEL_MAXL], Xb, Yb, Wb, Ec;
@@ -416,16 +416,20 @@ needb(struct buf *b, int64_t n)
 	return (uint16_t *)need(b, (n + 1) / 2);
 }
 
-#ifndef NN_DOUBLE
-
 /* The encoder's products in bf16, with the fused passes below: the
- * precision is bf16 and the blocks' products are large enough. */
-static int
-encoder_bf16(const batch *b, int64_t d)
+ * precision is bf16 and the blocks' products are large enough; never in
+ * the double build. */
+int
+model_encoder_bf16(int64_t N, int64_t d)
 {
-	return gemm_precision() == GEMM_BF16 && gemm_bf16_worth(b->N, d, d);
-}
+#ifndef NN_DOUBLE
+	return gemm_precision() == GEMM_BF16 && gemm_bf16_worth(N, d, d);
+#else
+	(void)N;
+	(void)d;
+	return 0;
 #endif
+}
 
 /* Carve consecutive arrays out of the arena (sizes known up front). */
 struct carver {
@@ -506,7 +510,7 @@ encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep, int 
 	w->hin_from = from;
 	if (!Hgiven) {
 #ifndef NN_DOUBLE
-		if (encoder_bf16(b, d)) { /* H0 in bf16, the first block's operand */
+		if (model_encoder_bf16(b->N, d)) { /* H0 in bf16, the first block's operand */
 			embed_fwd_bf16(M, b, w, needb(&w->Xb, N * d));
 			hb = 1;
 		} else
@@ -519,7 +523,7 @@ encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep, int 
 		real *is = need(&w->istd[k], (int64_t)b->G * d), *Ho = need(&w->H[l + 1], N * d);
 		int bf = 0;
 #ifndef NN_DOUBLE
-		if ((bf = encoder_bf16(b, d))) {
+		if ((bf = model_encoder_bf16(b->N, d))) {
 			/* A1 = relu(H W1) straight into bf16 (relu in the
 			 * product's epilogue), the operand of T1 = A1 W2 and
 			 * kept for the backward pass: no fp32 A1, no relu pass,
@@ -674,7 +678,7 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
 		int train = l >= from, more = l > low || embed;
 		/* a frozen block passes the gradient down and keeps none */
 #ifndef NN_DOUBLE
-		if (encoder_bf16(b, d)) {
+		if (model_encoder_bf16(b->N, d)) {
 			uint16_t *Yb = needb(&w->Yb, N * d);
 			relu_bwd_xb(Yb, dH, Ho, N * d);
 			csr_spmm_xb(T1, NULL, b->rp, b->ci, b->av, Yb, N, d, 0); /* Â symmetric */
@@ -950,7 +954,7 @@ model_step_part(model *M, const batch *b, mws *w, int backward, struct mout *out
 	 * blocks' dA1 are bf16 buffers of w), and dH takes its place */
 	int ne = 3;
 #ifndef NN_DOUBLE
-	if (encoder_bf16(b, d))
+	if (model_encoder_bf16(b->N, d))
 		ne = 2;
 #endif
 	int64_t an = ne * rup(N * d);

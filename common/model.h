@@ -160,6 +160,12 @@ struct mix_src {
 	int unique; /* idx has no repeats */
 };
 
+/* model_encoder_bf16(N, d): does the encoder run its products in bf16 on
+ * a graph (or batch) of N nodes at width d?  The precision is bf16 and the
+ * products are large enough (gemm_bf16_worth); 0 in the double build.
+ * gcn-embed's forward (embed_run.c) asks it too, so that its choice is
+ * the training forward's. */
+int model_encoder_bf16(int64_t N, int64_t d);
 /* Forward through E and the L blocks; Hs[l] = H_(l+1) (N x d, in w, valid
  * until the next call on w). */
 void model_encode(model *M, const batch *b, mws *w, real **Hs);
