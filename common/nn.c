@@ -244,17 +244,19 @@ xh_put_row(void *XH, int bf, int64_t i, const real *v, int64_t n)
  * product's rows (csr_spmm_rows(), below) are memory-bound loops of element-wise IEEE operations
  * in double and float; the baseline x86-64 build runs them two doubles
  * a vector.  They are compiled for AVX-512, AVX2 and the baseline too, and
- * the CPU picks at load time (GEMM_CLONES, gemm.h; as rwse.c's kernel): each
- * sum runs over the rows in the same order in every clone, and -std=c11
- * leaves floating-point contraction off (no FMA), so every clone gives
- * the same bits.  The OpenMP loops stay outside them (a clone is a
- * function of its own, so its loops are not outlined twice).
+ * the program runs the CPU's best (GEMM_CLONES, gemm.h; GNN_MAX_CPU_ISA
+ * holds it lower): each sum runs over the rows in the same order in every
+ * version, and -std=c11 leaves floating-point contraction off (no FMA), so
+ * every version gives the same bits.  The OpenMP loops stay outside them
+ * (a version is a function of its own, so its loops are not outlined
+ * three times).
  */
 
 /* One graph's forward normalisation; mu, var: d doubles of scratch. */
-GEMM_CLONES static void
-gnorm_fwd_graph(void *Y, void *XH, real *is, const real *X, const real *gamma, const real *beta,
-		int64_t r0, int64_t r1, int64_t d, real eps, int bf, double *mu, double *var)
+static GEMM_INLINE void
+gnorm_fwd_graph_body(void *Y, void *XH, real *is, const real *X, const real *gamma,
+		     const real *beta, int64_t r0, int64_t r1, int64_t d, real eps, int bf,
+		     double *mu, double *var)
 {
 	int64_t n = r1 - r0;
 	memset(mu, 0, (size_t)d * sizeof *mu);
@@ -288,6 +290,10 @@ gnorm_fwd_graph(void *Y, void *XH, real *is, const real *X, const real *gamma, c
 		}
 	}
 }
+GEMM_CLONES(gnorm_fwd_graph,
+	    (void *Y, void *XH, real *is, const real *X, const real *gamma, const real *beta,
+	     int64_t r0, int64_t r1, int64_t d, real eps, int bf, double *mu, double *var),
+	    (Y, XH, is, X, gamma, beta, r0, r1, d, eps, bf, mu, var))
 
 static inline void
 gnorm_fwd_body(void *Y, void *XH, real *istd, const real *X, const real *gamma, const real *beta,
@@ -323,9 +329,9 @@ gnorm_fwd_xb(uint16_t *Y, uint16_t *XH, real *istd, const real *X, const real *g
 
 /* One graph's backward normalisation: its sums of dY and dY XH into a
  * and b (d doubles each, zero), its rows of dX. */
-GEMM_CLONES static void
-gnorm_bwd_graph(void *dX, double *a, double *b, const real *dY, const void *XH, const real *is,
-		const real *gamma, int64_t r0, int64_t r1, int64_t d, int bf)
+static GEMM_INLINE void
+gnorm_bwd_graph_body(void *dX, double *a, double *b, const real *dY, const void *XH, const real *is,
+		     const real *gamma, int64_t r0, int64_t r1, int64_t d, int bf)
 {
 	int64_t n = r1 - r0;
 	for (int64_t c0 = 0; c0 < d; c0 += GNCOLS) { /* as gnorm_fwd_graph */
@@ -350,6 +356,10 @@ gnorm_bwd_graph(void *dX, double *a, double *b, const real *dY, const void *XH, 
 		}
 	}
 }
+GEMM_CLONES(gnorm_bwd_graph,
+	    (void *dX, double *a, double *b, const real *dY, const void *XH, const real *is,
+	     const real *gamma, int64_t r0, int64_t r1, int64_t d, int bf),
+	    (dX, a, b, dY, XH, is, gamma, r0, r1, d, bf))
 
 /* dX and XH both fp32 (bf 0) or both bf16 (bf 1); dY may be dX's
  * memory when both are fp32 (a row is computed before it is stored) */
@@ -411,9 +421,9 @@ gnorm_bwd_xb(uint16_t *dX, real *dgamma, real *dbeta, const real *dY, const uint
 }
 
 /* Rows r0..r1 of the sparse product (csr_spmm_body()). */
-GEMM_CLONES static void
-csr_spmm_rows(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const real *av,
-	      const void *X, int64_t r0, int64_t r1, int64_t N, int64_t d, int relu, int bf)
+static GEMM_INLINE void
+csr_spmm_rows_body(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const real *av,
+		   const void *X, int64_t r0, int64_t r1, int64_t N, int64_t d, int relu, int bf)
 {
 	for (int64_t r = r0; r < r1; r++) {
 		real *y = Y + r * d;
@@ -437,6 +447,10 @@ csr_spmm_rows(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const
 			xh_put_row(Yb, 1, r * d, y, d);
 	}
 }
+GEMM_CLONES(csr_spmm_rows,
+	    (real * Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const real *av,
+	     const void *X, int64_t r0, int64_t r1, int64_t N, int64_t d, int relu, int bf),
+	    (Y, Yb, rp, ci, av, X, r0, r1, N, d, relu, bf))
 
 /* Rows handed out SPMM_ROWS at a time (each row's sums are its own, so
  * any schedule gives the same values). */
@@ -468,14 +482,17 @@ csr_spmm_xb(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const r
 }
 
 /* Elements i0..i1 of relu_bwd_xb() (GEMM_CLONES). */
-GEMM_CLONES static void
-relu_bwd_xb_range(uint16_t *dx, const real *dy, const real *y, int64_t i0, int64_t i1)
+static GEMM_INLINE void
+relu_bwd_xb_range_body(uint16_t *dx, const real *dy, const real *y, int64_t i0, int64_t i1)
 {
 	for (int64_t i = i0; i < i1; i++) {
 		uint16_t g = gemm_bf16_of((float)dy[i]); /* as relu_bwd: no branch */
 		dx[i] = y[i] > 0 ? g : 0;
 	}
 }
+GEMM_CLONES(relu_bwd_xb_range,
+	    (uint16_t * dx, const real *dy, const real *y, int64_t i0, int64_t i1),
+	    (dx, dy, y, i0, i1))
 
 void
 relu_bwd_xb(uint16_t *dx, const real *dy, const real *y, int64_t n)
@@ -1166,9 +1183,9 @@ mse_loss(real *dy, double *sse, const real *y, const real *t, int64_t n)
  * each, in double; the clones run them eight (AVX-512) or four (AVX2) a
  * vector, which the baseline's two made the longest of the adaptation's
  * small loops (GEMM_CLONES: the same bits in every clone). */
-GEMM_CLONES static void
-adam_range(real *p, const real *g, real *m, real *v, int64_t i0, int64_t i1, double lr, double b1,
-	   double b2, double eps, double c1, double c2)
+static GEMM_INLINE void
+adam_range_body(real *p, const real *g, real *m, real *v, int64_t i0, int64_t i1, double lr,
+		double b1, double b2, double eps, double c1, double c2)
 {
 	for (int64_t i = i0; i < i1; i++) {
 		double mi = b1 * m[i] + (1 - b1) * g[i];
@@ -1178,6 +1195,10 @@ adam_range(real *p, const real *g, real *m, real *v, int64_t i0, int64_t i1, dou
 		p[i] -= (real)(lr * (mi / c1) / (sqrt(vi / c2) + eps));
 	}
 }
+GEMM_CLONES(adam_range,
+	    (real * p, const real *g, real *m, real *v, int64_t i0, int64_t i1, double lr,
+	     double b1, double b2, double eps, double c1, double c2),
+	    (p, g, m, v, i0, i1, lr, b1, b2, eps, c1, c2))
 
 void
 adam_step(real *p, const real *g, real *m, real *v, int64_t n, double lr, double b1, double b2,
