@@ -238,6 +238,12 @@ tests/bin/compose-gen: tests/cli/compose-gen.c build/dep/tests/bin/compose-gen.d
 	@mkdir -p tests/bin build/dep/tests/bin
 	$(CC) -std=c11 $(CFLAGS) $(DEPFLAGS) -MF build/dep/$@.d -o $@ tests/cli/compose-gen.c
 
+# A shim for outputs.test.sh (LD_PRELOAD): mkstemp that waits after it
+# has made its file, so that a signal can be sent at that point.
+tests/bin/slow-mkstemp.so: tests/cli/slow-mkstemp.c
+	@mkdir -p tests/bin
+	$(CC) -std=c11 $(CFLAGS) -shared -fPIC -o $@ tests/cli/slow-mkstemp.c -ldl
+
 # A maintainer's tool (not installed): a stream's provenance made
 # machine-independent, for a model that ships (models/README.md).
 build/mk/reheader: mk/reheader.c build/mk/reheader.d libcommon.a
@@ -253,7 +259,7 @@ build/mk/reheader: mk/reheader.c build/mk/reheader.d libcommon.a
 # installed just now and links gcn-train with it.
 test: | .deps-ok
 	@$(DEPS) want numpy mpi
-	@$(MAKE) --no-print-directory all $(UNITS) tests/bin/compose-gen
+	@$(MAKE) --no-print-directory all $(UNITS) tests/bin/compose-gen tests/bin/slow-mkstemp.so
 	@set -e; for t in $(UNITS); do echo "== $$t"; $$t --jobs 2; done
 	@sh tests/cli/run.sh $(CLI)
 check: test

@@ -227,9 +227,17 @@ open_tmp(const char *path, struct plan *p, char **tmp, int *slotp)
 	size_t n = strlen(p->target) + 16;
 	*tmp = xmalloc(n);
 	snprintf(*tmp, n, "%s.tmpXXXXXX", p->target);
+	/* registered before it exists: mkstemp writes the name into *tmp
+	 * before it creates the file, so a signal at any point after finds
+	 * it (a process stopped between the two, then ended by its launcher,
+	 * left it behind) */
+	pending[slot] = *tmp;
+	err_atexit(remove_pending, NULL);
+	catch_fatal_signals();
 	fd = mkstemp(*tmp);
 	if (fd < 0) {
 		int e = errno;
+		pending[slot] = NULL;
 		free(*tmp);
 		*tmp = NULL;
 		errno = e;
@@ -242,12 +250,9 @@ open_tmp(const char *path, struct plan *p, char **tmp, int *slotp)
 	fchmod(fd, p->exists ? p->st.st_mode & 0777 : 0666 & ~um);
 	if (p->exists && geteuid() == 0 && fchown(fd, p->st.st_uid, p->st.st_gid) != 0)
 		warnx_("%s: cannot keep the owner of the file replaced:", path);
-	pending[slot] = *tmp;
 	target[slot] = p->target;
 	waiting[slot] = 0;
 	p->target = NULL;
-	err_atexit(remove_pending, NULL);
-	catch_fatal_signals();
 	*slotp = slot;
 	return fd;
 }

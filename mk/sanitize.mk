@@ -121,7 +121,7 @@ ASAN_REPLAYS = $(patsubst %,$(ASAN_DIR)/tests/bin/replay_%,$(FUZZ_NAMES))
 asan-build: .deps-ok deps-asan $(ASAN_TOOLS) $(ASAN_UNITS) $(ASAN_REPLAYS)
 	@ln -sfn ../../models $(ASAN_DIR)/models
 
-test-asan: asan-build tests/bin/compose-gen
+test-asan: asan-build tests/bin/compose-gen tests/bin/slow-mkstemp.so
 	@set -e; for t in $(ASAN_UNITS); do echo "== $$t"; $(ASAN_RUN_ENV) $$t --jobs 2; done
 	@$(ASAN_RUN_ENV) GNN_BIN=$(CURDIR)/$(ASAN_DIR)/bin \
 		GNN_REPLAY=$(CURDIR)/$(ASAN_DIR)/tests/bin sh tests/cli/run.sh \

@@ -241,7 +241,7 @@ for r in 1 0; do
 		"stopped rank $r: one line, exit 1"
 	check "[ ! -e $T/stop$r/m.gs ] && ! ls $T/stop$r | grep -q tmp &&
 		nodefeat -q -t $T/stop$r/ck.gs | grep -q '^@model name=gcn-pretrain-checkpoint .* epoch=[1-9]'" \
-		"stopped rank $r: no model, no temporary file, the last checkpoint whole"
+		"stopped rank $r: no model, no temporary file, the last checkpoint whole (stderr: $(head -c 300 "$T/fail.err"))"
 done
 check "grep -q '^gcn-train: rank 1: no word' $T/fail.err" "stopped rank 0: rank 1 says it"
 # a rank stopped for less than the timeout, then continued: the run goes on
