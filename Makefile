@@ -58,6 +58,20 @@ build/optional.mk: FORCE
 endif
 LDLIBS    += $(DNNL_LDLIBS)
 
+# The memory-bound loops around the products have versions for AVX-512,
+# AVX2 and the baseline x86-64, and a program runs the CPU's best
+# (GEMM_CLONES in common/gemm.h; GNN_MAX_CPU_ISA=avx2 or default holds it
+# lower); rwse.c's kernel has the same three (target_clones).  CLONES=no
+# builds the baseline alone, as another architecture or compiler gets it:
+# the portable build (.ci/run tests it so).  CLONED_SRC: the sources with
+# versions, built again when CLONES changes (build/clones-flags keeps it).
+CLONES    ?= auto
+ifeq ($(filter auto no,$(CLONES)),)
+$(error CLONES=$(CLONES): expected auto or no)
+endif
+CLONES_CPPFLAGS = $(if $(filter no,$(CLONES)),-DGNN_NO_CLONES)
+CLONED_SRC = common/gemm.c common/nn.c common/rwse.c
+
 COMMON_SRC = $(sort $(wildcard common/*.c))
 COMMON_OBJ = $(COMMON_SRC:.c=.o)
 TOOL_SRC   = $(sort $(wildcard tools/*.c))
@@ -88,6 +102,12 @@ endif
 FORCE:
 build/optional.mk: mk/deps.sh
 	@$(DEPS_ENV) DNNL='$(DNNL)' OPTIONAL_MK='$@' sh mk/deps.sh optional
+ifneq ($(strip $(shell cat build/clones-flags 2>/dev/null)),$(CLONES))
+build/clones-flags: FORCE
+endif
+build/clones-flags:
+	@mkdir -p build
+	@echo '$(CLONES)' >$@
 
 # What a target needs beyond the build, checked each time it runs: the
 # unit tests' Criterion and the figures' tools (make test runs the
@@ -103,7 +123,7 @@ $(UNITS): | deps-test
 # a .d only a plain pattern rule names would be an intermediate file,
 # which make does not miss.)
 $(COMMON_OBJ): common/%.o: common/%.c common/%.d | .deps-ok
-	$(CC) $(ALLCFLAGS) $(OPTFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(ALLCFLAGS) $(OPTFLAGS) $(CPPFLAGS) $(CLONES_CPPFLAGS) $(DEPFLAGS) -c -o $@ $<
 %.d: ;
 
 # The layers' loops are memory-bound element-wise passes over N x d arrays
@@ -114,7 +134,11 @@ $(COMMON_OBJ): common/%.o: common/%.c common/%.d | .deps-ok
 # (tanh's clamps, bf16's NaN test) into vector selects instead of leaving
 # the loop scalar; it changes no value, only what may raise a floating-point
 # exception flag, which nothing here reads (tanh 5x faster, measured).
-VECFLAGS = -O3 -fno-trapping-math
+# -fno-math-errno lets sqrt() be the instruction alone, without the call
+# that would set errno for a negative argument, so that Adam's loop
+# vectorises; square roots are correctly rounded either way, and nothing
+# here reads errno.
+VECFLAGS = -O3 -fno-trapping-math -fno-math-errno
 common/nn.o common/head.o: OPTFLAGS = $(VECFLAGS)
 # gemm.c calls oneDNN when build/optional.mk found it
 common/gemm.o: OPTFLAGS = $(VECFLAGS) $(DNNL_CPPFLAGS)
@@ -132,6 +156,10 @@ common/gemm.o: build/optional.mk
 # for (the dependency checks); NOT: programs linked by a rule of their own.
 NN_DOUBLE_SRC = common/nn.c common/model.c common/objhead.c common/batch.c common/modelio.c common/head.c
 NN_DOUBLE_UNITS = test_nn test_dist
+# CLONED_OBJ_IN OBJDIR,TREE: a tree's objects with versions (CLONES above)
+CLONED_OBJ_IN = $(patsubst common/%.c,$(2)common/%.o,$(CLONED_SRC)) \
+	$(patsubst common/%.c,$(1)/double/%.o,$(filter $(NN_DOUBLE_SRC),$(CLONED_SRC)))
+$(call CLONED_OBJ_IN,build,): build/clones-flags
 define tree_rules
 $(filter-out $(5),$(TOOL_SRC:tools/%.c=$(1)bin/%)): $(1)bin/%: tools/%.c build/dep/$(1)bin/%.d $(1)libcommon.a
 	@mkdir -p $(1)bin build/dep/$(1)bin
@@ -145,7 +173,7 @@ $(filter-out $(NN_DOUBLE_UNITS:%=$(1)tests/bin/%),$(UNIT_SRC:tests/unit/%.c=$(1)
 $(patsubst common/%.c,$(2)/double/%.o,$(NN_DOUBLE_SRC) common/dist.c): $(2)/double/%.o: common/%.c \
 		$(2)/double/%.d | $(4)
 	@mkdir -p $(2)/double
-	$(3) $$(CPPFLAGS) -DNN_DOUBLE $$(DEPFLAGS) -c -o $$@ $$<
+	$(3) $$(CPPFLAGS) $$(CLONES_CPPFLAGS) -DNN_DOUBLE $$(DEPFLAGS) -c -o $$@ $$<
 
 $(1)tests/bin/test_nn: $(NN_DOUBLE_SRC:common/%.c=$(2)/double/%.o)
 $(1)tests/bin/test_dist: $(NN_DOUBLE_SRC:common/%.c=$(2)/double/%.o) $(2)/double/dist.o
@@ -292,7 +320,7 @@ format:
 
 clean:
 	rm -rf bin tests/bin libcommon.a common/*.o common/*.d .deps-ok tests/tmp build/optional.mk \
-		build/*.d build/mk/*.d build/double build/replay.o build/dep
+		build/clones-flags build/*.d build/mk/*.d build/double build/replay.o build/dep
 
 .PHONY: all test test-stress check run run-adapt smoke bench lint format install clean deps-test FORCE
 .PRECIOUS: tests/bin/%

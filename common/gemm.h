@@ -30,6 +30,89 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * Versions of a loop for AVX-512, AVX2 and the baseline x86-64 (whose
+ * vectors hold two doubles or four floats), for the memory-bound passes
+ * around the products (nn.c, gemm.c).  A loop of element-wise IEEE or
+ * integer operations; no version changes a bit: each operation is the
+ * same, each sum runs in the same order, and -std=c11 leaves
+ * floating-point contraction off (no FMA).  Written as
+ *
+ *	static GEMM_INLINE void
+ *	f_body(int64_t i0, int64_t i1, ...)
+ *	{
+ *		... the loop ...
+ *	}
+ *	GEMM_CLONES(f, (int64_t i0, int64_t i1, ...), (i0, i1, ...))
+ *
+ * which defines static void f(...) calling the body compiled for the
+ * version gemm_isa() names (f_avx512, f_avx2, f_base: perf names them).
+ * The versions are chosen by the program, not by the loader as
+ * target_clones would, so that GNN_MAX_CPU_ISA can hold a machine with
+ * AVX-512 to another version and the tests run every version the CPU
+ * has.  Built with -DGNN_NO_CLONES (make CLONES=no), or for another
+ * architecture or compiler, f is the body alone, the portable build.
+ * A source that uses it is in the Makefile's CLONED_SRC (rebuilt when
+ * CLONES changes).
+ */
+enum { GEMM_ISA_BASE = 0, GEMM_ISA_AVX2 = 1, GEMM_ISA_AVX512 = 2 };
+
+/* The version the loops run: the CPU's best (__builtin_cpu_supports:
+ * avx512f, avx2) held at most to GNN_MAX_CPU_ISA (avx512f, avx2 or
+ * default, read when the program starts; any other value stops it with
+ * one line, exit 2); GEMM_ISA_BASE in the portable build. */
+int gemm_isa(void);
+/* The CPU's best (GEMM_ISA_BASE in the portable build). */
+int gemm_isa_cpu(void);
+/* GNN_MAX_CPU_ISA's value want (NULL or "": no cap) on a CPU whose best is
+ * cpu: the version, or -1 for a value that is not avx512f, avx2 or
+ * default (in any case). */
+int gemm_isa_pick(const char *want, int cpu);
+/* For the tests: run version isa from now on, at most the CPU's best (not
+ * while a loop runs); returns the version set. */
+int gemm_isa_set(int isa);
+/* "avx512f", "avx2" or "default". */
+const char *gemm_isa_name(int isa);
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(GNN_NO_CLONES)
+#define GEMM_CLONED 1
+#define GEMM_INLINE inline __attribute__((always_inline))
+#define GEMM_CLONES(f, params, args) \
+	__attribute__((target("avx512f"))) static void f##_avx512 params \
+	{ \
+		f##_body args; \
+	} \
+	__attribute__((target("avx2"))) static void f##_avx2 params \
+	{ \
+		f##_body args; \
+	} \
+	__attribute__((noinline)) static void f##_base params \
+	{ \
+		f##_body args; \
+	} \
+	static void f params \
+	{ \
+		switch (gemm_isa()) { \
+		case GEMM_ISA_AVX512: \
+			f##_avx512 args; \
+			break; \
+		case GEMM_ISA_AVX2: \
+			f##_avx2 args; \
+			break; \
+		default: \
+			f##_base args; \
+		} \
+	}
+#else
+#define GEMM_CLONED 0
+#define GEMM_INLINE inline
+#define GEMM_CLONES(f, params, args) \
+	static void f params \
+	{ \
+		f##_body args; \
+	}
+#endif
+
 enum { GEMM_FP32 = 0, GEMM_BF16 = 1, GEMM_AUTO = 2 };
 
 /* "fp32", "bf16" or "auto" to GEMM_x; -1 for anything else. */

@@ -57,6 +57,11 @@ fast_tanhf(float x)
  * team costs more than it saves, and much more on a busy machine. */
 #define PAR(work) ((work) >= (1 << 16))
 
+/* Elements a thread's call of an element-wise clone (GEMM_CLONES) takes
+ * at a time: every element is its own, so any split gives the same
+ * values. */
+#define NN_CHUNK 8192
+
 /* Column blocks for scatter loops: each thread owns whole columns. */
 #define COLBLK 32
 
@@ -234,6 +239,62 @@ xh_put_row(void *XH, int bf, int64_t i, const real *v, int64_t n)
 		h[c] = gemm_bf16_of((float)v[c]);
 }
 
+/*
+ * The normalisation's passes over one graph (rows r0..r1) and the sparse
+ * product's rows (csr_spmm_rows(), below) are memory-bound loops of element-wise IEEE operations
+ * in double and float; the baseline x86-64 build runs them two doubles
+ * a vector.  They are compiled for AVX-512, AVX2 and the baseline too, and
+ * the program runs the CPU's best (GEMM_CLONES, gemm.h; GNN_MAX_CPU_ISA
+ * holds it lower): each sum runs over the rows in the same order in every
+ * version, and -std=c11 leaves floating-point contraction off (no FMA), so
+ * every version gives the same bits.  The OpenMP loops stay outside them
+ * (a version is a function of its own, so its loops are not outlined
+ * three times).
+ */
+
+/* One graph's forward normalisation; mu, var: d doubles of scratch. */
+static GEMM_INLINE void
+gnorm_fwd_graph_body(void *Y, void *XH, real *is, const real *X, const real *gamma,
+		     const real *beta, int64_t r0, int64_t r1, int64_t d, real eps, int bf,
+		     double *mu, double *var)
+{
+	int64_t n = r1 - r0;
+	memset(mu, 0, (size_t)d * sizeof *mu);
+	memset(var, 0, (size_t)d * sizeof *var);
+	/* GNCOLS columns at a time, so that the three passes over a
+	 * graph's rows find them in cache; each column's sums run over the
+	 * rows in order, as without blocks */
+	for (int64_t c0 = 0; c0 < d; c0 += GNCOLS) {
+		int64_t c1 = c0 + GNCOLS < d ? c0 + GNCOLS : d;
+		for (int64_t r = r0; r < r1; r++)
+			for (int64_t c = c0; c < c1; c++)
+				mu[c] += X[r * d + c];
+		for (int64_t c = c0; c < c1; c++)
+			mu[c] /= (double)n;
+		for (int64_t r = r0; r < r1; r++)
+			for (int64_t c = c0; c < c1; c++) {
+				double t = X[r * d + c] - mu[c];
+				var[c] += t * t;
+			}
+		for (int64_t c = c0; c < c1; c++)
+			is[c] = (real)(1 / sqrt(var[c] / (double)n + eps));
+		for (int64_t r = r0; r < r1; r++) {
+			real xr[GNCOLS], yr[GNCOLS];
+			for (int64_t c = c0; c < c1; c++) {
+				real xh = (real)((X[r * d + c] - mu[c]) * is[c]);
+				xr[c - c0] = xh;
+				yr[c - c0] = gamma[c] * xh + beta[c];
+			}
+			xh_put_row(XH, bf, r * d + c0, xr, c1 - c0);
+			xh_put_row(Y, bf, r * d + c0, yr, c1 - c0);
+		}
+	}
+}
+GEMM_CLONES(gnorm_fwd_graph,
+	    (void *Y, void *XH, real *is, const real *X, const real *gamma, const real *beta,
+	     int64_t r0, int64_t r1, int64_t d, real eps, int bf, double *mu, double *var),
+	    (Y, XH, is, X, gamma, beta, r0, r1, d, eps, bf, mu, var))
+
 static inline void
 gnorm_fwd_body(void *Y, void *XH, real *istd, const real *X, const real *gamma, const real *beta,
 	       const int64_t *off, int G, int64_t d, real eps, int bf)
@@ -243,42 +304,10 @@ gnorm_fwd_body(void *Y, void *XH, real *istd, const real *X, const real *gamma, 
 		double *mu = xcalloc((size_t)d, sizeof *mu);
 		double *var = xcalloc((size_t)d, sizeof *var);
 #pragma omp for schedule(dynamic, 1)
-		for (int g = 0; g < G; g++) {
-			int64_t r0 = off[g], r1 = off[g + 1], n = r1 - r0;
-			if (n == 0)
-				continue;
-			memset(mu, 0, (size_t)d * sizeof *mu);
-			memset(var, 0, (size_t)d * sizeof *var);
-			real *is = istd + (int64_t)g * d;
-			/* GNCOLS columns at a time, so that the three passes
-			 * over a graph's rows find them in cache; each column's
-			 * sums run over the rows in order, as without blocks */
-			for (int64_t c0 = 0; c0 < d; c0 += GNCOLS) {
-				int64_t c1 = c0 + GNCOLS < d ? c0 + GNCOLS : d;
-				for (int64_t r = r0; r < r1; r++)
-					for (int64_t c = c0; c < c1; c++)
-						mu[c] += X[r * d + c];
-				for (int64_t c = c0; c < c1; c++)
-					mu[c] /= (double)n;
-				for (int64_t r = r0; r < r1; r++)
-					for (int64_t c = c0; c < c1; c++) {
-						double t = X[r * d + c] - mu[c];
-						var[c] += t * t;
-					}
-				for (int64_t c = c0; c < c1; c++)
-					is[c] = (real)(1 / sqrt(var[c] / (double)n + eps));
-				for (int64_t r = r0; r < r1; r++) {
-					real xr[GNCOLS], yr[GNCOLS];
-					for (int64_t c = c0; c < c1; c++) {
-						real xh = (real)((X[r * d + c] - mu[c]) * is[c]);
-						xr[c - c0] = xh;
-						yr[c - c0] = gamma[c] * xh + beta[c];
-					}
-					xh_put_row(XH, bf, r * d + c0, xr, c1 - c0);
-					xh_put_row(Y, bf, r * d + c0, yr, c1 - c0);
-				}
-			}
-		}
+		for (int g = 0; g < G; g++)
+			if (off[g + 1] > off[g])
+				gnorm_fwd_graph(Y, XH, istd + (int64_t)g * d, X, gamma, beta,
+						off[g], off[g + 1], d, eps, bf, mu, var);
 		free(mu);
 		free(var);
 	}
@@ -298,6 +327,40 @@ gnorm_fwd_xb(uint16_t *Y, uint16_t *XH, real *istd, const real *X, const real *g
 	gnorm_fwd_body(Y, XH, istd, X, gamma, beta, off, G, d, eps, 1);
 }
 
+/* One graph's backward normalisation: its sums of dY and dY XH into a
+ * and b (d doubles each, zero), its rows of dX. */
+static GEMM_INLINE void
+gnorm_bwd_graph_body(void *dX, double *a, double *b, const real *dY, const void *XH, const real *is,
+		     const real *gamma, int64_t r0, int64_t r1, int64_t d, int bf)
+{
+	int64_t n = r1 - r0;
+	for (int64_t c0 = 0; c0 < d; c0 += GNCOLS) { /* as gnorm_fwd_graph */
+		int64_t c1 = c0 + GNCOLS < d ? c0 + GNCOLS : d;
+		real buf[GNCOLS];
+		for (int64_t r = r0; r < r1; r++) {
+			const real *xr = xh_row(buf, XH, bf, r * d + c0, c1 - c0);
+			for (int64_t c = c0; c < c1; c++) {
+				a[c] += dY[r * d + c];
+				b[c] += dY[r * d + c] * xr[c - c0];
+			}
+		}
+		for (int64_t r = r0; r < r1; r++) {
+			const real *xr = xh_row(buf, XH, bf, r * d + c0, c1 - c0);
+			real dr[GNCOLS];
+			for (int64_t c = c0; c < c1; c++) {
+				/* dXH = gamma dY; sums of dXH are gamma * sums */
+				double t = (double)n * dY[r * d + c] - a[c] - xr[c - c0] * b[c];
+				dr[c - c0] = (real)(gamma[c] * is[c] * t / (double)n);
+			}
+			xh_put_row(dX, bf, r * d + c0, dr, c1 - c0);
+		}
+	}
+}
+GEMM_CLONES(gnorm_bwd_graph,
+	    (void *dX, double *a, double *b, const real *dY, const void *XH, const real *is,
+	     const real *gamma, int64_t r0, int64_t r1, int64_t d, int bf),
+	    (dX, a, b, dY, XH, is, gamma, r0, r1, d, bf))
+
 /* dX and XH both fp32 (bf 0) or both bf16 (bf 1); dY may be dX's
  * memory when both are fp32 (a row is computed before it is stored) */
 static inline void
@@ -309,35 +372,10 @@ gnorm_bwd_body(void *dX, real *dgamma, real *dbeta, const real *dY, const void *
 	double *s1 = xcalloc((size_t)G * (size_t)d, sizeof *s1);
 	double *s2 = xcalloc((size_t)G * (size_t)d, sizeof *s2);
 #pragma omp parallel for schedule(dynamic, 1) if (PAR(off[G] * d))
-	for (int g = 0; g < G; g++) {
-		int64_t r0 = off[g], r1 = off[g + 1], n = r1 - r0;
-		double *a = s1 + (int64_t)g * d, *b = s2 + (int64_t)g * d;
-		const real *is = istd + (int64_t)g * d;
-		if (n == 0)
-			continue;
-		for (int64_t c0 = 0; c0 < d; c0 += GNCOLS) { /* as gnorm_fwd_body */
-			int64_t c1 = c0 + GNCOLS < d ? c0 + GNCOLS : d;
-			real buf[GNCOLS];
-			for (int64_t r = r0; r < r1; r++) {
-				const real *xr = xh_row(buf, XH, bf, r * d + c0, c1 - c0);
-				for (int64_t c = c0; c < c1; c++) {
-					a[c] += dY[r * d + c];
-					b[c] += dY[r * d + c] * xr[c - c0];
-				}
-			}
-			for (int64_t r = r0; r < r1; r++) {
-				const real *xr = xh_row(buf, XH, bf, r * d + c0, c1 - c0);
-				real dr[GNCOLS];
-				for (int64_t c = c0; c < c1; c++) {
-					/* dXH = gamma dY; sums of dXH are gamma * sums */
-					double t =
-					    (double)n * dY[r * d + c] - a[c] - xr[c - c0] * b[c];
-					dr[c - c0] = (real)(gamma[c] * is[c] * t / (double)n);
-				}
-				xh_put_row(dX, bf, r * d + c0, dr, c1 - c0);
-			}
-		}
-	}
+	for (int g = 0; g < G; g++)
+		if (off[g + 1] > off[g])
+			gnorm_bwd_graph(dX, s1 + (int64_t)g * d, s2 + (int64_t)g * d, dY, XH,
+					istd + (int64_t)g * d, gamma, off[g], off[g + 1], d, bf);
 	for (int g = 0; g < G; g++)
 		for (int64_t c = 0; c < d; c++) {
 			dbeta[c] += (real)s1[(int64_t)g * d + c];
@@ -382,14 +420,12 @@ gnorm_bwd_xb(uint16_t *dX, real *dgamma, real *dbeta, const real *dY, const uint
 	gnorm_bwd_body(dX, dgamma, dbeta, dY, XH, istd, gamma, off, G, d, 1);
 }
 
-static inline void
-csr_spmm_body(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const real *av,
-	      const void *X, int64_t N, int64_t d, int relu, int bf)
+/* Rows r0..r1 of the sparse product (csr_spmm_body()). */
+static GEMM_INLINE void
+csr_spmm_rows_body(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const real *av,
+		   const void *X, int64_t r0, int64_t r1, int64_t N, int64_t d, int relu, int bf)
 {
-/* Whole rows: each neighbour row is one contiguous read.  (Column
-	 * panels that keep a graph's rows in L2 measured slower here.) */
-#pragma omp parallel for schedule(dynamic, 256) if (PAR(N * d))
-	for (int64_t r = 0; r < N; r++) {
+	for (int64_t r = r0; r < r1; r++) {
 		real *y = Y + r * d;
 		memset(y, 0, (size_t)d * sizeof *y);
 		for (int64_t e = rp[r]; e < rp[r + 1]; e++) {
@@ -411,6 +447,25 @@ csr_spmm_body(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const
 			xh_put_row(Yb, 1, r * d, y, d);
 	}
 }
+GEMM_CLONES(csr_spmm_rows,
+	    (real * Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const real *av,
+	     const void *X, int64_t r0, int64_t r1, int64_t N, int64_t d, int relu, int bf),
+	    (Y, Yb, rp, ci, av, X, r0, r1, N, d, relu, bf))
+
+/* Rows handed out SPMM_ROWS at a time (each row's sums are its own, so
+ * any schedule gives the same values). */
+#define SPMM_ROWS 256
+static inline void
+csr_spmm_body(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const real *av,
+	      const void *X, int64_t N, int64_t d, int relu, int bf)
+{
+	/* Whole rows: each neighbour row is one contiguous read.  (Column
+	 * panels that keep a graph's rows in L2 measured slower here.) */
+#pragma omp parallel for schedule(dynamic, 1) if (PAR(N * d))
+	for (int64_t r0 = 0; r0 < N; r0 += SPMM_ROWS)
+		csr_spmm_rows(Y, Yb, rp, ci, av, X, r0, r0 + SPMM_ROWS < N ? r0 + SPMM_ROWS : N, N,
+			      d, relu, bf);
+}
 
 void
 csr_spmm(real *Y, const int64_t *rp, const int32_t *ci, const real *av, const real *X, int64_t N,
@@ -426,14 +481,25 @@ csr_spmm_xb(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const r
 	csr_spmm_body(Y, Yb, rp, ci, av, X, N, d, relu, 1);
 }
 
-void
-relu_bwd_xb(uint16_t *dx, const real *dy, const real *y, int64_t n)
+/* Elements i0..i1 of relu_bwd_xb() (GEMM_CLONES). */
+static GEMM_INLINE void
+relu_bwd_xb_range_body(uint16_t *dx, const real *dy, const real *y, int64_t i0, int64_t i1)
 {
-#pragma omp parallel for simd schedule(static) if (PAR(n))
-	for (int64_t i = 0; i < n; i++) {
+	for (int64_t i = i0; i < i1; i++) {
 		uint16_t g = gemm_bf16_of((float)dy[i]); /* as relu_bwd: no branch */
 		dx[i] = y[i] > 0 ? g : 0;
 	}
+}
+GEMM_CLONES(relu_bwd_xb_range,
+	    (uint16_t * dx, const real *dy, const real *y, int64_t i0, int64_t i1),
+	    (dx, dy, y, i0, i1))
+
+void
+relu_bwd_xb(uint16_t *dx, const real *dy, const real *y, int64_t n)
+{
+#pragma omp parallel for schedule(static) if (PAR(n))
+	for (int64_t i0 = 0; i0 < n; i0 += NN_CHUNK)
+		relu_bwd_xb_range(dx, dy, y, i0, i0 + NN_CHUNK < n ? i0 + NN_CHUNK : n);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1113,17 +1179,34 @@ mse_loss(real *dy, double *sse, const real *y, const real *t, int64_t n)
 
 /* ------------------------------------------------------------------ */
 
-void
-adam_step(real *p, const real *g, real *m, real *v, int64_t n, double lr, double b1, double b2,
-	  double eps, int64_t t)
+/* Adam's update of elements i0..i1: three divisions and a square root
+ * each, in double; the clones run them eight (AVX-512) or four (AVX2) a
+ * vector, which the baseline's two made the longest of the adaptation's
+ * small loops (GEMM_CLONES: the same bits in every clone). */
+static GEMM_INLINE void
+adam_range_body(real *p, const real *g, real *m, real *v, int64_t i0, int64_t i1, double lr,
+		double b1, double b2, double eps, double c1, double c2)
 {
-	double c1 = 1 - pow(b1, (double)t), c2 = 1 - pow(b2, (double)t);
-#pragma omp parallel for schedule(static) if (PAR(n))
-	for (int64_t i = 0; i < n; i++) {
+	for (int64_t i = i0; i < i1; i++) {
 		double mi = b1 * m[i] + (1 - b1) * g[i];
 		double vi = b2 * v[i] + (1 - b2) * (double)g[i] * g[i];
 		m[i] = (real)mi;
 		v[i] = (real)vi;
 		p[i] -= (real)(lr * (mi / c1) / (sqrt(vi / c2) + eps));
 	}
+}
+GEMM_CLONES(adam_range,
+	    (real * p, const real *g, real *m, real *v, int64_t i0, int64_t i1, double lr,
+	     double b1, double b2, double eps, double c1, double c2),
+	    (p, g, m, v, i0, i1, lr, b1, b2, eps, c1, c2))
+
+void
+adam_step(real *p, const real *g, real *m, real *v, int64_t n, double lr, double b1, double b2,
+	  double eps, int64_t t)
+{
+	double c1 = 1 - pow(b1, (double)t), c2 = 1 - pow(b2, (double)t);
+#pragma omp parallel for schedule(static) if (PAR(n))
+	for (int64_t i0 = 0; i0 < n; i0 += NN_CHUNK)
+		adam_range(p, g, m, v, i0, i0 + NN_CHUNK < n ? i0 + NN_CHUNK : n, lr, b1, b2, eps,
+			   c1, c2);
 }

@@ -209,10 +209,11 @@ struct xblk {
  * extensions: element-wise IEEE operations, so any vector width gives the
  * same bits; -std=c11 leaves floating-point contraction off, so no FMA
  * either).  The block kernel is compiled for AVX-512, AVX2 and the
- * baseline, and the CPU picks at load time (target_clones). */
+ * baseline, and the CPU picks at load time (target_clones; the baseline
+ * alone in the portable build, make CLONES=no: gemm.h). */
 #define NV 4
 typedef double vd __attribute__((vector_size(B / NV * sizeof(double)), aligned(8), may_alias));
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(GNN_NO_CLONES)
 #define CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define CLONES

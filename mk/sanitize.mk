@@ -31,7 +31,9 @@ deps-fuzz: | .deps-ok
 
 $(FUZZ_OBJ): $(FUZZ_DIR)/common/%.o: common/%.c $(FUZZ_DIR)/common/%.d | .deps-ok deps-fuzz
 	@mkdir -p $(FUZZ_DIR)/common
-	$(FUZZ_CC) -std=c11 $(OMPFLAGS) -Wall -Wextra $(FUZZ_FLAGS) $(CPPFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(FUZZ_CC) -std=c11 $(OMPFLAGS) -Wall -Wextra $(FUZZ_FLAGS) $(CPPFLAGS) $(CLONES_CPPFLAGS) $(DEPFLAGS) \
+		-c -o $@ $<
+$(patsubst common/%.c,$(FUZZ_DIR)/common/%.o,$(CLONED_SRC)): build/clones-flags
 
 $(FUZZ_DIR)/libcommon.a: $(FUZZ_OBJ)
 	rm -f $@
@@ -82,13 +84,13 @@ ASAN_UNITS   = $(patsubst tests/unit/%.c,$(ASAN_DIR)/tests/bin/%,$(UNIT_SRC))
 # README's commands run the same programs on the same paths as the program
 # tests; python's and pypkg's tests are mostly Python; build-noroot builds without ASan
 # and install copies the tree's own programs) and the tests that mostly train (gcn-adapt, infer,
-# precision, determinism: their kernels are the unit tests', run under ASan
+# precision, determinism, clones: their kernels are the unit tests', run under ASan
 # above, and tests/valgrind.sh runs every program's path once; mpi skips
 # here, the ASan gcn-train has no MPI): CI's time is bounded
 # (docs/building.md, "Memory and input safety").  ASAN_CLI=all runs every test.
 ASAN_CLI_ALL = $(patsubst tests/cli/%.test.sh,%,$(wildcard tests/cli/*.test.sh))
 ASAN_CLI    ?= $(filter-out pipelines man-examples readme python pypkg build-noroot install makerun \
-	gcn-adapt infer precision determinism mpi,$(ASAN_CLI_ALL))
+	gcn-adapt infer precision determinism clones mpi,$(ASAN_CLI_ALL))
 # Leaks are checked; tests/lsan.supp names the few that are the runtime's
 # (OpenBLAS/OpenMP thread pools), never ours.
 ASAN_RUN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
@@ -103,7 +105,8 @@ deps-asan: | .deps-ok
 $(ASAN_DIR)/common/gemm.o: CPPFLAGS += $(DNNL_CPPFLAGS)
 $(ASAN_OBJ): $(ASAN_DIR)/common/%.o: common/%.c $(ASAN_DIR)/common/%.d | .deps-ok deps-asan
 	@mkdir -p $(ASAN_DIR)/common
-	$(ASAN_CC) $(ASAN_CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(ASAN_CC) $(ASAN_CFLAGS) $(CPPFLAGS) $(CLONES_CPPFLAGS) $(DEPFLAGS) -c -o $@ $<
+$(call CLONED_OBJ_IN,$(ASAN_DIR),$(ASAN_DIR)/): build/clones-flags
 
 $(ASAN_DIR)/libcommon.a: $(ASAN_OBJ)
 	rm -f $@
