@@ -608,20 +608,9 @@ sink(gs_file *fp, const void *p, size_t n)
 {
 	if (n == 0)
 		return;
-	if (fp->gzw) {
-		const unsigned char *c = p;
-		while (n > 0) {
-			unsigned chunk = n > (1u << 30) ? (1u << 30) : (unsigned)n;
-			if (gzwrite(fp->gzw, c, chunk) != (int)chunk) {
-				int zerr;
-				const char *s = gzerror(fp->gzw, &zerr);
-				if (zerr == Z_ERRNO)
-					die("%s: write error:", fp->name);
-				die("%s: write error (%s)", fp->name, s);
-			}
-			c += chunk;
-			n -= chunk;
-		}
+	if (fp->pz) {
+		if (pgz_write(fp->pz, p, n) != 0)
+			die(errno ? "%s: write error:" : "%s: write error (zlib)", fp->name);
 	} else if (fwrite(p, 1, n, fp->fp) != n) {
 		die("%s: write error:", fp->name);
 	}
@@ -663,14 +652,10 @@ gsi_wputs(gs_file *fp, const char *s)
 void
 gsi_open_writer(gs_file *fp, int fd, int level)
 {
-	char mode[16], line[64];
+	char line[64];
 
 	if (level > 0) {
-		snprintf(mode, sizeof mode, "wb%d", level);
-		fp->gzw = gzdopen(fd, mode);
-		if (fp->gzw == NULL)
-			die("%s: cannot open for writing", fp->name);
-		gzbuffer(fp->gzw, IOBUF);
+		fp->pz = pgz_open(fd, level);
 	} else {
 		fp->fp = fdopen(fd, "wb");
 		if (fp->fp == NULL)
@@ -733,10 +718,9 @@ gs_close(gs_file *fp)
 		sink(fp, &n, 4);
 		sink(fp, h, n);
 	}
-	if (fp->gzw) {
-		int z = gzclose(fp->gzw);
-		if (z != Z_OK)
-			die(z == Z_ERRNO ? "%s: write error:" : "%s: write error", fp->name);
+	if (fp->pz) {
+		if (pgz_close(fp->pz) != 0)
+			die(errno ? "%s: write error:" : "%s: write error (zlib)", fp->name);
 	} else {
 		if (fflush(fp->fp) != 0 || ferror(fp->fp))
 			die("%s: write error:", fp->name);

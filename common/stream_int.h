@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <zlib.h>
 
+#include "pgz.h"
 #include "stream.h"
 
 /* Every multi-byte number of the binary form, and the lengths written
@@ -109,7 +110,7 @@ struct gs_file {
 
 	/* writing */
 	FILE *fp;   /* level 0 */
-	gzFile gzw; /* level > 0 */
+	pgz *pz;    /* level > 0 (pgz.h) */
 	char *path; /* final path, or NULL for stdout */
 	char *tmp;  /* temporary path for -o */
 	int wtext;

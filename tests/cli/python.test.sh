@@ -56,6 +56,16 @@ done
 check "sh -c '$P' | $PY -c 'import gnnstream; print(len(gnnstream.read_all(\"-\")))' | grep -qx \$(grep -c '^@' $T/f.txt | awk '{ print \$1 - 1 }') &&
 	$PY -c 'import gnnstream, sys; w = gnnstream.Writer(\"-\", text=True); w.label(0, \"x\", 1); w.close()' | nodefeat -q -t | grep -q '^@label id=0 name=x value=1 '" \
 	"gnnstream.py reads standard input (\"-\") and writes standard output"
+# a segment past 4 MiB: gzip members compressed side by side (pgz.h),
+# each read by zlib, all by gzip(1), and by gnnstream.py and the programs
+# as the plain bytes gzip(1) gives
+dcbm-gen -q -s 1 --count 1 --nodes 50000 --mean-degree 30 -o "$T/big.gs"
+py "a stream past 4 MiB: several gzip members, each whole" "$PY" "$CHK" members "$T/big.gs" 2
+expect 0 "gzip -dc $T/big.gs >$T/big0.gs"
+expect 0 "nodefeat -q -o $T/big.nf.gs $T/big.gs"
+py "gnnstream.py reads a stream of several gzip members" "$PY" "$CHK" dump "$T/big.gs" "$T/big.dump"
+py "gnnstream.py reads it plain" "$PY" "$CHK" dump "$T/big0.gs" "$T/big0.dump"
+same "$T/big.dump" "$T/big0.dump" "several gzip members: the records of the plain bytes"
 # several segments, plain, gzip, text, one after another
 cat "$T/f0.gs" "$T/f.gs" "$T/f.txt" "$T/ft.gz" "$T/f0.gs" >"$T/cat.gs"
 expect 0 "nodefeat -q -o /dev/null $T/cat.gs"

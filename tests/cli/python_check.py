@@ -40,6 +40,7 @@ Every failure prints one line "python_check: what" and exits 1.
 """
 import os
 import sys
+import zlib
 
 import numpy as np
 
@@ -208,6 +209,21 @@ def cmd_close(got, want, tol="1e-5"):
           % (got, want, a.shape, d.max(), r.max(), tol))
 
 
+def cmd_members(gz, least):
+    """A gzip file of at least that many members, each read by zlib."""
+    b = open(gz, "rb").read()
+    n = 0
+    while b:
+        d = zlib.decompressobj(31)
+        d.decompress(b)
+        if not d.eof:
+            fail(f"{gz}: member {n + 1} is cut short")
+        b = d.unused_data
+        n += 1
+    if n < int(least):
+        fail(f"{gz}: {n} gzip member(s), expected at least {least}")
+
+
 def cmd_encode(st, gs, out, *kinds):
     import torch
     import gnnpipe_torch as gt
@@ -223,7 +239,7 @@ def cmd_encode(st, gs, out, *kinds):
 
 COMMANDS = {"dump": cmd_dump, "rewrite": cmd_rewrite, "rebuild": cmd_rebuild, "error": cmd_error,
             "model": cmd_model, "writer": cmd_writer, "encode": cmd_encode,
-            "close": cmd_close}
+            "close": cmd_close, "members": cmd_members}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
