@@ -1,7 +1,7 @@
 /*
  * model.c - the pre-training model: its parameters, and the forward and
  * backward pass over a batch (see model.h).  Batches are built in
- * batch.c, the settings in settings.c, records in modelio.c.
+ * batch.c, the settings in train_settings.c, records in modelio.c.
  */
 #include <math.h>
 #include <stddef.h>

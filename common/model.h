@@ -1,8 +1,8 @@
 /*
  * model.h - the pre-training model of the paper (section 3, appendix A):
  * its parameters, and the forward and backward pass of the whole model
- * over a batch (batch.h).  Its settings are in settings.h, its records in
- * modelio.h.
+ * over a batch (batch.h).  Its settings are in train_settings.h, its
+ * records in modelio.h.
  *
  * Ownership: model_init()/model_free() own the parameter, gradient and
  * Adam buffers; mws_new()/mws_free() own the workspace, which grows on
