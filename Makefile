@@ -314,6 +314,7 @@ lint: $(COMMON_OBJ)
 	@$(DEPS) lint
 	@clang-format --dry-run --Werror $(LINT_SRC) && echo "lint: $(words $(LINT_SRC)) files in the style of .clang-format"
 	@sh mk/prefix.sh $(COMMON_OBJ)
+	@sh mk/floors.sh
 format:
 	@$(DEPS) lint
 	@clang-format -i $(LINT_SRC) && echo "format: $(words $(LINT_SRC)) files in the style of .clang-format"

@@ -39,47 +39,10 @@ check "grep -q '2^26' $TOP/man/man5/gnnstream.5 && ! grep -q '2^31' $TOP/man/man
 check "grep -q 'parameters, each framed like a record: a 32-bit little-endian length' $TOP/man/man5/gnnstream.5" \
 	"gnnstream(5): a param header's 32-bit length prefix"
 
-# docs/architecture.md's layer table is the includes': a file's floor is
-# one above the highest floor of the headers it includes (x.c and x.h one
-# file, a private *_int.h seen through), and every common/ file and
-# program has a row of its own in "What each file is for"
-(cd "$TOP/common" && awk '
-	FNR == 1 { u = FILENAME; sub(/\.[ch]$/, "", u); unit[u] = 1 }
-	/^#include "[^"]*\.h"/ {
-		v = $2; gsub(/"/, "", v); sub(/\.h$/, "", v)
-		if (v != u) inc[u] = inc[u] " " v
-	}
-	END {
-		for (u in unit) {
-			if (u ~ /_int$/) continue
-			n = split(inc[u], a, " "); e[u] = ""
-			for (i = 1; i <= n; i++)
-				if (a[i] ~ /_int$/) e[u] = e[u] " " inc[a[i]]
-				else e[u] = e[u] " " a[i]
-			f[u] = 1
-		}
-		for (it = 0; it < 64; it++) {
-			ch = 0
-			for (u in f) {
-				n = split(e[u], a, " ")
-				for (i = 1; i <= n; i++)
-					if (a[i] != u && (a[i] in f) && f[u] < f[a[i]] + 1) { f[u] = f[a[i]] + 1; ch = 1 }
-			}
-			if (!ch) break
-		}
-		for (u in f) print u, (ch ? "loop" : f[u])
-	}' *.[ch]) | sort >"$T/floors.code"
-awk '/^## Layers/ { on = 1; next } /^## / { on = 0 }
-	on && /^\| [0-9]+ \|/ {
-		split($0, c, "|"); fl = c[2] + 0; s = c[3]
-		while (match(s, /`[^`]*`/)) {
-			n = substr(s, RSTART + 1, RLENGTH - 2); sub(/\.h$/, "", n)
-			print n, fl; s = substr(s, RSTART + RLENGTH)
-		}
-	}' "$TOP/docs/architecture.md" | sort >"$T/floors.doc"
-floordiff=$(diff "$T/floors.doc" "$T/floors.code" | sed -n "s/^> //p" | tr "\n" " ")
-check "[ -s $T/floors.code ] && [ -z '$floordiff' ]" \
-	"docs/architecture.md: the layer table is the includes' (the includes give: $floordiff)"
+# docs/architecture.md's layer table is the includes' (mk/floors.sh, also
+# in make lint), and every common/ file and program has a row of its own
+# in "What each file is for"
+check "sh $TOP/mk/floors.sh >/dev/null" "docs/architecture.md: the layer table is the includes' (mk/floors.sh)"
 norow=""
 for f in "$TOP"/common/*.c "$TOP"/tools/*.c; do
 	grep -q "^| [^|]*\`$(basename "$f")\`" "$TOP/docs/architecture.md" ||
