@@ -62,16 +62,18 @@ without one, the nodes are one graph.
 An adapted model (gcn-adapt --save-model's file): Adapted, its encoder
 (an Encoder of the adapted values) and its head (Head: the layer mix, the
 2-layer GCN head, gcn or sage, and the link task's decoder), each a
-torch.nn.Module; its logits are gcn-adapt's, and predict_stream() gives
-gcn-adapt --predict's scores for a stream, the input features from the
-model's feature stage (gnnpipe.features, which runs nodefeat):
+torch.nn.Module; its logits are gcn-adapt's, and the package's
+gnnpipe.predict_stream() gives gcn-adapt --predict's scores for a stream,
+the input features from the model's feature stage (gnnpipe.features,
+which runs nodefeat):
 
     >>> m = gt.Adapted.from_stream("adapted.gs")
-    >>> p = gt.predict_stream(m, "g.gs", path="adapted.gs")
+    >>> p = gnnpipe.predict_stream(m, "g.gs", path="adapted.gs")
     >>> p["scores"], p["pred"]                          # numpy, one row an item
 
 Needs PyTorch (Debian: python3-torch) and numpy; gnnstream.py (beside this
-file) for streams, and the package gnnpipe for predict_stream.
+file) for streams.  It imports nothing of the package gnnpipe, which
+imports it (gnnpipe.torch, gnnpipe.predict_stream).
 """
 import json
 import re
@@ -82,7 +84,7 @@ import numpy as np
 import torch
 
 __all__ = ["load_safetensors", "config_of", "normalized_adjacency", "Encoder", "Head", "Adapted",
-           "embed_stream", "predict_stream"]
+           "embed_stream"]
 
 TASKS = ("rec", "rank", "cluster")
 POOLS = ("mean", "max", "sum")
@@ -360,44 +362,6 @@ class Adapted(torch.nn.Module):
     def forward(self, x, adj, attributes=None, batch=None, edges=None):
         """The head's logits (Head.forward) for the input features x."""
         return self.head(self.encoder(x, adj, batch), adj, attributes, batch, edges)
-
-
-def predict_stream(model, src, path=None, allow_command=False):
-    """What gcn-adapt --predict computes, in PyTorch: a dict of numpy
-    arrays logits, scores (softmax) and pred (argmax), one row per item of
-    the stream src (its nodes: node task; its graphs: graph task; the
-    edges of its graph record: link task), the input features from the
-    model's feature stage (gnnpipe.features, which runs nodefeat), and,
-    with adapt.attributes, the graph's 'attributes' tensor.  model: an
-    Adapted, or the path of the model file (then also path)."""
-    import gnnstream
-    import gnnpipe
-    if not isinstance(model, Adapted):
-        path, model = model, Adapted.from_stream(model)
-    if path is None:
-        raise ValueError("predict_stream: the model's file (path=) names its feature stage")
-    gs = list(gnnstream.graphs(src))
-    X = gnnpipe.features(gs, model=path, allow_command=allow_command)
-    out = []
-    with torch.no_grad():
-        for g, x in zip(gs, X):
-            A = normalized_adjacency(g.nodes, g.u, g.v, model.dtype)
-            att = None
-            if model.head.attributes:
-                t = g.tensors.get("attributes")
-                if t is None:
-                    raise ValueError("graph %d has no 'attributes' tensor (the model was adapted "
-                                     "with attributes)" % g.id)
-                att = torch.from_numpy(t.data).to(model.dtype)
-            edges = torch.from_numpy(np.stack([g.u, g.v]).astype(np.int64)) \
-                if model.head.task == "link" else None
-            out.append(model(torch.from_numpy(x).to(model.dtype), A, att, None, edges))
-    if model.head.task != "graph" and len(out) != 1:
-        raise ValueError("%s: %d graphs: the %s task's input is one graph" % (
-            src, len(out), model.head.task))
-    logits = torch.cat(out).to(torch.float64)
-    return {"logits": logits.numpy(), "scores": torch.softmax(logits, 1).numpy(),
-            "pred": logits.argmax(1).numpy()}
 
 
 def pool_rows(rows, pool, batch=None):

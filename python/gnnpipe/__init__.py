@@ -18,10 +18,12 @@ What is here, each module's doc has the details:
     gnnpipe.convert  to_networkx, from_networkx, write, to_pyg
     gnnpipe.programs run, features, feature_stage, embed: the programs
                      called on graphs (found in PATH)
+    gnnpipe.predict  predict_stream: gcn-adapt --predict's scores for a
+                     stream, from gnnpipe_torch's Adapted (PyTorch)
     gnnpipe_torch    (PyTorch) Encoder, the encoder of a model; Head, the
                      head of an adapted model (gcn-adapt --save-model);
-                     Adapted, both together, predicting as gcn-adapt
-                     --predict does (also as gnnpipe.torch)
+                     Adapted, both together (also as gnnpipe.torch); it
+                     imports nothing of this package
 
 Needs numpy; networkx for the networkx converters (Debian:
 python3-networkx), PyTorch for to_pyg and gnnpipe_torch (python3-torch);
@@ -33,10 +35,12 @@ from gnnstream import Graph, Reader, Record, StreamError, Writer, graphs, model,
 
 from .convert import GraphData, from_networkx, to_networkx, to_pyg, write
 from .programs import ProgramError, embed, feature_stage, features, model_config, run
+from .predict import predict_stream
 
 __all__ = ["stream", "Graph", "Reader", "Record", "StreamError", "Writer", "graphs", "model",
            "read", "read_all", "GraphData", "from_networkx", "to_networkx", "to_pyg", "write",
-           "ProgramError", "embed", "feature_stage", "features", "model_config", "run", "torch"]
+           "ProgramError", "embed", "feature_stage", "features", "model_config", "run",
+           "predict_stream", "torch"]
 __version__ = gnnstream.__version__
 
 

@@ -311,7 +311,7 @@ def head(model, pred, graphs):
         m = gt.Adapted.from_stream(model, dt)
         want(isinstance(m.head, torch.nn.Module) and isinstance(m.encoder, gt.Encoder),
              "Adapted: head and encoder")
-        r = gt.predict_stream(m, graphs, path=model)
+        r = gnnpipe.predict_stream(m, graphs, path=model)
         C = m.head.classes
         s = t.data[:, 3:3 + C]
         want(r["scores"].shape == s.shape, "scores %s, want %s" % (r["scores"].shape, s.shape))
