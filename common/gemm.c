@@ -68,16 +68,20 @@ gemm_isa_pick(const char *want, int cpu)
 static int cur_isa = GEMM_ISA_BASE;
 
 /* When the program starts, before any thread, once (as a loader's choice
- * of target_clones would be); before main, so a bad value's line names
- * "gnnpipe", not the program. */
+ * of target_clones would be); before main, which has not named the
+ * program yet: glibc hands a constructor main's arguments, so a bad
+ * value's line names the program all the same. */
 __attribute__((constructor)) static void
-isa_init(void)
+isa_init(int argc, char **argv)
 {
 	const char *want = getenv("GNN_MAX_CPU_ISA");
 	int isa = gemm_isa_pick(want, gemm_isa_cpu());
 
-	if (isa < 0)
+	if (isa < 0) {
+		if (argc > 0 && argv)
+			err_setprog(argv[0]);
 		die_usage("GNN_MAX_CPU_ISA=%s: expected avx512f, avx2 or default", want);
+	}
 	cur_isa = isa;
 }
 

@@ -15,9 +15,9 @@ expect 0 "dcbm-gen -q -s 9 --count 1 --nodes 400 --clusters 3 --p-div-q 6 -o $T/
 TR="-q -j 2 -s 1 --hidden 64 --epochs 2 --batch 4 --validation 4 --patience 100"
 AD="-q -j 2 -s 2 --label cluster --runs 1 --val 50 --test 100 --train-per-class 5 --epochs 5"
 
-# a bad value: one line, exit 2, before the program's main (hence "gnnpipe")
+# a bad value: one line in the program's name, exit 2, before its main
 check "GNN_MAX_CPU_ISA=avx3 gcn-train $TR -o $T/x.gs $T/g.gs 2>$T/bad.err; [ \$? = 2 ] &&
-	[ \"\$(cat $T/bad.err)\" = 'gnnpipe: GNN_MAX_CPU_ISA=avx3: expected avx512f, avx2 or default' ] &&
+	[ \"\$(cat $T/bad.err)\" = 'gcn-train: GNN_MAX_CPU_ISA=avx3: expected avx512f, avx2 or default' ] &&
 	[ ! -e $T/x.gs ]" "GNN_MAX_CPU_ISA=avx3: exit 2, one line, no model"
 
 bf16_probe "$T"
