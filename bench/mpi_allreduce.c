@@ -1,7 +1,7 @@
 /*
  * mpi_allreduce.c - bench/mpi.sh: the allreduce of a gradient of n values
  * (default 4,474,911, the paper's model) between the processes mpirun
- * started: as gcn-train sums it (xsum_allreduce, 16 bytes a value, exact)
+ * started: as gcn-train sums it (dist_xsum_allreduce, 16 bytes a value, exact)
  * and as a plain float MPI_SUM (4 bytes a value, not exact), alternated,
  * REPS times each after the processes met.  Rank 0 prints
  * "name<TAB>median seconds" lines.
@@ -54,7 +54,7 @@ main(int argc, char **argv)
 	for (int r = 0; r < reps; r++) {
 		dist_max_f64(0); /* the processes meet */
 		double t0 = MPI_Wtime();
-		xsum_allreduce(&s);
+		dist_xsum_allreduce(&s);
 		tx[r] = dist_max_f64(MPI_Wtime() - t0);
 		dist_max_f64(0);
 		t0 = MPI_Wtime();

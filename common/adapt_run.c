@@ -96,7 +96,7 @@ decay_and_step(real *p, real *g, real *m, real *v, int64_t n, double lr, double 
 #pragma omp simd
 	for (int64_t i = 0; i < n; i++)
 		g[i] += (real)(wd * p[i]);
-	adam_step(p, g, m, v, n, lr, 0.9, 0.999, 1e-8, t);
+	nn_adam_step(p, g, m, v, n, lr, 0.9, 0.999, 1e-8, t);
 }
 
 /* The mean L2 norm of the rows of X (n x k) that are not all zero; 0 if
@@ -217,7 +217,7 @@ adapt_init(struct adapt *a, const struct adapt_opts *o, struct pretrained *pt,
 	}
 	head_shape(&a->hshape, a->d, din, L, a->hid, a->link ? a->hid : a->C, a->C,
 		   head_flags(a, a->kinds[0]));
-	hbuf_init(&a->hb, &a->hshape, a->N, !o->attr_only, A, ds->na);
+	head_hbuf_init(&a->hb, &a->hshape, a->N, !o->attr_only, A, ds->na);
 	a->NI = ds->nitems;
 	graph_init(&a->gtr);
 	split_links_init(&a->ls);
@@ -236,7 +236,7 @@ adapt_init(struct adapt *a, const struct adapt_opts *o, struct pretrained *pt,
 		}
 	}
 	if (a->link) {
-		lbuf_init(&a->lb, a->N, a->hid, a->C);
+		head_lbuf_init(&a->lb, a->N, a->hid, a->C);
 		/* evaluation scores the validation edges (elg) every epoch and
 		 * the test edges (into bestlg) at a new best only; the other
 		 * rows of elg stay 0 */
@@ -256,7 +256,7 @@ adapt_init(struct adapt *a, const struct adapt_opts *o, struct pretrained *pt,
 	    o->task == ADAPT_GRAPH ? xmallocarray((size_t)(a->NI * a->C), sizeof *a->glg) : NULL;
 	a->dil = o->task == ADAPT_GRAPH ? xmallocarray((size_t)(a->NI * a->C), sizeof *a->dil)
 					: a->hb.dlg;
-	a->w = mws_new();
+	a->w = model_ws_new();
 	a->rr = rng_new(0, 0);
 	/* the encoder tensors the runs train: E when embed, blocks from.. */
 	a->trained = xcalloc((size_t)M->nt, 1);
@@ -286,7 +286,7 @@ void
 adapt_free(struct adapt *a)
 {
 	if (a->link)
-		lbuf_free(&a->lb);
+		head_lbuf_free(&a->lb);
 	if (a->o->task == ADAPT_GRAPH) {
 		free(a->glg);
 		free(a->dil);
@@ -310,7 +310,7 @@ adapt_free(struct adapt *a)
 	free(a->altH);
 	free(a->altlg);
 	graph_free(&a->gtr);
-	hbuf_free(&a->hb);
+	head_hbuf_free(&a->hb);
 	free(a->trained);
 	free(a->tr);
 	free(a->va);
@@ -318,7 +318,7 @@ adapt_free(struct adapt *a)
 	free(a->bestlg);
 	free(a->pre);
 	gsl_rng_free(a->rr);
-	mws_free(a->w);
+	model_ws_free(a->w);
 	batch_free(&a->b);
 }
 
@@ -489,7 +489,7 @@ eval_epoch(struct adapt *a, struct head *h, int ep, struct best *bt)
 	if (a->link) { /* the validation edges; the test edges below */
 		struct edges ve = { a->lp ? a->pu : ds->eu, a->lp ? a->pv : ds->ev, ds->y, a->va,
 				    a->nva };
-		relu_fwd(hb->lg, hb->lg, N * hid);
+		nn_relu_fwd(hb->lg, hb->lg, N * hid);
 		head_link_eval(h, &a->lb, &ve, hb->lg, a->elg);
 		ilg = a->elg;
 		prof_mark(a->prof, PH_LINK_EVAL);
@@ -555,9 +555,9 @@ train_epoch(struct adapt *a, struct head *h, int it)
 		 * once per run, read in order here */
 		struct edges tre = a->lp ? (struct edges){ a->pu, a->pv, ds->y, a->tr, a->ntr }
 					 : (struct edges){ a->tu, a->tv, a->ty, NULL, a->ntr };
-		relu_fwd(hb->lg, hb->lg, N * hid);
+		nn_relu_fwd(hb->lg, hb->lg, N * hid);
 		head_link_train(h, &a->lb, &tre, hb->lg, hb->dlg, o->dropout, a->rr);
-		relu_bwd(hb->dlg, hb->dlg, hb->lg, N * hid);
+		nn_relu_bwd(hb->dlg, hb->dlg, hb->lg, N * hid);
 		prof_mark(a->prof, PH_LINK_TRAIN);
 	} else if (o->task == ADAPT_GRAPH) {
 		head_graph_logits(a->glg, hb->lg, &a->b, C);
@@ -974,19 +974,19 @@ adapt_predict(struct adapt_pred *p, struct pretrained *pt, struct head *h,
 		die("%s", msg);
 	free(gp);
 	int64_t N = p->b.N, hid = ac->head_width, C = ac->classes, NI = ds->nitems;
-	hbuf_init(&p->hb, h, N, 1, ac->attributes ? ds->A : NULL, ds->na);
+	head_hbuf_init(&p->hb, h, N, 1, ac->attributes ? ds->A : NULL, ds->na);
 	p->hb.es = (real)ac->encoder_scale;
-	p->w = mws_new();
+	p->w = model_ws_new();
 	head_forward(M, h, &p->b, p->w, &p->hb, 0, NULL, 1);
 	p->ilg = p->hb.lg;
 	if (link) {
 		struct lbuf lb;
 		struct edges all = { ds->eu, ds->ev, ds->y, NULL, NI };
-		lbuf_init(&lb, N, hid, C);
+		head_lbuf_init(&lb, N, hid, C);
 		p->buf = xmallocarray((size_t)(NI * C), sizeof *p->buf);
-		relu_fwd(p->hb.lg, p->hb.lg, N * hid);
+		nn_relu_fwd(p->hb.lg, p->hb.lg, N * hid);
 		head_link_eval(h, &lb, &all, p->hb.lg, p->buf);
-		lbuf_free(&lb);
+		head_lbuf_free(&lb);
 		p->ilg = p->buf;
 	} else if (task == ADAPT_GRAPH) {
 		p->buf = xmallocarray((size_t)(NI * C), sizeof *p->buf);
@@ -999,8 +999,8 @@ void
 adapt_pred_free(struct adapt_pred *p)
 {
 	free(p->buf);
-	mws_free(p->w);
-	hbuf_free(&p->hb);
+	model_ws_free(p->w);
+	head_hbuf_free(&p->hb);
 	batch_free(&p->b);
 }
 

@@ -369,7 +369,7 @@ xsum_op(void *in, void *inout, int *len, MPI_Datatype *type)
 }
 
 void
-xsum_allreduce(xsum *s)
+dist_xsum_allreduce(xsum *s)
 {
 	static MPI_Datatype pair;
 	static MPI_Op op;
@@ -599,7 +599,7 @@ dist_max_f64(double x)
 	return x;
 }
 void
-xsum_allreduce(xsum *s)
+dist_xsum_allreduce(xsum *s)
 {
 	(void)s;
 }

@@ -135,6 +135,6 @@ void dist_stdin_read(void); /* rank 0 only; not collective */
 void dist_stdin_share(void);
 
 /* Every rank's s (xsum.h) becomes the sum of all ranks' s. */
-void xsum_allreduce(xsum *s);
+void dist_xsum_allreduce(xsum *s);
 
 #endif

@@ -143,7 +143,7 @@ dstep_run(struct dstep *d, model *M, struct lgraph *const *bg, uint64_t seed, ui
 	}
 	t0 = progress_now();
 	dist_fail_if_any(bad, msg); /* the wait for the slowest rank is here now */
-	xsum_allreduce(&d->acc);
+	dist_xsum_allreduce(&d->acc);
 	d->t_reduce = progress_now() - t0;
 	xsum_get(&d->acc, M->g);
 	/* the losses: every graph's share, added in the step's order */

@@ -103,7 +103,7 @@ choose_stage(struct embed_run *er, const struct filter_graph *fg, int has_feat, 
 		die_usage("--embedding block%d: the model has %d blocks", o->block, M->cfg.layers);
 	if (o->kind == EMB_MIX && !(M->cfg.tasks & 1 << o->task))
 		die_usage("--embedding %s: the model was not trained on that task",
-			  task_name[o->task]);
+			  model_task_name[o->task]);
 	start_output(er);
 	er->staged = 1;
 }
@@ -151,7 +151,7 @@ size_for(struct embed_run *er, int64_t N, int bf)
 /* ---- the forward pass ---- */
 
 /* Block l's output rows r0 .. r0+k-1 (H) to the output, or to the layer
- * mix (mix_fwd()'s arithmetic, a block at a time: w_0 H_1, + w_l H_(l+1),
+ * mix (nn_mix_fwd()'s arithmetic, a block at a time: w_0 H_1, + w_l H_(l+1),
  * times alpha after the last), whose rows go out with the last block. */
 static void
 emit_rows(struct embed_run *er, int l, int64_t r0, int64_t k, const real *H, const real *w)
@@ -192,16 +192,16 @@ encode_fp32(struct embed_run *er, const real *w)
 	int L = M->cfg.layers;
 	real *H = er->T2, *A = er->T;
 
-	lin_fwd(H, b->X, M->P.E, M->P.Eb, N, M->cfg.nfeat, d); /* H0 = tanh(X E + e) */
-	tanh_fwd(H, H, N * d);
+	nn_lin_fwd(H, b->X, M->P.E, M->P.Eb, N, M->cfg.nfeat, d); /* H0 = tanh(X E + e) */
+	nn_tanh_fwd(H, H, N * d);
 	for (int l = 0; l < L; l++) {
-		lin_fwd(A, H, M->P.W1[l], NULL, N, d, d);
-		relu_fwd(A, A, N * d);
-		lin_fwd(H, A, M->P.W2[l], NULL, N, d, d);
+		nn_lin_fwd(A, H, M->P.W1[l], NULL, N, d, d);
+		nn_relu_fwd(A, A, N * d);
+		nn_lin_fwd(H, A, M->P.W2[l], NULL, N, d, d);
 		/* the normalisation over the graph's nodes: the whole of T */
-		gnorm_fwd(H, H, er->istd, H, M->P.gam[l], M->P.bet[l], b->off, b->G, d,
-			  (real)M->cfg.bn_eps);
-		csr_spmm(A, b->rp, b->ci, b->av, H, N, d, 1); /* relu(Â T) */
+		nn_gnorm_fwd(H, H, er->istd, H, M->P.gam[l], M->P.bet[l], b->off, b->G, d,
+			     (real)M->cfg.bn_eps);
+		nn_csr_spmm(A, b->rp, b->ci, b->av, H, N, d, 1); /* relu(Â T) */
 		emit_rows(er, l, 0, N, A, w);
 		real *t = H;
 		H = A;
@@ -230,8 +230,8 @@ encode_bf16(struct embed_run *er, const real *w)
 
 	for (int64_t r0 = 0; r0 < N; r0 += EMBED_RUN_ROWS) {
 		int64_t k = N - r0 < EMBED_RUN_ROWS ? N - r0 : EMBED_RUN_ROWS;
-		lin_fwd(er->H, b->X + r0 * F, M->P.E, M->P.Eb, k, F, d);
-		tanh_fwd(er->H, er->H, k * d);
+		nn_lin_fwd(er->H, b->X + r0 * F, M->P.E, M->P.Eb, k, F, d);
+		nn_tanh_fwd(er->H, er->H, k * d);
 		gemm_to_bf16(Xb + r0 * d, er->H, k * d);
 	}
 	for (int l = 0; l < L; l++) {
@@ -239,11 +239,11 @@ encode_bf16(struct embed_run *er, const real *w)
 		gemm_bf16(0, 0, N, d, d, 1, Xb, d, er->Wb, d, 0, Tb, d, GEMM_OUT_BF16 | GEMM_RELU);
 		gemm_to_bf16(er->Wb, M->P.W2[l], d * d);
 		gemm_bf16(0, 0, N, d, d, 1, Tb, d, er->Wb, d, 0, er->T, d, 0);
-		gnorm_fwd_xb(Tb, Tb, er->istd, er->T, M->P.gam[l], M->P.bet[l], b->off, b->G, d,
-			     (real)M->cfg.bn_eps);
+		nn_gnorm_fwd_xb(Tb, Tb, er->istd, er->T, M->P.gam[l], M->P.bet[l], b->off, b->G, d,
+				(real)M->cfg.bn_eps);
 		for (int64_t r0 = 0; r0 < N; r0 += EMBED_RUN_ROWS) {
 			int64_t k = N - r0 < EMBED_RUN_ROWS ? N - r0 : EMBED_RUN_ROWS;
-			csr_spmm_xb(er->H, NULL, b->rp + r0, b->ci, b->av, Tb, k, d, 1);
+			nn_csr_spmm_xb(er->H, NULL, b->rp + r0, b->ci, b->av, Tb, k, d, 1);
 			emit_rows(er, l, r0, k, er->H, w);
 			if (l + 1 < L)
 				gemm_to_bf16(Xb + r0 * d, er->H, k * d);
@@ -264,7 +264,7 @@ embed_run_encode(struct embed_run *er)
 		    M->cfg.nfeat);
 	size_for(er, N, bf);
 	if (er->o->kind == EMB_MIX)
-		mix_weights(w, M->P.psi[er->o->task], M->cfg.layers);
+		nn_mix_weights(w, M->P.psi[er->o->task], M->cfg.layers);
 	if (bf)
 		encode_bf16(er, w);
 	else
@@ -338,7 +338,7 @@ need_of(const struct embed_run *er, const gs_rec *rec, int kind, int record, int
 	double need =
 	    prof_peak_rss_mib() * 0x1p20 + gs_rec_bytes(rec) + graph_bytes(rec->n, rec->m);
 
-	need += features_ws_bytes(rec->n, rec->m) + 8 * n * F + 4 * n * F;
+	need += nodefeat_ws_bytes(rec->n, rec->m) + 8 * n * F + 4 * n * F;
 	need += 8 * (n + 1) + 8 * (2 * m + n);
 	need += (bf ? 6 : 8) * n * d + (kind == EMB_MIX ? 4 * n * d : 0);
 	if (!bf) /* OpenBLAS's buffers: about 100 MiB a thread at d = 512, measured */

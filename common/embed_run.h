@@ -17,7 +17,7 @@
  * W1) W2))) needs two N x d arrays, and nothing of the blocks before it:
  * in fp32 the block's input H and A = relu(H W1); then T = A W2 over H
  * (read already), normalised in place (norm is over every node of the
- * graph: its means and deviations come from the whole of T, gnorm_fwd(),
+ * graph: its means and deviations come from the whole of T, nn_gnorm_fwd(),
  * before any row of the output can be made), and Â T, whose rows read any
  * row of T, over A: the block's output, handed to the output at once
  * (rows written or pooled as they come) and the next block's input.  In

@@ -407,7 +407,7 @@ gstat_bytes(int32_t n, int64_t m, const struct gstat_opts *o, int threads)
 	struct cent_opts co;
 
 	if (o->want & TRIANGLES)
-		b += 8 * N + features_ws_bytes(n, m);
+		b += 8 * N + nodefeat_ws_bytes(n, m);
 	if (o->want & COMPONENTS)
 		b += 8 * N;
 	if (o->want & PATHS) /* the LCC taken as the whole graph */

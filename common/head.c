@@ -133,7 +133,8 @@ head_free(struct head *h)
 }
 
 void
-hbuf_init(struct hbuf *hb, const struct head *h, int64_t N, int use_enc, const real *A, int64_t na)
+head_hbuf_init(struct hbuf *hb, const struct head *h, int64_t N, int use_enc, const real *A,
+	       int64_t na)
 {
 	int64_t d = h->d, hid = h->hid, Cout = h->Cout;
 	memset(hb, 0, sizeof *hb);
@@ -142,7 +143,7 @@ hbuf_init(struct hbuf *hb, const struct head *h, int64_t N, int use_enc, const r
 	hb->na = A ? na : 0;
 	hb->din = (use_enc ? d : 0) + hb->na;
 	if (hb->din != h->din)
-		die("internal error: hbuf_init() for a head of another input width");
+		die("internal error: head_hbuf_init() for a head of another input width");
 	hb->es = 1;
 	hb->cfrom = -1;
 	hb->N = N;
@@ -164,7 +165,7 @@ hbuf_init(struct hbuf *hb, const struct head *h, int64_t N, int use_enc, const r
 }
 
 void
-hbuf_free(struct hbuf *hb)
+head_hbuf_free(struct hbuf *hb)
 {
 	free(hb->Fm);
 	free(hb->F);
@@ -267,7 +268,7 @@ add_row(real *restrict y, const real *restrict x, int64_t n)
 static void
 add_product(real *Y, real *T, const real *X, const real *S, int64_t N, int64_t i, int64_t o)
 {
-	lin_fwd(T, X, S, NULL, N, i, o);
+	nn_lin_fwd(T, X, S, NULL, N, i, o);
 	for (int64_t r = 0; r < N; r++)
 		add_row(Y + r * o, T + r * o, o);
 }
@@ -308,7 +309,7 @@ head_encode(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb)
 			hb->Hs[l] = hb->Hc[l + 1];
 		model_encode_from(M, b, w, k, hb->Hc[k], hb->Hs);
 	}
-	mix_fwd(hb->Fm, hb->Hs, h->alpha, h->psi, NULL, M->cfg.layers, b->N, M->cfg.d);
+	nn_mix_fwd(hb->Fm, hb->Hs, h->alpha, h->psi, NULL, M->cfg.layers, b->N, M->cfg.d);
 }
 
 /*
@@ -346,8 +347,8 @@ head_forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb, 
 	if (r)
 		dropout(hb->Fd, hb->m1, F, N * din, p, r);
 	const real *X1 = r ? hb->Fd : F;
-	lin_fwd(hb->t1, X1, h->W1, NULL, N, din, hid);
-	csr_spmm(hb->Y1, b->rp, b->ci, b->av, hb->t1, N, hid, 0);
+	nn_lin_fwd(hb->t1, X1, h->W1, NULL, N, din, hid);
+	nn_csr_spmm(hb->Y1, b->rp, b->ci, b->av, hb->t1, N, hid, 0);
 	if (h->self) /* the nodes' own rows: Y1 += X1 S1 */
 		add_product(hb->Y1, hb->t1, X1, h->S1, N, din, hid);
 	for (int64_t i = 0; i < N; i++) {
@@ -362,8 +363,8 @@ head_forward(model *M, struct head *h, const batch *b, mws *w, struct hbuf *hb, 
 	if (r)
 		dropout(hb->Z1d, hb->m2, hb->Z1, N * hid, p, r);
 	const real *X2 = r ? hb->Z1d : hb->Z1;
-	lin_fwd(hb->t2, X2, h->W2, NULL, N, hid, Cout);
-	csr_spmm(hb->lg, b->rp, b->ci, b->av, hb->t2, N, Cout, 0);
+	nn_lin_fwd(hb->t2, X2, h->W2, NULL, N, hid, Cout);
+	nn_csr_spmm(hb->lg, b->rp, b->ci, b->av, hb->t2, N, Cout, 0);
 	if (h->self)
 		add_product(hb->lg, hb->t2, X2, h->S2, N, hid, Cout);
 	for (int64_t i = 0; i < N; i++)
@@ -381,9 +382,9 @@ head_gcn_backward(model *M, struct head *h, const batch *b, struct hbuf *hb, dou
 	/* the own rows' part first, while Z1d still holds the layer's input:
 	 * gS2 += Z1d^T dlg, and its share of d(Z1d) into t1 (free here) */
 	if (h->self)
-		lin_bwd(hb->t1, h->gS2, NULL, hb->dlg, hb->Z1d, h->S2, N, hid, Cout, 0);
-	csr_spmm(hb->t2, b->rp, b->ci, b->av, hb->dlg, N, Cout, 0);
-	lin_bwd(hb->Z1d, h->gW2, NULL, hb->t2, hb->Z1d, h->W2, N, hid, Cout, 0);
+		nn_lin_bwd(hb->t1, h->gS2, NULL, hb->dlg, hb->Z1d, h->S2, N, hid, Cout, 0);
+	nn_csr_spmm(hb->t2, b->rp, b->ci, b->av, hb->dlg, N, Cout, 0);
+	nn_lin_bwd(hb->Z1d, h->gW2, NULL, hb->t2, hb->Z1d, h->W2, N, hid, Cout, 0);
 	if (h->self)
 		for (int64_t i = 0; i < N; i++)
 			add_row(hb->Z1d + i * hid, hb->t1 + i * hid, hid);
@@ -398,17 +399,17 @@ head_gcn_backward(model *M, struct head *h, const batch *b, struct hbuf *hb, dou
 	}
 	for (int64_t i = 0; i < N; i++)
 		add_row(h->gb1, hb->Y1 + i * hid, hid);
-	csr_spmm(hb->t1, b->rp, b->ci, b->av, hb->Y1, N, hid, 0);
+	nn_csr_spmm(hb->t1, b->rp, b->ci, b->av, hb->Y1, N, hid, 0);
 	int64_t din = hb->din;
 	if (!hb->use_enc) { /* attributes only: nothing below W1 */
-		lin_bwd(NULL, h->gW1, NULL, hb->t1, hb->Fd, h->W1, N, din, hid, 0);
+		nn_lin_bwd(NULL, h->gW1, NULL, hb->t1, hb->Fd, h->W1, N, din, hid, 0);
 		if (h->self)
-			lin_bwd(NULL, h->gS1, NULL, hb->Y1, hb->Fd, h->S1, N, din, hid, 0);
+			nn_lin_bwd(NULL, h->gS1, NULL, hb->Y1, hb->Fd, h->S1, N, din, hid, 0);
 		return;
 	}
-	lin_bwd(hb->dF, h->gW1, NULL, hb->t1, hb->Fd, h->W1, N, din, hid, 0);
+	nn_lin_bwd(hb->dF, h->gW1, NULL, hb->t1, hb->Fd, h->W1, N, din, hid, 0);
 	if (h->self) /* Y1 holds d(Y1): gS1 += Fd^T dY1, dF += dY1 S1^T */
-		lin_bwd(hb->dF, h->gS1, NULL, hb->Y1, hb->Fd, h->S1, N, din, hid, 1);
+		nn_lin_bwd(hb->dF, h->gS1, NULL, hb->Y1, hb->Fd, h->S1, N, din, hid, 1);
 	/* the encoder's columns, through dropout, into Fm */
 	real es = hb->es;
 	for (int64_t i = 0; i < N; i++) {
@@ -430,7 +431,7 @@ head_encode_backward(model *M, struct head *h, const batch *b, mws *w, struct hb
 	if (!hb->use_enc)
 		return;
 	/* the mix and the encoder (its H_l are still in w) */
-	mix_bwd_params(h->galpha, h->gpsi, hb->Fm, hb->Hs, h->alpha, h->psi, NULL, L, N, d);
+	nn_mix_bwd_params(h->galpha, h->gpsi, hb->Fm, hb->Hs, h->alpha, h->psi, NULL, L, N, d);
 	struct mix_src src = { h->alpha, h->psi, hb->Fm, NULL, N, 1 };
 	model_encode_bwd(M, b, w, &src, 1, from, embed);
 }
@@ -531,7 +532,7 @@ head_xent(const real *ilg, real *dil, const int32_t *y, const int32_t *idx, int 
 /* ---- the link decoder ---- */
 
 void
-lbuf_init(struct lbuf *lb, int64_t N, int64_t hid, int64_t C)
+head_lbuf_init(struct lbuf *lb, int64_t N, int64_t hid, int64_t C)
 {
 	lb->P = xmallocarray((size_t)(N * hid), sizeof(real));
 	lb->Q = xmallocarray((size_t)(N * hid), sizeof(real));
@@ -548,7 +549,7 @@ lbuf_init(struct lbuf *lb, int64_t N, int64_t hid, int64_t C)
 }
 
 void
-lbuf_free(struct lbuf *lb)
+head_lbuf_free(struct lbuf *lb)
 {
 	free(lb->P);
 	free(lb->Q);
@@ -583,8 +584,8 @@ static void
 link_node_products(struct head *h, struct lbuf *lb, const real *H)
 {
 	int64_t hid = h->hid;
-	lin_fwd(lb->P, H, h->W3, NULL, lb->N, hid, hid);
-	lin_fwd(lb->Q, H, h->W3 + hid * hid, NULL, lb->N, hid, hid);
+	nn_lin_fwd(lb->P, H, h->W3, NULL, lb->N, hid, hid);
+	nn_lin_fwd(lb->Q, H, h->W3 + hid * hid, NULL, lb->N, hid, hid);
 }
 
 /* The decoder's output layer on the chunk of kc edges of e from its
@@ -618,7 +619,7 @@ link_chunk_fwd(struct head *h, struct lbuf *lb, const struct edges *ed, int64_t 
 	}
 	if (r)
 		dropout(lb->Z3d, lb->m3, lb->Z3, kc * hid, p, r);
-	lin_fwd(lb->lo, r ? lb->Z3d : lb->Z3, h->W4, h->b4, kc, hid, h->C);
+	nn_lin_fwd(lb->lo, r ? lb->Z3d : lb->Z3, h->W4, h->b4, kc, hid, h->C);
 }
 
 /* The backward pass of the chunk link_chunk_fwd() computed: the decoder's
@@ -631,7 +632,7 @@ link_chunk_bwd(struct head *h, struct lbuf *lb, const struct edges *ed, int64_t 
 	const int32_t *eu = ed->u, *ev = ed->v;
 	int64_t hid = h->hid;
 	real s = (real)(1 / (1 - p));
-	lin_bwd(lb->Y3, h->gW4, h->gb4, lb->dlo, lb->Z3d, h->W4, kc, hid, h->C, 0);
+	nn_lin_bwd(lb->Y3, h->gW4, h->gb4, lb->dlo, lb->Z3d, h->W4, kc, hid, h->C, 0);
 	for (int64_t i = 0; i < kc; i++) {
 		int64_t e = edge_at(ed, c0 + i);
 		if (i + PF_AHEAD < kc) {
@@ -691,7 +692,7 @@ head_link_train(struct head *h, struct lbuf *lb, const struct edges *e, const re
 			lb->dlo[i] *= (real)((double)kc / (double)k);
 		link_chunk_bwd(h, lb, e, c0, kc, p);
 	}
-	lin_bwd(dH, h->gW3, NULL, lb->SU, H, h->W3, N, hid, hid, 0);
-	lin_bwd(dH, h->gW3 + hid * hid, NULL, lb->SV, H, h->W3 + hid * hid, N, hid, hid, 1);
+	nn_lin_bwd(dH, h->gW3, NULL, lb->SU, H, h->W3, N, hid, hid, 0);
+	nn_lin_bwd(dH, h->gW3 + hid * hid, NULL, lb->SV, H, h->W3 + hid * hid, N, hid, hid, 1);
 	return loss / (double)k;
 }

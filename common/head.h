@@ -14,8 +14,8 @@
  *          W4 drop(relu([h_u ; h_v] W3 + b3)) + b4
  *
  * Ownership: head_init()/head_free() own the parameters, gradients and
- * Adam moments (one flat buffer each); hbuf_init()/hbuf_free() and
- * lbuf_init()/lbuf_free() own the pass buffers.
+ * Adam moments (one flat buffer each); head_hbuf_init()/head_hbuf_free() and
+ * head_lbuf_init()/head_lbuf_free() own the pass buffers.
  */
 #ifndef GNN_HEAD_H
 #define GNN_HEAD_H
@@ -59,7 +59,7 @@ struct hbuf {
 	 * cfrom -1: nothing fixed is kept, the encoder runs whole */
 	real *Hc[MODEL_MAXL + 1];
 	int cfrom;
-	int64_t N, d; /* the sizes hbuf_init() was given */
+	int64_t N, d; /* the sizes head_hbuf_init() was given */
 };
 
 /* Buffers of the link decoder. */
@@ -68,7 +68,7 @@ struct lbuf {
 	real *Y3, *Z3, *Z3d, *lo, *dlo; /* LCHUNK x (hid, hid, hid, C, C) */
 	uint8_t *m3;
 	int32_t *y; /* (LCHUNK) the chunk's classes */
-	int64_t N;  /* the nodes lbuf_init() was given */
+	int64_t N;  /* the nodes head_lbuf_init() was given */
 };
 
 /*
@@ -83,7 +83,7 @@ struct lbuf {
 void head_init(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Cout, int64_t C,
 	       int flags, gsl_rng *r);
 /* The sizes alone (h->n and those head_init() takes), every pointer NULL:
- * the shape of a head made later, for hbuf_init() and a model's record;
+ * the shape of a head made later, for head_hbuf_init() and a model's record;
  * head_free() is not needed.  Time complexity: O(1). */
 void head_shape(struct head *h, int64_t d, int64_t din, int L, int64_t hid, int64_t Cout, int64_t C,
 		int flags);
@@ -113,9 +113,9 @@ int head_tensors(const struct head *h, struct head_tensor *t);
 /* Buffers for N nodes and the head h (its sizes: a head_shape() will do);
  * A (N x na) the attributes or NULL; use_enc 0 feeds the attributes alone.
  * h->din must be (use_enc ? h->d : 0) + (A ? na : 0). */
-void hbuf_init(struct hbuf *hb, const struct head *h, int64_t N, int use_enc, const real *A,
-	       int64_t na);
-void hbuf_free(struct hbuf *hb);
+void head_hbuf_init(struct hbuf *hb, const struct head *h, int64_t N, int use_enc, const real *A,
+		    int64_t na);
+void head_hbuf_free(struct hbuf *hb);
 
 /*
  * The encoder's part below the fix-tune boundary (from, embed as for
@@ -177,8 +177,8 @@ double head_xent(const real *ilg, real *dil, const int32_t *y, const int32_t *id
 		 int64_t nitems, double *acc, int backward);
 
 /* Buffers of the link decoder for N nodes, hid and C as the head's. */
-void lbuf_init(struct lbuf *lb, int64_t N, int64_t hid, int64_t C);
-void lbuf_free(struct lbuf *lb);
+void head_lbuf_init(struct lbuf *lb, int64_t N, int64_t hid, int64_t C);
+void head_lbuf_free(struct lbuf *lb);
 
 /* Labelled node pairs the link decoder scores: pair i of the set is
  * idx[i] (idx NULL: i), i < k; its endpoints u[idx[i]], v[idx[i]], its

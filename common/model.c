@@ -21,7 +21,7 @@
 #include "objhead.h"
 #include "rng.h"
 
-const char *const task_name[NTASK] = { "rec", "rank", "cluster" };
+const char *const model_task_name[NTASK] = { "rec", "rank", "cluster" };
 
 /* ------------------------------------------------------------------ */
 /* parameters */
@@ -89,9 +89,9 @@ layout(model *M, real *base, struct mview *v)
 		v->bet[l] = AT(nm, 1, d);
 	}
 	for (int t = 0; t < NTASK; t++) {
-		snprintf(nm, sizeof nm, "mix.%s.alpha", task_name[t]);
+		snprintf(nm, sizeof nm, "mix.%s.alpha", model_task_name[t]);
 		v->alpha[t] = AT(nm, 1, d);
-		snprintf(nm, sizeof nm, "mix.%s.psi", task_name[t]);
+		snprintf(nm, sizeof nm, "mix.%s.psi", model_task_name[t]);
 		v->psi[t] = AT(nm, 1, c->layers);
 	}
 	const char *nn[2] = { "rec", "cluster" };
@@ -324,7 +324,7 @@ void
 model_adam(model *M, double lr)
 {
 	M->adam_t++;
-	adam_step(M->p, M->g, M->m, M->v, M->n, lr, 0.9, 0.999, 1e-8, M->adam_t);
+	nn_adam_step(M->p, M->g, M->m, M->v, M->n, lr, 0.9, 0.999, 1e-8, M->adam_t);
 }
 
 /* ------------------------------------------------------------------ */
@@ -333,7 +333,7 @@ model_adam(model *M, double lr)
 struct buf {
 	real *p;
 	size_t cap;
-	size_t grows; /* allocations made (need()), for mws_allocs() */
+	size_t grows; /* allocations made (need()), for model_ws_allocs() */
 };
 
 struct mws {
@@ -358,11 +358,11 @@ struct mws {
 	int hin_from;
 	const real *X;	   /* the encoder's input: the batch's, or Xm */
 	size_t loop_grows; /* allocations of the last encoder_fwd() after
-			    * encoder_reserve(): 0 (mws_allocs()) */
+			    * encoder_reserve(): 0 (model_ws_allocs()) */
 };
 
 mws *
-mws_new(void)
+model_ws_new(void)
 {
 	return xcalloc(1, sizeof(mws));
 }
@@ -375,7 +375,7 @@ mws_all(mws *w, int *nb)
 }
 
 void
-mws_free(mws *w)
+model_ws_free(mws *w)
 {
 	if (!w)
 		return;
@@ -387,7 +387,7 @@ mws_free(mws *w)
 }
 
 size_t
-mws_bytes(const mws *w)
+model_ws_bytes(const mws *w)
 {
 	int nb;
 	size_t s = 0;
@@ -410,7 +410,7 @@ grows_of(const mws *w)
 }
 
 size_t
-mws_allocs(const mws *w, size_t *in_blocks)
+model_ws_allocs(const mws *w, size_t *in_blocks)
 {
 	if (in_blocks)
 		*in_blocks = w->loop_grows;
@@ -486,8 +486,8 @@ embed_fwd(model *M, const batch *b, const real *X, real *H0)
 
 	if (b->F != M->cfg.nfeat) /* the programs check this with a message */
 		die("internal error: a batch of %d features for a model of %d", b->F, M->cfg.nfeat);
-	lin_fwd(H0, X, M->P.E, M->P.Eb, N, M->cfg.nfeat, d);
-	tanh_fwd(H0, H0, N * d);
+	nn_lin_fwd(H0, X, M->P.E, M->P.Eb, N, M->cfg.nfeat, d);
+	nn_tanh_fwd(H0, H0, N * d);
 }
 
 #ifndef NN_DOUBLE
@@ -506,8 +506,8 @@ embed_fwd_bf16(model *M, const batch *b, const real *X, uint16_t *H0b, real *tmp
 		die("internal error: a batch of %d features for a model of %d", b->F, M->cfg.nfeat);
 	for (int64_t r0 = 0; r0 < N; r0 += EMBED_ROWS) {
 		int64_t n = N - r0 < EMBED_ROWS ? N - r0 : EMBED_ROWS;
-		lin_fwd(tmp, X + r0 * F, M->P.E, M->P.Eb, n, F, d);
-		tanh_fwd(tmp, tmp, n * d);
+		nn_lin_fwd(tmp, X + r0 * F, M->P.E, M->P.Eb, n, F, d);
+		nn_tanh_fwd(tmp, tmp, n * d);
 		gemm_to_bf16(H0b + r0 * d, tmp, n * d);
 	}
 }
@@ -528,11 +528,11 @@ block_fwd(real *Ho, real *A1, real *XH, real *istd, const real *Hin, const model
 	const struct mview *P = &M->P;
 	int64_t N = b->N, d = M->cfg.d;
 
-	lin_fwd(A1, Hin, P->W1[l], NULL, N, d, d);
-	relu_fwd(A1, A1, N * d);
-	lin_fwd(T1, A1, P->W2[l], NULL, N, d, d);
-	gnorm_fwd(T1, XH, istd, T1, P->gam[l], P->bet[l], b->off, b->G, d, (real)M->cfg.bn_eps);
-	csr_spmm(Ho, b->rp, b->ci, b->av, T1, N, d, 1); /* relu(Â T1) */
+	nn_lin_fwd(A1, Hin, P->W1[l], NULL, N, d, d);
+	nn_relu_fwd(A1, A1, N * d);
+	nn_lin_fwd(T1, A1, P->W2[l], NULL, N, d, d);
+	nn_gnorm_fwd(T1, XH, istd, T1, P->gam[l], P->bet[l], b->off, b->G, d, (real)M->cfg.bn_eps);
+	nn_csr_spmm(Ho, b->rp, b->ci, b->av, T1, N, d, 1); /* relu(Â T1) */
 }
 
 #ifndef NN_DOUBLE
@@ -563,8 +563,9 @@ block_fwd_bf16(real *Ho, uint16_t *Hob, uint16_t *A1b, uint16_t *XHb, real *istd
 	gemm_bf16(0, 0, N, d, d, 1, Hb, d, Wb, d, 0, A1b, d, GEMM_OUT_BF16 | GEMM_RELU);
 	gemm_to_bf16(Wb, P->W2[l], d * d);
 	gemm_bf16(0, 0, N, d, d, 1, A1b, d, Wb, d, 0, T1, d, 0);
-	gnorm_fwd_xb(Gb, XHb, istd, T1, P->gam[l], P->bet[l], b->off, b->G, d, (real)M->cfg.bn_eps);
-	csr_spmm_xb(Ho, Hob, b->rp, b->ci, b->av, Gb, N, d, 1); /* relu(Â T1) */
+	nn_gnorm_fwd_xb(Gb, XHb, istd, T1, P->gam[l], P->bet[l], b->off, b->G, d,
+			(real)M->cfg.bn_eps);
+	nn_csr_spmm_xb(Ho, Hob, b->rp, b->ci, b->av, Gb, N, d, 1); /* relu(Â T1) */
 }
 
 /*
@@ -614,7 +615,7 @@ block_bwd_bf16(model *M, const batch *b, mws *w, int l, const real *Hin, real *T
 
 /*
  * Every buffer of the encoder's forward pass over b, sized before its
- * first block (as head.c's hbuf_init() sizes the head's), so that the
+ * first block (as head.c's head_hbuf_init() sizes the head's), so that the
  * blocks allocate nothing: the outputs H[from+1..L] and the
  * normalisation's istd, per block with keep (the backward pass's caches)
  * or one for all blocks without; in fp32 with keep, each block's A1 and
@@ -717,8 +718,8 @@ static void
 mix_input_grads(const model *M, const struct mix_src *src, int nsrc, real *dH, int l)
 {
 	for (int i = 0; i < nsrc; i++)
-		mix_bwd_input(dH, src[i].dF, src[i].alpha, src[i].psi, src[i].idx, l, M->cfg.layers,
-			      src[i].R, M->cfg.d, src[i].unique);
+		nn_mix_bwd_input(dH, src[i].dF, src[i].alpha, src[i].psi, src[i].idx, l,
+				 M->cfg.layers, src[i].R, M->cfg.d, src[i].unique);
 }
 
 /* The pre-training tasks' mixing gradients as sources. */
@@ -777,13 +778,14 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
 #ifndef NN_DOUBLE
 		if (model_encoder_bf16(b->N, d)) {
 			uint16_t *Yb = needb(&w->Yb, N * d);
-			relu_bwd_xb(Yb, dH, Ho, N * d);
-			csr_spmm_xb(T1, NULL, b->rp, b->ci, b->av, Yb, N, d, 0); /* Â symmetric */
+			nn_relu_bwd_xb(Yb, dH, Ho, N * d);
+			nn_csr_spmm_xb(T1, NULL, b->rp, b->ci, b->av, Yb, N, d,
+				       0); /* Â symmetric */
 			/* dT, rounded, into Yb (read by the sparse product
 			 * already): the products' operand */
-			gnorm_bwd_xb(Yb, train ? G->gam[l] : sg, train ? G->bet[l] : sg + d, T1,
-				     (const uint16_t *)w->XH[l].p, w->istd[l].p, P->gam[l], b->off,
-				     b->G, d);
+			nn_gnorm_bwd_xb(Yb, train ? G->gam[l] : sg, train ? G->bet[l] : sg + d, T1,
+					(const uint16_t *)w->XH[l].p, w->istd[l].p, P->gam[l],
+					b->off, b->G, d);
 			const real *Hb = w->hin && l == w->hin_from ? w->hin : l == 0 ? NULL : Hin;
 			Hb = block_bwd_bf16(M, b, w, l, Hb, T1, dH, train, train ? more : 1);
 			if (l == 0)
@@ -793,15 +795,15 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
 			continue;
 		}
 #endif
-		relu_bwd(dH, dH, Ho, N * d);
-		csr_spmm(T1, b->rp, b->ci, b->av, dH, N, d, 0); /* Â symmetric */
-		gnorm_bwd(T1, train ? G->gam[l] : sg, train ? G->bet[l] : sg + d, T1, w->XH[l].p,
-			  w->istd[l].p, P->gam[l], b->off, b->G, d);
+		nn_relu_bwd(dH, dH, Ho, N * d);
+		nn_csr_spmm(T1, b->rp, b->ci, b->av, dH, N, d, 0); /* Â symmetric */
+		nn_gnorm_bwd(T1, train ? G->gam[l] : sg, train ? G->bet[l] : sg + d, T1, w->XH[l].p,
+			     w->istd[l].p, P->gam[l], b->off, b->G, d);
 		if (train)
-			lin_bwd(T2, G->W2[l], NULL, T1, A1, P->W2[l], N, d, d, 0);
+			nn_lin_bwd(T2, G->W2[l], NULL, T1, A1, P->W2[l], N, d, d, 0);
 		else
 			nn_gemm(0, 1, N, d, d, 1, T1, d, P->W2[l], d, 0, T2, d);
-		relu_bwd(T2, T2, A1, N * d);
+		nn_relu_bwd(T2, T2, A1, N * d);
 		if (w->hin && l == w->hin_from) { /* the input the forward pass was given */
 			Hin = w->hin;
 		} else if (l == 0) { /* T1 is free again: H0 goes there */
@@ -811,7 +813,7 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
 		if (l == 0)
 			H0 = Hin;
 		if (train)
-			lin_bwd(more ? dH : NULL, G->W1[l], NULL, T2, Hin, P->W1[l], N, d, d, 0);
+			nn_lin_bwd(more ? dH : NULL, G->W1[l], NULL, T2, Hin, P->W1[l], N, d, d, 0);
 		else
 			nn_gemm(0, 1, N, d, d, 1, T2, d, P->W1[l], d, 0, dH, d);
 		if (l > 0)
@@ -820,8 +822,8 @@ encoder_bwd(model *M, const batch *b, mws *w, real *T1, real *T2, real *dH,
 	if (embed) {
 		/* the inputs' gradient too where a token stands in them */
 		real *dX = w->X != b->X ? need(&w->dXm, N * M->cfg.nfeat) : NULL;
-		tanh_bwd(dH, dH, H0, N * d);
-		lin_bwd(dX, G->E, G->Eb, dH, w->X, P->E, N, M->cfg.nfeat, d, 0);
+		nn_tanh_bwd(dH, dH, H0, N * d);
+		nn_lin_bwd(dX, G->E, G->Eb, dH, w->X, P->E, N, M->cfg.nfeat, d, 0);
 	}
 	free(sg);
 }
@@ -869,22 +871,22 @@ task_rec(model *M, const batch *b, mws *w, real *arena, int backward, int64_t to
 	     *dl = carve(&cv, Pn), *y = carve(&cv, Pn);
 	real *lg = need(&w->rlog, Pn);
 
-	mix_fwd(Fu, Hs, P->alpha[TASK_REC], P->psi[TASK_REC], b->pu, c->layers, Pn, d);
-	mix_fwd(Fv, Hs, P->alpha[TASK_REC], P->psi[TASK_REC], b->pv, c->layers, Pn, d);
-	ntn_pair_fwd(lg, XW, h, Fu, Fv, P->rec, Pn, d, (int)k);
+	nn_mix_fwd(Fu, Hs, P->alpha[TASK_REC], P->psi[TASK_REC], b->pu, c->layers, Pn, d);
+	nn_mix_fwd(Fv, Hs, P->alpha[TASK_REC], P->psi[TASK_REC], b->pv, c->layers, Pn, d);
+	nn_ntn_pair_fwd(lg, XW, h, Fu, Fv, P->rec, Pn, d, (int)k);
 	for (int64_t i = 0; i < Pn; i++)
 		y[i] = b->y[i];
-	double loss = bce_logits(dl, lg, y, NULL, Pn);
+	double loss = nn_bce_logits(dl, lg, y, NULL, Pn);
 	loss = share(loss, dl, Pn, Pn, tot);
 	weigh(dl, Pn, c->task_w[TASK_REC]);
 	if (!backward)
 		return loss;
 	real *dFu = need(&w->dFu, Pn * d), *dFv = need(&w->dFv, Pn * d);
-	ntn_pair_bwd(dFu, dFv, G->rec, dl, XW, h, Fu, Fv, P->rec, Pn, d, (int)k, dXW);
-	mix_bwd_params(G->alpha[TASK_REC], G->psi[TASK_REC], dFu, Hs, P->alpha[TASK_REC],
-		       P->psi[TASK_REC], b->pu, c->layers, Pn, d);
-	mix_bwd_params(G->alpha[TASK_REC], G->psi[TASK_REC], dFv, Hs, P->alpha[TASK_REC],
-		       P->psi[TASK_REC], b->pv, c->layers, Pn, d);
+	nn_ntn_pair_bwd(dFu, dFv, G->rec, dl, XW, h, Fu, Fv, P->rec, Pn, d, (int)k, dXW);
+	nn_mix_bwd_params(G->alpha[TASK_REC], G->psi[TASK_REC], dFu, Hs, P->alpha[TASK_REC],
+			  P->psi[TASK_REC], b->pu, c->layers, Pn, d);
+	nn_mix_bwd_params(G->alpha[TASK_REC], G->psi[TASK_REC], dFv, Hs, P->alpha[TASK_REC],
+			  P->psi[TASK_REC], b->pv, c->layers, Pn, d);
 	return loss;
 }
 
@@ -911,13 +913,13 @@ task_rank(model *M, const batch *b, mws *w, real *arena, int backward, int64_t t
 	     *z = carve(&cv, Pn * MODEL_NCENT), *dz = carve(&cv, Pn * MODEL_NCENT);
 	real *S = need(&w->rS, U * MODEL_NCENT);
 
-	mix_fwd(F, Hs, P->alpha[TASK_RANK], P->psi[TASK_RANK], b->uidx, c->layers, U, d);
-	rank_fwd(S, Z, F, P->rW1, P->rb1, P->rw2, P->rb2, U, d, MODEL_NCENT, hr);
+	nn_mix_fwd(F, Hs, P->alpha[TASK_RANK], P->psi[TASK_RANK], b->uidx, c->layers, U, d);
+	nn_rank_fwd(S, Z, F, P->rW1, P->rb1, P->rw2, P->rb2, U, d, MODEL_NCENT, hr);
 	for (int64_t i = 0; i < Pn; i++)
 		for (int t = 0; t < MODEL_NCENT; t++)
 			z[i * MODEL_NCENT + t] = S[(int64_t)b->ru[i] * MODEL_NCENT + t] -
 						 S[(int64_t)b->rv[i] * MODEL_NCENT + t];
-	double loss = bce_logits(dz, z, b->R, NULL, Pn * MODEL_NCENT);
+	double loss = nn_bce_logits(dz, z, b->R, NULL, Pn * MODEL_NCENT);
 	loss = share(loss, dz, Pn * MODEL_NCENT, Pn, tot);
 	weigh(dz, Pn * MODEL_NCENT, c->task_w[TASK_RANK]);
 	if (!backward)
@@ -929,10 +931,10 @@ task_rank(model *M, const batch *b, mws *w, real *arena, int backward, int64_t t
 			dS[(int64_t)b->rv[i] * MODEL_NCENT + t] -= dz[i * MODEL_NCENT + t];
 		}
 	real *dF = need(&w->dFU, U * d);
-	rank_bwd(dF, G->rW1, G->rb1, G->rw2, G->rb2, dS, Z, F, P->rW1, P->rw2, U, d, MODEL_NCENT,
-		 hr, Z);
-	mix_bwd_params(G->alpha[TASK_RANK], G->psi[TASK_RANK], dF, Hs, P->alpha[TASK_RANK],
-		       P->psi[TASK_RANK], b->uidx, c->layers, U, d);
+	nn_rank_bwd(dF, G->rW1, G->rb1, G->rw2, G->rb2, dS, Z, F, P->rW1, P->rw2, U, d, MODEL_NCENT,
+		    hr, Z);
+	nn_mix_bwd_params(G->alpha[TASK_RANK], G->psi[TASK_RANK], dF, Hs, P->alpha[TASK_RANK],
+			  P->psi[TASK_RANK], b->uidx, c->layers, U, d);
 	return loss;
 }
 
@@ -964,25 +966,26 @@ task_cluster(model *M, const batch *b, mws *w, real *arena, int backward, int64_
 	     *dCV = carve(&cv, S * k), *h = carve(&cv, Q * km * k), *dl = carve(&cv, Q * km);
 	real *lg = need(&w->clog, Q * km);
 
-	mix_fwd(Fs, Hs, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], b->sidx, c->layers, Ns, d);
-	mix_fwd(Fq, Hs, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], b->qidx, c->layers, Q, d);
-	attn_fwd(C, T, a, Fs, P->aW, P->ab, P->aw, b->soff, S, Ns, d, ha);
-	ntn_cand_fwd(lg, CW, XV, CV, h, Fq, C, P->clu, b->qbeg, b->qnum, Q, S, (int)km, d, (int)k);
-	double loss = softmax_xent(dl, correct, lg, b->qnum, b->qtgt, Q, (int)km);
+	nn_mix_fwd(Fs, Hs, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], b->sidx, c->layers, Ns, d);
+	nn_mix_fwd(Fq, Hs, P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], b->qidx, c->layers, Q, d);
+	nn_attn_fwd(C, T, a, Fs, P->aW, P->ab, P->aw, b->soff, S, Ns, d, ha);
+	nn_ntn_cand_fwd(lg, CW, XV, CV, h, Fq, C, P->clu, b->qbeg, b->qnum, Q, S, (int)km, d,
+			(int)k);
+	double loss = nn_softmax_xent(dl, correct, lg, b->qnum, b->qtgt, Q, (int)km);
 	loss = share(loss, dl, Q * km, Q, tot);
 	weigh(dl, Q * km, c->task_w[TASK_CLUSTER]);
 	if (!backward)
 		return loss;
 	real *dFs = need(&w->dFs, Ns * d), *dFq = need(&w->dFq, Q * d);
-	ntn_cand_bwd(dFq, dC, G->clu, dl, CW, h, Fq, C, P->clu, b->qbeg, b->qnum, Q, S, (int)km, d,
-		     (int)k, dCW, dXV, dCV);
+	nn_ntn_cand_bwd(dFq, dC, G->clu, dl, CW, h, Fq, C, P->clu, b->qbeg, b->qnum, Q, S, (int)km,
+			d, (int)k, dCW, dXV, dCV);
 	memset(dFs, 0, (size_t)(Ns * d) * sizeof *dFs);
-	attn_bwd(dFs, G->aW, G->ab, G->aw, dC, T, a, Fs, P->aW, P->aw, b->soff, S, Ns, d, ha, T,
-		 de);
-	mix_bwd_params(G->alpha[TASK_CLUSTER], G->psi[TASK_CLUSTER], dFs, Hs,
-		       P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], b->sidx, c->layers, Ns, d);
-	mix_bwd_params(G->alpha[TASK_CLUSTER], G->psi[TASK_CLUSTER], dFq, Hs,
-		       P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], b->qidx, c->layers, Q, d);
+	nn_attn_bwd(dFs, G->aW, G->ab, G->aw, dC, T, a, Fs, P->aW, P->aw, b->soff, S, Ns, d, ha, T,
+		    de);
+	nn_mix_bwd_params(G->alpha[TASK_CLUSTER], G->psi[TASK_CLUSTER], dFs, Hs,
+			  P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], b->sidx, c->layers, Ns, d);
+	nn_mix_bwd_params(G->alpha[TASK_CLUSTER], G->psi[TASK_CLUSTER], dFq, Hs,
+			  P->alpha[TASK_CLUSTER], P->psi[TASK_CLUSTER], b->qidx, c->layers, Q, d);
 	return loss;
 }
 

@@ -5,7 +5,7 @@
  * records in modelio.h.
  *
  * Ownership: model_init()/model_free() own the parameter, gradient and
- * Adam buffers; mws_new()/mws_free() own the workspace, which grows on
+ * Adam buffers; model_ws_new()/model_ws_free() own the workspace, which grows on
  * demand and is reused step after step.
  *
  * The model (defaults in brackets; every size is in struct model_cfg):
@@ -36,7 +36,7 @@
 #define MODEL_MAXL 16 /* most GCN blocks */
 
 enum { TASK_REC = 0, TASK_RANK, TASK_CLUSTER, NTASK };
-extern const char *const task_name[NTASK]; /* "rec", "rank", "cluster" */
+extern const char *const model_task_name[NTASK]; /* "rec", "rank", "cluster" */
 
 struct model_cfg {
 	int nfeat;		       /* input features per node, F [4: the paper's] */
@@ -113,19 +113,19 @@ void model_trained_tensors(const model *M, int from, int embed, uint8_t *trained
  * encoder's forward pass sizes its buffers for a batch before the first
  * block, and its blocks allocate nothing. */
 typedef struct mws mws;
-mws *mws_new(void);
-void mws_free(mws *w);
+mws *model_ws_new(void);
+void model_ws_free(mws *w);
 /* Bytes the workspace holds now. */
-size_t mws_bytes(const mws *w);
+size_t model_ws_bytes(const mws *w);
 /*
- * Allocations the workspace has made since mws_new() (each time a buffer
+ * Allocations the workspace has made since model_ws_new() (each time a buffer
  * grows), and, in_blocks not NULL, in *in_blocks those the last forward
  * pass of the encoder made after it sized its buffers: 0, the blocks
  * allocate nothing.  A pass of the same kind as the last over a batch of
  * no more nodes and graphs adds none.  For the tests
  * (tests/unit/test_model.c).  Time complexity: O(1).
  */
-size_t mws_allocs(const mws *w, size_t *in_blocks);
+size_t model_ws_allocs(const mws *w, size_t *in_blocks);
 
 /* What a forward pass produced, for losses and validation scores. */
 struct mout {

@@ -191,11 +191,11 @@ record_attrs(gs_rec *r, const model *M, const real *params, const struct val_sco
 		if (!(M->cfg.tasks & 1 << t))
 			continue;
 		/* the paper's Figure 2: softmax(psi) of each task */
-		mix_weights(w, params + (M->P.psi[t] - M->p), M->cfg.layers);
+		nn_mix_weights(w, params + (M->P.psi[t] - M->p), M->cfg.layers);
 		for (int l = 0; l < M->cfg.layers; l++)
 			len += (size_t)snprintf(val + len, sizeof val - len, "%s%.6f", l ? "," : "",
 						(double)w[l]);
-		snprintf(key, sizeof key, "layer_weights.%s", task_name[t]);
+		snprintf(key, sizeof key, "layer_weights.%s", model_task_name[t]);
 		gs_attr_set(r, key, val);
 	}
 	if (sc) {
@@ -222,7 +222,7 @@ record_attrs(gs_rec *r, const model *M, const real *params, const struct val_sco
 		char key[64], val[256];
 		size_t len = 0;
 		real w[MODEL_MAXL];
-		mix_weights(w, params + (M->P.ob[i].psi - M->p), M->cfg.layers);
+		nn_mix_weights(w, params + (M->P.ob[i].psi - M->p), M->cfg.layers);
 		for (int l = 0; l < M->cfg.layers; l++)
 			len += (size_t)snprintf(val + len, sizeof val - len, "%s%.6f", l ? "," : "",
 						(double)w[l]);

@@ -91,7 +91,7 @@ nn_gemm(int ta, int tb, int64_t M, int64_t N, int64_t K, real alpha, const real 
 /* dense */
 
 void
-lin_fwd(real *Y, const real *X, const real *W, const real *b, int64_t N, int64_t i, int64_t o)
+nn_lin_fwd(real *Y, const real *X, const real *W, const real *b, int64_t N, int64_t i, int64_t o)
 {
 	if (b) {
 #pragma omp parallel for schedule(static) if (PAR(N * o))
@@ -152,8 +152,8 @@ colsum_add(real *db, const real *dY, int64_t N, int64_t o)
 }
 
 void
-lin_bwd(real *dX, real *dW, real *db, const real *dY, const real *X, const real *W, int64_t N,
-	int64_t i, int64_t o, int acc)
+nn_lin_bwd(real *dX, real *dW, real *db, const real *dY, const real *X, const real *W, int64_t N,
+	   int64_t i, int64_t o, int acc)
 {
 	nn_gemm(1, 0, i, o, N, 1, X, i, dY, o, 1, dW, o);
 	if (db)
@@ -163,7 +163,7 @@ lin_bwd(real *dX, real *dW, real *db, const real *dY, const real *X, const real 
 }
 
 void
-tanh_fwd(real *y, const real *x, int64_t n)
+nn_tanh_fwd(real *y, const real *x, int64_t n)
 {
 #pragma omp parallel for simd schedule(static) if (PAR(n))
 	for (int64_t i = 0; i < n; i++)
@@ -173,7 +173,7 @@ tanh_fwd(real *y, const real *x, int64_t n)
 /* The relu passes select on signs, which a branch mispredicts about half
  * the time: simd makes them a compare and a mask (the same values). */
 void
-relu_fwd(real *y, const real *x, int64_t n)
+nn_relu_fwd(real *y, const real *x, int64_t n)
 {
 #pragma omp parallel for simd schedule(static) if (PAR(n))
 	for (int64_t i = 0; i < n; i++)
@@ -181,7 +181,7 @@ relu_fwd(real *y, const real *x, int64_t n)
 }
 
 void
-tanh_bwd(real *dx, const real *dy, const real *y, int64_t n)
+nn_tanh_bwd(real *dx, const real *dy, const real *y, int64_t n)
 {
 #pragma omp parallel for schedule(static) if (PAR(n))
 	for (int64_t i = 0; i < n; i++)
@@ -189,7 +189,7 @@ tanh_bwd(real *dx, const real *dy, const real *y, int64_t n)
 }
 
 void
-relu_bwd(real *dx, const real *dy, const real *y, int64_t n)
+nn_relu_bwd(real *dx, const real *dy, const real *y, int64_t n)
 {
 #pragma omp parallel for simd schedule(static) if (PAR(n))
 	for (int64_t i = 0; i < n; i++) {
@@ -314,15 +314,15 @@ gnorm_fwd_body(void *Y, void *XH, real *istd, const real *X, const real *gamma, 
 }
 
 void
-gnorm_fwd(real *Y, real *XH, real *istd, const real *X, const real *gamma, const real *beta,
-	  const int64_t *off, int G, int64_t d, real eps)
+nn_gnorm_fwd(real *Y, real *XH, real *istd, const real *X, const real *gamma, const real *beta,
+	     const int64_t *off, int G, int64_t d, real eps)
 {
 	gnorm_fwd_body(Y, XH, istd, X, gamma, beta, off, G, d, eps, 0);
 }
 
 void
-gnorm_fwd_xb(uint16_t *Y, uint16_t *XH, real *istd, const real *X, const real *gamma,
-	     const real *beta, const int64_t *off, int G, int64_t d, real eps)
+nn_gnorm_fwd_xb(uint16_t *Y, uint16_t *XH, real *istd, const real *X, const real *gamma,
+		const real *beta, const int64_t *off, int G, int64_t d, real eps)
 {
 	gnorm_fwd_body(Y, XH, istd, X, gamma, beta, off, G, d, eps, 1);
 }
@@ -407,15 +407,15 @@ prefetch_row(const void *X, int bf, int64_t i, int64_t d)
 }
 
 void
-gnorm_bwd(real *dX, real *dgamma, real *dbeta, const real *dY, const real *XH, const real *istd,
-	  const real *gamma, const int64_t *off, int G, int64_t d)
+nn_gnorm_bwd(real *dX, real *dgamma, real *dbeta, const real *dY, const real *XH, const real *istd,
+	     const real *gamma, const int64_t *off, int G, int64_t d)
 {
 	gnorm_bwd_body(dX, dgamma, dbeta, dY, XH, istd, gamma, off, G, d, 0);
 }
 
 void
-gnorm_bwd_xb(uint16_t *dX, real *dgamma, real *dbeta, const real *dY, const uint16_t *XH,
-	     const real *istd, const real *gamma, const int64_t *off, int G, int64_t d)
+nn_gnorm_bwd_xb(uint16_t *dX, real *dgamma, real *dbeta, const real *dY, const uint16_t *XH,
+		const real *istd, const real *gamma, const int64_t *off, int G, int64_t d)
 {
 	gnorm_bwd_body(dX, dgamma, dbeta, dY, XH, istd, gamma, off, G, d, 1);
 }
@@ -468,25 +468,25 @@ csr_spmm_body(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const
 }
 
 void
-csr_spmm(real *Y, const int64_t *rp, const int32_t *ci, const real *av, const real *X, int64_t N,
-	 int64_t d, int relu)
+nn_csr_spmm(real *Y, const int64_t *rp, const int32_t *ci, const real *av, const real *X, int64_t N,
+	    int64_t d, int relu)
 {
 	csr_spmm_body(Y, NULL, rp, ci, av, X, N, d, relu, 0);
 }
 
 void
-csr_spmm_xb(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const real *av,
-	    const uint16_t *X, int64_t N, int64_t d, int relu)
+nn_csr_spmm_xb(real *Y, uint16_t *Yb, const int64_t *rp, const int32_t *ci, const real *av,
+	       const uint16_t *X, int64_t N, int64_t d, int relu)
 {
 	csr_spmm_body(Y, Yb, rp, ci, av, X, N, d, relu, 1);
 }
 
-/* Elements i0..i1 of relu_bwd_xb() (GEMM_CLONES). */
+/* Elements i0..i1 of nn_relu_bwd_xb() (GEMM_CLONES). */
 static GEMM_INLINE void
 relu_bwd_xb_range_body(uint16_t *dx, const real *dy, const real *y, int64_t i0, int64_t i1)
 {
 	for (int64_t i = i0; i < i1; i++) {
-		uint16_t g = gemm_bf16_of((float)dy[i]); /* as relu_bwd: no branch */
+		uint16_t g = gemm_bf16_of((float)dy[i]); /* as nn_relu_bwd: no branch */
 		dx[i] = y[i] > 0 ? g : 0;
 	}
 }
@@ -495,7 +495,7 @@ GEMM_CLONES(relu_bwd_xb_range,
 	    (dx, dy, y, i0, i1))
 
 void
-relu_bwd_xb(uint16_t *dx, const real *dy, const real *y, int64_t n)
+nn_relu_bwd_xb(uint16_t *dx, const real *dy, const real *y, int64_t n)
 {
 #pragma omp parallel for schedule(static) if (PAR(n))
 	for (int64_t i0 = 0; i0 < n; i0 += NN_CHUNK)
@@ -506,7 +506,7 @@ relu_bwd_xb(uint16_t *dx, const real *dy, const real *y, int64_t n)
 /* layer mixing */
 
 void
-mix_weights(real *w, const real *psi, int L)
+nn_mix_weights(real *w, const real *psi, int L)
 {
 	double mx = psi[0], s = 0;
 	for (int l = 1; l < L; l++)
@@ -521,11 +521,11 @@ mix_weights(real *w, const real *psi, int L)
 #define MIX_MAXL 64
 
 void
-mix_fwd(real *F, real *const *H, const real *alpha, const real *psi, const int32_t *idx, int L,
-	int64_t R, int64_t d)
+nn_mix_fwd(real *F, real *const *H, const real *alpha, const real *psi, const int32_t *idx, int L,
+	   int64_t R, int64_t d)
 {
 	real w[MIX_MAXL];
-	mix_weights(w, psi, L);
+	nn_mix_weights(w, psi, L);
 #pragma omp parallel for schedule(static) if (PAR(R * d * L))
 	for (int64_t r = 0; r < R; r++) {
 		real *f = F + r * d;
@@ -544,12 +544,12 @@ mix_fwd(real *F, real *const *H, const real *alpha, const real *psi, const int32
 }
 
 void
-mix_bwd_params(real *dalpha, real *dpsi, const real *dF, real *const *H, const real *alpha,
-	       const real *psi, const int32_t *idx, int L, int64_t R, int64_t d)
+nn_mix_bwd_params(real *dalpha, real *dpsi, const real *dF, real *const *H, const real *alpha,
+		  const real *psi, const int32_t *idx, int L, int64_t R, int64_t d)
 {
 	real w[MIX_MAXL];
 	double dw[MIX_MAXL] = { 0 };
-	mix_weights(w, psi, L);
+	nn_mix_weights(w, psi, L);
 	/* G_l[c] = sum_r dF[r][c] H_l[idx[r]][c]; then dalpha = sum_l w_l G_l
 	 * and dw_l = alpha . G_l. */
 	double *G = xmallocarray((size_t)(d * L), sizeof *G);
@@ -571,11 +571,11 @@ mix_bwd_params(real *dalpha, real *dpsi, const real *dF, real *const *H, const r
 }
 
 void
-mix_bwd_input(real *dH, const real *dF, const real *alpha, const real *psi, const int32_t *idx,
-	      int l, int L, int64_t R, int64_t d, int unique)
+nn_mix_bwd_input(real *dH, const real *dF, const real *alpha, const real *psi, const int32_t *idx,
+		 int l, int L, int64_t R, int64_t d, int unique)
 {
 	real w[MIX_MAXL], *s = xmallocarray((size_t)d, sizeof *s);
-	mix_weights(w, psi, L);
+	nn_mix_weights(w, psi, L);
 	for (int64_t c = 0; c < d; c++)
 		s[c] = w[l] * alpha[c];
 	if (unique) {
@@ -632,8 +632,8 @@ dotr(const real *a, const real *b, int64_t n)
 }
 
 void
-ntn_pair_fwd(real *logit, real *XW, real *h, const real *X, const real *Y, ntn p, int64_t P,
-	     int64_t d, int k)
+nn_ntn_pair_fwd(real *logit, real *XW, real *h, const real *X, const real *Y, ntn p, int64_t P,
+		int64_t d, int k)
 {
 	int64_t kd = (int64_t)k * d;
 	nn_gemm(0, 0, P, kd, d, p.s, X, d, p.W, kd, 0, XW, kd);
@@ -654,8 +654,8 @@ ntn_pair_fwd(real *logit, real *XW, real *h, const real *X, const real *Y, ntn p
 }
 
 void
-ntn_pair_bwd(real *dX, real *dY, ntn g, const real *dlogit, const real *XW, const real *h,
-	     const real *X, const real *Y, ntn p, int64_t P, int64_t d, int k, real *dXW)
+nn_ntn_pair_bwd(real *dX, real *dY, ntn g, const real *dlogit, const real *XW, const real *h,
+		const real *X, const real *Y, ntn p, int64_t P, int64_t d, int k, real *dXW)
 {
 	int64_t kd = (int64_t)k * d;
 	double dob = 0, dO[16] = { 0 }, dB[16] = { 0 };
@@ -707,9 +707,9 @@ ntn_pair_bwd(real *dX, real *dY, ntn g, const real *dlogit, const real *XW, cons
 }
 
 void
-ntn_cand_fwd(real *logit, real *CW, real *XV, real *CV, real *h, const real *X, const real *C,
-	     ntn p, const int32_t *cbeg, const int32_t *cnum, int64_t Q, int64_t S, int kmax,
-	     int64_t d, int k)
+nn_ntn_cand_fwd(real *logit, real *CW, real *XV, real *CV, real *h, const real *X, const real *C,
+		ntn p, const int32_t *cbeg, const int32_t *cnum, int64_t Q, int64_t S, int kmax,
+		int64_t d, int k)
 {
 	int64_t kd = (int64_t)k * d;
 	/* CW[s][t] = W_t c_s: C W_t^T, W_t at column t d of W (ld k d). */
@@ -742,9 +742,9 @@ ntn_cand_fwd(real *logit, real *CW, real *XV, real *CV, real *h, const real *X, 
 }
 
 void
-ntn_cand_bwd(real *dX, real *dC, ntn g, const real *dlogit, const real *CW, const real *h,
-	     const real *X, const real *C, ntn p, const int32_t *cbeg, const int32_t *cnum,
-	     int64_t Q, int64_t S, int kmax, int64_t d, int k, real *dCW, real *dXV, real *dCV)
+nn_ntn_cand_bwd(real *dX, real *dC, ntn g, const real *dlogit, const real *CW, const real *h,
+		const real *X, const real *C, ntn p, const int32_t *cbeg, const int32_t *cnum,
+		int64_t Q, int64_t S, int kmax, int64_t d, int k, real *dCW, real *dXV, real *dCV)
 {
 	int64_t kd = (int64_t)k * d;
 	double dob = 0, dO[16] = { 0 }, dB[16] = { 0 };
@@ -830,12 +830,12 @@ ntn_cand_bwd(real *dX, real *dC, ntn g, const real *dlogit, const real *CW, cons
 /* ranking heads */
 
 void
-rank_fwd(real *S, real *Z, const real *X, const real *W1, const real *b1, const real *w2,
-	 const real *b2, int64_t R, int64_t d, int nh, int64_t hd)
+nn_rank_fwd(real *S, real *Z, const real *X, const real *W1, const real *b1, const real *w2,
+	    const real *b2, int64_t R, int64_t d, int nh, int64_t hd)
 {
 	int64_t H = nh * hd;
-	lin_fwd(Z, X, W1, b1, R, d, H);
-	relu_fwd(Z, Z, R * H);
+	nn_lin_fwd(Z, X, W1, b1, R, d, H);
+	nn_relu_fwd(Z, Z, R * H);
 #pragma omp parallel for schedule(static) if (PAR(R * H))
 	for (int64_t r = 0; r < R; r++)
 		for (int t = 0; t < nh; t++)
@@ -843,9 +843,9 @@ rank_fwd(real *S, real *Z, const real *X, const real *W1, const real *b1, const 
 }
 
 void
-rank_bwd(real *dX, real *dW1, real *db1, real *dw2, real *db2, const real *dS, const real *Z,
-	 const real *X, const real *W1, const real *w2, int64_t R, int64_t d, int nh, int64_t hd,
-	 real *dZ)
+nn_rank_bwd(real *dX, real *dW1, real *db1, real *dw2, real *db2, const real *dS, const real *Z,
+	    const real *X, const real *W1, const real *w2, int64_t R, int64_t d, int nh, int64_t hd,
+	    real *dZ)
 {
 	int64_t H = nh * hd;
 	/* dw2[t] += sum_r dS[r][t] Z[r][t]: blocks of (t, columns). */
@@ -874,18 +874,18 @@ rank_bwd(real *dX, real *dW1, real *db1, real *dw2, real *db2, const real *dS, c
 				dz[c] = z[c] > 0 ? ds * w2[t * hd + c] : 0;
 		}
 	colsum_add(db2, dS, R, nh);
-	lin_bwd(dX, dW1, db1, dZ, X, W1, R, d, H, 0);
+	nn_lin_bwd(dX, dW1, db1, dZ, X, W1, R, d, H, 0);
 }
 
 /* ------------------------------------------------------------------ */
 /* attention aggregator */
 
 void
-attn_fwd(real *C, real *T, real *a, const real *X, const real *Wa, const real *ba, const real *w,
-	 const int64_t *soff, int64_t nseg, int64_t Ns, int64_t d, int64_t hd)
+nn_attn_fwd(real *C, real *T, real *a, const real *X, const real *Wa, const real *ba, const real *w,
+	    const int64_t *soff, int64_t nseg, int64_t Ns, int64_t d, int64_t hd)
 {
-	lin_fwd(T, X, Wa, ba, Ns, d, hd);
-	tanh_fwd(T, T, Ns * hd);
+	nn_lin_fwd(T, X, Wa, ba, Ns, d, hd);
+	nn_tanh_fwd(T, T, Ns * hd);
 #pragma omp parallel for schedule(static) if (PAR(Ns * hd))
 	for (int64_t r = 0; r < Ns; r++)
 		a[r] = dotr(T + r * hd, w, hd);
@@ -910,9 +910,9 @@ attn_fwd(real *C, real *T, real *a, const real *X, const real *Wa, const real *b
 }
 
 void
-attn_bwd(real *dX, real *dWa, real *dba, real *dw, const real *dC, const real *T, const real *a,
-	 const real *X, const real *Wa, const real *w, const int64_t *soff, int64_t nseg,
-	 int64_t Ns, int64_t d, int64_t hd, real *dT, real *de)
+nn_attn_bwd(real *dX, real *dWa, real *dba, real *dw, const real *dC, const real *T, const real *a,
+	    const real *X, const real *Wa, const real *w, const int64_t *soff, int64_t nseg,
+	    int64_t Ns, int64_t d, int64_t hd, real *dT, real *de)
 {
 #pragma omp parallel for schedule(dynamic, 1) if (PAR(Ns * d))
 	for (int64_t s = 0; s < nseg; s++) {
@@ -936,14 +936,14 @@ attn_bwd(real *dX, real *dWa, real *dba, real *dw, const real *dC, const real *T
 			real t = T[r * hd + j];
 			dT[r * hd + j] = de[r] * w[j] * (1 - t * t);
 		}
-	lin_bwd(dX, dWa, dba, dT, X, Wa, Ns, d, hd, 1);
+	nn_lin_bwd(dX, dWa, dba, dT, X, Wa, Ns, d, hd, 1);
 }
 
 /* ------------------------------------------------------------------ */
 /* losses */
 
 double
-bce_logits(real *dz, const real *z, const real *y, const real *wt, int64_t n)
+nn_bce_logits(real *dz, const real *z, const real *y, const real *wt, int64_t n)
 {
 	int64_t cnt = 0;
 	double loss = 0;
@@ -964,8 +964,8 @@ bce_logits(real *dz, const real *z, const real *y, const real *wt, int64_t n)
 }
 
 double
-softmax_xent(real *dz, int64_t *correct, const real *z, const int32_t *cnum, const int32_t *tgt,
-	     int64_t Q, int kmax)
+nn_softmax_xent(real *dz, int64_t *correct, const real *z, const int32_t *cnum, const int32_t *tgt,
+		int64_t Q, int kmax)
 {
 	double loss = 0;
 	int64_t ok = 0;
@@ -997,7 +997,7 @@ softmax_xent(real *dz, int64_t *correct, const real *z, const int32_t *cnum, con
 /* readouts, projections and the objectives' losses */
 
 void
-pool_fwd(real *P, int32_t *arg, const real *X, const int64_t *seg, int64_t nseg, int64_t d)
+nn_pool_fwd(real *P, int32_t *arg, const real *X, const int64_t *seg, int64_t nseg, int64_t d)
 {
 #pragma omp parallel for schedule(static) if (PAR(seg[nseg] * d))
 	for (int64_t s = 0; s < nseg; s++) {
@@ -1025,7 +1025,8 @@ pool_fwd(real *P, int32_t *arg, const real *X, const int64_t *seg, int64_t nseg,
 }
 
 void
-pool_bwd(real *dX, const real *dP, const int32_t *arg, const int64_t *seg, int64_t nseg, int64_t d)
+nn_pool_bwd(real *dX, const real *dP, const int32_t *arg, const int64_t *seg, int64_t nseg,
+	    int64_t d)
 {
 #pragma omp parallel for schedule(static) if (PAR(seg[nseg] * d))
 	for (int64_t s = 0; s < nseg; s++) {
@@ -1051,7 +1052,7 @@ row_norm(const real *x, int64_t d)
 }
 
 void
-l2norm_fwd(real *Y, const real *X, int64_t R, int64_t d)
+nn_l2norm_fwd(real *Y, const real *X, int64_t R, int64_t d)
 {
 #pragma omp parallel for schedule(static) if (PAR(R * d))
 	for (int64_t r = 0; r < R; r++) {
@@ -1062,7 +1063,7 @@ l2norm_fwd(real *Y, const real *X, int64_t R, int64_t d)
 }
 
 void
-l2norm_bwd(real *dX, const real *dY, const real *Y, const real *X, int64_t R, int64_t d)
+nn_l2norm_bwd(real *dX, const real *dY, const real *Y, const real *X, int64_t R, int64_t d)
 {
 #pragma omp parallel for schedule(static) if (PAR(R * d))
 	for (int64_t r = 0; r < R; r++) {
@@ -1075,8 +1076,8 @@ l2norm_bwd(real *dX, const real *dY, const real *Y, const real *X, int64_t R, in
 }
 
 double
-nce_loss(real *dZ, int64_t *correct, const real *Z, const int32_t *pos, const int64_t *seg,
-	 int64_t nseg, int64_t p, double tau, real *sim)
+nn_nce_loss(real *dZ, int64_t *correct, const real *Z, const int32_t *pos, const int64_t *seg,
+	    int64_t nseg, int64_t p, double tau, real *sim)
 {
 	int64_t R = seg[nseg], ok = 0;
 	double loss = 0;
@@ -1131,8 +1132,8 @@ nce_loss(real *dZ, int64_t *correct, const real *Z, const int32_t *pos, const in
 }
 
 double
-sce_loss(real *dY, double *cos_sum, int64_t *cnt, const real *Y, const real *T, int64_t R,
-	 int64_t F, double gamma)
+nn_sce_loss(real *dY, double *cos_sum, int64_t *cnt, const real *Y, const real *T, int64_t R,
+	    int64_t F, double gamma)
 {
 	double loss = 0, cs = 0;
 	int64_t n = 0;
@@ -1165,7 +1166,7 @@ sce_loss(real *dY, double *cos_sum, int64_t *cnt, const real *Y, const real *T, 
 }
 
 double
-mse_loss(real *dy, double *sse, const real *y, const real *t, int64_t n)
+nn_mse_loss(real *dy, double *sse, const real *y, const real *t, int64_t n)
 {
 	double s = 0;
 	for (int64_t i = 0; i < n; i++) {
@@ -1201,8 +1202,8 @@ GEMM_CLONES(adam_range,
 	    (p, g, m, v, i0, i1, lr, b1, b2, eps, c1, c2))
 
 void
-adam_step(real *p, const real *g, real *m, real *v, int64_t n, double lr, double b1, double b2,
-	  double eps, int64_t t)
+nn_adam_step(real *p, const real *g, real *m, real *v, int64_t n, double lr, double b1, double b2,
+	     double eps, int64_t t)
 {
 	double c1 = 1 - pow(b1, (double)t), c2 = 1 - pow(b2, (double)t);
 #pragma omp parallel for schedule(static) if (PAR(n))

@@ -397,7 +397,7 @@ nodefeat_rows(const graph *g, const features_ws *ws, double *out)
 	if (g->n == 0)
 		return;
 	if (ws->counted != g->n)
-		die("features_rows: no counts of this graph in the workspace");
+		die("nodefeat_rows: no counts of this graph in the workspace");
 	for (v = 0; v < g->n; v++) {
 		double *row = out + (size_t)v * FEAT_N;
 		row[FEAT_DEGREE] = graph_degree(g, v);
@@ -425,7 +425,7 @@ nodefeat_raw(const graph *g, double *out, features_ws *ws)
 }
 
 double
-features_ws_bytes(int32_t n, int64_t m)
+nodefeat_ws_bytes(int32_t n, int64_t m)
 {
 	/* tri_threads() and max_degree() at their largest: every thread, and
 	 * md <= min(n - 1, m) */

@@ -139,7 +139,7 @@ void nodefeat_rows(const graph *g, const features_ws *ws, double *out);
  * (1 below FEATURES_PAR_MIN_ARCS arcs).  For memory checks before the
  * graph is built.  Time complexity: O(1).
  */
-double features_ws_bytes(int32_t n, int64_t m);
+double nodefeat_ws_bytes(int32_t n, int64_t m);
 
 /*
  * Model input from raw features: columns FEAT_DEGREE, FEAT_CORE and

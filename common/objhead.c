@@ -102,9 +102,9 @@ static void
 mlp_fwd(real *Y, real *Z, const real *X, const struct oview *P, int64_t R, int64_t in, int64_t h,
 	int64_t out)
 {
-	lin_fwd(Z, X, P->W1, P->b1, R, in, h);
-	relu_fwd(Z, Z, R * h);
-	lin_fwd(Y, Z, P->W2, P->b2, R, h, out);
+	nn_lin_fwd(Z, X, P->W1, P->b1, R, in, h);
+	nn_relu_fwd(Z, Z, R * h);
+	nn_lin_fwd(Y, Z, P->W2, P->b2, R, h, out);
 }
 
 /* dX written; G's W1, b1, W2, b2 added; dZ (R x h) scratch. */
@@ -112,9 +112,9 @@ static void
 mlp_bwd(real *dX, const struct oview *G, const real *dY, real *Z, const real *X,
 	const struct oview *P, int64_t R, int64_t in, int64_t h, int64_t out, real *dZ)
 {
-	lin_bwd(dZ, G->W2, G->b2, dY, Z, P->W2, R, h, out, 0);
-	relu_bwd(dZ, dZ, Z, R * h);
-	lin_bwd(dX, G->W1, G->b1, dZ, X, P->W1, R, in, h, 0);
+	nn_lin_bwd(dZ, G->W2, G->b2, dY, Z, P->W2, R, h, out, 0);
+	nn_relu_bwd(dZ, dZ, Z, R * h);
+	nn_lin_bwd(dX, G->W1, G->b1, dZ, X, P->W1, R, in, h, 0);
 }
 
 static void
@@ -200,7 +200,7 @@ rank_pairs(real *dS, real *z, real *dz, const real *S, const batch *b, const rea
 	for (int64_t j = 0; j < P; j++)
 		for (int c = 0; c < C; c++)
 			z[j * C + c] = S[(int64_t)b->ru[j] * C + c] - S[(int64_t)b->rv[j] * C + c];
-	double loss = bce_logits(dz, z, y, NULL, P * C);
+	double loss = nn_bce_logits(dz, z, y, NULL, P * C);
 	for (int64_t j = 0; j < P * C; j++)
 		if (y[j] != (real)0.5) {
 			stat[0] += z[j] == 0 ? 0.5 : (z[j] > 0) == (y[j] > 0.5);
@@ -236,23 +236,23 @@ ohead_step(const struct objective *ob, const struct oview *P, const struct oview
 	if (R == 0)
 		return 0;
 	items = R;
-	mix_fwd(o.F, H, P->alpha, P->psi, idx, L, R, d);
+	nn_mix_fwd(o.F, H, P->alpha, P->psi, idx, L, R, d);
 	if (pooled(ob)) {
 		nseg = ob->kind == OBJ_GRAPH ? b->G1 : b->G;
 		items = nseg;
 		for (int64_t s = 0; s <= nseg; s++)
 			o.seg[s] = b->off[s];
-		pool_fwd(o.A, o.arg, o.F, o.seg, nseg, d);
+		nn_pool_fwd(o.A, o.arg, o.F, o.seg, nseg, d);
 	}
 	if (ob->kind == OBJ_NODE && ob->loss == OBJ_RANK) {
 		/* S's gradient goes into S: rank_pairs() reads every score
 		 * before its first write */
-		rank_fwd(o.S, o.Z, o.F, P->W1, P->b1, P->W2, P->b2, R, d, (int)out, h);
+		nn_rank_fwd(o.S, o.Z, o.F, P->W1, P->b1, P->W2, P->b2, R, d, (int)out, h);
 		loss =
 		    rank_pairs(o.S, o.Y, o.dY, o.S, b, q->y, (int)out, backward, ob->weight, stat);
 		if (backward)
-			rank_bwd(dF, G->W1, G->b1, G->W2, G->b2, o.S, o.Z, o.F, P->W1, P->W2, R, d,
-				 (int)out, h, o.Z);
+			nn_rank_bwd(dF, G->W1, G->b1, G->W2, G->b2, o.S, o.Z, o.F, P->W1, P->W2, R,
+				    d, (int)out, h, o.Z);
 		goto mix;
 	}
 	mlp_fwd(o.Y, o.Z, o.A, P, items, in, h, out);
@@ -262,12 +262,12 @@ ohead_step(const struct objective *ob, const struct oview *P, const struct oview
 		if (ob->loss == OBJ_XENT) {
 			for (int64_t r = 0; r < R; r++)
 				o.cnum[r] = (int32_t)out;
-			loss = softmax_xent(o.dY, &ok, o.Y, o.cnum, q->cls, R, (int)out);
+			loss = nn_softmax_xent(o.dY, &ok, o.Y, o.cnum, q->cls, R, (int)out);
 			stat[0] = (double)ok;
 			stat[1] = (double)R;
 			break;
 		}
-		loss = mse_loss(o.dY, &stat[0], o.Y, q->y, items * out);
+		loss = nn_mse_loss(o.dY, &stat[0], o.Y, q->y, items * out);
 		stat[1] = (double)(items * out);
 		for (int64_t j = 0; j < items * out; j++) {
 			stat[2] += q->y[j];
@@ -287,22 +287,22 @@ ohead_step(const struct objective *ob, const struct oview *P, const struct oview
 			seg = o.seg + nseg + 1;
 			ns = 1;
 		}
-		l2norm_fwd(o.U, o.Y, items, out);
-		loss = nce_loss(o.dY, &ok, o.U, pos, seg, ns, out, ob->tau, o.S);
+		nn_l2norm_fwd(o.U, o.Y, items, out);
+		loss = nn_nce_loss(o.dY, &ok, o.U, pos, seg, ns, out, ob->tau, o.S);
 		stat[0] = (double)ok;
 		stat[1] = (double)items;
 		if (backward)
-			l2norm_bwd(o.dY, o.dY, o.U, o.Y, items, out);
+			nn_l2norm_bwd(o.dY, o.dY, o.U, o.Y, items, out);
 		break;
 	}
 	case OBJ_MASK:
 		if (ob->loss == OBJ_SCE) {
 			int64_t n = 0;
-			loss = sce_loss(o.dY, &stat[0], &n, o.Y, q->y, R, out, ob->gamma);
+			loss = nn_sce_loss(o.dY, &stat[0], &n, o.Y, q->y, R, out, ob->gamma);
 			stat[1] = (double)n;
 			break;
 		}
-		loss = mse_loss(o.dY, &stat[0], o.Y, q->y, R * out);
+		loss = nn_mse_loss(o.dY, &stat[0], o.Y, q->y, R * out);
 		stat[1] = (double)(R * out);
 		for (int64_t j = 0; j < R * out; j++) {
 			stat[2] += q->y[j];
@@ -315,10 +315,10 @@ ohead_step(const struct objective *ob, const struct oview *P, const struct oview
 	scale(o.dY, items * out, ob->weight);
 	mlp_bwd(pooled(ob) ? o.dA : dF, G, o.dY, o.Z, o.A, P, items, in, h, out, o.dZ);
 	if (pooled(ob))
-		pool_bwd(dF, o.dA, o.arg, o.seg, nseg, d);
+		nn_pool_bwd(dF, o.dA, o.arg, o.seg, nseg, d);
 mix:
 	if (backward)
-		mix_bwd_params(G->alpha, G->psi, dF, H, P->alpha, P->psi, idx, L, R, d);
+		nn_mix_bwd_params(G->alpha, G->psi, dF, H, P->alpha, P->psi, idx, L, R, d);
 	return loss;
 }
 

@@ -9,7 +9,7 @@
  *
  *   node mse, xent  F = mix(rows) -> relu(F W1 + b1) W2 + b2: C values
  *                   (mean squared error) or C class logits (softmax)
- *   node rank       C MLPs d-h-1 as the rank task's (nn.h rank_fwd) on
+ *   node rank       C MLPs d-h-1 as the rank task's (nn.h nn_rank_fwd) on
  *                   the pair nodes, RankNet on the pairs
  *   graph           the first view's rows pooled by graph, [mean, max]
  *                   (2d) -> MLP -> C values, mean squared error

@@ -97,7 +97,7 @@ bench_dstep(struct dstep *d, double *row)
 	row[BD_WAIT] = dist_max_f64(d->t_reduce); /* the allreduce, with waiting */
 	dist_max_f64(0);			  /* the ranks meet */
 	double t0 = prof_now();
-	xsum_allreduce(&d->acc);
+	dist_xsum_allreduce(&d->acc);
 	row[BD_REDUCE] = dist_max_f64(prof_now() - t0);
 }
 
@@ -173,7 +173,7 @@ train_bench(const struct train_opts *o, model *M, const struct train_data *ds,
 
 	memset(&bt, 0, sizeof bt);
 	bt.G = (int)(ds->n < o->s.batch ? ds->n : o->s.batch);
-	bt.w = mws_new();
+	bt.w = model_ws_new();
 	batch_init(&bt.b);
 	if (o->by_graph)
 		dstep_init(&bt.d, M->n, bt.G);
@@ -204,8 +204,8 @@ train_bench(const struct train_opts *o, model *M, const struct train_data *ds,
 	    "\nsteps\t%lld\ntimed_steps\t%lld\nfirst_step_s\t%.4f\nstep_s_median\t%.4f\nstep_s_min\t%.4f\nstep_s_max\t%.4f\n"
 	    "prep_s_mean\t%.4f\nworkspace_mib\t%.0f\npeak_rss_mib\t%.0f\n",
 	    bt.G, nodes, edges, bt.P, bt.Q, bt.ncl, M->n, total, n, first, med, bt.tstep[skip],
-	    bt.tstep[skip + n - 1], bt.tprep / (double)total, (double)mws_bytes(bt.w) / 1048576.0,
-	    prof_peak_rss_mib());
+	    bt.tstep[skip + n - 1], bt.tprep / (double)total,
+	    (double)model_ws_bytes(bt.w) / 1048576.0, prof_peak_rss_mib());
 	printf("wall_s_median\t%.4f\ncpu_s_median\t%.4f\nreduce\t%s\n", wall, cpu,
 	       o->by_graph ? "graph" : "batch");
 	if (!o->by_graph)
@@ -221,7 +221,7 @@ train_bench(const struct train_opts *o, model *M, const struct train_data *ds,
 	}
 out:
 	batch_free(&bt.b);
-	mws_free(bt.w);
+	model_ws_free(bt.w);
 	if (o->by_graph)
 		dstep_free(&bt.d);
 }
@@ -306,7 +306,7 @@ trainer_init(struct trainer *t, struct train_opts *o, model *M, struct train_dat
 	t->B = (int)(o->s.batch < t->nt ? o->s.batch : t->nt);
 	t->bo = *bo;
 	batch_init(&t->b);
-	t->w = mws_new();
+	t->w = model_ws_new();
 	t->perm = xmallocarray((size_t)t->nt, sizeof *t->perm);
 	t->er = rng_new(0, 0);
 	t->best = xmallocarray((size_t)M->n, sizeof *t->best);
@@ -325,7 +325,7 @@ trainer_free(struct trainer *t)
 	free(t->best);
 	gsl_rng_free(t->er);
 	batch_free(&t->b);
-	mws_free(t->w);
+	model_ws_free(t->w);
 	if (t->by_graph)
 		dstep_free(&t->dp);
 }
@@ -398,7 +398,7 @@ train_open_log(const struct train_opts *o, const model *M)
 	/* softmax(psi) of each task and layer: the paper's Figure 2 */
 	for (int t = 0; t < NTASK; t++)
 		for (int l = 0; l < M->cfg.layers; l++)
-			fprintf(f, "\tw_%s_%d", task_name[t], l + 1);
+			fprintf(f, "\tw_%s_%d", model_task_name[t], l + 1);
 	/* the objectives besides the tasks, after the paper's columns */
 	for (int i = 0; i < M->cfg.nobj; i++) {
 		const char *nm = M->cfg.obj[i].name;
@@ -429,7 +429,7 @@ log_epoch(struct trainer *t, long long epoch, const double *lsum, int nb,
 		sc->rank[0], sc->rank[1], sc->rank[2], sc->rank[3], sc->cluster, sc->score, better);
 	for (int k = 0; k < NTASK; k++) {
 		real lw[MODEL_MAXL];
-		mix_weights(lw, M->P.psi[k], M->cfg.layers);
+		nn_mix_weights(lw, M->P.psi[k], M->cfg.layers);
 		for (int l = 0; l < M->cfg.layers; l++)
 			fprintf(f, "\t%.6f", (double)lw[l]);
 	}
@@ -437,7 +437,7 @@ log_epoch(struct trainer *t, long long epoch, const double *lsum, int nb,
 		real lw[MODEL_MAXL];
 		fprintf(f, "\t%.6f\t%.6f\t%.6f", nb ? lsum[NTASK + i] / nb : 0.0, sc->obj_loss[i],
 			sc->obj[i]);
-		mix_weights(lw, M->P.ob[i].psi, M->cfg.layers);
+		nn_mix_weights(lw, M->P.ob[i].psi, M->cfg.layers);
 		for (int l = 0; l < M->cfg.layers; l++)
 			fprintf(f, "\t%.6f", (double)lw[l]);
 	}

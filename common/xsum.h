@@ -4,7 +4,7 @@
  * and summed as a 128-bit integer, so a sum does not depend on the order
  * of its terms, on how they were split between ranks, or on the
  * reduction's algorithm: gcn-train's model is the same for any number of
- * processes (dist.h's xsum_allreduce() sums them across processes).  The
+ * processes (dist.h's dist_xsum_allreduce() sums them across processes).  The
  * sum is rounded once, to the nearest float, when read.  Values must be
  * finite and below 2^46 in magnitude; with that, up to 2^80 terms can be
  * added without overflow.  Memory: 16 bytes per element.

@@ -108,7 +108,7 @@ parse_kind(struct embed_opts *o, const char *s)
 		return;
 	}
 	for (int t = 0; t < NTASK; t++)
-		if (strcmp(s, task_name[t]) == 0) {
+		if (strcmp(s, model_task_name[t]) == 0) {
 			o->kind = EMB_MIX;
 			o->task = t;
 			return;

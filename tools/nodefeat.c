@@ -270,8 +270,8 @@ need(void *ctx, const gs_rec *rec)
 		return held + (28.0 + 4.0 * omp_get_max_threads() + 8.0 * s->ro.steps) * n +
 		       8.0 * (double)rec->m;
 	if (s->set == SET_REFEX) /* the record's 20 columns, the raw four */
-		return held + features_ws_bytes(rec->n, rec->m) + (160.0 + 32.0) * n;
-	return held + features_ws_bytes(rec->n, rec->m) + (s->tsv ? 88.0 : 32.0) * n;
+		return held + nodefeat_ws_bytes(rec->n, rec->m) + (160.0 + 32.0) * n;
+	return held + nodefeat_ws_bytes(rec->n, rec->m) + (s->tsv ? 88.0 : 32.0) * n;
 }
 
 static void

@@ -150,11 +150,11 @@ Test(bf16, step_agrees_with_fp32)
 		real *H0 = xmallocarray((size_t)(N * d), sizeof *H0),
 		     *A1 = xmallocarray((size_t)(N * d), sizeof *A1);
 		real *T1 = xmallocarray((size_t)(N * d), sizeof *T1);
-		lin_fwd(H0, b.X, M.P.E, M.P.Eb, N, cfg.nfeat, d);
-		tanh_fwd(H0, H0, N * d);
-		lin_fwd(A1, H0, M.P.W1[0], NULL, N, d, d);
-		relu_fwd(A1, A1, N * d);
-		lin_fwd(T1, A1, M.P.W2[0], NULL, N, d, d);
+		nn_lin_fwd(H0, b.X, M.P.E, M.P.Eb, N, cfg.nfeat, d);
+		nn_tanh_fwd(H0, H0, N * d);
+		nn_lin_fwd(A1, H0, M.P.W1[0], NULL, N, d, d);
+		nn_relu_fwd(A1, A1, N * d);
+		nn_lin_fwd(T1, A1, M.P.W2[0], NULL, N, d, d);
 		double ss = 0, sv = 0;
 		for (int g = 0; g < b.G; g++)
 			for (int64_t c = 0; c < d; c++) {
@@ -173,7 +173,7 @@ Test(bf16, step_agrees_with_fp32)
 		free(A1);
 		free(T1);
 	}
-	mws *w = mws_new();
+	mws *w = model_ws_new();
 	struct mout o;
 	real *g32 = xmallocarray((size_t)M.n, sizeof *g32);
 	gemm_set_precision(GEMM_FP32);
@@ -211,7 +211,7 @@ Test(bf16, step_agrees_with_fp32)
 	       worst / gbound);
 
 	free(g32);
-	mws_free(w);
+	model_ws_free(w);
 	bf16_teardown(&M, gs, 3, &b);
 	gsl_rng_free(r);
 }
@@ -274,7 +274,7 @@ check_encode_from_bf16(int from, int bfrom, int embed)
 	int64_t N = b.N, d = M.cfg.d, L = M.cfg.layers;
 	gemm_set_precision(GEMM_BF16);
 
-	mws *w1 = mws_new(), *w2 = mws_new();
+	mws *w1 = model_ws_new(), *w2 = model_ws_new();
 	real *H1[MODEL_MAXL], *H2[MODEL_MAXL];
 	model_encode(&M, &b, w1, H1);
 	real *Hin = xmallocarray((size_t)(N * d), sizeof *Hin);
@@ -332,8 +332,8 @@ check_encode_from_bf16(int from, int bfrom, int embed)
 	free(psi);
 	free(idx);
 	free(g1);
-	mws_free(w1);
-	mws_free(w2);
+	model_ws_free(w1);
+	model_ws_free(w2);
 	bf16_teardown(&M, gs, 2, &b);
 	gsl_rng_free(r);
 }

@@ -98,7 +98,7 @@ run_bf16(struct out *o)
 	gemm_to_bf16(y, x + 1, 9999); /* one thread, an odd start */
 	keep(o, y, 9999 * sizeof *y);
 	float *dy = fill(n, -2, 2);
-	relu_bwd_xb(dx, dy, x, n);
+	nn_relu_bwd_xb(dx, dy, x, n);
 	keep(o, dx, (size_t)n * sizeof *dx);
 	free(x), free(y), free(dx), free(dy);
 }
@@ -110,11 +110,11 @@ run_adam(struct out *o)
 	float *p = fill(n, -1, 1), *g = fill(n, -0.1f, 0.1f);
 	float *m = xcalloc((size_t)n, sizeof *m), *v = xcalloc((size_t)n, sizeof *v);
 	for (int64_t t = 1; t <= 3; t++) {
-		adam_step(p, g, m, v, n, 1e-3, 0.9, 0.999, 1e-8, t);
+		nn_adam_step(p, g, m, v, n, 1e-3, 0.9, 0.999, 1e-8, t);
 		for (int64_t i = 0; i < n; i++)
 			g[i] = 0.5f * g[i] + 0.01f * p[i];
 	}
-	adam_step(p, g, m, v, 1001, 1e-2, 0.9, 0.999, 1e-8, 4); /* one thread */
+	nn_adam_step(p, g, m, v, 1001, 1e-2, 0.9, 0.999, 1e-8, 4); /* one thread */
 	keep(o, p, (size_t)n * sizeof *p);
 	keep(o, m, (size_t)n * sizeof *m);
 	keep(o, v, (size_t)n * sizeof *v);
@@ -142,12 +142,12 @@ run_spmm(struct out *o, int64_t N, int64_t d)
 	uint16_t *Xb = xmallocarray((size_t)(N * d), sizeof *Xb),
 		 *Yb = xmallocarray((size_t)(N * d), sizeof *Yb);
 	for (int relu = 0; relu < 2; relu++) {
-		csr_spmm(Y, rp, ci, av, X, N, d, relu);
+		nn_csr_spmm(Y, rp, ci, av, X, N, d, relu);
 		keep(o, Y, (size_t)(N * d) * sizeof *Y);
 	}
 	gemm_to_bf16(Xb, X, N * d);
 	for (int relu = 0; relu < 2; relu++) {
-		csr_spmm_xb(Y, relu ? Yb : NULL, rp, ci, av, Xb, N, d, relu);
+		nn_csr_spmm_xb(Y, relu ? Yb : NULL, rp, ci, av, Xb, N, d, relu);
 		keep(o, Y, (size_t)(N * d) * sizeof *Y);
 		if (relu)
 			keep(o, Yb, (size_t)(N * d) * sizeof *Yb);
@@ -178,16 +178,16 @@ run_gnorm(struct out *o, int64_t d)
 	for (int bf = 0; bf < 2; bf++) {
 		size_t rows = (size_t)n * (bf ? sizeof(uint16_t) : sizeof(float));
 		if (bf)
-			gnorm_fwd_xb(Y, XH, istd, X, gamma, beta, off, G, d, 1e-5f);
+			nn_gnorm_fwd_xb(Y, XH, istd, X, gamma, beta, off, G, d, 1e-5f);
 		else
-			gnorm_fwd(Y, XH, istd, X, gamma, beta, off, G, d, 1e-5f);
+			nn_gnorm_fwd(Y, XH, istd, X, gamma, beta, off, G, d, 1e-5f);
 		keep(o, Y, rows);
 		keep(o, XH, rows);
 		keep(o, istd, (size_t)(G * d) * sizeof *istd);
 		if (bf)
-			gnorm_bwd_xb(dX, dg, db, dY, XH, istd, gamma, off, G, d);
+			nn_gnorm_bwd_xb(dX, dg, db, dY, XH, istd, gamma, off, G, d);
 		else
-			gnorm_bwd(dX, dg, db, dY, XH, istd, gamma, off, G, d);
+			nn_gnorm_bwd(dX, dg, db, dY, XH, istd, gamma, off, G, d);
 		keep(o, dX, rows);
 	}
 	keep(o, dg, (size_t)d * sizeof *dg);

@@ -253,7 +253,7 @@ Test(model_step_part, parts_add_up_to_the_batch)
 	batch_init(&b);
 	batch_init(&p);
 	cr_assert(batch_build(&b, gs, 3, 4, 0, &bo, msg, sizeof msg) == 0, "%s", msg);
-	mws *w = mws_new();
+	mws *w = model_ws_new();
 	real *gw = xmallocarray((size_t)M.n, sizeof *gw), *gp = xcalloc((size_t)M.n, sizeof *gp);
 	model_zero_grad(&M);
 	model_step(&M, &b, w, 1, &o);
@@ -274,7 +274,7 @@ Test(model_step_part, parts_add_up_to_the_batch)
 		cr_expect(fabs(ls[k] - lw[k]) <= 1e-12 * fabs(lw[k]),
 			  "loss %s: parts %.17g, "
 			  "batch %.17g",
-			  task_name[k], ls[k], lw[k]);
+			  model_task_name[k], ls[k], lw[k]);
 	double mx = 0, scale = 0;
 	int64_t at = -1;
 	for (int64_t i = 0; i < M.n; i++) {
@@ -291,7 +291,7 @@ Test(model_step_part, parts_add_up_to_the_batch)
 		  mx, (long long)at, scale);
 	free(gw);
 	free(gp);
-	mws_free(w);
+	model_ws_free(w);
 	batch_free(&b);
 	batch_free(&p);
 	for (int g = 0; g < 3; g++)

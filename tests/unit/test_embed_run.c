@@ -71,7 +71,7 @@ same_bytes(struct embed_run *er, struct embed_opts *o, graph *g, int kind, int b
 	struct embed_out eo;
 	char *a, *b;
 	size_t alen, blen;
-	mws *w = mws_new();
+	mws *w = model_ws_new();
 
 	o->kind = kind;
 	o->task = task;
@@ -82,7 +82,7 @@ same_bytes(struct embed_run *er, struct embed_opts *o, graph *g, int kind, int b
 
 	model_encode_fwd(M, &er->b, w, Hs);
 	if (kind == EMB_MIX)
-		mix_fwd(mix, Hs, M->P.alpha[task], M->P.psi[task], NULL, M->cfg.layers, N, d);
+		nn_mix_fwd(mix, Hs, M->P.alpha[task], M->P.psi[task], NULL, M->cfg.layers, N, d);
 	out_start(&eo, M, kind, block, pool, npool);
 	fg.tsv = open_memstream(&a, &alen);
 	embed_out_graph(&eo, &fg, Hs, mix, NULL);
@@ -103,7 +103,7 @@ same_bytes(struct embed_run *er, struct embed_opts *o, graph *g, int kind, int b
 	free(a);
 	free(b);
 	free(mix);
-	mws_free(w);
+	model_ws_free(w);
 	gs_rec_free(&rec);
 }
 

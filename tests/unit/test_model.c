@@ -10,7 +10,7 @@
  * neither does a smaller one; a larger one grows before the first block
  * (each buffer once at most: no more allocations than a fresh workspace
  * makes for it) and not in the blocks.  The allocations are the
- * workspace's own count (mws_allocs()); the outputs on the reused
+ * workspace's own count (model_ws_allocs()); the outputs on the reused
  * workspace are the bytes of a fresh one's.
  */
 #include <stdio.h>
@@ -96,7 +96,7 @@ run_pass(model *M, const batch *b, mws *w, int pass, struct result *res)
 		model_encode_from(M, b, w, from, Hin, Hs);
 		free(Hin);
 	}
-	res->allocs = mws_allocs(w, &res->in_blocks);
+	res->allocs = model_ws_allocs(w, &res->in_blocks);
 	for (int l = from; l < M->cfg.layers; l++) {
 		res->H[l] = xmallocarray((size_t)nd, sizeof(real));
 		memcpy(res->H[l], Hs[l], (size_t)nd * sizeof(real));
@@ -127,9 +127,9 @@ same_outputs(const model *M, const batch *bt, const struct result *a, const stru
 static void
 fresh_pass(model *M, const batch *b, int pass, struct result *res)
 {
-	mws *w = mws_new();
+	mws *w = model_ws_new();
 	run_pass(M, b, w, pass, res);
-	mws_free(w);
+	model_ws_free(w);
 }
 
 /* A pass over b on w, which has made `before` allocations: with grow 0
@@ -167,7 +167,7 @@ check_reuse(model *M, int pass, const char *prec)
 {
 	batch b1, b2, b3;
 	struct result r;
-	mws *w = mws_new();
+	mws *w = model_ws_new();
 
 	make_batch(&b1, &first);
 	make_batch(&b2, &smaller);
@@ -189,7 +189,7 @@ check_reuse(model *M, int pass, const char *prec)
 	n = check_next(M, &b2, w, pass, n, 0, prec, smaller.name);
 	check_next(M, &b3, w, pass, n, 1, prec, larger.name);
 
-	mws_free(w);
+	model_ws_free(w);
 	batch_free(&b1);
 	batch_free(&b2);
 	batch_free(&b3);

@@ -107,11 +107,11 @@ static double
 lin_loss(void *p)
 {
 	struct lin_ctx *c = p;
-	lin_fwd(c->Y, c->X, c->W, c->b, c->N, c->i, c->o);
+	nn_lin_fwd(c->Y, c->X, c->W, c->b, c->N, c->i, c->o);
 	if (c->act == 1)
-		tanh_fwd(c->Y, c->Y, c->N * c->o);
+		nn_tanh_fwd(c->Y, c->Y, c->N * c->o);
 	if (c->act == 2)
-		relu_fwd(c->Y, c->Y, c->N * c->o);
+		nn_relu_fwd(c->Y, c->Y, c->N * c->o);
 	return dot(c->Y, c->r, c->N * c->o);
 }
 
@@ -130,10 +130,10 @@ check_lin(int act)
 	lin_loss(&c);
 	memcpy(dY, c.r, (size_t)(c.N * c.o) * sizeof(real));
 	if (act == 1)
-		tanh_bwd(dY, dY, c.Y, c.N * c.o);
+		nn_tanh_bwd(dY, dY, c.Y, c.N * c.o);
 	if (act == 2)
-		relu_bwd(dY, dY, c.Y, c.N * c.o);
-	lin_bwd(dX, dW, db, dY, c.X, c.W, c.N, c.i, c.o, 1); /* accumulate */
+		nn_relu_bwd(dY, dY, c.Y, c.N * c.o);
+	nn_lin_bwd(dX, dW, db, dY, c.X, c.W, c.N, c.i, c.o, 1); /* accumulate */
 	for (int64_t j = 0; j < c.N * c.i; j++)
 		dX[j] -= dX0[j];
 	fdcheck("lin dX", lin_loss, &c, c.X, dX, c.N * c.i);
@@ -176,7 +176,7 @@ static double
 gn_loss(void *p)
 {
 	struct gn_ctx *c = p;
-	gnorm_fwd(c->Y, c->XH, c->is, c->X, c->gam, c->bet, c->off, c->G, c->d, 1e-5);
+	nn_gnorm_fwd(c->Y, c->XH, c->is, c->X, c->gam, c->bet, c->off, c->G, c->d, 1e-5);
 	return dot(c->Y, c->r, c->off[c->G] * c->d);
 }
 
@@ -204,7 +204,7 @@ Test(nn, graph_norm, .init = setup, .fini = teardown)
 		cr_expect(fabs(s) < 1e-12 && fabs(q / 5 - 1) < 1e-3);
 		cr_expect(c.XH[5 * c.d + j] == 0);
 	}
-	gnorm_bwd(dX, dg, db, c.r, c.XH, c.is, c.gam, c.off, c.G, c.d);
+	nn_gnorm_bwd(dX, dg, db, c.r, c.XH, c.is, c.gam, c.off, c.G, c.d);
 	fdcheck("gnorm dX", gn_loss, &c, c.X, dX, n);
 	fdcheck("gnorm dgamma", gn_loss, &c, c.gam, dg, c.d);
 	fdcheck("gnorm dbeta", gn_loss, &c, c.bet, db, c.d);
@@ -232,7 +232,7 @@ static double
 sp_loss(void *p)
 {
 	struct sp_ctx *c = p;
-	csr_spmm(c->Y, c->rp, c->ci, c->av, c->X, c->N, c->d, 0);
+	nn_csr_spmm(c->Y, c->rp, c->ci, c->av, c->X, c->N, c->d, 0);
 	return dot(c->Y, c->r, c->N * c->d);
 }
 
@@ -255,7 +255,7 @@ Test(nn, sparse_product_is_its_own_backward, .init = setup, .fini = teardown)
 	c.Y = zeros(15);
 	c.r = rnd(15, -1, 1);
 	real *dX = zeros(15);
-	csr_spmm(dX, c.rp, c.ci, c.av, c.r, c.N, c.d, 0);
+	nn_csr_spmm(dX, c.rp, c.ci, c.av, c.r, c.N, c.d, 0);
 	fdcheck("spmm dX", sp_loss, &c, c.X, dX, 15);
 	free(c.X);
 	free(c.Y);
@@ -276,7 +276,7 @@ static double
 mix_loss(void *p)
 {
 	struct mix_ctx *c = p;
-	mix_fwd(c->F, c->H, c->alpha, c->psi, c->idx, c->L, c->R, c->d);
+	nn_mix_fwd(c->F, c->H, c->alpha, c->psi, c->idx, c->L, c->R, c->d);
 	return dot(c->F, c->r, c->R * c->d);
 }
 
@@ -292,20 +292,20 @@ Test(nn, layer_mixing, .init = setup, .fini = teardown)
 	c.F = zeros(c.R * c.d);
 	c.r = rnd(c.R * c.d, -1, 1);
 	real *da = zeros(c.d), *dp = zeros(c.L), *dH[3];
-	mix_bwd_params(da, dp, c.r, c.H, c.alpha, c.psi, c.idx, c.L, c.R, c.d);
+	nn_mix_bwd_params(da, dp, c.r, c.H, c.alpha, c.psi, c.idx, c.L, c.R, c.d);
 	fdcheck("mix dalpha", mix_loss, &c, c.alpha, da, c.d);
 	fdcheck("mix dpsi", mix_loss, &c, c.psi, dp, c.L);
 	for (int l = 0; l < c.L; l++) {
 		dH[l] = zeros(c.N * c.d);
-		mix_bwd_input(dH[l], c.r, c.alpha, c.psi, c.idx, l, c.L, c.R, c.d, 0);
+		nn_mix_bwd_input(dH[l], c.r, c.alpha, c.psi, c.idx, l, c.L, c.R, c.d, 0);
 		fdcheck("mix dH", mix_loss, &c, c.H[l], dH[l], c.N * c.d);
 		free(dH[l]);
 	}
 	/* rows without repeats: the row-parallel path adds the same */
 	int32_t uq[4] = { 3, 0, 2, 1 };
 	real *h0 = zeros(c.N * c.d), *h1 = zeros(c.N * c.d);
-	mix_bwd_input(h0, c.r, c.alpha, c.psi, uq, 1, c.L, 4, c.d, 0);
-	mix_bwd_input(h1, c.r, c.alpha, c.psi, uq, 1, c.L, 4, c.d, 1);
+	nn_mix_bwd_input(h0, c.r, c.alpha, c.psi, uq, 1, c.L, 4, c.d, 0);
+	nn_mix_bwd_input(h1, c.r, c.alpha, c.psi, uq, 1, c.L, 4, c.d, 1);
 	cr_expect(memcmp(h0, h1, (size_t)(c.N * c.d) * sizeof(real)) == 0);
 	free(h0);
 	free(h1);
@@ -370,7 +370,7 @@ static double
 ntn_pair_loss(void *pp)
 {
 	struct ntn_ctx *c = pp;
-	ntn_pair_fwd(c->lg, c->XW, c->h, c->X, c->Y, c->p, c->P, c->d, c->k);
+	nn_ntn_pair_fwd(c->lg, c->XW, c->h, c->X, c->Y, c->p, c->P, c->d, c->k);
 	return dot(c->lg, c->r, c->P);
 }
 
@@ -393,7 +393,7 @@ check_ntn_pairs(const char *what, int64_t P, int64_t d, int k, int full)
 	ntn_alloc(&g, c.d, c.k, 0);
 	real *dX = zeros(c.P * c.d), *dY = zeros(c.P * c.d), *dXW = zeros(rows * c.k * c.d);
 	ntn_pair_loss(&c);
-	ntn_pair_bwd(dX, dY, g, c.r, c.XW, c.h, c.X, c.Y, c.p, c.P, c.d, c.k, dXW);
+	nn_ntn_pair_bwd(dX, dY, g, c.r, c.XW, c.h, c.X, c.Y, c.p, c.P, c.d, c.k, dXW);
 	snprintf(nm, sizeof nm, "%s dX", what);
 	fdcheck(nm, ntn_pair_loss, &c, c.X, dX, c.P * c.d);
 	snprintf(nm, sizeof nm, "%s dY", what);
@@ -441,8 +441,8 @@ static double
 ntn_cand_loss(void *pp)
 {
 	struct ntn_ctx *c = pp;
-	ntn_cand_fwd(c->lg, c->CW, c->XV, c->CV, c->h, c->X, c->C, c->p, c->cbeg, c->cnum, c->Q,
-		     c->S, c->kmax, c->d, c->k);
+	nn_ntn_cand_fwd(c->lg, c->CW, c->XV, c->CV, c->h, c->X, c->C, c->p, c->cbeg, c->cnum, c->Q,
+			c->S, c->kmax, c->d, c->k);
 	return dot(c->lg, c->r, c->Q * c->kmax);
 }
 
@@ -478,13 +478,13 @@ Test(nn, ntn_candidates_equal_pairs, .init = setup, .fini = teardown)
 		real lp[1], xw[64], hh[8];
 		for (int q = 0; q < c.Q; q++)
 			for (int j = 0; j < c.cnum[q]; j++) {
-				ntn_pair_fwd(lp, xw, hh, c.X + q * c.d, c.C + (c.cbeg[q] + j) * c.d,
-					     c.p, 1, c.d, c.k);
+				nn_ntn_pair_fwd(lp, xw, hh, c.X + q * c.d,
+						c.C + (c.cbeg[q] + j) * c.d, c.p, 1, c.d, c.k);
 				cr_expect(fabs(lp[0] - c.lg[q * c.kmax + j]) < 1e-12);
 			}
 	}
-	ntn_cand_bwd(dX, dC, g, c.r, c.CW, c.h, c.X, c.C, c.p, c.cbeg, c.cnum, c.Q, c.S, c.kmax,
-		     c.d, c.k, dCW, dXV, dCV);
+	nn_ntn_cand_bwd(dX, dC, g, c.r, c.CW, c.h, c.X, c.C, c.p, c.cbeg, c.cnum, c.Q, c.S, c.kmax,
+			c.d, c.k, dCW, dXV, dCV);
 	fdcheck("ntn cand dX", ntn_cand_loss, &c, c.X, dX, c.Q * c.d);
 	fdcheck("ntn cand dC", ntn_cand_loss, &c, c.C, dC, c.S * c.d);
 	ntn_checks("ntn cand", ntn_cand_loss, &c, c.p, g, c.d, c.k);
@@ -517,7 +517,7 @@ static double
 rank_loss(void *p)
 {
 	struct rank_ctx *c = p;
-	rank_fwd(c->S, c->Z, c->X, c->W1, c->b1, c->w2, c->b2, c->R, c->d, c->nh, c->hd);
+	nn_rank_fwd(c->S, c->Z, c->X, c->W1, c->b1, c->w2, c->b2, c->R, c->d, c->nh, c->hd);
 	return dot(c->S, c->r, c->R * c->nh);
 }
 
@@ -536,13 +536,13 @@ Test(nn, ranking_heads, .init = setup, .fini = teardown)
 	real *dX = zeros(c.R * c.d), *dW1 = zeros(c.d * H), *db1 = zeros(H), *dw2 = zeros(H),
 	     *db2 = zeros(c.nh), *dZ = zeros(c.R * H);
 	rank_loss(&c);
-	rank_bwd(dX, dW1, db1, dw2, db2, c.r, c.Z, c.X, c.W1, c.w2, c.R, c.d, c.nh, c.hd, dZ);
+	nn_rank_bwd(dX, dW1, db1, dw2, db2, c.r, c.Z, c.X, c.W1, c.w2, c.R, c.d, c.nh, c.hd, dZ);
 	{ /* dZ = Z in place gives the same gradients */
 		real *e[5] = { zeros(c.R * c.d), zeros(c.d * H), zeros(H), zeros(H), zeros(c.nh) };
 		real *Zc = zeros(c.R * H);
 		memcpy(Zc, c.Z, (size_t)(c.R * H) * sizeof(real));
-		rank_bwd(e[0], e[1], e[2], e[3], e[4], c.r, Zc, c.X, c.W1, c.w2, c.R, c.d, c.nh,
-			 c.hd, Zc);
+		nn_rank_bwd(e[0], e[1], e[2], e[3], e[4], c.r, Zc, c.X, c.W1, c.w2, c.R, c.d, c.nh,
+			    c.hd, Zc);
 		cr_expect(memcmp(e[0], dX, (size_t)(c.R * c.d) * sizeof(real)) == 0 &&
 			  memcmp(e[3], dw2, (size_t)H * sizeof(real)) == 0);
 		for (int i = 0; i < 5; i++)
@@ -581,7 +581,8 @@ static double
 att_loss(void *p)
 {
 	struct att_ctx *c = p;
-	attn_fwd(c->C, c->T, c->a, c->X, c->Wa, c->ba, c->w, c->soff, c->nseg, c->Ns, c->d, c->hd);
+	nn_attn_fwd(c->C, c->T, c->a, c->X, c->Wa, c->ba, c->w, c->soff, c->nseg, c->Ns, c->d,
+		    c->hd);
 	return dot(c->C, c->r, c->nseg * c->d);
 }
 
@@ -604,8 +605,8 @@ Test(nn, attention_pooling, .init = setup, .fini = teardown)
 	cr_expect(fabs(s - 1) < 1e-12 && c.a[3] == 1, "attention weights sum to 1");
 	for (int j = 0; j < c.d; j++)
 		cr_expect(c.C[1 * c.d + j] == 0, "empty cluster pools to 0");
-	attn_bwd(dX, dWa, dba, dw, c.r, c.T, c.a, c.X, c.Wa, c.w, c.soff, c.nseg, c.Ns, c.d, c.hd,
-		 dT, de);
+	nn_attn_bwd(dX, dWa, dba, dw, c.r, c.T, c.a, c.X, c.Wa, c.w, c.soff, c.nseg, c.Ns, c.d,
+		    c.hd, dT, de);
 	fdcheck("attn dX", att_loss, &c, c.X, dX, c.Ns * c.d);
 	fdcheck("attn dWa", att_loss, &c, c.Wa, dWa, c.d * c.hd);
 	fdcheck("attn dba", att_loss, &c, c.ba, dba, c.hd);
@@ -639,14 +640,14 @@ static double
 bce_loss(void *p)
 {
 	struct loss_ctx *c = p;
-	return bce_logits(c->dz, c->z, c->y, c->wt, c->n);
+	return nn_bce_logits(c->dz, c->z, c->y, c->wt, c->n);
 }
 
 static double
 xent_loss(void *p)
 {
 	struct loss_ctx *c = p;
-	return softmax_xent(c->dz, NULL, c->z, c->cnum, c->tgt, c->Q, c->kmax);
+	return nn_softmax_xent(c->dz, NULL, c->z, c->cnum, c->tgt, c->Q, c->kmax);
 }
 
 Test(nn, losses, .init = setup, .fini = teardown)
@@ -657,7 +658,7 @@ Test(nn, losses, .init = setup, .fini = teardown)
 	c.z[4] = 40; /* large logits stay finite */
 	c.dz = zeros(5);
 	real *g = zeros(5);
-	double l = bce_logits(g, c.z, y, wt, 5);
+	double l = nn_bce_logits(g, c.z, y, wt, 5);
 	cr_expect(isfinite(l) && g[3] == 0, "masked item has no gradient");
 	cr_expect(fabs(g[4] - 0.25) < 1e-12, "sigmoid(40) - 0 over 4 items");
 	fdcheck("bce dz", bce_loss, &c, c.z, g, 5);
@@ -667,7 +668,7 @@ Test(nn, losses, .init = setup, .fini = teardown)
 	x.dz = zeros(9);
 	real *gx = zeros(9);
 	int64_t ok;
-	softmax_xent(gx, &ok, x.z, x.cnum, x.tgt, x.Q, x.kmax);
+	nn_softmax_xent(gx, &ok, x.z, x.cnum, x.tgt, x.Q, x.kmax);
 	fdcheck("xent dz", xent_loss, &x, x.z, gx, 9);
 	cr_expect(gx[5] == 0 && gx[7] == 0 && gx[8] == 0, "padding has no gradient");
 	free(c.z);
@@ -690,7 +691,7 @@ static double
 pool_loss(void *p)
 {
 	struct pool_ctx *c = p;
-	pool_fwd(c->P, c->arg, c->X, c->seg, c->nseg, c->d);
+	nn_pool_fwd(c->P, c->arg, c->X, c->seg, c->nseg, c->d);
 	return dot(c->P, c->r, c->nseg * 2 * c->d);
 }
 
@@ -712,7 +713,7 @@ Test(nn, pooling_mean_and_max, .init = setup, .fini = teardown)
 	}
 	cr_expect(fabs(c.P[0] - mean) < 1e-12 && c.P[4] == mx, "segment 0, column 0: %g %g", c.P[0],
 		  c.P[4]);
-	pool_bwd(dX, c.r, c.arg, seg, 3, 4);
+	nn_pool_bwd(dX, c.r, c.arg, seg, 3, 4);
 	fdcheck("pool dX", pool_loss, &c, c.X, dX, 7 * 4);
 	free(c.X);
 	free(c.P);
@@ -730,7 +731,7 @@ static double
 norm_loss(void *p)
 {
 	struct norm_ctx *c = p;
-	l2norm_fwd(c->Y, c->X, c->R, c->d);
+	nn_l2norm_fwd(c->Y, c->X, c->R, c->d);
 	return dot(c->Y, c->r, c->R * c->d);
 }
 
@@ -743,7 +744,7 @@ Test(nn, unit_rows, .init = setup, .fini = teardown)
 	real *dX = zeros(15);
 	norm_loss(&c);
 	cr_expect(fabs(dot(c.Y, c.Y, 3) - 1) < 1e-12, "a unit row");
-	l2norm_bwd(dX, c.r, c.Y, c.X, 5, 3);
+	nn_l2norm_bwd(dX, c.r, c.Y, c.X, 5, 3);
 	fdcheck("l2norm dX", norm_loss, &c, c.X, dX, 15);
 	free(c.X);
 	free(c.Y);
@@ -766,10 +767,10 @@ obj_loss_of(void *p)
 	double cs = 0;
 	int64_t n = 0, ok;
 	if (c->which == 0)
-		return nce_loss(c->dZ, &ok, c->Z, c->pos, c->seg, c->nseg, c->p, c->tau, c->S);
+		return nn_nce_loss(c->dZ, &ok, c->Z, c->pos, c->seg, c->nseg, c->p, c->tau, c->S);
 	if (c->which == 1)
-		return sce_loss(c->dZ, &cs, &n, c->Z, c->T, c->R, c->p, c->gamma);
-	return mse_loss(c->dZ, &cs, c->Z, c->T, c->R * c->p);
+		return nn_sce_loss(c->dZ, &cs, &n, c->Z, c->T, c->R, c->p, c->gamma);
+	return nn_mse_loss(c->dZ, &cs, c->Z, c->T, c->R * c->p);
 }
 
 Test(nn, infonce_within_segments, .init = setup, .fini = teardown)
@@ -783,14 +784,14 @@ Test(nn, infonce_within_segments, .init = setup, .fini = teardown)
 	c.S = zeros(16);
 	real *g = zeros(18);
 	int64_t ok;
-	double l = nce_loss(g, &ok, c.Z, pos, seg, 2, 3, 0.3, c.S);
+	double l = nn_nce_loss(g, &ok, c.Z, pos, seg, 2, 3, 0.3, c.S);
 	cr_expect(isfinite(l) && ok >= 2, "the 2-row segment always ranks its positive first");
 	fdcheck("nce dZ", obj_loss_of, &c, c.Z, g, 18);
 	/* a row equal to its positive and far from the rest: loss near 0 */
 	real Z2[12] = { 1, 0, 0, 0, 1, 0, 1, 0, 0, 0, 1, 0 };
 	int64_t seg2[2] = { 0, 4 };
 	int32_t pos2[4] = { 2, 3, 0, 1 };
-	l = nce_loss(g, &ok, Z2, pos2, seg2, 1, 3, 0.01, c.S);
+	l = nn_nce_loss(g, &ok, Z2, pos2, seg2, 1, 3, 0.01, c.S);
 	cr_expect(l < 1e-6 && ok == 4, "positives found: loss %g", l);
 	free(c.Z);
 	free(c.dZ);
@@ -808,15 +809,15 @@ Test(nn, scaled_cosine_and_squared_errors, .init = setup, .fini = teardown)
 	real *g = zeros(12);
 	double cs = 0;
 	int64_t n = 0;
-	double l = sce_loss(g, &cs, &n, c.Z, c.T, 4, 3, 2);
+	double l = nn_sce_loss(g, &cs, &n, c.Z, c.T, 4, 3, 2);
 	cr_expect(n == 3 && g[3] == 0 && isfinite(l), "the zero target's row counts nothing");
 	fdcheck("sce dY", obj_loss_of, &c, c.Z, g, 12);
 	real y[3] = { 2, 0, 0 }, t[3] = { 1, 0, 0 };
 	n = 0;
-	cr_expect(sce_loss(g, &cs, &n, y, t, 1, 3, 2) < 1e-15, "same direction: no error");
+	cr_expect(nn_sce_loss(g, &cs, &n, y, t, 1, 3, 2) < 1e-15, "same direction: no error");
 	c.which = 2;
 	double sse = 0;
-	mse_loss(g, &sse, c.Z, c.T, 12);
+	nn_mse_loss(g, &sse, c.Z, c.T, 12);
 	fdcheck("mse dy", obj_loss_of, &c, c.Z, g, 12);
 	free(c.Z);
 	free(c.T);
@@ -828,10 +829,10 @@ Test(nn, adam_first_step_moves_by_lr, .init = setup, .fini = teardown)
 {
 	/* bias correction makes the first step lr * sign(g) (|g| >> eps) */
 	real p[3] = { 1, 2, 3 }, g[3] = { 0.5, -2, 1e-3 }, m[3] = { 0 }, v[3] = { 0 };
-	adam_step(p, g, m, v, 3, 0.01, 0.9, 0.999, 1e-8, 1);
+	nn_adam_step(p, g, m, v, 3, 0.01, 0.9, 0.999, 1e-8, 1);
 	cr_expect(fabs(p[0] - 0.99) < 1e-9 && fabs(p[1] - 2.01) < 1e-9 && fabs(p[2] - 2.99) < 1e-7);
 	/* second step with the same gradient: still lr * sign */
-	adam_step(p, g, m, v, 3, 0.01, 0.9, 0.999, 1e-8, 2);
+	nn_adam_step(p, g, m, v, 3, 0.01, 0.9, 0.999, 1e-8, 2);
 	cr_expect(fabs(p[0] - 0.98) < 1e-9);
 }
 
@@ -949,7 +950,7 @@ check_model_f(int tasks, int layers, int nfeat)
 	cr_assert(b.P > 0 && b.Q > 0 && b.ncl == 5);
 	cr_assert(b.F == nfeat && M.t[0].rows == nfeat && (nfeat == MODEL_NFEAT || calls == 2),
 		  "the batch and E have the stage's width; the stage saw both graphs");
-	mws *w = mws_new();
+	mws *w = model_ws_new();
 	struct mout o;
 	model_zero_grad(&M);
 	double l = model_step(&M, &b, w, 1, &o);
@@ -962,7 +963,7 @@ check_model_f(int tasks, int layers, int nfeat)
 		fdcheck(t->name, model_loss, &c, M.p + t->off, g + t->off, t->rows * t->cols);
 	}
 	free(g);
-	mws_free(w);
+	model_ws_free(w);
 	batch_free(&b);
 	batch_lgraph_free(gs[0]);
 	batch_lgraph_free(gs[1]);
@@ -1059,7 +1060,7 @@ check_model_obj(const char *tasks, int layers)
 	batch_init(&b);
 	cr_assert(batch_build(&b, gs, 3, 1, 0, &bo, msg, sizeof msg) == 0, "%s", msg);
 	cr_assert(b.G1 == 3 && (b.G == 3 || b.G == 6));
-	mws *w = mws_new();
+	mws *w = model_ws_new();
 	struct mout o;
 	model_zero_grad(&M);
 	double l = model_step(&M, &b, w, 1, &o);
@@ -1077,7 +1078,7 @@ check_model_obj(const char *tasks, int layers)
 		fdcheck(what, model_loss, &c, M.p + t->off, g + t->off, t->rows * t->cols);
 	}
 	free(g);
-	mws_free(w);
+	model_ws_free(w);
 	batch_free(&b);
 	for (int k = 0; k < 3; k++)
 		batch_lgraph_free(gs[k]);
@@ -1305,7 +1306,7 @@ enc_loss(void *p)
 	struct enc_ctx *c = p;
 	real *Hs[MODEL_MAXL];
 	model_encode(c->M, c->b, c->w, Hs);
-	mix_fwd(c->F, Hs, c->alpha, c->psi, c->idx, c->M->cfg.layers, c->b->N, c->M->cfg.d);
+	nn_mix_fwd(c->F, Hs, c->alpha, c->psi, c->idx, c->M->cfg.layers, c->b->N, c->M->cfg.d);
 	return dot(c->F, c->r, c->b->N * c->M->cfg.d);
 }
 
@@ -1317,7 +1318,7 @@ check_encoder(int from, int embed)
 	struct lgraph *gs[2];
 	tiny_setup(&M, &b, gs, FEAT_SCALE_LOG);
 	cr_assert(b.N == 16 && b.P == 0);
-	mws *w = mws_new();
+	mws *w = model_ws_new();
 	struct enc_ctx c = { &M,
 			     &b,
 			     w,
@@ -1356,7 +1357,7 @@ check_encoder(int from, int embed)
 	free(c.alpha);
 	free(c.psi);
 	free(c.idx);
-	mws_free(w);
+	model_ws_free(w);
 	batch_free(&b);
 	batch_lgraph_free(gs[0]);
 	batch_lgraph_free(gs[1]);
@@ -1386,7 +1387,7 @@ Test(model, encoder_forward_only_is_the_training_forward, .init = setup, .fini =
 	real *H1[MODEL_MAXL], *H2[MODEL_MAXL];
 
 	tiny_setup(&M, &b, gs, FEAT_SCALE_MINMAX);
-	mws *w1 = mws_new(), *w2 = mws_new();
+	mws *w1 = model_ws_new(), *w2 = model_ws_new();
 	model_encode(&M, &b, w1, H1);
 	model_encode_fwd(&M, &b, w2, H2);
 	for (int l = 0; l < M.cfg.layers; l++)
@@ -1397,8 +1398,8 @@ Test(model, encoder_forward_only_is_the_training_forward, .init = setup, .fini =
 	model_encode_fwd(&M, &b, w2, H2);
 	for (int l = 0; l < M.cfg.layers; l++)
 		cr_expect(memcmp(H1[l], H2[l], (size_t)(b.N * M.cfg.d) * sizeof(real)) == 0);
-	mws_free(w1);
-	mws_free(w2);
+	model_ws_free(w1);
+	model_ws_free(w2);
 	batch_free(&b);
 	batch_lgraph_free(gs[0]);
 	batch_lgraph_free(gs[1]);
@@ -1430,7 +1431,7 @@ check_encode_from(int from, int bfrom, int embed)
 
 	tiny_setup(&M, &b, gs, FEAT_SCALE_LOG);
 	int64_t N = b.N, d = M.cfg.d, L = M.cfg.layers;
-	mws *w1 = mws_new(), *w2 = mws_new();
+	mws *w1 = model_ws_new(), *w2 = model_ws_new();
 	model_encode(&M, &b, w1, H1);
 	real *Hin = xmalloc((size_t)(N * d) * sizeof *Hin), *keep[MODEL_MAXL];
 	if (from == 0)
@@ -1478,8 +1479,8 @@ check_encode_from(int from, int bfrom, int embed)
 	free(psi);
 	free(idx);
 	free(g1);
-	mws_free(w1);
-	mws_free(w2);
+	model_ws_free(w1);
+	model_ws_free(w2);
 	tiny_free(&M, &b, gs);
 }
 
@@ -1569,10 +1570,10 @@ head_loss_bwd(struct head_ctx *c, int backward, int from, int embed)
 	head_forward(c->M, c->h, c->b, c->w, &c->hb, c->p, r, 1);
 	if (c->task == HT_LINK) {
 		struct edges e = { c->eu, c->ev, c->y, c->idx, c->k };
-		relu_fwd(c->hb.lg, c->hb.lg, N * c->hid);
+		nn_relu_fwd(c->hb.lg, c->hb.lg, N * c->hid);
 		loss = head_link_train(c->h, &c->lb, &e, c->hb.lg, c->hb.dlg, c->p, r);
 		if (backward)
-			relu_bwd(c->hb.dlg, c->hb.dlg, c->hb.lg, N * c->hid);
+			nn_relu_bwd(c->hb.dlg, c->hb.dlg, c->hb.lg, N * c->hid);
 	} else if (c->task == HT_GRAPH) {
 		head_graph_logits(c->glg, c->hb.lg, c->b, c->C);
 		loss = head_xent(c->glg, c->dglg, c->y, c->idx, c->k, c->C, c->b->G, &acc, 1);
@@ -1611,14 +1612,18 @@ head_ctx_init(struct head_ctx *cc, struct head_fix *f, int task, int attributes)
 {
 	tiny_setup(&f->M, &f->b, f->gs, FEAT_SCALE_MINMAX);
 	int64_t N = f->b.N, na = 2;
-	struct head_ctx c = {
-		.M = &f->M, .h = &f->h, .b = &f->b, .w = mws_new(), .task = task, .hid = 3, .C = 3
-	};
+	struct head_ctx c = { .M = &f->M,
+			      .h = &f->h,
+			      .b = &f->b,
+			      .w = model_ws_new(),
+			      .task = task,
+			      .hid = 3,
+			      .C = 3 };
 	c.Cout = task == HT_LINK ? c.hid : c.C;
 	f->A = attributes ? rnd(N * na, 0, 1) : NULL;
 	head_init(&f->h, 4, 4 + (f->A ? na : 0), 3, c.hid, c.Cout, c.C,
 		  (task == HT_LINK ? HEAD_LINK : 0) | head_self, R);
-	hbuf_init(&c.hb, &f->h, N, 1, f->A, na);
+	head_hbuf_init(&c.hb, &f->h, N, 1, f->A, na);
 	for (int64_t i = 0; i < f->h.n; i++) /* nonzero biases, psi, alpha */
 		f->h.p[i] += (real)(0.2 * (gsl_rng_uniform(R) - 0.5));
 	c.y = xmallocarray((size_t)N + 64, sizeof *c.y);
@@ -1640,7 +1645,7 @@ head_ctx_init(struct head_ctx *cc, struct head_fix *f, int task, int attributes)
 	} else {
 		/* labelled node pairs (edges or not: the decoder does not care),
 		 * a node in several of them */
-		lbuf_init(&c.lb, N, c.hid, c.C);
+		head_lbuf_init(&c.lb, N, c.hid, c.C);
 		c.eu = xmallocarray(12, sizeof *c.eu);
 		c.ev = xmallocarray(12, sizeof *c.ev);
 		for (int i = 0; i < 12; i++) {
@@ -1658,7 +1663,7 @@ static void
 head_ctx_free(struct head_ctx *c, struct head_fix *f)
 {
 	if (c->task == HT_LINK)
-		lbuf_free(&c->lb);
+		head_lbuf_free(&c->lb);
 	free(f->A);
 	free(c->y);
 	free(c->idx);
@@ -1666,9 +1671,9 @@ head_ctx_free(struct head_ctx *c, struct head_fix *f)
 	free(c->ev);
 	free(c->glg);
 	free(c->dglg);
-	hbuf_free(&c->hb);
+	head_hbuf_free(&c->hb);
 	head_free(&f->h);
-	mws_free(c->w);
+	model_ws_free(c->w);
 	tiny_free(&f->M, &f->b, f->gs);
 }
 
@@ -1876,7 +1881,7 @@ Test(head, link_logits_of_a_second_set, .init = setup, .fini = teardown)
 	struct edges all = { c.eu, c.ev, c.y, c.idx, 12 }, first = { c.eu, c.ev, c.y, c.idx, 5 },
 		     rest = { c.eu, c.ev, c.y, c.idx + 5, 7 };
 	head_forward(c.M, c.h, c.b, c.w, &c.hb, 0, NULL, 1);
-	relu_fwd(c.hb.lg, c.hb.lg, N * c.hid);
+	nn_relu_fwd(c.hb.lg, c.hb.lg, N * c.hid);
 	head_link_eval(c.h, &c.lb, &all, c.hb.lg, one);
 	head_link_eval(c.h, &c.lb, &first, c.hb.lg, two);
 	head_link_logits(c.h, &c.lb, &rest, two);
@@ -1890,8 +1895,8 @@ Test(head, link_logits_of_a_second_set, .init = setup, .fini = teardown)
 	head_ctx_free(&c, &f);
 }
 
-/* NULL index arrays are the identity: mix_fwd, mix_bwd_params and
- * mix_bwd_input (both of its paths) give the bits an explicit 0..R-1
+/* NULL index arrays are the identity: nn_mix_fwd, nn_mix_bwd_params and
+ * nn_mix_bwd_input (both of its paths) give the bits an explicit 0..R-1
  * gives. */
 Test(nn, layer_mixing_null_is_the_identity, .init = setup, .fini = teardown)
 {
@@ -1907,12 +1912,12 @@ Test(nn, layer_mixing_null_is_the_identity, .init = setup, .fini = teardown)
 		F[k] = zeros(R * d);
 		da[k] = zeros(d);
 		dp[k] = zeros(L);
-		mix_fwd(F[k], H, alpha, psi, ix, L, R, d);
-		mix_bwd_params(da[k], dp[k], dF, H, alpha, psi, ix, L, R, d);
+		nn_mix_fwd(F[k], H, alpha, psi, ix, L, R, d);
+		nn_mix_bwd_params(da[k], dp[k], dF, H, alpha, psi, ix, L, R, d);
 		for (int u = 0; u < 2; u++) {
 			dH[k][u] = zeros(R * d); /* added to: the same start */
 			memcpy(dH[k][u], H[0], (size_t)(R * d) * sizeof(real));
-			mix_bwd_input(dH[k][u], dF, alpha, psi, ix, 1, L, R, d, u);
+			nn_mix_bwd_input(dH[k][u], dF, alpha, psi, ix, 1, L, R, d, u);
 		}
 	}
 	same_bits("mix F", F[0], F[1], R * d);
@@ -1949,7 +1954,7 @@ Test(head, link_null_index_is_the_identity, .init = setup, .fini = teardown)
 	real *dH[2], *hg[2], *lg[2];
 	double loss[2];
 	head_forward(c.M, c.h, c.b, c.w, &c.hb, 0, NULL, 1);
-	relu_fwd(c.hb.lg, c.hb.lg, N * hid);
+	nn_relu_fwd(c.hb.lg, c.hb.lg, N * hid);
 	for (int k = 0; k < 2; k++) {
 		struct edges e = { c.eu, c.ev, c.y, k ? NULL : id, 12 };
 		gsl_rng *r = rng_new(3, 1);
