@@ -128,7 +128,7 @@ Test(pgz, one_member_is_gzwrite)
 		FILE *f = tmpfile(), *g = tmpfile();
 		pgz *z = pgz_open_with(dup(fileno(f)), level, B, 2);
 		cr_assert(pgz_write(z, in, n) == 0 && pgz_close(z) == 0);
-		char mode[8];
+		char mode[16];
 		snprintf(mode, sizeof mode, "wb%d", level);
 		gzFile gz = gzdopen(dup(fileno(g)), mode);
 		cr_assert(gzwrite(gz, in, (unsigned)n) == (int)n && gzclose(gz) == Z_OK);
