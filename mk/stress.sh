@@ -67,6 +67,12 @@ sh "$top/mk/deps.sh" want numpy mpi || exit 2
 # the copies: the tree's files as they are (tracked and new, not ignored),
 # each built before the rounds (make test would build both at once)
 names=$(echo a b c d e f g h | cut -d ' ' -f "1-$copies")
+# the datasets beside the tree (../shared, as in CI's checkout) beside the
+# copies too: graph-import.test.sh rebuilds the shipped streams from them
+if [ -d "$top/../shared" ]; then
+	ln -sfn "$(cd "$top/../shared" && pwd)" "$dir/shared" ||
+		{ echo "stress.sh: cannot link $dir/shared" >&2; exit 2; }
+fi
 for n in $names; do
 	c="$dir/$n"
 	rm -rf "$c"
