@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "adapt_need.h"
@@ -35,6 +36,22 @@ link_bytes(const struct adapt_need *an, double N, double m, double hid, double C
 	       graph_bytes((int32_t)N, (int64_t)m) + graph_build_scratch((int32_t)N, (int64_t)m);
 }
 
+/* The values of the encoder tensors a boundary trains (E's with embed,
+ * the blocks' from `from` up). */
+static double
+trained_values(const model *M, int from, int embed)
+{
+	uint8_t *t = xcalloc((size_t)M->nt + 1, 1);
+	double n = 0;
+
+	model_trained_tensors(M, from, embed, t);
+	for (int i = 0; i < M->nt; i++)
+		if (t[i])
+			n += (double)(M->t[i].rows * M->t[i].cols);
+	free(t);
+	return n;
+}
+
 double
 adapt_need_bytes(const struct adapt_need *an, int freeze, int bf)
 {
@@ -46,9 +63,11 @@ adapt_need_bytes(const struct adapt_need *an, int freeze, int bf)
 	int link = o->task == ADAPT_LINK || o->task == ADAPT_LINKPRED;
 	double Cout = link ? hid : C, din = (o->attr_only ? 0 : d) + na;
 	int embed = o->no_pretrain || freeze < 0, from = embed ? 0 : freeze;
-	/* the parameters: gradients and moments (the values are in base),
-	 * the pre-trained copy, --save-model's snapshots */
-	double need = an->base + 4.0 * (double)an->M->n * (4 + (o->save_model ? 3 : 0));
+	/* the parameters (their values are in base): the pre-trained copy,
+	 * --save-model's snapshots; the gradients and Adam's moments of the
+	 * tensors trained, the others' never touched */
+	double need = an->base + 4.0 * (double)an->M->n * (1 + (o->save_model ? 3 : 0)) +
+		      3 * 4.0 * trained_values(an->M, from, embed);
 
 	/* the dataset: graphs (and the record of the one being read, with
 	 * its scratch), classes, attributes, the features and their scratch */

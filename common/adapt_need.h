@@ -31,8 +31,8 @@ void adapt_need_init(struct adapt_need *an, const struct adapt_opts *o, const mo
 
 /*
  * The bytes the whole adaptation will hold at its peak: the process's
- * base; the encoder's parameters, gradients, Adam's moments and the
- * copies a run keeps (--save-model's too); the dataset (graphs, classes,
+ * base; the pre-trained copy of the parameters and --save-model's
+ * snapshots, the gradients and Adam's moments of what is trained; the dataset (graphs, classes,
  * attributes, features and their scratch) and the encoder's batch (Â,
  * X); the encoder's workspace (model_ws_need(): its caches above the
  * fix-tune boundary, the fixed part below it); the head's buffers; the

@@ -455,8 +455,15 @@ encoder_start(struct adapt *a)
 				memcpy(M->p + M->t[i].off, a->pre + M->t[i].off,
 				       (size_t)(M->t[i].rows * M->t[i].cols) * sizeof *a->pre);
 	}
-	memset(M->m, 0, (size_t)M->n * sizeof *M->m);
-	memset(M->v, 0, (size_t)M->n * sizeof *M->v);
+	/* Adam's moments of what is trained: the others' (the fixed blocks',
+	 * the pre-training heads', most of M) are never read or written, and
+	 * stay the zero pages model_init() allocated */
+	for (int i = 0; i < M->nt; i++)
+		if (a->trained[i]) {
+			size_t len = (size_t)(M->t[i].rows * M->t[i].cols) * sizeof *M->m;
+			memset(M->m + M->t[i].off, 0, len);
+			memset(M->v + M->t[i].off, 0, len);
+		}
 	M->adam_t = 0;
 }
 
