@@ -358,6 +358,8 @@ adapt_data_read(struct adapt_data *ds, const struct adapt_ask *o, int nfiles, ch
 
 	graph_init(&ds->g);
 	gs_reader_init(&ds->rd, nfiles, files);
+	ds->rd.graph_check = o->graph_check;
+	ds->rd.check_ctx = o->check_ctx;
 	if (o->task == ADAPT_GRAPH)
 		read_graphs(ds, o);
 	else

@@ -32,6 +32,10 @@ struct adapt_ask {
 	int attributes;	   /* --attributes or --attr-only: the node task's
 			    * graph must have an 'attributes' tensor */
 	int quiet;	   /* no warnings */
+	/* Or NULL: called at each graph's header, before its edges are read
+	 * (gs_set_graph_check()); it may die (a graph too large) */
+	void (*graph_check)(void *ctx, gs_file *in, const gs_rec *rec);
+	void *check_ctx;
 };
 
 struct adapt_data {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "adapt_main.h"
+#include "adapt_need.h"
 #include "err.h"
 #include "gemm.h"
 #include "modelio.h"
@@ -81,6 +82,7 @@ adapt_main_train(struct adapt_opts *o, int argc, char **argv, int first)
 	struct pretrained pt;
 	struct adapt a;
 	struct adapt_result res;
+	struct adapt_need need;
 	struct prof prof;
 	gs_file *out, *mf = NULL;
 	gs_rec rec;
@@ -91,7 +93,11 @@ adapt_main_train(struct adapt_opts *o, int argc, char **argv, int first)
 	refuse_adapted(o->model);
 	pretrained_load(&pt, o->model);
 	memset(&ds, 0, sizeof ds);
-	adapt_read(&ds, o, argc - first, argv + first);
+	/* a dataset that cannot fit is refused at a graph's header, and again
+	 * once its attributes and classes are known, before any run */
+	adapt_need_init(&need, o, &pt.M);
+	adapt_read(&ds, o, argc - first, argv + first, adapt_need_header, &need);
+	adapt_need_dataset(&need, &ds);
 	adapt_fit_split(o, &ds);
 	adapt_fit_schedule(o, &ds);
 	adapt_stage(&pt, o, &ds);

@@ -78,7 +78,7 @@ const char *const adapt_head_name[] = { "gcn", "sage", "auto", NULL };
 
 const char *const adapt_phase_name[NPH] = { "setup (input, model, buffers)",
 					    "features + batch (per run)",
-					    "frozen encoder part (per run)",
+					    "frozen encoder part (per batch)",
 					    "encoder forward + mix",
 					    "head GCN, evaluation",
 					    "link decoder, evaluation",
@@ -455,8 +455,15 @@ encoder_start(struct adapt *a)
 				memcpy(M->p + M->t[i].off, a->pre + M->t[i].off,
 				       (size_t)(M->t[i].rows * M->t[i].cols) * sizeof *a->pre);
 	}
-	memset(M->m, 0, (size_t)M->n * sizeof *M->m);
-	memset(M->v, 0, (size_t)M->n * sizeof *M->v);
+	/* Adam's moments of what is trained: the others' (the fixed blocks',
+	 * the pre-training heads', most of M) are never read or written, and
+	 * stay the zero pages model_init() allocated */
+	for (int i = 0; i < M->nt; i++)
+		if (a->trained[i]) {
+			size_t len = (size_t)(M->t[i].rows * M->t[i].cols) * sizeof *M->m;
+			memset(M->m + M->t[i].off, 0, len);
+			memset(M->v + M->t[i].off, 0, len);
+		}
 	M->adam_t = 0;
 }
 
@@ -617,9 +624,12 @@ train_head(struct adapt *a, int run, int kind, struct best *bt)
 	 * training, then trains epoch it from the same encoder pass.
 	 */
 	prof_mark(a->prof, PH_SETUP);
-	/* the encoder below the fix-tune boundary is a constant of the run */
-	if (hb->use_enc)
+	/* the encoder below the fix-tune boundary is a constant of the batch:
+	 * computed once, or each run where the run makes its batch (the link
+	 * tasks' training graph) */
+	if (hb->use_enc && (a->link || !a->frozen))
 		head_freeze(M, &a->b, a->w, hb, a->from, a->embed);
+	a->frozen = 1;
 	prof_mark(a->prof, PH_FROZEN);
 	for (int it = 1;; it++) {
 		ep = it - 1;
@@ -1109,12 +1119,15 @@ adapt_opts_init(struct adapt_opts *o)
 }
 
 void
-adapt_read(struct adapt_data *ds, const struct adapt_opts *o, int nfiles, char **files)
+adapt_read(struct adapt_data *ds, const struct adapt_opts *o, int nfiles, char **files,
+	   void (*check)(void *ctx, gs_file *in, const gs_rec *rec), void *ctx)
 {
 	struct adapt_ask ask = { .task = o->task,
 				 .label = o->label,
 				 .attributes = o->attributes || o->attr_only,
-				 .quiet = o->c.quiet };
+				 .quiet = o->c.quiet,
+				 .graph_check = check,
+				 .check_ctx = ctx };
 
 	adapt_data_read(ds, &ask, nfiles, files);
 }
@@ -1156,7 +1169,7 @@ adapt_predict_input(struct adapt_data *ds, const struct adapt_opts *o, struct pr
 		ds->mvals = adapt_class_values(ac->class_values, ac->classes);
 	else /* the model's class names, before the input's */
 		adapt_data_class_names(ds, ac->class_names, ac->classes);
-	adapt_read(ds, o, nfiles, files);
+	adapt_read(ds, o, nfiles, files, NULL, NULL);
 	if (ac->attributes > 0) {
 		if (!ds->A)
 			die("graph %" PRId64 ": no 'attributes' tensor: the model was adapted with "

@@ -113,6 +113,7 @@ struct adapt {
 	real *pre;		   /* (M->n) the pre-trained values */
 	uint8_t *trained;	   /* (M->nt) the encoder tensors the runs train */
 	int from, embed, link;	   /* the lowest trained block; E trained; link decoder */
+	int frozen;		   /* hb holds the fixed part of the batch (head_freeze()) */
 	int lp;			   /* link prediction (link is set too) */
 	struct link_split ls;	   /* linkpred: the run's split */
 	int32_t *pu, *pv;	   /* linkpred: (NI) the run's pairs: the graph's edges, then
@@ -169,9 +170,11 @@ void adapt_opts_init(struct adapt_opts *o);
  * The dataset of files[0..nfiles) (none: the standard input) as o asks
  * for it (task, --label, --attributes or --attr-only, -q), with
  * adapt_data_read(); ds zeroed by the caller, with ds->predict, ds->Cm
- * and ds->mvals set for --predict.
+ * and ds->mvals set for --predict.  check (or NULL) is called with ctx at
+ * each graph's header, before its edges are read (adapt_need_header()).
  */
-void adapt_read(struct adapt_data *ds, const struct adapt_opts *o, int nfiles, char **files);
+void adapt_read(struct adapt_data *ds, const struct adapt_opts *o, int nfiles, char **files,
+		void (*check)(void *ctx, gs_file *in, const gs_rec *rec), void *ctx);
 
 /*
  * The encoder's input of the runs: the model's feature stage, or

@@ -180,8 +180,7 @@ head_hbuf_free(struct hbuf *hb)
 	free(hb->t2);
 	free(hb->lg);
 	free(hb->dlg);
-	for (int l = 0; l <= MODEL_MAXL; l++)
-		free(hb->Hc[l]);
+	free(hb->H0);
 }
 
 /*
@@ -284,16 +283,16 @@ head_freeze(model *M, const batch *b, mws *w, struct hbuf *hb, int from, int emb
 	hb->cfrom = -1;
 	if (embed || !hb->use_enc)
 		return;
-	for (int l = from ? 1 : 0; l <= (from ? from : 0); l++)
-		if (!hb->Hc[l])
-			hb->Hc[l] = xmallocarray((size_t)nd + 1, sizeof(real));
 	if (from == 0) {
-		model_embed(M, b, hb->Hc[0]);
+		if (!hb->H0)
+			hb->H0 = xmallocarray((size_t)nd + 1, sizeof(real));
+		model_embed(M, b, hb->H0);
+		hb->Hc[0] = hb->H0;
 	} else {
 		real *Hs[MODEL_MAXL];
-		model_encode(M, b, w, Hs);
+		model_encode_fixed(M, b, w, from, Hs);
 		for (int l = 1; l <= from; l++)
-			memcpy(hb->Hc[l], Hs[l - 1], (size_t)nd * sizeof(real));
+			hb->Hc[l] = Hs[l - 1];
 	}
 	hb->cfrom = from;
 }

@@ -54,10 +54,12 @@ struct hbuf {
 	const real *A;	      /* (N x na) attributes appended, or NULL */
 	int64_t na, din;      /* head input width: d (if use_enc) + na */
 	real es;	      /* the encoder's columns enter the head times es (1) */
-	/* head_freeze(): the encoder's fixed part, a constant of the run:
-	 * Hc[0] = H0 (N x d) when cfrom is 0, else Hc[l] = H_l for l = 1..cfrom;
+	/* head_freeze(): the encoder's fixed part, a constant of the batch:
+	 * Hc[0] = H0 (N x d, H0 below, owned) when cfrom is 0, else Hc[l] =
+	 * H_l for l = 1..cfrom (in the workspace, model_encode_fixed());
 	 * cfrom -1: nothing fixed is kept, the encoder runs whole */
 	real *Hc[MODEL_MAXL + 1];
+	real *H0;
 	int cfrom;
 	int64_t N, d; /* the sizes head_hbuf_init() was given */
 };
@@ -123,10 +125,13 @@ void head_hbuf_free(struct hbuf *hb);
  * computed once for the batch b and kept in hb: H0 = tanh(X E + e) when
  * from is 0, the outputs H_1..H_from otherwise; head_encode() then runs the
  * encoder from block `from` up (model_encode_from), with the same values
- * to the bit as the whole pass.  Call it again whenever b or the fixed
+ * to the bit as the whole pass.  Call it again whenever b, w or the fixed
  * parameters change (the link task's batch is new every run); with embed
- * set nothing is fixed and nothing is kept.  Time complexity: one forward
- * pass of the encoder's fixed part; memory: max(from, 1) N d values.
+ * set nothing is fixed and nothing is kept.  The blocks below from keep
+ * no backward caches (model_encode_fixed()): H_1..H_from stay in w, valid
+ * while w runs the encoder from `from` up on b.  Time complexity: one
+ * forward pass of the encoder's fixed part; memory: N d values for H0
+ * (from 0), else from N d in w.
  */
 void head_freeze(model *M, const batch *b, mws *w, struct hbuf *hb, int from, int embed);
 

@@ -490,8 +490,8 @@ embed_fwd(model *M, const batch *b, const real *X, real *H0)
 	nn_tanh_fwd(H0, H0, N * d);
 }
 
-#ifndef NN_DOUBLE
 #define EMBED_ROWS 4096 /* rows of H0 a chunk of embed_fwd_bf16() */
+#ifndef NN_DOUBLE
 
 /* H0 = tanh(X E + e) straight into bf16 (H0b, N x d), EMBED_ROWS rows at
  * a time through the fp32 chunk tmp (min(N, EMBED_ROWS) x d): no N x d
@@ -614,6 +614,19 @@ block_bwd_bf16(model *M, const batch *b, mws *w, int l, const real *Hin, real *T
 /* ---- the encoder ---- */
 
 /*
+ * The slot of block l's caches (A1, XH, istd) in a pass through blocks
+ * from..to-1: with keep its own; without, one for all, slot `to` when the
+ * pass stops below the top (model_encode_fixed(): block `to`, the first
+ * trained, takes that slot in the passes after it, so the fixed pass adds
+ * no buffer of its own), else slot 0.
+ */
+static int
+cache_slot(const model *M, int keep, int l, int to)
+{
+	return keep ? l : to < M->cfg.layers ? to : 0;
+}
+
+/*
  * Every buffer of the encoder's forward pass over b, sized before its
  * first block (as head.c's head_hbuf_init() sizes the head's), so that the
  * blocks allocate nothing: the outputs H[from+1..L] and the
@@ -628,10 +641,11 @@ block_bwd_bf16(model *M, const batch *b, mws *w, int l, const real *Hin, real *T
  * Time complexity: O(L) and the allocations'.
  */
 static void
-encoder_reserve(mws *w, const model *M, const batch *b, int keep, int from, int embed, int bf)
+encoder_reserve(mws *w, const model *M, const batch *b, int keep, int from, int to, int embed,
+		int bf)
 {
 	int64_t N = b->N, d = M->cfg.d, nd = N * d;
-	int L = M->cfg.layers;
+	int L = to;
 
 #ifndef NN_DOUBLE
 	if (bf && embed)
@@ -646,7 +660,7 @@ encoder_reserve(mws *w, const model *M, const batch *b, int keep, int from, int 
 			needb(&w->Yb, nd);
 	}
 	for (int l = from; l < L; l++) {
-		int k = keep ? l : 0;
+		int k = cache_slot(M, keep, l, to);
 		need(&w->H[l + 1], nd);
 		need(&w->istd[k], (int64_t)b->G * d);
 		if (bf) {
@@ -674,12 +688,12 @@ encoder_reserve(mws *w, const model *M, const batch *b, int keep, int from, int 
  * everything runs from X (from is 0).
  */
 static void
-encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep, int from,
+encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep, int from, int to,
 	    const real *Hgiven)
 {
-	int L = M->cfg.layers, bf = model_encoder_bf16(b->N, M->cfg.d);
+	int L = to, bf = model_encoder_bf16(b->N, M->cfg.d);
 
-	encoder_reserve(w, M, b, keep, from, !Hgiven, bf);
+	encoder_reserve(w, M, b, keep, from, to, !Hgiven, bf);
 	size_t grown = grows_of(w);
 	w->hin = Hgiven;
 	w->hin_from = from;
@@ -694,7 +708,7 @@ encoder_fwd(model *M, const batch *b, mws *w, real *T1, real *T2, int keep, int 
 	if (!Hgiven && !bf)
 		embed_fwd(M, b, w->X, T2);
 	for (int l = from; l < L; l++) {
-		int k = keep ? l : 0;
+		int k = cache_slot(M, keep, l, to);
 		const real *Hin = l > from ? w->H[l].p : Hgiven ? Hgiven : T2;
 		real *Ho = w->H[l + 1].p;
 #ifndef NN_DOUBLE
@@ -1076,7 +1090,7 @@ model_step_part(model *M, const batch *b, mws *w, int backward, struct mout *out
 	if (!tot)
 		tot = whole;
 	w->X = masked_input(M, b, w);
-	encoder_fwd(M, b, w, T1, T2, 1, 0, NULL);
+	encoder_fwd(M, b, w, T1, T2, 1, 0, c->layers, NULL);
 	double total = 0;
 	if (c->tasks & 1 << TASK_REC) {
 		out->loss[TASK_REC] = task_rec(M, b, w, arena, backward, tot[TASK_REC]);
@@ -1135,7 +1149,7 @@ model_encode(model *M, const batch *b, mws *w, real **Hs)
 {
 	real *arena = need(&w->arena, encoder_arena(M, b));
 	w->X = b->X;
-	encoder_fwd(M, b, w, arena, arena + rup(b->N * M->cfg.d), 1, 0, NULL);
+	encoder_fwd(M, b, w, arena, arena + rup(b->N * M->cfg.d), 1, 0, M->cfg.layers, NULL);
 	for (int l = 0; l < M->cfg.layers; l++)
 		Hs[l] = w->H[l + 1].p;
 }
@@ -1152,9 +1166,11 @@ model_encode_from(model *M, const batch *b, mws *w, int from, const real *Hin, r
 	if (from < 0 || from > M->cfg.layers || !Hin)
 		die("internal error: model_encode_from(from %d, %s input)", from,
 		    Hin ? "an" : "no");
-	real *arena = need(&w->arena, encoder_arena(M, b));
+	/* no block to run (the encoder fixed): no scratch */
+	real *arena = from < M->cfg.layers ? need(&w->arena, encoder_arena(M, b)) : NULL;
 	w->X = b->X;
-	encoder_fwd(M, b, w, arena, arena + rup(b->N * M->cfg.d), 1, from, Hin);
+	encoder_fwd(M, b, w, arena, arena ? arena + rup(b->N * M->cfg.d) : NULL, 1, from,
+		    M->cfg.layers, Hin);
 	for (int l = from; l < M->cfg.layers; l++)
 		Hs[l] = w->H[l + 1].p;
 }
@@ -1165,8 +1181,62 @@ model_encode_fwd(model *M, const batch *b, mws *w, real **Hs)
 	int64_t nd = rup(b->N * M->cfg.d);
 	real *arena = need(&w->arena, 2 * nd);
 	w->X = b->X;
-	encoder_fwd(M, b, w, arena, arena + nd, 0, 0, NULL);
+	encoder_fwd(M, b, w, arena, arena + nd, 0, 0, M->cfg.layers, NULL);
 	for (int l = 0; l < M->cfg.layers; l++)
+		Hs[l] = w->H[l + 1].p;
+}
+
+/* The bytes need() holds for n reals, and needb() for n bf16 values. */
+static double
+need_bytes(int64_t n)
+{
+	size_t want = (size_t)n + 1;
+	return (double)(want + want / 16) * sizeof(real);
+}
+
+static double
+needb_bytes(int64_t n)
+{
+	return need_bytes((n + 1) / 2);
+}
+
+double
+model_ws_need(const struct model_cfg *c, int64_t N, int64_t G, int from, int embed, int bf)
+{
+	int64_t d = c->d, nd = N * d;
+	int L = c->layers, fixed = !embed && from > 0;
+	/* the arena: T1, T2, dH; the fixed pass's T1, T2 alone when no
+	 * block is trained */
+	double s = need_bytes((fixed && from == L ? 2 : 3) * rup(nd));
+
+	if (embed)
+		from = 0;
+	if (fixed) /* H_1..H_from; its caches in block from's slot, or slot 0 */
+		s += from * need_bytes(nd) +
+		     (from == L ? need_bytes(G * d) + (bf ? 2 * needb_bytes(nd) : 0) : 0);
+	if (bf) {
+		s += needb_bytes(nd) + needb_bytes(d * d); /* Xb, Wb */
+		if (from < L)
+			s += needb_bytes(nd); /* Yb */
+		if (embed || fixed)	      /* Ec: the pass makes H0 */
+			s += need_bytes((N < EMBED_ROWS ? N : EMBED_ROWS) * d);
+	}
+	for (int l = from; l < L; l++)
+		s += need_bytes(nd) + need_bytes(G * d) + /* H_(l+1), istd; A1 and XH */
+		     (bf ? 2 * needb_bytes(nd) : 2 * need_bytes(nd));
+	return s;
+}
+
+void
+model_encode_fixed(model *M, const batch *b, mws *w, int to, real **Hs)
+{
+	int64_t nd = rup(b->N * M->cfg.d);
+	if (to < 1 || to > M->cfg.layers)
+		die("internal error: model_encode_fixed(to %d)", to);
+	real *arena = need(&w->arena, 2 * nd);
+	w->X = b->X;
+	encoder_fwd(M, b, w, arena, arena + nd, 0, 0, to, NULL);
+	for (int l = 0; l < to; l++)
 		Hs[l] = w->H[l + 1].p;
 }
 
@@ -1176,5 +1246,7 @@ model_encode_bwd(model *M, const batch *b, mws *w, const struct mix_src *src, in
 {
 	int64_t nd = rup(b->N * M->cfg.d);
 	real *arena = w->arena.p; /* model_encode() sized it */
+	if ((embed ? 0 : from) >= M->cfg.layers)
+		return; /* nothing trained */
 	encoder_bwd(M, b, w, arena, arena + nd, arena + 2 * nd, src, nsrc, from, embed);
 }

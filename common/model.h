@@ -207,6 +207,27 @@ void model_encode_from(model *M, const batch *b, mws *w, int from, const real *H
  * from 0.  Time complexity: O(N F d). */
 void model_embed(model *M, const batch *b, real *H0);
 /*
+ * The fixed part of a fix-tune boundary (gcn-adapt's --freeze k): blocks
+ * 0..to-1 (1 <= to <= L) forward without the backward pass's caches,
+ * Hs[l] = H_(l+1) for l < to, as model_encode() gives them, to the bit.
+ * They stay in w, unchanged by model_encode_from() with from >= to and by
+ * model_encode_bwd() after it, so that the fixed part is computed once
+ * for as many passes above it as are run on the same batch; the pass
+ * adds no cache of its own to w (block `to`'s passes reuse its scratch).
+ * Time complexity: that of the `to` blocks.
+ */
+void model_encode_fixed(model *M, const batch *b, mws *w, int to, real **Hs);
+/*
+ * Bytes a workspace holds at most after gcn-adapt's passes over a batch
+ * of N nodes in G graphs, on a fresh workspace: model_encode_fixed() up
+ * to `from` (when from > 0 and not embed), then model_encode_from()
+ * from `from` (model_encode() with embed, from 0) and model_encode_bwd();
+ * bf: the products in bf16 (model_encoder_bf16()).  What
+ * model_ws_bytes() gives after those calls, the growth need() leaves
+ * included.  Time complexity: O(L).
+ */
+double model_ws_need(const struct model_cfg *c, int64_t N, int64_t G, int from, int embed, int bf);
+/*
  * Backward after model_encode() or model_encode_from(): ADDS the
  * gradients of blocks from..L-1
  * (0-based) and, when embed, of the embedding E into M->g; lower blocks

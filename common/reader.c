@@ -29,6 +29,8 @@ gs_reader_read(struct gs_reader *rd, gs_rec *rec, char *msg, size_t len)
 			rd->path = rd->nfiles ? rd->files[rd->i] : "-";
 			if ((rd->in = gs_open_in(rd->path, msg, len)) == NULL)
 				return -1;
+			if (rd->graph_check)
+				gs_set_graph_check(rd->in, rd->graph_check, rd->check_ctx);
 			rd->file_changed = 1;
 		}
 		k = gs_read1(rd->in, rec);

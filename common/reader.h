@@ -29,6 +29,11 @@ struct gs_reader {
 	int file_changed; /* the last record came from a new input */
 	gs_rec *pg;	  /* (npg) the pg records read so far */
 	int npg, cap_pg;
+	/* Or NULL: set on each input as it is opened (gs_set_graph_check()),
+	 * so that a graph too large is refused at its header; the caller
+	 * sets them after gs_reader_init(). */
+	void (*graph_check)(void *ctx, gs_file *in, const gs_rec *rec);
+	void *check_ctx;
 };
 
 void gs_reader_init(struct gs_reader *rd, int nfiles, char **files);

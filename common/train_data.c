@@ -145,7 +145,7 @@ attach(gs_file *in, struct train_data *ds, struct lgraph *lg, const gs_rec *r)
 
 void
 train_data_read(struct train_data *ds, const struct objlist *ol, int nfiles, char **files,
-		int quiet)
+		int quiet, void (*check)(void *ctx, gs_file *in, const gs_rec *rec), void *ctx)
 {
 	struct lgraph *cur = NULL;
 	gs_rec r;
@@ -154,6 +154,8 @@ train_data_read(struct train_data *ds, const struct objlist *ol, int nfiles, cha
 	ds->ol = ol;
 	gs_rec_init(&r);
 	gs_reader_init(&ds->rd, nfiles, files);
+	ds->rd.graph_check = check;
+	ds->rd.check_ctx = ctx;
 	while ((k = gs_reader_next(&ds->rd, &r)) > 0) {
 		gs_file *in = ds->rd.in;
 		if (ds->rd.file_changed)

@@ -42,10 +42,13 @@ struct train_data {
  * on a model record, on a second 'features' tensor of a graph, on
  * 'features' columns or scaling that differ between graphs, and on
  * tensors of the wrong shape or out-of-range values.  quiet: no warnings
- * from building the graphs.  Time complexity: O(size of the input).
+ * from building the graphs.  check (or NULL) is called with ctx at each
+ * graph's header, before its edges are read (train_need_header()).
+ * Time complexity: O(size of the input).
  */
 void train_data_read(struct train_data *ds, const struct objlist *ol, int nfiles, char **files,
-		     int quiet);
+		     int quiet, void (*check)(void *ctx, gs_file *in, const gs_rec *rec),
+		     void *ctx);
 
 /*
  * Die when ds has no graphs, when a graph has no nodes, or lacks the

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "mem.h"
 #include "prof.h"
 #include "rng.h"
 #include "train_loop.h"
@@ -676,10 +677,12 @@ trainer_say_start(const struct trainer *t)
 			 dist_size(), dist_library());
 	else if (t->by_graph)
 		snprintf(how, sizeof how, ", the gradient summed graph by graph");
+	char sz[32];
 	fprintf(stderr,
 		"%s: %" PRId64 " training and %" PRId64 " validation graphs, %" PRId64
-		" parameters, tasks %s%s\n",
-		err_prog(), t->nt, t->nv, t->M->n, o->s.tasks, how);
+		" parameters, tasks %s%s; memory: about %s at most\n",
+		err_prog(), t->nt, t->nv, t->M->n, o->s.tasks, how,
+		mem_size(sz, sizeof sz, o->need));
 }
 
 /* The output: the inputs' provenance, then the best model. */

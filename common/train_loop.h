@@ -45,6 +45,7 @@ struct train_opts {
 	int by_graph;		 /* --reduce graph, or more than one process */
 	int reduce_given;	 /* --reduce given */
 	double mpi_timeout;	 /* --mpi-timeout: seconds a process waits for the others */
+	double need;		 /* the run's memory estimate (train_need.h), said at the start */
 };
 
 /* A training run: the model, the two sets, the step's batch and

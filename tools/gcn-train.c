@@ -27,6 +27,7 @@
 #include "train_data.h"
 #include "train_loop.h"
 #include "train_mpi.h"
+#include "train_need.h"
 #include "train_settings.h"
 
 enum {
@@ -476,6 +477,7 @@ main(int argc, char **argv)
 	struct train_data ds;
 	struct featcmd fc;
 	struct batch_opts bo;
+	struct train_need need;
 	model M;
 	struct objlist ol;
 	char msg[300];
@@ -499,7 +501,13 @@ main(int argc, char **argv)
 			  ol.o[0].name);
 	memset(&ds, 0, sizeof ds);
 	memset(&fc, 0, sizeof fc);
-	train_data_read(&ds, &ol, argc - optind, argv + optind, o.c.quiet);
+	/* a corpus, or a step's batch, that cannot fit is refused at a
+	 * graph's header */
+	train_need_init(&need, &o.s, o.by_graph);
+	train_data_read(&ds, &ol, argc - optind, argv + optind, o.c.quiet, train_need_header,
+			&need);
+	o.need = train_need_total(&need);
+	train_need_free(&need);
 	train_data_check(&ds, &ol, o.c.quiet);
 	train_settings_set_objectives(&o.s, &ol); /* the widths the data gave */
 	train_data_renumber(&ds, o.c.quiet);

@@ -170,3 +170,45 @@ expect 0 "gcn-train -j 1 --hidden 8 --epochs 1 --batch 4 --validation 2 -o $T/um
 check "! grep -q 'pre-masked' $T/um.err" "unmasked input: no such line"
 expect 0 "gcn-train -q -j 1 --hidden 8 --epochs 1 --batch 4 --validation 2 -o $T/pm.gs $T/premasked.gs 2>$T/pmq.err"
 check "[ ! -s $T/pmq.err ]" "-q: nothing on stderr"
+
+# ---- memory (issue 49): a corpus, or a step's batch of its largest
+# graphs, that cannot fit is refused in one line at a graph's header, with
+# the figure and an option that would fit, which then runs
+# (GNNPIPE_MEMORY stands in for the machine's) ----
+printf '##gnnstream 1\n@graph id=0 nodes=1000000 edges=10000000\n0\t1\n' >"$T/cut.txt"
+GNNPIPE_MEMORY=1G; export GNNPIPE_MEMORY
+expect_err 1 "gcn-train -o $T/cut.gs $T/cut.txt" \
+	"gcn-train: $T/cut.txt: record 1: graphs 0..0 (1000000 nodes, 10000000 edges; the 1 largest, a step's batch: 1000000 nodes) needs about "
+check "grep -q 'GiB, this process can have 1.0 GiB (GNNPIPE_MEMORY); .*GNNPIPE_MEMORY=off tries anyway\$' $LIB_ERR" \
+	"what it needs, what it can have: $(cat "$LIB_ERR")"
+check "[ ! -e $T/cut.gs ]" "no output after the refusal"
+GNNPIPE_MEMORY=off
+expect_err 1 "gcn-train -o $T/cut.gs $T/cut.txt" "truncated"
+unset GNNPIPE_MEMORY
+# the paper's model (d = 512) on 48 graphs of 150 nodes, 32 a step: the
+# estimate, said at the start, is not below the run's peak resident set,
+# nor far above it (not under ASan, whose shadow memory doubles the set)
+dcbm-gen -q -s 4 --count 48 --nodes 150 | centrality -q >"$T/eq48.gs"
+M32="--batch 32 --validation 8 --steps 1 --precision fp32"
+expect 0 "gcn-train $M32 -o $T/m32.gs $T/eq48.gs 2>$T/m32.err"
+est=$(sed -n 's/.*; memory: about \([0-9]*\) MiB at most$/\1/p' "$T/m32.err")
+check "[ -n '$est' ]" "the start line says the memory the run needs: $(cat "$T/m32.err")"
+if sanitized; then
+	echo "gcn-train.test.sh: sanitized build, the estimate is not checked against the peak RSS"
+elif [ -x /usr/bin/time ]; then
+	/usr/bin/time -f '%M' -o "$T/m32.rss" "$BIN/gcn-train" -q $M32 -o "$T/m32.gs" "$T/eq48.gs"
+	rss=$(tail -n 1 "$T/m32.rss")
+	check "awk -v e='$est' -v r='$rss' 'BEGIN { r /= 1024; exit !(e > 0 && e >= r && e <= 1.5 * r) }'" \
+		"48 graphs, 32 a step: estimate ${est} MiB, peak RSS ${rss} KB"
+else
+	echo "gcn-train.test.sh: no /usr/bin/time, the estimate is not checked against the peak RSS"
+fi
+# 40 MiB short of it: refused, with an option that fits (fewer graphs a
+# step, bf16 products or one graph a pass), which then runs
+GNNPIPE_MEMORY=$((est - 40))M; export GNNPIPE_MEMORY
+expect_err 1 "gcn-train $M32 -o $T/m32b.gs $T/eq48.gs" "gcn-train: $T/eq48.gs: record "
+fit=$(sed -n 's/.*(GNNPIPE_MEMORY); \(--batch [0-9]*\|--precision bf16\|--reduce graph\) needs about [0-9]* MiB; GNNPIPE_MEMORY=off tries anyway$/\1/p' "$LIB_ERR")
+check "[ -n '$fit' ]" "an option that fits, with its figure: $(cat "$LIB_ERR")"
+check "[ ! -e $T/m32b.gs ]" "no output after the refusal"
+expect 0 "gcn-train -q $M32 $fit -o $T/m32b.gs $T/eq48.gs"
+unset GNNPIPE_MEMORY

@@ -11,7 +11,10 @@
  * (each buffer once at most: no more allocations than a fresh workspace
  * makes for it) and not in the blocks.  The allocations are the
  * workspace's own count (model_ws_allocs()); the outputs on the reused
- * workspace are the bytes of a fresh one's.
+ * workspace are the bytes of a fresh one's.  And gcn-adapt's passes
+ * (the fixed part below a fix-tune boundary, then the passes above it):
+ * the fixed part's outputs are model_encode()'s, and the workspace holds
+ * model_ws_need()'s bytes, which gcn-adapt's memory check counts.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,28 +215,104 @@ model_setup(model *M)
 	gsl_rng_free(r);
 }
 
-Test(model, encoder_sized_once_fp32)
+/* check(M, name) on a fresh model in precision prec (GEMM_FP32 or
+ * GEMM_BF16: skipped where the machine has no bf16). */
+static void
+in_precision(int prec, void (*check)(model *M, const char *prec))
 {
+	char why[256];
+	if (prec == GEMM_BF16 && gemm_choose(GEMM_BF16, why, sizeof why) != GEMM_BF16)
+		cr_skip_test("%s", why);
 	model M;
 	model_setup(&M);
+	gemm_set_precision(prec);
+	check(&M, gemm_precision_name(prec));
 	gemm_set_precision(GEMM_FP32);
-	for (int pass = 0; pass < NPASS; pass++)
-		check_reuse(&M, pass, "fp32");
 	model_free(&M);
 	gemm_release();
 }
 
+static void
+check_reuse_all(model *M, const char *prec)
+{
+	for (int pass = 0; pass < NPASS; pass++)
+		check_reuse(M, pass, prec);
+}
+
+Test(model, encoder_sized_once_fp32)
+{
+	in_precision(GEMM_FP32, check_reuse_all);
+}
+
 Test(model, encoder_sized_once_bf16)
 {
-	char why[256];
-	if (gemm_choose(GEMM_BF16, why, sizeof why) != GEMM_BF16)
-		cr_skip_test("%s", why);
-	model M;
-	model_setup(&M);
-	gemm_set_precision(GEMM_BF16);
-	for (int pass = 0; pass < NPASS; pass++)
-		check_reuse(&M, pass, "bf16");
-	gemm_set_precision(GEMM_FP32);
-	model_free(&M);
-	gemm_release();
+	in_precision(GEMM_BF16, check_reuse_all);
+}
+
+/*
+ * gcn-adapt's passes on a fresh workspace (issue 49): the fixed part
+ * (model_encode_fixed() up to `from`, the blocks below gcn-adapt's
+ * fix-tune boundary) gives H_1..H_from to the bit as model_encode() does;
+ * then the passes from the boundary up and the backward pass leave the
+ * workspace at model_ws_need()'s bytes, exactly, for every boundary, E
+ * trained (embed) or not.
+ */
+static void
+check_adapt_passes(model *M, const char *prec)
+{
+	batch b;
+	make_batch(&b, &first);
+	int L = M->cfg.layers, bf = model_encoder_bf16(b.N, M->cfg.d);
+	int64_t nd = b.N * M->cfg.d;
+	real *dF = xcalloc((size_t)nd, sizeof *dF);
+	for (int64_t i = 0; i < nd; i++)
+		dF[i] = (real)((i % 7) - 3) / 8;
+	struct mix_src src = { M->P.alpha[TASK_REC], M->P.psi[TASK_REC], dF, NULL, b.N, 1 };
+	real *Hw[MODEL_MAXL];
+	mws *ww = model_ws_new();
+	model_encode(M, &b, ww, Hw);
+
+	for (int embed = 0; embed < 2; embed++)
+		for (int from = 0; from <= (embed ? 0 : L); from++) {
+			mws *w = model_ws_new();
+			real *Hs[MODEL_MAXL], *H0 = NULL;
+			if (embed) {
+				model_encode(M, &b, w, Hs);
+			} else if (from == 0) {
+				H0 = xmallocarray((size_t)nd, sizeof *H0);
+				model_embed(M, &b, H0);
+				model_encode_from(M, &b, w, 0, H0, Hs);
+			} else {
+				model_encode_fixed(M, &b, w, from, Hs);
+				for (int l = 0; l < from; l++)
+					cr_assert(
+					    memcmp(Hs[l], Hw[l], (size_t)nd * sizeof(real)) == 0,
+					    "%s: model_encode_fixed(%d): block %d differs from "
+					    "model_encode()'s",
+					    prec, from, l + 1);
+				model_encode_from(M, &b, w, from, Hs[from - 1], Hs);
+			}
+			model_zero_grad(M);
+			model_encode_bwd(M, &b, w, &src, 1, from, embed);
+			double need = model_ws_need(&M->cfg, b.N, b.G, from, embed, bf);
+			cr_expect((double)model_ws_bytes(w) == need,
+				  "%s, from %d%s: the workspace holds %zu bytes, model_ws_need() "
+				  "says %.0f",
+				  prec, from, embed ? ", E trained" : "", model_ws_bytes(w), need);
+			free(H0);
+			model_ws_free(w);
+		}
+	model_ws_free(ww);
+	free(dF);
+	batch_free(&b);
+}
+
+Test(model, adapt_passes_need_fp32)
+{
+	in_precision(GEMM_FP32, check_adapt_passes);
+}
+
+Test(model, adapt_passes_need_bf16)
+{
+	in_precision(GEMM_BF16, check_adapt_passes);
 }
