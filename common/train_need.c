@@ -24,7 +24,15 @@ train_need_init(struct train_need *tn, const struct train_settings *s, int by_gr
 
 	memset(tn, 0, sizeof *tn);
 	tn->s = s;
-	if (train_settings_model_cfg(s, &tn->mc) != 0 || model_layout(&M, &tn->mc) != 0)
+	if (train_settings_model_cfg(s, &tn->mc) != 0)
+		die_usage("model settings out of range");
+	/* an objective's width is its target's, which the data gives
+	 * (train_settings_set_objectives(), after reading): a column each
+	 * here, a head's size being small beside the encoder's */
+	for (int i = 0; i < tn->mc.nobj; i++)
+		if (tn->mc.obj[i].width < 1)
+			tn->mc.obj[i].width = 1;
+	if (model_layout(&M, &tn->mc) != 0)
 		die_usage("model settings out of range");
 	tn->np = M.n;
 	model_free(&M);
