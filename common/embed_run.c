@@ -325,9 +325,9 @@ embed_run_graph(void *ctx, const struct filter_graph *fg)
 	if (store != EMBED_STORE_FP32 && er->o->store == EMBED_STORE_AUTO && !er->o->c.quiet) {
 		char src[64], a[32], b[32];
 		double room = mem_room(src, sizeof src);
-		warnx_("%s: graph %" PRId64 " (%" PRId32 " nodes): the fp32 arrays need about %s, "
-		       "this process can have %s (%s): the activations go in bf16%s (--store %s; "
-		       "gcn-embed(1))",
+		warnx_("%s: graph %" PRId64 " (%" PRId32 " nodes): with fp32 arrays it needs "
+		       "about %s, this process can have %s (%s): the activations go in bf16%s "
+		       "(--store %s; gcn-embed(1))",
 		       gs_where(fg->in), fg->rec->id, n, mem_size(a, sizeof a, er->need_fp32),
 		       mem_size(b, sizeof b, room), src,
 		       store == EMBED_STORE_FILE ? ", the block's input in a scratch file" : "",

@@ -96,7 +96,7 @@ file_make(struct embed_store *s, int64_t bytes)
 	if (snprintf(path, sizeof path, "%s/gcn-embed-store.XXXXXX", dir) >= (int)sizeof path)
 		die("TMPDIR: a path of %zu bytes is too long", strlen(dir));
 	if ((s->fd = mkstemp(path)) < 0)
-		die("%s: the scratch file of --store file:", path);
+		die("%s: a scratch file for --store file (TMPDIR):", dir);
 	unlink(path);
 	e = posix_fallocate(s->fd, 0, (off_t)bytes);
 	if (e != 0 && e != EOPNOTSUPP && e != EINVAL) {
