@@ -377,8 +377,10 @@ need_of(const struct embed_run *er, const gs_rec *rec, int kind, int record, int
 	const model *M = &er->pt.M;
 	double n = rec->n, m = (double)rec->m, d = M->cfg.d, F = M->cfg.nfeat;
 	double D = kind == EMB_BLOCKS ? M->cfg.layers * d : d;
-	double base =
-	    prof_peak_rss_mib() * 0x1p20 + gs_rec_bytes(rec) + graph_bytes(rec->n, rec->m);
+	/* the record: at a stream graph's header its buffers are the last
+	 * record's, and it will hold 8 bytes an edge (filter.c) */
+	double base = prof_peak_rss_mib() * 0x1p20 + fmax(gs_rec_bytes(rec), 8 * m) +
+		      graph_bytes(rec->n, rec->m);
 	double ahat = 8 * (n + 1) + 8 * (2 * m + n);
 	double feat = nodefeat_ws_bytes(rec->n, rec->m) + 8 * n * F,
 	       xa = 8 * n * F + 4 * n * F + ahat;
