@@ -59,6 +59,8 @@ write_attrs(struct embed_out *eo)
 {
 	for (int i = 0; i < eo->attrs.nattr; i++)
 		gs_attr_set(&eo->rec, eo->attrs.akey[i], eo->attrs.aval[i]);
+	if (eo->store)
+		gs_attr_set(&eo->rec, "store", eo->store);
 }
 
 /* The table's header row: the graph's place and id, the node and its

@@ -60,6 +60,8 @@ struct embed_out {
 	const char *offsets_path; /* with npy_path: the graphs' first rows, or NULL */
 	const char *names_path;	  /* with npy_path: the rows' node names, or NULL */
 	int quiet;		  /* no warnings */
+	const char *store;	  /* the caller's, each graph: its records' attribute
+				   * "store" (gcn-embed --store), or NULL: none */
 
 	/* embed_out_start()'s */
 	int64_t D;	 /* columns of a node's row: L d (EMB_BLOCKS) or d */

@@ -26,6 +26,7 @@ embed_run_init(struct embed_run *er, const struct embed_opts *o)
 	er->o = o;
 	batch_init(&er->b);
 	embed_out_init(&er->eo);
+	embed_store_init(&er->st);
 	progress_init(&er->pr, &o->c);
 }
 
@@ -33,6 +34,7 @@ void
 embed_run_free(struct embed_run *er)
 {
 	embed_out_free(&er->eo);
+	embed_store_free(&er->st);
 	batch_free(&er->b);
 	pretrained_free(&er->pt);
 	free(er->given);
@@ -110,19 +112,6 @@ choose_stage(struct embed_run *er, const struct filter_graph *fg, int has_feat, 
 
 /* ---- the encoder's buffers, sized once a graph ---- */
 
-/* *p holds at least want elements of size sz (its contents not kept);
- * an allocation adds one to *grows. */
-static void *
-grow(void *p, size_t *cap, size_t want, size_t sz, size_t *grows)
-{
-	if (want <= *cap && p)
-		return p;
-	free(p);
-	*cap = want;
-	++*grows;
-	return xmallocarray(want ? want : 1, sz);
-}
-
 /* Every buffer of a graph of N nodes, before its first block. */
 static void
 size_for(struct embed_run *er, int64_t N, int bf)
@@ -130,13 +119,11 @@ size_for(struct embed_run *er, int64_t N, int bf)
 	int64_t d = er->pt.M.cfg.d;
 	size_t nd = (size_t)(N * d);
 
-	er->T = grow(er->T, &er->cap_T, nd, sizeof *er->T, &er->grows);
+	er->T = embed_store_grow(er->T, &er->cap_T, nd, sizeof *er->T, &er->grows);
 	if (!bf)
-		er->T2 = grow(er->T2, &er->cap_T2, nd, sizeof *er->T2, &er->grows);
+		er->T2 = embed_store_grow(er->T2, &er->cap_T2, nd, sizeof *er->T2, &er->grows);
 	else
-		er->Tb = grow(er->Tb, &er->cap_Tb, nd, sizeof *er->Tb, &er->grows);
-	if (er->o->kind == EMB_MIX)
-		er->mix = grow(er->mix, &er->cap_mix, nd, sizeof *er->mix, &er->grows);
+		er->Tb = embed_store_grow(er->Tb, &er->cap_Tb, nd, sizeof *er->Tb, &er->grows);
 	if (!er->istd) { /* the model's sizes */
 		er->istd = xmallocarray((size_t)d, sizeof *er->istd);
 		er->grows++;
@@ -251,20 +238,52 @@ encode_bf16(struct embed_run *er, const real *w)
 	}
 }
 
+/* embed_store.c's rows to the output: emit_rows() with the mix's weights */
+struct emit_ctx {
+	struct embed_run *er;
+	const real *w;
+};
+
+static void
+emit_store(void *ctx, int l, int64_t r0, int64_t k, const real *H)
+{
+	struct emit_ctx *ec = ctx;
+
+	emit_rows(ec->er, l, r0, k, H, ec->w);
+}
+
+/* The store of the graph: --store's, or under auto embed_run_need()'s
+ * choice (fp32 when it made none). */
+static int
+store_of(const struct embed_run *er)
+{
+	int s = er->o->store != EMBED_STORE_AUTO ? er->o->store : er->pick;
+
+	return s == EMBED_STORE_AUTO ? EMBED_STORE_FP32 : s;
+}
+
 void
 embed_run_encode(struct embed_run *er)
 {
 	model *M = &er->pt.M;
 	int64_t N = er->b.N;
-	int bf = model_encoder_bf16(N, M->cfg.d);
+	int bf = model_encoder_bf16(N, M->cfg.d), store = store_of(er);
 	real w[MODEL_MAXL];
 
 	if (er->b.F != M->cfg.nfeat) /* the programs check this with a message */
 		die("internal error: a batch of %d features for a model of %d", er->b.F,
 		    M->cfg.nfeat);
-	size_for(er, N, bf);
-	if (er->o->kind == EMB_MIX)
+	if (er->o->kind == EMB_MIX) {
+		er->mix = embed_store_grow(er->mix, &er->cap_mix, (size_t)(N * M->cfg.d),
+					   sizeof *er->mix, &er->grows);
 		nn_mix_weights(w, M->P.psi[er->o->task], M->cfg.layers);
+	}
+	if (store != EMBED_STORE_FP32) {
+		struct emit_ctx ec = { er, w };
+		embed_store_encode(&er->st, store == EMBED_STORE_FILE, M, &er->b, emit_store, &ec);
+		return;
+	}
+	size_for(er, N, bf);
 	if (bf)
 		encode_bf16(er, w);
 	else
@@ -302,6 +321,20 @@ embed_run_graph(void *ctx, const struct filter_graph *fg)
 	progress_note(&er->pr, "the encoder's %d blocks, written as made", M->cfg.layers);
 	progress_update(&er->pr, 1);
 	const char **names = fg->names ? gs_names_list(fg->names) : NULL;
+	int store = store_of(er);
+	if (store != EMBED_STORE_FP32 && er->o->store == EMBED_STORE_AUTO && !er->o->c.quiet) {
+		char src[64], a[32], b[32];
+		double room = mem_room(src, sizeof src);
+		warnx_("%s: graph %" PRId64 " (%" PRId32 " nodes): with fp32 arrays it needs "
+		       "about %s, this process can have %s (%s): the activations go in bf16%s "
+		       "(--store %s; gcn-embed(1))",
+		       gs_where(fg->in), fg->rec->id, n, mem_size(a, sizeof a, er->need_fp32),
+		       mem_size(b, sizeof b, room), src,
+		       store == EMBED_STORE_FILE ? ", the block's input in a scratch file" : "",
+		       embed_store_name[store]);
+	}
+	/* the values are not the training forward's: the records say so */
+	er->eo.store = store == EMBED_STORE_FP32 ? NULL : embed_store_name[store];
 	embed_out_begin(&er->eo, fg, names);
 	embed_run_encode(er);
 	embed_out_end(&er->eo);
@@ -315,61 +348,118 @@ embed_run_graph(void *ctx, const struct filter_graph *fg)
 /*
  * The peak bytes of a graph of n nodes and m edges with output kind
  * (EMB_x), to a tensor record (record), with the blocks before the last
- * kept (keep: EMB_BLOCKS to a table), in bf16 or fp32:
+ * kept (keep: EMB_BLOCKS to a table), the products in bf16 (bf) and the
+ * activations in store (EMBED_STORE_x):
  *   the process so far    its peak resident set (the model, the libraries);
  *   the graph             its record (8 bytes an edge) and CSR (filter.c);
- *   features, Â           the feature stage's workspace, n F doubles, X (n F
- *                         reals), Â's n + 1 offsets and 2 m + n entries
- *                         of 8 bytes;
- *   the encoder           T and T2 (8 n d) in fp32, T and Tb (6 n d) in
- *                         bf16; the mix's sums (4 n d); bf16's row block
- *                         and weight; in fp32 OpenBLAS's buffers (about
- *                         100 MiB a thread at d = 512, measured; taken
- *                         as growing with d^2);
- *   the output            a record's 4 n D, the kept blocks' 4 n (D - d).
+ * then the largest of three phases (batch_plain() frees the features'
+ * workspace before it builds X and Â, and the features once they are in
+ * X):
+ *   features              n F doubles and the feature stage's workspace;
+ *   X, Â                  the n F doubles, X (n F reals), Â's n + 1
+ *                         offsets and 2 m + n entries of 8 bytes;
+ *   the encoder           X and Â (and the n F doubles of features given
+ *                         in the stream, which the run keeps), and:
+ *                         fp32: T and T2 (8 n d), or T and Tb (6 n d) with
+ *                         bf16 products, and their row block and weight;
+ *                         bf16 and file: embed_store_bytes() (4 n d, 2 n d);
+ *                         fp32 products: OpenBLAS's buffers (about 100 MiB a
+ *                         thread at d = 512, measured; taken as growing with
+ *                         d^2); the mix's sums (4 n d);
+ *                         the output's: a record's 4 n D, the kept blocks'
+ *                         4 n (D - d).
  * Time complexity: O(1).
  */
 static double
-need_of(const struct embed_run *er, const gs_rec *rec, int kind, int record, int keep, int bf)
+need_of(const struct embed_run *er, const gs_rec *rec, int kind, int record, int keep, int bf,
+	int store)
 {
 	const model *M = &er->pt.M;
 	double n = rec->n, m = (double)rec->m, d = M->cfg.d, F = M->cfg.nfeat;
 	double D = kind == EMB_BLOCKS ? M->cfg.layers * d : d;
-	double need =
-	    prof_peak_rss_mib() * 0x1p20 + gs_rec_bytes(rec) + graph_bytes(rec->n, rec->m);
+	/* the record: at a stream graph's header its buffers are the last
+	 * record's, and it will hold 8 bytes an edge (filter.c) */
+	double base = prof_peak_rss_mib() * 0x1p20 + fmax(gs_rec_bytes(rec), 8 * m) +
+		      graph_bytes(rec->n, rec->m);
+	double ahat = 8 * (n + 1) + 8 * (2 * m + n);
+	double feat = nodefeat_ws_bytes(rec->n, rec->m) + 8 * n * F,
+	       xa = 8 * n * F + 4 * n * F + ahat;
+	/* features given in the stream stay (er->given); before the first
+	 * graph's stage is chosen, --features stream says so (a model
+	 * trained on the stream's features is taken for a built-in stage
+	 * there: 8 n F bytes short, 32 a node for the paper's four) */
+	int kept = er->staged ? er->pt.fs.kind == FEAT_SRC_GIVEN
+			      : er->o->features && strcmp(er->o->features, "stream") == 0;
+	double need = (kept ? 8 * n * F : 0) + 4 * n * F + ahat;
 
-	need += nodefeat_ws_bytes(rec->n, rec->m) + 8 * n * F + 4 * n * F;
-	need += 8 * (n + 1) + 8 * (2 * m + n);
-	need += (bf ? 6 : 8) * n * d + (kind == EMB_MIX ? 4 * n * d : 0);
+	if (store == EMBED_STORE_FP32)
+		need += (bf ? 6 : 8) * n * d + (bf ? 4 * EMBED_RUN_ROWS * d + 2 * d * d : 0);
+	else
+		need += embed_store_bytes(n, d, store == EMBED_STORE_FILE, NULL);
 	if (!bf) /* OpenBLAS's buffers: about 100 MiB a thread at d = 512, measured */
 		need += 0x1p20 * 100 * fmin(1, d * d / (512.0 * 512)) * omp_get_max_threads();
-	need += (bf ? 4 * EMBED_RUN_ROWS * d + 2 * d * d : 0) + 4 * 4096 * D; /* embed_out's rows */
+	need += (kind == EMB_MIX ? 4 * n * d : 0) + 4 * 4096 * D; /* embed_out's rows */
 	if (record && !er->o->npool)
 		need += 4 * n * D;
 	if (keep)
 		need += 4 * n * (D - d);
-	return need;
+	return base + fmax(need, fmax(feat, xa));
 }
 
-/* What the options ask of a graph: the output's form, the precision. */
+/* The products in bf16 for a graph of n nodes: --precision bf16, and
+ * large enough for the fp32 store's (model_encoder_bf16()). */
+static int
+bf_of(const struct embed_run *er, const gs_rec *rec, int store)
+{
+	if (er->o->want_prec != GEMM_BF16)
+		return 0;
+	return store != EMBED_STORE_FP32 || model_encoder_bf16(rec->n, er->pt.M.cfg.d);
+}
+
+/* The store auto takes for an output (kind, record, keep): the first of
+ * fp32, bf16 and file that fits room, else file; its need in *need. */
+static int
+auto_store(const struct embed_run *er, const gs_rec *rec, int kind, int record, int keep,
+	   double room, double *need)
+{
+	for (int s = EMBED_STORE_FP32; s < EMBED_NSTORE; s++) {
+		*need = need_of(er, rec, kind, record, keep, bf_of(er, rec, s), s);
+		if (*need <= room || s == EMBED_NSTORE - 1)
+			return s;
+	}
+	return EMBED_STORE_FILE;
+}
+
+/* What the options ask of a graph: the output's form, the precision, the
+ * store (under auto, chosen here and kept in er->pick for the graph). */
 double
 embed_run_need(void *ctx, const gs_rec *rec)
 {
-	const struct embed_run *er = ctx;
+	struct embed_run *er = ctx;
 	const struct embed_opts *o = er->o;
 	int record = !o->npy && !o->tsv;
 	int keep = o->kind == EMB_BLOCKS && o->tsv && !o->npool;
+	int fp = EMBED_STORE_FP32;
+	double need;
+	char src[64];
 
-	return need_of(er, rec, o->kind, record, keep,
-		       o->want_prec == GEMM_BF16 && model_encoder_bf16(rec->n, er->pt.M.cfg.d));
+	er->need_fp32 = need_of(er, rec, o->kind, record, keep, bf_of(er, rec, fp), fp);
+	if (o->store != EMBED_STORE_AUTO) {
+		er->pick = o->store;
+		return need_of(er, rec, o->kind, record, keep, bf_of(er, rec, o->store), o->store);
+	}
+	er->pick = auto_store(er, rec, o->kind, record, keep, mem_room(src, sizeof src), &need);
+	return need;
 }
 
 /*
  * When a graph does not fit: the first of these that would, with its
- * figure: one block (the last, --embedding blockL) written as it is made
- * (--npy FILE in place of a record), then the same in bf16 (--precision
- * bf16, where the machine has it); filter.h's hint_fn.  NULL when none
- * fits or none asks less.
+ * figure: the output asked with a smaller store (--store bf16, then
+ * file; under auto it has the smallest that fits already), then one
+ * block (the last, --embedding blockL) written as it is made (--npy FILE
+ * in place of a record), with the store auto would take (the one asked,
+ * when not auto).  filter.h's hint_fn.  NULL when none fits or none asks
+ * less.
  */
 const char *
 embed_run_hint(void *ctx, const gs_rec *rec)
@@ -378,7 +468,8 @@ embed_run_hint(void *ctx, const gs_rec *rec)
 	struct embed_run *er = ctx;
 	const struct embed_opts *o = er->o;
 	char src[64], sz[32];
-	double room = mem_room(src, sizeof src), asked = embed_run_need(er, rec);
+	double room = mem_room(src, sizeof src), asked = embed_run_need(er, rec), need = HUGE_VAL;
+	int record = !o->npy && !o->tsv, keep = o->kind == EMB_BLOCKS && o->tsv && !o->npool;
 
 	/* the kind asked when it holds no more than one block, else the
 	 * last block alone */
@@ -386,23 +477,33 @@ embed_run_hint(void *ctx, const gs_rec *rec)
 											 : o->kind;
 	int npy = !o->npy && !o->tsv && !o->npool; /* a record: --npy instead */
 
-	char why[256];
-	int bf16 = gemm_choose(GEMM_BF16, why, sizeof why) == GEMM_BF16; /* here */
-
-	for (int bf = 0; bf < 1 + bf16; bf++) {
-		double need = need_of(er, rec, kind, 0, 0, bf);
-		if (need > room || need >= asked)
-			continue;
-		hint[0] = 0;
-		if (kind != o->kind)
-			snprintf(hint, sizeof hint, "--embedding block%d ", er->pt.M.cfg.layers);
-		if (npy)
-			strcat(hint, "--npy FILE ");
-		if (bf && o->want_prec != GEMM_BF16)
-			strcat(hint, "--precision bf16 ");
-		snprintf(hint + strlen(hint), sizeof hint - strlen(hint), "needs about %s",
-			 mem_size(sz, sizeof sz, need));
-		return hint;
-	}
-	return NULL;
+	if (o->store != EMBED_STORE_AUTO) /* the output asked, a smaller store */
+		for (int s = o->store + 1; s < EMBED_NSTORE; s++) {
+			need = need_of(er, rec, o->kind, record, keep, bf_of(er, rec, s), s);
+			if (need > room || need >= asked)
+				continue;
+			snprintf(hint, sizeof hint, "--store %s needs about %s",
+				 embed_store_name[s], mem_size(sz, sizeof sz, need));
+			return hint;
+		}
+	int s = o->store;
+	if (s == EMBED_STORE_AUTO)
+		auto_store(er, rec, kind, 0, 0, room, &need);
+	else
+		for (; s < EMBED_NSTORE; s++)
+			if ((need = need_of(er, rec, kind, 0, 0, bf_of(er, rec, s), s)) <= room)
+				break;
+	if (s == EMBED_NSTORE || need > room || need >= asked)
+		return NULL;
+	hint[0] = 0;
+	if (kind != o->kind)
+		snprintf(hint, sizeof hint, "--embedding block%d ", er->pt.M.cfg.layers);
+	if (npy)
+		strcat(hint, "--npy FILE ");
+	if (s != o->store && o->store != EMBED_STORE_AUTO)
+		snprintf(hint + strlen(hint), sizeof hint - strlen(hint), "--store %s ",
+			 embed_store_name[s]);
+	snprintf(hint + strlen(hint), sizeof hint - strlen(hint), "needs about %s",
+		 mem_size(sz, sizeof sz, need));
+	return hint;
 }

@@ -42,6 +42,7 @@
 
 #include "batch.h"
 #include "embed_out.h"
+#include "embed_store.h"
 #include "filter.h"
 #include "model.h"
 #include "opt.h"
@@ -65,6 +66,7 @@ struct embed_opts {
 	int pool[EMB_MAXPOOL]; /* --pool: EMB_POOL_x in order */
 	int npool;	       /* 0: a row per node */
 	int want_prec;	       /* --precision: GEMM_x */
+	int store;	       /* --store: EMBED_STORE_x */
 	const char *prec;      /* the precision used */
 };
 
@@ -87,6 +89,10 @@ struct embed_run {
 	real *istd;   /* (d) the normalisation's inverse deviations */
 	size_t cap_T, cap_T2, cap_Tb, cap_mix; /* values allocated at each */
 	size_t grows;			       /* allocations of these buffers, for the tests */
+	struct embed_store st; /* the encoder in bf16 over row blocks (--store bf16, file) */
+	int pick;	       /* the store of the graph (EMBED_STORE_x, embed_run_need()'s
+				* choice under auto; AUTO: fp32) */
+	double need_fp32;      /* with pick: what fp32 would have needed, for the note */
 };
 
 /* The run of o (whose model is loaded, --no-pretrain's values drawn),

@@ -32,7 +32,7 @@
 	"                 [--allow-features-command] [--embedding kind] [--features stage]\n" \
 	"                 [--features-timeout s] [--model file] [--names file] [--no-pretrain]\n" \
 	"                 [--npy file] [--offsets file] [--pool[=list]] [--precision p]\n" \
-	"                 [--progress] [--tsv] [file ...]"
+	"                 [--progress] [--store s] [--tsv] [file ...]"
 
 enum {
 	OPT_ALLOW_CMD = COPT_FIRST_TOOL,
@@ -46,6 +46,7 @@ enum {
 	OPT_OFFSETS,
 	OPT_POOL,
 	OPT_PRECISION,
+	OPT_STORE,
 	OPT_TSV
 };
 
@@ -87,6 +88,9 @@ usage(FILE *f, const struct embed_opts *o)
 		"      --progress          progress on stderr even when it is not a terminal\n"
 		"  -q, --quiet             no warnings or progress\n"
 		"  -s, --seed N            --no-pretrain: seed of the initial values [0]\n"
+		"      --store S           the activations: fp32 (the training forward's bytes),\n"
+		"                          bf16, file (bf16, the input out of core) or auto\n"
+		"                          (the first that fits the memory) [auto]\n"
 		"  -t, --text              write the text form (plain unless -l is given)\n"
 		"      --tsv               print a table (graph, id, node, one column per value)\n"
 		"      --version           print the version\n",
@@ -207,6 +211,7 @@ parse(struct embed_opts *o, int argc, char **argv)
 		{ "offsets", required_argument, NULL, OPT_OFFSETS },
 		{ "pool", optional_argument, NULL, OPT_POOL },
 		{ "precision", required_argument, NULL, OPT_PRECISION },
+		{ "store", required_argument, NULL, OPT_STORE },
 		{ "tsv", no_argument, NULL, OPT_TSV },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -267,6 +272,11 @@ parse(struct embed_opts *o, int argc, char **argv)
 			if ((o->want_prec = gemm_precision_parse(optarg)) < 0 ||
 			    o->want_prec == GEMM_AUTO)
 				die_usage("--precision: '%.40s': expected fp32 or bf16", optarg);
+			break;
+		case OPT_STORE:
+			if ((o->store = embed_store_parse(optarg)) < 0)
+				die_usage("--store: '%.40s': expected fp32, bf16, file or auto",
+					  optarg);
 			break;
 		case OPT_TSV:
 			o->tsv = 1;
