@@ -7,7 +7,6 @@
 
 #include "adapt_need.h"
 #include "err.h"
-#include "gemm.h"
 #include "mem.h"
 #include "nodefeat.h"
 #include "prof.h"
@@ -109,21 +108,6 @@ adapt_need_header(void *ctx, gs_file *in, const gs_rec *rec)
 	adapt_need_check(an, gs_where(in), rec->id);
 }
 
-/* Would the encoder's products go to bf16 here with --precision bf16?
- * Never in the double build. */
-static int
-bf16_possible(const struct adapt_need *an)
-{
-#ifndef NN_DOUBLE
-	char why[256];
-	return gemm_bf16_worth(an->n, an->M->cfg.d, an->M->cfg.d) &&
-	       gemm_choose(GEMM_BF16, why, sizeof why) == GEMM_BF16;
-#else
-	(void)an;
-	return 0;
-#endif
-}
-
 void
 adapt_need_check(const struct adapt_need *an, const char *where, int64_t id)
 {
@@ -137,7 +121,7 @@ adapt_need_check(const struct adapt_need *an, const char *where, int64_t id)
 		return;
 	/* the options that need less: bf16 products, the encoder fixed (no
 	 * backward caches), both */
-	int can_bf = !bf && !o->attr_only && bf16_possible(an);
+	int can_bf = !bf && !o->attr_only && model_encoder_bf16_could(an->n, an->M->cfg.d);
 	int can_fix = !o->no_pretrain && !o->attr_only && o->freeze < L;
 	for (int k = 1; k < 4 && !h; k++) {
 		int tbf = k & 1, tfix = k & 2;

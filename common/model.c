@@ -455,6 +455,19 @@ model_encoder_bf16(int64_t N, int64_t d)
 #endif
 }
 
+int
+model_encoder_bf16_could(int64_t N, int64_t d)
+{
+#ifndef NN_DOUBLE
+	char why[256];
+	return gemm_bf16_worth(N, d, d) && gemm_choose(GEMM_BF16, why, sizeof why) == GEMM_BF16;
+#else
+	(void)N;
+	(void)d;
+	return 0;
+#endif
+}
+
 /* Carve consecutive arrays out of the arena (sizes known up front). */
 struct carver {
 	real *base;

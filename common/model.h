@@ -177,6 +177,10 @@ struct mix_src {
  * gcn-embed's forward (embed_run.c) asks it too, so that its choice is
  * the training forward's. */
 int model_encoder_bf16(int64_t N, int64_t d);
+/* model_encoder_bf16_could(N, d): would it with --precision bf16, on this
+ * machine (oneDNN's bf16 product available)?  For the memory checks'
+ * hints (adapt_need.c, train_need.c); 0 in the double build. */
+int model_encoder_bf16_could(int64_t N, int64_t d);
 /* Forward through E and the L blocks; Hs[l] = H_(l+1) (N x d, in w, valid
  * until the next call on w). */
 void model_encode(model *M, const batch *b, mws *w, real **Hs);

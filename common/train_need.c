@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "err.h"
-#include "gemm.h"
 #include "graph.h"
 #include "mem.h"
 #include "prof.h"
@@ -130,22 +129,6 @@ add_graph(struct train_need *tn, int64_t n, int64_t m)
 	tn->topm[i] = m;
 }
 
-/* Would the encoder's products go to bf16 with --precision bf16 on a
- * batch of N nodes?  Never in the double build. */
-static int
-bf16_possible(const struct train_need *tn, double N)
-{
-#ifndef NN_DOUBLE
-	char why[256];
-	return gemm_bf16_worth((int64_t)N, tn->mc.d, tn->mc.d) &&
-	       gemm_choose(GEMM_BF16, why, sizeof why) == GEMM_BF16;
-#else
-	(void)tn;
-	(void)N;
-	return 0;
-#endif
-}
-
 /* The nodes of the largest step: the B largest graphs' (by graph, the
  * largest's). */
 static double
@@ -191,7 +174,7 @@ train_need_header(void *ctx, gs_file *in, const gs_rec *rec)
 				 mem_size(sz, sizeof sz, x));
 			h = hint;
 		}
-	if (!h && !bf && bf16_possible(tn, N) &&
+	if (!h && !bf && model_encoder_bf16_could((int64_t)N, tn->mc.d) &&
 	    (x = train_need_bytes(tn, tn->B, tn->by_graph, 1)) <= fit) {
 		snprintf(hint, sizeof hint, "--precision bf16 needs about %s",
 			 mem_size(sz, sizeof sz, x));
